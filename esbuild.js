@@ -1,0 +1,186 @@
+// Build script. Entries:
+//   extension  src/extension.ts        -> dist/extension.js   (node, cjs, external vscode)
+//   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
+//   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
+//   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
+//   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
+// Flags: --production (minify, no maps), --watch, --tests, --only=<entry,...>
+'use strict';
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const args = process.argv.slice(2);
+const production = args.includes('--production');
+const watch = args.includes('--watch');
+const withTests = args.includes('--tests');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : undefined;
+
+const root = __dirname;
+const distDir = path.join(root, 'dist');
+const vendorDir = path.join(distDir, 'vendor');
+
+/** Packages that are bundled on their own and required lazily at first use. */
+const LAZY_VENDOR = { 'node-fetch': 'node-fetch.js', jszip: 'jszip.js' };
+
+/**
+ * Keeps node-fetch and jszip out of every bundle that imports them: the import becomes a
+ * require of dist/vendor/<name>.js, relative to the output file. Code uses `await import(...)`,
+ * which esbuild turns into a deferred require, so nothing loads until first use.
+ */
+function lazyVendor(outDirOfBundle) {
+  return {
+    name: 'lazy-vendor',
+    setup(build) {
+      build.onResolve({ filter: /^(node-fetch|jszip)$/ }, (a) => {
+        const rel = path.relative(outDirOfBundle, path.join(vendorDir, LAZY_VENDOR[a.path])).split(path.sep).join('/');
+        return { path: rel.startsWith('.') ? rel : './' + rel, external: true };
+      });
+    },
+  };
+}
+
+/** Prints errors in the "file:line:col: error:" form the problem matchers understand. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+    });
+  },
+};
+
+const nodeCommon = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  external: ['vscode'],
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+function walk(dir, pred) {
+  if (!fs.existsSync(dir)) return [];
+  const out = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...walk(p, pred));
+    else if (pred(p)) out.push(p);
+  }
+  return out;
+}
+
+function configs() {
+  const list = [];
+  const want = (name) => !only || only.includes(name);
+  if (want('vendor') || want('extension') || want('sandbox') || withTests) {
+    list.push({
+      name: 'vendor',
+      ...nodeCommon,
+      sourcemap: false,
+      minify: true,
+      entryPoints: { 'node-fetch': path.join(root, 'src/vendor/node-fetch.ts'), jszip: path.join(root, 'src/vendor/jszip.ts') },
+      outdir: vendorDir,
+    });
+  }
+  if (want('extension')) {
+    list.push({
+      name: 'extension',
+      ...nodeCommon,
+      entryPoints: [path.join(root, 'src/extension.ts')],
+      outfile: path.join(distDir, 'extension.js'),
+      plugins: [lazyVendor(distDir), problemMatcher],
+      metafile: true,
+    });
+  }
+  if (want('sandbox') && fs.existsSync(path.join(root, 'src/sandbox/main.ts'))) {
+    list.push({
+      name: 'sandbox',
+      ...nodeCommon,
+      entryPoints: [path.join(root, 'src/sandbox/main.ts')],
+      outfile: path.join(distDir, 'sandbox.js'),
+      plugins: [lazyVendor(distDir), problemMatcher],
+    });
+  }
+  const webviewEntries = walk(path.join(root, 'src/webview-ui'), (p) => /[/\\]main\.ts$/.test(p) || /[/\\]entries[/\\][^/\\]+\.ts$/.test(p));
+  if (want('webview') && webviewEntries.length > 0) {
+    list.push({
+      name: 'webview',
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+      minify: production,
+      sourcemap: !production,
+      sourcesContent: false,
+      entryPoints: webviewEntries,
+      outbase: path.join(root, 'src/webview-ui'),
+      outdir: path.join(distDir, 'webview'),
+      loader: { '.css': 'text' },
+      logLevel: 'warning',
+      plugins: [problemMatcher],
+    });
+  }
+  if (withTests) {
+    // Each test file becomes one bundle under out/, so node:test, mocha and the benchmarks
+    // run plain JavaScript and see the same node-fetch/jszip wiring as the extension.
+    for (const kind of ['unit', 'suite', 'bench', 'e2e', 'support']) {
+      const dir = path.join(root, 'test', kind);
+      const entries = walk(dir, (p) => p.endsWith('.ts') && !p.endsWith('.d.ts'));
+      if (entries.length === 0) continue;
+      const outdir = path.join(root, 'out/test', kind);
+      // The lazy-vendor path is relative to each output file's folder, so group entries by folder.
+      const byDir = new Map();
+      for (const e of entries) {
+        const rel = path.relative(dir, path.dirname(e));
+        if (!byDir.has(rel)) byDir.set(rel, []);
+        byDir.get(rel).push(e);
+      }
+      for (const [rel, files] of byDir) {
+        const od = path.join(outdir, rel);
+        list.push({
+          name: `test-${kind}${rel ? '/' + rel : ''}`,
+          ...nodeCommon,
+          minify: false,
+          sourcemap: 'inline',
+          entryPoints: files,
+          outdir: od,
+          external: ['vscode', 'mocha', 'playwright-core', 'esbuild'],
+          plugins: [lazyVendor(od), problemMatcher],
+        });
+      }
+    }
+  }
+  return list;
+}
+
+async function main() {
+  const list = configs().map(({ name, ...opts }) => ({ name, opts }));
+  if (watch) {
+    for (const { name, opts } of list) {
+      const ctx = await esbuild.context(opts);
+      await ctx.watch();
+      console.log(`[watch] ${name}`);
+    }
+    return;
+  }
+  for (const { name, opts } of list) {
+    const result = await esbuild.build(opts);
+    if (name === 'extension' && result.metafile && args.includes('--analyze')) {
+      console.log(await esbuild.analyzeMetafile(result.metafile));
+    }
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
