@@ -27,7 +27,7 @@ const LAZY_VENDOR = { 'node-fetch': 'node-fetch.js', jszip: 'jszip.js' };
 /**
  * Keeps node-fetch and jszip out of every bundle that imports them: the import becomes a
  * require of dist/vendor/<name>.js, relative to the output file. Code uses `await import(...)`,
- * which esbuild turns into a deferred require, so nothing loads until first use.
+ * which esbuild turns into a deferred require (see `supported` below), so nothing loads until first use.
  */
 function lazyVendor(outDirOfBundle) {
   return {
@@ -65,6 +65,9 @@ const nodeCommon = {
   external: ['vscode'],
   logLevel: 'warning',
   legalComments: 'none',
+  // Turn `await import('node-fetch')` into a deferred require(): the extension host loads
+  // CommonJS reliably, and the vendor module's `default` is then the export itself.
+  supported: { 'dynamic-import': false },
 };
 
 function walk(dir, pred) {

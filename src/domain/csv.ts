@@ -1,0 +1,353 @@
+// CSV reading and writing (RFC 4180 plus what spreadsheet exports really do: a UTF-8 BOM, `;` from
+// Turkish Excel, tab-separated copies, CRLF or LF). The reader is incremental: feed it chunks and it
+// hands back complete records, so a large file never has to be one string.
+
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+
+export type CsvDelimiter = ',' | ';' | '\t';
+
+export const CSV_DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
+
+export interface CsvRecord {
+  cells: string[];
+  /** 1-based physical line on which the record starts (a quoted line break makes records span lines). */
+  line: number;
+}
+
+export class CsvError extends Error {
+  constructor(
+    readonly code: 'unterminatedQuote',
+    /** Line on which the offending quoted field opened. */
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CsvError';
+  }
+}
+
+export interface CsvReaderOptions {
+  /** Fixed delimiter; when absent it is detected from the header line. */
+  delimiter?: CsvDelimiter;
+  /** Drop records that come from an entirely empty line (default true). */
+  skipEmptyLines?: boolean;
+}
+
+/** Picks the candidate that occurs most often outside quotes in the first line (ties: `,` then `;`). */
+export function detectDelimiter(headerLine: string): CsvDelimiter {
+  const counts = new Map<CsvDelimiter, number>(CSV_DELIMITERS.map((d) => [d, 0]));
+  let inQuotes = false;
+  for (const ch of headerLine) {
+    if (ch === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && counts.has(ch as CsvDelimiter)) counts.set(ch as CsvDelimiter, counts.get(ch as CsvDelimiter)! + 1);
+  }
+  let best: CsvDelimiter = ',';
+  for (const d of CSV_DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
+  return best;
+}
+
+const QUOTE = 34;
+const CR = 13;
+const LF = 10;
+
+/**
+ * Incremental CSV reader. `push` returns the records completed by the chunk; `end` returns the
+ * last one and throws a CsvError when a quoted field never closes.
+ */
+export class CsvReader {
+  private delimiterCode = -1;
+  private detected: CsvDelimiter | undefined;
+  private readonly skipEmptyLines: boolean;
+  private started = false;
+  private hadBom = false;
+  /** Text held back until the header line is complete (only before the delimiter is known). */
+  private preamble = '';
+
+  // Parse state that survives chunk boundaries.
+  private field = '';
+  private cells: string[] = [];
+  private inQuotes = false;
+  /** Inside quotes we saw `"`: it either closes the field or starts a `""` escape. */
+  private quotePending = false;
+  /** The previous chunk ended in a record-ending CR: a leading LF in the next chunk belongs to it. */
+  private crPending = false;
+  /** Same inside a quoted field, where the LF stays in the value but is not a new line. */
+  private quotedCrPending = false;
+  private line = 1;
+  private recordLine = 1;
+  private quoteOpenedOnLine = 1;
+  /** The current record has content (so an empty line can be told apart from an empty field). */
+  private recordHasContent = false;
+
+  constructor(options: CsvReaderOptions = {}) {
+    this.skipEmptyLines = options.skipEmptyLines ?? true;
+    if (options.delimiter) this.setDelimiter(options.delimiter);
+  }
+
+  /** The delimiter in use (detected or given); undefined until the header line has been seen. */
+  get delimiter(): CsvDelimiter | undefined {
+    return this.detected;
+  }
+
+  /** Whether the input started with a UTF-8 byte order mark. */
+  get hasBom(): boolean {
+    return this.hadBom;
+  }
+
+  push(chunk: string): CsvRecord[] {
+    if (!this.started) {
+      if (chunk.length === 0) return [];
+      this.started = true;
+      if (chunk.charCodeAt(0) === 0xfeff) {
+        this.hadBom = true;
+        chunk = chunk.slice(1);
+      }
+    }
+    const out: CsvRecord[] = [];
+    if (this.delimiterCode < 0) {
+      this.preamble += chunk;
+      const end = endOfFirstLine(this.preamble);
+      if (end < 0) return out;
+      this.setDelimiter(detectDelimiter(this.preamble.slice(0, end)));
+      chunk = this.preamble;
+      this.preamble = '';
+    }
+    this.scan(chunk, out);
+    return out;
+  }
+
+  end(): CsvRecord[] {
+    const out: CsvRecord[] = [];
+    if (this.delimiterCode < 0) {
+      this.setDelimiter(detectDelimiter(this.preamble));
+      const rest = this.preamble;
+      this.preamble = '';
+      this.scan(rest, out);
+    }
+    if (this.inQuotes && !this.quotePending) {
+      throw new CsvError('unterminatedQuote', this.quoteOpenedOnLine, `Unterminated quoted field: the quote opened on line ${this.quoteOpenedOnLine} is never closed.`);
+    }
+    this.inQuotes = false;
+    this.quotePending = false;
+    if (this.recordHasContent || this.cells.length > 0 || this.field.length > 0) this.finishRecord(out);
+    return out;
+  }
+
+  private setDelimiter(d: CsvDelimiter): void {
+    this.detected = d;
+    this.delimiterCode = d.charCodeAt(0);
+  }
+
+  private finishRecord(out: CsvRecord[]): void {
+    this.cells.push(this.field);
+    const empty = !this.recordHasContent && this.cells.length === 1 && this.field === '';
+    if (!(empty && this.skipEmptyLines)) out.push({ cells: this.cells, line: this.recordLine });
+    this.cells = [];
+    this.field = '';
+    this.recordHasContent = false;
+  }
+
+  private scan(text: string, out: CsvRecord[]): void {
+    const delim = this.delimiterCode;
+    const n = text.length;
+    let i = 0;
+    if (this.crPending) {
+      this.crPending = false;
+      if (n > 0 && text.charCodeAt(0) === LF) i = 1;
+    }
+    while (i < n) {
+      if (this.quotePending) {
+        this.quotePending = false;
+        if (text.charCodeAt(i) === QUOTE) {
+          this.field += '"';
+          i++;
+          continue;
+        }
+        this.inQuotes = false; // the quote closed the field; fall through to unquoted handling
+      }
+      if (this.inQuotes) {
+        // Copy the run up to the next quote in one slice; count the line breaks it holds.
+        const q = text.indexOf('"', i);
+        const stop = q < 0 ? n : q;
+        const run = text.slice(i, stop);
+        this.field += run;
+        this.countLineBreaks(run);
+        if (q < 0) return;
+        this.quotedCrPending = false;
+        this.quotePending = true;
+        i = q + 1;
+        continue;
+      }
+      // Unquoted: scan to the next delimiter, quote or line break.
+      const start = i;
+      let c = 0;
+      while (i < n) {
+        c = text.charCodeAt(i);
+        if (c === delim || c === QUOTE || c === CR || c === LF) break;
+        i++;
+      }
+      if (i > start) {
+        this.field += text.slice(start, i);
+        this.recordHasContent = true;
+      }
+      if (i >= n) return;
+      if (c === delim) {
+        this.cells.push(this.field);
+        this.field = '';
+        this.recordHasContent = true;
+        i++;
+      } else if (c === QUOTE) {
+        this.recordHasContent = true;
+        if (this.field.length === 0) {
+          this.inQuotes = true;
+          this.quoteOpenedOnLine = this.line;
+        } else {
+          this.field += '"'; // a stray quote inside an unquoted field is kept as text (Excel does the same)
+        }
+        i++;
+      } else {
+        this.finishRecord(out);
+        this.line++;
+        if (c === CR) {
+          if (i + 1 < n) {
+            if (text.charCodeAt(i + 1) === LF) i++;
+          } else {
+            this.crPending = true;
+          }
+        }
+        i++;
+        this.recordLine = this.line;
+      }
+    }
+  }
+
+  /** Counts line breaks inside a quoted run (CRLF counts once, also when a chunk ends between CR and LF). */
+  private countLineBreaks(run: string): void {
+    for (let k = 0; k < run.length; k++) {
+      const c = run.charCodeAt(k);
+      if (c === LF) {
+        if (k === 0 && this.quotedCrPending) continue;
+        this.line++;
+      } else if (c === CR) {
+        this.line++;
+        if (k + 1 < run.length && run.charCodeAt(k + 1) === LF) k++;
+      }
+    }
+    if (run.length > 0) this.quotedCrPending = run.charCodeAt(run.length - 1) === CR;
+  }
+}
+
+/** Index of the first line break outside quotes, or -1 if the text holds none yet. */
+function endOfFirstLine(text: string): number {
+  let inQuotes = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) inQuotes = !inQuotes;
+    else if (!inQuotes && (c === LF || c === CR)) return i;
+  }
+  return -1;
+}
+
+export interface ParsedCsv {
+  records: CsvRecord[];
+  delimiter: CsvDelimiter;
+  hasBom: boolean;
+}
+
+/** Parses a whole CSV text at once. */
+export function parseCsv(text: string, options: CsvReaderOptions = {}): ParsedCsv {
+  const reader = new CsvReader(options);
+  const records = reader.push(text);
+  records.push(...reader.end());
+  return { records, delimiter: reader.delimiter ?? ',', hasBom: reader.hasBom };
+}
+
+/**
+ * Reads CSV records from byte or text chunks (a file stream, an HTTP body...). UTF-8 characters split
+ * across chunks are reassembled. `reader` exposes the detected delimiter and BOM once known.
+ */
+export async function* readCsvChunks(
+  source: AsyncIterable<Buffer | Uint8Array | string>,
+  reader: CsvReader = new CsvReader(),
+): AsyncGenerator<CsvRecord> {
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of source) {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    yield* reader.push(text);
+  }
+  yield* reader.push(decoder.end());
+  yield* reader.end();
+}
+
+/** Reads a CSV file as a stream, record by record. */
+export function readCsvFile(path: string, reader: CsvReader = new CsvReader()): AsyncGenerator<CsvRecord> {
+  return readCsvChunks(createReadStream(path, { highWaterMark: 64 * 1024 }), reader);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer
+
+export interface CsvWriterOptions {
+  delimiter?: CsvDelimiter;
+  /** Start the output with a UTF-8 BOM (Excel needs it to read UTF-8). */
+  bom?: boolean;
+  /** Defaults to CRLF as RFC 4180 says. */
+  lineEnding?: '\r\n' | '\n';
+  /**
+   * Prefix values that start with `=`, `+`, `-` or `@` with an apostrophe so a spreadsheet shows them
+   * as text instead of running them as formulas. Off by default because it changes the data
+   * (a phone number "+90..." gains a leading apostrophe).
+   */
+  guardFormulas?: boolean;
+}
+
+const FORMULA_START = /^[=+\-@]/;
+
+/** One field, quoted only when it holds the delimiter, a quote or a line break. */
+export function formatCsvField(value: string, delimiter: CsvDelimiter = ',', guardFormulas = false): string {
+  let v = value;
+  if (guardFormulas && FORMULA_START.test(v)) v = "'" + v;
+  if (v.includes(delimiter) || v.includes('"') || v.includes('\n') || v.includes('\r')) {
+    return '"' + v.replace(/"/g, '""') + '"';
+  }
+  return v;
+}
+
+/** One record including its line ending. */
+export function formatCsvRow(cells: readonly string[], options: CsvWriterOptions = {}): string {
+  const d = options.delimiter ?? ',';
+  const guard = options.guardFormulas ?? false;
+  let s = '';
+  for (let i = 0; i < cells.length; i++) {
+    if (i > 0) s += d;
+    s += formatCsvField(cells[i] ?? '', d, guard);
+  }
+  return s + (options.lineEnding ?? '\r\n');
+}
+
+/**
+ * Produces CSV text piece by piece: the first piece carries the BOM when asked for, each `row` call
+ * returns exactly one record, so callers can write to a stream as they go.
+ */
+export class CsvWriter {
+  private first = true;
+  constructor(private readonly options: CsvWriterOptions = {}) {}
+
+  row(cells: readonly string[]): string {
+    const text = formatCsvRow(cells, this.options);
+    if (this.first) {
+      this.first = false;
+      if (this.options.bom) return '\uFEFF' + text;
+    }
+    return text;
+  }
+}
+
+/** Whole CSV text from a header and rows. */
+export function writeCsv(rows: Iterable<readonly string[]>, options: CsvWriterOptions = {}): string {
+  const w = new CsvWriter(options);
+  let s = '';
+  for (const r of rows) s += w.row(r);
+  return s;
+}

@@ -1,0 +1,35 @@
+// Bearer authentication: the full key may do everything, the restricted key may only read.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ApiError, ErrorCode } from './errors';
+
+export interface SandboxKeys {
+  full: string;
+  restricted: string;
+}
+
+/** A key in the platform's shape: 64 upper-case hex characters. */
+export function generateKey(): string {
+  return randomBytes(32).toString('hex').toUpperCase();
+}
+
+function sameKey(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Throws 401 for a missing or unknown key, 403 when the restricted key attempts a write. */
+export function authorize(req: IncomingMessage, keys: SandboxKeys, write: boolean): void {
+  const header = req.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new ApiError(401, ErrorCode.unauthorized, 'Authorization is required.', 'Send the header Authorization: Bearer <API key>.');
+  const key = match[1];
+  if (sameKey(key, keys.full)) return;
+  if (sameKey(key, keys.restricted)) {
+    if (write) throw new ApiError(403, ErrorCode.forbidden, 'This API key has no permission for this operation.', 'The key may only read.');
+    return;
+  }
+  // Never echo the key back.
+  throw new ApiError(401, ErrorCode.unauthorized, 'The API key is not valid.', '');
+}

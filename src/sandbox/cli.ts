@@ -1,0 +1,56 @@
+// Command-line options of `node dist/sandbox.js`.
+import type { SandboxOptions } from './types';
+
+export const USAGE = `Usage: node dist/sandbox.js [options]
+  --port N          port to listen on (default 0: a free port)
+  --host H          address to bind (default 127.0.0.1)
+  --key K           the full-permission API key (default: random)
+  --customers N     seed customers (default 300)
+  --registry N      registry taxpayers (default 5000, up to 20,000,000)
+  --seed S          seed of the generated data (default 1)
+  --data FILE       keep changes in this JSON file across restarts
+  --latency MS      add this latency to every API request
+  --fail-rate R     share (0..1) of API requests answered 500/503
+  --json            print one JSON line {"event":"listening",...} when ready
+  --help            show this help`;
+
+export interface CliOptions extends SandboxOptions {
+  json: boolean;
+  help: boolean;
+}
+
+function numberArg(name: string, text: string | undefined, min: number, max: number, integer = true): number {
+  const n = Number(text);
+  if (text === undefined || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+    throw new Error(`${name} needs a number between ${min} and ${max}`);
+  }
+  return n;
+}
+
+export function parseCli(argv: readonly string[]): CliOptions {
+  const out: CliOptions = { json: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--port': out.port = numberArg(flag, value(), 0, 65535); break;
+      case '--host': out.host = value(); break;
+      case '--key': out.key = value(); break;
+      case '--customers': out.customers = numberArg(flag, value(), 0, 5_000_000); break;
+      case '--registry': out.registry = numberArg(flag, value(), 0, 20_000_000); break;
+      case '--seed': out.seed = numberArg(flag, value(), 0, 2 ** 31 - 1); break;
+      case '--data': out.dataFile = value(); break;
+      case '--latency': out.faults = { ...out.faults, latencyMs: numberArg(flag, value(), 0, 600_000) }; break;
+      case '--fail-rate': {
+        const r = numberArg(flag, value(), 0, 1, false);
+        out.faults = { ...out.faults, rates: { '500': r / 2, '503': r / 2 } };
+        break;
+      }
+      case '--json': out.json = true; break;
+      case '--help': case '-h': out.help = true; break;
+      default: throw new Error(`unknown option ${argv[i]}`);
+    }
+  }
+  if (out.key !== undefined && !out.key) throw new Error('--key needs a value');
+  return out;
+}

@@ -1,0 +1,89 @@
+// Control endpoints under /__sandbox/ (loopback only, no API key): inspect state, switch faults,
+// read the request log, change registry entries at run time.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SandboxContext } from './context';
+import type { FaultInjector } from './faults';
+import { validatePlan } from './faults';
+import type { RegistryAction } from './registry';
+import type { RequestLogEntry } from './types';
+
+export interface ControlDeps {
+  app: SandboxContext;
+  faults: FaultInjector;
+  log: RequestLogEntry[];
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}
+
+export function stateSnapshot(app: SandboxContext) {
+  const s = app.state;
+  return {
+    counts: {
+      customers: app.customers.size,
+      registry: app.registry.count(),
+      certificates: s.certificates.length,
+      documents: s.documents.length,
+      identifications: s.identifications.length,
+    },
+    company: s.company,
+    certificates: s.certificates,
+    documents: s.documents.map(({ Base64String: _content, ...rest }) => rest),
+    identifications: s.identifications,
+    mailing: s.mailing,
+    taxOffice: s.taxOffice,
+    templates: s.templates,
+    series: s.series,
+  };
+}
+
+export async function handleControl(req: IncomingMessage, res: ServerResponse, subPath: string, deps: ControlDeps): Promise<void> {
+  if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) return send(res, 403, { error: 'control endpoints answer loopback clients only' });
+  const route = `${req.method} ${subPath.toLowerCase().replace(/\/+$/, '')}`;
+  try {
+    switch (route) {
+      case 'GET state':
+        return send(res, 200, stateSnapshot(deps.app));
+      case 'POST faults': {
+        const plan = await readJson(req);
+        validatePlan(plan);
+        deps.faults.set(plan);
+        return send(res, 200, { ok: true });
+      }
+      case 'DELETE faults':
+        deps.faults.clear();
+        return send(res, 200, { ok: true });
+      case 'GET faults':
+        return send(res, 200, deps.faults.current());
+      case 'GET requests':
+        return send(res, 200, deps.log);
+      case 'DELETE requests':
+        deps.log.length = 0;
+        return send(res, 200, { ok: true });
+      case 'POST registry': {
+        const change = (await readJson(req)) as RegistryAction;
+        const entry = deps.app.registry.apply(change);
+        deps.app.changed();
+        return send(res, 200, { ok: true, entry: entry ?? null });
+      }
+      case 'GET customers/count':
+        return send(res, 200, { count: deps.app.customers.size });
+      default:
+        return send(res, 404, { error: `unknown control endpoint ${route}` });
+    }
+  } catch (e) {
+    return send(res, 400, { error: (e as Error).message });
+  }
+}

@@ -1,0 +1,43 @@
+// CLI entry (bundled to dist/sandbox.js): starts the sandbox and stops it on Ctrl-C / SIGTERM.
+import { parseCli, USAGE } from './cli';
+import { startSandbox } from './server';
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseCli(process.argv.slice(2));
+  } catch (e) {
+    console.error(`${(e as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
+  const { json, help: _help, ...sandboxOptions } = options;
+  const started = Date.now();
+  const sandbox = await startSandbox(sandboxOptions);
+  if (json) {
+    process.stdout.write(JSON.stringify({ event: 'listening', url: sandbox.url, keys: sandbox.keys }) + '\n');
+  } else {
+    console.log(`Nilvera sandbox listening on ${sandbox.url} (ready in ${Date.now() - started} ms)`);
+    console.log(`  API base URL:    ${sandbox.url}/general`);
+    console.log(`  full key:        ${sandbox.keys.full}`);
+    console.log(`  read-only key:   ${sandbox.keys.restricted}`);
+    console.log(`  control:         ${sandbox.url}/__sandbox/state`);
+    console.log('Press Ctrl-C to stop.');
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    sandbox.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  console.error(`sandbox failed to start: ${(e as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,142 @@
+// Record shapes held by the sandbox (PascalCase, as the service sends them).
+
+export const CERTIFICATE_TYPES = ['MALIMUHUR', 'EIMZA', 'HSM'] as const;
+export const IDENTIFICATION_TYPES = [
+  'HIZMETNO', 'MUSTERINO', 'TESISATNO', 'TELEFONNO', 'DISTRIBUTORNO', 'TICARETSICILNO', 'TAPDKNO', 'BAYINO', 'ABONENO',
+  'SAYACNO', 'EPDKNO', 'SUBENO', 'PASAPORTNO', 'URETICINO', 'ARACIKURUMETIKET', 'ARACIKURUMVKN', 'CIFTCINO', 'IMALATCINO',
+  'DOSYANO', 'HASTANO', 'MERSISNO',
+] as const;
+export const PAYMENT_MEANS_CODES = ['ODEMETIPIMUHTELIF', 'NAKIT', 'CEK', 'BANKACEKI', 'HAVALE_EFT', 'KREDIKARTI_BANKAKARTI'] as const;
+export const SORT_TYPES = ['ASC', 'DESC'] as const;
+export const GLOBAL_USER_TYPES = ['Invoice', 'DespatchAdvice'] as const;
+export const ALIAS_TYPES = ['PK', 'GB'] as const;
+
+export interface CompanyRecord {
+  Name: string | null;
+  TaxNumber: string | null;
+  TaxOffice: string | null;
+  Address: string | null;
+  District: string | null;
+  City: string | null;
+  Country: string | null;
+  PostalCode: string | null;
+  PhoneNumber: string | null;
+  Fax: string | null;
+  Email: string | null;
+  WebSite: string | null;
+  IsActive: boolean | null;
+  IsDeleted: boolean | null;
+  PayeeFinancialAccountID: string | null;
+  PaymentMeansChannelCode: string | null;
+  PaymentMeansCode: string | null;
+  Aliases: Array<{ Alias: string; AliasType: number; Type: number }>;
+}
+
+/** Fields PUT /Company may change (Name and TaxNumber are not among them). */
+export const COMPANY_UPDATABLE = [
+  'TaxOffice', 'Address', 'District', 'City', 'Country', 'PostalCode', 'PhoneNumber', 'Fax', 'Email', 'WebSite',
+  'PayeeFinancialAccountID', 'PaymentMeansChannelCode',
+] as const;
+
+export interface CertificateRecord {
+  ID: number;
+  SerialNo: string | null;
+  TaxNumber: string | null;
+  StartDate: string | null;
+  EndDate: string | null;
+  Type: string;
+  Password: string | null;
+  Description: string | null;
+}
+
+export interface DocumentRecord {
+  ID: number;
+  Name: string;
+  FileType: string;
+  Size: number;
+  CreatedDate: string;
+  /** Kept for persistence; not part of the response. */
+  Base64String: string;
+}
+
+export interface IdentificationRecord {
+  ID: number;
+  CompanyID: number;
+  Name: string;
+  Value: string;
+}
+
+export interface CustomerFields {
+  TaxNumber: string | null;
+  Name: string | null;
+  TaxDepartment: string | null;
+  Address: string | null;
+  Country: string | null;
+  City: string | null;
+  District: string | null;
+  PostalCode: string | null;
+  Phone: string | null;
+  Fax: string | null;
+  Email: string | null;
+  WebSite: string | null;
+  IsExport: boolean;
+}
+
+export const CUSTOMER_STRING_FIELDS = [
+  'TaxNumber', 'Name', 'TaxDepartment', 'Address', 'Country', 'City', 'District', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite',
+] as const;
+
+export interface CustomerRecord extends CustomerFields {
+  ID: number;
+  CreatedDate: string;
+  ModifiedDate: string;
+}
+
+export interface TemplateRecord {
+  ID: number;
+  Name: string;
+  IsActive: boolean;
+  IsDefault: boolean;
+  /** Length of the last uploaded template file, in bytes (the file itself is not kept). */
+  FileSize: number;
+}
+
+export interface SeriesRecord {
+  ID: number;
+  Name: string;
+  IsActive: boolean;
+  IsDefault: boolean;
+}
+
+export interface MailingSettingRecord {
+  ID: number;
+  CompanyID: number;
+  ModuleID: 'Portal' | 'Sms' | 'WhatsApp';
+  IsActive: boolean;
+}
+
+/** Everything mutable except customers and the registry (those have their own stores). */
+export interface MutableState {
+  company: CompanyRecord;
+  certificates: CertificateRecord[];
+  documents: DocumentRecord[];
+  identifications: IdentificationRecord[];
+  mailing: MailingSettingRecord[];
+  taxOffice: { UserName: string; Password: string };
+  templates: TemplateRecord[];
+  series: SeriesRecord[];
+  nextIds: Record<'certificate' | 'document' | 'identification', number>;
+}
+
+/** Read-only seed records. */
+export interface StaticState {
+  companies: Array<{ Name: string; TaxNumber: string; IsActive: boolean }>;
+  modules: Array<{ Name: string; Description: string; IsActive: boolean; IsActivation: boolean }>;
+  alerts: Array<{ ID: number; Type: 'Information' | 'Warning' | 'Error'; Message: string; CreationDate: string }>;
+  campaigns: Array<{ Name: string; CreatedDate: string; EndDate: string; Content: string; Subject: string; IsActive: boolean; Url: string }>;
+  credits: Array<{
+    Name: string; ModuleID: number; TaxNumber: string; TotalCredit: number; UsedCredit: number; RemainingCredit: number;
+    UsePercentage: number; DurationType: 'Indefinite' | 'Year' | 'Month'; EndDate: string; IsControl: boolean;
+  }>;
+  exchangeRate: { USDBuy: string; USDSale: string; EUROBuy: string; EUROSale: string; GBPBuy: string; GBPSale: string };
+}

@@ -1,0 +1,117 @@
+// Route table with case-insensitive literal segments and URL-decoded parameters. The raw path is
+// split on '/' before decoding, so an encoded slash (%2F) stays inside its parameter.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest } from './errors';
+import type { QueryParams } from './validate';
+import type { SandboxContext } from './context';
+
+export interface RequestContext {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: QueryParams;
+  req: IncomingMessage;
+  res: ServerResponse;
+  app: SandboxContext;
+  /** The parsed JSON body; undefined when the body is empty; 400 when it is not JSON. */
+  json(): Promise<unknown>;
+}
+
+/** Returned by a handler that wrote the response itself (streams). */
+export const RESPONDED = Symbol('responded');
+
+export type Handler = (ctx: RequestContext) => unknown;
+
+export interface RouteSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** e.g. '/general/Customers/{ID}' */
+  path: string;
+  /** Writes need the full-permission key. */
+  write: boolean;
+  /** Operation name for logs and error details. */
+  name: string;
+  handler: Handler;
+}
+
+interface CompiledRoute extends RouteSpec {
+  segments: Array<{ literal: string } | { param: string }>;
+  literalCount: number;
+}
+
+export type RouteMatch = { route: CompiledRoute; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
+
+export class Router {
+  private readonly routes: CompiledRoute[] = [];
+
+  add(...specs: RouteSpec[]): this {
+    for (const spec of specs) {
+      const segments = spec.path
+        .split('/')
+        .filter(Boolean)
+        .map((s) => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
+      this.routes.push({ ...spec, segments, literalCount: segments.filter((s) => 'literal' in s).length });
+    }
+    return this;
+  }
+
+  list(): readonly RouteSpec[] {
+    return this.routes;
+  }
+
+  /** The most specific route (most literal segments) for the path; 405 marker when only the method differs. */
+  match(method: string, rawPath: string): RouteMatch {
+    const parts = rawPath.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
+    let best: CompiledRoute | undefined;
+    let bestParams: Record<string, string> = {};
+    let pathMatched = false;
+    for (const route of this.routes) {
+      if (route.segments.length !== parts.length) continue;
+      const params = matchSegments(route, parts);
+      if (!params) continue;
+      pathMatched = true;
+      if (route.method !== method) continue;
+      if (!best || route.literalCount > best.literalCount) {
+        best = route;
+        bestParams = params;
+      }
+    }
+    if (best) return { route: best, params: decodeParams(bestParams) };
+    return pathMatched ? { methodNotAllowed: true } : undefined;
+  }
+}
+
+function matchSegments(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const seg = route.segments[i];
+    if ('literal' in seg) {
+      if (seg.literal !== parts[i].toLowerCase()) return undefined;
+    } else {
+      if (parts[i] === '') return undefined;
+      params[seg.param] = parts[i];
+    }
+  }
+  return params;
+}
+
+function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    try {
+      out[k] = decodeURIComponent(v);
+    } catch {
+      throw badRequest('The request path is invalid.', `${k} is not valid percent-encoding.`);
+    }
+  }
+  return out;
+}
+
+/** Query parameters with case-insensitive names ("pagesize" finds "PageSize"). */
+export function caseInsensitiveQuery(search: string): QueryParams {
+  const map = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(search)) {
+    const key = k.toLowerCase();
+    if (!map.has(key)) map.set(key, v);
+  }
+  return { get: (name) => map.get(name.toLowerCase()) ?? null };
+}

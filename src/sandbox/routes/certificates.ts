@@ -1,0 +1,79 @@
+// Company certificates (e-signature / financial seal / HSM).
+import type { RouteSpec } from '../router';
+import { CERTIFICATE_TYPES, type CertificateRecord } from '../records';
+import { conflict, notFound, unprocessable } from '../errors';
+import { expectObject, optString, parseEnum, parseInt32, reqInt, type JsonObject } from '../validate';
+
+function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'TaxNumber'> {
+  const SerialNo = optString(body, 'SerialNo');
+  const StartDate = optString(body, 'StartDate') ?? null;
+  const EndDate = optString(body, 'EndDate') ?? null;
+  const Password = optString(body, 'Password') ?? null;
+  const Description = optString(body, 'Description') ?? null;
+  const Type = parseEnum(body.Type, CERTIFICATE_TYPES, 'Type');
+  if (!SerialNo || !SerialNo.trim()) throw unprocessable('SerialNo is required.', 'SerialNo');
+  for (const [name, d] of [['StartDate', StartDate], ['EndDate', EndDate]] as const) {
+    if (d !== null && Number.isNaN(Date.parse(d))) throw unprocessable(`${name} is not a date.`, name);
+  }
+  if (StartDate && EndDate && Date.parse(EndDate) < Date.parse(StartDate)) throw unprocessable('EndDate is before StartDate.', 'EndDate');
+  return { SerialNo: SerialNo.trim(), StartDate, EndDate, Type, Password, Description };
+}
+
+export const certificateRoutes: RouteSpec[] = [
+  { method: 'GET', path: '/general/Company/Certificate', write: false, name: 'certificates.list', handler: ({ app }) => app.state.certificates },
+  {
+    method: 'GET',
+    path: '/general/Company/Certificate/{SerialNumber}',
+    write: false,
+    name: 'certificates.get',
+    handler: ({ app, params }) => {
+      const found = app.state.certificates.find((c) => c.SerialNo === params.SerialNumber);
+      if (!found) throw notFound('Certificate not found.', `SerialNumber ${params.SerialNumber}`);
+      return found;
+    },
+  },
+  {
+    method: 'POST',
+    path: '/general/Company/Certificate',
+    write: true,
+    name: 'certificates.create',
+    handler: async ({ app, json }) => {
+      const fields = certificateFields(expectObject(await json(), 'CreateCompanyCertificateCommand'));
+      if (app.state.certificates.some((c) => c.SerialNo === fields.SerialNo)) throw conflict('A certificate with this serial number exists.', `SerialNo ${fields.SerialNo}`);
+      app.state.certificates.push({ ID: app.state.nextIds.certificate++, TaxNumber: app.state.company.TaxNumber, ...fields });
+      app.changed();
+      return true;
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/general/Company/Certificate',
+    write: true,
+    name: 'certificates.update',
+    handler: async ({ app, json }) => {
+      const body = expectObject(await json(), 'UpdateCompanyCertificateCommand');
+      const id = reqInt(body, 'ID');
+      const fields = certificateFields(body);
+      const index = app.state.certificates.findIndex((c) => c.ID === id);
+      if (index < 0) throw notFound('Certificate not found.', `ID ${id}`);
+      if (app.state.certificates.some((c) => c.ID !== id && c.SerialNo === fields.SerialNo)) throw conflict('A certificate with this serial number exists.', `SerialNo ${fields.SerialNo}`);
+      app.state.certificates[index] = { ...app.state.certificates[index], ...fields };
+      app.changed();
+      return true;
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/general/Company/Certificate/{ID}',
+    write: true,
+    name: 'certificates.delete',
+    handler: ({ app, params }) => {
+      const id = parseInt32(params.ID, 'ID');
+      const index = app.state.certificates.findIndex((c) => c.ID === id);
+      if (index < 0) throw notFound('Certificate not found.', `ID ${id}`);
+      app.state.certificates.splice(index, 1);
+      app.changed();
+      return true;
+    },
+  },
+];

@@ -1,0 +1,31 @@
+// The company record, its modules and the companies of the calling user.
+import type { RouteSpec } from '../router';
+import { COMPANY_UPDATABLE, PAYMENT_MEANS_CODES } from '../records';
+import { expectObject, optEnum, optString } from '../validate';
+
+export const companyRoutes: RouteSpec[] = [
+  { method: 'GET', path: '/general/Company', write: false, name: 'company.get', handler: ({ app }) => app.state.company },
+  {
+    method: 'PUT',
+    path: '/general/Company',
+    write: true,
+    name: 'company.update',
+    handler: async ({ app, json }) => {
+      const body = expectObject(await json(), 'CompanyResponseCommand');
+      // Check every field before changing any, so a bad request changes nothing.
+      const next = { ...app.state.company };
+      for (const field of COMPANY_UPDATABLE) {
+        const v = optString(body, field);
+        if (v !== undefined) next[field] = v;
+      }
+      const code = optEnum(body.PaymentMeansCode, PAYMENT_MEANS_CODES, 'PaymentMeansCode');
+      if (code !== undefined) next.PaymentMeansCode = code;
+      app.state.company = next;
+      app.changed();
+      return next;
+    },
+  },
+  { method: 'GET', path: '/general/Company/Modules', write: false, name: 'company.modules', handler: ({ app }) => app.statics.modules },
+  // Assumed shape (not shown in the specification): an array of { Name, TaxNumber, IsActive }.
+  { method: 'GET', path: '/general/Company/List', write: false, name: 'company.list', handler: ({ app }) => app.statics.companies },
+];

@@ -1,0 +1,164 @@
+// Customers: paged list with search and sort, all-or-nothing bulk create, update, single and bulk delete.
+import type { RouteSpec } from '../router';
+import { checkTaxId } from '../../domain/taxId';
+import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
+import { SORTABLE_COLUMNS } from '../customerStore';
+import { ApiError, badRequest, ErrorCode, notFound, type ErrorItem } from '../errors';
+import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
+
+const SEARCH_LIMIT = 100;
+
+/** CustomerResponse: the record without the detail-only dates. */
+function toResponse(c: CustomerRecord) {
+  const { CreatedDate: _created, ModifiedDate: _modified, ...rest } = c;
+  return rest;
+}
+
+/** Reads the CustomerDto fields; wrong JSON types are a 400 (thrown). */
+function readFields(o: JsonObject): CustomerFields {
+  const out = { IsExport: optBool(o, 'IsExport') ?? false } as CustomerFields;
+  for (const f of CUSTOMER_STRING_FIELDS) out[f] = optString(o, f)?.trim() ?? null;
+  return out;
+}
+
+/** Business-rule problems of one customer (empty when fine). */
+function ruleProblems(f: CustomerFields): string[] {
+  const problems: string[] = [];
+  if (!f.Name) problems.push('Name is required.');
+  if (!f.TaxNumber) problems.push('TaxNumber is required.');
+  else {
+    const check = checkTaxId(f.TaxNumber);
+    if (!check.valid) problems.push(`TaxNumber is not a valid VKN/TCKN (${check.problem}).`);
+  }
+  return problems;
+}
+
+export const customerRoutes: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/general/Customers',
+    write: false,
+    name: 'customers.list',
+    handler: ({ app, query }) => {
+      const paging = parsePaging(query);
+      const columnText = query.get('SortColumn');
+      let sortColumn: string | undefined;
+      if (columnText) {
+        sortColumn = SORTABLE_COLUMNS.find((c) => c.toLowerCase() === columnText.toLowerCase());
+        if (!sortColumn) throw badRequest('Unknown sort column.', `SortColumn must be one of: ${SORTABLE_COLUMNS.join(', ')}.`);
+      }
+      const sortType = optEnum(query.get('SortType'), SORT_TYPES, 'SortType');
+      const rows = app.customers.view({ search: query.get('Search') ?? '', sortColumn, sortType });
+      const page = pageOf(rows.length, (start, end) => rows.slice(start, end), paging);
+      return { ...page, Content: page.Content.map(toResponse) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/general/Customers',
+    write: true,
+    name: 'customers.create',
+    // Assumed (not shown in the specification): all or nothing; any bad element (checksum, missing
+    // Name/TaxNumber, existing tax number) rejects the array with a 422 naming each one; success is a
+    // JSON string saying how many were created.
+    handler: async ({ app, json }) => {
+      const list = expectArray(await json(), 'The customer list');
+      if (list.length === 0) throw badRequest('The customer list is empty.');
+      const rows = list.map((item, i) => readFields(expectObject(item, `Element ${i}`)));
+      // All or nothing: collect every bad element, then reject the whole array.
+      const errors: ErrorItem[] = [];
+      const seen = new Set<string>();
+      rows.forEach((f, i) => {
+        const problems = ruleProblems(f);
+        if (f.TaxNumber && problems.length === 0) {
+          if (app.customers.getByTaxNumber(f.TaxNumber)) problems.push('A customer with this tax number exists.');
+          else if (seen.has(f.TaxNumber)) problems.push('The tax number appears twice in the list.');
+          seen.add(f.TaxNumber);
+        }
+        for (const p of problems) errors.push({ Code: ErrorCode.businessRule, Description: p, Detail: `index ${i}, TaxNumber ${f.TaxNumber ?? ''}` });
+      });
+      if (errors.length) throw ApiError.many(422, errors);
+      const created = app.customers.create(rows);
+      app.changed();
+      return `${created.length} customer(s) created.`;
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/general/Customers',
+    write: true,
+    name: 'customers.update',
+    handler: async ({ app, json }) => {
+      const body = expectObject(await json(), 'UpdateCustomerCommand');
+      const id = reqInt(body, 'ID');
+      const fields = readFields(body);
+      if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
+      const problems = ruleProblems(fields);
+      const other = fields.TaxNumber ? app.customers.getByTaxNumber(fields.TaxNumber) : undefined;
+      if (other && other.ID !== id) problems.push('Another customer has this tax number.');
+      if (problems.length) throw ApiError.many(422, problems.map((p) => ({ Code: ErrorCode.businessRule, Description: p, Detail: `ID ${id}` })));
+      app.customers.update(id, fields);
+      app.changed();
+      return true;
+    },
+  },
+  {
+    // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
+    method: 'GET',
+    path: '/general/Customers/{ID}',
+    write: false,
+    name: 'customers.get',
+    handler: ({ app, params }) => {
+      const id = parseInt32(params.ID, 'ID');
+      const found = app.customers.get(id);
+      if (!found) throw notFound('Customer not found.', `ID ${id}`);
+      return found;
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/general/Customers/{ID}',
+    write: true,
+    name: 'customers.delete',
+    handler: ({ app, params }) => {
+      const id = parseInt32(params.ID, 'ID');
+      if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
+      app.customers.delete([id]);
+      app.changed();
+      return true;
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/general/Customers/Bulk',
+    write: true,
+    name: 'customers.deleteBulk',
+    handler: async ({ app, json }) => {
+      const ids = expectArray(await json(), 'The ID list');
+      if (ids.length === 0 || !ids.every((v) => typeof v === 'number' && Number.isInteger(v))) throw badRequest('The request body is invalid.', 'Send a non-empty JSON array of integer IDs.');
+      const missing = (ids as number[]).filter((id) => !app.customers.get(id));
+      if (missing.length) throw notFound('Customer not found.', `IDs ${missing.join(', ')}`);
+      app.customers.delete(ids as number[]);
+      app.changed();
+      return true;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/general/Customers/Search/{searchText}',
+    write: false,
+    name: 'customers.search',
+    handler: ({ app, params }) => app.customers.search(params.searchText, SEARCH_LIMIT).map(toResponse),
+  },
+  {
+    method: 'GET',
+    path: '/general/Customers/GetCustomerInfo/{TaxNumber}',
+    write: false,
+    name: 'customers.getByTaxNumber',
+    handler: ({ app, params }) => {
+      const found = app.customers.getByTaxNumber(params.TaxNumber.trim());
+      if (!found) throw notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`);
+      return found;
+    },
+  },
+];

@@ -1,0 +1,143 @@
+// The global taxpayer registry: paging, lookups by tax number or name, and the ZIP download.
+import type { RouteSpec } from '../router';
+import { RESPONDED } from '../router';
+import { ALIAS_TYPES, GLOBAL_USER_TYPES } from '../records';
+import type { DocumentKind, RegistryAlias, RegistryEntry } from '../registry';
+import { badRequest, notFound } from '../errors';
+import { expectArray, optEnum, pageOf, parseEnum, parsePaging, type QueryParams } from '../validate';
+import { streamRegistryZip } from '../registryDownload';
+
+/** Name searches scan the registry; they stop after this many matches. */
+export const SEARCH_LIMIT = 50;
+
+function userType(query: QueryParams): DocumentKind {
+  return optEnum(query.get('globalUserType'), GLOBAL_USER_TYPES, 'globalUserType') ?? 'Invoice';
+}
+
+function publicAlias(a: RegistryAlias) {
+  return { Name: a.Name, CreationTime: a.CreationTime, DeletionTime: a.DeletionTime };
+}
+
+function moduleType(e: RegistryEntry): string {
+  return e.aliases.some((a) => a.document === 'Invoice' && !a.DeletionTime) ? 'eInvoice' : 'eArchive';
+}
+
+function details(e: RegistryEntry) {
+  return {
+    TaxNumber: e.TaxNumber, Title: e.Title, TaxDepartment: e.TaxDepartment, Address: e.Address, Country: e.Country, City: e.City,
+    District: e.District, PostalCode: e.PostalCode, Phone: e.Phone, Fax: e.Fax, Email: e.Email, Type: e.Type, WebSite: e.WebSite,
+    ModuleType: moduleType(e),
+  };
+}
+
+function aliasesResponse(e: RegistryEntry, document: DocumentKind) {
+  return {
+    TaxNumber: e.TaxNumber, Title: e.Title, Type: e.Type, ModuleType: moduleType(e), FirstCreationTime: e.FirstCreationTime,
+    Aliases: e.aliases.filter((a) => a.document === document).map(publicAlias),
+  };
+}
+
+/** GlobalCompanyInfoResponse rows: one per alias of the document type. */
+function infoRows(e: RegistryEntry, document: DocumentKind) {
+  return e.aliases
+    .filter((a) => a.document === document)
+    .map((a) => ({ TaxNumber: e.TaxNumber, Title: e.Title, FirstCreatedTime: e.FirstCreationTime, CreationTime: a.CreationTime, DocumentType: a.document, Name: a.Name, Type: e.Type }));
+}
+
+function checkTaxNumberFormat(taxNumber: string): string {
+  const t = taxNumber.trim();
+  if (!/^\d{10,11}$/.test(t)) throw badRequest('The tax number is invalid.', 'A VKN has 10 digits, a TCKN 11.');
+  return t;
+}
+
+export const registryRoutes: RouteSpec[] = [
+  {
+    method: 'GET',
+    path: '/general/GlobalCompany',
+    write: false,
+    name: 'registry.list',
+    handler: ({ app, query }) => {
+      const paging = parsePaging(query);
+      const registry = app.registry;
+      const page = pageOf(registry.count(), () => registry.page(paging.page, paging.pageSize), paging);
+      return {
+        ...page,
+        Content: page.Content.map((e) => ({
+          TaxNumber: e.TaxNumber, Title: e.Title, AccountType: e.AccountType, FirstCreationTime: e.FirstCreationTime, Type: e.Type,
+          Aliases: e.aliases.map(publicAlias),
+        })),
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/general/GlobalCompany/Search/{searchText}',
+    write: false,
+    name: 'registry.search',
+    handler: ({ app, params, query }) => app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details),
+  },
+  {
+    method: 'GET',
+    path: '/general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}',
+    write: false,
+    name: 'registry.info',
+    handler: ({ app, params, query }) => {
+      const document = userType(query);
+      const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
+      // Assumed: an unregistered number is a 404 here, while Check/TaxNumber answers [].
+      if (!e) throw notFound('The taxpayer is not registered.', `TaxNumber ${params.TaxNumber}`);
+      return { ...details(e), FirstCreationTime: e.FirstCreationTime, Aliases: e.aliases.filter((a) => a.document === document).map(publicAlias) };
+    },
+  },
+  {
+    // A lookup, not a change: the read-only key may use it.
+    method: 'POST',
+    path: '/general/GlobalCompany/GetGlobalCustomerInfo',
+    write: false,
+    name: 'registry.infoBulk',
+    handler: async ({ app, json, query }) => {
+      const document = userType(query);
+      const list = expectArray(await json(), 'The tax number list');
+      if (!list.every((v) => typeof v === 'string')) throw badRequest('The request body is invalid.', 'Send a JSON array of tax-number strings.');
+      const out = [];
+      for (const tn of new Set((list as string[]).map((s) => s.trim()))) {
+        const e = app.registry.lookup(tn);
+        if (e) out.push(aliasesResponse(e, document));
+      }
+      return out;
+    },
+  },
+  {
+    method: 'GET',
+    path: '/general/GlobalCompany/Check/TaxNumber/{TaxNumber}',
+    write: false,
+    name: 'registry.checkTaxNumber',
+    handler: ({ app, params, query }) => {
+      const document = userType(query);
+      const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
+      return e ? infoRows(e, document) : [];
+    },
+  },
+  {
+    method: 'GET',
+    path: '/general/GlobalCompany/Check/Name/{Name}',
+    write: false,
+    name: 'registry.checkName',
+    handler: ({ app, params, query }) => {
+      const document = userType(query);
+      return app.registry.searchTitle(params.Name, SEARCH_LIMIT, document).flatMap((e) => infoRows(e, document));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/general/GlobalCompany/{AliasType}/{GlobalUserType}',
+    write: false,
+    name: 'registry.downloadList',
+    handler: async ({ app, params, res }) => {
+      const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
+      const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');
+      await streamRegistryZip(app.registry, aliasType, document, res);
+      return RESPONDED;
+    },
+  },
+];

@@ -1,0 +1,205 @@
+// startSandbox(): the in-process HTTP server that stands in for the General API.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { authorize, generateKey } from './auth';
+import type { SandboxContext } from './context';
+import { handleControl } from './control';
+import { CustomerStore } from './customerStore';
+import { ApiError, ErrorCode } from './errors';
+import { FaultInjector, type FaultDecision } from './faults';
+import { loadData, SaveScheduler, type PersistedData } from './persistence';
+import { Registry } from './registry';
+import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
+import { createRouter } from './routes';
+import { generateCustomers, generateMutableState, generateStaticState } from './seed/generate';
+import type { RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
+
+export type { FaultPlan, SandboxHandle, SandboxOptions } from './types';
+
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
+const MAX_LOG_ENTRIES = 50_000;
+const CONTROL_PREFIX = '/__sandbox/';
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new ApiError(413, ErrorCode.tooLarge, 'The request body is too large.', `limit ${MAX_BODY_BYTES} bytes`));
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Answers a request with the fault chosen for it. */
+function applyFault(res: http.ServerResponse, d: FaultDecision): void {
+  const retryAfter = { 'Retry-After': String(d.retryAfterSeconds) };
+  switch (d.fault) {
+    case '500':
+      return sendJson(res, 500, { Errors: [{ Code: 5000, Description: 'Internal server error (sandbox fault).', Detail: '' }] });
+    case '503':
+      return sendJson(res, 503, { Errors: [{ Code: 5030, Description: 'Service unavailable (sandbox fault).', Detail: '' }] }, retryAfter);
+    case '429':
+      return sendJson(res, 429, { Errors: [{ Code: 4290, Description: 'Too many requests (sandbox fault).', Detail: '' }] }, retryAfter);
+    case 'reset':
+      res.socket?.destroy();
+      return;
+    case 'truncate': {
+      // Announce more bytes than are sent, then close.
+      const partial = '{"Page":1,"PageSize":20,"TotalCount":1,"Content":[{"ID":1,"Name":"';
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(partial.length + 4096) });
+      res.write(partial, () => res.socket?.destroy());
+      return;
+    }
+    case 'malformed': {
+      const broken = '{"Errors":[{"Code":5000,"Description":"trunc';
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(broken) });
+      res.end(broken);
+      return;
+    }
+  }
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const persisted = options.dataFile ? loadData(options.dataFile) : undefined;
+  // A saved demo keeps the seed it was made with, so its registry and seed records stay the same.
+  const seed = persisted?.seed ?? options.seed ?? 1;
+  const registry = new Registry(seed, options.registry ?? 5000);
+  let customers: CustomerStore;
+  let state;
+  if (persisted) {
+    state = persisted.state;
+    customers = new CustomerStore(persisted.customers);
+    customers.restoreNextId(persisted.nextCustomerId);
+    registry.importOverrides(persisted.registry);
+  } else {
+    state = generateMutableState(seed);
+    customers = new CustomerStore(generateCustomers(seed, options.customers ?? 300, registry));
+  }
+  const statics = generateStaticState(seed, state.company);
+  let saver: SaveScheduler | undefined;
+  const app: SandboxContext = { seed, registry, customers, state, statics, changed: () => saver?.schedule() };
+  if (options.dataFile) {
+    const snapshot = (): PersistedData => ({
+      format: 1, seed, state: app.state, customers: [...customers.all()], nextCustomerId: customers.nextIdValue(), registry: registry.exportOverrides(),
+    });
+    saver = new SaveScheduler(options.dataFile, snapshot);
+    if (!persisted) saver.flush();
+  }
+
+  const keys = { full: options.key ?? generateKey(), restricted: options.restrictedKey ?? generateKey() };
+  const faults = new FaultInjector();
+  if (options.faults) faults.set(options.faults);
+  const log: RequestLogEntry[] = [];
+  const router = createRouter();
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (path.toLowerCase().startsWith(CONTROL_PREFIX)) return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app, faults, log });
+
+    // Logged when the answer is complete, or with status 0 when the connection dies first.
+    let logged = false;
+    const record = (status: number) => {
+      if (logged) return;
+      logged = true;
+      if (log.length >= MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES + 1);
+      log.push({ method, path, status });
+    };
+    res.once('finish', () => record(res.statusCode));
+    res.once('close', () => record(0));
+    const decision = faults.decide(method, path);
+    if (decision?.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
+    if (decision?.fault) return applyFault(res, decision);
+
+    try {
+      const match = router.match(method, path);
+      if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
+      if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
+      authorize(req, keys, match.route.write);
+      let bodyPromise: Promise<unknown> | undefined;
+      const ctx: RequestContext = {
+        method,
+        path,
+        params: match.params,
+        query: caseInsensitiveQuery(q < 0 ? '' : url.slice(q + 1)),
+        req,
+        res,
+        app,
+        json: () =>
+          (bodyPromise ??= readBody(req).then((buf) => {
+            const text = buf.toString('utf8').replace(/^\uFEFF/, '');
+            if (!text.trim()) return undefined;
+            try {
+              return JSON.parse(text) as unknown;
+            } catch {
+              throw new ApiError(400, ErrorCode.badRequest, 'The request body is not valid JSON.', '');
+            }
+          })),
+      };
+      const result = await match.route.handler(ctx);
+      if (result === RESPONDED) return;
+      sendJson(res, 200, result);
+    } catch (e) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (e instanceof ApiError) sendJson(res, e.status, e.body(), e.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+      else {
+        // A bug in the sandbox, not a planned answer: say so on stderr (headers and bodies are never printed).
+        if (!options.quiet) console.error(`sandbox: ${method} ${path} failed:`, e);
+        sendJson(res, 500, { Errors: [{ Code: 5000, Description: 'Internal server error.', Detail: (e as Error)?.message ?? '' }] });
+      }
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? '127.0.0.1';
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closed: Promise<void> | undefined;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    keys,
+    setFaults: (plan) => faults.set(plan),
+    clearFaults: () => faults.clear(),
+    requestLog: () => [...log],
+    resetRequestLog: () => {
+      log.length = 0;
+    },
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        saver?.flushPending();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+}

@@ -1,0 +1,47 @@
+// Public option and handle types of the sandbox (the contract other parts build on).
+
+export type FaultKind = '500' | '503' | '429' | 'reset' | 'truncate' | 'malformed';
+
+export interface FaultPlan {
+  /** Added to every matching request. */
+  latencyMs?: number;
+  /** Probability per matching request of each fault (for benchmarks and demos). */
+  rates?: Partial<Record<FaultKind, number>>;
+  /** Retry-After seconds on 503 and 429 (default 1). */
+  retryAfterSeconds?: number;
+  /** Faults applied, in order, to the next matching requests (deterministic, for tests). */
+  queue?: Array<FaultKind | { latencyMs: number }>;
+  /** Limits the plan to some requests; `path` is a RegExp source tested case-insensitively against the path without query. */
+  match?: { method?: string; path?: string };
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  key?: string;
+  restrictedKey?: string;
+  customers?: number;
+  registry?: number;
+  seed?: number;
+  dataFile?: string;
+  faults?: FaultPlan;
+  quiet?: boolean;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+}
+
+export interface SandboxHandle {
+  /** e.g. http://127.0.0.1:PORT (no trailing slash, no /general). */
+  url: string;
+  port: number;
+  keys: { full: string; restricted: string };
+  setFaults(plan: FaultPlan): void;
+  clearFaults(): void;
+  requestLog(): ReadonlyArray<RequestLogEntry>;
+  resetRequestLog(): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,99 @@
+// Type checks for request bodies and parameters: wrong JSON types are 400 (the model binder's
+// answer), values that parse but break a rule (unknown enum name, bad checksum) are 422.
+import { badRequest, ErrorCode, unprocessable } from './errors';
+
+/** Query parameters; names are matched case-insensitively. */
+export interface QueryParams {
+  get(name: string): string | null;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+export function expectObject(body: unknown, what: string): JsonObject {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body is invalid.', `${what} must be a JSON object.`);
+  return body as JsonObject;
+}
+
+export function expectArray(body: unknown, what: string): unknown[] {
+  if (!Array.isArray(body)) throw badRequest('The request body is invalid.', `${what} must be a JSON array.`);
+  return body;
+}
+
+/** A string field that may be absent or null; any other type is a 400. */
+export function optString(o: JsonObject, field: string): string | null | undefined {
+  const v = o[field];
+  if (v === undefined || v === null || typeof v === 'string') return v;
+  throw badRequest('The request body is invalid.', `${field} must be a string.`);
+}
+
+export function optBool(o: JsonObject, field: string): boolean | null | undefined {
+  const v = o[field];
+  if (v === undefined || v === null || typeof v === 'boolean') return v;
+  throw badRequest('The request body is invalid.', `${field} must be a boolean.`);
+}
+
+export function reqInt(o: JsonObject, field: string): number {
+  const v = o[field];
+  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 2 ** 31) return v;
+  throw badRequest('The request body is invalid.', `${field} must be a 32-bit integer.`);
+}
+
+/** An int32 from a path or query string. */
+export function parseInt32(text: string, name: string): number {
+  if (!/^-?\d{1,10}$/.test(text)) throw badRequest('The request is invalid.', `${name} must be an integer.`);
+  const n = Number(text);
+  if (n > 2 ** 31 - 1 || n < -(2 ** 31)) throw badRequest('The request is invalid.', `${name} is out of range.`);
+  return n;
+}
+
+export function parseBoolParam(text: string, name: string): boolean {
+  const t = text.toLowerCase();
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  throw badRequest('The request is invalid.', `${name} must be true or false.`);
+}
+
+/** Enum names are matched case-insensitively (as ASP.NET does) and returned in their declared case. */
+export function parseEnum<T extends string>(value: unknown, allowed: readonly T[], name: string): T {
+  if (typeof value !== 'string') throw badRequest('The request is invalid.', `${name} must be a string.`);
+  const found = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+  if (!found) throw unprocessable(`Unknown ${name} value.`, `${name} must be one of: ${allowed.join(', ')}.`, ErrorCode.unknownEnum);
+  return found;
+}
+
+export function optEnum<T extends string>(value: unknown, allowed: readonly T[], name: string): T | undefined {
+  return value === undefined || value === null || value === '' ? undefined : parseEnum(value, allowed, name);
+}
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** Page is 1-based; PageSize defaults to 20 and is capped at 100 (the response shows the value used). */
+export function parsePaging(query: QueryParams): Paging {
+  const pageText = query.get('Page');
+  const sizeText = query.get('PageSize');
+  const page = pageText ? parseInt32(pageText, 'Page') : 1;
+  const size = sizeText ? parseInt32(sizeText, 'PageSize') : DEFAULT_PAGE_SIZE;
+  if (page < 1) throw badRequest('The request is invalid.', 'Page starts at 1.');
+  if (size < 1) throw badRequest('The request is invalid.', 'PageSize must be at least 1.');
+  return { page, pageSize: Math.min(size, MAX_PAGE_SIZE) };
+}
+
+export interface PageResult<T> {
+  Page: number;
+  PageSize: number;
+  TotalCount: number;
+  TotalPages: number;
+  Content: T[];
+}
+
+/** One page of `total` items, `slice(start, end)` giving the items of a range. */
+export function pageOf<T>(total: number, slice: (start: number, end: number) => T[], p: Paging): PageResult<T> {
+  const start = (p.page - 1) * p.pageSize;
+  return { Page: p.page, PageSize: p.pageSize, TotalCount: total, TotalPages: Math.ceil(total / p.pageSize), Content: start < total ? slice(start, Math.min(start + p.pageSize, total)) : [] };
+}
