@@ -2,5 +2,113 @@
 export const EXTENSION_ID = 'nilvera-community.nilvera-general';
 
 export const Commands = {
+  apiKeySet: 'nilvera.apiKey.set',
+  apiKeyClear: 'nilvera.apiKey.clear',
+  environmentSwitch: 'nilvera.environment.switch',
   sandboxStart: 'nilvera.sandbox.start',
+  sandboxStop: 'nilvera.sandbox.stop',
+  creditsRefresh: 'nilvera.credits.refresh',
+  logShow: 'nilvera.log.show',
 } as const;
+
+/** Palette commands: taxpayer registry, offline registry list, templates, series, mailing, tax office. */
+export const PaletteCommands = {
+  registryCheckTaxNumber: 'nilvera.registry.checkTaxNumber',
+  registryCheckName: 'nilvera.registry.checkName',
+  registrySearch: 'nilvera.registry.search',
+  registryShowDetail: 'nilvera.registry.showDetail',
+  registryBulkCheck: 'nilvera.registry.bulkCheck',
+  registryBrowse: 'nilvera.registry.browse',
+  registryDownload: 'nilvera.registry.download',
+  registrySearchOffline: 'nilvera.registry.searchOffline',
+  registryAddAsCustomer: 'nilvera.registry.addAsCustomer',
+  registryCopyTaxNumber: 'nilvera.registry.copyTaxNumber',
+  registryCopyAlias: 'nilvera.registry.copyAlias',
+  settingsTemplate: 'nilvera.settings.template',
+  settingsSeries: 'nilvera.settings.series',
+  settingsMailing: 'nilvera.settings.mailing',
+  settingsTaxOffice: 'nilvera.settings.taxOffice',
+} as const;
+
+/** The webview forms (src/webviews). The internal ones are for the extension-host tests only. */
+export const FormCommands = {
+  company: 'nilvera.forms.company',
+  customer: 'nilvera.forms.customer',
+  certificate: 'nilvera.forms.certificate',
+  settings: 'nilvera.forms.settings',
+  inspect: 'nilvera.internal.forms.inspect',
+  simulate: 'nilvera.internal.forms.simulate',
+} as const;
+
+/** Webview panel types of the forms (one serializer each restores its panels after a reload). */
+export const FormViewTypes = {
+  company: 'nilvera.form.company',
+  customer: 'nilvera.form.customer',
+  certificate: 'nilvera.form.certificate',
+  settings: 'nilvera.form.settings',
+} as const;
+
+/** The sidebar trees' commands (src/views, src/commands/customers, src/commands/records). */
+export const TreeCommands = {
+  retry: 'nilvera.views.retry',
+  loadMore: 'nilvera.views.loadMore',
+  /** Arg `{ area: DataArea }`: refreshes the tree part showing that data (forms call it after a save). */
+  dataChanged: 'nilvera.internal.dataChanged',
+  customersRefresh: 'nilvera.customers.refresh',
+  customersSearch: 'nilvera.customers.search',
+  customersClearSearch: 'nilvera.customers.clearSearch',
+  customersSort: 'nilvera.customers.sort',
+  customersOpen: 'nilvera.customers.open',
+  customersEdit: 'nilvera.customers.edit',
+  customersCheckRegistry: 'nilvera.customers.checkRegistry',
+  customersCopyTaxNumber: 'nilvera.customers.copyTaxNumber',
+  customersDelete: 'nilvera.customers.delete',
+  customersDeleteSelected: 'nilvera.customers.deleteSelected',
+  customersCreate: 'nilvera.customers.create',
+  customersFindByTaxNumber: 'nilvera.customers.findByTaxNumber',
+  customersQuickSearch: 'nilvera.customers.quickSearch',
+  customersImport: 'nilvera.customers.import',
+  customersExport: 'nilvera.customers.export',
+  documentsRefresh: 'nilvera.documents.refresh',
+  documentsAdd: 'nilvera.documents.add',
+  documentsDelete: 'nilvera.documents.delete',
+  certificatesRefresh: 'nilvera.certificates.refresh',
+  certificatesDetails: 'nilvera.certificates.details',
+  certificatesAdd: 'nilvera.certificates.add',
+  certificatesUpdate: 'nilvera.certificates.update',
+  certificatesDelete: 'nilvera.certificates.delete',
+  identificationsRefresh: 'nilvera.identifications.refresh',
+  identificationsAdd: 'nilvera.identifications.add',
+  identificationsDelete: 'nilvera.identifications.delete',
+  accountRefresh: 'nilvera.account.refresh',
+  accountOpenCompany: 'nilvera.account.openCompany',
+  accountToggleMailing: 'nilvera.account.toggleMailing',
+  accountOpenCampaign: 'nilvera.account.openCampaign',
+} as const;
+
+export const ViewContainerId = 'nilvera';
+
+export const Views = {
+  customers: 'nilvera.customers',
+  documents: 'nilvera.documents',
+  certificates: 'nilvera.certificates',
+  identifications: 'nilvera.identifications',
+  account: 'nilvera.account',
+} as const;
+
+export const ContextKeys = {
+  hasApiKey: 'nilvera.hasApiKey',
+  environment: 'nilvera.environment',
+} as const;
+
+/** Setting names below the `nilvera` section. */
+export const Settings = {
+  section: 'nilvera',
+  environment: 'environment',
+  customUrl: 'customUrl',
+  pageSize: 'pageSize',
+  requestTimeoutSeconds: 'requestTimeoutSeconds',
+  creditWarningThreshold: 'creditWarningThreshold',
+} as const;
+
+export const OutputChannelName = 'Nilvera';

@@ -20,8 +20,9 @@ import type { CustomerImportResult, CustomerRecord } from '../../src/domain/cust
 import { parseCsv } from '../../src/domain/csv';
 import { completeTckn, completeVkn } from '../../src/domain/taxId';
 
-const DATA = '/work/shared/data/customers-tr-excel.csv';
-const EXPECTED = '/work/shared/data/customers-tr-excel.expected.txt';
+const FIXTURES = join(__dirname, '../../../test/fixtures');
+const DATA = join(FIXTURES, 'customers-tr-excel.csv');
+const EXPECTED = join(FIXTURES, 'customers-tr-excel.expected.txt');
 
 /** Reads "rejected row N: tax number X: reason" lines from the expected-outcome file. */
 function expectedOutcome(): { valid: number; total: number; rejected: Array<{ row: number; taxNumber: string; reason: string }> } {

@@ -1,0 +1,28 @@
+// The company record, its modules and the companies of the calling user.
+
+import type { CallOptions, HttpTransport } from '../http';
+import type { CompanyListItem, CompanyModulesResponse, CompanyResponse, CompanyResponseCommand } from '../types';
+
+export class CompanyApi {
+  constructor(private readonly http: HttpTransport) {}
+
+  /** GET /general/Company */
+  get(opts?: CallOptions): Promise<CompanyResponse> {
+    return this.http.json({ operation: 'company.get', method: 'GET', path: '/general/Company' }, opts);
+  }
+
+  /** PUT /general/Company */
+  update(cmd: CompanyResponseCommand, opts?: CallOptions): Promise<CompanyResponse> {
+    return this.http.json({ operation: 'company.update', method: 'PUT', path: '/general/Company', body: cmd }, opts);
+  }
+
+  /** GET /general/Company/Modules */
+  modules(opts?: CallOptions): Promise<CompanyModulesResponse[]> {
+    return this.http.json({ operation: 'company.modules', method: 'GET', path: '/general/Company/Modules' }, opts);
+  }
+
+  /** GET /general/Company/List (body shape not shown in the spec; see CompanyListItem). */
+  list(opts?: CallOptions): Promise<CompanyListItem[]> {
+    return this.http.json({ operation: 'company.list', method: 'GET', path: '/general/Company/List' }, opts);
+  }
+}

@@ -1,0 +1,27 @@
+// Company documents (files attached to the company record).
+
+import type { CallOptions, HttpTransport } from '../http';
+import { encodeSegment } from '../paths';
+import type { CompanyDocumentResponse, CreateCompanyDocumentCommand } from '../types';
+
+export class DocumentsApi {
+  constructor(private readonly http: HttpTransport) {}
+
+  /** GET /general/CompanyDocuments */
+  list(opts?: CallOptions): Promise<CompanyDocumentResponse[]> {
+    return this.http.json({ operation: 'documents.list', method: 'GET', path: '/general/CompanyDocuments' }, opts);
+  }
+
+  /**
+   * POST /general/CompanyDocuments. The body's fields are not shown in the spec; assumed
+   * `{ Name, FileType, Base64String }` (409 for a Name that exists, 422 for bad content or > 10 MB).
+   */
+  create(cmd: CreateCompanyDocumentCommand, opts?: CallOptions): Promise<CompanyDocumentResponse> {
+    return this.http.json({ operation: 'documents.create', method: 'POST', path: '/general/CompanyDocuments', body: cmd }, opts);
+  }
+
+  /** DELETE /general/CompanyDocuments/{ID} → true */
+  delete(id: number, opts?: CallOptions): Promise<boolean> {
+    return this.http.json({ operation: 'documents.delete', method: 'DELETE', path: `/general/CompanyDocuments/${encodeSegment(id)}` }, opts);
+  }
+}

@@ -1,0 +1,27 @@
+// Company identification entries (MERSIS number, trade registry number, ...).
+
+import type { CallOptions, HttpTransport } from '../http';
+import { encodeSegment } from '../paths';
+import type { CompanyIdentificationResponse, CompanyIdentificationType } from '../types';
+
+export class IdentificationsApi {
+  constructor(private readonly http: HttpTransport) {}
+
+  /** GET /general/CompanyIdentification */
+  list(opts?: CallOptions): Promise<CompanyIdentificationResponse[]> {
+    return this.http.json({ operation: 'identifications.list', method: 'GET', path: '/general/CompanyIdentification' }, opts);
+  }
+
+  /** POST /general/CompanyIdentification?Name=&Value= (query parameters, no body). */
+  create(name: CompanyIdentificationType, value: string, opts?: CallOptions): Promise<CompanyIdentificationResponse> {
+    return this.http.json(
+      { operation: 'identifications.create', method: 'POST', path: '/general/CompanyIdentification', query: { Name: name, Value: value } },
+      opts,
+    );
+  }
+
+  /** DELETE /general/CompanyIdentification/{ID} → true */
+  delete(id: number, opts?: CallOptions): Promise<boolean> {
+    return this.http.json({ operation: 'identifications.delete', method: 'DELETE', path: `/general/CompanyIdentification/${encodeSegment(id)}` }, opts);
+  }
+}

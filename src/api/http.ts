@@ -1,0 +1,418 @@
+// The HTTP layer: auth header, time limits, cancellation, retries, error mapping, logging.
+// node-fetch is loaded on the first request (the build turns the dynamic import into a lazy require).
+
+import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages } from './errors';
+import type { ApiErrorKind } from './errors';
+import { buildQuery } from './paths';
+import type { QueryValue } from './paths';
+import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter } from './retry';
+import type { RetryPolicy } from './retry';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
+export interface FetchResponseLike {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  body: AsyncIterable<Uint8Array> | null;
+}
+
+export interface FetchInitLike {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path without host and query (a query can hold a password). */
+  path: string;
+  status?: number;
+  ms: number;
+  attempt: number;
+  /** Error kind and a short reason, never a header or a body. */
+  error?: string;
+}
+
+export interface ApiLogger {
+  request(info: RequestLogEntry): void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Time limit of the whole call, retries included (default: the client's timeoutMs). */
+  timeoutMs?: number;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  getApiKey: () => Promise<string | undefined>;
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  logger?: ApiLogger;
+  fetch?: FetchLike;
+}
+
+export interface RequestSpec {
+  /** Name used in errors, e.g. `customers.get`. */
+  operation: string;
+  method: HttpMethod;
+  /** Already-encoded path from the host root, e.g. `/general/Customers/12`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Serialized as JSON when present. */
+  body?: unknown;
+  /** Values to blank out of any server message (besides the key), e.g. a password sent in the query. */
+  redact?: string[];
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+let nodeFetchPromise: Promise<FetchLike> | undefined;
+
+function loadNodeFetch(): Promise<FetchLike> {
+  // The bundle loads dist/vendor/node-fetch.js, a CommonJS file: depending on how the import is
+  // emitted, the function is `default` or `default.default`.
+  nodeFetchPromise ??= import('node-fetch').then((m) => {
+    const mod = m as unknown as { default: FetchLike | { default: FetchLike } };
+    return typeof mod.default === 'function' ? mod.default : mod.default.default;
+  });
+  return nodeFetchPromise;
+}
+
+/**
+ * The abort signal handed to node-fetch. node-fetch only reads `aborted` and adds/removes one
+ * 'abort' listener (it accepts any object tagged "AbortSignal"); Node's EventTarget-based
+ * AbortController costs several microseconds per call for that, about a tenth of a local
+ * request, so calls through node-fetch get this small stand-in. A fetch passed in by the caller
+ * (which may insist on a real AbortSignal) gets a real one, created on demand and kept in step.
+ */
+class LightAbortSignal {
+  aborted = false;
+  private listeners: Array<() => void> = [];
+
+  get [Symbol.toStringTag](): string {
+    return 'AbortSignal';
+  }
+
+  addEventListener(type: string, listener: () => void): void {
+    if (type === 'abort' && !this.aborted) this.listeners.push(listener);
+  }
+
+  removeEventListener(type: string, listener: () => void): void {
+    const i = type === 'abort' ? this.listeners.indexOf(listener) : -1;
+    if (i >= 0) this.listeners.splice(i, 1);
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const l of listeners) l();
+  }
+}
+
+/**
+ * Deadline and cancellation of one call: one abort signal that fires on the caller's signal or on
+ * the timer, remembering which of the two it was.
+ */
+class CallScope {
+  private readonly light = new LightAbortSignal();
+  private real: AbortController | undefined;
+  private reason: 'timeout' | 'cancelled' | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private onUserAbort: (() => void) | undefined;
+  readonly deadline: number;
+
+  constructor(
+    private readonly userSignal: AbortSignal | undefined,
+    readonly timeoutMs: number,
+  ) {
+    this.deadline = Date.now() + timeoutMs;
+    if (userSignal?.aborted) this.abort('cancelled');
+    else if (userSignal) {
+      this.onUserAbort = () => this.abort('cancelled');
+      userSignal.addEventListener('abort', this.onUserAbort, { once: true });
+    }
+    this.restartTimer(timeoutMs);
+  }
+
+  /** The signal for node-fetch (see LightAbortSignal). */
+  get nodeFetchSignal(): AbortSignal {
+    return this.light as unknown as AbortSignal;
+  }
+
+  /** A real AbortSignal, for a caller-supplied fetch and for consumers. */
+  get signal(): AbortSignal {
+    if (!this.real) {
+      this.real = new AbortController();
+      if (this.aborted) this.real.abort();
+    }
+    return this.real.signal;
+  }
+
+  get aborted(): boolean {
+    return this.reason !== undefined;
+  }
+
+  /** Re-arms the timer, e.g. as an inactivity limit while a long body streams in. */
+  restartTimer(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.aborted) return;
+    this.timer = setTimeout(() => this.abort('timeout'), ms);
+  }
+
+  abort(reason: 'timeout' | 'cancelled'): void {
+    if (this.reason) return;
+    this.reason = reason;
+    if (this.timer) clearTimeout(this.timer);
+    this.light.abort();
+    this.real?.abort();
+  }
+
+  abortError(operation: string): NilveraApiError {
+    const kind = this.reason ?? 'cancelled';
+    return new NilveraApiError({
+      kind,
+      operation,
+      messages: [{ description: kind === 'timeout' ? `no complete answer within ${this.timeoutMs} ms` : 'the call was cancelled' }],
+    });
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.onUserAbort) this.userSignal?.removeEventListener('abort', this.onUserAbort);
+  }
+}
+
+/** Resolves after `ms`, or rejects at once when the signal fires; leaves no timer behind. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A short transport-failure reason without the URL (its query may hold a password). */
+function networkReason(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown }; type?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
+  if (code) return code;
+  const msg = err instanceof Error ? err.message : '';
+  if (/premature close/i.test(msg)) return 'ERR_STREAM_PREMATURE_CLOSE';
+  if (/socket hang up/i.test(msg)) return 'ECONNRESET';
+  return typeof e?.type === 'string' ? e.type : 'connection failed';
+}
+
+function networkError(operation: string, err: unknown): NilveraApiError {
+  return new NilveraApiError({ kind: 'network', operation, messages: [{ description: networkReason(err) }] });
+}
+
+/** What one attempt produced: a response whose status is 2xx, or an error. */
+type AttemptResult = { ok: true; response: FetchResponseLike } | { ok: false; error: NilveraApiError };
+
+export class HttpTransport {
+  private readonly baseUrl: string;
+  private readonly retry: Required<RetryPolicy>;
+  readonly defaultTimeoutMs: number;
+
+  constructor(private readonly options: TransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
+    this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** A call whose 2xx body is JSON (an empty body gives undefined). */
+  async json<T>(spec: RequestSpec, opts?: CallOptions): Promise<T> {
+    return this.run(spec, opts, true, async (response, scope) => {
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (err) {
+        throw scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
+      }
+      if (text.trim() === '') return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new NilveraApiError({ kind: 'malformed', operation: spec.operation, status: response.status, messages: [{ description: 'the response is not valid JSON' }] });
+      }
+    });
+  }
+
+  /**
+   * A call whose 2xx body is handed to `consume` as it arrives. Once the body starts, the time
+   * limit becomes an inactivity limit (no data for timeoutMs), since a large body may take longer
+   * than one call's limit. The body is never retried: a failure mid-body is the consumer's to report.
+   */
+  async stream<R>(
+    spec: RequestSpec,
+    opts: CallOptions | undefined,
+    consume: (body: AsyncIterable<Uint8Array>, signal: AbortSignal, contentLength: number | undefined) => Promise<R>,
+  ): Promise<R> {
+    return this.run(spec, opts, false, async (response, scope) => {
+      const body = response.body;
+      if (!body) throw new NilveraApiError({ kind: 'malformed', operation: spec.operation, status: response.status, messages: [{ description: 'the response has no body' }] });
+      const idleMs = scope.timeoutMs;
+      scope.restartTimer(idleMs);
+      async function* watched(): AsyncGenerator<Uint8Array> {
+        for await (const chunk of body as AsyncIterable<Uint8Array>) {
+          scope.restartTimer(idleMs);
+          yield chunk;
+        }
+      }
+      try {
+        const lengthHeader = response.headers.get('content-length');
+        const contentLength = lengthHeader !== null && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
+        return await consume(watched(), scope.signal, contentLength);
+      } catch (err) {
+        if (scope.aborted) throw scope.abortError(spec.operation);
+        // The consumer maps body failures itself; its own errors (e.g. a full disk) pass through.
+        throw err;
+      }
+    });
+  }
+
+  private async run<R>(
+    spec: RequestSpec,
+    opts: CallOptions | undefined,
+    retryBrokenBody: boolean,
+    onSuccess: (r: FetchResponseLike, scope: CallScope) => Promise<R>,
+  ): Promise<R> {
+    const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs);
+    try {
+      if (scope.aborted) throw scope.abortError(spec.operation);
+      // URL parsing resolves "." and ".." segments (even percent-encoded), which would silently
+      // send the call to another route.
+      if (/\/(\.|%2e){1,2}(?=\/|$)/i.test(spec.path)) {
+        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: 'a path parameter cannot be "." or ".."' }] });
+      }
+      let key: string | undefined;
+      try {
+        key = await this.options.getApiKey();
+      } catch {
+        throw new NilveraApiError({ kind: 'auth', operation: spec.operation, messages: [{ description: 'the API key could not be read' }] });
+      }
+      if (scope.aborted) throw scope.abortError(spec.operation);
+      if (!key) throw new NilveraApiError({ kind: 'auth', operation: spec.operation, messages: [{ description: 'no API key is set' }] });
+      const fetchFn = this.options.fetch ?? (await loadNodeFetch());
+      const url = this.baseUrl + spec.path + buildQuery(spec.query);
+      const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
+      let body: string | undefined;
+      if (spec.body !== undefined) {
+        body = JSON.stringify(spec.body);
+        headers['Content-Type'] = 'application/json';
+      }
+      const maxAttempts = 1 + (isIdempotent(spec.method) ? Math.max(0, this.retry.retries) : 0);
+      for (let attempt = 1; ; attempt++) {
+        const result = await this.attempt(fetchFn, url, spec, headers, body, scope, attempt, key);
+        let error: NilveraApiError;
+        if (result.ok) {
+          try {
+            return await onSuccess(result.response, scope);
+          } catch (err) {
+            // A body that broke off (reset, truncated) is a network failure like any other, and
+            // retriable when re-reading is harmless; a body handed to a consumer is not re-read.
+            if (!(retryBrokenBody && err instanceof NilveraApiError && err.kind === 'network')) throw err;
+            error = err;
+          }
+        } else {
+          error = result.error;
+        }
+        if (attempt >= maxAttempts || !isRetriable(error.kind, error.status)) throw error;
+        const wait = backoffDelay(this.retry, attempt, error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : undefined);
+        // Waiting past the call's deadline would only end in a timeout: report the real failure.
+        if (Date.now() + wait >= scope.deadline) throw error;
+        try {
+          await sleep(wait, scope.nodeFetchSignal);
+        } catch {
+          throw scope.abortError(spec.operation);
+        }
+      }
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private async attempt(
+    fetchFn: FetchLike,
+    url: string,
+    spec: RequestSpec,
+    headers: Record<string, string>,
+    body: string | undefined,
+    scope: CallScope,
+    attempt: number,
+    key: string,
+  ): Promise<AttemptResult> {
+    const started = this.options.logger ? performance.now() : 0;
+    const log = (status: number | undefined, error?: NilveraApiError) => {
+      if (!this.options.logger) return;
+      try {
+        this.options.logger.request({
+          method: spec.method,
+          path: spec.path,
+          ...(status !== undefined ? { status } : {}),
+          ms: Math.round(performance.now() - started),
+          attempt,
+          // Server messages stay out of the log (they may echo request data); a transport reason is safe.
+          ...(error ? { error: error.kind === 'network' && error.messages[0] ? `network: ${error.messages[0].description}` : error.kind } : {}),
+        });
+      } catch {
+        // A failing logger must not fail the call.
+      }
+    };
+    let response: FetchResponseLike;
+    try {
+      response = await fetchFn(url, { method: spec.method, headers, body, signal: this.options.fetch ? scope.signal : scope.nodeFetchSignal });
+    } catch (err) {
+      const error = scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
+      log(undefined, error);
+      if (scope.aborted) throw error;
+      return { ok: false, error };
+    }
+    if (response.status >= 200 && response.status < 300) {
+      log(response.status);
+      return { ok: true, response };
+    }
+    let text = '';
+    try {
+      text = await response.text();
+    } catch (err) {
+      if (scope.aborted) {
+        const error = scope.abortError(spec.operation);
+        log(response.status, error);
+        throw error;
+      }
+      // The status is known even if the error body broke off; keep going with no messages.
+      void err;
+    }
+    const kind: ApiErrorKind = kindForStatus(response.status);
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    const error = new NilveraApiError({
+      kind,
+      operation: spec.operation,
+      status: response.status,
+      messages: redactMessages(parseErrorMessages(text), [key, ...(spec.redact ?? [])]),
+      ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
+    });
+    log(response.status, error);
+    return { ok: false, error };
+  }
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,23 @@
+// Building request paths and query strings exactly as the server expects them.
+
+/**
+ * One path segment, percent-encoded so that Turkish letters, spaces, `/`, `?`, `#` and `%` reach
+ * the server as part of the value. (A segment "." or ".." cannot be sent at all: URL parsing
+ * resolves it even when encoded; the HTTP layer refuses such paths.)
+ */
+export function encodeSegment(value: string | number | boolean): string {
+  return encodeURIComponent(String(value));
+}
+
+export type QueryValue = string | number | boolean | undefined | null;
+
+/** `?A=1&B=x` with the names as given; undefined and null values are left out. */
+export function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}

@@ -1,0 +1,167 @@
+// GET /general/GlobalCompany/{AliasType}/{GlobalUserType}: the registry list as a ZIP, sent as a
+// JSON string of base64. The body is decoded as it arrives and the ZIP bytes go to a file (temp
+// file + rename) or into one Buffer; the base64 text is never held whole.
+
+import { once } from 'node:events';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
+import { NilveraApiError } from './errors';
+import type { CallOptions, HttpTransport } from './http';
+import { encodeSegment } from './paths';
+import type { AliasType, GlobalUserType } from './types';
+
+export type DownloadTarget =
+  | { kind: 'file'; path: string; onProgress?: (zipBytes: number) => void }
+  | { kind: 'buffer'; onProgress?: (zipBytes: number) => void };
+
+export interface DownloadResult {
+  /** Size of the ZIP in bytes. */
+  bytes: number;
+  /** The final file (kind 'file'). */
+  path?: string;
+  /** The ZIP (kind 'buffer'). */
+  buffer?: Buffer;
+}
+
+/** Receives decoded ZIP bytes; `finish` makes them final, `discard` undoes everything. */
+interface ByteSink {
+  write(bytes: Buffer): Promise<void>;
+  finish(): Promise<DownloadResult>;
+  discard(): Promise<void>;
+}
+
+function fileSink(finalPath: string): ByteSink {
+  const tempPath = path.join(path.dirname(finalPath), `.${path.basename(finalPath)}.${randomBytes(6).toString('hex')}.part`);
+  const out = fs.createWriteStream(tempPath, { flags: 'wx' });
+  let bytes = 0;
+  let failed: Error | undefined;
+  out.on('error', (err) => (failed = err));
+  const closed = async () => {
+    if (!out.closed) {
+      out.destroy();
+      await once(out, 'close').catch(() => undefined);
+    }
+  };
+  return {
+    async write(chunk) {
+      if (failed) throw failed;
+      bytes += chunk.length;
+      if (!out.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            out.off('drain', done);
+            out.off('error', done);
+            resolve();
+          };
+          out.on('drain', done);
+          out.on('error', done);
+        });
+        if (failed) throw failed;
+      }
+    },
+    async finish() {
+      if (failed) throw failed;
+      out.end();
+      await once(out, 'finish');
+      await closed();
+      await fs.promises.rename(tempPath, finalPath);
+      return { bytes, path: finalPath };
+    },
+    async discard() {
+      await closed();
+      await fs.promises.rm(tempPath, { force: true });
+    },
+  };
+}
+
+function bufferSink(expectedMax: number | undefined): ByteSink {
+  // With a Content-Length the ZIP's size is known to within two bytes: one allocation, no concat.
+  let buf = expectedMax !== undefined ? Buffer.allocUnsafe(expectedMax) : undefined;
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  return {
+    async write(chunk) {
+      if (buf && bytes + chunk.length <= buf.length) chunk.copy(buf, bytes);
+      else {
+        if (buf) {
+          parts.push(buf.subarray(0, bytes));
+          buf = undefined;
+        }
+        parts.push(chunk);
+      }
+      bytes += chunk.length;
+    },
+    async finish() {
+      const buffer = buf ? buf.subarray(0, bytes) : Buffer.concat(parts, bytes);
+      return { bytes, buffer };
+    },
+    async discard() {
+      parts.length = 0;
+      buf = undefined;
+    },
+  };
+}
+
+const OPERATION = 'registry.downloadList';
+
+export function downloadRegistryList(
+  http: HttpTransport,
+  aliasType: AliasType,
+  userType: GlobalUserType,
+  target: DownloadTarget,
+  opts?: CallOptions,
+): Promise<DownloadResult> {
+  const spec = { operation: OPERATION, method: 'GET' as const, path: `/general/GlobalCompany/${encodeSegment(aliasType)}/${encodeSegment(userType)}` };
+  return http.stream(spec, opts, async (body, signal, contentLength) => {
+    const sink = target.kind === 'file' ? fileSink(target.path) : bufferSink(contentLength !== undefined ? Math.floor(contentLength * 0.75) : undefined);
+    const decoder = new Base64JsonStringDecoder();
+    let bytes = 0;
+    const report = (n: number) => {
+      bytes += n;
+      target.onProgress?.(bytes);
+    };
+    try {
+      try {
+        for await (const chunk of body) {
+          const out = decoder.push(chunk);
+          if (out.length) {
+            await sink.write(out);
+            report(out.length);
+          }
+        }
+      } catch (err) {
+        if (err instanceof Base64BodyError) throw malformed(err.message);
+        // A body that stops short of its Content-Length is a truncated download.
+        // Our own cancel or time limit: the HTTP layer reports it as such.
+        if (signal.aborted) throw err;
+        // The connection ended before the body's Content-Length (truncated, or reset mid-body).
+        throw malformed(`the body ended early (truncated: ${transportCode(err)})`);
+      }
+      let last: Buffer;
+      try {
+        last = decoder.end();
+      } catch (err) {
+        throw malformed((err as Error).message);
+      }
+      if (last.length) {
+        await sink.write(last);
+        report(last.length);
+      }
+      return await sink.finish();
+    } catch (err) {
+      await sink.discard().catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+function malformed(description: string): NilveraApiError {
+  return new NilveraApiError({ kind: 'malformed', operation: OPERATION, status: 200, messages: [{ description }] });
+}
+
+function transportCode(err: unknown): string {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : 'connection closed';
+}

@@ -1,0 +1,97 @@
+// "Set API Key" and "Clear API Key" for the active environment.
+import * as vscode from 'vscode';
+import { KeyringUnavailableError } from './apiKeyStore';
+import type { EnvironmentId } from './environments';
+import { describeError } from './errorMessages';
+import { offerSessionOnlyKey } from './keyringHelp';
+import { log } from './log';
+import { prompts, UserCancelledError } from './prompts';
+import { rememberSecret } from './redact';
+import { environmentLabel, type ShellServices } from './services';
+
+type CheckResult = { ok: true; company: string } | { ok: false; reason: string };
+
+async function checkKey(services: ShellServices, environment: EnvironmentId, key: string): Promise<CheckResult> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…'), cancellable: true },
+    async (_progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      try {
+        const client = await services.clientForKey(environment, key);
+        const company = await client.company.get({ signal: controller.signal });
+        const name = [company.Name, company.TaxNumber ? `(${company.TaxNumber})` : ''].filter(Boolean).join(' ');
+        return { ok: true, company: name || '-' } as const;
+      } catch (error) {
+        if (token.isCancellationRequested) throw new UserCancelledError();
+        const described = describeError(error);
+        return { ok: false, reason: described.text || String(error) } as const;
+      } finally {
+        subscription.dispose();
+      }
+    },
+  );
+}
+
+/** Saves the key; when the keyring fails, offers to keep it for this session. Returns false if not kept. */
+export async function saveKey(services: ShellServices, environment: EnvironmentId, key: string): Promise<boolean> {
+  const name = services.secretName(environment);
+  try {
+    await services.keys.store(name, key);
+    return true;
+  } catch (error) {
+    if (!(error instanceof KeyringUnavailableError)) throw error;
+    log.warn(`SecretStorage failed: ${error.reason}`);
+    if (!(await offerSessionOnlyKey(error))) return false;
+    services.keys.storeForSession(name, key);
+    return true;
+  }
+}
+
+export async function setApiKey(services: ShellServices): Promise<void> {
+  const environment = services.environment();
+  const label = environmentLabel(environment);
+  // Resolving the URL first stops here when the environment cannot be reached at all.
+  if (environment === 'custom') await services.baseUrl(environment);
+  for (;;) {
+    const key = (
+      await prompts.inputBox({
+        title: vscode.l10n.t('Nilvera: Set API Key ({0})', label),
+        prompt: vscode.l10n.t('Paste the API key created in the Nilvera portal. It is stored in VS Code’s secret storage.'),
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Enter the API key.')),
+      })
+    )?.trim();
+    if (!key) throw new UserCancelledError();
+    rememberSecret(key);
+    const check = await checkKey(services, environment, key);
+    if (check.ok) {
+      if (await saveKey(services, environment, key)) {
+        log.info(`API key saved for ${environment}; the check against GET /Company succeeded.`);
+        void prompts.message('info', vscode.l10n.t('API key saved for {0}. Company: {1}', label, check.company));
+      }
+      return;
+    }
+    const saveAnyway = vscode.l10n.t('Save Anyway');
+    const reenter = vscode.l10n.t('Re-enter');
+    const choice = await prompts.message('warning', vscode.l10n.t('The key could not be verified with GET /Company: {0}', check.reason), { modal: true }, saveAnyway, reenter);
+    if (choice === saveAnyway) {
+      if (await saveKey(services, environment, key)) log.info(`API key saved for ${environment} without a successful check.`);
+      return;
+    }
+    if (choice !== reenter) throw new UserCancelledError();
+  }
+}
+
+export async function clearApiKey(services: ShellServices): Promise<void> {
+  const environment = services.environment();
+  const label = environmentLabel(environment);
+  if (!(await services.hasApiKey(environment))) {
+    void prompts.message('info', vscode.l10n.t('No API key is stored for {0}.', label));
+    return;
+  }
+  await services.keys.delete(services.secretName(environment));
+  log.info(`API key cleared for ${environment}.`);
+  void prompts.message('info', vscode.l10n.t('API key cleared for {0}.', label));
+}

@@ -1,0 +1,81 @@
+// "Switch Environment": Production, Test, Sandbox or a custom URL; each keeps its own key.
+import * as vscode from 'vscode';
+import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type CustomUrlCheck, type EnvironmentId } from './environments';
+import { prompts, UserCancelledError } from './prompts';
+import { environmentLabel, type ShellServices } from './services';
+import { readSettings, writeCustomUrl, writeEnvironment } from './settings';
+import { startSandbox } from './sandboxCommands';
+
+interface EnvironmentPick extends vscode.QuickPickItem {
+  environment: EnvironmentId;
+}
+
+export function customUrlProblem(check: CustomUrlCheck): string | undefined {
+  if (check.ok) return undefined;
+  switch (check.reason) {
+    case 'empty':
+      return vscode.l10n.t('Enter the base URL of the API.');
+    case 'invalid':
+      return vscode.l10n.t('This is not a valid http(s) URL.');
+    case 'insecure':
+      return vscode.l10n.t('Use https; plain http is only allowed for localhost and 127.0.0.1.');
+    case 'credentials':
+      return vscode.l10n.t('Do not put a user name or password in the URL.');
+  }
+}
+
+async function askCustomUrl(): Promise<string> {
+  const value = await prompts.inputBox({
+    title: vscode.l10n.t('Nilvera: Custom URL'),
+    prompt: vscode.l10n.t('Base URL of the API, without /general (for example https://nilvera.example.com).'),
+    value: readSettings().customUrl,
+    ignoreFocusOut: true,
+    validateInput: (text) => customUrlProblem(checkCustomUrl(text)),
+  });
+  if (value === undefined) throw new UserCancelledError();
+  const check = checkCustomUrl(value);
+  if (!check.ok) throw new UserCancelledError();
+  return check.baseUrl;
+}
+
+function describeUrl(services: ShellServices, environment: EnvironmentId): string {
+  switch (environment) {
+    case 'production':
+    case 'test':
+      return FIXED_BASE_URLS[environment];
+    case 'sandbox':
+      return services.sandbox.current()?.url ?? vscode.l10n.t('local server, started on demand');
+    case 'custom':
+      return services.customBaseUrl() ?? vscode.l10n.t('not set');
+  }
+}
+
+/** Switches to `target`, or asks which environment when none is given. */
+export async function switchEnvironment(services: ShellServices, target?: unknown): Promise<void> {
+  let environment: EnvironmentId;
+  if (typeof target === 'string' && (ENVIRONMENT_IDS as readonly string[]).includes(target)) {
+    environment = target as EnvironmentId;
+  } else {
+    const active = services.environment();
+    const items: EnvironmentPick[] = [];
+    for (const id of ENVIRONMENT_IDS) {
+      const hasKey = await services.hasApiKey(id);
+      items.push({
+        environment: id,
+        label: `${id === active ? '$(check) ' : ''}${environmentLabel(id)}`,
+        description: describeUrl(services, id),
+        detail: hasKey ? vscode.l10n.t('API key stored') : vscode.l10n.t('No API key'),
+      });
+    }
+    const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Switch Environment'), placeHolder: vscode.l10n.t('Where should the extension send its requests?') });
+    if (!picked) throw new UserCancelledError();
+    environment = picked.environment;
+  }
+  if (environment === 'custom') await writeCustomUrl(await askCustomUrl());
+  if (environment === 'sandbox' && !(await services.hasApiKey('sandbox'))) {
+    // Without a key the sandbox is useless: start it, which stores its key and switches.
+    await startSandbox(services);
+    return;
+  }
+  await writeEnvironment(environment);
+}

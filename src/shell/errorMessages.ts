@@ -1,0 +1,93 @@
+// Turns a failure into a message a user can act on: what happened, in their language, and which
+// actions help (set the key, retry). The server's own descriptions are shown where they explain it.
+import * as vscode from 'vscode';
+import { isApiError, type ApiErrorShape } from './apiContract';
+import { UserCancelledError } from './prompts';
+
+/** An error whose message is already written for the user (localized, no stack, no secrets). */
+export class UserFacingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserFacingError';
+  }
+}
+
+export type ErrorAction = 'setApiKey' | 'retry' | 'showLog';
+
+export interface DescribedError {
+  /** False when the user cancelled: nothing is shown. */
+  show: boolean;
+  text: string;
+  actions: ErrorAction[];
+}
+
+function serverDescriptions(error: ApiErrorShape): string {
+  return error.messages
+    .map((m) => (m.detail && m.detail !== m.description ? `${m.description} (${m.detail})` : m.description))
+    .filter((s) => s.trim().length > 0)
+    .join(' ');
+}
+
+function withDescriptions(base: string, error: ApiErrorShape): string {
+  const server = serverDescriptions(error);
+  return server ? `${base} ${server}` : base;
+}
+
+export function isCancellation(error: unknown): boolean {
+  return (
+    error instanceof UserCancelledError ||
+    error instanceof vscode.CancellationError ||
+    (isApiError(error) && error.kind === 'cancelled') ||
+    (error instanceof Error && error.name === 'AbortError')
+  );
+}
+
+export function describeError(error: unknown): DescribedError {
+  if (isCancellation(error)) return { show: false, text: '', actions: [] };
+  if (error instanceof UserFacingError) return { show: true, text: error.message, actions: [] };
+  if (!isApiError(error)) {
+    const text = error instanceof Error ? error.message : String(error);
+    return { show: true, text: vscode.l10n.t('Something went wrong: {0}', text), actions: ['showLog'] };
+  }
+  switch (error.kind) {
+    case 'auth':
+      return { show: true, text: vscode.l10n.t('The API key was not accepted (HTTP {0}). Set a valid API key for this environment.', error.status ?? 401), actions: ['setApiKey'] };
+    case 'forbidden':
+      return {
+        show: true,
+        text: vscode.l10n.t('The API key has no permission for this operation (HTTP 403). Check its permissions in the Nilvera portal or set another key.'),
+        actions: ['setApiKey'],
+      };
+    case 'validation':
+      return { show: true, text: withDescriptions(vscode.l10n.t('The server rejected the data:'), error), actions: [] };
+    case 'badRequest':
+      return { show: true, text: withDescriptions(vscode.l10n.t('The server could not process the request:'), error), actions: [] };
+    case 'notFound':
+      return { show: true, text: withDescriptions(vscode.l10n.t('The record no longer exists; refresh the view.'), error), actions: [] };
+    case 'conflict':
+      return { show: true, text: withDescriptions(vscode.l10n.t('The record already exists.'), error), actions: [] };
+    case 'rateLimited':
+      return { show: true, text: vscode.l10n.t('The server is receiving too many requests. Try again in a moment.'), actions: ['retry'] };
+    case 'server':
+      return { show: true, text: vscode.l10n.t('The Nilvera server had a problem (HTTP {0}).', error.status ?? 500), actions: ['retry', 'showLog'] };
+    case 'timeout':
+      return { show: true, text: vscode.l10n.t('The server did not answer in time.'), actions: ['retry'] };
+    case 'network':
+      return { show: true, text: vscode.l10n.t('The server could not be reached. Check the network connection and the environment.'), actions: ['retry', 'showLog'] };
+    case 'malformed':
+      return { show: true, text: vscode.l10n.t('The server sent an answer that could not be read.'), actions: ['retry', 'showLog'] };
+    default:
+      return { show: true, text: error.message, actions: ['showLog'] };
+  }
+}
+
+export function actionTitle(action: ErrorAction): string {
+  switch (action) {
+    case 'setApiKey':
+      return vscode.l10n.t('Set API Key');
+    case 'retry':
+      return vscode.l10n.t('Retry');
+    case 'showLog':
+      return vscode.l10n.t('Show Log');
+  }
+}

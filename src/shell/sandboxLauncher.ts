@@ -1,0 +1,140 @@
+// Starts the local sandbox API (dist/sandbox.js) as a child process on a free loopback port, or
+// uses an external one named by NILVERA_SANDBOX_URL / NILVERA_SANDBOX_KEY (a development hook used
+// by `npm start` and the UI tests; that key is a sandbox key, never a real one).
+import type { ChildProcess } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { log } from './log';
+import { rememberSecret } from './redact';
+
+export interface RunningSandbox {
+  url: string;
+  /** The full-permission key the sandbox accepts. */
+  key: string;
+  external: boolean;
+}
+
+const START_TIMEOUT_MS = 20_000;
+
+export function externalSandbox(env: NodeJS.ProcessEnv = process.env): RunningSandbox | undefined {
+  const url = env.NILVERA_SANDBOX_URL?.trim();
+  const key = env.NILVERA_SANDBOX_KEY?.trim();
+  if (!url || !key) return undefined;
+  rememberSecret(key);
+  return { url: url.replace(/\/+$/, ''), key, external: true };
+}
+
+/** Reads the one `{"event":"listening",...}` line the sandbox prints with `--json`. */
+export function parseListeningLine(line: string): { url: string; key: string } | undefined {
+  try {
+    const event = JSON.parse(line) as { event?: unknown; url?: unknown; keys?: { full?: unknown } };
+    if (event.event === 'listening' && typeof event.url === 'string' && typeof event.keys?.full === 'string') {
+      return { url: event.url, key: event.keys.full };
+    }
+  } catch {
+    // Not JSON: ordinary output.
+  }
+  return undefined;
+}
+
+export class SandboxLauncher {
+  private child: ChildProcess | undefined;
+  private starting: Promise<RunningSandbox> | undefined;
+  private running: RunningSandbox | undefined;
+
+  constructor(
+    private readonly extensionPath: string,
+    private readonly dataFile: string | undefined,
+  ) {}
+
+  current(): RunningSandbox | undefined {
+    return externalSandbox() ?? this.running;
+  }
+
+  /** Returns the running sandbox, starting one with `key` when none runs (one start at a time). */
+  async ensure(key: string): Promise<RunningSandbox> {
+    const external = externalSandbox();
+    if (external) return external;
+    if (this.running && this.running.key === key) return this.running;
+    if (this.running) await this.stop();
+    this.starting ??= this.start(key).finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async start(key: string): Promise<RunningSandbox> {
+    rememberSecret(key);
+    const { fork } = await import('node:child_process');
+    const script = path.join(this.extensionPath, 'dist', 'sandbox.js');
+    const args = ['--json', '--port', '0', '--host', '127.0.0.1', '--key', key];
+    if (this.dataFile) {
+      // The extension's global storage folder does not exist until something creates it.
+      await fs.mkdir(path.dirname(this.dataFile), { recursive: true });
+      args.push('--data', this.dataFile);
+    }
+    // The extension host is Electron: ELECTRON_RUN_AS_NODE makes the child a plain Node process.
+    const child = fork(script, args, {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      execArgv: [],
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    this.child = child;
+    return new Promise<RunningSandbox>((resolve, reject) => {
+      let buffered = '';
+      const timer = setTimeout(() => fail(new Error(`The sandbox did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
+      const fail = (error: Error): void => {
+        clearTimeout(timer);
+        child.kill();
+        if (this.child === child) this.child = undefined;
+        reject(error);
+      };
+      child.stdout?.setEncoding('utf8');
+      child.stdout?.on('data', (chunk: string) => {
+        buffered += chunk;
+        let newline: number;
+        while ((newline = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, newline).trim();
+          buffered = buffered.slice(newline + 1);
+          const listening = parseListeningLine(line);
+          if (listening) {
+            clearTimeout(timer);
+            this.running = { url: listening.url, key: listening.key, external: false };
+            log.info(`Sandbox started at ${listening.url} (pid ${child.pid ?? '?'})`);
+            resolve(this.running);
+          }
+        }
+      });
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => log.warn(`sandbox: ${chunk.trimEnd()}`));
+      child.on('error', (error) => fail(error));
+      child.on('exit', (code, signal) => {
+        if (this.child === child) {
+          this.child = undefined;
+          this.running = undefined;
+        }
+        log.info(`Sandbox stopped (${signal ?? `exit code ${code ?? '?'}`})`);
+        fail(new Error(`The sandbox exited before it was ready (${signal ?? `exit code ${code ?? '?'}`}).`));
+      });
+    });
+  }
+
+  /** Stops the child this launcher started (an external sandbox is left alone). */
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    this.running = undefined;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve();
+      }, 3000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+}

@@ -1,0 +1,43 @@
+// Typed reads of the extension's settings. Values are re-read on every call: VS Code caches
+// configuration, so this is cheap, and it always reflects the latest change.
+import * as vscode from 'vscode';
+import { Settings } from '../constants';
+import { isEnvironmentId, type EnvironmentId } from './environments';
+
+export interface ShellSettings {
+  environment: EnvironmentId;
+  /** Raw value; in an untrusted workspace VS Code ignores a workspace's value (restrictedConfigurations). */
+  customUrl: string;
+  pageSize: number;
+  requestTimeoutMs: number;
+  creditWarningThreshold: number;
+}
+
+function clamp(value: unknown, min: number, max: number, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : fallback;
+}
+
+export function readSettings(): ShellSettings {
+  const config = vscode.workspace.getConfiguration(Settings.section);
+  const environment = config.get<string>(Settings.environment);
+  return {
+    environment: isEnvironmentId(environment) ? environment : 'production',
+    customUrl: config.get<string>(Settings.customUrl) ?? '',
+    pageSize: clamp(config.get(Settings.pageSize), 1, 100, 20),
+    requestTimeoutMs: clamp(config.get(Settings.requestTimeoutSeconds), 1, 600, 30) * 1000,
+    creditWarningThreshold: clamp(config.get(Settings.creditWarningThreshold), 0, Number.MAX_SAFE_INTEGER, 100),
+  };
+}
+
+/** The environment is a per-user choice: it is written to user settings, never to the workspace. */
+export async function writeEnvironment(environment: EnvironmentId): Promise<void> {
+  await vscode.workspace.getConfiguration(Settings.section).update(Settings.environment, environment, vscode.ConfigurationTarget.Global);
+}
+
+export async function writeCustomUrl(url: string): Promise<void> {
+  await vscode.workspace.getConfiguration(Settings.section).update(Settings.customUrl, url, vscode.ConfigurationTarget.Global);
+}
+
+export function affectsShell(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration(Settings.section);
+}

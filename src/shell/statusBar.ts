@@ -1,0 +1,150 @@
+// Two status bar entries: the active environment (click: switch) and the remaining credits
+// (click: the account view). Credits refresh on demand and on a modest interval, but only while
+// the window is focused, so an idle window makes no requests.
+import * as vscode from 'vscode';
+import { Commands, Views } from '../constants';
+import type { CreditPackage } from './apiContract';
+import type { EnvironmentId } from './environments';
+import { describeError } from './errorMessages';
+import { log } from './log';
+import { environmentLabel, type ShellServices } from './services';
+import { readSettings } from './settings';
+
+const REFRESH_INTERVAL_MS = 5 * 60_000;
+
+export interface CreditsSummary {
+  remaining: number;
+  packages: CreditPackage[];
+}
+
+export function summarizeCredits(packages: readonly CreditPackage[]): CreditsSummary {
+  const remaining = packages.reduce((sum, p) => sum + (typeof p.RemainingCredit === 'number' ? p.RemainingCredit : 0), 0);
+  return { remaining, packages: [...packages] };
+}
+
+function formatDate(iso: string | undefined): string {
+  if (!iso) return '-';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString(vscode.env.language);
+}
+
+function escapeMarkdownCell(text: string): string {
+  return text.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
+}
+
+export function creditsTooltip(summary: CreditsSummary, environment: EnvironmentId): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${vscode.l10n.t('Nilvera credits ({0})', environmentLabel(environment))}**\n\n`);
+  if (summary.packages.length === 0) {
+    md.appendMarkdown(vscode.l10n.t('No credit packages.'));
+  } else {
+    md.appendMarkdown(`| ${vscode.l10n.t('Package')} | ${vscode.l10n.t('Used')} | ${vscode.l10n.t('Remaining')} | ${vscode.l10n.t('Ends')} |\n|---|---:|---:|---|\n`);
+    for (const p of summary.packages) {
+      const fmt = (n: number | undefined): string => (typeof n === 'number' ? n.toLocaleString(vscode.env.language) : '-');
+      md.appendMarkdown(`| ${escapeMarkdownCell(p.Name ?? '-')} | ${fmt(p.UsedCredit)} / ${fmt(p.TotalCredit)} | ${fmt(p.RemainingCredit)} | ${formatDate(p.EndDate)} |\n`);
+    }
+  }
+  md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the account view.')}`);
+  return md;
+}
+
+export class ShellStatusBar implements vscode.Disposable {
+  private readonly environmentItem: vscode.StatusBarItem;
+  private readonly creditsItem: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private inFlight: AbortController | undefined;
+  private lastRefresh = 0;
+  private hasKey = false;
+
+  constructor(private readonly services: ShellServices) {
+    this.environmentItem = vscode.window.createStatusBarItem('nilvera.environment', vscode.StatusBarAlignment.Left, 10);
+    this.environmentItem.name = vscode.l10n.t('Nilvera Environment');
+    this.environmentItem.command = Commands.environmentSwitch;
+    this.creditsItem = vscode.window.createStatusBarItem('nilvera.credits', vscode.StatusBarAlignment.Left, 9);
+    this.creditsItem.name = vscode.l10n.t('Nilvera Credits');
+    this.creditsItem.command = `${Views.account}.focus`;
+    this.disposables.push(
+      this.environmentItem,
+      this.creditsItem,
+      vscode.window.onDidChangeWindowState((state) => {
+        this.schedule();
+        if (state.focused && this.hasKey && Date.now() - this.lastRefresh > REFRESH_INTERVAL_MS) void this.refreshCredits();
+      }),
+    );
+  }
+
+  /** Shows the environment and, with a key, starts showing credits. */
+  async update(environment: EnvironmentId, hasKey: boolean): Promise<void> {
+    this.hasKey = hasKey;
+    const label = environmentLabel(environment);
+    this.environmentItem.text = `$(server-environment) Nilvera: ${label}`;
+    this.environmentItem.tooltip = vscode.l10n.t('Nilvera environment: {0}. Click to switch.', label);
+    this.environmentItem.show();
+    this.schedule();
+    if (hasKey) await this.refreshCredits();
+    else this.creditsItem.hide();
+  }
+
+  async refreshCredits(): Promise<void> {
+    if (!this.hasKey) {
+      this.creditsItem.hide();
+      return;
+    }
+    this.inFlight?.abort();
+    const controller = new AbortController();
+    this.inFlight = controller;
+    const environment = this.services.environment();
+    this.creditsItem.text = `$(sync~spin) ${vscode.l10n.t('Credits')}`;
+    this.creditsItem.show();
+    try {
+      const client = await this.services.client();
+      const summary = summarizeCredits(await client.account.credits({ signal: controller.signal }));
+      if (controller.signal.aborted) return;
+      const threshold = readSettings().creditWarningThreshold;
+      this.creditsItem.text = `$(credit-card) ${vscode.l10n.t('{0} credits', summary.remaining.toLocaleString(vscode.env.language))}`;
+      this.creditsItem.tooltip = creditsTooltip(summary, environment);
+      this.creditsItem.backgroundColor = summary.remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      this.lastRefresh = Date.now();
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const described = describeError(error);
+      if (!described.show) return;
+      log.warn(`Credits refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.creditsItem.text = `$(warning) ${vscode.l10n.t('Credits')}`;
+      this.creditsItem.tooltip = described.text;
+      this.creditsItem.backgroundColor = undefined;
+    } finally {
+      if (this.inFlight === controller) this.inFlight = undefined;
+    }
+  }
+
+  /** The periodic refresh runs only while a key is set and the window is focused. */
+  private schedule(): void {
+    const wanted = this.hasKey && vscode.window.state.focused;
+    if (wanted && !this.timer) {
+      this.timer = setInterval(() => void this.refreshCredits(), REFRESH_INTERVAL_MS);
+    } else if (!wanted && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** What the entries show now (read by the extension-host tests). */
+  snapshot(): { environmentText: string; creditsVisible: boolean; creditsText: string; creditsTooltip: string; warning: boolean } {
+    const tooltip = this.creditsItem.tooltip;
+    return {
+      environmentText: this.environmentItem.text,
+      creditsVisible: this.hasKey,
+      creditsText: this.creditsItem.text,
+      creditsTooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
+      warning: this.creditsItem.backgroundColor !== undefined,
+    };
+  }
+
+  dispose(): void {
+    this.inFlight?.abort();
+    if (this.timer) clearInterval(this.timer);
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

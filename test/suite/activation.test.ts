@@ -1,0 +1,63 @@
+// First extension-host tests: the extension activates, and everything package.json contributes
+// (commands, view containers, views) is live. Lists are read from the manifest at run time.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { EXTENSION_ID } from '../../src/constants';
+import { suiteLog } from './report';
+
+interface Manifest {
+  contributes?: {
+    commands?: Array<{ command: string }>;
+    viewsContainers?: Record<string, Array<{ id: string; title: string }>>;
+    views?: Record<string, Array<{ id: string; name: string; type?: string }>>;
+  };
+}
+
+function extension(): vscode.Extension<unknown> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this host`);
+  return ext;
+}
+
+suite('Extension activation', () => {
+  test('activates and reports how long activate() took', async () => {
+    const ext = extension();
+    const wasActive = ext.isActive;
+    const started = performance.now();
+    const api = (await ext.activate()) as { activationMs?: unknown } | undefined;
+    const waitedMs = performance.now() - started;
+    assert.equal(ext.isActive, true);
+    // Contract with the extension shell: activate() returns { activationMs: number }.
+    assert.ok(api && typeof api.activationMs === 'number' && Number.isFinite(api.activationMs) && api.activationMs >= 0,
+      `activate() should return { activationMs: number }, got ${JSON.stringify(api)}`);
+    suiteLog(`    activation: activate() took ${api.activationMs.toFixed(1)} ms (reported by the extension); ` +
+      `${wasActive ? 'already active before the test' : `ext.activate() resolved after ${waitedMs.toFixed(1)} ms`}`);
+  });
+
+  test('registers every command in contributes.commands', async () => {
+    const contributed = ((extension().packageJSON as Manifest).contributes?.commands ?? []).map((c) => c.command);
+    assert.ok(contributed.length > 0, 'package.json contributes no commands');
+    await extension().activate();
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((id) => !registered.has(id));
+    assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+  });
+
+  test('opens every contributed view container and focuses every contributed view', async function () {
+    const contributes = (extension().packageJSON as Manifest).contributes ?? {};
+    const containers = Object.values(contributes.viewsContainers ?? {}).flat();
+    const views = Object.values(contributes.views ?? {}).flat();
+    if (containers.length === 0 && views.length === 0) {
+      suiteLog('    (package.json contributes no views yet: nothing to focus)');
+      this.skip();
+    }
+    for (const c of containers) {
+      await vscode.commands.executeCommand(`workbench.view.extension.${c.id}`);
+    }
+    // `<viewId>.focus` exists for every registered view; it rejects when the view cannot be shown.
+    for (const v of views) {
+      await vscode.commands.executeCommand(`${v.id}.focus`);
+    }
+    suiteLog(`    views: ${containers.length} container(s), ${views.length} view(s) focused`);
+  });
+});

@@ -1,0 +1,82 @@
+// Packages the extension the way `npm run package` does and checks what the VSIX ships: only the
+// bundles, media, l10n, the nls files, README, CHANGELOG and LICENSE; nothing else (sources, maps,
+// tests, node_modules), everything the manifest points at, and a size within budget.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type JSZipType from 'jszip';
+
+/** Aim of the packaging issue: a small download. */
+const SIZE_BUDGET_BYTES = 400 * 1024;
+
+// This bundle runs from out/test/unit/.
+const root = path.resolve(__dirname, '..', '..', '..');
+
+/** What may ship, relative to the VSIX root (vsce adds the manifest files and renames LICENSE). */
+const ALLOWED = [
+  /^extension\.vsixmanifest$/,
+  /^\[Content_Types\]\.xml$/,
+  /^extension\/package\.json$/,
+  /^extension\/package\.nls(\.[a-z]{2}(-[a-z]{2})?)?\.json$/,
+  /^extension\/(readme|changelog)\.md$/,
+  /^extension\/LICENSE\.txt$/,
+  /^extension\/dist\/[\w./-]+\.(js|css)$/,
+  /^extension\/media\/[\w./-]+$/,
+  /^extension\/l10n\/bundle\.l10n(\.[a-z]{2}(-[a-z]{2})?)?\.json$/,
+];
+
+let vsixBytes = 0;
+let entries: string[] = [];
+let shippedManifest: { main?: string; icon?: string; contributes?: { viewsContainers?: Record<string, Array<{ icon?: string }>> } } = {};
+
+before(async () => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-vsix-')), 'test.vsix');
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.js'), '--out', out, '--quiet'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, `packaging failed:\n${r.stdout}\n${r.stderr}`);
+  vsixBytes = fs.statSync(out).size;
+  // esbuild leaves this import() in place, so Node's CJS interop wraps dist/vendor/jszip.js's exports once more.
+  const vendored = (await import('jszip')) as unknown as { default: typeof JSZipType | { default: typeof JSZipType } };
+  const JSZip = 'default' in vendored.default ? vendored.default.default : vendored.default;
+  const zip = await JSZip.loadAsync(fs.readFileSync(out));
+  entries = Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort();
+  shippedManifest = JSON.parse(await zip.file('extension/package.json')!.async('string'));
+  fs.rmSync(path.dirname(out), { recursive: true, force: true });
+});
+
+test('the VSIX ships nothing but the allowed files', () => {
+  const unexpected = entries.filter((name) => !ALLOWED.some((re) => re.test(name)));
+  assert.deepEqual(unexpected, [], `unexpected files in the VSIX:\n${unexpected.join('\n')}`);
+  // The allow-list must not let these through under another name.
+  const forbidden = entries.filter((name) => /\.map$|\.ts$|(^|\/)(node_modules|src|test|out|\.vscode-test)\//.test(name));
+  assert.deepEqual(forbidden, []);
+});
+
+test('the VSIX ships what the manifest and the runtime need', () => {
+  const required = [
+    'extension/package.json',
+    'extension/readme.md',
+    'extension/changelog.md',
+    'extension/LICENSE.txt',
+    'extension/dist/vendor/node-fetch.js',
+    'extension/dist/vendor/jszip.js',
+  ];
+  assert.ok(shippedManifest.main, 'package.json has no main');
+  required.push(path.posix.join('extension', shippedManifest.main));
+  if (shippedManifest.icon) required.push(path.posix.join('extension', shippedManifest.icon));
+  for (const containers of Object.values(shippedManifest.contributes?.viewsContainers ?? {})) {
+    for (const c of containers) if (c.icon && !c.icon.startsWith('$(')) required.push(path.posix.join('extension', c.icon));
+  }
+  // Every translation in the repository ships.
+  for (const f of fs.readdirSync(root).filter((n) => /^package\.nls(\..+)?\.json$/.test(n))) required.push(`extension/${f}`);
+  for (const f of fs.readdirSync(path.join(root, 'l10n'))) required.push(`extension/l10n/${f}`);
+  const missing = required.map((p) => path.posix.normalize(p)).filter((p) => !entries.includes(p));
+  assert.deepEqual(missing, [], `missing from the VSIX: ${missing.join(', ')}`);
+});
+
+test(`the VSIX stays within ${SIZE_BUDGET_BYTES / 1024} KB`, () => {
+  assert.ok(vsixBytes > 0);
+  assert.ok(vsixBytes <= SIZE_BUDGET_BYTES, `VSIX is ${(vsixBytes / 1024).toFixed(1)} KB, budget ${SIZE_BUDGET_BYTES / 1024} KB`);
+});
