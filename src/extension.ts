@@ -11,6 +11,9 @@ import { ShellServices } from './shell/services';
 import { affectsShell } from './shell/settings';
 import { ShellState } from './shell/shellState';
 import { ShellStatusBar } from './shell/statusBar';
+import { registerForms } from './webviews/register';
+import { registerViews } from './views/register';
+import { registerPaletteCommands } from './commands/registry/registerAll';
 
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
 export interface NilveraExtensionApi {
@@ -54,6 +57,9 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
     { dispose: () => statusBar?.dispose() },
     { dispose: disposeLogChannel },
   );
+  context.subscriptions.push(...registerForms(context, shell));
+  registerViews(context, shell);
+  context.subscriptions.push(...registerPaletteCommands(context, shell));
   setTimeout(() => void state.refresh(), 0);
 
   return {

@@ -1,0 +1,69 @@
+// Export of the current filter's customers to CSV: every page, written to the file as it arrives.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { CustomerResponse } from '../../api/types';
+import { CUSTOMER_FIELDS, exportCustomersCsv, type CustomerRecord } from '../../domain/customerImport';
+import { prompts } from '../../shell/prompts';
+import { required, type CommandContext } from '../commandContext';
+
+const EXPORT_PAGE_SIZE = 100;
+
+/** The API's nulls become empty cells. */
+function exportRecord(c: CustomerResponse): Partial<CustomerRecord> {
+  const out: Partial<CustomerRecord> = { IsExport: c.IsExport };
+  for (const f of CUSTOMER_FIELDS) if (f !== 'IsExport') out[f] = c[f] ?? '';
+  return out;
+}
+
+export interface ExportSummary {
+  written: number;
+  path: string;
+}
+
+export async function exportCustomers(ctx: CommandContext): Promise<ExportSummary | undefined> {
+  const root = ctx.trees.customers.root;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = required(
+    await prompts.saveDialog({
+      title: vscode.l10n.t('Export Customers'),
+      filters: { CSV: ['csv'] },
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'customers.csv') } : {}),
+    }),
+  );
+  const client = await ctx.client();
+  const summary = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting customers'), cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      const out = fs.createWriteStream(target.fsPath, { encoding: 'utf8' });
+      const write = (text: string) => new Promise<void>((resolve, reject) => (out.write(text, (e) => (e ? reject(e) : resolve()))));
+      let written = 0;
+      try {
+        let page = 1;
+        let totalPages = 1;
+        let headerDone = false;
+        do {
+          const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal: controller.signal });
+          const rows = result.Content ?? [];
+          totalPages = result.TotalPages ?? (result.TotalCount !== null ? Math.ceil(result.TotalCount / EXPORT_PAGE_SIZE) : rows.length < EXPORT_PAGE_SIZE ? page : page + 1);
+          // Excel opens UTF-8 only with a BOM; the header comes once.
+          for (const [i, line] of [...exportCustomersCsv(rows.map(exportRecord), { bom: true })].entries()) {
+            if (i === 0 && headerDone) continue;
+            await write(line);
+          }
+          headerDone = true;
+          written += rows.length;
+          progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, result.TotalCount ?? written), increment: 100 / Math.max(1, totalPages) });
+          if (rows.length === 0) break;
+          page++;
+        } while (page <= totalPages);
+      } finally {
+        await new Promise<void>((resolve) => out.end(resolve));
+      }
+      return { written, path: target.fsPath };
+    },
+  );
+  void prompts.message('info', vscode.l10n.t('Exported {0} customers to {1}.', summary.written, summary.path));
+  return summary;
+}

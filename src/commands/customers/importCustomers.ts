@@ -1,0 +1,152 @@
+// Customer import from a CSV or JSON file: rows are checked here first (columns by English or
+// Turkish header names, tax-number checksums), the good ones go to POST /Customers in batches under
+// a cancellable progress notification, and every row that was not created is written next to the
+// source as `<name>.rejected.csv` with a Reason column, so nothing is lost.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CustomerImportReport } from '../../api';
+import {
+  CustomerImportError,
+  fieldForHeader,
+  importCustomersCsvFile,
+  importCustomersJson,
+  rejectedFileName,
+  writeRejectedCsv,
+  type CustomerImportResult,
+  type CustomerRecord,
+  type ImportIssue,
+  type RejectedCustomer,
+} from '../../domain/customerImport';
+import { UserFacingError } from '../../shell/errorMessages';
+import { prompts } from '../../shell/prompts';
+import { required, type CommandContext } from '../commandContext';
+import { localizedReason } from './importReasons';
+
+export interface ImportSummary {
+  created: number;
+  rejected: number;
+  /** Sent, but the answer did not say whether they were stored (check before importing them again). */
+  unknown: number;
+  notSent: number;
+  rejectedFile: string | undefined;
+}
+
+/** A reason the server (or the transport) gave; the domain's issue codes cover local checks only. */
+function serverReason(text: string): ImportIssue {
+  return { code: 'row.notObject', params: { server: text }, message: text };
+}
+
+/** The cells of a row that passed the local checks, rebuilt in the source's column order. */
+function cellsOf(header: readonly string[], customer: CustomerRecord): string[] {
+  return header.map((h) => {
+    const field = fieldForHeader(h);
+    if (!field) return '';
+    const value = customer[field];
+    return typeof value === 'boolean' ? (value ? 'true' : 'false') : value;
+  });
+}
+
+async function readImport(file: string): Promise<CustomerImportResult> {
+  try {
+    if (/\.json$/i.test(file)) return importCustomersJson(await fs.promises.readFile(file, 'utf8'));
+    return await importCustomersCsvFile(file);
+  } catch (error) {
+    // A file that cannot be read as a customer list at all: say why, in the user's language.
+    if (error instanceof CustomerImportError) throw new UserFacingError(vscode.l10n.t('Cannot import {0}: {1}', path.basename(file), localizedReason(error.issue)));
+    throw error;
+  }
+}
+
+/** Adds the rows the server refused or never saw to the locally rejected ones, in file order. */
+function mergeServerOutcome(result: CustomerImportResult, report: CustomerImportReport, sent: CustomerImportResult['accepted']): RejectedCustomer[] {
+  const header = result.header ?? [];
+  const extra: RejectedCustomer[] = [];
+  const add = (index: number, reason: string) => {
+    const row = sent[index];
+    extra.push({ row: row.row, ...(row.line !== undefined ? { line: row.line } : {}), cells: cellsOf(header, row.customer), source: row.customer, reasons: [serverReason(reason)] });
+  };
+  for (const r of report.rejected) {
+    const text = r.messages.map((m) => m.description).join(' ') || vscode.l10n.t('Rejected by the server (HTTP {0}).', r.status ?? '?');
+    add(r.index, text);
+  }
+  for (const u of report.unknown) add(u.index, vscode.l10n.t('Not confirmed by the server ({0}): check whether it exists before importing it again.', u.error.kind));
+  for (const n of report.notSent) add(n.index, vscode.l10n.t('Not sent: the import was cancelled or stopped.'));
+  return [...result.rejected, ...extra].sort((a, b) => a.row - b.row);
+}
+
+export async function importCustomers(ctx: CommandContext, fileArg?: unknown): Promise<ImportSummary> {
+  const file =
+    fileArg instanceof vscode.Uri
+      ? fileArg.fsPath
+      : required(
+          await prompts.openDialog({
+            title: vscode.l10n.t('Import Customers'),
+            canSelectMany: false,
+            filters: { [vscode.l10n.t('Customer lists')]: ['csv', 'json'] },
+            ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
+          }),
+        )[0]?.fsPath;
+  if (!file) throw new vscode.CancellationError();
+
+  const result = await readImport(file);
+  const client = await ctx.client();
+  const api = await import('../../api');
+  const sent = result.accepted;
+  const report = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Importing customers from {0}', path.basename(file)), cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      token.onCancellationRequested(() => controller.abort());
+      let last = 0;
+      return api.createCustomersInBatches(
+        client.customers,
+        sent.map((a) => a.customer),
+        {
+          batchSize: 100,
+          concurrency: 2,
+          signal: controller.signal,
+          onProgress: (settled, total) => {
+            progress.report({ message: vscode.l10n.t('{0} of {1} rows', settled, total), increment: ((settled - last) / Math.max(1, total)) * 100 });
+            last = settled;
+          },
+        },
+      );
+    },
+  );
+
+  const rejected = mergeServerOutcome(result, report, sent);
+  let rejectedFile: string | undefined;
+  if (rejected.length > 0) {
+    rejectedFile = rejectedFileName(file);
+    // Only CSV sources keep their cells; a JSON source's rows are written with the API's column names.
+    const header = result.header ?? ['TaxNumber', 'Name', 'TaxDepartment', 'Address', 'Country', 'City', 'District', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite', 'IsExport'];
+    const rows = rejected.map((r) => (r.cells ? r : { ...r, cells: jsonCells(header, r.source) }));
+    await fs.promises.writeFile(rejectedFile, writeRejectedCsv({ ...result, header, rejected: rows }, localizedReason));
+  }
+  if (report.created.length > 0) ctx.trees.dataChanged('customers');
+
+  const summary: ImportSummary = {
+    created: report.created.length,
+    rejected: result.rejected.length + report.rejected.length,
+    unknown: report.unknown.length,
+    notSent: report.notSent.length,
+    rejectedFile,
+  };
+  const text = vscode.l10n.t('Import finished: {0} created, {1} rejected, {2} unconfirmed, {3} not sent.', summary.created, summary.rejected, summary.unknown, summary.notSent);
+  const openAction = vscode.l10n.t('Open Rejected Rows');
+  const detail = rejectedFile ? vscode.l10n.t('Rows that were not created, with the reason: {0}', rejectedFile) : undefined;
+  void prompts.message(rejected.length > 0 ? 'warning' : 'info', detail ? `${text} ${detail}` : text, undefined, ...(rejectedFile ? [openAction] : [])).then(async (choice) => {
+    if (choice === openAction && rejectedFile) await vscode.window.showTextDocument(vscode.Uri.file(rejectedFile));
+  });
+  return summary;
+}
+
+function jsonCells(header: readonly string[], source: unknown): string[] {
+  const record = source !== null && typeof source === 'object' ? (source as Record<string, unknown>) : {};
+  return header.map((h) => {
+    const field = fieldForHeader(h);
+    const value = field ? (record[field] ?? Object.entries(record).find(([k]) => fieldForHeader(k) === field)?.[1]) : undefined;
+    return value === undefined || value === null ? '' : String(value);
+  });
+}

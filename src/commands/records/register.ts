@@ -1,0 +1,29 @@
+// Commands of the documents, certificates, identifications and account views.
+import type * as vscode from 'vscode';
+import { TreeCommands } from '../../constants';
+import { registerCommand } from '../../shell/commandRunner';
+import type { CommandContext } from '../commandContext';
+import { openCampaign, openCompany, toggleMailing } from './accountCommands';
+import { addCertificate, deleteCertificate, showCertificateDetails, updateCertificate } from './certificateCommands';
+import { addDocument, deleteDocument } from './documentCommands';
+import { addIdentification, deleteIdentification } from './identificationCommands';
+
+export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[] {
+  return [
+    registerCommand(TreeCommands.documentsRefresh, () => ctx.trees.documents.refresh()),
+    registerCommand(TreeCommands.documentsAdd, (file) => addDocument(ctx, file)),
+    registerCommand(TreeCommands.documentsDelete, (node) => deleteDocument(ctx, node)),
+    registerCommand(TreeCommands.certificatesRefresh, () => ctx.trees.certificates.refresh()),
+    registerCommand(TreeCommands.certificatesDetails, (node) => showCertificateDetails(ctx, node)),
+    registerCommand(TreeCommands.certificatesAdd, () => addCertificate(ctx)),
+    registerCommand(TreeCommands.certificatesUpdate, (node) => updateCertificate(ctx, node)),
+    registerCommand(TreeCommands.certificatesDelete, (node) => deleteCertificate(ctx, node)),
+    registerCommand(TreeCommands.identificationsRefresh, () => ctx.trees.identifications.refresh()),
+    registerCommand(TreeCommands.identificationsAdd, () => addIdentification(ctx)),
+    registerCommand(TreeCommands.identificationsDelete, (node) => deleteIdentification(ctx, node)),
+    registerCommand(TreeCommands.accountRefresh, () => ctx.trees.account.refresh()),
+    registerCommand(TreeCommands.accountOpenCompany, () => openCompany(ctx)),
+    registerCommand(TreeCommands.accountToggleMailing, (node) => toggleMailing(ctx, node)),
+    registerCommand(TreeCommands.accountOpenCampaign, (url) => openCampaign(url)),
+  ];
+}

@@ -1,0 +1,147 @@
+// "Bulk Check Tax Numbers": numbers from the selection, the clipboard or a file; wrong checksums are
+// listed without a call, the rest go through POST GetGlobalCustomerInfo in batches with progress and
+// cancel. The result opens as a CSV document the user can save.
+import * as fs from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { lookupRegistryInBatches } from '../../api/bulk';
+import type { GlobalUserType } from '../../api/types';
+import { writeCsv } from '../../domain/csv';
+import { UserFacingError } from '../../shell/errorMessages';
+import { prompts, UserCancelledError } from '../../shell/prompts';
+import { fullClient, type PaletteContext } from './commandContext';
+import { activeAliases, detailFromInfo } from './registryDetail';
+import { askUserType } from './registryPrompts';
+import { extractTaxNumbers } from './taxNumberList';
+
+export interface BulkCheckArgs {
+  /** A file to read instead of asking (tests, the explorer's context menu passes a Uri). */
+  file?: string | vscode.Uri;
+  text?: string;
+  userType?: GlobalUserType;
+  /** Do not open the CSV document (tests). */
+  noDocument?: boolean;
+}
+
+export interface BulkCheckRow {
+  taxNumber: string;
+  status: 'registered' | 'notRegistered' | 'invalid' | 'failed';
+  title: string;
+  pk: string[];
+  gb: string[];
+  note: string;
+}
+
+export interface BulkCheckResult {
+  rows: BulkCheckRow[];
+  csv: string;
+  cancelled: boolean;
+  document?: vscode.TextDocument;
+}
+
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+async function readFileText(file: string | vscode.Uri): Promise<string> {
+  const p = typeof file === 'string' ? file : file.fsPath;
+  const stat = await fs.stat(p);
+  if (stat.size > MAX_FILE_BYTES) throw new UserFacingError(vscode.l10n.t('The file is larger than {0} MB.', MAX_FILE_BYTES / 1024 / 1024));
+  return fs.readFile(p, 'utf8');
+}
+
+async function askSource(): Promise<string> {
+  const selection = vscode.window.activeTextEditor?.selection;
+  const items: Array<vscode.QuickPickItem & { source: 'selection' | 'clipboard' | 'file' }> = [];
+  if (selection && !selection.isEmpty) items.push({ label: vscode.l10n.t('Editor selection'), source: 'selection' });
+  items.push({ label: vscode.l10n.t('Clipboard'), source: 'clipboard' }, { label: vscode.l10n.t('A file…'), description: vscode.l10n.t('one per line, or a CSV column'), source: 'file' });
+  const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Where are the tax numbers?'), ignoreFocusOut: true });
+  if (!picked) throw new UserCancelledError();
+  if (picked.source === 'selection') {
+    const editor = vscode.window.activeTextEditor as vscode.TextEditor;
+    return editor.document.getText(editor.selection);
+  }
+  if (picked.source === 'clipboard') return vscode.env.clipboard.readText();
+  const files = await prompts.openDialog({ canSelectMany: false, filters: { [vscode.l10n.t('Text and CSV')]: ['txt', 'csv', 'tsv'] } });
+  if (!files?.[0]) throw new UserCancelledError();
+  return readFileText(files[0]);
+}
+
+export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): Promise<BulkCheckResult> {
+  const text = args.text ?? (args.file ? await readFileText(args.file) : await askSource());
+  const list = extractTaxNumbers(text);
+  if (list.valid.length === 0 && list.invalid.length === 0) throw new UserFacingError(vscode.l10n.t('No tax numbers found.'));
+  const userType = list.valid.length > 0 ? (args.userType ?? (await askUserType(ctx))) : 'Invoice';
+  const client = await fullClient(ctx);
+  const rows: BulkCheckRow[] = [];
+  let cancelled = false;
+  if (list.valid.length > 0) {
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking {0} tax numbers', list.valid.length), cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        let reported = 0;
+        try {
+          return await lookupRegistryInBatches(client.registry, list.valid, {
+            userType,
+            signal: controller.signal,
+            onProgress: (settled, total) => {
+              progress.report({ increment: ((settled - reported) / total) * 100, message: `${settled}/${total}` });
+              reported = settled;
+            },
+          });
+        } finally {
+          sub.dispose();
+          cancelled = controller.signal.aborted;
+        }
+      },
+    );
+    const failed = new Map<string, string>();
+    for (const f of report.failed) for (const t of f.taxNumbers) failed.set(t, f.error.kind === 'cancelled' ? vscode.l10n.t('cancelled') : f.error.message);
+    for (const t of list.valid) {
+      const found = report.found.get(t);
+      if (found) {
+        const detail = detailFromInfo({ ...found, TaxDepartment: null, Address: null, Country: null, City: null, District: null, PostalCode: null, Phone: null, Fax: null, Email: null, WebSite: null });
+        rows.push({ taxNumber: t, status: 'registered', title: detail.title, pk: activeAliases(detail, 'PK'), gb: activeAliases(detail, 'GB'), note: '' });
+      } else if (failed.has(t)) rows.push({ taxNumber: t, status: 'failed', title: '', pk: [], gb: [], note: failed.get(t) as string });
+      else rows.push({ taxNumber: t, status: 'notRegistered', title: '', pk: [], gb: [], note: '' });
+    }
+  }
+  // Invalid numbers are listed after the checked ones, never sent.
+  for (const bad of list.invalid) rows.push({ taxNumber: bad.value, status: 'invalid', title: '', pk: [], gb: [], note: vscode.l10n.t('line {0}: not a valid VKN/TCKN', bad.line) });
+
+  const csv = toCsv(rows);
+  const counts = (s: BulkCheckRow['status']) => rows.filter((r) => r.status === s).length;
+  const summary = vscode.l10n.t(
+    '{0} registered, {1} not registered, {2} invalid (not sent), {3} failed.',
+    counts('registered'),
+    counts('notRegistered'),
+    counts('invalid'),
+    counts('failed'),
+  );
+  let document: vscode.TextDocument | undefined;
+  if (!args.noDocument) {
+    // VS Code has no CSV language of its own; a CSV extension may add one.
+    const language = (await vscode.languages.getLanguages()).includes('csv') ? 'csv' : 'plaintext';
+    document = await vscode.workspace.openTextDocument({ language, content: csv });
+    await vscode.window.showTextDocument(document, { preview: false });
+  }
+  void prompts.message(counts('failed') > 0 ? 'warning' : 'info', `${vscode.l10n.t('Bulk check:')} ${summary} ${vscode.l10n.t('Save the CSV document to keep the results.')}`);
+  return { rows, csv, cancelled, document };
+}
+
+function statusText(status: BulkCheckRow['status']): string {
+  switch (status) {
+    case 'registered':
+      return vscode.l10n.t('registered');
+    case 'notRegistered':
+      return vscode.l10n.t('not registered');
+    case 'invalid':
+      return vscode.l10n.t('invalid checksum');
+    case 'failed':
+      return vscode.l10n.t('lookup failed');
+  }
+}
+
+export function toCsv(rows: BulkCheckRow[]): string {
+  const header = [vscode.l10n.t('Tax number'), vscode.l10n.t('Status'), vscode.l10n.t('Title'), vscode.l10n.t('Active PK aliases'), vscode.l10n.t('Active GB aliases'), vscode.l10n.t('Note')];
+  return writeCsv([header, ...rows.map((r) => [r.taxNumber, statusText(r.status), r.title, r.pk.join(' '), r.gb.join(' '), r.note])], { lineEnding: '\n', guardFormulas: true });
+}

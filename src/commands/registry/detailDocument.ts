@@ -1,0 +1,131 @@
+// The read-only detail view of a taxpayer: a virtual Markdown document (scheme nilvera-registry)
+// with CodeLens actions "Add as Customer", "Copy Tax Number" and "Copy Alias" on each alias line.
+import * as vscode from 'vscode';
+import { PaletteCommands } from '../../constants';
+import type { RegistryDetail } from './registryDetail';
+
+export const DETAIL_SCHEME = 'nilvera-registry';
+
+function formatDate(iso: string | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
+}
+
+function fieldLabel(name: string): string {
+  switch (name) {
+    case 'TaxDepartment':
+      return vscode.l10n.t('Tax office');
+    case 'Address':
+      return vscode.l10n.t('Address');
+    case 'District':
+      return vscode.l10n.t('District');
+    case 'City':
+      return vscode.l10n.t('City');
+    case 'Country':
+      return vscode.l10n.t('Country');
+    case 'PostalCode':
+      return vscode.l10n.t('Postal code');
+    case 'Phone':
+      return vscode.l10n.t('Phone');
+    case 'Fax':
+      return vscode.l10n.t('Fax');
+    case 'Email':
+      return vscode.l10n.t('E-mail');
+    case 'WebSite':
+      return vscode.l10n.t('Website');
+    case 'ModuleType':
+      return vscode.l10n.t('Module');
+    default:
+      return name;
+  }
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+/** The document text; alias lines start with "| `alias`" so the CodeLens provider can find them. */
+export function renderDetail(detail: RegistryDetail): string {
+  const lines: string[] = [];
+  lines.push(`# ${detail.title || detail.taxNumber}`, '');
+  const source =
+    detail.source === 'offline'
+      ? vscode.l10n.t('Offline registry list downloaded {0}', detail.downloadedAt ? new Date(detail.downloadedAt).toLocaleString() : '—')
+      : vscode.l10n.t('Taxpayer registry (online)');
+  lines.push(`_${source}_`, '');
+  lines.push(`| ${vscode.l10n.t('Field')} | ${vscode.l10n.t('Value')} |`, '|---|---|');
+  lines.push(`| ${vscode.l10n.t('Tax number')} | ${detail.taxNumber} |`);
+  lines.push(`| ${vscode.l10n.t('Title')} | ${escapeCell(detail.title)} |`);
+  if (detail.type) lines.push(`| ${vscode.l10n.t('Type')} | ${escapeCell(detail.type)} |`);
+  if (detail.accountType) lines.push(`| ${vscode.l10n.t('Account type')} | ${escapeCell(detail.accountType)} |`);
+  lines.push(`| ${vscode.l10n.t('First registration')} | ${formatDate(detail.firstCreation)} |`);
+  for (const [name, value] of Object.entries(detail.fields)) lines.push(`| ${fieldLabel(name)} | ${escapeCell(value)} |`);
+  lines.push('', `## ${vscode.l10n.t('Aliases ({0})', detail.aliases.length)}`, '');
+  if (detail.aliases.length === 0) lines.push(vscode.l10n.t('No aliases.'));
+  else {
+    lines.push(`| ${vscode.l10n.t('Alias')} | PK/GB | ${vscode.l10n.t('Document')} | ${vscode.l10n.t('Status')} | ${vscode.l10n.t('Created')} | ${vscode.l10n.t('Deleted')} |`, '|---|---|---|---|---|---|');
+    for (const a of detail.aliases) {
+      const status = a.deleted ? vscode.l10n.t('deleted') : vscode.l10n.t('active');
+      lines.push(`| \`${escapeCell(a.name)}\` | ${a.kind ?? '?'} | ${a.document ?? '—'} | ${status} | ${formatDate(a.created)} | ${a.deleted ? formatDate(a.deleted) : ''} |`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Keeps the details opened in this session by URI, and serves them to the editor. */
+export class RegistryDetailProvider implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider {
+  private readonly details = new Map<string, RegistryDetail>();
+
+  uriFor(detail: RegistryDetail): vscode.Uri {
+    const name = `${detail.taxNumber}${detail.source === 'offline' ? '-offline' : ''}.md`;
+    const uri = vscode.Uri.from({ scheme: DETAIL_SCHEME, path: `/${name}` });
+    this.details.set(uri.toString(), detail);
+    return uri;
+  }
+
+  detailOf(uri: vscode.Uri): RegistryDetail | undefined {
+    return this.details.get(uri.toString());
+  }
+
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const detail = this.details.get(uri.toString());
+    return detail ? renderDetail(detail) : vscode.l10n.t('This registry detail is no longer available. Look the taxpayer up again.');
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const detail = this.details.get(document.uri.toString());
+    if (!detail) return [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    const lenses = [
+      new vscode.CodeLens(top, { title: vscode.l10n.t('Add as Customer'), command: PaletteCommands.registryAddAsCustomer, arguments: [detail] }),
+      new vscode.CodeLens(top, { title: vscode.l10n.t('Copy Tax Number'), command: PaletteCommands.registryCopyTaxNumber, arguments: [detail.taxNumber] }),
+    ];
+    for (let line = 0; line < document.lineCount; line++) {
+      const m = /^\| `([^`]+)`/.exec(document.lineAt(line).text);
+      if (m) lenses.push(new vscode.CodeLens(new vscode.Range(line, 0, line, 0), { title: vscode.l10n.t('Copy Alias'), command: PaletteCommands.registryCopyAlias, arguments: [m[1]] }));
+    }
+    return lenses;
+  }
+
+  register(): vscode.Disposable {
+    return vscode.Disposable.from(
+      vscode.workspace.registerTextDocumentContentProvider(DETAIL_SCHEME, this),
+      vscode.languages.registerCodeLensProvider({ scheme: DETAIL_SCHEME }, this),
+      this.changed,
+    );
+  }
+
+  /** Opens the detail beside nothing else: a preview tab that the next detail replaces. */
+  async open(detail: RegistryDetail): Promise<vscode.TextDocument> {
+    const uri = this.uriFor(detail);
+    this.changed.fire(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const shown = doc.languageId === 'markdown' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+    await vscode.window.showTextDocument(shown, { preview: true });
+    return shown;
+  }
+}

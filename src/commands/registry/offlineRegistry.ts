@@ -1,0 +1,206 @@
+// Registry list download and offline search. The ZIP goes to a temporary file that is renamed when
+// complete (src/api/registryDownload.ts); the offline index is then built from it by streaming and
+// swapped in atomically (src/registry). Searching needs no network.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { PaletteCommands } from '../../constants';
+import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../../api/types';
+import type { Taxpayer } from '../../domain/registryXml';
+import type { RegistryIndexReader } from '../../registry';
+import { isApiError } from '../../shell/apiContract';
+import { UserFacingError } from '../../shell/errorMessages';
+import { log } from '../../shell/log';
+import { prompts, UserCancelledError } from '../../shell/prompts';
+import { fullClient, type PaletteContext } from './commandContext';
+import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';
+import { askAliasType, askUserType } from './registryPrompts';
+
+export interface DownloadArgs {
+  aliasType?: AliasType;
+  userType?: GlobalUserType;
+  /** Folder for the ZIP; default: the extension's global storage. */
+  folder?: string;
+  /** Tests: cancels like the notification's Cancel button. */
+  cancellation?: vscode.CancellationToken;
+}
+
+export interface DownloadOutcome {
+  zipPath: string;
+  zipBytes: number;
+  taxpayers: number;
+  downloadedAt: string;
+}
+
+/** The last opened index, kept open between searches (its word dictionary is loaded once). */
+let openReader: { folder: string; reader: RegistryIndexReader } | undefined;
+
+export function closeOpenReader(): void {
+  openReader?.reader.close();
+  openReader = undefined;
+}
+
+export function indexRoot(ctx: PaletteContext): string {
+  return path.join(ctx.extension.globalStorageUri.fsPath, 'registry-index');
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1e3)} kB`;
+}
+
+async function askFolder(ctx: PaletteContext): Promise<string> {
+  const storage = { label: vscode.l10n.t('Extension storage'), description: vscode.l10n.t('recommended'), folder: path.join(ctx.extension.globalStorageUri.fsPath, 'registry-lists') };
+  const choose = { label: vscode.l10n.t('Choose a folder…'), folder: '' };
+  const picked = await prompts.quickPick([storage, choose], { title: vscode.l10n.t('Where should the list ZIP be saved?'), ignoreFocusOut: true });
+  if (!picked) throw new UserCancelledError();
+  if (picked.folder) return picked.folder;
+  const chosen = await prompts.openDialog({ canSelectFiles: false, canSelectFolders: true, canSelectMany: false, openLabel: vscode.l10n.t('Save Here') });
+  if (!chosen?.[0]) throw new UserCancelledError();
+  return chosen[0].fsPath;
+}
+
+/** "Download Registry List": ZIP to disk, then the offline index, each step cancellable. */
+export async function downloadRegistryList(ctx: PaletteContext, args: DownloadArgs = {}): Promise<DownloadOutcome> {
+  const aliasType = args.aliasType ?? (await askAliasType());
+  const userType = args.userType ?? (await askUserType(ctx));
+  const folder = args.folder ?? (await askFolder(ctx));
+  await fs.promises.mkdir(folder, { recursive: true });
+  const zipPath = path.join(folder, `registry-${aliasType}-${userType}.zip`);
+  const client = await fullClient(ctx);
+  const registry = await import('../../registry');
+
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Registry list {0}/{1}', aliasType, userType), cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const subs = [token.onCancellationRequested(() => controller.abort()), args.cancellation?.onCancellationRequested(() => controller.abort())];
+      try {
+        let lastReport = 0;
+        // A download may take minutes: no overall time limit, the user cancels.
+        const result = await client.registry.downloadList(
+          aliasType,
+          userType,
+          {
+            kind: 'file',
+            path: zipPath,
+            onProgress: (bytes) => {
+              if (bytes - lastReport < 256 * 1024) return;
+              lastReport = bytes;
+              progress.report({ message: vscode.l10n.t('{0} downloaded', formatBytes(bytes)) });
+            },
+          },
+          { signal: controller.signal, timeoutMs: 24 * 3600 * 1000 },
+        );
+        progress.report({ message: vscode.l10n.t('indexing…') });
+        // Windows cannot remove a folder with open files: let go of the index being replaced.
+        closeOpenReader();
+        const meta = await registry.buildIndexFromZip(zipPath, registry.indexStorageDir(indexRoot(ctx), aliasType, userType), { aliasType, userType, zipBytes: result.bytes }, {
+          signal: controller.signal,
+          onProgress: (n) => progress.report({ message: vscode.l10n.t('indexing… {0} taxpayers', n.toLocaleString()) }),
+        });
+        return { zipPath, zipBytes: result.bytes, taxpayers: meta.taxpayers, downloadedAt: meta.downloadedAt };
+      } catch (error) {
+        if (controller.signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
+        throw error;
+      } finally {
+        for (const s of subs) s?.dispose();
+      }
+    },
+  ).then(undefined, (error: unknown) => {
+    if (!(error instanceof UserCancelledError) && !isApiError(error)) log.error(`registry download: ${String(error)}`);
+    throw error;
+  });
+  log.info(`registry list ${aliasType}/${userType}: ${outcome.taxpayers} taxpayers, ${outcome.zipBytes} bytes, indexed`);
+  const search = vscode.l10n.t('Search Now');
+  void prompts
+    .message('info', vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), outcome.taxpayers.toLocaleString()), undefined, search)
+    .then((choice) => (choice === search ? vscode.commands.executeCommand(PaletteCommands.registrySearchOffline, { aliasType, userType }) : undefined));
+  return outcome;
+}
+
+export interface OfflineSearchArgs {
+  aliasType?: AliasType;
+  userType?: GlobalUserType;
+  query?: string;
+  /** Tests: return the results instead of opening one. */
+  noOpen?: boolean;
+}
+
+export interface OfflineSearchOutcome {
+  details: RegistryDetail[];
+  total: number;
+  downloadedAt: string;
+  opened?: RegistryDetail;
+}
+
+/** "Search Downloaded Registry": by tax number (instant) or title words/prefix, no network. */
+export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs = {}): Promise<OfflineSearchOutcome> {
+  const registry = await import('../../registry');
+  const root = indexRoot(ctx);
+  const available: Array<{ aliasType: AliasType; userType: GlobalUserType; downloadedAt: string; taxpayers: number }> = [];
+  for (const a of ALIAS_TYPES) {
+    for (const u of GLOBAL_USER_TYPES) {
+      if (args.aliasType && args.aliasType !== a) continue;
+      if (args.userType && args.userType !== u) continue;
+      const folder = registry.currentIndexFolder(registry.indexStorageDir(root, a, u));
+      if (!folder) continue;
+      const meta = JSON.parse(fs.readFileSync(path.join(folder, 'meta.json'), 'utf8')) as { downloadedAt: string; taxpayers: number };
+      available.push({ aliasType: a, userType: u, downloadedAt: meta.downloadedAt, taxpayers: meta.taxpayers });
+    }
+  }
+  if (available.length === 0) {
+    const download = vscode.l10n.t('Download List');
+    const choice = await prompts.message('info', vscode.l10n.t('No registry list has been downloaded yet.'), undefined, download);
+    if (choice === download) await vscode.commands.executeCommand(PaletteCommands.registryDownload);
+    throw new UserCancelledError();
+  }
+  let list = available[0];
+  if (available.length > 1) {
+    const picked = await prompts.quickPick(
+      available.map((l) => ({ label: `${l.aliasType} / ${l.userType}`, description: vscode.l10n.t('downloaded {0}, {1} taxpayers', new Date(l.downloadedAt).toLocaleString(), l.taxpayers.toLocaleString()), list: l })),
+      { title: vscode.l10n.t('Search which downloaded list?') },
+    );
+    if (!picked) throw new UserCancelledError();
+    list = picked.list;
+  }
+  const downloaded = new Date(list.downloadedAt).toLocaleString();
+  const query =
+    args.query ??
+    (await prompts.inputBox({
+      title: vscode.l10n.t('Search Downloaded Registry ({0}/{1}, downloaded {2})', list.aliasType, list.userType, downloaded),
+      prompt: vscode.l10n.t('A tax number, or words of the title (the last one may be a prefix)'),
+      ignoreFocusOut: true,
+      validateInput: (text) => (text.trim() ? undefined : vscode.l10n.t('Type a tax number or a word.')),
+    }));
+  if (query === undefined) throw new UserCancelledError();
+
+  const folder = registry.currentIndexFolder(registry.indexStorageDir(root, list.aliasType, list.userType));
+  if (!folder) throw new UserFacingError(vscode.l10n.t('The downloaded list could not be opened; download it again.'));
+  if (openReader?.folder !== folder) {
+    closeOpenReader();
+    openReader = { folder, reader: registry.RegistryIndexReader.openFolder(folder) };
+  }
+  const reader = openReader.reader;
+  let found: { taxpayers: Taxpayer[]; total: number };
+  if (/^\s*\d{10,11}\s*$/.test(query)) {
+    const t = reader.byTaxNumber(query.trim());
+    found = { taxpayers: t ? [t] : [], total: t ? 1 : 0 };
+  } else found = reader.searchWords(query, 200);
+  const details = found.taxpayers.map((t) => detailFromTaxpayer(t, list.aliasType, list.downloadedAt));
+  if (args.noOpen) return { details, total: found.total, downloadedAt: list.downloadedAt };
+  if (details.length === 0) {
+    await prompts.message('info', vscode.l10n.t('Nothing in the {0}/{1} list downloaded {2} matches "{3}".', list.aliasType, list.userType, downloaded, query.trim()));
+    return { details, total: 0, downloadedAt: list.downloadedAt };
+  }
+  let chosen = details[0];
+  if (details.length > 1) {
+    const picked = await prompts.quickPick(
+      details.map((d) => ({ label: d.title, description: d.taxNumber, detail: d.aliases.filter((a) => !a.deleted).map((a) => a.name).join(', '), d })),
+      { title: vscode.l10n.t('{0} matches (of {1}) in the list downloaded {2}', details.length, found.total, downloaded), matchOnDescription: true },
+    );
+    if (!picked) throw new UserCancelledError();
+    chosen = picked.d;
+  }
+  await ctx.details.open(chosen);
+  return { details, total: found.total, downloadedAt: list.downloadedAt, opened: chosen };
+}

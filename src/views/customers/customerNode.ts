@@ -1,0 +1,37 @@
+// One customer row: name, tax number and city; its details in the tooltip.
+import * as vscode from 'vscode';
+import type { CustomerResponse } from '../../api/types';
+import { detailsTooltip, yesNo } from '../format';
+import { TreeNode, type ParentNode } from '../treeNode';
+
+export class CustomerNode extends TreeNode {
+  constructor(
+    parent: ParentNode,
+    readonly customer: CustomerResponse,
+  ) {
+    super(parent, `customer-${customer.ID}`);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const c = this.customer;
+    const item = this.item(c.Name || vscode.l10n.t('(no name)'));
+    item.description = [c.TaxNumber, c.City].filter((v) => v).join(' · ');
+    item.iconPath = new vscode.ThemeIcon(c.IsExport ? 'globe' : 'person');
+    item.contextValue = 'customer';
+    item.tooltip = detailsTooltip(c.Name ?? '', [
+      [vscode.l10n.t('Tax number'), c.TaxNumber],
+      [vscode.l10n.t('Tax office'), c.TaxDepartment],
+      [vscode.l10n.t('Address'), c.Address],
+      [vscode.l10n.t('District'), c.District],
+      [vscode.l10n.t('City'), c.City],
+      [vscode.l10n.t('Country'), c.Country],
+      [vscode.l10n.t('Postal code'), c.PostalCode],
+      [vscode.l10n.t('Phone'), c.Phone],
+      [vscode.l10n.t('Fax'), c.Fax],
+      [vscode.l10n.t('E-mail'), c.Email],
+      [vscode.l10n.t('Website'), c.WebSite],
+      [vscode.l10n.t('Export customer'), yesNo(c.IsExport)],
+    ]);
+    return item;
+  }
+}

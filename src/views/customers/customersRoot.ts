@@ -1,0 +1,59 @@
+// The customers view's root: GET /Customers page by page with the current search and sort.
+import type { CustomerListQuery, CustomerResponse, Pagination, SortType } from '../../api/types';
+import type { ClientSource } from '../clientSource';
+import { PagedNode } from '../pagedNode';
+import type { ChangeListener, TreeNode } from '../treeNode';
+import { CustomerNode } from './customerNode';
+
+export interface CustomerFilter {
+  search: string;
+  sortColumn: string | undefined;
+  sortType: SortType;
+}
+
+export class CustomersRoot extends PagedNode<CustomerResponse> {
+  filter: CustomerFilter = { search: '', sortColumn: undefined, sortType: 'ASC' };
+
+  constructor(
+    notify: ChangeListener,
+    private readonly client: ClientSource,
+    private readonly pageSize: () => number,
+    /** Told after every page and filter change (the view's title and description). */
+    private readonly onSummary: () => void,
+  ) {
+    super(undefined, 'customers', notify);
+  }
+
+  /** The query of the current filter for a page (also used by the export). */
+  query(page: number, pageSize = this.pageSize()): CustomerListQuery {
+    return {
+      Page: page,
+      PageSize: pageSize,
+      ...(this.filter.search ? { Search: this.filter.search } : {}),
+      ...(this.filter.sortColumn ? { SortColumn: this.filter.sortColumn, SortType: this.filter.sortType } : {}),
+    };
+  }
+
+  protected async fetchPage(page: number): Promise<Pagination<CustomerResponse>> {
+    return (await this.client()).customers.list(this.query(page));
+  }
+
+  protected toNode(record: CustomerResponse): TreeNode {
+    return new CustomerNode(this, record);
+  }
+
+  protected override onPage(): void {
+    this.onSummary();
+  }
+
+  setFilter(change: Partial<CustomerFilter>): void {
+    this.filter = { ...this.filter, ...change };
+    this.refresh();
+    this.onSummary();
+  }
+
+  /** The loaded row of a customer, if it is on a loaded page. */
+  findLoaded(id: number): CustomerNode | undefined {
+    return this.peek()?.find((n): n is CustomerNode => n instanceof CustomerNode && n.customer.ID === id);
+  }
+}

@@ -1,0 +1,27 @@
+// Small formatting helpers shared by the tree items and the commands.
+import * as vscode from 'vscode';
+
+/** Escapes text for a MarkdownString (tooltips): record values are data, never markup. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+}
+
+/** A tooltip table of label/value rows; empty values are left out. */
+export function detailsTooltip(title: string, rows: ReadonlyArray<[string, string | number | boolean | null | undefined]>): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(`**${escapeMarkdown(title)}**\n\n`);
+  const shown = rows.filter(([, v]) => v !== null && v !== undefined && v !== '');
+  if (shown.length > 0) {
+    md.appendMarkdown('| | |\n|---|---|\n');
+    for (const [label, value] of shown) md.appendMarkdown(`| ${escapeMarkdown(label)} | ${escapeMarkdown(String(value)).replace(/\r?\n/g, ' ')} |\n`);
+  }
+  return md;
+}
+
+/** The date part of an ISO date-time (`2026-01-31T00:00:00` → `2026-01-31`), or ''. */
+export function datePart(value: string | null | undefined): string {
+  return value ? value.slice(0, 10) : '';
+}
+
+export function yesNo(value: boolean): string {
+  return value ? vscode.l10n.t('Yes') : vscode.l10n.t('No');
+}

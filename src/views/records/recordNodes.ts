@@ -1,0 +1,113 @@
+// Rows of the documents, certificates and identifications views.
+import * as vscode from 'vscode';
+import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../../api/types';
+import { datePart, detailsTooltip } from '../format';
+import { TreeNode, type ParentNode } from '../treeNode';
+
+export class DocumentNode extends TreeNode {
+  constructor(
+    parent: ParentNode,
+    readonly document: CompanyDocumentResponse,
+  ) {
+    super(parent, `document-${document.ID}`);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const d = this.document;
+    const item = this.item(d.Name || vscode.l10n.t('(no name)'));
+    item.description = [d.FileType, typeof d.Size === 'number' ? formatBytes(d.Size) : '', datePart(d.CreatedDate)].filter((v) => v).join(' · ');
+    item.iconPath = new vscode.ThemeIcon('file');
+    item.contextValue = 'document';
+    item.tooltip = detailsTooltip(d.Name ?? '', [
+      [vscode.l10n.t('File type'), d.FileType],
+      [vscode.l10n.t('Size'), typeof d.Size === 'number' ? formatBytes(d.Size) : undefined],
+      [vscode.l10n.t('Added'), datePart(d.CreatedDate)],
+    ]);
+    return item;
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export type CertificateValidity = 'expired' | 'expiring' | 'valid' | 'unknown';
+
+const EXPIRY_WARNING_DAYS = 30;
+
+/** Expired when the end date is past; expiring when it is within 30 days of `now`. */
+export function certificateValidity(endDate: string | null | undefined, now = new Date()): CertificateValidity {
+  if (!endDate) return 'unknown';
+  const end = Date.parse(endDate);
+  if (Number.isNaN(end)) return 'unknown';
+  if (end < now.getTime()) return 'expired';
+  if (end - now.getTime() <= EXPIRY_WARNING_DAYS * 24 * 60 * 60 * 1000) return 'expiring';
+  return 'valid';
+}
+
+export class CertificateNode extends TreeNode {
+  constructor(
+    parent: ParentNode,
+    readonly certificate: CertificateResponse,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    super(parent, `certificate-${certificate.ID}`);
+  }
+
+  get validity(): CertificateValidity {
+    return certificateValidity(this.certificate.EndDate, this.now());
+  }
+
+  treeItem(): vscode.TreeItem {
+    const c = this.certificate;
+    const item = this.item(c.SerialNo || vscode.l10n.t('(no serial number)'));
+    const until = datePart(c.EndDate);
+    const validity = this.validity;
+    const state =
+      validity === 'expired'
+        ? vscode.l10n.t('expired')
+        : validity === 'expiring'
+          ? vscode.l10n.t('expires {0}', until)
+          : until
+            ? vscode.l10n.t('valid until {0}', until)
+            : '';
+    item.description = [c.Type, state].filter((v) => v).join(' · ');
+    item.iconPath =
+      validity === 'expired'
+        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+        : validity === 'expiring'
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'))
+          : new vscode.ThemeIcon('verified');
+    item.contextValue = 'certificate';
+    // The password the server may send is never shown.
+    item.tooltip = detailsTooltip(c.SerialNo ?? '', [
+      [vscode.l10n.t('Type'), c.Type],
+      [vscode.l10n.t('Tax number'), c.TaxNumber],
+      [vscode.l10n.t('Valid from'), datePart(c.StartDate)],
+      [vscode.l10n.t('Valid until'), until],
+      [vscode.l10n.t('Description'), c.Description],
+    ]);
+    return item;
+  }
+}
+
+export class IdentificationNode extends TreeNode {
+  constructor(
+    parent: ParentNode,
+    readonly identification: CompanyIdentificationResponse,
+  ) {
+    super(parent, `identification-${identification.ID}`);
+  }
+
+  treeItem(): vscode.TreeItem {
+    const i = this.identification;
+    const item = this.item(i.Name ?? '');
+    item.description = i.Value ?? '';
+    item.iconPath = new vscode.ThemeIcon('symbol-key');
+    item.contextValue = 'identification';
+    item.tooltip = `${i.Name ?? ''}: ${i.Value ?? ''}`;
+    return item;
+  }
+}

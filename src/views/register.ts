@@ -1,0 +1,49 @@
+// Registers the sidebar trees, their shared commands (Retry, Load more, data changed) and the
+// customer and record commands. Called once from activate(); nothing here touches the network.
+import * as vscode from 'vscode';
+import { TreeCommands } from '../constants';
+import { registerCustomerCommands } from '../commands/customers/register';
+import { registerRecordCommands } from '../commands/records/register';
+import { registerCommand } from '../shell/commandRunner';
+import { affectsShell } from '../shell/settings';
+import type { ShellServices } from '../shell/services';
+import { shellClientSource } from './clientSource';
+import { LoadMoreNode, PagedNode } from './pagedNode';
+import { ErrorNode } from './treeNode';
+import { isDataArea, NilveraTrees } from './trees';
+
+/** Test seam: returns the trees object (same extension host, so the object itself). */
+export const TREES_TEST_HOOK = 'nilvera.internal.trees';
+
+export function registerViews(context: vscode.ExtensionContext, shell: ShellServices): NilveraTrees {
+  const client = shellClientSource(shell);
+  const trees = new NilveraTrees(client, () => shell.hasApiKey());
+  context.subscriptions.push(
+    trees,
+    vscode.commands.registerCommand(TreeCommands.retry, (node: unknown) => retry(node, trees)),
+    vscode.commands.registerCommand(TreeCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? node.owner.loadMore() : undefined)),
+    registerCommand(TreeCommands.dataChanged, (arg) => {
+      const area = (arg as { area?: unknown } | undefined)?.area;
+      if (isDataArea(area)) trees.dataChanged(area);
+      else trees.refreshAll();
+    }),
+    vscode.commands.registerCommand(TREES_TEST_HOOK, () => trees),
+    // A new key (here or in another window) or another environment: everything shown is stale.
+    shell.keys.onDidChange(() => trees.refreshAll()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affectsShell(e)) trees.refreshAll();
+    }),
+    ...registerCustomerCommands({ client, trees }),
+    ...registerRecordCommands({ client, trees }),
+  );
+  return trees;
+}
+
+function retry(node: unknown, trees: NilveraTrees): unknown {
+  if (!(node instanceof ErrorNode)) return trees.refreshAll();
+  const owner = node.owner;
+  // A failed later page keeps the rows already shown and asks for that page again.
+  if (owner instanceof PagedNode && owner.loadedCount > 0) return owner.loadMore();
+  owner.refresh();
+  return undefined;
+}

@@ -1,0 +1,132 @@
+// Creates the five sidebar trees and keeps them fresh: a new key or environment reloads them all;
+// `nilvera.internal.dataChanged` reloads only the part that shows the changed data.
+import * as vscode from 'vscode';
+import { Views } from '../constants';
+import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
+import { readSettings } from '../shell/settings';
+import type { ClientSource } from './clientSource';
+import { CustomersRoot } from './customers/customersRoot';
+import { ListNode } from './listNode';
+import { AccountRoot, type AccountGroupKey } from './records/accountNodes';
+import { CertificateNode, DocumentNode, IdentificationNode } from './records/recordNodes';
+import { NodeTreeProvider } from './treeProvider';
+import type { TreeNode } from './treeNode';
+
+export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
+
+export const DATA_AREAS: readonly DataArea[] = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'];
+
+export const CustomerContextKeys = {
+  filtered: 'nilvera.customers.filtered',
+} as const;
+
+export class NilveraTrees implements vscode.Disposable {
+  readonly customers: NodeTreeProvider<CustomersRoot>;
+  readonly documents: NodeTreeProvider<ListNode<CompanyDocumentResponse>>;
+  readonly certificates: NodeTreeProvider<ListNode<CertificateResponse>>;
+  readonly identifications: NodeTreeProvider<ListNode<CompanyIdentificationResponse>>;
+  readonly account: NodeTreeProvider<AccountRoot>;
+  readonly customersView: vscode.TreeView<TreeNode>;
+  private readonly views: vscode.TreeView<TreeNode>[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(client: ClientSource, ready: () => Promise<boolean>) {
+    this.customers = new NodeTreeProvider(Views.customers, (notify) => new CustomersRoot(notify, client, () => readSettings().pageSize, () => this.updateCustomersSummary()), ready);
+    this.documents = new NodeTreeProvider(
+      Views.documents,
+      (notify) => new ListNode<CompanyDocumentResponse>(undefined, 'documents', notify, async () => (await client()).documents.list(), (d, p) => new DocumentNode(p, d)),
+      ready,
+    );
+    this.certificates = new NodeTreeProvider(
+      Views.certificates,
+      (notify) => new ListNode<CertificateResponse>(undefined, 'certificates', notify, async () => (await client()).certificates.list(), (c, p) => new CertificateNode(p, c)),
+      ready,
+    );
+    this.identifications = new NodeTreeProvider(
+      Views.identifications,
+      (notify) =>
+        new ListNode<CompanyIdentificationResponse>(undefined, 'identifications', notify, async () => (await client()).identifications.list(), (i, p) => new IdentificationNode(p, i)),
+      ready,
+    );
+    this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);
+
+    this.customersView = vscode.window.createTreeView(Views.customers, { treeDataProvider: this.customers, canSelectMany: true, showCollapseAll: false });
+    this.views.push(
+      this.customersView,
+      vscode.window.createTreeView(Views.documents, { treeDataProvider: this.documents }),
+      vscode.window.createTreeView(Views.certificates, { treeDataProvider: this.certificates }),
+      vscode.window.createTreeView(Views.identifications, { treeDataProvider: this.identifications }),
+      vscode.window.createTreeView(Views.account, { treeDataProvider: this.account, showCollapseAll: true }),
+    );
+    this.disposables.push(...this.views, this.customers, this.documents, this.certificates, this.identifications, this.account);
+    void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, false);
+  }
+
+  /** Reloads every view (new key, other environment). */
+  refreshAll(): void {
+    for (const p of [this.customers, this.documents, this.certificates, this.identifications, this.account]) p.refresh();
+  }
+
+  /** Reloads only what shows `area`. */
+  dataChanged(area: DataArea): void {
+    switch (area) {
+      case 'customers':
+        return this.customers.refresh();
+      case 'documents':
+        return this.documents.refresh();
+      case 'certificates':
+        return this.certificates.refresh();
+      case 'identifications':
+        return this.identifications.refresh();
+      case 'company':
+      case 'mailing':
+      case 'taxOffice':
+        return this.refreshAccountGroup(area);
+    }
+  }
+
+  refreshAccountGroup(key: AccountGroupKey): void {
+    const group = this.account.root.group(key);
+    if (group) group.refresh();
+    else this.account.refresh();
+  }
+
+  /** Title with the total count; description with the active search and sort. */
+  updateCustomersSummary(): void {
+    const root = this.customers.root;
+    const view = this.customersView;
+    if (!view) return; // called while the constructor is still running
+    const total = root.total;
+    view.title = total === null ? vscode.l10n.t('Customers') : vscode.l10n.t('Customers ({0})', total.toLocaleString(vscode.env.language));
+    const parts: string[] = [];
+    if (root.filter.search) parts.push(vscode.l10n.t('search: "{0}"', root.filter.search));
+    if (root.filter.sortColumn) parts.push(vscode.l10n.t('sorted by {0} {1}', sortColumnLabel(root.filter.sortColumn), root.filter.sortType === 'ASC' ? '↑' : '↓'));
+    view.description = parts.join(' · ') || undefined;
+    void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, root.filter.search !== '');
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+/** The column names the sort offers, as the user reads them. */
+export function sortColumnLabel(column: string): string {
+  switch (column) {
+    case 'Name':
+      return vscode.l10n.t('Name');
+    case 'TaxNumber':
+      return vscode.l10n.t('Tax number');
+    case 'City':
+      return vscode.l10n.t('City');
+    case 'ID':
+      return vscode.l10n.t('Date added');
+    default:
+      return column;
+  }
+}
+
+export function isDataArea(value: unknown): value is DataArea {
+  return typeof value === 'string' && (DATA_AREAS as readonly string[]).includes(value);
+}
+

@@ -1,0 +1,390 @@
+// The page of every form panel. It renders the fields the host describes, checks them as the user
+// types, keeps the draft in the webview state (it survives hiding the tab and reloading the window)
+// and asks the host to save, reload or look up; it never talks to the network itself.
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-label/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import type { FieldSpec, FormSpec, FormValues, HostMessage, PageMessage, PersistedPageState } from '../../webviews/protocol';
+import { changedFields, formProblems } from '../../webviews/validation';
+import styles from './styles.css';
+
+interface VsCodeApi {
+  postMessage(message: PageMessage): void;
+  getState(): unknown;
+  setState(state: PersistedPageState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const app = document.getElementById('app') as HTMLElement;
+
+// Constructable style sheets are not inline styles, so the strict CSP needs no 'unsafe-inline'.
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(styles);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+
+type Control = HTMLElement & { value?: string; checked?: boolean; invalid?: boolean; disabled?: boolean; readonly?: boolean };
+
+let spec: FormSpec | undefined;
+let baseline: FormValues = {};
+let values: FormValues = {};
+let serverFieldErrors: Record<string, string> = {};
+let formErrors: string[] = [];
+let notice = '';
+let loadFailed = false;
+let busy = false;
+const touched = new Set<string>();
+const controls = new Map<string, Control>();
+const errorSlots = new Map<string, HTMLElement>();
+let nextRequestId = 1;
+const pending = new Map<number, (m: Extract<HostMessage, { type: 'response' }>) => void>();
+
+function fields(): FieldSpec[] {
+  return spec?.sections.flatMap((s) => s.fields) ?? [];
+}
+
+function passwordNames(): Set<string> {
+  return new Set(fields().filter((f) => f.kind === 'password').map((f) => f.name));
+}
+
+function isDirty(): boolean {
+  return changedFields(fields(), baseline, values).length > 0;
+}
+
+/** Values without passwords: what may be kept in the webview state and sent as a draft. */
+function shareableValues(): FormValues {
+  const out: FormValues = {};
+  const secret = passwordNames();
+  for (const [k, v] of Object.entries(values)) if (!secret.has(k)) out[k] = v;
+  return out;
+}
+
+function persist(): void {
+  if (!spec) return;
+  const dirty = isDirty();
+  vscode.setState({ kind: spec.kind, recordKey: spec.recordKey, ...(dirty ? { draft: shareableValues() } : {}) });
+  vscode.postMessage({ type: 'draft', dirty, values: shareableValues() });
+}
+
+type RequestMessage = Extract<PageMessage, { requestId: number }>;
+/** A request without its id (distributes over the union, unlike a plain Omit). */
+type Unsent<M> = M extends unknown ? Omit<M, 'requestId'> : never;
+
+function request(message: Unsent<RequestMessage>): Promise<Extract<HostMessage, { type: 'response' }>> {
+  const requestId = nextRequestId++;
+  return new Promise((resolve) => {
+    pending.set(requestId, resolve);
+    vscode.postMessage({ ...message, requestId } as PageMessage);
+  });
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function controlFor(field: FieldSpec): Control {
+  const id = `field-${field.name}`;
+  let control: Control;
+  if (field.readOnly && (field.kind === 'text' || field.kind === 'textarea')) {
+    // Shown as text, as the settings editor shows values that cannot change; still focusable for screen readers.
+    control = el('div', { class: 'readonly-value', role: 'textbox', tabindex: '0' }) as Control;
+    control.id = id;
+    control.setAttribute('aria-label', field.label);
+    control.setAttribute('aria-readonly', 'true');
+    return control;
+  }
+  switch (field.kind) {
+    case 'checkbox': {
+      const box = document.createElement('vscode-checkbox') as Control;
+      box.textContent = field.label;
+      box.addEventListener('change', () => onInput(field.name, box.checked === true));
+      control = box;
+      break;
+    }
+    case 'select': {
+      const select = document.createElement('vscode-single-select') as Control;
+      for (const o of field.options ?? []) {
+        const option = document.createElement('vscode-option');
+        option.setAttribute('value', o.value);
+        option.textContent = o.label;
+        select.appendChild(option);
+      }
+      select.addEventListener('change', () => onInput(field.name, select.value ?? ''));
+      control = select;
+      break;
+    }
+    case 'textarea': {
+      const area = document.createElement('vscode-textarea') as Control;
+      area.setAttribute('rows', '3');
+      area.setAttribute('resize', 'vertical');
+      area.addEventListener('input', () => onInput(field.name, area.value ?? ''));
+      control = area;
+      break;
+    }
+    default: {
+      const input = document.createElement('vscode-textfield') as Control;
+      if (field.kind === 'password') {
+        input.setAttribute('type', 'password');
+        input.setAttribute('autocomplete', 'off');
+      }
+      if (field.kind === 'date') input.setAttribute('placeholder', 'YYYY-MM-DD');
+      if (field.maxLength) input.setAttribute('maxlength', String(field.maxLength));
+      input.addEventListener('input', () => onInput(field.name, input.value ?? ''));
+      control = input;
+    }
+  }
+  control.id = id;
+  control.setAttribute('name', field.name);
+  control.setAttribute('aria-label', field.label);
+  control.setAttribute('aria-describedby', `${id}-hint ${id}-error`);
+  if (field.readOnly) {
+    control.setAttribute('readonly', '');
+    control.setAttribute('aria-readonly', 'true');
+    if (field.kind === 'select' || field.kind === 'checkbox') control.setAttribute('disabled', '');
+  }
+  if (field.rules?.includes('required')) control.setAttribute('aria-required', 'true');
+  return control;
+}
+
+function render(): void {
+  if (!spec) return;
+  controls.clear();
+  errorSlots.clear();
+  app.replaceChildren();
+  app.removeAttribute('aria-busy');
+  const header = el('header');
+  header.append(el('h1', {}, spec.title));
+  if (spec.description) header.append(el('p', { class: 'description' }, spec.description));
+  app.append(header);
+
+  const banner = el('div', { id: 'form-errors', class: 'banner', role: 'alert', 'aria-live': 'assertive' });
+  app.append(banner);
+
+  const form = el('form', { novalidate: '', 'aria-label': spec.title });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void save();
+  });
+  for (const section of spec.sections) {
+    const group = el('section', { 'aria-labelledby': `section-${section.title}` });
+    group.append(el('h2', { id: `section-${section.title}` }, section.title));
+    for (const field of section.fields) {
+      const row = el('div', { class: `setting-item${field.readOnly ? ' read-only' : ''}`, 'data-field': field.name });
+      if (field.kind !== 'checkbox') {
+        const label = document.createElement('vscode-label');
+        label.setAttribute('for', `field-${field.name}`);
+        label.textContent = field.label;
+        if (field.rules?.includes('required')) label.setAttribute('required', '');
+        row.append(label);
+      }
+      if (field.hint) row.append(el('div', { class: 'hint', id: `field-${field.name}-hint` }, field.hint));
+      const control = controlFor(field);
+      controls.set(field.name, control);
+      const line = el('div', { class: 'control-line' });
+      line.append(control);
+      if (spec.lookupField === field.name) {
+        const lookup = document.createElement('vscode-button');
+        lookup.id = 'lookup';
+        lookup.setAttribute('secondary', '');
+        lookup.textContent = spec.labels.lookup;
+        lookup.addEventListener('click', () => void lookupRegistry());
+        line.append(lookup);
+      }
+      row.append(line);
+      const error = el('div', { class: 'field-error', id: `field-${field.name}-error`, role: 'status', 'aria-live': 'polite' });
+      errorSlots.set(field.name, error);
+      row.append(error);
+      group.append(row);
+    }
+    for (const line of section.info ?? []) group.append(el('div', { class: 'info-line' }, line));
+    form.append(group);
+  }
+  app.append(form);
+
+  const footer = el('div', { class: 'actions' });
+  const saveButton = document.createElement('vscode-button');
+  saveButton.id = 'save';
+  saveButton.textContent = spec.labels.save;
+  saveButton.addEventListener('click', () => void save());
+  const reloadButton = document.createElement('vscode-button');
+  reloadButton.id = 'reload';
+  reloadButton.setAttribute('secondary', '');
+  reloadButton.textContent = spec.labels.reload;
+  reloadButton.addEventListener('click', () => void reload());
+  footer.append(saveButton, reloadButton, el('span', { id: 'status', role: 'status', 'aria-live': 'polite' }));
+  app.append(footer);
+  writeValues();
+  update();
+}
+
+function writeValues(): void {
+  for (const field of fields()) {
+    const control = controls.get(field.name);
+    if (!control) continue;
+    const v = values[field.name];
+    if (field.kind === 'checkbox') control.checked = v === true;
+    else if (control.classList.contains('readonly-value')) control.textContent = typeof v === 'string' ? v : '';
+    else control.value = typeof v === 'string' ? v : '';
+  }
+}
+
+/** Refreshes messages, the Save button and the status line from the current state. */
+function update(): void {
+  if (!spec) return;
+  const problems = formProblems(fields(), baseline, values);
+  for (const field of fields()) {
+    const slot = errorSlots.get(field.name);
+    const control = controls.get(field.name);
+    const local = touched.has(field.name) ? problems[field.name] : undefined;
+    const message = local ? spec.labels.messages[local] : (serverFieldErrors[field.name] ?? '');
+    if (slot) slot.textContent = message;
+    if (control) {
+      control.invalid = message !== '';
+      control.setAttribute('aria-invalid', message !== '' ? 'true' : 'false');
+    }
+  }
+  const dirty = isDirty();
+  const invalid = Object.keys(problems).length > 0;
+  const save = document.getElementById('save') as Control | null;
+  if (save) save.disabled = busy || !dirty || invalid;
+  const reload = document.getElementById('reload') as Control | null;
+  if (reload) reload.disabled = busy;
+  const lookup = document.getElementById('lookup') as Control | null;
+  if (lookup && spec.lookupField) {
+    const taxField = fields().find((f) => f.name === spec?.lookupField);
+    lookup.disabled = busy || !taxField || formProblems([{ ...taxField, rules: ['required', 'taxId'] }], {}, values)[taxField.name] !== undefined;
+  }
+  const banner = document.getElementById('form-errors');
+  if (banner) {
+    banner.replaceChildren();
+    if (formErrors.length > 0) {
+      banner.append(el('p', {}, loadFailed ? spec.labels.loadFailed : spec.labels.serverErrors));
+      const list = el('ul');
+      for (const e of formErrors) list.append(el('li', {}, e));
+      banner.append(list);
+    }
+    banner.hidden = formErrors.length === 0;
+  }
+  const status = document.getElementById('status');
+  if (status) status.textContent = busy ? spec.labels.saving : invalid && dirty ? spec.labels.invalid : dirty ? spec.labels.unsaved : notice;
+}
+
+function onInput(name: string, value: string | boolean): void {
+  values = { ...values, [name]: value };
+  touched.add(name);
+  delete serverFieldErrors[name];
+  notice = '';
+  persist();
+  update();
+}
+
+async function save(): Promise<void> {
+  if (!spec || busy) return;
+  if (Object.keys(formProblems(fields(), baseline, values)).length > 0 || !isDirty()) return;
+  busy = true;
+  formErrors = [];
+  update();
+  const answer = await request({ type: 'save', values });
+  busy = false;
+  if (answer.ok) {
+    applyLoaded(answer.spec, answer.values);
+    notice = answer.notice ?? spec.labels.saved;
+  } else {
+    serverFieldErrors = answer.fieldErrors;
+    formErrors = answer.formErrors;
+    const firstField = Object.keys(answer.fieldErrors)[0];
+    if (firstField) controls.get(firstField)?.focus();
+  }
+  update();
+}
+
+async function reload(): Promise<void> {
+  if (!spec || busy) return;
+  busy = true;
+  update();
+  const answer = await request({ type: 'reload' });
+  busy = false;
+  if (answer.ok) applyLoaded(answer.spec, answer.values);
+  else formErrors = answer.formErrors;
+  update();
+}
+
+async function lookupRegistry(): Promise<void> {
+  if (!spec?.lookupField || busy) return;
+  const taxNumber = values[spec.lookupField];
+  if (typeof taxNumber !== 'string') return;
+  busy = true;
+  update();
+  const answer = await request({ type: 'lookup', taxNumber });
+  busy = false;
+  if (answer.ok && answer.values) {
+    values = { ...values, ...answer.values };
+    for (const k of Object.keys(answer.values)) touched.add(k);
+    formErrors = [];
+    writeValues();
+    persist();
+  } else if (!answer.ok) {
+    formErrors = [...answer.formErrors, ...Object.values(answer.fieldErrors)];
+  }
+  update();
+}
+
+/** A fresh record from the host: it becomes the baseline and the draft is dropped. */
+function applyLoaded(nextSpec: FormSpec | undefined, nextValues: FormValues | undefined): void {
+  const rebuild = nextSpec !== undefined && JSON.stringify(nextSpec) !== JSON.stringify(spec);
+  if (nextSpec) spec = nextSpec;
+  if (nextValues) baseline = nextValues;
+  values = { ...baseline };
+  loadFailed = false;
+  serverFieldErrors = {};
+  formErrors = [];
+  touched.clear();
+  if (rebuild) render();
+  else writeValues();
+  persist();
+}
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const message = event.data;
+  if (!message || typeof message !== 'object') return;
+  if (message.type === 'init') {
+    spec = message.spec;
+    baseline = message.values;
+    const saved = vscode.getState() as PersistedPageState | undefined;
+    // A draft kept in the webview state wins (the tab was hidden or the window reloaded); else one the host restores.
+    const draft = saved && saved.recordKey === spec.recordKey && saved.draft ? saved.draft : message.draft;
+    values = { ...baseline, ...(draft ?? {}) };
+    if (draft) for (const k of Object.keys(draft)) touched.add(k);
+    render();
+    persist();
+    return;
+  }
+  if (message.type === 'response') {
+    const resolve = pending.get(message.requestId);
+    if (resolve) {
+      pending.delete(message.requestId);
+      resolve(message);
+    } else if (!message.ok) {
+      // Not an answer to a request: the record could not be loaded.
+      loadFailed = true;
+      formErrors = message.formErrors;
+      update();
+    }
+  }
+});
+
+document.addEventListener('keydown', (e) => {
+  if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+    e.preventDefault();
+    void save();
+  }
+});
+
+vscode.postMessage({ type: 'ready' });

@@ -1,0 +1,257 @@
+// One form in one webview panel: loads the record through the API client, answers the page's
+// requests (save, reload, registry lookup) by request id, and keeps the page's latest draft so an
+// unsaved edit can be restored after the tab was closed.
+import * as vscode from 'vscode';
+import type { NilveraClient } from '../api';
+import { isApiError } from '../shell/apiContract';
+import { describeError } from '../shell/errorMessages';
+import { log } from '../shell/log';
+import type { FormModel, LoadedForm } from './forms/formModel';
+import { formHtml, webviewAssetsRoot } from './html';
+import { fieldNames, parseFromPage, type FieldSpec, type FormLabels, type FormSpec, type FormValues, type HostMessage, type PageMessage } from './protocol';
+import { changedFields, formProblems, mapServerMessages } from './validation';
+
+export interface FormPanelHost {
+  extensionUri: vscode.Uri;
+  client(): Promise<NilveraClient>;
+  /** Called after a successful save with the areas that changed. */
+  dataChanged(areas: FormModel['areas']): Promise<void>;
+  /** The panel closed; `draft` holds unsaved values (passwords left out), if any. */
+  closed(panel: FormPanel, draft: FormValues | undefined): void;
+  /** The record key changed (a create became an edit). */
+  rekeyed(panel: FormPanel, previousKey: string): void;
+}
+
+export function formLabels(): FormLabels {
+  return {
+    save: vscode.l10n.t('Save'),
+    reload: vscode.l10n.t('Reload'),
+    lookup: vscode.l10n.t('Look up in registry'),
+    saving: vscode.l10n.t('Saving…'),
+    saved: vscode.l10n.t('Saved.'),
+    unsaved: vscode.l10n.t('Unsaved changes'),
+    invalid: vscode.l10n.t('Correct the marked fields to save.'),
+    serverErrors: vscode.l10n.t('The server did not accept the changes:'),
+    loadFailed: vscode.l10n.t('The record could not be loaded:'),
+    messages: {
+      required: vscode.l10n.t('This field is required.'),
+      email: vscode.l10n.t('Enter an e-mail address such as name@example.com.'),
+      phone: vscode.l10n.t('Enter a phone number of 7 to 15 digits.'),
+      postalCode: vscode.l10n.t('A postal code has five digits.'),
+      url: vscode.l10n.t('Enter a web address such as www.example.com.'),
+      iban: vscode.l10n.t('This is not a valid IBAN (check the digits).'),
+      taxId: vscode.l10n.t('This is not a valid VKN (10 digits) or TCKN (11 digits): check the digits.'),
+      date: vscode.l10n.t('Enter a date as YYYY-MM-DD.'),
+      notBeforeStart: vscode.l10n.t('The end date is before the start date.'),
+    },
+  };
+}
+
+function passwordFields(fields: FieldSpec[]): string[] {
+  return fields.filter((f) => f.kind === 'password').map((f) => f.name);
+}
+
+export class FormPanel implements vscode.Disposable {
+  private loaded: LoadedForm | undefined;
+  private loading: Promise<LoadedForm | undefined> | undefined;
+  private draft: { dirty: boolean; values: FormValues } | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
+  /** The tab title, kept here because a disposed panel can no longer be asked. */
+  title: string;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly model: FormModel,
+    private readonly host: FormPanelHost,
+    /** Values to show over the loaded record (a restored draft). */
+    private restoreDraft?: FormValues,
+  ) {
+    panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(host.extensionUri)] };
+    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'nilvera.svg');
+    this.title = model.initialTitle();
+    panel.title = this.title;
+    panel.webview.html = formHtml(panel.webview, host.extensionUri, this.title);
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      panel.onDidDispose(() => this.onDisposed()),
+    );
+  }
+
+  get recordKey(): string {
+    return this.model.recordKey;
+  }
+
+  /** Unsaved values as the page last reported them, without passwords. */
+  unsavedDraft(): FormValues | undefined {
+    if (!this.draft?.dirty || !this.loaded) return undefined;
+    const values = { ...this.draft.values };
+    for (const name of passwordFields(this.fields())) delete values[name];
+    return values;
+  }
+
+  reveal(): void {
+    this.panel.reveal();
+  }
+
+  dispose(): void {
+    this.panel.dispose();
+  }
+
+  /** For tests: handles a message as if the page had sent it; returns what the host answered. */
+  async simulate(raw: unknown): Promise<HostMessage[]> {
+    const answers: HostMessage[] = [];
+    await this.receive(raw, (m) => answers.push(m));
+    return answers;
+  }
+
+  private fields(): FieldSpec[] {
+    return this.loaded?.sections.flatMap((s) => s.fields) ?? [];
+  }
+
+  private spec(loaded: LoadedForm): FormSpec {
+    return {
+      kind: this.model.kind,
+      recordKey: this.model.recordKey,
+      title: loaded.title,
+      ...(loaded.description ? { description: loaded.description } : {}),
+      sections: loaded.sections,
+      ...(loaded.lookupField ? { lookupField: loaded.lookupField } : {}),
+      labels: formLabels(),
+    };
+  }
+
+  private async load(): Promise<LoadedForm | undefined> {
+    this.loading ??= (async () => {
+      const client = await this.host.client();
+      const loaded = await this.model.load(client);
+      this.loaded = loaded;
+      this.title = loaded.title;
+      if (!this.disposed) this.panel.title = loaded.title;
+      return loaded;
+    })().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async receive(raw: unknown, reply: (m: HostMessage) => void = (m) => void this.panel.webview.postMessage(m)): Promise<void> {
+    if (this.disposed) return;
+    const allowed = this.loaded ? fieldNames(this.loaded) : undefined;
+    const message = parseFromPage(raw, allowed);
+    if (!message) {
+      // Never log the content: it may hold a password.
+      log.warn(`Form ${this.model.kind}: ignored a malformed message from the page.`);
+      return;
+    }
+    try {
+      await this.handle(message, reply);
+    } catch (error) {
+      log.error(`Form ${this.model.kind}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async handle(message: PageMessage, reply: (m: HostMessage) => void): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        return this.sendInit(reply);
+      case 'draft':
+        this.draft = { dirty: message.dirty, values: message.values };
+        return;
+      case 'reload':
+        return this.answer(message.requestId, reply, async () => {
+          const loaded = await this.load();
+          return loaded ? { values: loaded.values, spec: this.spec(loaded) } : {};
+        });
+      case 'save':
+        return this.answer(message.requestId, reply, () => this.save(message.values));
+      case 'lookup':
+        return this.answer(message.requestId, reply, async () => {
+          if (!this.model.lookup) return {};
+          const values = await this.model.lookup(await this.host.client(), message.taxNumber);
+          return { values };
+        });
+    }
+  }
+
+  private async sendInit(reply: (m: HostMessage) => void): Promise<void> {
+    try {
+      const loaded = this.loaded ?? (await this.load());
+      if (!loaded) return;
+      const draft = this.restoreDraft ?? loaded.proposed;
+      this.restoreDraft = undefined;
+      reply({ type: 'init', spec: this.spec(loaded), values: loaded.values, ...(draft ? { draft } : {}) });
+    } catch (error) {
+      // The page shows the reason above an empty form, with Reload to try again.
+      const described = describeError(error);
+      reply({
+        type: 'init',
+        spec: { kind: this.model.kind, recordKey: this.model.recordKey, title: this.title, sections: [], labels: formLabels() },
+        values: {},
+      });
+      reply({ type: 'response', requestId: 0, ok: false, fieldErrors: {}, formErrors: [described.text] });
+    }
+  }
+
+  private async save(values: FormValues): Promise<{ values: FormValues; spec: FormSpec; notice: string }> {
+    const loaded = this.loaded ?? (await this.load());
+    if (!loaded) throw new Error('The form has not loaded.');
+    const fields = this.fields();
+    // The page checks as the user types; the host checks again and never sends an invalid form.
+    const merged: FormValues = { ...loaded.values, ...values };
+    for (const f of fields) {
+      if (f.readOnly) merged[f.name] = loaded.values[f.name] ?? '';
+      if (f.kind === 'select' && !f.options?.some((o) => o.value === merged[f.name])) throw new FieldProblems({ [f.name]: formLabels().messages.required });
+    }
+    const problems = formProblems(fields, loaded.values, merged);
+    if (Object.keys(problems).length > 0) {
+      const messages = formLabels().messages;
+      throw new FieldProblems(Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, messages[v]])));
+    }
+    if (changedFields(fields, loaded.values, merged).length === 0 && this.model.recordKey.endsWith(':new') === false) {
+      return { values: loaded.values, spec: this.spec(loaded), notice: formLabels().saved };
+    }
+    const previousKey = this.model.recordKey;
+    await this.model.save(await this.host.client(), merged, loaded.values);
+    if (this.model.recordKey !== previousKey) this.host.rekeyed(this, previousKey);
+    await this.host.dataChanged(this.model.areas);
+    const reloaded = await this.load();
+    this.draft = undefined;
+    const fresh = reloaded ?? loaded;
+    return { values: fresh.values, spec: this.spec(fresh), notice: formLabels().saved };
+  }
+
+  private async answer(requestId: number, reply: (m: HostMessage) => void, work: () => Promise<{ values?: FormValues; spec?: FormSpec; notice?: string }>): Promise<void> {
+    try {
+      const result = await work();
+      reply({ type: 'response', requestId, ok: true, ...result });
+    } catch (error) {
+      if (error instanceof FieldProblems) {
+        reply({ type: 'response', requestId, ok: false, fieldErrors: error.fieldErrors, formErrors: [] });
+        return;
+      }
+      log.error(`Form ${this.model.kind}: ${error instanceof Error ? error.message : String(error)}`);
+      if (isApiError(error) && (error.kind === 'validation' || error.kind === 'badRequest' || error.kind === 'conflict' || error.kind === 'notFound') && error.messages.length > 0) {
+        const mapped = mapServerMessages(this.fields(), error.messages);
+        reply({ type: 'response', requestId, ok: false, ...mapped });
+        return;
+      }
+      reply({ type: 'response', requestId, ok: false, fieldErrors: {}, formErrors: [describeError(error).text] });
+    }
+  }
+
+  private onDisposed(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const draft = this.unsavedDraft();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.host.closed(this, draft);
+  }
+}
+
+/** Local check failures, answered as field messages. */
+class FieldProblems extends Error {
+  constructor(readonly fieldErrors: Record<string, string>) {
+    super('The form has invalid fields.');
+  }
+}

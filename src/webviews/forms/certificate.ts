@@ -1,0 +1,95 @@
+// A company certificate: add (POST) or update (PUT /Company/Certificate). The password is sent but
+// never put into the page: left empty on update, the stored one is sent back unchanged.
+import * as vscode from 'vscode';
+import type { CertificateResponse, CertificateType, CreateCompanyCertificateCommand } from '../../api/types';
+import { CERTIFICATE_TYPES } from '../../api/types';
+import type { FormValues, SectionSpec } from '../protocol';
+import { orNull, text, type FormModel } from './formModel';
+
+function typeLabel(type: CertificateType): string {
+  switch (type) {
+    case 'MALIMUHUR':
+      return vscode.l10n.t('Financial seal (MALIMUHUR)');
+    case 'EIMZA':
+      return vscode.l10n.t('E-signature (EIMZA)');
+    case 'HSM':
+      return vscode.l10n.t('Hardware security module (HSM)');
+  }
+}
+
+function sections(isNew: boolean): SectionSpec[] {
+  return [
+    {
+      title: vscode.l10n.t('Certificate'),
+      fields: [
+        { name: 'SerialNo', label: vscode.l10n.t('Serial number'), kind: 'text', rules: ['required'], maxLength: 100 },
+        { name: 'Type', label: vscode.l10n.t('Type'), kind: 'select', rules: ['required'], options: CERTIFICATE_TYPES.map((t) => ({ value: t, label: typeLabel(t) })) },
+        { name: 'StartDate', label: vscode.l10n.t('Valid from'), kind: 'date', rules: ['date'] },
+        { name: 'EndDate', label: vscode.l10n.t('Valid until'), kind: 'date', rules: ['date', 'notBeforeStart'] },
+        { name: 'Description', label: vscode.l10n.t('Description'), kind: 'textarea', maxLength: 500 },
+        {
+          name: 'Password',
+          label: vscode.l10n.t('Password'),
+          kind: 'password',
+          hint: isNew ? vscode.l10n.t('The certificate password; it is sent to Nilvera and not shown again.') : vscode.l10n.t('Leave empty to keep the stored password.'),
+          maxLength: 200,
+        },
+      ],
+    },
+  ];
+}
+
+/** "2025-01-31T00:00:00" → "2025-01-31" for the date field. */
+function dateOnly(v: string | null | undefined): string {
+  return v ? v.slice(0, 10) : '';
+}
+
+export function certificateRecordKey(certificate: CertificateResponse | undefined): string {
+  return certificate ? `certificate:${certificate.ID}` : 'certificate:new';
+}
+
+export function certificateForm(initial: CertificateResponse | undefined): FormModel {
+  let current = initial;
+  const model: FormModel = {
+    kind: 'certificate',
+    recordKey: certificateRecordKey(initial),
+    areas: ['certificates'],
+    initialTitle: () => (current ? vscode.l10n.t('Certificate: {0}', current.SerialNo ?? String(current.ID)) : vscode.l10n.t('Add Certificate')),
+    async load(client) {
+      const idMatch = /^certificate:(\d+)$/.exec(model.recordKey);
+      if (idMatch) {
+        // Re-read so "Reload" and a restored panel show the server's record.
+        const found = (await client.certificates.list()).find((c) => c.ID === Number(idMatch[1]));
+        if (found) current = found;
+      }
+      if (!current) return { title: vscode.l10n.t('Add Certificate'), sections: sections(true), values: { SerialNo: '', Type: 'MALIMUHUR', StartDate: '', EndDate: '', Description: '', Password: '' } };
+      return {
+        title: vscode.l10n.t('Certificate: {0}', current.SerialNo ?? String(current.ID)),
+        sections: sections(false),
+        values: { SerialNo: text(current.SerialNo), Type: current.Type, StartDate: dateOnly(current.StartDate), EndDate: dateOnly(current.EndDate), Description: text(current.Description), Password: '' },
+      };
+    },
+    async save(client, values: FormValues) {
+      const typed = orNull(values.Password);
+      const cmd: CreateCompanyCertificateCommand = {
+        SerialNo: orNull(values.SerialNo),
+        Type: values.Type as CertificateType,
+        StartDate: orNull(values.StartDate),
+        EndDate: orNull(values.EndDate),
+        Description: orNull(values.Description),
+        Password: typed ?? current?.Password ?? null,
+      };
+      if (current) {
+        await client.certificates.update({ ...cmd, ID: current.ID });
+        return;
+      }
+      await client.certificates.create(cmd);
+      const created = (await client.certificates.list()).find((c) => c.SerialNo === cmd.SerialNo);
+      if (created) {
+        current = created;
+        model.recordKey = certificateRecordKey(created);
+      }
+    },
+  };
+  return model;
+}

@@ -1,0 +1,89 @@
+// Company data (GET/PUT /general/Company): every editable field of CompanyResponseCommand; Name,
+// TaxNumber and the aliases are shown read-only.
+import * as vscode from 'vscode';
+import type { CompanyResponse, CompanyResponseCommand, PaymentMeansCode } from '../../api/types';
+import { PAYMENT_MEANS_CODES } from '../../api/types';
+import type { FormValues } from '../protocol';
+import { addressSection, contactSection } from './sections';
+import { orNull, text, type FormModel, type LoadedForm } from './formModel';
+
+const EDITABLE = [
+  'TaxOffice', 'Address', 'District', 'City', 'Country', 'PostalCode', 'PhoneNumber', 'Fax', 'Email', 'WebSite',
+  'PayeeFinancialAccountID', 'PaymentMeansChannelCode', 'PaymentMeansCode',
+] as const satisfies ReadonlyArray<keyof CompanyResponseCommand>;
+
+function paymentMeansLabel(code: PaymentMeansCode): string {
+  switch (code) {
+    case 'ODEMETIPIMUHTELIF':
+      return vscode.l10n.t('Various (ODEMETIPIMUHTELIF)');
+    case 'NAKIT':
+      return vscode.l10n.t('Cash (NAKIT)');
+    case 'CEK':
+      return vscode.l10n.t('Cheque (CEK)');
+    case 'BANKACEKI':
+      return vscode.l10n.t("Banker's cheque (BANKACEKI)");
+    case 'HAVALE_EFT':
+      return vscode.l10n.t('Bank transfer (HAVALE_EFT)');
+    case 'KREDIKARTI_BANKAKARTI':
+      return vscode.l10n.t('Credit or debit card (KREDIKARTI_BANKAKARTI)');
+  }
+}
+
+function sections(company: CompanyResponse): LoadedForm['sections'] {
+  const aliases = (company.Aliases ?? []).map((a) => a.Alias ?? '').filter((a) => a !== '');
+  return [
+    {
+      title: vscode.l10n.t('Company'),
+      fields: [
+        { name: 'Name', label: vscode.l10n.t('Name'), kind: 'text', readOnly: true },
+        { name: 'TaxNumber', label: vscode.l10n.t('Tax number'), kind: 'text', readOnly: true },
+        { name: 'TaxOffice', label: vscode.l10n.t('Tax office'), kind: 'text', maxLength: 200 },
+      ],
+    },
+    addressSection(),
+    contactSection('PhoneNumber'),
+    {
+      title: vscode.l10n.t('Payment'),
+      fields: [
+        {
+          name: 'PaymentMeansCode',
+          label: vscode.l10n.t('Payment means'),
+          kind: 'select',
+          options: [{ value: '', label: vscode.l10n.t('(not set)') }, ...PAYMENT_MEANS_CODES.map((c) => ({ value: c, label: paymentMeansLabel(c) }))],
+        },
+        { name: 'PaymentMeansChannelCode', label: vscode.l10n.t('Payment channel code'), kind: 'text', maxLength: 50 },
+        { name: 'PayeeFinancialAccountID', label: vscode.l10n.t('Payee account (IBAN)'), kind: 'text', rules: ['iban'], hint: vscode.l10n.t('An IBAN such as TR33 0006 1005 1978 6457 8413 26.') },
+      ],
+    },
+    {
+      title: vscode.l10n.t('Aliases'),
+      fields: [],
+      info: aliases.length > 0 ? aliases : [vscode.l10n.t('No aliases.')],
+    },
+  ];
+}
+
+export function companyForm(): FormModel {
+  return {
+    kind: 'company',
+    recordKey: 'company',
+    areas: ['company'],
+    initialTitle: () => vscode.l10n.t('Company Data'),
+    async load(client) {
+      const company = await client.company.get();
+      const values: FormValues = { Name: text(company.Name), TaxNumber: text(company.TaxNumber) };
+      for (const f of EDITABLE) values[f] = text(company[f]);
+      return { title: vscode.l10n.t('Company Data'), description: vscode.l10n.t('The company the API key belongs to.'), sections: sections(company), values };
+    },
+    async save(client, values) {
+      const cmd: CompanyResponseCommand = {};
+      for (const f of EDITABLE) {
+        if (f === 'PaymentMeansCode') continue;
+        cmd[f] = orNull(values[f]);
+      }
+      const code = orNull(values.PaymentMeansCode);
+      if (code) cmd.PaymentMeansCode = code as PaymentMeansCode;
+      await client.company.update(cmd);
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// Registers the form commands (nilvera.forms.*), one panel serializer per form type (drafts survive
+// a window reload) and keeps one panel per record: opening a record twice focuses its panel.
+import * as vscode from 'vscode';
+import { FormCommands, FormViewTypes, TreeCommands } from '../constants';
+import type { NilveraClient } from '../api';
+import type { CertificateResponse, CustomerDto } from '../api/types';
+import { registerCommand } from '../shell/commandRunner';
+import { log } from '../shell/log';
+import { prompts } from '../shell/prompts';
+import type { ShellServices } from '../shell/services';
+import { certificateForm } from './forms/certificate';
+import { companyForm } from './forms/company';
+import { customerForm, customerIdOf } from './forms/customer';
+import type { DataArea, FormModel } from './forms/formModel';
+import { settingsForm } from './forms/settings';
+import { FormPanel } from './formPanel';
+import { parsePersistedState, type FormKind, type FormValues } from './protocol';
+
+const DATA_CHANGED = TreeCommands.dataChanged;
+
+const ViewTypes: Record<FormKind, string> = FormViewTypes;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function customerArgs(arg: unknown): { customerId?: number; prefill?: Partial<CustomerDto> } {
+  if (!isRecord(arg)) return {};
+  const customerId = typeof arg.customerId === 'number' && Number.isInteger(arg.customerId) ? arg.customerId : undefined;
+  const prefill = isRecord(arg.prefill) ? (arg.prefill as Partial<CustomerDto>) : undefined;
+  return { ...(customerId !== undefined ? { customerId } : {}), ...(prefill ? { prefill } : {}) };
+}
+
+function certificateArg(arg: unknown): CertificateResponse | undefined {
+  if (!isRecord(arg) || !isRecord(arg.certificate)) return undefined;
+  const c = arg.certificate;
+  return typeof c.ID === 'number' ? (c as unknown as CertificateResponse) : undefined;
+}
+
+/** A model for a persisted record key (serializer and "Restore"). */
+function modelFor(kind: FormKind, recordKey: string): FormModel {
+  switch (kind) {
+    case 'company':
+      return companyForm();
+    case 'settings':
+      return settingsForm();
+    case 'customer':
+      return customerForm(customerIdOf(recordKey));
+    case 'certificate': {
+      const id = /^certificate:(\d+)$/.exec(recordKey);
+      // The form re-reads the certificate by ID on load.
+      return certificateForm(id ? ({ ID: Number(id[1]) } as CertificateResponse) : undefined);
+    }
+  }
+}
+
+export function registerForms(context: vscode.ExtensionContext, shell: ShellServices): vscode.Disposable[] {
+  const panels = new Map<string, FormPanel>();
+  let shuttingDown = false;
+
+  const host = {
+    extensionUri: context.extensionUri,
+    // The shell's client is typed by the slice the shell uses; it is the full src/api client.
+    client: async () => (await shell.client()) as unknown as NilveraClient,
+    async dataChanged(areas: DataArea[]) {
+      const known = await vscode.commands.getCommands(true);
+      if (!known.includes(DATA_CHANGED)) return;
+      for (const area of areas) {
+        await Promise.resolve(vscode.commands.executeCommand(DATA_CHANGED, { area })).catch((e: unknown) => log.warn(`dataChanged(${area}) failed: ${String(e)}`));
+      }
+    },
+    closed(panel: FormPanel, draft: FormValues | undefined) {
+      if (panels.get(panel.recordKey) === panel) panels.delete(panel.recordKey);
+      log.info(`Form ${panel.recordKey} closed${draft ? ' with unsaved changes' : ''}.`);
+      // A webview cannot stop its tab from closing, so unsaved edits are offered back instead.
+      if (draft && !shuttingDown) offerRestore(panel.model.kind, panel.recordKey, panel.title, draft).catch((e: unknown) => log.error(`Restoring a draft failed: ${String(e)}`));
+    },
+    rekeyed(panel: FormPanel, previousKey: string) {
+      if (panels.get(previousKey) === panel) panels.delete(previousKey);
+      panels.set(panel.recordKey, panel);
+    },
+  };
+
+  function open(model: FormModel, draft?: FormValues, existing?: vscode.WebviewPanel): FormPanel {
+    const current = panels.get(model.recordKey);
+    if (current && !existing) {
+      current.reveal();
+      return current;
+    }
+    const webviewPanel =
+      existing ?? vscode.window.createWebviewPanel(ViewTypes[model.kind], model.initialTitle(), vscode.ViewColumn.Active, { enableFindWidget: true });
+    const panel = new FormPanel(webviewPanel, model, host, draft);
+    panels.set(model.recordKey, panel);
+    return panel;
+  }
+
+  async function offerRestore(kind: FormKind, recordKey: string, title: string, draft: FormValues): Promise<void> {
+    const restore = vscode.l10n.t('Restore');
+    const choice = await prompts.message('warning', vscode.l10n.t('"{0}" was closed with unsaved changes.', title), undefined, restore);
+    if (choice === restore) open(modelFor(kind, recordKey), draft).reveal();
+  }
+
+  const serializers = (Object.keys(ViewTypes) as FormKind[]).map((kind) =>
+    vscode.window.registerWebviewPanelSerializer(ViewTypes[kind], {
+      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
+        const persisted = parsePersistedState(state);
+        const recordKey = persisted && persisted.kind === kind ? persisted.recordKey : modelFor(kind, `${kind}:new`).recordKey;
+        if (panels.has(recordKey)) {
+          webviewPanel.dispose();
+          return;
+        }
+        // The page restores its own draft from getState(); the host only reattaches the record.
+        open(modelFor(kind, recordKey), undefined, webviewPanel);
+      },
+    }),
+  );
+
+  return [
+    ...serializers,
+    registerCommand(FormCommands.company, () => void open(companyForm())),
+    registerCommand(FormCommands.settings, () => void open(settingsForm())),
+    registerCommand(FormCommands.customer, (arg) => {
+      const { customerId, prefill } = customerArgs(arg);
+      open(customerForm(customerId, prefill));
+    }),
+    registerCommand(FormCommands.certificate, (arg) => void open(certificateForm(certificateArg(arg)))),
+    vscode.commands.registerCommand(FormCommands.inspect, () =>
+      [...panels.values()].map((p) => ({
+        viewType: p.panel.viewType,
+        recordKey: p.recordKey,
+        title: p.panel.title,
+        html: p.panel.webview.html,
+        cspSource: p.panel.webview.cspSource,
+        localResourceRoots: (p.panel.webview.options.localResourceRoots ?? []).map((u) => u.toString()),
+        enableScripts: p.panel.webview.options.enableScripts === true,
+      })),
+    ),
+    vscode.commands.registerCommand(FormCommands.simulate, (recordKey: unknown, message: unknown) => {
+      const panel = typeof recordKey === 'string' ? panels.get(recordKey) : undefined;
+      return panel ? panel.simulate(message) : undefined;
+    }),
+    {
+      dispose: () => {
+        shuttingDown = true;
+        [...panels.values()].forEach((p) => p.dispose());
+      },
+    },
+  ];
+}

@@ -1,0 +1,144 @@
+// Field checks shared by the page (as the user types) and the host (before anything is sent).
+// Pure functions: no `vscode`, no DOM. Empty optional fields are valid; `required` says otherwise.
+import { checkTaxId } from '../domain/taxId';
+import type { FieldRule, FieldSpec, FormValues, ValidationMessage } from './protocol';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+// Digits with the usual separators, optionally a leading +; 7 to 15 digits (E.164 allows 15).
+const PHONE = /^\+?[\d\s().-]+$/;
+const POSTAL_CODE = /^\d{5}$/; // Turkish postal codes are five digits.
+const URL_LIKE = /^(https?:\/\/)?([a-z0-9-]+\.)+[a-z]{2,}(:\d+)?(\/\S*)?$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** ISO 13616 IBAN: two letters, two check digits, up to 30 characters; mod-97 of the rearranged number is 1. */
+export function isValidIban(text: string): boolean {
+  const iban = text.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(iban)) return false;
+  if (iban.startsWith('TR') && iban.length !== 26) return false;
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let remainder = 0;
+  for (const ch of rearranged) {
+    const code = ch >= 'A' && ch <= 'Z' ? String(ch.charCodeAt(0) - 55) : ch;
+    for (const digit of code) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1;
+}
+
+function isValidDate(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const d = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(text);
+}
+
+function checkRule(rule: FieldRule, value: string, values: FormValues): boolean {
+  switch (rule) {
+    case 'required':
+      return value.trim().length > 0;
+    case 'email':
+      return EMAIL.test(value.trim());
+    case 'phone': {
+      const digits = value.replace(/\D/g, '').length;
+      return PHONE.test(value.trim()) && digits >= 7 && digits <= 15;
+    }
+    case 'postalCode':
+      return POSTAL_CODE.test(value.trim());
+    case 'url':
+      return URL_LIKE.test(value.trim());
+    case 'iban':
+      // "Where it applies": a value that starts like an IBAN must be one; plain account numbers pass.
+      return /^[A-Za-z]{2}/.test(value.trim()) ? isValidIban(value) : /^[\d\s-]+$/.test(value.trim());
+    case 'taxId':
+      return checkTaxId(value.trim()).valid;
+    case 'date':
+      return isValidDate(value.trim());
+    case 'notBeforeStart': {
+      const start = values.StartDate;
+      return typeof start !== 'string' || !isValidDate(start) || !isValidDate(value) || value >= start;
+    }
+  }
+}
+
+/** The first rule a field's value breaks, or undefined when it is valid. */
+export function validateField(field: FieldSpec, values: FormValues): ValidationMessage | undefined {
+  if (field.readOnly || field.kind === 'checkbox') return undefined;
+  const raw = values[field.name];
+  const value = typeof raw === 'string' ? raw : '';
+  const rules = field.rules ?? [];
+  if (rules.includes('required') && !checkRule('required', value, values)) return 'required';
+  if (value.trim() === '') return undefined;
+  for (const rule of rules) {
+    if (rule !== 'required' && !checkRule(rule, value, values)) return rule;
+  }
+  return undefined;
+}
+
+/**
+ * Every field's problem, by field name (empty when the form is valid). With `only`, just those fields
+ * are checked: forms check what the user changed, so a value the server already holds in another
+ * format does not block saving unrelated edits.
+ */
+export function validateForm(fields: FieldSpec[], values: FormValues, only?: readonly string[]): Record<string, ValidationMessage> {
+  const out: Record<string, ValidationMessage> = {};
+  for (const f of fields) {
+    if (only && !only.includes(f.name)) continue;
+    const problem = validateField(f, values);
+    if (problem) out[f.name] = problem;
+  }
+  return out;
+}
+
+/** Field names whose value differs from the baseline (strings compared trimmed). */
+export function changedFields(fields: FieldSpec[], baseline: FormValues, values: FormValues): string[] {
+  return fields
+    .filter((f) => !f.readOnly)
+    .filter((f) => {
+      const a = baseline[f.name];
+      const b = values[f.name];
+      if (typeof a === 'boolean' || typeof b === 'boolean') return Boolean(a) !== Boolean(b);
+      return (a ?? '').trim() !== (b ?? '').trim();
+    })
+    .map((f) => f.name);
+}
+
+/**
+ * Maps the server's messages onto the fields they name: a message whose Detail or Description
+ * mentions a field's property name (or its label) goes next to that field, the rest above the form.
+ */
+export function mapServerMessages(
+  fields: FieldSpec[],
+  messages: Array<{ description: string; detail?: string }>,
+): { fieldErrors: Record<string, string>; formErrors: string[] } {
+  const fieldErrors: Record<string, string> = {};
+  const formErrors: string[] = [];
+  const escape = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  /** Where `word` first appears in `text` as a whole word, or -1. */
+  const position = (text: string, word: string) => text.search(new RegExp(`(?<![A-Za-z])${escape(word)}(?![A-Za-z])`, 'i'));
+  for (const m of messages) {
+    // The Detail names the property more reliably than the Description, so it is read first; the
+    // field mentioned earliest wins ("EndDate is before StartDate" belongs to EndDate).
+    const text = `${m.detail ?? ''} | ${m.description}`;
+    let field: FieldSpec | undefined;
+    let best = Number.POSITIVE_INFINITY;
+    for (const f of fields) {
+      if (f.readOnly) continue;
+      for (const word of [f.name, f.label]) {
+        const at = position(text, word);
+        if (at >= 0 && (at < best || (at === best && field && f.name.length > field.name.length))) {
+          best = at;
+          field = f;
+        }
+      }
+    }
+    const shown = m.detail && m.detail !== m.description && !field ? `${m.description} (${m.detail})` : m.description;
+    if (field) fieldErrors[field.name] = fieldErrors[field.name] ? `${fieldErrors[field.name]} ${shown}` : shown;
+    else formErrors.push(shown);
+  }
+  return { fieldErrors, formErrors };
+}
+
+/** The problems a form shows and that block saving: in changed fields and in required ones. */
+export function formProblems(fields: FieldSpec[], baseline: FormValues, values: FormValues): Record<string, ValidationMessage> {
+  const changed = changedFields(fields, baseline, values);
+  const required = fields.filter((f) => f.rules?.includes('required')).map((f) => f.name);
+  return validateForm(fields, values, [...changed, ...required]);
+}

@@ -1,0 +1,586 @@
+// The sidebar trees in a real extension host, against an in-process sandbox reached through the
+// Custom URL environment: paging with "Load more" (one request per page, even when clicked twice),
+// search and sort, an error item with Retry, deletes (one and bulk), import and export, the record
+// views and the account view. Every change is checked in the sandbox's own state.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, FormCommands, Settings, TreeCommands } from '../../src/constants';
+import type { NilveraExtensionApi } from '../../src/extension';
+import type { MessageLevel, Prompts, SearchPickOptions } from '../../src/shell/prompts';
+import type { NilveraTrees } from '../../src/views/trees';
+import type { TreeNode } from '../../src/views/treeNode';
+import { parseCsv } from '../../src/domain/csv';
+import { completeVkn } from '../../src/domain/taxId';
+import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+
+const TREES_TEST_HOOK = 'nilvera.internal.trees';
+// Bundled to out/test/suite/: the repository root is three folders up.
+const CSV_FIXTURE = path.resolve(__dirname, '../../../test/fixtures/customers-tr-excel.csv');
+
+interface Recorded {
+  level: MessageLevel;
+  text: string;
+  detail?: string;
+  modal: boolean;
+  actions: string[];
+}
+
+/** Answers the extension's prompts from a queue and records every message. */
+class ScriptedPrompts implements Prompts {
+  readonly messages: Recorded[] = [];
+  readonly inputBoxes: vscode.InputBoxOptions[] = [];
+  inputs: Array<string | undefined> = [];
+  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
+  answers: Array<(actions: string[]) => string | undefined> = [];
+  openFiles: vscode.Uri[] = [];
+  saveFile: vscode.Uri | undefined;
+  searchPickScript: (<T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => Promise<T | undefined>) | undefined;
+
+  reset(): void {
+    this.messages.length = 0;
+    this.inputBoxes.length = 0;
+    this.inputs = [];
+    this.picks = [];
+    this.answers = [];
+    this.openFiles = [];
+    this.saveFile = undefined;
+    this.searchPickScript = undefined;
+  }
+  async inputBox(options: vscode.InputBoxOptions): Promise<string | undefined> {
+    this.inputBoxes.push(options);
+    const value = this.inputs.shift();
+    if (value === undefined) return undefined;
+    const problem = await options.validateInput?.(value);
+    return problem ? undefined : value;
+  }
+  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
+    return this.picks.shift()?.(items) as T | undefined;
+  }
+  async message(level: MessageLevel, text: string, options?: { modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
+    this.messages.push({ level, text, ...(options?.detail ? { detail: options.detail } : {}), modal: options?.modal ?? false, actions });
+    return this.answers.shift()?.(actions);
+  }
+  async openDialog(): Promise<vscode.Uri[] | undefined> {
+    return this.openFiles.length ? this.openFiles : undefined;
+  }
+  async saveDialog(): Promise<vscode.Uri | undefined> {
+    return this.saveFile;
+  }
+  async searchPick<T extends vscode.QuickPickItem>(options: SearchPickOptions<T>): Promise<T | undefined> {
+    return this.searchPickScript?.(options);
+  }
+}
+
+interface CustomerRow {
+  ID: number;
+  Name: string;
+  TaxNumber: string;
+  City: string | null;
+}
+interface Page<T> {
+  Page: number;
+  PageSize: number;
+  TotalCount: number;
+  TotalPages: number;
+  Content: T[];
+}
+
+function config(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(Settings.section);
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function label(node: TreeNode): string {
+  const l = node.treeItem().label;
+  return typeof l === 'string' ? l : (l?.label ?? '');
+}
+
+function description(node: TreeNode): string {
+  const d = node.treeItem().description;
+  return typeof d === 'string' ? d : '';
+}
+
+function iconId(node: TreeNode): string | undefined {
+  const icon = node.treeItem().iconPath;
+  return icon instanceof vscode.ThemeIcon ? icon.id : undefined;
+}
+
+const isCustomer = (n: TreeNode) => /\/customer-\d+$/.test(n.id);
+const isMore = (n: TreeNode) => n.id.endsWith('/~more');
+const isError = (n: TreeNode) => n.id.endsWith('/~error');
+
+suite('Sidebar trees', function () {
+  this.timeout(60_000);
+  let sandbox: SandboxHandle;
+  let api: NilveraExtensionApi;
+  let trees: NilveraTrees;
+  const prompts = new ScriptedPrompts();
+  let restorePrompts: () => void = () => undefined;
+  let tmp: string;
+
+  async function sandboxApi<T>(method: string, apiPath: string, body?: unknown): Promise<T> {
+    const res = await fetch(sandbox.url + apiPath, {
+      method,
+      headers: { Authorization: `Bearer ${sandbox.keys.full}`, Accept: 'application/json', ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    assert.ok(res.ok, `${method} ${apiPath} answered ${res.status}`);
+    return (await res.json()) as T;
+  }
+
+  async function state(): Promise<{ counts: { customers: number }; documents: Array<{ ID: number; Name: string }>; identifications: Array<{ ID: number; Name: string; Value: string }>; certificates: Array<{ ID: number; SerialNo: string }>; mailing: Array<{ ModuleID: string; IsActive: boolean }>; company: { Name: string }; taxOffice: { UserName: string; Password: string } }> {
+    return (await (await fetch(`${sandbox.url}/__sandbox/state`)).json()) as never;
+  }
+
+  /** GETs of /general/Customers (the list) the sandbox saw since the last reset. */
+  function listRequests(): number {
+    return sandbox.requestLog().filter((r) => r.method === 'GET' && /^\/general\/customers$/i.test(r.path.split('?')[0])).length;
+  }
+
+  async function customerRows(): Promise<TreeNode[]> {
+    return trees.customers.getChildren();
+  }
+
+  async function freshCustomers(): Promise<TreeNode[]> {
+    trees.customers.refresh();
+    return customerRows();
+  }
+
+  suiteSetup(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-views-'));
+    sandbox = await startTestSandbox({ customers: 300 });
+    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    restorePrompts = api.testing.replacePrompts(prompts);
+    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    assert.ok(trees, 'the trees test hook returned nothing');
+    // The Custom URL environment on loopback http points the extension at this in-process sandbox.
+    await config().update(Settings.customUrl, sandbox.url, vscode.ConfigurationTarget.Global);
+    await config().update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
+    await config().update(Settings.pageSize, 25, vscode.ConfigurationTarget.Global);
+    const services = api.testing.services;
+    assert.equal(services.environment(), 'custom');
+    await services.keys.store(services.secretName('custom'), sandbox.keys.full);
+  });
+
+  suiteTeardown(async () => {
+    restorePrompts();
+    const services = api.testing.services;
+    await services.keys.delete(services.secretName('custom'));
+    for (const key of [Settings.environment, Settings.customUrl, Settings.pageSize]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await sandbox.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  setup(() => {
+    prompts.reset();
+    sandbox.clearFaults();
+    sandbox.resetRequestLog();
+  });
+
+  test('the first page shows page-size customers with name, tax number and city, plus "Load more"; concurrent expands share one request', async () => {
+    trees.customers.refresh();
+    sandbox.resetRequestLog();
+    const [a, b, c] = await Promise.all([customerRows(), customerRows(), customerRows()]);
+    assert.equal(listRequests(), 1, 'three expands at once must make one request');
+    assert.deepEqual(a.map((n) => n.id), b.map((n) => n.id));
+    assert.deepEqual(a.map((n) => n.id), c.map((n) => n.id));
+    const expected = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=25');
+    const rows = a.filter(isCustomer);
+    assert.equal(rows.length, 25);
+    assert.deepEqual(rows.map(label), expected.Content.map((r) => r.Name));
+    assert.equal(description(rows[0]), [expected.Content[0].TaxNumber, expected.Content[0].City].filter((v) => v).join(' · '));
+    assert.equal(new Set(a.map((n) => n.id)).size, a.length, 'ids must be unique');
+    assert.ok(isMore(a[a.length - 1]), 'the last row must be "Load more"');
+    assert.equal(description(a[a.length - 1]), '25 of 300 shown');
+    assert.match(trees.customersView.title ?? '', /300/);
+    const tooltip = rows[0].treeItem().tooltip;
+    assert.ok(tooltip instanceof vscode.MarkdownString && tooltip.value.includes(expected.Content[0].TaxNumber), 'the tooltip lists the details');
+  });
+
+  test('"Load more" appends the next page once, even when clicked twice, and redraws only the list', async () => {
+    const first = await freshCustomers();
+    const more = first.find(isMore)!;
+    sandbox.resetRequestLog();
+    await Promise.all([vscode.commands.executeCommand(TreeCommands.loadMore, more), vscode.commands.executeCommand(TreeCommands.loadMore, more)]);
+    assert.equal(listRequests(), 1, 'two clicks on "Load more" must fetch one page');
+    const after = await customerRows();
+    const page2 = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=2&PageSize=25');
+    const rows = after.filter(isCustomer);
+    assert.equal(rows.length, 50);
+    assert.deepEqual(rows.slice(25).map(label), page2.Content.map((r) => r.Name));
+    assert.deepEqual(rows.slice(0, 25).map((n) => n.id), first.filter(isCustomer).map((n) => n.id), 'the first page stays as it was');
+    assert.equal(description(after.find(isMore)!), '50 of 300 shown');
+  });
+
+  test('the last page has no "Load more"; every customer appears once', async () => {
+    await config().update(Settings.pageSize, 100, vscode.ConfigurationTarget.Global);
+    try {
+      let rows = await freshCustomers();
+      for (let i = 0; i < 5 && rows.some(isMore); i++) {
+        await vscode.commands.executeCommand(TreeCommands.loadMore, rows.find(isMore));
+        rows = await customerRows();
+      }
+      assert.equal(rows.filter(isCustomer).length, 300);
+      assert.equal(rows.some(isMore), false);
+      assert.equal(new Set(rows.map((n) => n.id)).size, rows.length);
+    } finally {
+      await config().update(Settings.pageSize, 25, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('search sets the server-side filter, shows it in the description, and "Clear Search" removes it', async () => {
+    const sample = (await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1')).Content[0];
+    const word = sample.Name.split(' ')[0];
+    prompts.inputs = [word];
+    await vscode.commands.executeCommand(TreeCommands.customersSearch);
+    const rows = (await customerRows()).filter(isCustomer);
+    const expected = await sandboxApi<Page<CustomerRow>>('GET', `/general/Customers?Page=1&PageSize=25&Search=${encodeURIComponent(word)}`);
+    assert.deepEqual(rows.map(label), expected.Content.map((r) => r.Name));
+    assert.ok(expected.TotalCount < 300, 'the search should narrow the list');
+    assert.ok((trees.customersView.description ?? '').includes(word), `description: ${trees.customersView.description}`);
+    assert.match(trees.customersView.title ?? '', new RegExp(`\\(${expected.TotalCount}\\)`));
+    await vscode.commands.executeCommand(TreeCommands.customersClearSearch);
+    assert.equal(trees.customersView.description, undefined);
+    assert.equal((await customerRows()).filter(isCustomer).length, 25);
+    assert.match(trees.customersView.title ?? '', /300/);
+  });
+
+  test('sort by a column and direction', async () => {
+    prompts.picks = [(items) => items.find((i) => i.label === 'Name'), (items) => items.find((i) => i.label === 'Descending')];
+    await vscode.commands.executeCommand(TreeCommands.customersSort);
+    const rows = (await customerRows()).filter(isCustomer);
+    const expected = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=25&SortColumn=Name&SortType=DESC');
+    assert.deepEqual(rows.map(label), expected.Content.map((r) => r.Name));
+    assert.ok((trees.customersView.description ?? '').includes('Name'));
+    prompts.picks = [(items) => items[items.length - 1]]; // server order again
+    await vscode.commands.executeCommand(TreeCommands.customersSort);
+    assert.equal(trees.customers.root.filter.sortColumn, undefined);
+  });
+
+  test('a failed load shows one error item with Retry; Retry loads the list', async () => {
+    sandbox.setFaults({ queue: ['500'], match: { method: 'GET', path: '^/general/customers$' } });
+    const rows = await freshCustomers();
+    assert.equal(rows.length, 1);
+    assert.ok(isError(rows[0]));
+    assert.match(label(rows[0]), /Could not load: .*500/);
+    const item = rows[0].treeItem();
+    assert.equal(item.command?.command, TreeCommands.retry);
+    await vscode.commands.executeCommand(TreeCommands.retry, ...(item.command?.arguments ?? []));
+    assert.equal((await customerRows()).filter(isCustomer).length, 25);
+  });
+
+  test('a failed later page keeps the rows shown and offers Retry for that page', async () => {
+    const first = await freshCustomers();
+    sandbox.setFaults({ queue: ['500'], match: { method: 'GET', path: '^/general/customers$' } });
+    await vscode.commands.executeCommand(TreeCommands.loadMore, first.find(isMore));
+    const failed = await customerRows();
+    assert.equal(failed.filter(isCustomer).length, 25);
+    const error = failed.find(isError);
+    assert.ok(error, 'an error item must follow the rows');
+    assert.equal(failed.some(isMore), false);
+    await vscode.commands.executeCommand(TreeCommands.retry, ...(error.treeItem().command?.arguments ?? []));
+    const after = await customerRows();
+    assert.equal(after.filter(isCustomer).length, 50);
+    assert.ok(after.some(isMore));
+  });
+
+  test('delete one customer after a confirmation that says it cannot be undone; cancelling deletes nothing', async () => {
+    const rows = (await freshCustomers()).filter(isCustomer);
+    const before = (await state()).counts.customers;
+    prompts.answers = [() => undefined];
+    await vscode.commands.executeCommand(TreeCommands.customersDelete, rows[0]);
+    assert.equal((await state()).counts.customers, before, 'a dismissed confirmation must delete nothing');
+    prompts.answers = [(actions) => actions[0]];
+    await vscode.commands.executeCommand(TreeCommands.customersDelete, rows[0]);
+    const confirm = prompts.messages.filter((m) => m.modal);
+    assert.equal(confirm.length, 2);
+    assert.ok(confirm[1].text.includes(label(rows[0])));
+    assert.match(confirm[1].detail ?? '', /cannot be undone/);
+    assert.equal((await state()).counts.customers, before - 1);
+    assert.ok(sandbox.requestLog().some((r) => r.method === 'DELETE' && new RegExp(`/general/customers/${rows[0].id.split('-').pop()}$`, 'i').test(r.path)));
+    const after = await customerRows();
+    assert.equal(after.some((n) => n.id === rows[0].id), false, 'the deleted row must be gone');
+  });
+
+  test('"Delete selected" deletes several with DELETE /Customers/Bulk after naming the count', async () => {
+    const rows = (await freshCustomers()).filter(isCustomer).slice(0, 3);
+    const before = (await state()).counts.customers;
+    prompts.answers = [(actions) => actions[0]];
+    await vscode.commands.executeCommand(TreeCommands.customersDeleteSelected, rows[0], rows);
+    assert.match(prompts.messages[0].text, /Delete 3 customers\?/);
+    assert.equal((await state()).counts.customers, before - 3);
+    assert.ok(sandbox.requestLog().some((r) => r.method === 'DELETE' && /\/general\/customers\/bulk$/i.test(r.path)));
+    const ids = new Set((await customerRows()).map((n) => n.id));
+    assert.ok(rows.every((r) => !ids.has(r.id)));
+  });
+
+  test('Edit opens the customer form for that customer; saving it refreshes the list with the new name', async () => {
+    const row = (await freshCustomers()).filter(isCustomer)[0];
+    const id = Number(row.id.split('-').pop());
+    await vscode.commands.executeCommand(TreeCommands.customersEdit, row);
+    const panels = await waitFor(async () => {
+      const p = await vscode.commands.executeCommand<Array<{ recordKey: string }>>(FormCommands.inspect);
+      return p?.some((x) => x.recordKey === `customer:${id}`) ? p : undefined;
+    }, 'the customer form');
+    assert.ok(panels.some((p) => p.recordKey === `customer:${id}`));
+    const current = await sandboxApi<CustomerRow & Record<string, unknown>>('GET', `/general/Customers/${id}`);
+    // The page sends the form's own fields only (the host drops a message with unknown ones).
+    const formFields = ['TaxNumber', 'Name', 'TaxDepartment', 'IsExport', 'Address', 'District', 'City', 'Country', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite'];
+    const values: Record<string, string | boolean> = {};
+    for (const f of formFields) values[f] = typeof current[f] === 'boolean' ? (current[f] as boolean) : String(current[f] ?? '');
+    values.Name = `${current.Name} (edited)`;
+    const answers = await waitFor(async () => {
+      const replies = await vscode.commands.executeCommand<Array<{ type: string; ok?: boolean }>>(FormCommands.simulate, `customer:${id}`, { type: 'save', requestId: 1, values });
+      return replies?.some((a) => a.type === 'response') ? replies : undefined;
+    }, 'the form to answer the save');
+    assert.ok(answers.some((a) => a.type === 'response' && a.ok), `the save failed: ${JSON.stringify(answers)}`);
+    assert.equal((await sandboxApi<CustomerRow>('GET', `/general/Customers/${id}`)).Name, values.Name);
+    await waitFor(async () => ((await customerRows()).some((n) => label(n) === values.Name) ? true : undefined), 'the tree to show the new name');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('"Check in registry" answers from GET /GlobalCompany/Check/TaxNumber; "Copy tax number" fills the clipboard', async () => {
+    const row = (await freshCustomers()).filter(isCustomer)[0];
+    const customer = await sandboxApi<CustomerRow>('GET', `/general/Customers/${row.id.split('-').pop()}`);
+    const entries = await sandboxApi<Array<{ Name: string }>>('GET', `/general/GlobalCompany/Check/TaxNumber/${customer.TaxNumber}`);
+    await vscode.commands.executeCommand(TreeCommands.customersCheckRegistry, row);
+    const said = prompts.messages.find((m) => m.text.includes(customer.TaxNumber));
+    assert.ok(said, 'no answer about the registry');
+    if (entries.length > 0) {
+      assert.match(said.text, /is a registered e-invoice user/);
+      assert.ok(said.text.includes(entries[0].Name));
+    } else assert.match(said.text, /is not a registered/);
+    await vscode.commands.executeCommand(TreeCommands.customersCopyTaxNumber, row);
+    assert.equal(await vscode.env.clipboard.readText(), customer.TaxNumber);
+  });
+
+  test('"Find by tax number" selects a loaded customer, opens one that is not loaded, and says when none matches', async () => {
+    const rows = (await freshCustomers()).filter(isCustomer);
+    const loaded = await sandboxApi<CustomerRow>('GET', `/general/Customers/${rows[2].id.split('-').pop()}`);
+    prompts.inputs = [loaded.TaxNumber];
+    await vscode.commands.executeCommand(TreeCommands.customersFindByTaxNumber);
+    await waitFor(() => (trees.customersView.selection.some((n) => n.id === rows[2].id) ? true : undefined), 'the row to be selected');
+
+    const far = (await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=10&PageSize=25')).Content[0];
+    prompts.inputs = [far.TaxNumber];
+    await vscode.commands.executeCommand(TreeCommands.customersFindByTaxNumber);
+    const editor = await waitFor(() => vscode.window.activeTextEditor, 'the details editor');
+    assert.ok(editor.document.getText().includes(far.TaxNumber));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    // A valid VKN that no customer has (the seed's tax numbers never start with 99999).
+    const unknown = completeVkn('999999998');
+    prompts.inputs = [unknown];
+    await vscode.commands.executeCommand(TreeCommands.customersFindByTaxNumber);
+    assert.ok(prompts.messages.some((m) => m.text.includes(unknown)), 'a message must say no customer matched');
+  });
+
+  test('"Quick search" searches as the user types; a superseded search is aborted', async () => {
+    const sample = (await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1')).Content[0];
+    let firstAborted = false;
+    let found: vscode.QuickPickItem[] = [];
+    prompts.searchPickScript = async <T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => {
+      const first = new AbortController();
+      const pending = options.search(sample.Name.slice(0, 3), first.signal).catch((e: unknown) => {
+        firstAborted = e instanceof Error;
+        return [] as T[];
+      });
+      first.abort();
+      await pending;
+      const items = await options.search(sample.TaxNumber, new AbortController().signal);
+      found = items;
+      return items[0];
+    };
+    const rowsBefore = (await freshCustomers()).filter(isCustomer);
+    await vscode.commands.executeCommand(TreeCommands.customersQuickSearch);
+    assert.ok(firstAborted, 'the aborted search must not resolve normally');
+    assert.equal(found.length, 1);
+    assert.equal(found[0].description, sample.TaxNumber);
+    // The match is on the first page: it gets selected.
+    assert.ok(rowsBefore.some((r) => label(r) === sample.Name));
+    await waitFor(() => (trees.customersView.selection.some((n) => label(n) === sample.Name) ? true : undefined), 'the match to be selected');
+  });
+
+  test('import a Turkish Excel CSV: 16 rows created, 4 written to .rejected.csv with reasons', async () => {
+    const source = path.join(tmp, 'musteriler.csv');
+    fs.copyFileSync(CSV_FIXTURE, source);
+    const before = (await state()).counts.customers;
+    const summary = await vscode.commands.executeCommand<{ created: number; rejected: number; rejectedFile: string }>(TreeCommands.customersImport, vscode.Uri.file(source));
+    assert.equal(summary.created, 16);
+    assert.equal(summary.rejected, 4);
+    assert.equal((await state()).counts.customers, before + 16);
+    assert.equal(summary.rejectedFile, path.join(tmp, 'musteriler.rejected.csv'));
+    const rejected = fs.readFileSync(summary.rejectedFile, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    assert.equal(rejected.length, 5, rejected.join('\n'));
+    assert.match(rejected[0], /;Reason$/);
+    for (const tax of ['2940095702', '2596120531', '905978176', '49798834353']) assert.ok(rejected.some((l) => l.includes(tax)), `${tax} is not in the rejected file`);
+    assert.ok(rejected.slice(1).every((l) => /checksum|digits/.test(l)), 'every rejected row carries its reason');
+    const anadolu = await sandboxApi<CustomerRow>('GET', '/general/Customers/GetCustomerInfo/6656437912');
+    assert.equal(anadolu.Name, 'Anadolu Gıda Sanayi ve Ticaret A.Ş.');
+    assert.ok(prompts.messages.some((m) => /16 created, 4 rejected/.test(m.text)));
+  });
+
+  test('export writes every page of the current filter to CSV', async () => {
+    prompts.inputs = ['Ltd'];
+    await vscode.commands.executeCommand(TreeCommands.customersSearch);
+    const expected = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1&Search=Ltd');
+    assert.ok(expected.TotalCount > 25, 'the filter should span several pages');
+    prompts.saveFile = vscode.Uri.file(path.join(tmp, 'export.csv'));
+    sandbox.resetRequestLog();
+    await vscode.commands.executeCommand(TreeCommands.customersExport);
+    assert.ok(fs.existsSync(path.join(tmp, 'export.csv')), `no export file; messages: ${JSON.stringify(prompts.messages)}`);
+    // Parsed as CSV: addresses may hold line breaks inside quotes.
+    const records = parseCsv(fs.readFileSync(path.join(tmp, 'export.csv'), 'utf8')).records;
+    assert.equal(records[0].cells[0], 'TaxNumber');
+    assert.equal(records.length - 1, expected.TotalCount);
+    const exported = new Set(records.slice(1).map((r) => r.cells[0]));
+    assert.equal(exported.size, expected.TotalCount, 'every customer once');
+    assert.equal(listRequests(), Math.ceil(expected.TotalCount / 100));
+    await vscode.commands.executeCommand(TreeCommands.customersClearSearch);
+  });
+
+  test('company documents: add a file, the same name again shows the server\'s 409, delete after confirming', async () => {
+    const file = path.join(tmp, 'imza-sirkuleri.pdf');
+    fs.writeFileSync(file, Buffer.from('%PDF-1.4 test document'));
+    await vscode.commands.executeCommand(TreeCommands.documentsAdd, vscode.Uri.file(file));
+    assert.ok((await state()).documents.some((d) => d.Name === 'imza-sirkuleri.pdf'));
+    const rows = await trees.documents.getChildren();
+    const row = rows.find((n) => label(n) === 'imza-sirkuleri.pdf');
+    assert.ok(row, `rows: ${rows.map(label).join(', ')}`);
+    assert.match(description(row), /^pdf/);
+
+    await vscode.commands.executeCommand(TreeCommands.documentsAdd, vscode.Uri.file(file));
+    const error = prompts.messages.find((m) => m.level === 'error');
+    assert.ok(error, 'a second add with the same name must show an error');
+    assert.match(error.text, /already exists/);
+
+    prompts.answers = [(actions) => actions[0]];
+    await vscode.commands.executeCommand(TreeCommands.documentsDelete, row);
+    assert.equal((await state()).documents.some((d) => d.Name === 'imza-sirkuleri.pdf'), false);
+    assert.equal((await trees.documents.getChildren()).some((n) => label(n) === 'imza-sirkuleri.pdf'), false);
+  });
+
+  test('certificates: expired ones get an error icon and "expired", those within 30 days a warning; the password is never shown; delete', async () => {
+    const rows = await trees.certificates.getChildren();
+    const certs = await sandboxApi<Array<{ ID: number; SerialNo: string; EndDate: string; Password: string | null }>>('GET', '/general/Company/Certificate');
+    assert.equal(rows.length, certs.length);
+    const now = Date.now();
+    for (const c of certs) {
+      const row = rows.find((r) => label(r) === c.SerialNo)!;
+      const days = (Date.parse(c.EndDate) - now) / 86_400_000;
+      if (days < 0) {
+        assert.equal(iconId(row), 'error', c.SerialNo);
+        assert.match(description(row), /expired/);
+      } else if (days <= 30) assert.equal(iconId(row), 'warning', c.SerialNo);
+      else assert.equal(iconId(row), 'verified', c.SerialNo);
+    }
+    assert.ok(rows.some((r) => iconId(r) === 'error') && rows.some((r) => iconId(r) === 'warning'));
+    // A certificate with a password: neither its row nor its details show it.
+    await sandboxApi('POST', '/general/Company/Certificate', { SerialNo: 'PWTEST0001', Type: 'EIMZA', StartDate: '2026-01-01T00:00:00', EndDate: '2030-01-01T00:00:00', Password: 'gizli-parola-123', Description: 'test' });
+    trees.certificates.refresh();
+    const withPw = (await trees.certificates.getChildren()).find((r) => label(r) === 'PWTEST0001')!;
+    const item = withPw.treeItem();
+    assert.ok(!JSON.stringify({ d: item.description, t: (item.tooltip as vscode.MarkdownString).value }).includes('gizli-parola-123'));
+    await vscode.commands.executeCommand(TreeCommands.certificatesDetails, withPw);
+    const editor = await waitFor(() => vscode.window.activeTextEditor, 'the details editor');
+    assert.ok(editor.document.getText().includes('PWTEST0001'));
+    assert.ok(!editor.document.getText().includes('gizli-parola-123'), 'details must not show the password');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    prompts.answers = [(actions) => actions[0]];
+    await vscode.commands.executeCommand(TreeCommands.certificatesDelete, withPw);
+    assert.equal((await state()).certificates.some((c) => c.SerialNo === 'PWTEST0001'), false);
+    assert.equal((await trees.certificates.getChildren()).some((r) => label(r) === 'PWTEST0001'), false);
+  });
+
+  test('identifications: add with one of the 21 types and a value, then delete', async () => {
+    let offered: readonly vscode.QuickPickItem[] = [];
+    prompts.picks = [
+      (items) => {
+        offered = items;
+        return items.find((i) => i.label === 'TICARETSICILNO');
+      },
+    ];
+    prompts.inputs = ['123456-5'];
+    await vscode.commands.executeCommand(TreeCommands.identificationsAdd);
+    assert.equal(offered.length, 21);
+    const added = (await state()).identifications.find((i) => i.Name === 'TICARETSICILNO' && i.Value === '123456-5');
+    assert.ok(added);
+    const row = (await trees.identifications.getChildren()).find((n) => label(n) === 'TICARETSICILNO' && description(n) === '123456-5');
+    assert.ok(row);
+    prompts.answers = [(actions) => actions[0]];
+    await vscode.commands.executeCommand(TreeCommands.identificationsDelete, row);
+    assert.equal((await state()).identifications.some((i) => i.ID === added.ID), false);
+  });
+
+  test('account: company, modules, credits, alerts by type, campaigns with links, rates, mailing toggles, tax office without its password', async () => {
+    trees.account.refresh();
+    const groups = await trees.account.getChildren();
+    assert.equal(groups.length, 8);
+    const group = async (key: string) => trees.account.getChildren(groups.find((g) => g.id === `account/${key}`));
+    const s = await state();
+    const company = await group('company');
+    assert.equal(label(company[0]), s.company.Name);
+    assert.equal(company[0].treeItem().command?.command, TreeCommands.accountOpenCompany);
+    const credits = await sandboxApi<unknown[]>('GET', '/general/Credits');
+    assert.equal((await group('credits')).length, credits.length);
+    const alerts = await sandboxApi<Array<{ Type: string }>>('GET', '/general/Alerts');
+    const alertRows = await group('alerts');
+    assert.deepEqual(alertRows.map(iconId), alerts.map((a) => (a.Type === 'Error' ? 'error' : a.Type === 'Warning' ? 'warning' : 'info')));
+    const campaigns = await group('campaigns');
+    assert.ok(campaigns.some((c) => c.treeItem().command?.command === TreeCommands.accountOpenCampaign));
+    assert.equal((await group('exchangeRates')).length, 3);
+    assert.ok((await group('modules')).length > 0);
+    const taxOffice = await group('taxOffice');
+    assert.equal(label(taxOffice[0]), s.taxOffice.UserName);
+    assert.ok(!JSON.stringify(taxOffice[0].treeItem()).includes(s.taxOffice.Password), 'the tax office password must not be shown');
+
+    const mailing = await group('mailing');
+    const whatsapp = mailing.find((m) => label(m) === 'WhatsApp')!;
+    const was = s.mailing.find((m) => m.ModuleID === 'WhatsApp')!.IsActive;
+    await vscode.commands.executeCommand(TreeCommands.accountToggleMailing, whatsapp);
+    assert.equal((await state()).mailing.find((m) => m.ModuleID === 'WhatsApp')!.IsActive, !was);
+    const email = (await group('mailing')).find((m) => m.id.endsWith('mailing-Portal'))!;
+    const emailWas = (await state()).mailing.find((m) => m.ModuleID === 'Portal')!.IsActive;
+    await vscode.commands.executeCommand(TreeCommands.accountToggleMailing, email);
+    assert.equal((await state()).mailing.find((m) => m.ModuleID === 'Portal')!.IsActive, !emailWas);
+    const refreshed = await group('mailing');
+    assert.equal(description(refreshed.find((m) => label(m) === 'WhatsApp')!), !was ? 'on' : 'off');
+  });
+
+  test('dataChanged refreshes only the named part; without a key the views are empty and make no request', async () => {
+    await customerRows();
+    await trees.documents.getChildren();
+    sandbox.resetRequestLog();
+    await vscode.commands.executeCommand(TreeCommands.dataChanged, { area: 'documents' });
+    await trees.documents.getChildren();
+    await customerRows();
+    const paths = sandbox.requestLog().map((r) => r.path.split('?')[0].toLowerCase());
+    assert.deepEqual(paths, ['/general/companydocuments']);
+
+    const services = api.testing.services;
+    await services.keys.delete(services.secretName('custom'));
+    try {
+      sandbox.resetRequestLog();
+      trees.refreshAll();
+      assert.deepEqual(await customerRows(), []);
+      assert.deepEqual(await trees.account.getChildren(), []);
+      assert.equal(sandbox.requestLog().length, 0);
+    } finally {
+      await services.keys.store(services.secretName('custom'), sandbox.keys.full);
+    }
+  });
+});
