@@ -75,7 +75,7 @@ export interface InitMessage {
   spec: FormSpec;
   /** The record as the server has it (the baseline "changed" is measured against). */
   values: FormValues;
-  /** A draft to restore over the baseline (after the panel was closed with unsaved changes). */
+  /** Values to show over the baseline as unsaved changes: a restored draft, or a new record's prefill. */
   draft?: FormValues;
 }
 
