@@ -561,9 +561,21 @@ suite('Sidebar trees', function () {
     assert.equal(description(refreshed.find((m) => label(m) === 'WhatsApp')!), !was ? 'on' : 'off');
   });
 
+  /** Resolves once the sandbox has seen no new request for 300 ms (at most 5 s). */
+  async function requestsSettled(): Promise<void> {
+    const deadline = Date.now() + 5000;
+    let seen = -1;
+    while (Date.now() < deadline && seen !== sandbox.requestLog().length) {
+      seen = sandbox.requestLog().length;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }
+
   test('dataChanged refreshes only the named part; without a key the views are empty and make no request', async () => {
     await customerRows();
     await trees.documents.getChildren();
+    // Views that earlier tests left expanded may still be loading: let the log go quiet first.
+    await requestsSettled();
     sandbox.resetRequestLog();
     await vscode.commands.executeCommand(TreeCommands.dataChanged, { area: 'documents' });
     await trees.documents.getChildren();
