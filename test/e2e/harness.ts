@@ -75,6 +75,19 @@ const QUICK_INPUT = '.quick-input-widget';
 const QUICK_INPUT_ROWS = `${QUICK_INPUT} .quick-input-list .monaco-list-row`;
 const WAIT_MS = 20_000;
 
+/**
+ * Chooses `action` in the open context menu: hover, then Enter. A plain click that comes while the
+ * menu is still fading in is not always taken. The menu lives in a shadow root; Playwright's CSS
+ * engine pierces open shadow roots.
+ */
+export async function chooseMenuItem(page: Page, action: string): Promise<void> {
+  const item = page.locator('.monaco-menu .action-item', { hasText: action }).first();
+  await item.waitFor();
+  await item.hover();
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-menu').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+}
+
 async function launchBrowser(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
@@ -258,10 +271,7 @@ function makeWorkbench(page: Page, sandbox: SandboxProcess | undefined, shotsDir
     },
     async contextMenu(viewName, label, action) {
       await treeRow(viewName, label).click({ button: 'right' });
-      // The menu lives in a shadow root; Playwright's CSS engine pierces open shadow roots.
-      const item = page.locator('.monaco-menu .action-item .action-label', { hasText: action }).first();
-      await item.waitFor();
-      await item.click();
+      await chooseMenuItem(page, action);
     },
     quickPickItems: visibleQuickPickLabels,
     async quickPick(label) {

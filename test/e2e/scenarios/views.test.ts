@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { openWorkbench } from '../index';
+import { chooseMenuItem, openWorkbench } from '../index';
 import { repoRoot } from '../repo';
 import { parseCsv } from '../../../src/domain/csv';
 
@@ -98,15 +98,7 @@ async function rowCount(wb: Workbench, view: string): Promise<number> {
  * the menu item was not always taken). */
 async function menu(wb: Workbench, view: string, rowText: string | RegExp, action: string): Promise<void> {
   await row(wb, view, rowText).click({ button: 'right' });
-  await chooseMenuItem(wb, action);
-}
-
-async function chooseMenuItem(wb: Workbench, action: string): Promise<void> {
-  const item = wb.page.locator('.monaco-menu .action-item', { hasText: action }).first();
-  await item.waitFor();
-  await item.hover();
-  await wb.page.keyboard.press('Enter');
-  await wb.page.locator('.monaco-menu').first().waitFor({ state: 'hidden' }).catch(() => undefined);
+  await chooseMenuItem(wb.page, action);
 }
 
 /** Answers VS Code's modal dialog with the button `label`. */
@@ -261,7 +253,7 @@ test('customers: page, load more, search, sort, create and edit, delete one and 
     await listRows.nth(0).click();
     await listRows.nth(1).click({ modifiers: ['Control'] });
     await listRows.nth(1).click({ button: 'right' });
-    await chooseMenuItem(wb, 'Delete Selected Customers');
+    await chooseMenuItem(wb.page, 'Delete Selected Customers');
     await wb.screenshot('bulk delete confirmation');
     const bulk = await dialogButton(wb, 'Delete');
     assert.match(bulk, /Delete 2 customers\?/);
