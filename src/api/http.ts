@@ -49,11 +49,15 @@ export interface CallOptions {
 }
 
 export interface TransportOptions {
+  /** Host root without /general, e.g. https://api.nilvera.com */
   baseUrl: string;
+  /** Asked on every call, so a changed or removed key takes effect at once and is never kept here. */
   getApiKey: () => Promise<string | undefined>;
+  /** Time limit of one call, retries included (default 30 000 ms). */
   timeoutMs?: number;
   retry?: RetryPolicy;
   logger?: ApiLogger;
+  /** A fetch to use instead of node-fetch (tests). */
   fetch?: FetchLike;
 }
 
@@ -75,12 +79,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 let nodeFetchPromise: Promise<FetchLike> | undefined;
 
 function loadNodeFetch(): Promise<FetchLike> {
-  // The bundle loads dist/vendor/node-fetch.js, a CommonJS file: depending on how the import is
-  // emitted, the function is `default` or `default.default`.
-  nodeFetchPromise ??= import('node-fetch').then((m) => {
-    const mod = m as unknown as { default: FetchLike | { default: FetchLike } };
-    return typeof mod.default === 'function' ? mod.default : mod.default.default;
-  });
+  // esbuild turns this into a deferred require of dist/vendor/node-fetch.js (see esbuild.js).
+  nodeFetchPromise ??= import('node-fetch').then((m) => m.default as unknown as FetchLike);
   return nodeFetchPromise;
 }
 

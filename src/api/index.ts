@@ -14,21 +14,10 @@ import { RegistryApi } from './areas/registry';
 import { TaxOfficeApi } from './areas/taxOffice';
 import { EbillApi, EvoucherApi } from './areas/templatesSeries';
 import { HttpTransport } from './http';
-import type { ApiLogger, FetchLike } from './http';
-import type { RetryPolicy } from './retry';
+import type { TransportOptions } from './http';
 
-export interface ClientOptions {
-  /** Host root without /general, e.g. https://api.nilvera.com */
-  baseUrl: string;
-  /** Asked on every call, so a changed or removed key takes effect at once and is never kept here. */
-  getApiKey: () => Promise<string | undefined>;
-  /** Time limit of one call, retries included (default 30 000 ms). */
-  timeoutMs?: number;
-  retry?: RetryPolicy;
-  logger?: ApiLogger;
-  /** A fetch to use instead of node-fetch (tests). */
-  fetch?: FetchLike;
-}
+/** The client's options: base URL, key provider, timeout, retry policy, logger, fetch. */
+export type ClientOptions = TransportOptions;
 
 export interface NilveraClient {
   readonly account: AccountApi;

@@ -1,5 +1,6 @@
 // The extension's LogOutputChannel, created on first use, and the request logger handed to the
 // API client (it receives method, path, status and time only; never headers or bodies).
+import type { RequestLogEntry } from '../api/http';
 import * as vscode from 'vscode';
 import { OutputChannelName } from '../constants';
 import { pathWithoutQuery, redact } from './redact';
@@ -22,17 +23,8 @@ export const log = {
   error: (message: string): void => logChannel().error(redact(message)),
 };
 
-export interface RequestLogInfo {
-  method: string;
-  path: string;
-  status?: number;
-  ms: number;
-  attempt: number;
-  error?: string;
-}
-
 /** Formats one request line: `GET /general/Company 200 35 ms`, plus the attempt and error when present. */
-export function formatRequestLine(info: RequestLogInfo): string {
+export function formatRequestLine(info: RequestLogEntry): string {
   const parts = [info.method.toUpperCase(), pathWithoutQuery(info.path), info.status !== undefined ? String(info.status) : '-', `${Math.round(info.ms)} ms`];
   if (info.attempt > 1) parts.push(`(attempt ${info.attempt})`);
   if (info.error) parts.push(`: ${info.error}`);
@@ -40,7 +32,7 @@ export function formatRequestLine(info: RequestLogInfo): string {
 }
 
 export const requestLogger = {
-  request(info: RequestLogInfo): void {
+  request(info: RequestLogEntry): void {
     const line = formatRequestLine(info);
     if (info.error || (info.status !== undefined && info.status >= 400)) log.warn(line);
     else log.info(line);
