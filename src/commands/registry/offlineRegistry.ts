@@ -12,6 +12,7 @@ import { isApiError } from '../../shell/apiContract';
 import { UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
+import { closeOfflineRegistries, invalidateOfflineRegistries } from '../../registry/offlineLookup';
 import { fullClient, type PaletteContext } from './commandContext';
 import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';
 import { askAliasType, askUserType } from './registryPrompts';
@@ -94,6 +95,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
         progress.report({ message: vscode.l10n.t('indexing…') });
         // Windows cannot remove a folder with open files: let go of the index being replaced.
         closeOpenReader();
+        closeOfflineRegistries();
         const meta = await registry.buildIndexFromZip(zipPath, registry.indexStorageDir(indexRoot(ctx), aliasType, userType), { aliasType, userType, zipBytes: result.bytes }, {
           signal: controller.signal,
           onProgress: (n) => progress.report({ message: vscode.l10n.t('indexing… {0} taxpayers', n.toLocaleString()) }),
@@ -110,6 +112,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
     if (!(error instanceof UserCancelledError) && !isApiError(error)) log.error(`registry download: ${String(error)}`);
     throw error;
   });
+  invalidateOfflineRegistries();
   log.info(`registry list ${aliasType}/${userType}: ${outcome.taxpayers} taxpayers, ${outcome.zipBytes} bytes, indexed`);
   const search = vscode.l10n.t('Search Now');
   void prompts
