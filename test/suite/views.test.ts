@@ -561,6 +561,19 @@ suite('Sidebar trees', function () {
     assert.equal(description(refreshed.find((m) => label(m) === 'WhatsApp')!), !was ? 'on' : 'off');
   });
 
+  test('account view: one refresh button, which reloads the tree and the status bar credits', async () => {
+    const menus = (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, Array<{ command: string; when?: string; group?: string }>> } }).contributes.menus;
+    const buttons = menus['view/title'].filter((m) => m.when?.startsWith('view == nilvera.account') && m.group?.startsWith('navigation'));
+    assert.deepEqual(buttons.map((b) => b.command).filter((c) => c.endsWith('.refresh')), [TreeCommands.accountRefresh]);
+    await trees.account.getChildren();
+    await requestsSettled();
+    sandbox.resetRequestLog();
+    await vscode.commands.executeCommand(TreeCommands.accountRefresh);
+    await trees.account.getChildren();
+    const credits = sandbox.requestLog().filter((r) => r.method === 'GET' && /^\/general\/credits$/i.test(r.path.split('?')[0]));
+    assert.ok(credits.length >= 1, 'the refresh asks for the credits again');
+  });
+
   /** Resolves once the sandbox has seen no new request for 300 ms (at most 5 s). */
   async function requestsSettled(): Promise<void> {
     const deadline = Date.now() + 5000;

@@ -1,6 +1,6 @@
 // Commands of the documents, certificates, identifications and account views.
-import type * as vscode from 'vscode';
-import { TreeCommands } from '../../constants';
+import * as vscode from 'vscode';
+import { Commands, TreeCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import type { CommandContext } from '../commandContext';
 import { openCampaign, openCompany, toggleMailing } from './accountCommands';
@@ -21,7 +21,11 @@ export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[]
     registerCommand(TreeCommands.identificationsRefresh, () => ctx.trees.identifications.refresh()),
     registerCommand(TreeCommands.identificationsAdd, () => addIdentification(ctx)),
     registerCommand(TreeCommands.identificationsDelete, (node) => deleteIdentification(ctx, node)),
-    registerCommand(TreeCommands.accountRefresh, () => ctx.trees.account.refresh()),
+    // One refresh button for the account view: it reloads the tree and the status bar's credits.
+    registerCommand(TreeCommands.accountRefresh, async () => {
+      ctx.trees.account.refresh();
+      await vscode.commands.executeCommand(Commands.creditsRefresh);
+    }),
     registerCommand(TreeCommands.accountOpenCompany, () => openCompany(ctx)),
     registerCommand(TreeCommands.accountToggleMailing, (node) => toggleMailing(ctx, node)),
     registerCommand(TreeCommands.accountOpenCampaign, (url) => openCampaign(url)),
