@@ -5,7 +5,7 @@
 //   node scripts/run-suite.js --version 4.100.3    the same on the oldest supported VS Code
 //   node scripts/run-suite.js --electron           @vscode/test-electron (downloads VS Code unless
 //                                                  $VSCODE_EXECUTABLE points at one)
-// Options: --no-build (reuse dist/ and out/), --grep <text>, --timeout <seconds> (default 300), --verbose.
+// Options: --no-build (reuse dist/ and out/), --grep <text>, --timeout <seconds> (default 900), --verbose.
 //
 // Offline: the workbench is opened with a `payload` that names the extension under development and the
 // compiled suite index; VS Code calls window.codeAutomationExit(code) when the suite's run() settles.
@@ -20,7 +20,7 @@ const root = path.resolve(__dirname, '..');
 const suiteIndex = path.join(root, 'out', 'test', 'suite', 'index.js');
 
 function parseArgs(argv) {
-  const o = { version: cs.DEFAULT_VERSION, build: true, timeoutSec: 300, electron: false, verbose: false };
+  const o = { version: cs.DEFAULT_VERSION, build: true, timeoutSec: 900, electron: false, verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--version') o.version = argv[++i];

@@ -86,6 +86,24 @@ export const TreeCommands = {
   accountOpenCampaign: 'nilvera.account.openCampaign',
 } as const;
 
+/** Customer ↔ registry reconciliation (src/reconciliation). The internal one is for the tests only. */
+export const ReconciliationCommands = {
+  run: 'nilvera.reconciliation.run',
+  export: 'nilvera.reconciliation.export',
+  openCustomer: 'nilvera.reconciliation.openCustomer',
+  copyPkAlias: 'nilvera.reconciliation.copyPkAlias',
+  loadMore: 'nilvera.reconciliation.loadMore',
+  testHook: 'nilvera.internal.reconciliation',
+} as const;
+
+/** The reconciliation view (not in `Views`: those get placeholder providers until their own land). */
+export const ReconciliationView = 'nilvera.reconciliation';
+
+/** Tax-number diagnostics (src/editor/diagnostics); the internal command is for the tests and the benchmark. */
+export const DiagnosticsCommands = {
+  testHook: 'nilvera.internal.diagnostics',
+} as const;
+
 export const ViewContainerId = 'nilvera';
 
 export const Views = {
@@ -109,6 +127,12 @@ export const Settings = {
   pageSize: 'pageSize',
   requestTimeoutSeconds: 'requestTimeoutSeconds',
   creditWarningThreshold: 'creditWarningThreshold',
+  /** Tax-number hovers (src/editor/hover). */
+  editorTaxNumberHovers: 'editor.taxNumberHovers',
+  editorHoverOnlineLookup: 'editor.hoverOnlineLookup',
+  /** Tax-number diagnostics (src/editor/diagnostics). */
+  editorInvoiceDiagnostics: 'editor.invoiceDiagnostics',
+  editorCsvDiagnostics: 'editor.csvDiagnostics',
 } as const;
 
 export const OutputChannelName = 'Nilvera';

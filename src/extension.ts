@@ -14,6 +14,9 @@ import { ShellStatusBar } from './shell/statusBar';
 import { registerForms } from './webviews/register';
 import { registerViews } from './views/register';
 import { registerPaletteCommands } from './commands/registry/registerAll';
+import { registerTaxNumberHovers } from './editor/hover/register';
+import { registerInvoiceDiagnostics } from './editor/diagnostics/register';
+import { registerReconciliation } from './reconciliation/register';
 
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
 export interface NilveraExtensionApi {
@@ -60,6 +63,9 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
   context.subscriptions.push(...registerForms(context, shell));
   registerViews(context, shell);
   context.subscriptions.push(...registerPaletteCommands(context, shell));
+  context.subscriptions.push(...registerTaxNumberHovers(context, shell));
+  registerInvoiceDiagnostics(context, shell);
+  registerReconciliation(context, shell);
   setTimeout(() => void state.refresh(), 0);
 
   return {

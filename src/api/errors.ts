@@ -27,6 +27,11 @@ export interface NilveraApiErrorInit {
   messages?: ApiMessage[];
   /** Seconds the server asked to wait (Retry-After), when it did. */
   retryAfterSeconds?: number;
+  /**
+   * A change (POST/DELETE) that failed after it may have reached the server (connection broken,
+   * time limit, unreadable answer): it may or may not have been applied, so it must not be retried blindly.
+   */
+  outcomeUnknown?: boolean;
   cause?: unknown;
 }
 
@@ -36,6 +41,7 @@ export class NilveraApiError extends Error {
   readonly operation: string;
   readonly messages: ApiMessage[];
   readonly retryAfterSeconds?: number;
+  readonly outcomeUnknown?: boolean;
 
   constructor(init: NilveraApiErrorInit) {
     const messages = init.messages ?? [];
@@ -46,6 +52,7 @@ export class NilveraApiError extends Error {
     this.operation = init.operation;
     this.messages = messages;
     this.retryAfterSeconds = init.retryAfterSeconds;
+    if (init.outcomeUnknown) this.outcomeUnknown = true;
     // The cause is not passed to Error: transport errors can quote the request URL, whose query may
     // hold a password (PUT /InteractiveTaxOffice). Callers get the kind and a sanitized message.
   }

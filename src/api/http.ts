@@ -72,9 +72,16 @@ export interface RequestSpec {
   body?: unknown;
   /** Values to blank out of any server message (besides the key), e.g. a password sent in the query. */
   redact?: string[];
+  /** A POST that only reads (the bulk registry look-up): as safe to repeat as a GET, so retried like one. */
+  readOnly?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * Longest path plus query sent. RFC 9110 §4.1 asks servers to take at least 8000 octets; many stop
+ * there (a Turkish letter is 6 once percent-encoded), and their answer (414/431) says nothing useful.
+ */
+export const MAX_REQUEST_TARGET = 8000;
 
 let nodeFetchPromise: Promise<FetchLike> | undefined;
 
@@ -221,6 +228,17 @@ function networkError(operation: string, err: unknown): NilveraApiError {
   return new NilveraApiError({ kind: 'network', operation, messages: [{ description: networkReason(err) }] });
 }
 
+/** Failures after which a change may or may not have been applied by the server. */
+const UNCERTAIN_KINDS = new Set(['network', 'timeout', 'malformed']);
+/** Transport failures that prove nothing was sent. */
+const NOT_SENT_REASONS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function markOutcomeUnknown(spec: RequestSpec, err: unknown): unknown {
+  if (!(err instanceof NilveraApiError) || isIdempotent(spec.method) || spec.readOnly || !UNCERTAIN_KINDS.has(err.kind)) return err;
+  if (err.kind === 'network' && NOT_SENT_REASONS.has(err.messages[0]?.description ?? '')) return err;
+  return new NilveraApiError({ kind: err.kind, operation: err.operation, status: err.status, messages: err.messages, retryAfterSeconds: err.retryAfterSeconds, outcomeUnknown: true });
+}
+
 /** What one attempt produced: a response whose status is 2xx, or an error. */
 type AttemptResult = { ok: true; response: FetchResponseLike } | { ok: false; error: NilveraApiError };
 
@@ -300,6 +318,14 @@ export class HttpTransport {
       if (/\/(\.|%2e){1,2}(?=\/|$)/i.test(spec.path)) {
         throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: 'a path parameter cannot be "." or ".."' }] });
       }
+      // An empty parameter leaves "//" or a trailing "/", which another route (a list) would answer.
+      if (/\/(?=\/|$)/.test(spec.path)) {
+        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: 'a path parameter cannot be empty' }] });
+      }
+      const target = spec.path + buildQuery(spec.query);
+      if (target.length > MAX_REQUEST_TARGET) {
+        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text` }] });
+      }
       let key: string | undefined;
       try {
         key = await this.options.getApiKey();
@@ -309,14 +335,14 @@ export class HttpTransport {
       if (scope.aborted) throw scope.abortError(spec.operation);
       if (!key) throw new NilveraApiError({ kind: 'auth', operation: spec.operation, messages: [{ description: 'no API key is set' }] });
       const fetchFn = this.options.fetch ?? (await loadNodeFetch());
-      const url = this.baseUrl + spec.path + buildQuery(spec.query);
+      const url = this.baseUrl + target;
       const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
       let body: string | undefined;
       if (spec.body !== undefined) {
         body = JSON.stringify(spec.body);
         headers['Content-Type'] = 'application/json';
       }
-      const maxAttempts = 1 + (isIdempotent(spec.method) ? Math.max(0, this.retry.retries) : 0);
+      const maxAttempts = 1 + (isIdempotent(spec.method) || spec.readOnly ? Math.max(0, this.retry.retries) : 0);
       for (let attempt = 1; ; attempt++) {
         const result = await this.attempt(fetchFn, url, spec, headers, body, scope, attempt, key);
         let error: NilveraApiError;
@@ -342,6 +368,8 @@ export class HttpTransport {
           throw scope.abortError(spec.operation);
         }
       }
+    } catch (err) {
+      throw markOutcomeUnknown(spec, err);
     } finally {
       scope.dispose();
     }

@@ -8,13 +8,22 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
 import { NilveraApiError } from './errors';
+import { verifyZipBuffer, verifyZipFile, ZipIntegrityError } from './zipIntegrity';
 import type { CallOptions, HttpTransport } from './http';
 import { encodeSegment } from './paths';
 import type { AliasType, GlobalUserType } from './types';
 
-export type DownloadTarget =
+export type DownloadTarget = (
   | { kind: 'file'; path: string; onProgress?: (zipBytes: number) => void }
-  | { kind: 'buffer'; onProgress?: (zipBytes: number) => void };
+  | { kind: 'buffer'; onProgress?: (zipBytes: number) => void }
+) & {
+  /**
+   * Check the ZIP (structure, sizes, CRC-32 of every entry) before the file is renamed into place
+   * or the Buffer returned: a cut-off or damaged ZIP is a 'malformed' error and nothing is kept.
+   * Costs one inflate pass over the ZIP.
+   */
+  verifyZip?: boolean;
+};
 
 export interface DownloadResult {
   /** Size of the ZIP in bytes. */
@@ -25,10 +34,13 @@ export interface DownloadResult {
   buffer?: Buffer;
 }
 
-/** Receives decoded ZIP bytes; `finish` makes them final, `discard` undoes everything. */
+/**
+ * Receives decoded ZIP bytes; `finish` makes them final (after `verify`, when given, accepts the
+ * complete bytes), `discard` undoes everything.
+ */
 interface ByteSink {
   write(bytes: Buffer): Promise<void>;
-  finish(): Promise<DownloadResult>;
+  finish(verify?: (zip: { path: string } | { buffer: Buffer }) => Promise<void>): Promise<DownloadResult>;
   discard(): Promise<void>;
 }
 
@@ -61,11 +73,12 @@ function fileSink(finalPath: string): ByteSink {
         if (failed) throw failed;
       }
     },
-    async finish() {
+    async finish(verify) {
       if (failed) throw failed;
       out.end();
       await once(out, 'finish');
       await closed();
+      await verify?.({ path: tempPath });
       await fs.promises.rename(tempPath, finalPath);
       return { bytes, path: finalPath };
     },
@@ -93,8 +106,9 @@ function bufferSink(expectedMax: number | undefined): ByteSink {
       }
       bytes += chunk.length;
     },
-    async finish() {
+    async finish(verify) {
       const buffer = buf ? buf.subarray(0, bytes) : Buffer.concat(parts, bytes);
+      await verify?.({ buffer });
       return { bytes, buffer };
     },
     async discard() {
@@ -149,12 +163,23 @@ export function downloadRegistryList(
         await sink.write(last);
         report(last.length);
       }
-      return await sink.finish();
+      return await sink.finish(target.verifyZip ? (zip) => verifyZip(zip, signal) : undefined);
     } catch (err) {
       await sink.discard().catch(() => undefined);
       throw err;
     }
   });
+}
+
+async function verifyZip(zip: { path: string } | { buffer: Buffer }, signal: AbortSignal): Promise<void> {
+  try {
+    await ('path' in zip ? verifyZipFile(zip.path, signal) : verifyZipBuffer(zip.buffer, signal));
+  } catch (err) {
+    // A cancel during the check is reported by the HTTP layer as such.
+    if (signal.aborted) throw err;
+    if (err instanceof ZipIntegrityError) throw malformed(`the downloaded ZIP is damaged: ${err.message}`);
+    throw err;
+  }
 }
 
 function malformed(description: string): NilveraApiError {

@@ -3,7 +3,8 @@
 // hands back complete records, so a large file never has to be one string.
 
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { SniffingTextDecoder } from './textDecoding';
+import type { SourceEncoding } from './textDecoding';
 
 export type CsvDelimiter = ',' | ';' | '\t';
 
@@ -94,6 +95,9 @@ export class CsvReader {
   get hasBom(): boolean {
     return this.hadBom;
   }
+
+  /** The encoding readCsvChunks detected in the bytes (undefined for text input or pure ASCII). */
+  sourceEncoding: SourceEncoding | undefined;
 
   push(chunk: string): CsvRecord[] {
     if (!this.started) {
@@ -264,19 +268,23 @@ export function parseCsv(text: string, options: CsvReaderOptions = {}): ParsedCs
 }
 
 /**
- * Reads CSV records from byte or text chunks (a file stream, an HTTP body...). UTF-8 characters split
- * across chunks are reassembled. `reader` exposes the detected delimiter and BOM once known.
+ * Reads CSV records from byte or text chunks (a file stream, an HTTP body...). Bytes are decoded as
+ * UTF-8, UTF-16LE (with its BOM) or windows-1254 (Turkish Excel's "CSV" export), detected from the
+ * bytes; characters split across chunks are reassembled. `reader` exposes the detected delimiter,
+ * BOM and encoding once known.
  */
 export async function* readCsvChunks(
   source: AsyncIterable<Buffer | Uint8Array | string>,
   reader: CsvReader = new CsvReader(),
 ): AsyncGenerator<CsvRecord> {
-  const decoder = new StringDecoder('utf8');
+  const decoder = new SniffingTextDecoder();
   for await (const chunk of source) {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    reader.sourceEncoding = decoder.encoding;
     yield* reader.push(text);
   }
   yield* reader.push(decoder.end());
+  reader.sourceEncoding = decoder.encoding;
   yield* reader.end();
 }
 

@@ -5,6 +5,7 @@
 import { CsvReader, CsvWriter, parseCsv, readCsvChunks, readCsvFile } from './csv';
 import type { CsvDelimiter, CsvRecord, CsvWriterOptions } from './csv';
 import { checkTaxId, isValidVkn } from './taxId';
+import type { SourceEncoding } from './textDecoding';
 
 /** CustomerDto as POST /general/Customers takes it (PascalCase, as on the wire). */
 export interface CustomerRecord {
@@ -229,6 +230,8 @@ export interface CustomerImportResult {
   header?: string[];
   delimiter?: CsvDelimiter;
   hasBom?: boolean;
+  /** CSV bytes only, and only when not UTF-8: the encoding detected (windows-1254 for Turkish Excel's "CSV"). */
+  encoding?: SourceEncoding;
 }
 
 export class CustomerImportError extends Error {
@@ -307,6 +310,7 @@ export class CustomerCsvImport {
     if (reader) {
       this.result.delimiter = reader.delimiter;
       this.result.hasBom = reader.hasBom;
+      if (reader.sourceEncoding && reader.sourceEncoding !== 'utf-8') this.result.encoding = reader.sourceEncoding;
     }
     return this.result;
   }
@@ -425,7 +429,9 @@ export function writeRejectedCsv(
   const reasonIndex = header.findIndex((h) => REASON_KEYS.has(normalizeHeader(h)));
   const width = reasonIndex >= 0 ? header.length : header.length + 1;
   const at = reasonIndex >= 0 ? reasonIndex : header.length;
-  const w = new CsvWriter({ delimiter: result.delimiter ?? ',', bom: result.hasBom ?? false });
+  // The rejected file is UTF-8: a BOM tells Excel so when the source was in another encoding.
+  const bom = (result.hasBom ?? false) || (result.encoding !== undefined && result.encoding !== 'utf-8');
+  const w = new CsvWriter({ delimiter: result.delimiter ?? ',', bom });
   let out = w.row(reasonIndex >= 0 ? header : [...header, REASON_HEADER]);
   for (const r of result.rejected) {
     const cells = (r.cells ?? []).slice(0, width);

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
+import { crc32 } from './crc32';
 import { RegistryXmlParser } from './registryXml';
 import type { Taxpayer } from './registryXml';
 import type JSZipModule from 'jszip';
@@ -13,6 +14,7 @@ export type RegistryZipErrorCode =
   | 'corrupt' // not a ZIP, truncated, or an entry that does not inflate
   | 'unsafeEntryName'
   | 'noUsableEntry'
+  | 'multipleLists'
   | 'unsupportedFormat'
   | 'entryTooLarge';
 
@@ -62,7 +64,10 @@ interface ZipEntryLike {
   name: string;
   dir: boolean;
   nodeStream(type?: 'nodebuffer'): NodeJS.ReadableStream;
+  /** jszip's record of the entry as stored; `crc32` is the checksum from the ZIP's headers. */
+  _data?: { crc32?: number };
 }
+
 
 export interface RegistryZipSummary {
   entryName: string;
@@ -95,6 +100,12 @@ async function loadEntries(source: Buffer | string): Promise<ZipEntryLike[]> {
   } catch (e) {
     throw new RegistryZipError('corrupt', `The registry file is not a readable ZIP (corrupt or truncated): ${(e as Error).message}`);
   }
+  // jszip drops entries whose name resolves to nothing (".."): check the names as stored first.
+  for (const stored of storedEntryNames(data)) {
+    if (isUnsafeEntryName(stored)) {
+      throw new RegistryZipError('unsafeEntryName', `The ZIP holds an entry with an unsafe name ("${stored}"); it was not opened.`, stored);
+    }
+  }
   const entries: ZipEntryLike[] = [];
   zip.forEach((_path, file) => {
     // jszip resolves "a/../b" on load and keeps the name as stored in unsafeOriginalName.
@@ -105,6 +116,28 @@ async function loadEntries(source: Buffer | string): Promise<ZipEntryLike[]> {
     if (!file.dir) entries.push(file as unknown as ZipEntryLike);
   });
   return entries;
+}
+
+/**
+ * Entry names exactly as the central directory stores them (UTF-8 when flagged, else read as
+ * Latin-1, enough to see separators and dots). Stops quietly at anything unexpected; ZIP64 archives
+ * (over 65,535 entries) are left to jszip's own check.
+ */
+export function storedEntryNames(zip: Buffer): string[] {
+  const names: string[] = [];
+  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0 || eocd + 22 > zip.length) return names;
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  for (let i = 0; i < count && at + 46 <= zip.length && zip.readUInt32LE(at) === 0x02014b50; i++) {
+    const utf8 = (zip.readUInt16LE(at + 8) & 0x800) !== 0;
+    const nameLength = zip.readUInt16LE(at + 28);
+    const next = at + 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+    if (next > zip.length) break;
+    names.push(zip.toString(utf8 ? 'utf8' : 'latin1', at + 46, at + 46 + nameLength));
+    at = next;
+  }
+  return names;
 }
 
 /** Bytes looked at to tell XML from CSV/JSON/binary. */
@@ -151,25 +184,37 @@ function corruptEntry(entryName: string, e: unknown): RegistryZipError {
 }
 
 /**
- * Taxpayers of a registry ZIP (a Buffer or a file path), one by one. Picks the first entry whose content
- * is XML; CSV or JSON lists give an "unsupported format" error for now. The entry is inflated only as
- * fast as the consumer iterates, so memory does not grow with the list.
+ * Taxpayers of a registry ZIP (a Buffer or a file path), one by one, from its one entry whose content
+ * is XML. Two XML entries are refused rather than guessed at: reading only one of them would leave
+ * taxpayers out of the offline index without a word. CSV or JSON lists give an "unsupported format"
+ * error for now. The entry is inflated only as fast as the consumer iterates, so memory does not grow
+ * with the list.
  */
 export async function* iterateRegistryZip(source: Buffer | string, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer, RegistryZipSummary> {
   const max = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
   const entries = await loadEntries(source);
   const otherFormats: Array<{ name: string; format: EntryFormat }> = [];
+  let list: ListEntry | undefined;
   for (const entry of entries) {
     const stream = entry.nodeStream('nodebuffer') as unknown as Readable;
-    const head = await readHead(stream, entry.name);
+    const head = await readHead(stream, entry.name).catch((e: unknown) => {
+      list?.stream.destroy();
+      throw e;
+    });
     const format = head ? sniffFormat(head) : 'unknown';
     if (format !== 'xml' || !head) {
       stream.destroy();
       if (format !== 'unknown') otherFormats.push({ name: entry.name, format });
       continue;
     }
-    return yield* parseEntry(entry.name, stream, head, max);
+    if (list) {
+      stream.destroy();
+      list.stream.destroy();
+      throw new RegistryZipError('multipleLists', `The ZIP holds more than one XML list ("${list.name}" and "${entry.name}"); it is not clear which one to use, so none was read.`, entry.name);
+    }
+    list = { name: entry.name, stream, head, crc32: entry._data?.crc32 };
   }
+  if (list) return yield* parseEntry(list, max);
   if (otherFormats.length > 0) {
     const f = otherFormats[0];
     throw new RegistryZipError('unsupportedFormat', `The ZIP entry "${f.name}" holds ${f.format.toUpperCase()}, which is not supported yet (only the XML list is).`, f.name);
@@ -190,7 +235,23 @@ export async function readRegistryZip(
   }
 }
 
-async function* parseEntry(entryName: string, entryStream: Readable, head: Buffer, maxBytes: number): AsyncGenerator<Taxpayer, RegistryZipSummary> {
+interface ListEntry {
+  name: string;
+  stream: Readable;
+  /** The first bytes, already read from `stream`. */
+  head: Buffer;
+  /** Checksum from the ZIP's headers, when jszip exposes it. */
+  crc32?: number;
+}
+
+/**
+ * Streams one entry into the XML parser. The inflated bytes are checked against the entry's CRC-32 at
+ * the end: deflate itself has no integrity check, so a damaged byte can inflate "fine" into a wrong tax
+ * number. The taxpayers already handed out are then to be thrown away (the index build does).
+ */
+async function* parseEntry(entry: ListEntry, maxBytes: number): AsyncGenerator<Taxpayer, RegistryZipSummary> {
+  const { name: entryName, stream: entryStream, head } = entry;
+  let crc = 0;
   // jszip's stream is a readable-stream v2 object without async iteration: pipe it into a core
   // PassThrough, which keeps back-pressure and can be iterated.
   const pass = new PassThrough();
@@ -200,6 +261,7 @@ async function* parseEntry(entryName: string, entryStream: Readable, head: Buffe
   let bytes = 0;
   const feed = (chunk: Buffer): void => {
     bytes += chunk.length;
+    crc = crc32(chunk, crc);
     if (bytes > maxBytes) {
       throw new RegistryZipError('entryTooLarge', `The ZIP entry "${entryName}" inflates to more than ${maxBytes} bytes; stopped.`, entryName);
     }
@@ -212,6 +274,9 @@ async function* parseEntry(entryName: string, entryStream: Readable, head: Buffe
     for await (const chunk of pass) {
       feed(chunk as Buffer);
       if (batch.length > 0) yield* takeBatch();
+    }
+    if (entry.crc32 !== undefined && crc >>> 0 !== entry.crc32 >>> 0) {
+      throw new RegistryZipError('corrupt', `The ZIP entry "${entryName}" is damaged: its content does not match its checksum (CRC-32). Download the list again.`, entryName);
     }
     parser.end();
     yield* takeBatch();

@@ -2,7 +2,7 @@
 // number or title words without the network.
 
 import * as path from 'node:path';
-import { iterateRegistryZip } from '../domain/registryZip';
+import { iterateRegistryZip, type RegistryZipOptions } from '../domain/registryZip';
 import { buildIndex, type BuildOptions } from './builder';
 import type { IndexMeta } from './format';
 
@@ -19,6 +19,11 @@ export function indexStorageDir(root: string, aliasType: string, userType: strin
 }
 
 /** Streams the taxpayers out of a registry ZIP file into a new index that replaces the current one. */
-export async function buildIndexFromZip(zipPath: string, storageDir: string, source: { aliasType: string; userType: string; zipBytes: number }, options: BuildOptions = {}): Promise<IndexMeta> {
-  return buildIndex(storageDir, iterateRegistryZip(zipPath), source, options);
+export async function buildIndexFromZip(
+  zipPath: string,
+  storageDir: string,
+  source: { aliasType: string; userType: string; zipBytes: number },
+  options: BuildOptions & RegistryZipOptions = {},
+): Promise<IndexMeta> {
+  return buildIndex(storageDir, iterateRegistryZip(zipPath, { maxEntryBytes: options.maxEntryBytes }), source, options);
 }

@@ -41,6 +41,11 @@ export interface OfflineListInfo {
 
 const POINTER_RECHECK_MS = 1000;
 
+/** Where the extension keeps its registry indexes, under its global storage folder. */
+export function registryIndexRoot(globalStoragePath: string): string {
+  return path.join(globalStoragePath, 'registry-index');
+}
+
 function storageDir(root: string, aliasType: string, userType: string): string {
   // Same layout as indexStorageDir() in ./index (not imported: that module pulls in the ZIP reader).
   return path.join(root, `${aliasType}-${userType}`);

@@ -6,6 +6,7 @@ export const USAGE = `Usage: node dist/sandbox.js [options]
   --host H          address to bind (default 127.0.0.1)
   --key K           the full-permission API key (default: random)
   --customers N     seed customers (default 300)
+  --invalid-customers N  extra legacy customers with bad tax-number checksums (default 0)
   --registry N      registry taxpayers (default 5000, up to 20,000,000)
   --seed S          seed of the generated data (default 1)
   --data FILE       keep changes in this JSON file across restarts
@@ -37,6 +38,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--host': out.host = value(); break;
       case '--key': out.key = value(); break;
       case '--customers': out.customers = numberArg(flag, value(), 0, 5_000_000); break;
+      case '--invalid-customers': out.invalidCustomers = numberArg(flag, value(), 0, 100_000); break;
       case '--registry': out.registry = numberArg(flag, value(), 0, 20_000_000); break;
       case '--seed': out.seed = numberArg(flag, value(), 0, 2 ** 31 - 1); break;
       case '--data': out.dataFile = value(); break;

@@ -1,7 +1,15 @@
 // Fault injection: a plan decides, per request, whether to add latency and which failure to fake.
 import type { FaultKind, FaultPlan } from './types';
 
-export const FAULT_KINDS: readonly FaultKind[] = ['500', '503', '429', 'reset', 'truncate', 'malformed'];
+export const FAULT_KINDS: readonly FaultKind[] = ['500', '503', '429', 'reset', 'truncate', 'malformed', 'corruptZip', 'truncatedZip'];
+
+/** Faults that change the registry ZIP inside an otherwise normal answer (applied by that route). */
+export const ZIP_FAULT_KINDS = ['corruptZip', 'truncatedZip'] as const;
+export type ZipFaultKind = (typeof ZIP_FAULT_KINDS)[number];
+
+export function isZipFault(kind: FaultKind | undefined): kind is ZipFaultKind {
+  return kind === 'corruptZip' || kind === 'truncatedZip';
+}
 
 export interface FaultDecision {
   latencyMs: number;

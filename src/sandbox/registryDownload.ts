@@ -1,8 +1,9 @@
 // GET /general/GlobalCompany/{AliasType}/{GlobalUserType}: a JSON string holding base64 of a ZIP
 // whose one (dated) XML entry lists the registry. Streamed end to end with back-pressure.
 import type { ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ZipFaultKind } from './faults';
 import type { AliasKind, DocumentKind, Registry } from './registry';
 import { registryXmlChunks } from './registryXml';
 import { Base64Encoder, zipEntryStages } from './zipWriter';
@@ -12,13 +13,46 @@ export function registryEntryName(aliasKind: AliasKind, document: DocumentKind, 
   return `KullaniciListesi_${aliasKind}_${document}_${stamp}.xml`;
 }
 
-export async function streamRegistryZip(registry: Registry, aliasKind: AliasKind, document: DocumentKind, res: ServerResponse): Promise<void> {
+/** Where a ZIP fault strikes: past the local header (30 bytes + name), inside the deflate data. */
+const ZIP_FAULT_OFFSET = 200;
+
+/**
+ * Spoils the ZIP bytes for a fault plan: `corruptZip` flips one byte inside the compressed data,
+ * `truncatedZip` drops everything from that offset on (so no central directory). The base64 and the
+ * JSON string around it stay well formed.
+ */
+class ZipFaultStage extends Transform {
+  private seen = 0;
+
+  constructor(private readonly fault: ZipFaultKind) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    const start = this.seen;
+    this.seen += chunk.length;
+    if (this.fault === 'truncatedZip') {
+      cb(null, start >= ZIP_FAULT_OFFSET ? undefined : chunk.subarray(0, ZIP_FAULT_OFFSET - start));
+      return;
+    }
+    if (start <= ZIP_FAULT_OFFSET && ZIP_FAULT_OFFSET < this.seen) {
+      const copy = Buffer.from(chunk);
+      copy[ZIP_FAULT_OFFSET - start] ^= 0xff;
+      cb(null, copy);
+      return;
+    }
+    cb(null, chunk);
+  }
+}
+
+export async function streamRegistryZip(registry: Registry, aliasKind: AliasKind, document: DocumentKind, res: ServerResponse, fault?: ZipFaultKind): Promise<void> {
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
   const source = Readable.from(registryXmlChunks(registry.entries(), aliasKind, document), { objectMode: false });
   try {
     // Level 1: about twice as fast as the default for ~12 % more bytes; speed matters more in a stand-in.
     const [counter, deflate, framer] = zipEntryStages(registryEntryName(aliasKind, document), new Date(), 1);
-    await pipeline(source, counter, deflate, framer, new Base64Encoder('"', '"'), res);
+    const spoil = fault ? [new ZipFaultStage(fault)] : [];
+    await pipeline([source, counter, deflate, framer, ...spoil, new Base64Encoder('"', '"'), res]);
   } catch {
     // The client went away (or a fault cut the socket): nothing left to answer.
     res.destroy();

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest } from './errors';
 import type { QueryParams } from './validate';
 import type { SandboxContext } from './context';
+import type { ZipFaultKind } from './faults';
 
 export interface RequestContext {
   method: string;
@@ -15,6 +16,8 @@ export interface RequestContext {
   app: SandboxContext;
   /** The parsed JSON body; undefined when the body is empty; 400 when it is not JSON. */
   json(): Promise<unknown>;
+  /** A planned ZIP fault for this request (only the registry download acts on it). */
+  zipFault?: ZipFaultKind;
 }
 
 /** Returned by a handler that wrote the response itself (streams). */

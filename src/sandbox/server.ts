@@ -6,12 +6,12 @@ import type { SandboxContext } from './context';
 import { handleControl } from './control';
 import { CustomerStore } from './customerStore';
 import { ApiError, ErrorCode } from './errors';
-import { FaultInjector, type FaultDecision } from './faults';
+import { FaultInjector, isZipFault, type FaultDecision } from './faults';
 import { loadData, SaveScheduler, type PersistedData } from './persistence';
 import { Registry } from './registry';
 import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
 import { createRouter } from './routes';
-import { generateCustomers, generateMutableState, generateStaticState } from './seed/generate';
+import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
 import type { RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
 export type { FaultPlan, SandboxHandle, SandboxOptions } from './types';
@@ -87,7 +87,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     registry.importOverrides(persisted.registry);
   } else {
     state = generateMutableState(seed);
-    customers = new CustomerStore(generateCustomers(seed, options.customers ?? 300, registry));
+    const regular = generateCustomers(seed, options.customers ?? 300, registry);
+    customers = new CustomerStore([...regular, ...generateInvalidCustomers(seed, options.invalidCustomers ?? 0, regular.length + 1)]);
   }
   const statics = generateStaticState(seed, state.company);
   let saver: SaveScheduler | undefined;
@@ -119,13 +120,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (logged) return;
       logged = true;
       if (log.length >= MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES + 1);
-      log.push({ method, path, status });
+      log.push({ method, path, status, ...(q >= 0 ? { query: url.slice(q + 1) } : {}) });
     };
     res.once('finish', () => record(res.statusCode));
     res.once('close', () => record(0));
     const decision = faults.decide(method, path);
     if (decision?.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
-    if (decision?.fault) return applyFault(res, decision);
+    const zipFault = decision && isZipFault(decision.fault) ? decision.fault : undefined;
+    if (decision?.fault && !zipFault) return applyFault(res, decision);
 
     try {
       const match = router.match(method, path);
@@ -141,6 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         req,
         res,
         app,
+        ...(zipFault ? { zipFault } : {}),
         json: () =>
           (bodyPromise ??= readBody(req).then((buf) => {
             const text = buf.toString('utf8').replace(/^\uFEFF/, '');

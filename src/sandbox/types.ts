@@ -1,6 +1,11 @@
 // Public option and handle types of the sandbox (the contract other parts build on).
 
-export type FaultKind = '500' | '503' | '429' | 'reset' | 'truncate' | 'malformed';
+/**
+ * `corruptZip` and `truncatedZip` act on the registry ZIP download only (other routes answer normally):
+ * the body stays a complete JSON string of valid base64, but the ZIP inside has bytes flipped in its
+ * compressed data (fails CRC/inflate) or ends halfway (no central directory).
+ */
+export type FaultKind = '500' | '503' | '429' | 'reset' | 'truncate' | 'malformed' | 'corruptZip' | 'truncatedZip';
 
 export interface FaultPlan {
   /** Added to every matching request. */
@@ -21,6 +26,8 @@ export interface SandboxOptions {
   key?: string;
   restrictedKey?: string;
   customers?: number;
+  /** Extra legacy customers with bad tax-number checksums, after the regular ones (default 0). */
+  invalidCustomers?: number;
   registry?: number;
   seed?: number;
   dataFile?: string;
@@ -30,8 +37,11 @@ export interface SandboxOptions {
 
 export interface RequestLogEntry {
   method: string;
+  /** Without the query string. */
   path: string;
   status: number;
+  /** The raw query string without `?`, when the request had one (e.g. `Page=2&PageSize=100`). */
+  query?: string;
 }
 
 export interface SandboxHandle {

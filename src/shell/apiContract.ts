@@ -46,6 +46,8 @@ export interface ApiErrorShape {
   operation: string;
   messages: Array<{ code?: number | string; description: string; detail?: string }>;
   message: string;
+  /** A change that may or may not have been applied (the connection failed after it was sent). */
+  outcomeUnknown?: boolean;
 }
 
 const KINDS = new Set<string>(['auth', 'forbidden', 'notFound', 'conflict', 'validation', 'badRequest', 'rateLimited', 'server', 'timeout', 'network', 'cancelled', 'malformed']);

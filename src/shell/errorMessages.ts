@@ -42,12 +42,45 @@ export function isCancellation(error: unknown): boolean {
   );
 }
 
+/** The registry ZIP reader's refusals (src/domain/registryZip.ts), duck-typed so this module stays light. */
+function registryZipMessage(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== 'RegistryZipError') return undefined;
+  const { code, entryName } = error as Error & { code?: string; entryName?: string };
+  const entry = entryName ?? '';
+  switch (code) {
+    case 'corrupt':
+      return vscode.l10n.t('The downloaded registry list is damaged or incomplete. Download it again.');
+    case 'unsafeEntryName':
+      return vscode.l10n.t('The registry ZIP holds an entry with an unsafe name ("{0}"); it was not opened and nothing was written.', entry);
+    case 'noUsableEntry':
+      return vscode.l10n.t('The registry ZIP holds no registry list.');
+    case 'multipleLists':
+      return vscode.l10n.t('The registry ZIP holds more than one list; it is not clear which one to use, so none was read.');
+    case 'unsupportedFormat':
+      return vscode.l10n.t('The registry ZIP holds a list in a format that is not supported yet ("{0}"); only the XML list is.', entry);
+    case 'entryTooLarge':
+      return vscode.l10n.t('The registry ZIP entry "{0}" is larger than the allowed size once unpacked; reading stopped.', entry);
+    default:
+      return undefined;
+  }
+}
+
 export function describeError(error: unknown): DescribedError {
   if (isCancellation(error)) return { show: false, text: '', actions: [] };
   if (error instanceof UserFacingError) return { show: true, text: error.message, actions: [] };
+  const zipProblem = registryZipMessage(error);
+  if (zipProblem) return { show: true, text: zipProblem, actions: ['retry', 'showLog'] };
   if (!isApiError(error)) {
     const text = error instanceof Error ? error.message : String(error);
     return { show: true, text: vscode.l10n.t('Something went wrong: {0}', text), actions: ['showLog'] };
+  }
+  if (error.outcomeUnknown) {
+    // No Retry button: repeating a change that may have been applied could apply it twice.
+    return {
+      show: true,
+      text: vscode.l10n.t('The connection failed after the change was sent, so it may or may not have been saved. Refresh the view to check before trying again.'),
+      actions: ['showLog'],
+    };
   }
   switch (error.kind) {
     case 'auth':

@@ -1,6 +1,8 @@
 // A parent whose children come from a server-side paged list: the first page on expand, then one
-// page per "Load more" click. Only this parent is redrawn when a page arrives; one page is in
-// flight at a time; a failed page keeps the rows already shown and adds an error item with Retry.
+// page per "Load more" click. Only this parent is redrawn when a page arrives; page k of a list is
+// fetched once (concurrent callers share it); a refresh starts a new list and drops the answers
+// still under way for the old one; a failed page keeps the rows already shown and adds an error
+// item with Retry.
 import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
 import type { Pagination } from '../api/types';
@@ -9,10 +11,16 @@ import { ErrorNode, ParentNode, TreeNode, uniqueById, type ChangeListener } from
 export class LoadMoreNode extends TreeNode {
   constructor(
     readonly owner: PagedNode<unknown>,
-    private readonly shown: number,
+    /** Record rows shown when this item was made: a click asks for the page after them. */
+    readonly shown: number,
     private readonly total: number | null,
   ) {
     super(owner, '~more');
+  }
+
+  /** The click: loads the next page unless that already happened since this item was shown. */
+  click(): Promise<void> {
+    return this.owner.loadMore(this.shown);
   }
 
   treeItem(): vscode.TreeItem {
@@ -31,7 +39,12 @@ export abstract class PagedNode<T> extends ParentNode {
   private nextPage = 1;
   private hasMore = true;
   private pageError: ErrorNode | undefined;
-  private pageInFlight: Promise<void> | undefined;
+  /** Bumped when the list starts over (refresh, new filter): answers for an older list are dropped. */
+  private listVersion = 0;
+  /** The page request in flight (at most one per list version). */
+  private pageRequest: { version: number; done: Promise<void> } | undefined;
+  /** A "Load more" in flight: the page request plus the redraw. */
+  private moreRequest: { version: number; done: Promise<void> } | undefined;
   /** TotalCount of the last page the server sent. */
   total: number | null = null;
 
@@ -66,42 +79,76 @@ export abstract class PagedNode<T> extends ParentNode {
     return [...this.rows, ...tail];
   }
 
-  private async fetchNext(): Promise<void> {
-    const page = await this.fetchPage(this.nextPage);
+  /**
+   * Fetches the next page of the current list, once: a caller while it is in flight shares it. An
+   * answer that arrives after the list started over is dropped (before, it was appended to the new
+   * list and moved its page counter on, so pages went missing and a superseded search's rows showed).
+   */
+  private fetchNext(): Promise<void> {
+    const pending = this.pageRequest;
+    if (pending && pending.version === this.listVersion) return pending.done;
+    const version = this.listVersion;
+    const pageNumber = this.nextPage;
+    const done: Promise<void> = this.fetchPage(pageNumber)
+      .then(
+        (page) => {
+          if (version === this.listVersion) this.append(pageNumber, page);
+        },
+        (error: unknown) => {
+          if (version === this.listVersion) throw error;
+        },
+      )
+      .finally(() => {
+        if (this.pageRequest?.done === done) this.pageRequest = undefined;
+      });
+    this.pageRequest = { version, done };
+    return done;
+  }
+
+  private append(pageNumber: number, page: Pagination<T>): void {
     const records = page.Content ?? [];
-    const fresh = uniqueById(records.map((r) => this.toNode(r)), this.seen);
-    this.rows.push(...fresh);
+    this.rows.push(...uniqueById(records.map((r) => this.toNode(r)), this.seen));
     this.total = page.TotalCount ?? null;
     const totalPages = page.TotalPages ?? (page.TotalCount !== null && page.PageSize > 0 ? Math.ceil(page.TotalCount / page.PageSize) : null);
-    this.hasMore = records.length > 0 && (totalPages === null ? records.length >= page.PageSize : this.nextPage < totalPages);
-    this.nextPage++;
+    this.hasMore = records.length > 0 && (totalPages === null ? records.length >= page.PageSize : pageNumber < totalPages);
+    this.nextPage = pageNumber + 1;
     this.onPage(page);
   }
 
-  /** Loads the next page and redraws only this parent. Concurrent clicks share one request. */
-  loadMore(): Promise<void> {
-    if (this.pageInFlight) return this.pageInFlight;
+  /**
+   * Loads the next page and redraws only this parent. Concurrent clicks share one request. With
+   * `shown` (the rows a "Load more" item was made for), a click on an item whose page has already
+   * arrived loads nothing: one click, one page.
+   */
+  loadMore(shown?: number): Promise<void> {
+    if (shown !== undefined && shown !== this.rows.length) return Promise.resolve();
+    const version = this.listVersion;
+    if (this.moreRequest?.version === version) return this.moreRequest.done;
     if (this.nextPage === 1) {
-      // Nothing loaded yet (Retry after a failed first page): a plain reload does it.
-      this.refresh();
-      return Promise.resolve();
+      // Nothing loaded yet: the first page (shared with an expand under way); after a failed first
+      // page (its error item is cached), load it again.
+      if (!this.pageRequest && this.peek()) this.invalidate();
+      const first = this.children().then(() => undefined);
+      this.notify(this.isRoot ? undefined : this);
+      return first;
     }
+    if (!this.hasMore && !this.pageError) return Promise.resolve();
     this.pageError = undefined;
-    this.pageInFlight = (async () => {
-      try {
-        await this.fetchNext();
-      } catch (error) {
-        this.pageError = new ErrorNode(this, error);
-      } finally {
-        this.pageInFlight = undefined;
-      }
-      this.replaceChildren(this.visibleChildren());
-    })();
-    return this.pageInFlight;
+    const done: Promise<void> = this.fetchNext()
+      .catch((error: unknown) => {
+        if (version === this.listVersion) this.pageError = new ErrorNode(this, error);
+      })
+      .then(() => {
+        if (this.moreRequest?.done === done) this.moreRequest = undefined;
+        if (version === this.listVersion) this.replaceChildren(this.visibleChildren());
+      });
+    this.moreRequest = { version, done };
+    return done;
   }
 
   /** Drops every loaded page; the next expand loads page 1 again. */
   resetPages(): void {
+    this.listVersion++;
     this.rows = [];
     this.seen.clear();
     this.nextPage = 1;

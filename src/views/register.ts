@@ -21,7 +21,7 @@ export function registerViews(context: vscode.ExtensionContext, shell: ShellServ
   context.subscriptions.push(
     trees,
     vscode.commands.registerCommand(TreeCommands.retry, (node: unknown) => retry(node, trees)),
-    vscode.commands.registerCommand(TreeCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? node.owner.loadMore() : undefined)),
+    vscode.commands.registerCommand(TreeCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? node.click() : undefined)),
     registerCommand(TreeCommands.dataChanged, (arg) => {
       const area = (arg as { area?: unknown } | undefined)?.area;
       if (isDataArea(area)) trees.dataChanged(area);

@@ -76,7 +76,7 @@ export type ChangeListener = (node: ParentNode | undefined) => void;
 export abstract class ParentNode extends TreeNode {
   private cached: TreeNode[] | undefined;
   private inFlight: Promise<TreeNode[]> | undefined;
-  /** Bumped by invalidate(): a load started before it is not cached. */
+  /** Bumped by invalidate() and setCached(): a load started before it is not cached. */
   private generation = 0;
 
   constructor(
@@ -99,22 +99,35 @@ export abstract class ParentNode extends TreeNode {
   children(): Promise<TreeNode[]> {
     if (this.cached) return Promise.resolve(this.cached);
     if (this.inFlight) return this.inFlight;
-    const generation = this.generation;
-    const loading = this.load()
-      .then((nodes) => uniqueById(nodes))
-      .catch((error: unknown) => {
-        log.warn(`${this.id}: ${error instanceof Error ? error.message : String(error)}`);
-        return [new ErrorNode(this, error)] as TreeNode[];
-      })
-      .then((nodes) => {
-        if (generation === this.generation) {
-          this.cached = nodes;
-          this.inFlight = undefined;
-        }
-        return nodes;
-      });
+    const loading: Promise<TreeNode[]> = this.loadCurrent().finally(() => {
+      if (this.inFlight === loading) this.inFlight = undefined;
+    });
     this.inFlight = loading;
     return loading;
+  }
+
+  /**
+   * Loads until one load completes with no invalidate() during it. A refresh while a load is in
+   * flight therefore costs one follow-up load (the answer under way may predate the change), not a
+   * request per refresh: without this, every refresh during a slow load started a parallel request.
+   */
+  private async loadCurrent(): Promise<TreeNode[]> {
+    for (;;) {
+      const generation = this.generation;
+      let nodes: TreeNode[];
+      try {
+        nodes = uniqueById(await this.load());
+      } catch (error) {
+        log.warn(`${this.id}: ${error instanceof Error ? error.message : String(error)}`);
+        nodes = [new ErrorNode(this, error)];
+      }
+      if (generation === this.generation) {
+        this.cached = nodes;
+        return nodes;
+      }
+      // Replaced meanwhile by setCached (a page appended): that is the current list.
+      if (this.cached) return this.cached;
+    }
   }
 
   /** The cached children, without loading (tests, reveal). */
@@ -125,15 +138,13 @@ export abstract class ParentNode extends TreeNode {
   /** Replaces the cached children (a parent that grows page by page). */
   protected setCached(nodes: TreeNode[]): void {
     this.generation++;
-    this.inFlight = undefined;
     this.cached = nodes;
   }
 
-  /** Forgets the children; the next children() call loads them again. */
+  /** Forgets the children; the next children() call loads them again (a load in flight is redone once). */
   invalidate(): void {
     this.generation++;
     this.cached = undefined;
-    this.inFlight = undefined;
   }
 
   /** Forgets the children and tells VS Code to ask for them again (only this node is redrawn). */

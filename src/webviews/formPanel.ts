@@ -8,7 +8,7 @@ import { describeError } from '../shell/errorMessages';
 import { log } from '../shell/log';
 import type { FormModel, LoadedForm } from './forms/formModel';
 import { formHtml, webviewAssetsRoot } from './html';
-import { fieldNames, parseFromPage, type FieldSpec, type FormLabels, type FormSpec, type FormValues, type HostMessage, type PageMessage } from './protocol';
+import { checkPageMessage, fieldNames, summarizeMessage, type FieldSpec, type FormLabels, type FormSpec, type FormValues, type HostMessage, type PageMessage } from './protocol';
 import { changedFields, formProblems, mapServerMessages } from './validation';
 
 export interface FormPanelHost {
@@ -57,6 +57,8 @@ export class FormPanel implements vscode.Disposable {
   private draft: { dirty: boolean; values: FormValues } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
+  /** The last request id answered since the page (re)started; a request must carry a later one. */
+  private lastRequestId = -1;
   /** The tab title, kept here because a disposed panel can no longer be asked. */
   title: string;
 
@@ -138,17 +140,30 @@ export class FormPanel implements vscode.Disposable {
   private async receive(raw: unknown, reply: (m: HostMessage) => void = (m) => void this.panel.webview.postMessage(m)): Promise<void> {
     if (this.disposed) return;
     const allowed = this.loaded ? fieldNames(this.loaded) : undefined;
-    const message = parseFromPage(raw, allowed);
-    if (!message) {
-      // Never log the content: it may hold a password.
-      log.warn(`Form ${this.model.kind}: ignored a malformed message from the page.`);
+    const checked = checkPageMessage(raw, allowed);
+    const problem = checked.ok ? this.misdirected(checked.message) : checked.reason;
+    if (problem || !checked.ok) {
+      // The reason and the message's shape only, never its content: values may hold a password.
+      log.warn(`Form ${this.model.kind} (${this.model.recordKey}): dropped a page message: ${problem}. Message: ${summarizeMessage(raw)}.`);
       return;
     }
+    const message = checked.message;
+    // A page that (re)loads counts its request ids from the start again.
+    if (message.type === 'ready') this.lastRequestId = -1;
+    if ('requestId' in message) this.lastRequestId = message.requestId;
     try {
       await this.handle(message, reply);
     } catch (error) {
       log.error(`Form ${this.model.kind}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** Why a well-formed message is not for this panel: another form or record, or a replayed request. */
+  private misdirected(message: PageMessage): string | undefined {
+    if (message.kind !== undefined && message.kind !== this.model.kind) return `it is meant for the ${message.kind} form`;
+    if (message.recordKey !== undefined && message.recordKey !== this.model.recordKey) return 'it is meant for another record';
+    if ('requestId' in message && message.requestId <= this.lastRequestId) return `stale request id ${message.requestId} (the last was ${this.lastRequestId})`;
+    return undefined;
   }
 
   private async handle(message: PageMessage, reply: (m: HostMessage) => void): Promise<void> {

@@ -61,12 +61,20 @@ export type FormValues = Record<string, string | boolean>;
 
 // ---- page → host ------------------------------------------------------------------------------
 
-export type PageMessage =
-  | { type: 'ready' }
-  | { type: 'draft'; dirty: boolean; values: FormValues }
-  | { type: 'save'; requestId: number; values: FormValues }
-  | { type: 'reload'; requestId: number }
-  | { type: 'lookup'; requestId: number; taxNumber: string };
+/** Optional on every page message: which form and record the page believes it is (checked by the host). */
+export interface MessageTarget {
+  kind?: FormKind;
+  recordKey?: string;
+}
+
+export type PageMessage = MessageTarget &
+  (
+    | { type: 'ready' }
+    | { type: 'draft'; dirty: boolean; values: FormValues }
+    | { type: 'save'; requestId: number; values: FormValues }
+    | { type: 'reload'; requestId: number }
+    | { type: 'lookup'; requestId: number; taxNumber: string }
+  );
 
 // ---- host → page ------------------------------------------------------------------------------
 
@@ -86,57 +94,183 @@ export type ResponseMessage =
 export type HostMessage = InitMessage | ResponseMessage;
 
 // ---- validation of incoming messages ----------------------------------------------------------
+// A message that fails any check is dropped whole (never trimmed to its good parts), and the reason
+// is short and names no value: the host logs it, and values may hold passwords.
 
-/** Limits for what the page may send; a form has at most a few dozen short fields. */
-export const LIMITS = { fields: 64, fieldName: 64, valueLength: 4000, requestId: 2 ** 31 } as const;
+/**
+ * Limits for what the page may send; a form has at most a few dozen short fields. `messageChars`
+ * bounds a whole message (the largest valid save is about fields × valueLength).
+ */
+export const LIMITS = { fields: 64, fieldName: 64, valueLength: 4000, requestId: 2 ** 31, messageChars: 300_000 } as const;
+
+export type PageMessageCheck = { ok: true; message: PageMessage } | { ok: false; reason: string };
+
+type PageMessageType = PageMessage['type'];
+
+/** The fields each message type carries besides `type` and the optional target fields. */
+const MESSAGE_FIELDS: Record<PageMessageType, readonly string[]> = {
+  ready: [],
+  draft: ['dirty', 'values'],
+  save: ['requestId', 'values'],
+  reload: ['requestId'],
+  lookup: ['requestId', 'taxNumber'],
+};
+const TARGET_FIELDS = ['kind', 'recordKey'];
+/** Keys that could reach an object's prototype if some code merged the message into an object. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (!isRecord(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 function isRequestId(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < LIMITS.requestId;
 }
 
+/** A name the page sent, fit for a log line: identifiers as they are, anything else left out. */
+export function safeName(name: unknown): string {
+  return typeof name === 'string' && /^[A-Za-z_$][\w$.-]{0,31}$/.test(name) ? name : '(unprintable)';
+}
+
+function nameList(names: string[]): string {
+  const shown = names.slice(0, 3).map(safeName).join(', ');
+  return names.length > 3 ? `${shown} and ${names.length - 3} more` : shown;
+}
+
+/**
+ * Roughly how many characters the value would take as JSON, counted without serializing it and
+ * given up on as soon as it passes `limit` (then Infinity). Iterative, so deep nesting cannot
+ * overflow the stack, and bounded in nodes, so a cycle cannot loop.
+ */
+export function approximateSize(value: unknown, limit: number): number {
+  let total = 0;
+  let nodes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (++nodes > limit) return Number.POSITIVE_INFINITY;
+    if (typeof v === 'string') total += v.length + 2;
+    else if (typeof v === 'object' && v !== null) {
+      const keys = Array.isArray(v) ? [] : Object.keys(v);
+      total += 2 + keys.reduce((n, k) => n + k.length + 4, 0);
+      if (Array.isArray(v)) {
+        total += v.length;
+        if (total > limit) return Number.POSITIVE_INFINITY;
+        for (const item of v) stack.push(item);
+      } else for (const k of keys) stack.push((v as Record<string, unknown>)[k]);
+    } else total += 6;
+    if (total > limit) return Number.POSITIVE_INFINITY;
+  }
+  return total;
+}
+
+/** Why form values are unacceptable (a flat object of short strings and booleans with known names), or undefined. */
+export function valuesProblem(v: unknown, allowed?: ReadonlySet<string>): string | undefined {
+  if (!isPlainObject(v)) return '"values" is not a plain object';
+  const names = Object.keys(v);
+  if (names.length > LIMITS.fields) return `more than ${LIMITS.fields} values`;
+  const dangerous = names.filter((n) => PROTOTYPE_KEYS.has(n));
+  if (dangerous.length > 0) return `a prototype key in "values" (${nameList(dangerous)})`;
+  const tooLongNames = names.filter((n) => n.length > LIMITS.fieldName);
+  if (tooLongNames.length > 0) return `a field name longer than ${LIMITS.fieldName} characters`;
+  const unknown = allowed ? names.filter((n) => !allowed.has(n)) : [];
+  if (unknown.length > 0) return `unknown field name(s) in "values": ${nameList(unknown)}`;
+  for (const name of names) {
+    const value = v[name];
+    if (typeof value === 'string') {
+      if (value.length > LIMITS.valueLength) return `the value of ${safeName(name)} is longer than ${LIMITS.valueLength} characters`;
+    } else if (typeof value !== 'boolean') return `the value of ${safeName(name)} is neither text nor true/false`;
+  }
+  return undefined;
+}
+
 /** Form values: a flat object of short strings and booleans with known field names (when given). */
 export function parseValues(v: unknown, allowed?: ReadonlySet<string>): FormValues | undefined {
-  if (!isRecord(v)) return undefined;
-  const entries = Object.entries(v);
-  if (entries.length > LIMITS.fields) return undefined;
-  const out: FormValues = {};
-  for (const [name, value] of entries) {
-    if (name.length > LIMITS.fieldName || name === '__proto__') return undefined;
-    if (allowed && !allowed.has(name)) return undefined;
-    if (typeof value === 'boolean') out[name] = value;
-    else if (typeof value === 'string' && value.length <= LIMITS.valueLength) out[name] = value;
-    else return undefined;
+  return valuesProblem(v, allowed) === undefined ? { ...(v as FormValues) } : undefined;
+}
+
+function fieldProblem(name: string, value: unknown, allowedFields?: ReadonlySet<string>): string | undefined {
+  switch (name) {
+    case 'requestId':
+      return isRequestId(value) ? undefined : `"requestId" is not a whole number from 0 to 2^31`;
+    case 'dirty':
+      return typeof value === 'boolean' ? undefined : '"dirty" is not true/false';
+    case 'taxNumber':
+      return typeof value === 'string' && value.length <= 32 ? undefined : '"taxNumber" is not text of up to 32 characters';
+    case 'values':
+      return valuesProblem(value, allowedFields);
+    case 'kind':
+      return typeof value === 'string' && FORM_KINDS.includes(value as FormKind) ? undefined : '"kind" is not a form kind';
+    case 'recordKey':
+      return typeof value === 'string' && value.length <= 64 ? undefined : '"recordKey" is not text of up to 64 characters';
+    default:
+      return `unexpected field ${safeName(name)}`;
   }
-  return out;
+}
+
+/** Checks the page's message for shape, types and size: the message, or why it is dropped. */
+export function checkPageMessage(raw: unknown, allowedFields?: ReadonlySet<string>): PageMessageCheck {
+  const fail = (reason: string): PageMessageCheck => ({ ok: false, reason });
+  if (raw === null) return fail('null, not an object');
+  if (Array.isArray(raw)) return fail('an array, not an object');
+  if (typeof raw !== 'object') return fail(`a ${typeof raw}, not an object`);
+  if (!isPlainObject(raw)) return fail('not a plain object (it inherits properties)');
+  if (approximateSize(raw, LIMITS.messageChars) > LIMITS.messageChars) return fail(`larger than ${LIMITS.messageChars} characters`);
+  const keys = Object.keys(raw);
+  const dangerous = keys.filter((k) => PROTOTYPE_KEYS.has(k));
+  if (dangerous.length > 0) return fail(`a prototype key (${nameList(dangerous)})`);
+  if (!('type' in raw)) return fail('no "type" field');
+  if (typeof raw.type !== 'string') return fail('"type" is not text');
+  const type = raw.type;
+  if (!Object.prototype.hasOwnProperty.call(MESSAGE_FIELDS, type)) return fail(`unknown type ${safeName(type)}`);
+  const expected = MESSAGE_FIELDS[type as PageMessageType];
+  const unexpected = keys.filter((k) => k !== 'type' && !expected.includes(k) && !TARGET_FIELDS.includes(k));
+  if (unexpected.length > 0) return fail(`unexpected field(s) ${nameList(unexpected)} in "${type}"`);
+  const missing = expected.filter((k) => !keys.includes(k));
+  if (missing.length > 0) return fail(`missing field(s) ${nameList(missing)} in "${type}"`);
+  for (const k of keys) {
+    if (k === 'type') continue;
+    const problem = fieldProblem(k, raw[k], allowedFields);
+    if (problem) return fail(`${problem} in "${type}"`);
+  }
+  // Rebuilt from checked fields only: nothing the page sent is passed on by reference.
+  const target: MessageTarget = { ...(raw.kind !== undefined ? { kind: raw.kind as FormKind } : {}), ...(raw.recordKey !== undefined ? { recordKey: raw.recordKey as string } : {}) };
+  switch (type as PageMessageType) {
+    case 'ready':
+      return { ok: true, message: { type: 'ready', ...target } };
+    case 'draft':
+      return { ok: true, message: { type: 'draft', dirty: raw.dirty as boolean, values: { ...(raw.values as FormValues) }, ...target } };
+    case 'save':
+      return { ok: true, message: { type: 'save', requestId: raw.requestId as number, values: { ...(raw.values as FormValues) }, ...target } };
+    case 'reload':
+      return { ok: true, message: { type: 'reload', requestId: raw.requestId as number, ...target } };
+    case 'lookup':
+      return { ok: true, message: { type: 'lookup', requestId: raw.requestId as number, taxNumber: raw.taxNumber as string, ...target } };
+  }
 }
 
 /** The page's message, checked for shape, types and size; undefined for anything malformed. */
 export function parseFromPage(raw: unknown, allowedFields?: ReadonlySet<string>): PageMessage | undefined {
-  if (!isRecord(raw) || typeof raw.type !== 'string') return undefined;
-  switch (raw.type) {
-    case 'ready':
-      return { type: 'ready' };
-    case 'draft': {
-      const values = parseValues(raw.values, allowedFields);
-      return typeof raw.dirty === 'boolean' && values ? { type: 'draft', dirty: raw.dirty, values } : undefined;
-    }
-    case 'save': {
-      const values = parseValues(raw.values, allowedFields);
-      return isRequestId(raw.requestId) && values ? { type: 'save', requestId: raw.requestId, values } : undefined;
-    }
-    case 'reload':
-      return isRequestId(raw.requestId) ? { type: 'reload', requestId: raw.requestId } : undefined;
-    case 'lookup':
-      return isRequestId(raw.requestId) && typeof raw.taxNumber === 'string' && raw.taxNumber.length <= 32
-        ? { type: 'lookup', requestId: raw.requestId, taxNumber: raw.taxNumber }
-        : undefined;
-    default:
-      return undefined;
-  }
+  const checked = checkPageMessage(raw, allowedFields);
+  return checked.ok ? checked.message : undefined;
+}
+
+/** A short description of a message for a log line: its shape and size, never its values. */
+export function summarizeMessage(raw: unknown): string {
+  if (raw === null) return 'null';
+  if (Array.isArray(raw)) return `array of ${raw.length}`;
+  if (typeof raw === 'string') return `text of ${raw.length} characters`;
+  if (typeof raw !== 'object') return typeof raw;
+  const keys = Object.keys(raw);
+  const size = approximateSize(raw, 10 * LIMITS.messageChars);
+  const sizeText = Number.isFinite(size) ? `about ${size} characters` : `over ${10 * LIMITS.messageChars} characters`;
+  return `object with ${keys.length} field(s) (${nameList(keys)}), ${sizeText}`;
 }
 
 /** The names of every field a spec declares (what save/draft messages may carry). */

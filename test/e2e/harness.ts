@@ -80,6 +80,22 @@ const WAIT_MS = 20_000;
  * menu is still fading in is not always taken. The menu lives in a shadow root; Playwright's CSS
  * engine pierces open shadow roots.
  */
+/**
+ * Runs a palette command that asks something at once. (Workbench.runCommand waits for the palette to
+ * close, which a command that opens its own input box never lets happen before the time limit.)
+ */
+export async function runAsking(page: Page, title: string): Promise<void> {
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  await page.keyboard.press('F1');
+  await box.waitFor({ state: 'visible' });
+  await box.fill(`>${title}`);
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor();
+  await row.click();
+  // The command's own input replaces the palette: wait until the palette's text is gone.
+  await waitUntil(async () => ((await box.inputValue().catch(() => '')).startsWith('>') ? undefined : true), `the input of "${title}"`, 10_000);
+}
+
 export async function chooseMenuItem(page: Page, action: string): Promise<void> {
   const item = page.locator('.monaco-menu .action-item', { hasText: action }).first();
   await item.waitFor();
@@ -339,4 +355,22 @@ export function nls(value: string, locale?: string): string {
   const english = read(path.join(repoRoot, 'package.nls.json'));
   const localized = locale && locale !== 'en' ? read(path.join(repoRoot, `package.nls.${locale}.json`)) : {};
   return localized[m[1]] ?? english[m[1]] ?? value;
+}
+
+/** Polls `probe` until it returns something other than undefined; fails naming `what` after `timeoutMs`. */
+export async function waitUntil<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** The folder the workbench opened (its `folder` URL parameter); the server's user data is next to it. */
+export function workspaceFolder(page: Page): string {
+  const folder = new URL(page.url()).searchParams.get('folder');
+  if (!folder) throw new Error('the workbench opened no folder');
+  return folder;
 }

@@ -17,6 +17,7 @@ import { addAsCustomer } from '../../src/commands/registry/customerActions';
 import { RegistryDetailProvider } from '../../src/commands/registry/detailDocument';
 import { completeVkn } from '../../src/domain/taxId';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { useSandboxEnvironment } from './sandboxEnvironment';
 
 interface Recorded {
   level: MessageLevel;
@@ -121,10 +122,7 @@ suite('Palette commands', function () {
     api = await ext.activate();
     restorePrompts = api.testing.replacePrompts(prompts);
     restoreLocal = replaceLocalPrompts(prompts);
-    await config().update(Settings.customUrl, sandbox.url, vscode.ConfigurationTarget.Global);
-    await config().update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
-    const services = api.testing.services;
-    await services.keys.store(services.secretName('custom'), sandbox.keys.full);
+    await useSandboxEnvironment(api, sandbox);
     registered = (await sandboxApi<{ Content: RegistryRow[] }>('GET', '/general/GlobalCompany?Page=2&PageSize=30')).body.Content;
     for (let i = 1; !unregistered; i++) {
       const candidate = completeVkn(String(987650000 + i));

@@ -15,6 +15,7 @@ import { runCommand } from '../../src/shell/commandRunner';
 import { checkCustomUrl, secretNameFor, type EnvironmentId } from '../../src/shell/environments';
 import { offerSessionOnlyKey } from '../../src/shell/keyringHelp';
 import { replacePrompts as replaceLocalPrompts, UserCancelledError, type MessageLevel, type Prompts } from '../../src/shell/prompts';
+import { requestsSettled } from '../support/requestsSettled';
 
 interface RecordedMessage {
   level: MessageLevel;
@@ -202,6 +203,8 @@ suite('Extension shell', function () {
   test('"Set API Key" checks the key with GET /Company: a rejected key can be re-entered, then the good one is saved', async () => {
     assertSandboxActive();
     const company = await sandboxGet<{ Name: string }>(sandbox.url, sandbox.key, '/general/Company');
+    // Views that earlier suites left open may still be loading the company: let them finish first.
+    await requestsSettled(async () => (await sandboxRequests(sandbox.url)).length);
     await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
     // Buttons of the failed check, in order: Save Anyway, Re-enter.
     prompts.answerInputs('REJECTED-KEY-0000000000000000', sandbox.key).answerMessage((actions) => actions[1]);

@@ -14,7 +14,9 @@ import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import { parseCsv } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
+import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { useSandboxEnvironment } from './sandboxEnvironment';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Bundled to out/test/suite/: the repository root is three folders up.
@@ -167,13 +169,10 @@ suite('Sidebar trees', function () {
     restorePrompts = api.testing.replacePrompts(prompts);
     trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
     assert.ok(trees, 'the trees test hook returned nothing');
-    // The Custom URL environment on loopback http points the extension at this in-process sandbox.
-    await config().update(Settings.customUrl, sandbox.url, vscode.ConfigurationTarget.Global);
-    await config().update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
+    // Suites that ran before (the canary suite runs every command) may have left a search or sort.
+    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
     await config().update(Settings.pageSize, 25, vscode.ConfigurationTarget.Global);
-    const services = api.testing.services;
-    assert.equal(services.environment(), 'custom');
-    await services.keys.store(services.secretName('custom'), sandbox.keys.full);
+    await useSandboxEnvironment(api, sandbox);
   });
 
   suiteTeardown(async () => {
@@ -440,6 +439,8 @@ suite('Sidebar trees', function () {
     const expected = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1&Search=Ltd');
     assert.ok(expected.TotalCount > 25, 'the filter should span several pages');
     prompts.saveFile = vscode.Uri.file(path.join(tmp, 'export.csv'));
+    // The view is visible since "Find by tax number" revealed a row: VS Code reloads it after the search.
+    await requestsSettled(() => sandbox.requestLog().length);
     sandbox.resetRequestLog();
     await vscode.commands.executeCommand(TreeCommands.customersExport);
     assert.ok(fs.existsSync(path.join(tmp, 'export.csv')), `no export file; messages: ${JSON.stringify(prompts.messages)}`);
@@ -526,6 +527,25 @@ suite('Sidebar trees', function () {
     assert.equal((await state()).identifications.some((i) => i.ID === added.ID), false);
   });
 
+  test('a change whose connection breaks after sending: one POST, "may or may not have been saved", no Retry', async () => {
+    prompts.picks = [(items) => items.find((i) => i.label === 'MERSISNO')];
+    prompts.inputs = ['0123456789012345'];
+    await requestsSettled(() => sandbox.requestLog().length);
+    sandbox.resetRequestLog();
+    sandbox.setFaults({ queue: ['reset'], match: { method: 'POST', path: '^/general/companyidentification$' } });
+    try {
+      await vscode.commands.executeCommand(TreeCommands.identificationsAdd);
+    } finally {
+      sandbox.clearFaults();
+    }
+    const posts = sandbox.requestLog().filter((r) => r.method === 'POST' && /companyidentification$/i.test(r.path.split('?')[0]));
+    assert.equal(posts.length, 1, 'the POST must not be resent');
+    const shown = prompts.messages.find((m) => m.level === 'error');
+    assert.ok(shown, 'an error message is shown');
+    assert.match(shown.text, /may or may not have been saved/);
+    assert.ok(!shown.actions.includes('Retry'), `no Retry for a change of unknown outcome (actions: ${shown.actions.join(', ')})`);
+  });
+
   test('account: company, modules, credits, alerts by type, campaigns with links, rates, mailing toggles, tax office without its password', async () => {
     trees.account.refresh();
     const groups = await trees.account.getChildren();
@@ -566,7 +586,7 @@ suite('Sidebar trees', function () {
     const buttons = menus['view/title'].filter((m) => m.when?.startsWith('view == nilvera.account') && m.group?.startsWith('navigation'));
     assert.deepEqual(buttons.map((b) => b.command).filter((c) => c.endsWith('.refresh')), [TreeCommands.accountRefresh]);
     await trees.account.getChildren();
-    await requestsSettled();
+    await requestsSettled(() => sandbox.requestLog().length);
     sandbox.resetRequestLog();
     await vscode.commands.executeCommand(TreeCommands.accountRefresh);
     await trees.account.getChildren();
@@ -574,21 +594,11 @@ suite('Sidebar trees', function () {
     assert.ok(credits.length >= 1, 'the refresh asks for the credits again');
   });
 
-  /** Resolves once the sandbox has seen no new request for 300 ms (at most 5 s). */
-  async function requestsSettled(): Promise<void> {
-    const deadline = Date.now() + 5000;
-    let seen = -1;
-    while (Date.now() < deadline && seen !== sandbox.requestLog().length) {
-      seen = sandbox.requestLog().length;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-  }
-
   test('dataChanged refreshes only the named part; without a key the views are empty and make no request', async () => {
     await customerRows();
     await trees.documents.getChildren();
     // Views that earlier tests left expanded may still be loading: let the log go quiet first.
-    await requestsSettled();
+    await requestsSettled(() => sandbox.requestLog().length);
     sandbox.resetRequestLog();
     await vscode.commands.executeCommand(TreeCommands.dataChanged, { area: 'documents' });
     await trees.documents.getChildren();

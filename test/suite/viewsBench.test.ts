@@ -3,8 +3,6 @@
 // expanding the customers view to the first page, from "Load more" to the next page, and the
 // extension host's heap after 20 pages and after a refresh. Skipped unless NILVERA_VIEWS_BENCH=1.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
@@ -12,6 +10,7 @@ import { EXTENSION_ID, Settings, TreeCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
+import { startBenchSandbox } from './benchSandbox';
 import { suiteLog } from './report';
 
 const CUSTOMERS = 100_000;
@@ -35,28 +34,12 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function startSandboxProcess(): Promise<{ url: string; key: string; child: ChildProcess }> {
-  const entry = path.resolve(__dirname, '..', '..', '..', 'dist', 'sandbox.js');
-  const child = spawn(process.execPath, [entry, '--json', '--port', '0', '--customers', String(CUSTOMERS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    let buffered = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const nl = buffered.indexOf('\n');
-      if (nl >= 0) resolve(buffered.slice(0, nl));
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  const info = JSON.parse(line) as { url: string; keys: { full: string } };
-  return { url: info.url, key: info.keys.full, child };
-}
-
 suite('Sidebar trees: views benchmark', function () {
   this.timeout(300_000);
 
   test('views benchmark: 100,000 customers, first page, load more, heap after 20 pages', async function () {
     if (process.env.NILVERA_VIEWS_BENCH !== '1') this.skip();
-    const sandbox = await startSandboxProcess();
+    const sandbox = await startBenchSandbox(['--customers', String(CUSTOMERS)]);
     const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID)!;
     const api = await ext.activate();
     const services = api.testing.services;

@@ -157,7 +157,7 @@ test('maps statuses to error kinds and parses every error body shape', async () 
   }
 });
 
-test('GET and PUT are retried on 429/502/503/504 honouring Retry-After; POST and DELETE never', async () => {
+test('GET, PUT and the read-only bulk look-up are retried on 429/502/503/504 honouring Retry-After; other POSTs and DELETE never', async () => {
   const logs: RequestLogEntry[] = [];
   const c = client({ logger: { request: (i) => logs.push(i) }, retry: { retries: 3, baseDelayMs: 10, maxDelayMs: 20 } });
   handler = (_req, res, _b, n) => (n === 1 ? json(res, 503, { Message: 'busy' }, { 'Retry-After': '1' }) : json(res, 200, { USDBuy: '38,1' }));
@@ -180,7 +180,13 @@ test('GET and PUT are retried on 429/502/503/504 honouring Retry-After; POST and
   assert.equal(await c.evoucher.updateSeries({ ID: 1, IsActive: true }), true);
   assert.equal(seen.length, 2, 'PUT retried');
 
-  for (const call of [() => c.certificates.create({ SerialNo: 'X', Type: 'EIMZA' }), () => c.customers.delete(5), () => c.registry.infoBulk(['1'])]) {
+  // The bulk registry look-up is a POST that only reads: retried like a GET.
+  seen = [];
+  handler = (_req, res, _b, n) => (n === 1 ? json(res, 503, {}, { 'Retry-After': '0' }) : json(res, 200, []));
+  assert.deepEqual(await c.registry.infoBulk(['1']), []);
+  assert.equal(seen.length, 2, 'the read-only POST retried');
+
+  for (const call of [() => c.certificates.create({ SerialNo: 'X', Type: 'EIMZA' }), () => c.customers.delete(5), () => c.mailing.setChat(true)]) {
     seen = [];
     handler = (_req, res) => json(res, 503, {}, { 'Retry-After': '0' });
     const err = await rejection(call());

@@ -391,7 +391,8 @@ describe('bulk helpers', () => {
     assert.deepEqual(report.failed, []);
     assert.equal(report.requests, Math.ceil((registered.length + notIn.length) / 20));
 
-    sb.setFaults({ queue: ['503'], retryAfterSeconds: 0, match: { method: 'POST', path: 'GetGlobalCustomerInfo' } });
+    // 500 is not retried (a 503 would be: the look-up only reads), so the first batch fails.
+    sb.setFaults({ queue: ['500'], match: { method: 'POST', path: 'GetGlobalCustomerInfo' } });
     const partial = await lookupRegistryInBatches(api.registry, registered, { batchSize: 20, concurrency: 1 });
     sb.clearFaults();
     assert.equal(partial.failed.length, 1);

@@ -18,8 +18,9 @@ const fields: FieldSpec[] = [
 ];
 const allowed = fieldNames({ sections: [{ title: 'x', fields }] });
 
-test('parseFromPage accepts the protocol messages and keeps only their fields', () => {
-  assert.deepEqual(parseFromPage({ type: 'ready', extra: 1 }), { type: 'ready' });
+test('parseFromPage accepts the protocol messages and refuses extra fields', () => {
+  assert.deepEqual(parseFromPage({ type: 'ready' }), { type: 'ready' });
+  assert.equal(parseFromPage({ type: 'ready', extra: 1 }), undefined);
   assert.deepEqual(parseFromPage({ type: 'save', requestId: 3, values: { Email: 'a@b.co', IsExport: true } }, allowed), {
     type: 'save',
     requestId: 3,

@@ -50,7 +50,7 @@ export class RegistryApi {
   /** POST /general/GlobalCompany/GetGlobalCustomerInfo?globalUserType= with a JSON array of tax numbers. */
   infoBulk(taxNumbers: string[], userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerAliasesResponse[]> {
     return this.http.json(
-      { operation: 'registry.infoBulk', method: 'POST', path: '/general/GlobalCompany/GetGlobalCustomerInfo', query: { globalUserType: userType }, body: taxNumbers },
+      { operation: 'registry.infoBulk', method: 'POST', path: '/general/GlobalCompany/GetGlobalCustomerInfo', query: { globalUserType: userType }, body: taxNumbers, readOnly: true },
       opts,
     );
   }

@@ -5,7 +5,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CustomerImportReport } from '../../api';
 import {
   CustomerImportError,
   fieldForHeader,
@@ -14,10 +13,8 @@ import {
   rejectedFileName,
   writeRejectedCsv,
   type CustomerImportResult,
-  type CustomerRecord,
-  type ImportIssue,
-  type RejectedCustomer,
 } from '../../domain/customerImport';
+import { mergeServerOutcome, type ServerOutcomeTexts } from '../../domain/customerImportOutcome';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
@@ -32,21 +29,6 @@ export interface ImportSummary {
   rejectedFile: string | undefined;
 }
 
-/** A reason the server (or the transport) gave; the domain's issue codes cover local checks only. */
-function serverReason(text: string): ImportIssue {
-  return { code: 'row.notObject', params: { server: text }, message: text };
-}
-
-/** The cells of a row that passed the local checks, rebuilt in the source's column order. */
-function cellsOf(header: readonly string[], customer: CustomerRecord): string[] {
-  return header.map((h) => {
-    const field = fieldForHeader(h);
-    if (!field) return '';
-    const value = customer[field];
-    return typeof value === 'boolean' ? (value ? 'true' : 'false') : value;
-  });
-}
-
 async function readImport(file: string): Promise<CustomerImportResult> {
   try {
     if (/\.json$/i.test(file)) return importCustomersJson(await fs.promises.readFile(file, 'utf8'));
@@ -58,22 +40,12 @@ async function readImport(file: string): Promise<CustomerImportResult> {
   }
 }
 
-/** Adds the rows the server refused or never saw to the locally rejected ones, in file order. */
-function mergeServerOutcome(result: CustomerImportResult, report: CustomerImportReport, sent: CustomerImportResult['accepted']): RejectedCustomer[] {
-  const header = result.header ?? [];
-  const extra: RejectedCustomer[] = [];
-  const add = (index: number, reason: string) => {
-    const row = sent[index];
-    extra.push({ row: row.row, ...(row.line !== undefined ? { line: row.line } : {}), cells: cellsOf(header, row.customer), source: row.customer, reasons: [serverReason(reason)] });
-  };
-  for (const r of report.rejected) {
-    const text = r.messages.map((m) => m.description).join(' ') || vscode.l10n.t('Rejected by the server (HTTP {0}).', r.status ?? '?');
-    add(r.index, text);
-  }
-  for (const u of report.unknown) add(u.index, vscode.l10n.t('Not confirmed by the server ({0}): check whether it exists before importing it again.', u.error.kind));
-  for (const n of report.notSent) add(n.index, vscode.l10n.t('Not sent: the import was cancelled or stopped.'));
-  return [...result.rejected, ...extra].sort((a, b) => a.row - b.row);
-}
+/** Reason texts for the rows the server did not create, in the user's language. */
+const serverOutcomeTexts: ServerOutcomeTexts = {
+  rejectedWithoutMessage: (status) => vscode.l10n.t('Rejected by the server (HTTP {0}).', status),
+  unknown: (kind) => vscode.l10n.t('Not confirmed by the server ({0}): check whether it exists before importing it again.', kind),
+  notSent: () => vscode.l10n.t('Not sent: the import was cancelled or stopped.'),
+};
 
 export async function importCustomers(ctx: CommandContext, fileArg?: unknown): Promise<ImportSummary> {
   const file =
@@ -115,7 +87,7 @@ export async function importCustomers(ctx: CommandContext, fileArg?: unknown): P
     },
   );
 
-  const rejected = mergeServerOutcome(result, report, sent);
+  const rejected = mergeServerOutcome(result, report, sent, serverOutcomeTexts);
   let rejectedFile: string | undefined;
   if (rejected.length > 0) {
     rejectedFile = rejectedFileName(file);

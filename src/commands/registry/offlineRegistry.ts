@@ -12,7 +12,7 @@ import { isApiError } from '../../shell/apiContract';
 import { UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { closeOfflineRegistries, invalidateOfflineRegistries } from '../../registry/offlineLookup';
+import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
 import { fullClient, type PaletteContext } from './commandContext';
 import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';
 import { askAliasType, askUserType } from './registryPrompts';
@@ -41,8 +41,8 @@ export function closeOpenReader(): void {
   openReader = undefined;
 }
 
-export function indexRoot(ctx: PaletteContext): string {
-  return path.join(ctx.extension.globalStorageUri.fsPath, 'registry-index');
+export function indexRoot(ctx: Pick<PaletteContext, 'extension'>): string {
+  return registryIndexRoot(ctx.extension.globalStorageUri.fsPath);
 }
 
 function formatBytes(bytes: number): string {
@@ -84,6 +84,8 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
           {
             kind: 'file',
             path: zipPath,
+            // A damaged ZIP must not replace a good one: checked before the rename.
+            verifyZip: true,
             onProgress: (bytes) => {
               if (bytes - lastReport < 256 * 1024) return;
               lastReport = bytes;

@@ -133,10 +133,10 @@ export const registryRoutes: RouteSpec[] = [
     path: '/general/GlobalCompany/{AliasType}/{GlobalUserType}',
     write: false,
     name: 'registry.downloadList',
-    handler: async ({ app, params, res }) => {
+    handler: async ({ app, params, res, zipFault }) => {
       const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
       const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');
-      await streamRegistryZip(app.registry, aliasType, document, res);
+      await streamRegistryZip(app.registry, aliasType, document, res, zipFault);
       return RESPONDED;
     },
   },

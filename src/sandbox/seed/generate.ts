@@ -179,3 +179,28 @@ export function generateCustomers(seed: number, count: number, registry: Registr
   }
   return out;
 }
+
+/**
+ * Legacy customers whose tax numbers fail the checksum (typed before the API checked them), IDs
+ * after `firstId`; a separate stream of the seed, so the regular customers stay the same.
+ */
+export function generateInvalidCustomers(seed: number, count: number, firstId: number): CustomerRecord[] {
+  const rng = new Prng(seed * 31 + 7);
+  const today = todayUtc();
+  const out: CustomerRecord[] = [];
+  for (let k = 0; k < count; k++) {
+    const person = k % 3 === 2;
+    const valid = person ? completeTckn(String(rng.int(100_000_000, 999_999_999))) : completeVkn(rng.digits(9));
+    // Off by one in the last digit: the checksum no longer holds.
+    const taxNumber = valid.slice(0, -1) + String((Number(valid.slice(-1)) + 1 + rng.int(0, 8)) % 10);
+    const place = rng.pick(CITIES);
+    const name = person ? `${rng.pick(FIRST_NAMES)} ${rng.pick(SURNAMES)}` : `${rng.pick(SURNAMES)} ${rng.pick(COMPANY_WORDS)} ${rng.pick(SECTORS)} ${rng.pick(SUFFIXES)}`;
+    const created = formatDate(addDays(today, -rng.int(900, 2000)));
+    out.push({
+      ID: firstId + k, TaxNumber: taxNumber, Name: name, TaxDepartment: rng.pick(place.taxOffices), Address: `${rng.pick(STREETS)} No:${rng.int(1, 200)}`,
+      Country: 'Türkiye', City: place.city, District: rng.pick(place.districts), PostalCode: String(rng.int(10000, 81999)), Phone: `05${rng.digits(9)}`,
+      Fax: null, Email: null, WebSite: null, IsExport: false, CreatedDate: created, ModifiedDate: created,
+    });
+  }
+  return out;
+}

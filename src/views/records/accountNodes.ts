@@ -91,11 +91,27 @@ export class AccountRoot extends ParentNode {
     return this.peek()?.find((n): n is ListNode<unknown> => n instanceof ListNode && n.id === `${this.id}/${key}`);
   }
 
+  /** The groups, made once: a refresh reloads each group instead of replacing it. */
+  private groups: ListNode<unknown>[] | undefined;
+
   protected async load(): Promise<TreeNode[]> {
+    return (this.groups ??= this.createGroups());
+  }
+
+  /**
+   * Forgets every group's rows. Before, a refresh made eight new groups, so each refresh while the old
+   * groups were loading sent all eight requests again; now a group's own load in flight is reused.
+   */
+  override invalidate(): void {
+    super.invalidate();
+    for (const g of this.groups ?? []) g.invalidate();
+  }
+
+  private createGroups(): ListNode<unknown>[] {
     const c = this.client;
     const none = () => vscode.l10n.t('None');
     const group = <T>(key: AccountGroupKey, label: () => string, icon: string, fetch: () => Promise<readonly T[]>, toNode: (r: T, p: ListNode<T>) => TreeNode, expanded = false) =>
-      new ListNode<T>(this, key, this.notify, fetch, toNode, none, { label, icon, expanded, contextValue: `accountGroup.${key}` });
+      new ListNode<T>(this, key, this.notify, fetch, toNode, none, { label, icon, expanded, contextValue: `accountGroup.${key}` }) as ListNode<unknown>;
 
     return [
       group<CompanyResponse>(

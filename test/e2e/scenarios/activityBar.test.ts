@@ -34,7 +34,11 @@ test('the Nilvera entry opens every view with its welcome content, without calli
   // The first view's welcome content offers the buttons its viewsWelcome entries name.
   const firstView = contributes.views![container!.id][0];
   const offered = new Set((contributes.viewsWelcome ?? []).filter((e) => e.view === firstView.id).flatMap((e) => welcomeButtons(nls(e.contents))));
-  const buttons = (await w.view(nls(firstView.name)).locator('.welcome-view-content .monaco-button').allInnerTexts()).map((t) => t.trim());
+  // Opening the container activates the extension; until it has registered its trees VS Code shows
+  // "There is no data provider…" (seen once on a loaded CI machine), so wait for the welcome content.
+  const welcome = w.view(nls(firstView.name)).locator('.welcome-view-content .monaco-button');
+  await welcome.first().waitFor({ state: 'visible', timeout: 30_000 });
+  const buttons = (await welcome.allInnerTexts()).map((t) => t.trim());
   assert.ok(buttons.length > 0, 'no welcome buttons in the first view');
   for (const b of buttons) assert.ok(offered.has(b), `button "${b}" is not one of ${[...offered].join(', ')}`);
 

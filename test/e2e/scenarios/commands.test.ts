@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
-import { chooseMenuItem, nls, openWorkbench } from '../index';
+import { chooseMenuItem, nls, openWorkbench, runAsking, waitUntil, workspaceFolder } from '../index';
 import { completeVkn } from '../../../src/domain/taxId';
 
 interface RegistryRow {
@@ -37,25 +37,8 @@ async function state(): Promise<SandboxState> {
   return (await wb.sandbox!.control('state')) as SandboxState;
 }
 
-async function waitUntil<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The folder the workbench opened, and the server's user data next to it (see harness.ts). */
-function workspaceFolder(): string {
-  const folder = new URL(wb.page.url()).searchParams.get('folder');
-  assert.ok(folder);
-  return folder;
-}
-
 function globalStorage(): string {
-  return path.join(path.dirname(workspaceFolder()), 'user-data', 'User', 'globalStorage', 'nilvera-community.nilvera-general');
+  return path.join(path.dirname(workspaceFolder(wb.page)), 'user-data', 'User', 'globalStorage', 'nilvera-community.nilvera-general');
 }
 
 async function notification(text: string | RegExp): Promise<string> {
@@ -81,21 +64,6 @@ async function pickRowWith(text: string): Promise<void> {
   await row.click();
 }
 
-/**
- * Runs a palette command that asks something at once. (wb.runCommand waits for the palette to close,
- * which a command that opens its own input box never lets happen before the harness's time limit.)
- */
-async function runAsking(title: string): Promise<void> {
-  const box = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await wb.page.keyboard.press('F1');
-  await box.waitFor({ state: 'visible' });
-  await box.fill(`>${title}`);
-  const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor();
-  await row.click();
-  // The command's own input replaces the palette: wait until the palette's text is gone.
-  await waitUntil(async () => ((await box.inputValue().catch(() => '')).startsWith('>') ? undefined : true), `the input of "${title}"`, 10_000);
-}
 
 before(async () => {
   wb = await openWorkbench({ scenario: 'commands-registry', sandbox: { customers: 50, registry: 400_000, seed: 5 } });
@@ -125,7 +93,7 @@ test('check a tax number: a wrong digit is refused while typing; registered and 
   const { page } = wb;
   const row = registered[0];
   const wrong = row.TaxNumber.slice(0, 9) + String((Number(row.TaxNumber[9]) + 1) % 10);
-  await runAsking('Nilvera: Check a Tax Number in the Registry');
+  await runAsking(wb.page, 'Nilvera: Check a Tax Number in the Registry');
   const box = page.locator('.quick-input-widget .quick-input-box input');
   await box.waitFor({ state: 'visible' });
   await box.fill(wrong);
@@ -142,7 +110,7 @@ test('check a tax number: a wrong digit is refused while typing; registered and 
   assert.match(text, /active/);
   await wb.screenshot('registered taxpayer detail with aliases');
 
-  await runAsking('Nilvera: Check a Tax Number in the Registry');
+  await runAsking(wb.page, 'Nilvera: Check a Tax Number in the Registry');
   await wb.inputBox(unregistered);
   await wb.quickPick('e-Invoice (Invoice)');
   await notification(`${unregistered} is not registered`);
@@ -158,7 +126,7 @@ test('a name search leads to the detail; "Add as Customer" opens the prefilled f
     }
   }
   assert.ok(row, 'a registered taxpayer who is not a customer');
-  await runAsking('Nilvera: Check a Name in the Registry');
+  await runAsking(wb.page, 'Nilvera: Check a Name in the Registry');
   await wb.inputBox(row.Title);
   await wb.quickPick('e-Invoice (Invoice)');
   await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor();
@@ -195,7 +163,7 @@ test('bulk check of a file from the explorer: invalid numbers listed apart, the 
   const good = registered.slice(10, 30).map((r) => r.TaxNumber);
   const wrongDigit = (t: string) => t.slice(0, -1) + String((Number(t[t.length - 1]) + 1) % 10);
   const bad = [wrongDigit(good[0]), '12345', 'ABCDEFGHIJ'];
-  fs.writeFileSync(path.join(workspaceFolder(), 'vkn-listesi.csv'), ['Unvan;VKN', ...good.map((t, i) => `Firma ${i};${t}`), `Yok;${unregistered}`, ...bad.map((b) => `Hatalı;${b}`)].join('\n'));
+  fs.writeFileSync(path.join(workspaceFolder(wb.page), 'vkn-listesi.csv'), ['Unvan;VKN', ...good.map((t, i) => `Firma ${i};${t}`), `Yok;${unregistered}`, ...bad.map((b) => `Hatalı;${b}`)].join('\n'));
   await wb.runCommand('View: Show Explorer');
   const fileRow = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'vkn-listesi.csv' }).first();
   await fileRow.waitFor();
@@ -217,7 +185,7 @@ test('registry list: a download cancelled halfway leaves no file; a completed on
   const { page } = wb;
   const listsDir = path.join(globalStorage(), 'registry-lists');
   const start = async () => {
-    await runAsking('Nilvera: Download Registry List for Offline Search');
+    await runAsking(wb.page, 'Nilvera: Download Registry List for Offline Search');
     await wb.quickPick('PK: receiving mailboxes');
     await wb.quickPick('e-Invoice (Invoice)');
     await wb.quickPick('Extension storage');
@@ -244,7 +212,7 @@ test('registry list: a download cancelled halfway leaves no file; a completed on
   await wb.sandbox!.control('requests', { method: 'DELETE' });
   const row = registered[5];
   const words = row.Title.split(' ').slice(0, 2).join(' ');
-  await runAsking('Nilvera: Search Downloaded Registry');
+  await runAsking(wb.page, 'Nilvera: Search Downloaded Registry');
   await wb.inputBox(words.toLocaleLowerCase('tr'));
   await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor();
   await wb.screenshot('offline search by title words');
@@ -260,14 +228,14 @@ test('registry list: a download cancelled halfway leaves no file; a completed on
 });
 
 test('template, series, mailing and tax office switches change the sandbox', { timeout: 120_000 }, async () => {
-  await runAsking('Nilvera: Update e-Invoice Template');
+  await runAsking(wb.page, 'Nilvera: Update e-Invoice Template');
   await wb.inputBox('2');
   await wb.quickPick('Make Default');
   await notification('is now the default');
   assert.deepEqual((await state()).templates.map((t) => [t.ID, t.IsDefault]), [[1, false], [2, true], [3, false]]);
   await wb.screenshot('template 2 made default');
 
-  await runAsking('Nilvera: Update e-Voucher Series');
+  await runAsking(wb.page, 'Nilvera: Update e-Voucher Series');
   await wb.inputBox('3');
   await wb.quickPick('Activate');
   await notification('is now active');
@@ -275,14 +243,14 @@ test('template, series, mailing and tax office switches change the sandbox', { t
   await wb.screenshot('series 3 activated');
 
   const whatsappBefore = (await state()).mailing.find((m) => m.ModuleID === 'WhatsApp')?.IsActive;
-  await runAsking('Nilvera: Switch WhatsApp or E-mail Sending');
+  await runAsking(wb.page, 'Nilvera: Switch WhatsApp or E-mail Sending');
   await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor();
   await wb.screenshot('mailing switches with their state');
   await wb.quickPick(whatsappBefore ? 'Turn off WhatsApp messages' : 'Turn on WhatsApp messages');
   await notification('WhatsApp messages:');
   assert.equal((await state()).mailing.find((m) => m.ModuleID === 'WhatsApp')?.IsActive, !whatsappBefore);
 
-  await runAsking('Nilvera: Update Interactive Tax Office Credentials');
+  await runAsking(wb.page, 'Nilvera: Update Interactive Tax Office Credentials');
   await wb.inputBox('ivd-e2e');
   const passwordBox = wb.page.locator('.quick-input-widget .quick-input-box input');
   await passwordBox.waitFor({ state: 'visible' });

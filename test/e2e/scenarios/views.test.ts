@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { chooseMenuItem, openWorkbench } from '../index';
+import { chooseMenuItem, openWorkbench, workspaceFolder } from '../index';
 import { repoRoot } from '../repo';
 import { parseCsv } from '../../../src/domain/csv';
 
@@ -158,13 +158,6 @@ async function answerFileDialog(wb: Workbench, file: string): Promise<void> {
   throw new Error(`the file dialog did not take ${file}`);
 }
 
-/** The workspace folder the harness opened (the page URL names it). */
-function workspaceFolder(wb: Workbench): string {
-  const folder = new URL(wb.page.url()).searchParams.get('folder');
-  assert.ok(folder);
-  return folder;
-}
-
 test('customers: page, load more, search, sort, create and edit, delete one and several', { timeout: 180_000 }, async () => {
   const wb = await openWorkbench({ scenario: 'views-customers' });
   open.push(wb);
@@ -267,7 +260,7 @@ test('customers: import a Turkish Excel CSV with bad rows, then export the filte
   const wb = await openWorkbench({ scenario: 'views-import-export' });
   open.push(wb);
   await steps(wb, async () => {
-    const folder = workspaceFolder(wb);
+    const folder = workspaceFolder(wb.page);
     const source = path.join(folder, 'musteriler.csv');
     fs.copyFileSync(CSV_FIXTURE, source);
     await wb.openContainer('Nilvera');
@@ -314,7 +307,7 @@ test('documents, certificates, identifications, account; an API error becomes an
   open.push(wb);
   await steps(wb, async () => {
     const { page } = wb;
-    const folder = workspaceFolder(wb);
+    const folder = workspaceFolder(wb.page);
     await wb.openContainer('Nilvera');
     await setKey(wb);
     await setExpanded(wb, 'Customers', false);

@@ -1,0 +1,83 @@
+// Quick fixes for the "Nilvera" diagnostics. Stateless: each fix is derived from the diagnostic's
+// code and the number under its range, so it stays right after edits moved the text around.
+import * as vscode from 'vscode';
+import { PaletteCommands } from '../../constants';
+import type { OfflineRegistry } from '../../registry/offlineLookup';
+import { DIAGNOSTIC_SOURCE } from './provider';
+import { checkNumber, correctedNumber, FindingCodes } from './rules';
+import { activeAliases } from '../../registry/offlineLookup';
+
+function codeOf(d: vscode.Diagnostic): string | undefined {
+  const code = typeof d.code === 'object' ? d.code.value : d.code;
+  return code === undefined ? undefined : String(code);
+}
+
+export class TaxNumberCodeActions implements vscode.CodeActionProvider {
+  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
+
+  constructor(private readonly registry: () => OfflineRegistry) {}
+
+  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const actions: vscode.CodeAction[] = [];
+    for (const d of context.diagnostics) {
+      if (d.source !== DIAGNOSTIC_SOURCE) continue;
+      const taxNumber = doc.getText(d.range).trim();
+      switch (codeOf(d)) {
+        case FindingCodes.invalidTaxId: {
+          const fix = this.checkDigitFix(doc, d, taxNumber);
+          if (fix) actions.push(fix);
+          break;
+        }
+        case FindingCodes.registryNotDownloaded:
+          actions.push(this.downloadFix(d), this.lookUpFix(d, taxNumber));
+          break;
+        case FindingCodes.notEInvoiceUser:
+        case FindingCodes.eInvoiceUserOnEArchive: {
+          actions.push(this.lookUpFix(d, taxNumber));
+          const copy = this.copyAliasFix(d, taxNumber);
+          if (copy) actions.push(copy);
+          break;
+        }
+      }
+    }
+    return actions;
+  }
+
+  /** A checksum cannot say which digit is wrong; this offers the number the first nine digits complete to. */
+  private checkDigitFix(doc: vscode.TextDocument, d: vscode.Diagnostic, taxNumber: string): vscode.CodeAction | undefined {
+    const invalid = checkNumber(taxNumber);
+    const corrected = invalid ? correctedNumber({ code: FindingCodes.invalidTaxId, severity: 'error', start: 0, end: 0, taxNumber, invalid }) : undefined;
+    if (!corrected) return undefined;
+    const action = new vscode.CodeAction(vscode.l10n.t('Change to {0} (the check digits these first nine digits call for)', corrected), vscode.CodeActionKind.QuickFix);
+    action.edit = new vscode.WorkspaceEdit();
+    action.edit.replace(doc.uri, d.range, corrected);
+    action.diagnostics = [d];
+    return action;
+  }
+
+  private lookUpFix(d: vscode.Diagnostic, taxNumber: string): vscode.CodeAction {
+    const action = new vscode.CodeAction(vscode.l10n.t('Look up in registry'), vscode.CodeActionKind.QuickFix);
+    action.command = { title: action.title, command: PaletteCommands.registryCheckTaxNumber, arguments: [{ taxNumber, userType: 'Invoice' }] };
+    action.diagnostics = [d];
+    return action;
+  }
+
+  private copyAliasFix(d: vscode.Diagnostic, taxNumber: string): vscode.CodeAction | undefined {
+    const registry = this.registry();
+    const taxpayer = registry.hasIndex() ? registry.lookup(taxNumber) : undefined;
+    const alias = taxpayer ? activeAliases(taxpayer, 'PK')[0]?.name : undefined;
+    if (!alias) return undefined;
+    const action = new vscode.CodeAction(vscode.l10n.t('Copy the active PK alias ({0})', alias), vscode.CodeActionKind.QuickFix);
+    // The registry command copies a given alias and confirms it briefly.
+    action.command = { title: action.title, command: PaletteCommands.registryCopyAlias, arguments: [alias] };
+    action.diagnostics = [d];
+    return action;
+  }
+
+  private downloadFix(d: vscode.Diagnostic): vscode.CodeAction {
+    const action = new vscode.CodeAction(vscode.l10n.t('Download Registry List'), vscode.CodeActionKind.QuickFix);
+    action.command = { title: action.title, command: PaletteCommands.registryDownload, arguments: [{ aliasType: 'PK', userType: 'Invoice' }] };
+    action.diagnostics = [d];
+    return action;
+  }
+}

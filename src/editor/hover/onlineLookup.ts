@@ -1,0 +1,75 @@
+// The hover's optional live registry look-up (setting nilvera.editor.hoverOnlineLookup): through the
+// cache and rate limit of ./onlineCache, keyed by the environment's base URL and the tax number,
+// cancelled with the hover, with a short time limit. Never throws: a failure becomes a card line.
+import type * as vscode from 'vscode';
+import type { GlobalCompanyInfoResponse } from '../../api/types';
+import { fullClient } from '../../commands/registry/commandContext';
+import { isApiError } from '../../shell/apiContract';
+import type { ShellServices } from '../../shell/services';
+import type { OnlineFinding } from './hoverCard';
+import { OnlineLookupCache, type OnlineLookupOptions } from './onlineCache';
+
+/** A hover waits at most this long for the registry. */
+export const HOVER_LOOKUP_TIMEOUT_MS = 5000;
+
+function findingFromRows(rows: GlobalCompanyInfoResponse[] | undefined): OnlineFinding {
+  if (!rows || rows.length === 0) return { state: 'notRegistered' };
+  const aliases = [...new Set(rows.map((r) => r.Name).filter((n): n is string => !!n))];
+  return { state: 'registered', title: rows.find((r) => r.Title)?.Title ?? '', aliases };
+}
+
+function failureOf(error: unknown): OnlineFinding {
+  if (!isApiError(error)) return { state: 'failed', reason: 'other' };
+  switch (error.kind) {
+    case 'timeout':
+      return { state: 'failed', reason: 'timeout' };
+    case 'network':
+      return { state: 'failed', reason: 'network' };
+    case 'auth':
+    case 'forbidden':
+      return { state: 'failed', reason: 'auth' };
+    case 'server':
+    case 'rateLimited':
+      return { state: 'failed', reason: 'server' };
+    default:
+      return { state: 'failed', reason: 'other' };
+  }
+}
+
+export class HoverOnlineLookup {
+  private readonly cache: OnlineLookupCache<OnlineFinding>;
+
+  constructor(
+    private readonly shell: ShellServices,
+    options: OnlineLookupOptions = {},
+  ) {
+    this.cache = new OnlineLookupCache(options);
+  }
+
+  /** The registry's answer for a valid tax number (Invoice users), or why there is none. */
+  async find(taxNumber: string, token: vscode.CancellationToken): Promise<OnlineFinding> {
+    const environment = this.shell.environment();
+    // Looking up must not start a sandbox process: that is "Try the Sandbox"'s job.
+    if (environment === 'sandbox' && !this.shell.sandbox.current()) return { state: 'sandboxStopped' };
+    const controller = new AbortController();
+    const subscription = token.onCancellationRequested(() => controller.abort());
+    try {
+      const baseUrl = await this.shell.baseUrl(environment);
+      if (!(await this.shell.hasApiKey(environment))) return { state: 'noKey' };
+      const result = await this.cache.lookup(`${baseUrl}|${taxNumber}`, async () => {
+        const client = await fullClient({ shell: this.shell });
+        const rows = await client.registry.checkTaxNumber(taxNumber, 'Invoice', { signal: controller.signal, timeoutMs: HOVER_LOOKUP_TIMEOUT_MS });
+        return findingFromRows(rows);
+      });
+      return result.outcome === 'rateLimited' ? { state: 'rateLimited' } : result.value;
+    } catch (error) {
+      return failureOf(error);
+    } finally {
+      subscription.dispose();
+    }
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}

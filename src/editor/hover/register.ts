@@ -1,0 +1,70 @@
+// Tax-number hovers in XML, CSV/TSV, JSON and plain-text files: checksum verdict, what the offline
+// registry list says, and (only when nilvera.editor.hoverOnlineLookup is on) the live registry.
+// Registering is cheap; the registry index is opened on the first hover over a valid number.
+import * as vscode from 'vscode';
+import { Settings } from '../../constants';
+import { checkTaxId } from '../../domain/taxId';
+import type { ShellServices } from '../../shell/services';
+import { CARD_COMMANDS, hoverCardMarkdown, type OnlineFinding, type RegistryFinding } from './hoverCard';
+import { HoverOnlineLookup } from './onlineLookup';
+import { taxNumberAt } from './taxNumberTokens';
+
+const LANGUAGES = ['xml', 'csv', 'json', 'jsonc', 'plaintext'];
+// VS Code has no built-in CSV language: match the files by name too (whatever language they got).
+const FILE_PATTERNS = ['**/*.csv', '**/*.tsv'];
+const SCHEMES = ['file', 'untitled'];
+
+export const TAX_NUMBER_DOCUMENTS: vscode.DocumentFilter[] = SCHEMES.flatMap((scheme) => [
+  ...LANGUAGES.map((language) => ({ scheme, language })),
+  ...FILE_PATTERNS.map((pattern) => ({ scheme, pattern })),
+]);
+
+function editorSetting<T>(name: string, fallback: T): T {
+  return vscode.workspace.getConfiguration(Settings.section).get<T>(name, fallback);
+}
+
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(vscode.env.language, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+async function offlineFinding(context: vscode.ExtensionContext, taxNumber: string): Promise<RegistryFinding> {
+  const { offlineRegistry, registryIndexRoot } = await import('../../registry/offlineLookup');
+  const registry = offlineRegistry(registryIndexRoot(context.globalStorageUri.fsPath));
+  const lists = registry.lists();
+  if (lists.length === 0) return { state: 'noIndex' };
+  const taxpayer = registry.lookup(taxNumber);
+  if (taxpayer) return { state: 'found', taxpayer };
+  const oldest = lists.map((l) => l.downloadedAt).sort()[0];
+  return { state: 'missing', downloadedAt: oldest };
+}
+
+class TaxNumberHoverProvider implements vscode.HoverProvider {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly online: HoverOnlineLookup,
+  ) {}
+
+  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+    if (!editorSetting(Settings.editorTaxNumberHovers, true)) return undefined;
+    const found = taxNumberAt(document.lineAt(position.line).text, position.character);
+    if (!found) return undefined;
+    const check = checkTaxId(found.text);
+    let registry: RegistryFinding | undefined;
+    let online: OnlineFinding | undefined;
+    if (check.valid) {
+      registry = await offlineFinding(this.context, check.value).catch((): RegistryFinding => ({ state: 'noIndex' }));
+      // The network only when the user allowed it, and never for a number that cannot exist.
+      if (editorSetting(Settings.editorHoverOnlineLookup, false)) online = await this.online.find(check.value, token);
+    }
+    if (token.isCancellationRequested) return undefined;
+    const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online }, vscode.l10n, formatDate));
+    markdown.isTrusted = { enabledCommands: Object.values(CARD_COMMANDS) };
+    return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
+  }
+}
+
+export function registerTaxNumberHovers(context: vscode.ExtensionContext, shell: ShellServices): vscode.Disposable[] {
+  const provider = new TaxNumberHoverProvider(context, new HoverOnlineLookup(shell));
+  return [vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, provider)];
+}

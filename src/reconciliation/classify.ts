@@ -1,0 +1,92 @@
+// Pure: one customer plus what the registry says about its tax number → its reconciliation status.
+// "Registered" = in the Invoice lists with at least one active alias; "deregistered" = in the list
+// with every alias deleted; "not registered" = not in the list (shared definition of issue 10).
+import type { GlobalCustomerAliasesResponse } from '../api/types';
+import { checkTaxId, type TaxIdKind, type TaxIdProblem } from '../domain/taxId';
+import { activeAliases, type OfflineTaxpayer } from '../registry/offlineLookup';
+
+export type ReconStatus = 'user' | 'notUser' | 'invalid' | 'unchecked';
+
+export interface InvalidReason {
+  problem: TaxIdProblem;
+  kind?: TaxIdKind;
+  /** For a checksum failure: the check digit(s) the first nine digits call for. */
+  expectedCheckDigits?: string;
+}
+
+export interface CustomerRef {
+  ID: number;
+  TaxNumber: string | null;
+  Name: string | null;
+}
+
+export interface ReconRow {
+  customerId: number;
+  taxNumber: string;
+  name: string;
+  status: ReconStatus;
+  /** The active PK (receiving) alias of an e-invoice user. */
+  pkAlias?: string;
+  /** Registry title (users), when the registry has one. */
+  title?: string;
+  /** A non-user that is in the list with every alias deleted. */
+  deregistered?: boolean;
+  reason?: InvalidReason;
+}
+
+/** The checksum verdict; undefined when the tax number is valid. */
+export function invalidReason(taxNumber: string): InvalidReason | undefined {
+  const check = checkTaxId(taxNumber);
+  if (check.valid) return undefined;
+  return { problem: check.problem, ...(check.kind ? { kind: check.kind } : {}), ...(check.expectedCheckDigits ? { expectedCheckDigits: check.expectedCheckDigits } : {}) };
+}
+
+function base(c: CustomerRef): Pick<ReconRow, 'customerId' | 'taxNumber' | 'name'> {
+  return { customerId: c.ID, taxNumber: (c.TaxNumber ?? '').trim(), name: c.Name ?? '' };
+}
+
+/** A customer whose tax number fails the checksum, or undefined when it needs a registry answer. */
+export function classifyChecksum(c: CustomerRef): ReconRow | undefined {
+  const row = base(c);
+  const reason = invalidReason(row.taxNumber);
+  return reason ? { ...row, status: 'invalid', reason } : undefined;
+}
+
+/** Against the offline index (PK and GB lists of the Invoice user type, merged). */
+export function classifyOffline(c: CustomerRef, taxpayer: OfflineTaxpayer | undefined): ReconRow {
+  const invalid = classifyChecksum(c);
+  if (invalid) return invalid;
+  const row = base(c);
+  if (!taxpayer) return { ...row, status: 'notUser' };
+  if (activeAliases(taxpayer).length === 0) return { ...row, status: 'notUser', deregistered: true };
+  const pk = activeAliases(taxpayer, 'PK')[0]?.name;
+  return { ...row, status: 'user', title: taxpayer.title, ...(pk ? { pkAlias: pk } : {}) };
+}
+
+/**
+ * The bulk answer (GetGlobalCustomerInfo) lists the aliases without saying PK or GB. GİB's aliases
+ * name their kind in the mailbox part (`urn:mail:defaultpk@…`, `urn:mail:defaultgb@…`): an alias
+ * whose mailbox ends in "gb" is taken as a sending unit, any other as a receiving mailbox, and one
+ * ending in "pk" is preferred.
+ */
+export function pickPkAlias(names: readonly string[]): string | undefined {
+  const mailbox = (n: string) => (n.split('@')[0] ?? '').replace(/^urn:mail:/i, '').toLowerCase();
+  return names.find((n) => mailbox(n).endsWith('pk')) ?? names.find((n) => !mailbox(n).endsWith('gb'));
+}
+
+/** Against an online bulk answer (undefined: the registry does not know the number). */
+export function classifyOnline(c: CustomerRef, answer: GlobalCustomerAliasesResponse | undefined): ReconRow {
+  const invalid = classifyChecksum(c);
+  if (invalid) return invalid;
+  const row = base(c);
+  if (!answer) return { ...row, status: 'notUser' };
+  const active = (answer.Aliases ?? []).filter((a) => !a.DeletionTime && a.Name).map((a) => a.Name as string);
+  if (active.length === 0) return { ...row, status: 'notUser', deregistered: true };
+  const pk = pickPkAlias(active);
+  return { ...row, status: 'user', ...(answer.Title ? { title: answer.Title } : {}), ...(pk ? { pkAlias: pk } : {}) };
+}
+
+/** A valid number whose online lookup failed: neither user nor non-user, and not a change. */
+export function unchecked(c: CustomerRef): ReconRow {
+  return { ...base(c), status: 'unchecked' };
+}

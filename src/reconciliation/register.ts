@@ -1,0 +1,145 @@
+// Wires the reconciliation: the view, "Reconcile Customers with Registry", "Export Reconciliation",
+// "Open Customer", "Copy PK Alias". Nothing loads at activation: the index and the client are
+// opened when a run starts.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { FormCommands, ReconciliationCommands, ReconciliationView } from '../constants';
+import { fullClient } from '../commands/registry/commandContext';
+import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
+import { registerCommand } from '../shell/commandRunner';
+import { UserFacingError } from '../shell/errorMessages';
+import { prompts, UserCancelledError } from '../shell/prompts';
+import type { ShellServices } from '../shell/services';
+import { writeReconciliationCsv } from './export';
+import { exportLabels, formatWhen } from './labels';
+import { buildReport, type ReconciliationReport } from './report';
+import { runReconciliation, RunCancelledError, type RegistrySource } from './run';
+import { SnapshotStore } from './snapshot';
+import { CustomerNode, LoadMoreNode, ReconciliationTree } from './tree';
+
+export interface RunArgs {
+  /** auto (default): the offline index when one is downloaded, else the online bulk lookup. */
+  source?: 'auto' | 'offline' | 'online';
+  /** Tests: cancels like the notification's Cancel button. */
+  cancellation?: vscode.CancellationToken;
+}
+
+const HAS_RESULT = 'nilvera.reconciliation.hasResult';
+
+/** What the extension-host tests reach through the internal command. */
+export interface ReconciliationTestHook {
+  tree: ReconciliationTree;
+  store: SnapshotStore;
+  view: vscode.TreeView<unknown>;
+  /** The registry-index root the runs read (globalStorage/registry-index). */
+  indexRoot: string;
+}
+
+function customerOf(arg: unknown): CustomerNode['row'] | undefined {
+  if (arg instanceof CustomerNode) return arg.row;
+  const r = arg as { customerId?: unknown; pkAlias?: unknown } | undefined;
+  return r && typeof r.customerId === 'number' ? (r as CustomerNode['row']) : undefined;
+}
+
+export function registerReconciliation(context: vscode.ExtensionContext, shell: ShellServices): void {
+  const tree = new ReconciliationTree();
+  const store = new SnapshotStore(path.join(context.globalStorageUri.fsPath, 'reconciliation'));
+  const indexRoot = registryIndexRoot(context.globalStorageUri.fsPath);
+  const view = vscode.window.createTreeView<unknown>(ReconciliationView, { treeDataProvider: tree as vscode.TreeDataProvider<unknown>, showCollapseAll: true });
+
+  const run = async (args: RunArgs = {}): Promise<ReconciliationReport> => {
+    const baseUrl = await shell.baseUrl();
+    const client = await fullClient({ shell });
+    const registry = offlineRegistry(indexRoot, 'Invoice');
+    const useOffline = args.source === 'offline' || (args.source !== 'online' && registry.hasIndex());
+    if (args.source === 'offline' && !registry.hasIndex()) throw new UserFacingError(vscode.l10n.t('No registry list is downloaded. Run "Download Registry List for Offline Search" first.'));
+    const lists = registry.lists();
+    const source: RegistrySource = useOffline
+      ? { kind: 'offline', lookup: (tn) => registry.lookup(tn), ...(lists.length ? { downloadedAt: lists.map((l) => l.downloadedAt).sort()[0] } : {}) }
+      : { kind: 'online', registry: client.registry };
+    const previous = await store.load(baseUrl);
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconciling customers with the registry'), cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const subs = [token.onCancellationRequested(() => controller.abort()), args.cancellation?.onCancellationRequested(() => controller.abort())];
+        if (args.cancellation?.isCancellationRequested) controller.abort();
+        let reported = 0;
+        let reportedAt = 0;
+        try {
+          return await runReconciliation({
+            customers: client.customers,
+            source,
+            signal: controller.signal,
+            onProgress: (done, total) => {
+              // At most ten updates a second: a run of 1,000 pages would otherwise send 1,000.
+              const now = Date.now();
+              if (now - reportedAt < 100 && done < total) return;
+              reportedAt = now;
+              progress.report({ message: vscode.l10n.t('{0} of {1} customers', done, total), increment: total ? ((done - reported) * 100) / total : 0 });
+              reported = done;
+            },
+          });
+        } catch (e) {
+          if (e instanceof RunCancelledError || controller.signal.aborted) throw new UserCancelledError();
+          throw e;
+        } finally {
+          for (const s of subs) s?.dispose();
+        }
+      },
+    );
+    const { report, snapshot } = buildReport(baseUrl, new Date().toISOString(), result, previous);
+    await store.save(snapshot);
+    tree.show(report);
+    view.message = useOffline
+      ? vscode.l10n.t('{0} customers, checked against the registry list downloaded {1}.', report.totalCustomers, report.indexDate ? formatWhen(report.indexDate) : '—')
+      : vscode.l10n.t('{0} customers, checked online ({1} lookup requests).', report.totalCustomers, report.lookupRequests);
+    await vscode.commands.executeCommand('setContext', HAS_RESULT, true);
+    if (report.unchecked.length) {
+      void prompts.message('warning', vscode.l10n.t('{0} tax numbers could not be looked up; they are listed under "Not checked". Run again to check them.', report.unchecked.length));
+    }
+    return report;
+  };
+
+  const exportResult = async (): Promise<{ path: string; written: number } | undefined> => {
+    const report = tree.report;
+    if (!report) {
+      await prompts.message('info', vscode.l10n.t('Run "Reconcile Customers with Registry" first.'));
+      return undefined;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const target = await prompts.saveDialog({
+      title: vscode.l10n.t('Export Reconciliation'),
+      filters: { CSV: ['csv'] },
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'reconciliation.csv') } : {}),
+    });
+    if (!target) throw new UserCancelledError();
+    const written = await writeReconciliationCsv(target.fsPath, report, exportLabels());
+    void prompts.message('info', vscode.l10n.t('Exported {0} customers to {1}.', written, target.fsPath));
+    return { path: target.fsPath, written };
+  };
+
+  const hook: ReconciliationTestHook = { tree, store, view, indexRoot };
+  context.subscriptions.push(
+    tree,
+    view,
+    registerCommand(ReconciliationCommands.run, (args) => run((args ?? {}) as RunArgs)),
+    registerCommand(ReconciliationCommands.export, () => exportResult()),
+    registerCommand(ReconciliationCommands.openCustomer, async (arg) => {
+      const row = customerOf(arg);
+      if (!row) return undefined;
+      return vscode.commands.executeCommand(FormCommands.customer, { customerId: row.customerId });
+    }),
+    // "Add alias to customer notes" is not offered: the customer record (CustomerDto / PUT
+    // /general/Customers in the spec) has no notes, description or alias field to write it to.
+    registerCommand(ReconciliationCommands.copyPkAlias, async (arg) => {
+      const alias = customerOf(arg)?.pkAlias;
+      if (!alias) return undefined;
+      await vscode.env.clipboard.writeText(alias);
+      void prompts.message('info', vscode.l10n.t('Copied {0}.', alias));
+      return alias;
+    }),
+    vscode.commands.registerCommand(ReconciliationCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? tree.loadMore(node) : undefined)),
+    vscode.commands.registerCommand(ReconciliationCommands.testHook, () => hook),
+  );
+}

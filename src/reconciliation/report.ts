@@ -1,0 +1,49 @@
+// Pure: a run's rows grouped by status, with the changes since the previous run's snapshot.
+import type { ReconRow } from './classify';
+import type { RunResult } from './run';
+import { diffRuns, snapshotOf, type Changes, type Snapshot } from './snapshot';
+
+export interface ReconciliationReport {
+  baseUrl: string;
+  /** ISO time the run finished. */
+  takenAt: string;
+  source: RunResult['source'];
+  indexDate?: string;
+  listRequests: number;
+  lookupRequests: number;
+  /** Time spent classifying (see RunResult.classifyMs). */
+  classifyMs: number;
+  totalCustomers: number;
+  users: ReconRow[];
+  notUsers: ReconRow[];
+  invalid: ReconRow[];
+  /** Lookups that failed (online only): not classified, not counted as changes. */
+  unchecked: ReconRow[];
+  /** Undefined on the first run for this environment (no previous result). */
+  changes?: Changes;
+  previousAt?: string;
+}
+
+export function buildReport(baseUrl: string, takenAt: string, run: RunResult, previous: Snapshot | undefined): { report: ReconciliationReport; snapshot: Snapshot } {
+  const report: ReconciliationReport = {
+    baseUrl,
+    takenAt,
+    source: run.source,
+    ...(run.indexDate ? { indexDate: run.indexDate } : {}),
+    listRequests: run.listRequests,
+    lookupRequests: run.lookupRequests,
+    classifyMs: run.classifyMs,
+    totalCustomers: run.rows.length,
+    users: [],
+    notUsers: [],
+    invalid: [],
+    unchecked: [],
+  };
+  const groups = { user: report.users, notUser: report.notUsers, invalid: report.invalid, unchecked: report.unchecked };
+  for (const row of run.rows) groups[row.status].push(row);
+  if (previous) {
+    report.changes = diffRuns(previous, run.rows);
+    report.previousAt = previous.takenAt;
+  }
+  return { report, snapshot: snapshotOf(baseUrl, takenAt, run.rows, previous) };
+}

@@ -1,0 +1,137 @@
+// Walks every customer page (page size 100, six pages in flight) and classifies each tax number
+// against the offline index, or online through the bulk lookup (POST GetGlobalCustomerInfo, 50 tax
+// numbers per request). Plain Node: the VS Code side adds progress and cancellation.
+import type { CallOptions } from '../api/http';
+import { lookupRegistryInBatches } from '../api/bulk';
+import type { RegistryApi } from '../api/areas/registry';
+import type { CustomerListQuery, CustomerResponsePagination } from '../api/types';
+import type { OfflineTaxpayer } from '../registry/offlineLookup';
+import { classifyChecksum, classifyOffline, classifyOnline, unchecked, type CustomerRef, type ReconRow } from './classify';
+
+export const RECONCILIATION_PAGE_SIZE = 100;
+export const LOOKUP_BATCH_SIZE = 50;
+
+export interface CustomerPager {
+  list(query: CustomerListQuery, opts?: CallOptions): Promise<CustomerResponsePagination>;
+}
+
+export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
+
+export type RegistrySource =
+  | { kind: 'offline'; lookup(taxNumber: string): OfflineTaxpayer | undefined; downloadedAt?: string }
+  | { kind: 'online'; registry: BulkRegistry; batchSize?: number };
+
+export interface RunOptions {
+  customers: CustomerPager;
+  source: RegistrySource;
+  pageSize?: number;
+  /** Customer pages in flight at once (default 6). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?(done: number, total: number): void;
+}
+
+export interface RunResult {
+  /** One row per customer, in the server's order (customer ID). */
+  rows: ReconRow[];
+  source: 'offline' | 'online';
+  /** Date of the offline lists consulted. */
+  indexDate?: string;
+  listRequests: number;
+  lookupRequests: number;
+  /** Valid tax numbers whose online lookup failed (rows with status "unchecked"). */
+  unchecked: number;
+  /** Milliseconds spent classifying (offline: the index lookups; online: the bulk requests). */
+  classifyMs: number;
+}
+
+export class RunCancelledError extends Error {
+  constructor() {
+    super('Reconciliation cancelled');
+    this.name = 'RunCancelledError';
+  }
+}
+
+function toRef(c: { ID: number; TaxNumber: string | null; Name: string | null }): CustomerRef {
+  return { ID: c.ID, TaxNumber: c.TaxNumber, Name: c.Name };
+}
+
+async function classifyPage(refs: CustomerRef[], source: RegistrySource, signal: AbortSignal | undefined, counters: { lookups: number; unchecked: number }): Promise<ReconRow[]> {
+  if (source.kind === 'offline') return refs.map((c) => classifyOffline(c, source.lookup((c.TaxNumber ?? '').trim())));
+  const valid = refs.filter((c) => !classifyChecksum(c)).map((c) => (c.TaxNumber ?? '').trim());
+  const report = valid.length
+    ? await lookupRegistryInBatches(source.registry as RegistryApi, valid, { userType: 'Invoice', batchSize: source.batchSize ?? LOOKUP_BATCH_SIZE, concurrency: 1, signal })
+    : undefined;
+  counters.lookups += report?.requests ?? 0;
+  const failed = new Set(report?.failed.flatMap((f) => f.taxNumbers));
+  return refs.map((c) => {
+    const tn = (c.TaxNumber ?? '').trim();
+    if (failed.has(tn)) {
+      counters.unchecked++;
+      return unchecked(c);
+    }
+    return classifyOnline(c, report?.found.get(tn));
+  });
+}
+
+/** Runs the whole reconciliation; throws RunCancelledError when the signal aborts. */
+export async function runReconciliation(options: RunOptions): Promise<RunResult> {
+  const { customers, source, signal } = options;
+  const pageSize = options.pageSize ?? RECONCILIATION_PAGE_SIZE;
+  const counters = { lookups: 0, unchecked: 0, lists: 0, classifyMs: 0 };
+  const pages = new Map<number, ReconRow[]>();
+  let done = 0;
+  let total = 0;
+  const throwIfCancelled = () => {
+    if (signal?.aborted) throw new RunCancelledError();
+  };
+  const fetchPage = async (page: number) => {
+    throwIfCancelled();
+    counters.lists++;
+    let result: CustomerResponsePagination;
+    try {
+      result = await customers.list({ Page: page, PageSize: pageSize, SortColumn: 'ID', SortType: 'ASC' }, { signal });
+    } catch (e) {
+      throwIfCancelled();
+      throw e;
+    }
+    const classifyStart = performance.now();
+    const rows = await classifyPage((result.Content ?? []).map(toRef), source, signal, counters);
+    counters.classifyMs += performance.now() - classifyStart;
+    throwIfCancelled();
+    pages.set(page, rows);
+    done += rows.length;
+    options.onProgress?.(done, Math.max(total, done));
+    return result;
+  };
+
+  const first = await fetchPage(1);
+  total = first.TotalCount ?? (first.Content ?? []).length;
+  const totalPages = first.TotalPages ?? Math.ceil(total / pageSize);
+  options.onProgress?.(done, Math.max(total, done));
+  let next = 2;
+  const worker = async () => {
+    while (next <= totalPages) await fetchPage(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 6) }, worker));
+
+  // A customer can show up twice when the list shifts between pages: keep its first row.
+  const seen = new Set<number>();
+  const rows: ReconRow[] = [];
+  for (let p = 1; p <= Math.max(1, totalPages); p++) {
+    for (const row of pages.get(p) ?? []) {
+      if (seen.has(row.customerId)) continue;
+      seen.add(row.customerId);
+      rows.push(row);
+    }
+  }
+  return {
+    rows,
+    source: source.kind,
+    ...(source.kind === 'offline' && source.downloadedAt ? { indexDate: source.downloadedAt } : {}),
+    listRequests: counters.lists,
+    lookupRequests: counters.lookups,
+    unchecked: counters.unchecked,
+    classifyMs: Math.round(counters.classifyMs),
+  };
+}

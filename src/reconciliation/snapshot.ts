@@ -1,0 +1,144 @@
+// The result of a run kept for the next one (tax number → status + active PK alias), the diff of
+// two runs, and the store: one file per environment base URL under the extension's global storage,
+// written to a temporary file and renamed, so a crash never leaves half a snapshot.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ReconRow } from './classify';
+
+/** Only the registry verdict is kept; invalid numbers cannot change, unchecked ones carry over. */
+export type SnapshotStatus = 'user' | 'notUser' | 'invalid';
+
+export interface SnapshotEntry {
+  status: SnapshotStatus;
+  pkAlias?: string;
+}
+
+export interface Snapshot {
+  baseUrl: string;
+  /** ISO time of the run. */
+  takenAt: string;
+  entries: Map<string, SnapshotEntry>;
+}
+
+export interface AliasChange {
+  row: ReconRow;
+  previousAlias?: string;
+}
+
+export interface Changes {
+  newlyRegistered: ReconRow[];
+  aliasChanged: AliasChange[];
+  deregistered: ReconRow[];
+}
+
+/** What the next run compares with. A row whose lookup failed keeps its previous entry. */
+export function snapshotOf(baseUrl: string, takenAt: string, rows: Iterable<ReconRow>, previous?: Snapshot): Snapshot {
+  const entries = new Map<string, SnapshotEntry>();
+  for (const row of rows) {
+    if (!row.taxNumber) continue;
+    if (row.status === 'unchecked') {
+      const before = previous?.entries.get(row.taxNumber);
+      if (before) entries.set(row.taxNumber, before);
+      continue;
+    }
+    entries.set(row.taxNumber, row.pkAlias ? { status: row.status, pkAlias: row.pkAlias } : { status: row.status });
+  }
+  return { baseUrl, takenAt, entries };
+}
+
+/**
+ * Newly registered: a user now that was a non-user before; alias changed: a user both times with
+ * another active PK alias; deregistered: a user before, not one now. These are registry changes: a
+ * customer added since the previous run has no "before" and is not a change (importing 500
+ * long-registered customers must not report 500 new registrations).
+ */
+export function diffRuns(previous: Snapshot, rows: Iterable<ReconRow>): Changes {
+  const changes: Changes = { newlyRegistered: [], aliasChanged: [], deregistered: [] };
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (seen.has(row.taxNumber)) continue;
+    seen.add(row.taxNumber);
+    const before = previous.entries.get(row.taxNumber);
+    if (row.status === 'user') {
+      if (before?.status === 'notUser') changes.newlyRegistered.push(row);
+      else if (before?.status === 'user' && (before.pkAlias ?? '') !== (row.pkAlias ?? '')) changes.aliasChanged.push({ row, ...(before.pkAlias ? { previousAlias: before.pkAlias } : {}) });
+    } else if (row.status === 'notUser' && before?.status === 'user') {
+      changes.deregistered.push(row);
+    }
+  }
+  return changes;
+}
+
+const STATUS_CODE: Record<SnapshotStatus, string> = { user: 'U', notUser: 'N', invalid: 'I' };
+const CODE_STATUS: Record<string, SnapshotStatus> = { U: 'user', N: 'notUser', I: 'invalid' };
+const FORMAT = 1;
+
+/** One line of JSON metadata, then `taxNumber<TAB>status<TAB>alias` per line (compact for 100,000 rows). */
+export function serializeSnapshot(s: Snapshot): string {
+  const parts = [JSON.stringify({ format: FORMAT, baseUrl: s.baseUrl, takenAt: s.takenAt, count: s.entries.size })];
+  for (const [taxNumber, e] of s.entries) parts.push(`${taxNumber}\t${STATUS_CODE[e.status]}\t${e.pkAlias ?? ''}`);
+  return parts.join('\n') + '\n';
+}
+
+/** Undefined for a file of another format or a damaged one (the next run then counts as the first). */
+export function parseSnapshot(text: string): Snapshot | undefined {
+  const lines = text.split('\n');
+  let meta: { format?: number; baseUrl?: string; takenAt?: string; count?: number };
+  try {
+    meta = JSON.parse(lines[0] ?? '') as typeof meta;
+  } catch {
+    return undefined;
+  }
+  if (meta.format !== FORMAT || typeof meta.baseUrl !== 'string' || typeof meta.takenAt !== 'string') return undefined;
+  const entries = new Map<string, SnapshotEntry>();
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line) continue;
+    const [taxNumber, code, alias] = line.split('\t');
+    const status = CODE_STATUS[code ?? ''];
+    if (!taxNumber || !status) return undefined;
+    entries.set(taxNumber, alias ? { status, pkAlias: alias } : { status });
+  }
+  if (meta.count !== undefined && meta.count !== entries.size) return undefined;
+  return { baseUrl: meta.baseUrl, takenAt: meta.takenAt, entries };
+}
+
+export class SnapshotStore {
+  constructor(
+    /** e.g. <globalStorage>/reconciliation */
+    readonly folder: string,
+  ) {}
+
+  /** The file of one environment: the URL is hashed, so it never appears in a file name. */
+  fileFor(baseUrl: string): string {
+    const hash = createHash('sha256').update(baseUrl.replace(/\/+$/, '').toLowerCase()).digest('hex').slice(0, 24);
+    return path.join(this.folder, `snapshot-${hash}.tsv`);
+  }
+
+  async load(baseUrl: string): Promise<Snapshot | undefined> {
+    let text: string;
+    try {
+      text = await fs.promises.readFile(this.fileFor(baseUrl), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    const s = parseSnapshot(text);
+    return s && s.baseUrl === baseUrl ? s : undefined;
+  }
+
+  async save(snapshot: Snapshot): Promise<string> {
+    const file = this.fileFor(snapshot.baseUrl);
+    await fs.promises.mkdir(this.folder, { recursive: true });
+    const temp = `${file}.${process.pid}.${Date.now()}.part`;
+    try {
+      await fs.promises.writeFile(temp, serializeSnapshot(snapshot), 'utf8');
+      await fs.promises.rename(temp, file);
+    } catch (e) {
+      await fs.promises.rm(temp, { force: true });
+      throw e;
+    }
+    return file;
+  }
+}
