@@ -9,8 +9,13 @@ import { CARD_COMMANDS, hoverCardMarkdown, type OnlineFinding, type RegistryFind
 import { HoverOnlineLookup } from './onlineLookup';
 import { taxNumberAt } from './taxNumberTokens';
 
-const LANGUAGES = ['xml', 'csv', 'json', 'jsonc', 'plaintext'];
-// VS Code has no built-in CSV language: match the files by name too (whatever language they got).
+// JSON and plain text get hovers but do not activate the extension (package.json has no onLanguage for
+// them, only xml, csv and tsv): VS Code 1.139 opens its chat input as a plaintext document, and json and
+// jsonc models of its own, in a fresh window at start-up (seen in code-server's extension-host log), so
+// those events would wake the extension, and its status-bar credit refresh, in every window.
+const LANGUAGES = ['xml', 'csv', 'tsv', 'json', 'jsonc', 'plaintext'];
+// VS Code has no built-in CSV language (package.json contributes the csv and tsv ids so that opening
+// one activates the extension); match the files by name too, whatever language another extension gave them.
 const FILE_PATTERNS = ['**/*.csv', '**/*.tsv'];
 const SCHEMES = ['file', 'untitled'];
 
