@@ -80,6 +80,17 @@ const WAIT_MS = 20_000;
  * menu is still fading in is not always taken. The menu lives in a shadow root; Playwright's CSS
  * engine pierces open shadow roots.
  */
+/** Opens a workspace file through Quick Open (Ctrl+P), as a person would, and waits for its tab. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  await box.waitFor({ state: 'visible' });
+  await box.fill(name);
+  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  await box.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+}
+
 /**
  * Runs a palette command that asks something at once. (Workbench.runCommand waits for the palette to
  * close, which a command that opens its own input box never lets happen before the time limit.)

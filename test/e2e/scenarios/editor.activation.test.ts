@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
-import { openWorkbench, repoRoot, waitUntil } from '../index';
+import { openFile, openWorkbench, repoRoot, waitUntil } from '../index';
 
 let wb: Workbench;
 
@@ -29,12 +29,7 @@ test('a fresh window does not wake the extension; opening a customer CSV does, w
   await wb.screenshot('fresh window: no Nilvera status-bar item');
   assert.equal(await statusItem.count(), 0, 'the extension woke up at start-up (its status-bar item is shown)');
 
-  await page.keyboard.press('Control+P');
-  const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await box.fill('customers-tr-excel.csv');
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'customers-tr-excel.csv' }).first().waitFor();
-  await box.press('Enter');
+  await openFile(page, 'customers-tr-excel.csv');
   const editor = page.locator('.editor-group-container.active .monaco-editor').first();
   await waitUntil(async () => ((await editor.locator('.squiggly-error').count()) >= 4 ? true : undefined), 'four squiggles in the CSV', 30_000, 200);
   await statusItem.first().waitFor();

@@ -7,25 +7,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
-import { openWorkbench, repoRoot, waitUntil } from '../index';
+import { openFile, openWorkbench, repoRoot, waitUntil } from '../index';
 
 /** This file's waits: longer (30_000 ms), polled every 200 ms. */
 const waitUntilHere = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> => waitUntil(probe, what, timeoutMs, 200);
 
 let wb: Workbench;
 let workspace = '';
-
-/** Opens a workspace file through Quick Open (Ctrl+P), as a person would. */
-async function openFile(name: string): Promise<void> {
-  const { page } = wb;
-  await page.keyboard.press('Control+P');
-  const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await box.fill(name);
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
-  await box.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
-}
 
 const activeEditor = () => wb.page.locator('.editor-group-container.active .monaco-editor').first();
 
@@ -52,7 +40,7 @@ after(async () => {
 
 test('bad customer VKN: squiggle at the number, Problems entry, quick fix puts in the right check digit', { timeout: 180_000 }, async () => {
   const { page } = wb;
-  await openFile('ubl-tr-invoice-bad-customer-vkn.xml');
+  await openFile(wb.page, 'ubl-tr-invoice-bad-customer-vkn.xml');
   await activeEditor().locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
   // The squiggle is drawn under the text: point at the number itself.
   const number = activeEditor().locator('.view-lines span span', { hasText: /^1234567891$/ }).first();
@@ -96,7 +84,7 @@ test('bad customer VKN: squiggle at the number, Problems entry, quick fix puts i
 });
 
 test('customers CSV: one error per bad cell of the VKN/TCKN column', { timeout: 120_000 }, async () => {
-  await openFile('customers-tr-excel.csv');
+  await openFile(wb.page, 'customers-tr-excel.csv');
   await waitUntilHere(async () => ((await activeEditor().locator('.squiggly-error').count()) >= 4 ? true : undefined), 'four squiggles');
   await wb.screenshot('customers CSV with a squiggle per bad cell');
   // Only this file's problems, in a panel tall enough to show them all.

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { nls, openWorkbench, runAsking, waitUntil, workspaceFolder } from '../index';
+import { nls, openFile, openWorkbench, runAsking, waitUntil, workspaceFolder } from '../index';
 import { completeVkn, vknCheckDigit } from '../../../src/domain/taxId';
 
 let wb: Workbench;
@@ -102,13 +102,7 @@ test('hovering a valid, an invalid and a registered tax number shows the right c
       '',
     ].join('\n'),
   );
-  await page.keyboard.press('Control+P');
-  const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await box.fill('fatura.xml');
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'fatura.xml' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab', { hasText: 'fatura.xml' }).waitFor();
+  await openFile(page, 'fatura.xml');
 
   const valid = await hoverOver(unregistered);
   assert.match(valid, /VKN — valid/);
