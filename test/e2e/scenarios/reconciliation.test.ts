@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Workbench } from '../index';
-import { nls, openWorkbench } from '../index';
+import { nls, openWorkbench, waitUntil } from '../index';
 import { isValidTckn, isValidVkn } from '../../../src/domain/taxId';
 
 interface Customer {
@@ -23,15 +23,8 @@ async function apiGet<T>(apiPath: string): Promise<{ status: number; body: T }> 
   return { status: res.status, body: (await res.json().catch(() => undefined)) as T };
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** This file's waits: 30_000 ms by default, polled every 200 ms. */
+const until = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> => waitUntil(probe, what, timeoutMs, 200);
 
 /** Each customer's status from the sandbox's list and its single-taxpayer endpoint. */
 async function expected(): Promise<{ users: Customer[]; nonUsers: Customer[]; invalid: Customer[] }> {

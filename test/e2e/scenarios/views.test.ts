@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { chooseMenuItem, openWorkbench, workspaceFolder } from '../index';
+import { chooseMenuItem, openWorkbench, waitUntil, workspaceFolder } from '../index';
 import { repoRoot } from '../repo';
 import { parseCsv } from '../../../src/domain/csv';
 
@@ -49,15 +49,8 @@ async function apiGet<T>(wb: Workbench, apiPath: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** This file's waits: 15_000 ms by default, polled every 200 ms. */
+const until = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> => waitUntil(probe, what, timeoutMs, 200);
 
 /** Runs a scenario's steps; on failure saves a screenshot of the moment before reporting it. */
 async function steps(wb: Workbench, body: () => Promise<void>): Promise<void> {
