@@ -73,15 +73,23 @@ export interface Paging {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-/** Page is 1-based; PageSize defaults to 20 and is capped at 100 (the response shows the value used). */
-export function parsePaging(query: QueryParams): Paging {
+/** The page size the server uses when the behaviour point pageSizeLimit is `ignore`. */
+export const FIXED_PAGE_SIZE = 25;
+
+/**
+ * Page is 1-based; PageSize defaults to 20. Above the limit (spec-silent, behaviour point
+ * pageSizeLimit) it is capped at 100 or 50, or PageSize is ignored and every page has 25.
+ * The response shows the value used.
+ */
+export function parsePaging(query: QueryParams, limit: 'cap100' | 'cap50' | 'ignore' = 'cap100'): Paging {
   const pageText = query.get('Page');
   const sizeText = query.get('PageSize');
   const page = pageText ? parseInt32(pageText, 'Page') : 1;
   const size = sizeText ? parseInt32(sizeText, 'PageSize') : DEFAULT_PAGE_SIZE;
   if (page < 1) throw badRequest('The request is invalid.', 'Page starts at 1.');
   if (size < 1) throw badRequest('The request is invalid.', 'PageSize must be at least 1.');
-  return { page, pageSize: Math.min(size, MAX_PAGE_SIZE) };
+  if (limit === 'ignore') return { page, pageSize: FIXED_PAGE_SIZE };
+  return { page, pageSize: Math.min(size, limit === 'cap50' ? 50 : MAX_PAGE_SIZE) };
 }
 
 export interface PageResult<T> {

@@ -4,6 +4,7 @@ import { checkTaxId } from '../../domain/taxId';
 import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
 import { SORTABLE_COLUMNS } from '../customerStore';
 import { ApiError, badRequest, ErrorCode, notFound, type ErrorItem } from '../errors';
+import { answerMissing } from '../answers';
 import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
 
 const SEARCH_LIMIT = 100;
@@ -40,7 +41,7 @@ export const customerRoutes: RouteSpec[] = [
     write: false,
     name: 'customers.list',
     handler: ({ app, query }) => {
-      const paging = parsePaging(query);
+      const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
       const columnText = query.get('SortColumn');
       let sortColumn: string | undefined;
       if (columnText) {
@@ -155,9 +156,10 @@ export const customerRoutes: RouteSpec[] = [
     path: '/general/Customers/GetCustomerInfo/{TaxNumber}',
     write: false,
     name: 'customers.getByTaxNumber',
-    handler: ({ app, params }) => {
+    handler: ({ app, params, res }) => {
       const found = app.customers.getByTaxNumber(params.TaxNumber.trim());
-      if (!found) throw notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`);
+      // Spec-silent (behaviour point recordLookupMissing).
+      if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`));
       return found;
     },
   },
