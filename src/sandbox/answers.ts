@@ -1,6 +1,7 @@
 // Answers that are not a JSON body of the handler's result: an empty 200, plain text, raw bytes.
 // A handler writes them itself and returns RESPONDED.
 import type { ServerResponse } from 'node:http';
+import { notFound } from './errors';
 import { RESPONDED } from './router';
 
 /** Status with no body at all (no Content-Type). */
@@ -41,4 +42,10 @@ export function answerMissing(res: ServerResponse, answer: '404' | 'emptyBody' |
     case 'oddText':
       return sendText(res, 'Kayıt bulunamadı');
   }
+}
+
+/** A search with no match (spec-silent, behaviour point searchNoMatch): [] or a 404. */
+export function noMatchAnswer<T>(answer: 'emptyArray' | 'notFound', found: T[]): T[] {
+  if (found.length === 0 && answer === 'notFound') throw notFound('No record matches the search.');
+  return found;
 }

@@ -82,6 +82,27 @@ export const BEHAVIOUR_POINTS = {
     alternate: 'nulls',
     means: 'fields the schema allows to be null: always filled / null in some records, some paging numbers missing or negative',
   },
+  // Points found in review (not in the first agreed table).
+  pageBeyondEnd: {
+    answers: ['emptyContent', 'lastPage', 'notFound'],
+    alternate: 'lastPage',
+    means: 'a list Page past the last page: empty Content / the last page again (Page says which) / 404',
+  },
+  customerCreateAnswer: {
+    answers: ['countText', 'true', 'emptyBody'],
+    alternate: 'true',
+    means: 'the 200 answer of POST Customers: a JSON string saying how many / JSON true / an empty body',
+  },
+  dateFormat: {
+    answers: ['local', 'offset'],
+    alternate: 'offset',
+    means: 'date-times in answers: without offset (2026-01-01T00:00:00) / with offset and fractions (2026-01-01T00:00:00.000+03:00)',
+  },
+  searchNoMatch: {
+    answers: ['emptyArray', 'notFound'],
+    alternate: 'notFound',
+    means: 'GET Customers/Search/{text} and GlobalCompany/Search/{text} with no match: [] / 404',
+  },
 } as const satisfies Record<string, PointSpec>;
 
 export type PointId = keyof typeof BEHAVIOUR_POINTS;

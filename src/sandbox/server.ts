@@ -12,6 +12,9 @@ import { loadData, SaveScheduler, type PersistedData } from './persistence';
 import { Registry } from './registry';
 import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
 import { createRouter } from './routes';
+import { BOOLEAN_ANSWER_ROUTES, NOT_IN_OLDER_EXPORT } from './routes/operationSets';
+import { sendEmpty } from './answers';
+import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
 import type { RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
@@ -72,6 +75,13 @@ function applyFault(res: http.ServerResponse, d: FaultDecision): void {
       return;
     }
   }
+}
+
+/** A throw-away copy of the data that a handler may change without effect (and without saving). */
+function scratchCopy(app: SandboxContext): SandboxContext {
+  const customers = new CustomerStore(structuredClone([...app.customers.all()]));
+  customers.restoreNextId(app.customers.nextIdValue());
+  return { ...app, state: structuredClone(app.state), customers, changed: () => undefined };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
@@ -148,10 +158,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!faultAfter && (await strike())) return;
 
     try {
-      const match = router.match(method, path);
+      const match = router.match(method, path, behaviour.answerFor('encodedSlash'));
       if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
       if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
+      // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
+      if (behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name)) {
+        sendEmpty(res, 404);
+        return;
+      }
       authorize(req, keys, match.route.write, behaviour.answerFor('badKeyStatus'));
+      // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
+      // (so bad input still gets its error), answers false and keeps nothing.
+      const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && BOOLEAN_ANSWER_ROUTES.has(match.route.name);
       let bodyPromise: Promise<unknown> | undefined;
       const ctx: RequestContext = {
         method,
@@ -160,7 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         query: caseInsensitiveQuery(q < 0 ? '' : url.slice(q + 1)),
         req,
         res,
-        app,
+        app: answerFalse ? scratchCopy(app) : app,
         ...(zipFault ? { zipFault } : {}),
         json: () =>
           (bodyPromise ??= readBody(req).then((buf) => {
@@ -176,7 +194,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const result = await match.route.handler(ctx);
       if (result === RESPONDED) return;
       if (faultAfter && (await strike())) return;
-      sendJson(res, 200, result);
+      sendJson(res, 200, reshapeAnswer(answerFalse && result === true ? false : result, behaviour));
     } catch (e) {
       if (res.headersSent) {
         res.destroy();

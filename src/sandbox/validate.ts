@@ -1,6 +1,6 @@
 // Type checks for request bodies and parameters: wrong JSON types are 400 (the model binder's
 // answer), values that parse but break a rule (unknown enum name, bad checksum) are 422.
-import { badRequest, ErrorCode, unprocessable } from './errors';
+import { badRequest, ErrorCode, notFound, unprocessable } from './errors';
 
 /** Query parameters; names are matched case-insensitively. */
 export interface QueryParams {
@@ -100,8 +100,18 @@ export interface PageResult<T> {
   Content: T[];
 }
 
-/** One page of `total` items, `slice(start, end)` giving the items of a range. */
-export function pageOf<T>(total: number, slice: (start: number, end: number) => T[], p: Paging): PageResult<T> {
-  const start = (p.page - 1) * p.pageSize;
-  return { Page: p.page, PageSize: p.pageSize, TotalCount: total, TotalPages: Math.ceil(total / p.pageSize), Content: start < total ? slice(start, Math.min(start + p.pageSize, total)) : [] };
+/**
+ * One page of `total` items, `slice(start, end)` giving the items of a range. A page past the end
+ * (spec-silent, behaviour point pageBeyondEnd) has empty Content, or is the last page (Page says
+ * which), or is a 404.
+ */
+export function pageOf<T>(total: number, slice: (start: number, end: number) => T[], p: Paging, beyond: 'emptyContent' | 'lastPage' | 'notFound' = 'emptyContent'): PageResult<T> {
+  const totalPages = Math.ceil(total / p.pageSize);
+  let page = p.page;
+  if (page > totalPages && page > 1) {
+    if (beyond === 'notFound') throw notFound('The page does not exist.', `Page ${page} of ${totalPages}`);
+    if (beyond === 'lastPage') page = Math.max(totalPages, 1);
+  }
+  const start = (page - 1) * p.pageSize;
+  return { Page: page, PageSize: p.pageSize, TotalCount: total, TotalPages: totalPages, Content: start < total ? slice(start, Math.min(start + p.pageSize, total)) : [] };
 }

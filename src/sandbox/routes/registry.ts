@@ -6,7 +6,7 @@ import type { DocumentKind, RegistryAlias, RegistryEntry } from '../registry';
 import { badRequest, notFound } from '../errors';
 import { expectArray, optEnum, pageOf, parseEnum, parsePaging, type QueryParams } from '../validate';
 import { streamRegistryZip } from '../registryDownload';
-import { answerMissing } from '../answers';
+import { answerMissing, noMatchAnswer } from '../answers';
 
 /** Name searches scan the registry; they stop after this many matches. */
 export const SEARCH_LIMIT = 50;
@@ -60,7 +60,7 @@ export const registryRoutes: RouteSpec[] = [
     handler: ({ app, query }) => {
       const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
       const registry = app.registry;
-      const page = pageOf(registry.count(), () => registry.page(paging.page, paging.pageSize), paging);
+      const page = pageOf(registry.count(), (start) => registry.page(start / paging.pageSize + 1, paging.pageSize), paging, app.behaviour.answerFor('pageBeyondEnd'));
       return {
         ...page,
         Content: page.Content.map((e) => ({
@@ -75,7 +75,7 @@ export const registryRoutes: RouteSpec[] = [
     path: '/general/GlobalCompany/Search/{searchText}',
     write: false,
     name: 'registry.search',
-    handler: ({ app, params, query }) => app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details),
+    handler: ({ app, params, query }) => noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details)),
   },
   {
     method: 'GET',
