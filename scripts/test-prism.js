@@ -80,7 +80,7 @@ async function main() {
   const lines = fs.existsSync(report) ? fs.readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   const sum = (k) => lines.reduce((n, l) => n + (l[k] ?? 0), 0);
   console.log(
-    `\nprism proxy over ${lines.length} test file(s): ${sum('checked')} answers checked against the export, ${sum('violations')} with schema violations; ` +
+    `\nprism proxy over ${lines.length} test file(s): ${sum('checked')} answers checked against the export, ${sum('violations')} with schema violations (default behaviour), ${sum('forkViolations')} under a deliberately switched behaviour; ` +
       `unchecked: ${sum('notInExport')} not in the export, ${sum('noKey')} without a key, ${sum('faultPlan')} under a fault plan, ${sum('control')} control calls`,
   );
   const exportDoc = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/general.swagger.json'), 'utf8'));

@@ -39,7 +39,11 @@ export function prismRequested(): boolean {
 }
 
 /** What went where, for the report printed at exit. */
-const stats = { checked: 0, notInExport: 0, noKey: 0, faultPlan: 0, control: 0, violations: 0 };
+/**
+ * `violations` are answers of the default behaviour profile that break the export (the step fails on
+ * them); `forkViolations` came while the test had switched to another behaviour answer on purpose.
+ */
+const stats = { checked: 0, notInExport: 0, noKey: 0, faultPlan: 0, control: 0, violations: 0, forkViolations: 0 };
 
 interface Operation {
   /** e.g. `GET /general/Customers/{ID}` */
@@ -180,7 +184,7 @@ async function startShared(): Promise<Shared> {
   (child.stderr as unknown as { unref?: () => void } | null)?.unref?.();
   process.once('exit', () => {
     child.kill();
-    const line = `prism proxy: ${stats.checked} answers checked against the export, ${stats.violations} with schema violations; ` +
+    const line = `prism proxy: ${stats.checked} answers checked against the export, ${stats.violations} with schema violations (default behaviour), ${stats.forkViolations} under a deliberately switched behaviour; ` +
       `sent to the sandbox unchecked: ${stats.notInExport} not in the export, ${stats.noKey} without a key, ${stats.faultPlan} under a fault plan, ${stats.control} control calls`;
     process.stderr.write(`${line}\n`);
     if (process.env.NILVERA_PRISM_REPORT) fs.appendFileSync(process.env.NILVERA_PRISM_REPORT, JSON.stringify({ file: path.basename(process.argv[1] ?? ''), ...stats, operations: checkedOperations }) + '\n');
@@ -217,13 +221,17 @@ export async function maybeViaPrism(sandbox: SandboxHandle): Promise<SandboxHand
         forward(req, res, sandbox.port, req.headers);
         return;
       }
+      // The behaviour the answer is given under (asked before the request, so no later switch can blur it).
+      const behaviour = (await (await fetch(`${sandbox.url}/__sandbox/behaviour`)).json()) as { profile: string; overrides: Record<string, string> };
       stats.checked++;
       checkedOperations[op!.name] = (checkedOperations[op!.name] ?? 0) + 1;
       forward(req, res, prismPort, { ...req.headers, [TARGET_HEADER]: String(sandbox.port) }, (answer) => {
         const violations = String(answer.headers['sl-violations'] ?? '');
         if (answer.statusCode === 500 && violations.includes('"severity":"Error"')) {
-          stats.violations++;
-          process.stderr.write(`prism: ${method} ${req.url}: the sandbox's answer breaks the export's schema: ${violations}\n`);
+          const fork = behaviour.profile !== 'default' || Object.keys(behaviour.overrides).length > 0;
+          stats[fork ? 'forkViolations' : 'violations']++;
+          const why = fork ? `under behaviour ${JSON.stringify({ profile: behaviour.profile, ...behaviour.overrides })}` : 'with the default behaviour';
+          process.stderr.write(`prism: ${method} ${req.url}: the sandbox's answer ${why} breaks the export's schema: ${violations}\n`);
         }
       });
     })().catch((e: unknown) => {
