@@ -6,7 +6,9 @@
 // URL to open. Ctrl-C stops everything it started.
 //
 //   npm start [-- --port 8080] [--host 127.0.0.1] [--customers 2000] [--registry 100000] [--fresh] [--no-package]
+//             [--profile default|alternate] [--quirk point[=answer]]... [--fault-phase before|after|either]
 // --fresh forgets the sandbox's saved changes (.sandbox-data/start.json); --no-package reuses the VSIX.
+// --profile, --quirk and --fault-phase go to the sandbox as they are (src/sandbox/cli.ts).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -18,6 +20,18 @@ const root = path.resolve(__dirname, '..');
 function option(argv, name, fallback) {
   const i = argv.indexOf(name);
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+}
+
+/** Every `name value` (or `name=value`) pair of a repeatable option, passed on unchanged. */
+function passThrough(argv, names) {
+  const out = [];
+  for (let i = 0; i < argv.length; i++) {
+    const [flag] = argv[i].split('=', 1);
+    if (!names.includes(flag)) continue;
+    if (argv[i].includes('=')) out.push(argv[i]);
+    else if (argv[i + 1] !== undefined) out.push(argv[i], argv[++i]);
+  }
+  return out;
 }
 
 function ensureDependencies() {
@@ -77,6 +91,7 @@ async function main() {
     '--customers', option(argv, '--customers', '2000'),
     '--registry', option(argv, '--registry', '100000'),
     '--data', dataFile,
+    ...passThrough(argv, ['--profile', '--quirk', '--fault-phase']),
   ]);
 
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-start-'));

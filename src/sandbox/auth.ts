@@ -19,8 +19,8 @@ function sameKey(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Throws 401 for a missing or unknown key, 403 when the restricted key attempts a write. */
-export function authorize(req: IncomingMessage, keys: SandboxKeys, write: boolean): void {
+/** Throws 401 for a missing key, 401 (or 403) for an unknown key, 403 when the restricted key attempts a write. */
+export function authorize(req: IncomingMessage, keys: SandboxKeys, write: boolean, badKeyStatus: '401' | '403' = '401'): void {
   const header = req.headers.authorization ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new ApiError(401, ErrorCode.unauthorized, 'Authorization is required.', 'Send the header Authorization: Bearer <API key>.');
@@ -30,6 +30,7 @@ export function authorize(req: IncomingMessage, keys: SandboxKeys, write: boolea
     if (write) throw new ApiError(403, ErrorCode.forbidden, 'This API key has no permission for this operation.', 'The key may only read.');
     return;
   }
-  // Never echo the key back.
+  // Never echo the key back. Spec-silent (behaviour point badKeyStatus): 401 or 403 for a wrong key.
+  if (badKeyStatus === '403') throw new ApiError(403, ErrorCode.forbidden, 'The API key is not valid.', '');
   throw new ApiError(401, ErrorCode.unauthorized, 'The API key is not valid.', '');
 }

@@ -1,5 +1,7 @@
 // Command-line options of `node dist/sandbox.js`.
-import type { SandboxOptions } from './types';
+import { parseQuirk, PROFILES, type ProfileName } from './behaviour';
+import { FAULT_PHASES } from './faults';
+import type { FaultPhase, SandboxOptions } from './types';
 
 export const USAGE = `Usage: node dist/sandbox.js [options]
   --port N          port to listen on (default 0: a free port)
@@ -12,6 +14,10 @@ export const USAGE = `Usage: node dist/sandbox.js [options]
   --data FILE       keep changes in this JSON file across restarts
   --latency MS      add this latency to every API request
   --fail-rate R     share (0..1) of API requests answered 500/503
+  --fault-phase P   before (default) | after (the change is stored, then the answer is lost) | either
+  --profile P       default | alternate: answers to the points the spec leaves open
+  --quirk Q         point=answer, or point alone for its alternate answer (repeatable);
+                    the points and answers: src/sandbox/behaviour.ts
   --json            print one JSON line {"event":"listening",...} when ready
   --help            show this help`;
 
@@ -46,6 +52,30 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--fail-rate': {
         const r = numberArg(flag, value(), 0, 1, false);
         out.faults = { ...out.faults, rates: { '500': r / 2, '503': r / 2 } };
+        break;
+      }
+      case '--fault-phase': {
+        const phase = value();
+        if (!FAULT_PHASES.includes(phase as FaultPhase)) throw new Error(`--fault-phase needs one of: ${FAULT_PHASES.join(', ')}`);
+        out.faults = { ...out.faults, phase: phase as FaultPhase };
+        break;
+      }
+      case '--profile': {
+        const profile = value();
+        if (!PROFILES.includes(profile as ProfileName)) throw new Error(`--profile needs one of: ${PROFILES.join(', ')}`);
+        out.behaviour = { ...out.behaviour, profile: profile as ProfileName };
+        break;
+      }
+      case '--quirk': {
+        const text = value();
+        if (!text) throw new Error('--quirk needs point[=answer]');
+        let parsed;
+        try {
+          parsed = parseQuirk(text);
+        } catch (e) {
+          throw new Error(`--quirk: ${(e as Error).message}`, { cause: e });
+        }
+        out.behaviour = { ...out.behaviour, quirks: { ...out.behaviour?.quirks, [parsed[0]]: parsed[1] } };
         break;
       }
       case '--json': out.json = true; break;

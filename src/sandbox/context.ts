@@ -1,4 +1,5 @@
 // The sandbox's data, shared by every route handler.
+import type { Behaviour } from './behaviour';
 import type { CustomerStore } from './customerStore';
 import type { MutableState, StaticState } from './records';
 import type { Registry } from './registry';
@@ -9,6 +10,8 @@ export interface SandboxContext {
   readonly customers: CustomerStore;
   readonly state: MutableState;
   readonly statics: StaticState;
+  /** The answers to spec-silent points (src/sandbox/behaviour.ts). */
+  readonly behaviour: Behaviour;
   /** Call after every change (schedules persistence when a data file is set). */
   changed(): void;
 }

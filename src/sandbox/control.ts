@@ -1,6 +1,7 @@
-// Control endpoints under /__sandbox/ (loopback only, no API key): inspect state, switch faults,
-// read the request log, change registry entries at run time.
+// Control endpoints under /__sandbox/ (loopback only, no API key): inspect state, switch faults and
+// the behaviour profile, read the request log, change registry entries at run time.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { validateBehaviour } from './behaviour';
 import type { SandboxContext } from './context';
 import type { FaultInjector } from './faults';
 import { validatePlan } from './faults';
@@ -11,6 +12,8 @@ export interface ControlDeps {
   app: SandboxContext;
   faults: FaultInjector;
   log: RequestLogEntry[];
+  /** API requests whose answer has not finished yet. */
+  inFlight: () => number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -55,7 +58,19 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, s
   try {
     switch (route) {
       case 'GET state':
-        return send(res, 200, stateSnapshot(deps.app));
+        return send(res, 200, { ...stateSnapshot(deps.app), inFlight: deps.inFlight(), behaviour: deps.app.behaviour.snapshot() });
+      case 'GET behaviour':
+        return send(res, 200, deps.app.behaviour.snapshot());
+      case 'POST behaviour': {
+        // { profile?, quirks? }: a profile replaces the earlier quirks; quirks merge (null removes one).
+        const settings = (await readJson(req)) ?? {};
+        validateBehaviour(settings);
+        deps.app.behaviour.change(settings);
+        return send(res, 200, deps.app.behaviour.snapshot());
+      }
+      case 'DELETE behaviour':
+        deps.app.behaviour.reset();
+        return send(res, 200, deps.app.behaviour.snapshot());
       case 'POST faults': {
         const plan = await readJson(req);
         validatePlan(plan);

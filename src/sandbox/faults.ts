@@ -1,5 +1,7 @@
 // Fault injection: a plan decides, per request, whether to add latency and which failure to fake.
-import type { FaultKind, FaultPlan } from './types';
+import type { FaultKind, FaultPhase, FaultPlan } from './types';
+
+export const FAULT_PHASES: readonly FaultPhase[] = ['before', 'after', 'either'];
 
 export const FAULT_KINDS: readonly FaultKind[] = ['500', '503', '429', 'reset', 'truncate', 'malformed', 'corruptZip', 'truncatedZip'];
 
@@ -13,6 +15,8 @@ export function isZipFault(kind: FaultKind | undefined): kind is ZipFaultKind {
 
 export interface FaultDecision {
   latencyMs: number;
+  /** Whether the fault (and latency) strikes before the handler runs or after it stored its change. */
+  phase: 'before' | 'after';
   fault?: FaultKind;
   retryAfterSeconds: number;
 }
@@ -44,7 +48,8 @@ export class FaultInjector {
     if (!p.latencyMs && !p.rates && !p.queue?.length) return undefined;
     if (p.match?.method && p.match.method.toUpperCase() !== method.toUpperCase()) return undefined;
     if (this.pathPattern && !this.pathPattern.test(path)) return undefined;
-    const decision: FaultDecision = { latencyMs: p.latencyMs ?? 0, retryAfterSeconds: p.retryAfterSeconds ?? 1 };
+    const phase = p.phase === 'either' ? (this.random() < 0.5 ? 'before' : 'after') : (p.phase ?? 'before');
+    const decision: FaultDecision = { latencyMs: p.latencyMs ?? 0, phase, retryAfterSeconds: p.retryAfterSeconds ?? 1 };
     const queued = p.queue?.shift();
     if (queued !== undefined) {
       if (typeof queued === 'object') decision.latencyMs += queued.latencyMs;
@@ -85,5 +90,6 @@ export function validatePlan(plan: unknown): asserts plan is FaultPlan {
       if (!ok) throw new TypeError(`bad queue item ${JSON.stringify(q)}`);
     }
   }
+  if (p.phase !== undefined && !FAULT_PHASES.includes(p.phase)) throw new TypeError(`phase must be one of: ${FAULT_PHASES.join(', ')}`);
   if (p.match?.path !== undefined) new RegExp(p.match.path, 'i');
 }

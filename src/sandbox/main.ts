@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     console.log(`  full key:        ${sandbox.keys.full}`);
     console.log(`  read-only key:   ${sandbox.keys.restricted}`);
     console.log(`  control:         ${sandbox.url}/__sandbox/state`);
+    const b = options.behaviour;
+    if (b) console.log(`  behaviour:       profile ${b.profile ?? 'default'}${b.quirks ? `, quirks ${Object.entries(b.quirks).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
     console.log('Press Ctrl-C to stop.');
   }
   let stopping = false;

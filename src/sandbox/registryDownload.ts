@@ -1,5 +1,5 @@
-// GET /general/GlobalCompany/{AliasType}/{GlobalUserType}: a JSON string holding base64 of a ZIP
-// whose one (dated) XML entry lists the registry. Streamed end to end with back-pressure.
+// GET /general/GlobalCompany/{AliasType}/{GlobalUserType}: a ZIP whose one (dated) XML entry lists
+// the registry, by default as base64 in a JSON string. Streamed end to end with back-pressure.
 import type { ServerResponse } from 'node:http';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -45,14 +45,39 @@ class ZipFaultStage extends Transform {
   }
 }
 
-export async function streamRegistryZip(registry: Registry, aliasKind: AliasKind, document: DocumentKind, res: ServerResponse, fault?: ZipFaultKind): Promise<void> {
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+/**
+ * How the ZIP travels (spec-silent, behaviour point registryZipEncoding): base64 inside a JSON string
+ * (the export's `format: byte`), the same base64 as unquoted text/plain, or the raw bytes.
+ */
+export type RegistryZipEncoding = 'jsonBase64' | 'textBase64' | 'rawZip';
+
+function encodingStages(encoding: RegistryZipEncoding): { contentType: string; stages: Transform[] } {
+  switch (encoding) {
+    case 'jsonBase64':
+      return { contentType: 'application/json; charset=utf-8', stages: [new Base64Encoder('"', '"')] };
+    case 'textBase64':
+      return { contentType: 'text/plain; charset=utf-8', stages: [new Base64Encoder()] };
+    case 'rawZip':
+      return { contentType: 'application/zip', stages: [] };
+  }
+}
+
+export async function streamRegistryZip(
+  registry: Registry,
+  aliasKind: AliasKind,
+  document: DocumentKind,
+  res: ServerResponse,
+  fault?: ZipFaultKind,
+  encoding: RegistryZipEncoding = 'jsonBase64',
+): Promise<void> {
+  const { contentType, stages } = encodingStages(encoding);
+  res.writeHead(200, { 'Content-Type': contentType });
   const source = Readable.from(registryXmlChunks(registry.entries(), aliasKind, document), { objectMode: false });
   try {
     // Level 1: about twice as fast as the default for ~12 % more bytes; speed matters more in a stand-in.
     const [counter, deflate, framer] = zipEntryStages(registryEntryName(aliasKind, document), new Date(), 1);
     const spoil = fault ? [new ZipFaultStage(fault)] : [];
-    await pipeline([source, counter, deflate, framer, ...spoil, new Base64Encoder('"', '"'), res]);
+    await pipeline([source, counter, deflate, framer, ...spoil, ...stages, res]);
   } catch {
     // The client went away (or a fault cut the socket): nothing left to answer.
     res.destroy();

@@ -61,8 +61,13 @@ export class Router {
     return this.routes;
   }
 
-  /** The most specific route (most literal segments) for the path; 405 marker when only the method differs. */
-  match(method: string, rawPath: string): RouteMatch {
+  /**
+   * The most specific route (most literal segments) for the path; 405 marker when only the method
+   * differs. `encodedSlash` (spec-silent, behaviour point encodedSlash) says what %2F inside a value
+   * becomes: decoded to '/', kept as '%2F', or no route at all.
+   */
+  match(method: string, rawPath: string, encodedSlash: 'decoded' | 'keptEncoded' | 'notFound' = 'decoded'): RouteMatch {
+    if (encodedSlash === 'notFound' && /%2f/i.test(rawPath)) return undefined;
     const parts = rawPath.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
     let best: CompiledRoute | undefined;
     let bestParams: Record<string, string> = {};
@@ -78,7 +83,7 @@ export class Router {
         bestParams = params;
       }
     }
-    if (best) return { route: best, params: decodeParams(bestParams) };
+    if (best) return { route: best, params: decodeParams(bestParams, encodedSlash === 'keptEncoded') };
     return pathMatched ? { methodNotAllowed: true } : undefined;
   }
 }
@@ -97,11 +102,11 @@ function matchSegments(route: CompiledRoute, parts: string[]): Record<string, st
   return params;
 }
 
-function decodeParams(raw: Record<string, string>): Record<string, string> {
+function decodeParams(raw: Record<string, string>, keepEncodedSlash: boolean): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) {
     try {
-      out[k] = decodeURIComponent(v);
+      out[k] = keepEncodedSlash ? v.split(/%2f/i).map(decodeURIComponent).join('%2F') : decodeURIComponent(v);
     } catch {
       throw badRequest('The request path is invalid.', `${k} is not valid percent-encoding.`);
     }

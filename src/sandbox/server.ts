@@ -2,6 +2,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authorize, generateKey } from './auth';
+import { Behaviour } from './behaviour';
 import type { SandboxContext } from './context';
 import { handleControl } from './control';
 import { CustomerStore } from './customerStore';
@@ -11,10 +12,13 @@ import { loadData, SaveScheduler, type PersistedData } from './persistence';
 import { Registry } from './registry';
 import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
 import { createRouter } from './routes';
+import { BOOLEAN_ANSWER_ROUTES, NOT_IN_OLDER_EXPORT } from './routes/operationSets';
+import { sendEmpty } from './answers';
+import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
 import type { RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
-export type { FaultPlan, SandboxHandle, SandboxOptions } from './types';
+export type { BehaviourSettings, FaultPlan, SandboxHandle, SandboxOptions } from './types';
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const MAX_LOG_ENTRIES = 50_000;
@@ -73,6 +77,13 @@ function applyFault(res: http.ServerResponse, d: FaultDecision): void {
   }
 }
 
+/** A throw-away copy of the data that a handler may change without effect (and without saving). */
+function scratchCopy(app: SandboxContext): SandboxContext {
+  const customers = new CustomerStore(structuredClone([...app.customers.all()]));
+  customers.restoreNextId(app.customers.nextIdValue());
+  return { ...app, state: structuredClone(app.state), customers, changed: () => undefined };
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const persisted = options.dataFile ? loadData(options.dataFile) : undefined;
   // A saved demo keeps the seed it was made with, so its registry and seed records stay the same.
@@ -92,7 +103,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const statics = generateStaticState(seed, state.company);
   let saver: SaveScheduler | undefined;
-  const app: SandboxContext = { seed, registry, customers, state, statics, changed: () => saver?.schedule() };
+  const behaviour = new Behaviour(options.behaviour);
+  const app: SandboxContext = { seed, registry, customers, state, statics, behaviour, changed: () => saver?.schedule() };
   if (options.dataFile) {
     const snapshot = (): PersistedData => ({
       format: 1, seed, state: app.state, customers: [...customers.all()], nextCustomerId: customers.nextIdValue(), registry: registry.exportOverrides(),
@@ -106,13 +118,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (options.faults) faults.set(options.faults);
   const log: RequestLogEntry[] = [];
   const router = createRouter();
+  // API requests received whose answer has not finished (or died) yet.
+  const inFlight = { count: 0 };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const method = (req.method ?? 'GET').toUpperCase();
-    if (path.toLowerCase().startsWith(CONTROL_PREFIX)) return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app, faults, log });
+    if (path.toLowerCase().startsWith(CONTROL_PREFIX)) return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app, faults, log, inFlight: () => inFlight.count });
 
     // Logged when the answer is complete, or with status 0 when the connection dies first.
     let logged = false;
@@ -122,18 +136,40 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (log.length >= MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES + 1);
       log.push({ method, path, status, ...(q >= 0 ? { query: url.slice(q + 1) } : {}) });
     };
+    inFlight.count++;
     res.once('finish', () => record(res.statusCode));
-    res.once('close', () => record(0));
+    res.once('close', () => {
+      record(0);
+      inFlight.count--;
+    });
     const decision = faults.decide(method, path);
-    if (decision?.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
     const zipFault = decision && isZipFault(decision.fault) ? decision.fault : undefined;
-    if (decision?.fault && !zipFault) return applyFault(res, decision);
+    /** Latency, then the planned fault (if any); true when the fault answered. */
+    const strike = async (): Promise<boolean> => {
+      if (decision?.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
+      if (decision?.fault && !zipFault) {
+        applyFault(res, decision);
+        return true;
+      }
+      return false;
+    };
+    // Phase `after`: the handler runs (and stores its change) first; the answer is lost afterwards.
+    const faultAfter = decision?.phase === 'after';
+    if (!faultAfter && (await strike())) return;
 
     try {
-      const match = router.match(method, path);
+      const match = router.match(method, path, behaviour.answerFor('encodedSlash'));
       if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
       if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
-      authorize(req, keys, match.route.write);
+      // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
+      if (behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name)) {
+        sendEmpty(res, 404);
+        return;
+      }
+      authorize(req, keys, match.route.write, behaviour.answerFor('badKeyStatus'));
+      // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
+      // (so bad input still gets its error), answers false and keeps nothing.
+      const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && BOOLEAN_ANSWER_ROUTES.has(match.route.name);
       let bodyPromise: Promise<unknown> | undefined;
       const ctx: RequestContext = {
         method,
@@ -142,7 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         query: caseInsensitiveQuery(q < 0 ? '' : url.slice(q + 1)),
         req,
         res,
-        app,
+        app: answerFalse ? scratchCopy(app) : app,
         ...(zipFault ? { zipFault } : {}),
         json: () =>
           (bodyPromise ??= readBody(req).then((buf) => {
@@ -157,12 +193,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       };
       const result = await match.route.handler(ctx);
       if (result === RESPONDED) return;
-      sendJson(res, 200, result);
+      if (faultAfter && (await strike())) return;
+      sendJson(res, 200, reshapeAnswer(answerFalse && result === true ? false : result, behaviour));
     } catch (e) {
       if (res.headersSent) {
         res.destroy();
         return;
       }
+      if (faultAfter && (await strike())) return;
       if (e instanceof ApiError) sendJson(res, e.status, e.body(), e.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
       else {
         // A bug in the sandbox, not a planned answer: say so on stderr (headers and bodies are never printed).
@@ -194,6 +232,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keys,
     setFaults: (plan) => faults.set(plan),
     clearFaults: () => faults.clear(),
+    setBehaviour: (settings) => behaviour.change(settings),
+    inFlight: () => inFlight.count,
     requestLog: () => [...log],
     resetRequestLog: () => {
       log.length = 0;

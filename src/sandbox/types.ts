@@ -1,4 +1,7 @@
 // Public option and handle types of the sandbox (the contract other parts build on).
+import type { BehaviourSettings } from './behaviour';
+
+export type { BehaviourSettings };
 
 /**
  * `corruptZip` and `truncatedZip` act on the registry ZIP download only (other routes answer normally):
@@ -6,6 +9,8 @@
  * compressed data (fails CRC/inflate) or ends halfway (no central directory).
  */
 export type FaultKind = '500' | '503' | '429' | 'reset' | 'truncate' | 'malformed' | 'corruptZip' | 'truncatedZip';
+
+export type FaultPhase = 'before' | 'after' | 'either';
 
 export interface FaultPlan {
   /** Added to every matching request. */
@@ -16,6 +21,12 @@ export interface FaultPlan {
   retryAfterSeconds?: number;
   /** Faults applied, in order, to the next matching requests (deterministic, for tests). */
   queue?: Array<FaultKind | { latencyMs: number }>;
+  /**
+   * When a fault strikes: `before` the handler runs (nothing stored; the default), `after` it ran and
+   * stored its change (the answer is then lost: reset, truncate, malformed, 500, 503, or the latency),
+   * or `either`, picked at random per fault. Streamed answers (the registry ZIP) always fault before.
+   */
+  phase?: FaultPhase;
   /** Limits the plan to some requests; `path` is a RegExp source tested case-insensitively against the path without query. */
   match?: { method?: string; path?: string };
 }
@@ -32,6 +43,8 @@ export interface SandboxOptions {
   seed?: number;
   dataFile?: string;
   faults?: FaultPlan;
+  /** Profile and quirks of the spec-silent points (default profile when absent). */
+  behaviour?: BehaviourSettings;
   quiet?: boolean;
 }
 
@@ -51,6 +64,10 @@ export interface SandboxHandle {
   keys: { full: string; restricted: string };
   setFaults(plan: FaultPlan): void;
   clearFaults(): void;
+  /** Changes the profile/quirks at run time (same rules as POST /__sandbox/behaviour). */
+  setBehaviour(settings: BehaviourSettings): void;
+  /** API requests received whose answer has not finished yet. */
+  inFlight(): number;
   requestLog(): ReadonlyArray<RequestLogEntry>;
   resetRequestLog(): void;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 // Type checks for request bodies and parameters: wrong JSON types are 400 (the model binder's
 // answer), values that parse but break a rule (unknown enum name, bad checksum) are 422.
-import { badRequest, ErrorCode, unprocessable } from './errors';
+import { badRequest, ErrorCode, notFound, unprocessable } from './errors';
 
 /** Query parameters; names are matched case-insensitively. */
 export interface QueryParams {
@@ -73,15 +73,23 @@ export interface Paging {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-/** Page is 1-based; PageSize defaults to 20 and is capped at 100 (the response shows the value used). */
-export function parsePaging(query: QueryParams): Paging {
+/** The page size the server uses when the behaviour point pageSizeLimit is `ignore`. */
+export const FIXED_PAGE_SIZE = 25;
+
+/**
+ * Page is 1-based; PageSize defaults to 20. Above the limit (spec-silent, behaviour point
+ * pageSizeLimit) it is capped at 100 or 50, or PageSize is ignored and every page has 25.
+ * The response shows the value used.
+ */
+export function parsePaging(query: QueryParams, limit: 'cap100' | 'cap50' | 'ignore' = 'cap100'): Paging {
   const pageText = query.get('Page');
   const sizeText = query.get('PageSize');
   const page = pageText ? parseInt32(pageText, 'Page') : 1;
   const size = sizeText ? parseInt32(sizeText, 'PageSize') : DEFAULT_PAGE_SIZE;
   if (page < 1) throw badRequest('The request is invalid.', 'Page starts at 1.');
   if (size < 1) throw badRequest('The request is invalid.', 'PageSize must be at least 1.');
-  return { page, pageSize: Math.min(size, MAX_PAGE_SIZE) };
+  if (limit === 'ignore') return { page, pageSize: FIXED_PAGE_SIZE };
+  return { page, pageSize: Math.min(size, limit === 'cap50' ? 50 : MAX_PAGE_SIZE) };
 }
 
 export interface PageResult<T> {
@@ -92,8 +100,18 @@ export interface PageResult<T> {
   Content: T[];
 }
 
-/** One page of `total` items, `slice(start, end)` giving the items of a range. */
-export function pageOf<T>(total: number, slice: (start: number, end: number) => T[], p: Paging): PageResult<T> {
-  const start = (p.page - 1) * p.pageSize;
-  return { Page: p.page, PageSize: p.pageSize, TotalCount: total, TotalPages: Math.ceil(total / p.pageSize), Content: start < total ? slice(start, Math.min(start + p.pageSize, total)) : [] };
+/**
+ * One page of `total` items, `slice(start, end)` giving the items of a range. A page past the end
+ * (spec-silent, behaviour point pageBeyondEnd) has empty Content, or is the last page (Page says
+ * which), or is a 404.
+ */
+export function pageOf<T>(total: number, slice: (start: number, end: number) => T[], p: Paging, beyond: 'emptyContent' | 'lastPage' | 'notFound' = 'emptyContent'): PageResult<T> {
+  const totalPages = Math.ceil(total / p.pageSize);
+  let page = p.page;
+  if (page > totalPages && page > 1) {
+    if (beyond === 'notFound') throw notFound('The page does not exist.', `Page ${page} of ${totalPages}`);
+    if (beyond === 'lastPage') page = Math.max(totalPages, 1);
+  }
+  const start = (page - 1) * p.pageSize;
+  return { Page: page, PageSize: p.pageSize, TotalCount: total, TotalPages: totalPages, Content: start < total ? slice(start, Math.min(start + p.pageSize, total)) : [] };
 }

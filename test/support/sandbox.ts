@@ -1,8 +1,8 @@
 // Test helper: a quiet sandbox on a free loopback port, closed after use.
 import { startSandbox } from '../../src/sandbox/server';
-import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/types';
+import type { BehaviourSettings, SandboxHandle, SandboxOptions } from '../../src/sandbox/types';
 
-export type { SandboxHandle, SandboxOptions };
+export type { BehaviourSettings, SandboxHandle, SandboxOptions };
 
 export function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   return startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...options });
@@ -38,4 +38,17 @@ export async function api(
     json = undefined;
   }
   return { status: res.status, headers: res.headers, json, text };
+}
+
+/** GET /__sandbox/state (control endpoint, no key). */
+export async function sandboxState(sandbox: SandboxHandle): Promise<Record<string, unknown> & { inFlight: number; behaviour: { profile: string; quirks: Record<string, string>; overrides: Record<string, string> } }> {
+  const res = await fetch(`${sandbox.url}/__sandbox/state`);
+  if (!res.ok) throw new Error(`GET /__sandbox/state: ${res.status}`);
+  return (await res.json()) as never;
+}
+
+/** POST /__sandbox/behaviour: switches profile and quirks without restarting (see src/sandbox/behaviour.ts). */
+export async function setSandboxBehaviour(sandbox: SandboxHandle, settings: BehaviourSettings): Promise<void> {
+  const res = await fetch(`${sandbox.url}/__sandbox/behaviour`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(settings) });
+  if (!res.ok) throw new Error(`POST /__sandbox/behaviour: ${res.status} ${await res.text()}`);
 }

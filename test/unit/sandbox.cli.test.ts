@@ -32,6 +32,25 @@ describe('CLI options', () => {
   });
 });
 
+describe('CLI behaviour options', () => {
+  test('--profile, repeated --quirk (point=answer or point alone) and --fault-phase', () => {
+    const o = parseCli(['--profile', 'alternate', '--quirk', 'badKeyStatus=401', '--quirk=registryLookupMissing', '--quirk', 'registryLookupMissing=oddText', '--fault-phase', 'after', '--fail-rate', '0.5']);
+    assert.deepEqual(o.behaviour, { profile: 'alternate', quirks: { badKeyStatus: '401', registryLookupMissing: 'oddText' } });
+    assert.deepEqual(o.faults, { phase: 'after', rates: { '500': 0.25, '503': 0.25 } });
+    assert.deepEqual(parseCli(['--quirk', 'pageSizeLimit']).behaviour, { quirks: { pageSizeLimit: 'cap50' } });
+    assert.deepEqual(parseCli(['--fault-phase=either']).faults, { phase: 'either' });
+    assert.equal(parseCli([]).behaviour, undefined, 'no options: the default profile');
+  });
+
+  test('refuses unknown profiles, points, answers and phases, naming what is allowed', () => {
+    assert.throws(() => parseCli(['--profile', 'strict']), /--profile needs one of: default, alternate/);
+    assert.throws(() => parseCli(['--quirk', 'noSuchPoint']), /--quirk: unknown behaviour point noSuchPoint/);
+    assert.throws(() => parseCli(['--quirk', 'badKeyStatus=418']), /--quirk: badKeyStatus answers one of: 401, 403/);
+    assert.throws(() => parseCli(['--quirk']), /--quirk needs/);
+    assert.throws(() => parseCli(['--fault-phase', 'during']), /--fault-phase needs one of: before, after, either/);
+  });
+});
+
 describe('bundled CLI', { skip: !fs.existsSync(BUNDLE) && 'dist/sandbox.js not built' }, () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     test(`--json prints one listening line, serves with the given key, and exits 0 on ${signal}`, async () => {
@@ -55,4 +74,27 @@ describe('bundled CLI', { skip: !fs.existsSync(BUNDLE) && 'dist/sandbox.js not b
       assert.equal(await exited, 0);
     });
   }
+
+  test('--profile and --quirk reach the running sandbox (GET /__sandbox/state, and a wrong key answers 403)', async () => {
+    const child = spawn(process.execPath, [BUNDLE, '--json', '--port', '0', '--customers', '5', '--registry', '10', '--profile', 'alternate', '--quirk', 'pageSizeLimit=ignore', '--fault-phase', 'after'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        readline.createInterface({ input: child.stdout }).once('line', resolve);
+        child.once('exit', () => reject(new Error('exited early')));
+      });
+      const { url } = JSON.parse(first) as { url: string };
+      const state = (await (await fetch(`${url}/__sandbox/state`)).json()) as { behaviour: { profile: string; quirks: Record<string, string> } };
+      assert.equal(state.behaviour.profile, 'alternate');
+      assert.equal(state.behaviour.quirks.pageSizeLimit, 'ignore');
+      assert.equal(state.behaviour.quirks.badKeyStatus, '403');
+      const faults = (await (await fetch(`${url}/__sandbox/faults`)).json()) as { phase?: string };
+      assert.equal(faults.phase, 'after');
+      const r = await fetch(`${url}/general/Company`, { headers: { Authorization: 'Bearer WRONG' } });
+      assert.equal(r.status, 403);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0);
+  });
 });

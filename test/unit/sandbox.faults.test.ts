@@ -129,3 +129,102 @@ describe('request log', () => {
     assert.deepEqual(sb.requestLog(), []);
   });
 });
+
+/** A raw request with a JSON body that reports what arrived, including a socket error. */
+function rawSend(method: string, path: string, body: unknown): Promise<{ status?: number; body: string; error?: string }> {
+  return new Promise((resolve) => {
+    const text = JSON.stringify(body);
+    const req = http.request(sb.url + path, { method, agent: false, headers: { Authorization: `Bearer ${sb.keys.full}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) } }, (res) => {
+      let got = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (got += c));
+      res.on('end', () => resolve({ status: res.statusCode, body: got }));
+      res.on('error', (e) => resolve({ status: res.statusCode, body: got, error: (e as NodeJS.ErrnoException).code ?? e.message }));
+      res.on('aborted', () => resolve({ status: res.statusCode, body: got, error: 'aborted' }));
+    });
+    req.on('error', (e) => resolve({ body: '', error: (e as NodeJS.ErrnoException).code ?? e.message }));
+    req.end(text);
+  });
+}
+
+describe('fault phase', () => {
+  let serial = 0;
+  /** POSTs a new certificate under the planned fault; says whether it was stored afterwards. */
+  async function postCertificate(): Promise<{ answer: Awaited<ReturnType<typeof rawSend>>; stored: boolean }> {
+    const SerialNo = `PHASE-${++serial}`;
+    const answer = await rawSend('POST', '/general/Company/Certificate', { SerialNo, Type: 'EIMZA' });
+    sb.clearFaults();
+    const stored = (await api(sb, 'GET', `/general/Company/Certificate/${SerialNo}`)).status === 200;
+    return { answer, stored };
+  }
+
+  for (const fault of ['reset', 'truncate', 'malformed', '500', '503'] as const) {
+    test(`after: the handler stores the POST, then the answer is lost (${fault})`, async () => {
+      sb.setFaults({ queue: [fault], phase: 'after' });
+      const { answer, stored } = await postCertificate();
+      assert.ok(stored, 'the record IS stored');
+      if (fault === 'reset' || fault === 'truncate') assert.ok(answer.error, `the connection dies (${JSON.stringify(answer)})`);
+      else if (fault === 'malformed') assert.throws(() => JSON.parse(answer.body));
+      else assert.equal(answer.status, Number(fault));
+    });
+  }
+
+  test('after: latency past the client time limit comes after the change is stored', async () => {
+    sb.setFaults({ queue: [{ latencyMs: 600 }], phase: 'after' });
+    const SerialNo = `PHASE-LATE-${++serial}`;
+    const controller = new AbortController();
+    const pending = fetch(`${sb.url}/general/Company/Certificate`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { Authorization: `Bearer ${sb.keys.full}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ SerialNo, Type: 'EIMZA' }),
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    controller.abort();
+    await assert.rejects(pending, /abort/i);
+    assert.equal((await api(sb, 'GET', `/general/Company/Certificate/${SerialNo}`)).status, 200, 'stored although the client gave up');
+  });
+
+  test('before (the default, and explicitly): the answer is lost and nothing is stored', async () => {
+    sb.setFaults({ queue: ['reset'] });
+    assert.equal((await postCertificate()).stored, false);
+    sb.setFaults({ queue: ['500'], phase: 'before' });
+    const { answer, stored } = await postCertificate();
+    assert.deepEqual([answer.status, stored], [500, false]);
+  });
+
+  test('either: each fault picks its phase at random, so both outcomes happen', async () => {
+    const outcomes = new Set<boolean>();
+    for (let i = 0; i < 24 && outcomes.size < 2; i++) {
+      sb.setFaults({ queue: ['503'], phase: 'either' });
+      const { answer, stored } = await postCertificate();
+      assert.equal(answer.status, 503);
+      outcomes.add(stored);
+    }
+    assert.deepEqual([...outcomes].sort(), [false, true], 'stored and not stored both seen (chance of a false failure: 2^-23)');
+  });
+
+  test('a bad phase is refused by the handle and the control endpoint; GET faults shows the phase', async () => {
+    assert.throws(() => sb.setFaults({ phase: 'during' as never }), /phase must be one of: before, after, either/);
+    const bad = await fetch(`${sb.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ queue: ['500'], phase: 'later' }) });
+    assert.equal(bad.status, 400);
+    assert.equal((await fetch(`${sb.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ queue: ['500'], phase: 'after' }) })).status, 200);
+    assert.equal(((await (await fetch(`${sb.url}/__sandbox/faults`)).json()) as { phase: string }).phase, 'after');
+  });
+});
+
+describe('requests in flight', () => {
+  test('GET /__sandbox/state counts API requests until their answer is finished', async () => {
+    const state = async () => ((await (await fetch(`${sb.url}/__sandbox/state`)).json()) as { inFlight: number }).inFlight;
+    assert.equal(await state(), 0);
+    sb.setFaults({ latencyMs: 400, match: { path: '^/general/Alerts$' } });
+    const slow = [rawGet('/general/Alerts'), rawGet('/general/Alerts')];
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await state(), 2);
+    assert.equal(sb.inFlight(), 2);
+    assert.equal(sb.requestLog().length, 0, 'not logged until finished');
+    await Promise.all(slow);
+    assert.equal(await state(), 0);
+    assert.equal(sb.requestLog().length, 2);
+  });
+});

@@ -2,6 +2,7 @@
 import type { RouteSpec } from '../router';
 import { CERTIFICATE_TYPES, type CertificateRecord } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
+import { answerMissing } from '../answers';
 import { expectObject, optString, parseEnum, parseInt32, reqInt, type JsonObject } from '../validate';
 
 function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'TaxNumber'> {
@@ -26,9 +27,10 @@ export const certificateRoutes: RouteSpec[] = [
     path: '/general/Company/Certificate/{SerialNumber}',
     write: false,
     name: 'certificates.get',
-    handler: ({ app, params }) => {
+    handler: ({ app, params, res }) => {
       const found = app.state.certificates.find((c) => c.SerialNo === params.SerialNumber);
-      if (!found) throw notFound('Certificate not found.', `SerialNumber ${params.SerialNumber}`);
+      // Spec-silent (behaviour point recordLookupMissing).
+      if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Certificate not found.', `SerialNumber ${params.SerialNumber}`));
       return found;
     },
   },

@@ -13,13 +13,18 @@ export const companyRoutes: RouteSpec[] = [
     handler: async ({ app, json }) => {
       const body = expectObject(await json(), 'CompanyResponseCommand');
       // Check every field before changing any, so a bad request changes nothing.
+      // Spec-silent (behaviour point companyPutOmitted): an omitted field is kept, or reset to its
+      // default (an empty string; the PaymentMeansCode enum's first value).
+      const reset = app.behaviour.answerFor('companyPutOmitted') === 'reset';
       const next = { ...app.state.company };
       for (const field of COMPANY_UPDATABLE) {
         const v = optString(body, field);
         if (v !== undefined) next[field] = v;
+        else if (reset) next[field] = '';
       }
       const code = optEnum(body.PaymentMeansCode, PAYMENT_MEANS_CODES, 'PaymentMeansCode');
       if (code !== undefined) next.PaymentMeansCode = code;
+      else if (reset) next.PaymentMeansCode = PAYMENT_MEANS_CODES[0];
       app.state.company = next;
       app.changed();
       return next;

@@ -4,9 +4,17 @@ import { checkTaxId } from '../../domain/taxId';
 import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
 import { SORTABLE_COLUMNS } from '../customerStore';
 import { ApiError, badRequest, ErrorCode, notFound, type ErrorItem } from '../errors';
+import { answerMissing, sendEmpty } from '../answers';
+import { noMatchAnswer } from '../answers';
 import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
 
 const SEARCH_LIMIT = 100;
+
+/**
+ * The sort columns the documentation shows (behaviour point sortColumns = fixedList): `Name`, the one
+ * a public client sends (api-facts.md section 5), and `ID`, the record key and the default order.
+ */
+export const DOCUMENTED_SORT_COLUMNS: readonly string[] = ['ID', 'Name'];
 
 /** CustomerResponse: the record without the detail-only dates. */
 function toResponse(c: CustomerRecord) {
@@ -40,16 +48,18 @@ export const customerRoutes: RouteSpec[] = [
     write: false,
     name: 'customers.list',
     handler: ({ app, query }) => {
-      const paging = parsePaging(query);
+      const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
       const columnText = query.get('SortColumn');
       let sortColumn: string | undefined;
       if (columnText) {
-        sortColumn = SORTABLE_COLUMNS.find((c) => c.toLowerCase() === columnText.toLowerCase());
-        if (!sortColumn) throw badRequest('Unknown sort column.', `SortColumn must be one of: ${SORTABLE_COLUMNS.join(', ')}.`);
+        // Spec-silent (behaviour point sortColumns): any CustomerResponse field, or only the documented ones.
+        const allowed = app.behaviour.answerFor('sortColumns') === 'fixedList' ? DOCUMENTED_SORT_COLUMNS : SORTABLE_COLUMNS;
+        sortColumn = allowed.find((c) => c.toLowerCase() === columnText.toLowerCase());
+        if (!sortColumn) throw badRequest('Unknown sort column.', `SortColumn must be one of: ${allowed.join(', ')}.`);
       }
       const sortType = optEnum(query.get('SortType'), SORT_TYPES, 'SortType');
       const rows = app.customers.view({ search: query.get('Search') ?? '', sortColumn, sortType });
-      const page = pageOf(rows.length, (start, end) => rows.slice(start, end), paging);
+      const page = pageOf(rows.length, (start, end) => rows.slice(start, end), paging, app.behaviour.answerFor('pageBeyondEnd'));
       return { ...page, Content: page.Content.map(toResponse) };
     },
   },
@@ -58,16 +68,18 @@ export const customerRoutes: RouteSpec[] = [
     path: '/general/Customers',
     write: true,
     name: 'customers.create',
-    // Assumed (not shown in the specification): all or nothing; any bad element (checksum, missing
-    // Name/TaxNumber, existing tax number) rejects the array with a 422 naming each one; success is a
-    // JSON string saying how many were created.
-    handler: async ({ app, json }) => {
+    // Assumed (not shown in the specification; behaviour point customerBatchBadRow): all or nothing;
+    // any bad element (checksum, missing Name/TaxNumber, existing tax number) rejects the array with a
+    // 422 naming each one. `createGood` instead stores the good elements and the 422 names the bad
+    // ones. Success is a JSON string saying how many were created.
+    handler: async ({ app, json, res }) => {
       const list = expectArray(await json(), 'The customer list');
       if (list.length === 0) throw badRequest('The customer list is empty.');
       const rows = list.map((item, i) => readFields(expectObject(item, `Element ${i}`)));
       // All or nothing: collect every bad element, then reject the whole array.
       const errors: ErrorItem[] = [];
       const seen = new Set<string>();
+      const good: CustomerFields[] = [];
       rows.forEach((f, i) => {
         const problems = ruleProblems(f);
         if (f.TaxNumber && problems.length === 0) {
@@ -75,12 +87,25 @@ export const customerRoutes: RouteSpec[] = [
           else if (seen.has(f.TaxNumber)) problems.push('The tax number appears twice in the list.');
           seen.add(f.TaxNumber);
         }
+        if (problems.length === 0) good.push(f);
         for (const p of problems) errors.push({ Code: ErrorCode.businessRule, Description: p, Detail: `index ${i}, TaxNumber ${f.TaxNumber ?? ''}` });
       });
+      if (errors.length && app.behaviour.answerFor('customerBatchBadRow') === 'createGood' && good.length) {
+        app.customers.create(good);
+        app.changed();
+      }
       if (errors.length) throw ApiError.many(422, errors);
       const created = app.customers.create(rows);
       app.changed();
-      return `${created.length} customer(s) created.`;
+      // Spec-silent (behaviour point customerCreateAnswer): the export only says "a string".
+      switch (app.behaviour.answerFor('customerCreateAnswer')) {
+        case 'countText':
+          return `${created.length} customer(s) created.`;
+        case 'true':
+          return true;
+        case 'emptyBody':
+          return sendEmpty(res);
+      }
     },
   },
   {
@@ -148,16 +173,17 @@ export const customerRoutes: RouteSpec[] = [
     path: '/general/Customers/Search/{searchText}',
     write: false,
     name: 'customers.search',
-    handler: ({ app, params }) => app.customers.search(params.searchText, SEARCH_LIMIT).map(toResponse),
+    handler: ({ app, params }) => noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.customers.search(params.searchText, SEARCH_LIMIT).map(toResponse)),
   },
   {
     method: 'GET',
     path: '/general/Customers/GetCustomerInfo/{TaxNumber}',
     write: false,
     name: 'customers.getByTaxNumber',
-    handler: ({ app, params }) => {
+    handler: ({ app, params, res }) => {
       const found = app.customers.getByTaxNumber(params.TaxNumber.trim());
-      if (!found) throw notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`);
+      // Spec-silent (behaviour point recordLookupMissing).
+      if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`));
       return found;
     },
   },

@@ -6,6 +6,7 @@ import type { DocumentKind, RegistryAlias, RegistryEntry } from '../registry';
 import { badRequest, notFound } from '../errors';
 import { expectArray, optEnum, pageOf, parseEnum, parsePaging, type QueryParams } from '../validate';
 import { streamRegistryZip } from '../registryDownload';
+import { answerMissing, noMatchAnswer } from '../answers';
 
 /** Name searches scan the registry; they stop after this many matches. */
 export const SEARCH_LIMIT = 50;
@@ -57,9 +58,9 @@ export const registryRoutes: RouteSpec[] = [
     write: false,
     name: 'registry.list',
     handler: ({ app, query }) => {
-      const paging = parsePaging(query);
+      const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
       const registry = app.registry;
-      const page = pageOf(registry.count(), () => registry.page(paging.page, paging.pageSize), paging);
+      const page = pageOf(registry.count(), (start) => registry.page(start / paging.pageSize + 1, paging.pageSize), paging, app.behaviour.answerFor('pageBeyondEnd'));
       return {
         ...page,
         Content: page.Content.map((e) => ({
@@ -74,18 +75,18 @@ export const registryRoutes: RouteSpec[] = [
     path: '/general/GlobalCompany/Search/{searchText}',
     write: false,
     name: 'registry.search',
-    handler: ({ app, params, query }) => app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details),
+    handler: ({ app, params, query }) => noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details)),
   },
   {
     method: 'GET',
     path: '/general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}',
     write: false,
     name: 'registry.info',
-    handler: ({ app, params, query }) => {
+    handler: ({ app, params, query, res }) => {
       const document = userType(query);
       const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
-      // Assumed: an unregistered number is a 404 here, while Check/TaxNumber answers [].
-      if (!e) throw notFound('The taxpayer is not registered.', `TaxNumber ${params.TaxNumber}`);
+      // Spec-silent (behaviour point registryLookupMissing): 404 by default, while Check/TaxNumber answers [].
+      if (!e) return answerMissing(res, app.behaviour.answerFor('registryLookupMissing'), notFound('The taxpayer is not registered.', `TaxNumber ${params.TaxNumber}`));
       return { ...details(e), FirstCreationTime: e.FirstCreationTime, Aliases: e.aliases.filter((a) => a.document === document).map(publicAlias) };
     },
   },
@@ -99,10 +100,14 @@ export const registryRoutes: RouteSpec[] = [
       const document = userType(query);
       const list = expectArray(await json(), 'The tax number list');
       if (!list.every((v) => typeof v === 'string')) throw badRequest('The request body is invalid.', 'Send a JSON array of tax-number strings.');
+      // Spec-silent (behaviour point bulkLookupMissing): what stands for an unregistered number.
+      const missing = app.behaviour.answerFor('bulkLookupMissing');
       const out = [];
       for (const tn of new Set((list as string[]).map((s) => s.trim()))) {
         const e = app.registry.lookup(tn);
         if (e) out.push(aliasesResponse(e, document));
+        else if (missing === 'emptyAliases') out.push({ TaxNumber: tn, Title: null, Type: null, ModuleType: null, FirstCreationTime: '0001-01-01T00:00:00', Aliases: [] });
+        else if (missing === 'nullEntry') out.push(null);
       }
       return out;
     },
@@ -136,7 +141,7 @@ export const registryRoutes: RouteSpec[] = [
     handler: async ({ app, params, res, zipFault }) => {
       const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
       const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');
-      await streamRegistryZip(app.registry, aliasType, document, res, zipFault);
+      await streamRegistryZip(app.registry, aliasType, document, res, zipFault, app.behaviour.answerFor('registryZipEncoding'));
       return RESPONDED;
     },
   },

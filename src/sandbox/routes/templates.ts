@@ -24,6 +24,15 @@ function applyFlags<T extends Flagged>(list: T[], item: T, isActive: boolean | n
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/**
+ * Spec-silent (behaviour point templatePutOmitted): an omitted flag is kept (`keep`), or the server
+ * binds it as a non-nullable bool and reads false (`reset`). An omitted Name stays either way: a
+ * null name cannot be stored, and no file means no new file.
+ */
+function omittedAs(answer: 'keep' | 'reset'): (flag: boolean | null | undefined) => boolean | null | undefined {
+  return (flag) => (answer === 'reset' && (flag === undefined || flag === null) ? false : flag);
+}
+
 export const templateRoutes: RouteSpec[] = [
   {
     method: 'PUT',
@@ -34,8 +43,9 @@ export const templateRoutes: RouteSpec[] = [
       const body = expectObject(await json(), 'UpdateTemplateCommand');
       const id = reqInt(body, 'ID');
       const name = optString(body, 'Name');
-      const isActive = optBool(body, 'IsActive');
-      const isDefault = optBool(body, 'IsDefault');
+      const omitted = omittedAs(app.behaviour.answerFor('templatePutOmitted'));
+      const isActive = omitted(optBool(body, 'IsActive'));
+      const isDefault = omitted(optBool(body, 'IsDefault'));
       const file = optString(body, 'Base64String');
       const item = app.state.templates.find((t) => t.ID === id);
       if (!item) throw notFound('Template not found.', `ID ${id}`);
@@ -56,8 +66,9 @@ export const templateRoutes: RouteSpec[] = [
     handler: async ({ app, json }) => {
       const body = expectObject(await json(), 'UpdateSerieCommand');
       const id = reqInt(body, 'ID');
-      const isActive = optBool(body, 'IsActive');
-      const isDefault = optBool(body, 'IsDefault');
+      const omitted = omittedAs(app.behaviour.answerFor('templatePutOmitted'));
+      const isActive = omitted(optBool(body, 'IsActive'));
+      const isDefault = omitted(optBool(body, 'IsDefault'));
       const item = app.state.series.find((s) => s.ID === id);
       if (!item) throw notFound('Series not found.', `ID ${id}`);
       try {

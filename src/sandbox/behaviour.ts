@@ -1,0 +1,193 @@
+// The sandbox behaviour table (issue 15): every point where the specification is silent, with the
+// plausible answers the real platform might give. Profile `default` takes each point's first answer
+// (the sandbox's historical behaviour); profile `alternate` takes the answer marked `alternate`.
+// A quirk overrides one point. Routes ask `answerFor(point)`; they never test a profile name.
+// The point ids and answer names are agreed with the client and Check Connection (shared BEHAVIOUR.md).
+
+interface PointSpec {
+  readonly answers: readonly string[];
+  readonly alternate: string;
+  readonly means: string;
+}
+
+export const BEHAVIOUR_POINTS = {
+  registryLookupMissing: {
+    // `oddText` is in neither profile: it exists so Check Connection can prove it reports "differs".
+    answers: ['404', 'emptyBody', 'null', 'emptyObject', 'oddText'],
+    alternate: 'null',
+    means: 'GET GlobalCompany/GetGlobalCustomerInfo/{TaxNumber} for a valid, unregistered number',
+  },
+  recordLookupMissing: {
+    answers: ['404', 'emptyBody', 'null'],
+    alternate: 'emptyBody',
+    means: 'GET Customers/GetCustomerInfo/{TaxNumber} and GET Company/Certificate/{SerialNumber} for an unknown value',
+  },
+  customerBatchBadRow: {
+    answers: ['rejectAll', 'createGood'],
+    alternate: 'createGood',
+    means: 'POST Customers with bad rows: whole array rejected 422 / good rows stored and the 422 names the bad ones',
+  },
+  bulkLookupMissing: {
+    answers: ['omit', 'emptyAliases', 'nullEntry'],
+    alternate: 'emptyAliases',
+    means: 'POST GlobalCompany/GetGlobalCustomerInfo with unregistered numbers: left out / empty Aliases / null entries',
+  },
+  booleanAnswer: {
+    answers: ['true', 'false'],
+    alternate: 'false',
+    means: 'operations documented as answering a boolean: true / false and nothing changed',
+  },
+  companyPutOmitted: {
+    answers: ['keep', 'reset'],
+    alternate: 'reset',
+    means: 'PUT Company: omitted fields unchanged / reset to defaults (empty strings, the enum\'s first value)',
+  },
+  templatePutOmitted: {
+    answers: ['keep', 'reset'],
+    alternate: 'reset',
+    means: 'PUT ebill/Templates and evoucher/Series with only the changed fields: others unchanged / read as null or false',
+  },
+  badKeyStatus: {
+    answers: ['401', '403'],
+    alternate: '403',
+    means: 'the status of a wrong or expired API key',
+  },
+  pageSizeLimit: {
+    answers: ['cap100', 'cap50', 'ignore'],
+    alternate: 'cap50',
+    means: 'PageSize above the limit: capped at 100 / capped at 50 / PageSize ignored, always 25 (the answer says so)',
+  },
+  registryZipEncoding: {
+    answers: ['jsonBase64', 'textBase64', 'rawZip'],
+    alternate: 'rawZip',
+    means: 'GET GlobalCompany/{AliasType}/{GlobalUserType}: base64 in a JSON string / unquoted base64 text / raw ZIP bytes',
+  },
+  sortColumns: {
+    answers: ['anyField', 'fixedList'],
+    alternate: 'fixedList',
+    means: 'Customers SortColumn: any record field / only the columns the documentation names (others 400)',
+  },
+  encodedSlash: {
+    answers: ['decoded', 'keptEncoded', 'notFound'],
+    alternate: 'notFound',
+    means: '%2F in a path value: decoded into the value / left encoded / 404',
+  },
+  operations: {
+    answers: ['all', 'olderExport'],
+    alternate: 'olderExport',
+    means: 'operations the older OpenAPI export lacks: served / 404 with an empty body',
+  },
+  nullableFields: {
+    answers: ['filled', 'nulls'],
+    alternate: 'nulls',
+    means: 'fields the schema allows to be null: always filled / null in some records, some paging numbers missing or negative',
+  },
+  // Points found in review (not in the first agreed table).
+  pageBeyondEnd: {
+    answers: ['emptyContent', 'lastPage', 'notFound'],
+    alternate: 'lastPage',
+    means: 'a list Page past the last page: empty Content / the last page again (Page says which) / 404',
+  },
+  customerCreateAnswer: {
+    answers: ['countText', 'true', 'emptyBody'],
+    alternate: 'true',
+    means: 'the 200 answer of POST Customers: a JSON string saying how many / JSON true / an empty body',
+  },
+  dateFormat: {
+    answers: ['local', 'offset'],
+    alternate: 'offset',
+    means: 'date-times in answers: without offset (2026-01-01T00:00:00) / with offset and fractions (2026-01-01T00:00:00.000+03:00)',
+  },
+  searchNoMatch: {
+    answers: ['emptyArray', 'notFound'],
+    alternate: 'notFound',
+    means: 'GET Customers/Search/{text} and GlobalCompany/Search/{text} with no match: [] / 404',
+  },
+} as const satisfies Record<string, PointSpec>;
+
+export type PointId = keyof typeof BEHAVIOUR_POINTS;
+export type AnswerOf<P extends PointId> = (typeof BEHAVIOUR_POINTS)[P]['answers'][number];
+export const PROFILES = ['default', 'alternate'] as const;
+export type ProfileName = (typeof PROFILES)[number];
+export type Quirks = { [P in PointId]?: AnswerOf<P> };
+
+/** What `startSandbox({ behaviour })`, the CLI and POST /__sandbox/behaviour accept. */
+export interface BehaviourSettings {
+  profile?: ProfileName;
+  /** point -> answer; an answer of `null` removes that override (run-time changes only). */
+  quirks?: Partial<Record<PointId, string | null>>;
+}
+
+export const POINT_IDS = Object.keys(BEHAVIOUR_POINTS) as PointId[];
+
+export function isPointId(id: string): id is PointId {
+  return Object.prototype.hasOwnProperty.call(BEHAVIOUR_POINTS, id);
+}
+
+function checkAnswer(point: string, answer: unknown): string {
+  if (!isPointId(point)) throw new TypeError(`unknown behaviour point ${point} (known: ${POINT_IDS.join(', ')})`);
+  const answers: readonly string[] = BEHAVIOUR_POINTS[point].answers;
+  if (typeof answer !== 'string' || !answers.includes(answer)) throw new TypeError(`${point} answers one of: ${answers.join(', ')}`);
+  return answer;
+}
+
+/** `point=answer`, or `point` alone for its alternate answer (the CLI's --quirk). */
+export function parseQuirk(text: string): [PointId, string] {
+  const [point, answer] = text.includes('=') ? (text.split(/=(.*)/s, 2) as [string, string]) : [text, undefined];
+  if (!isPointId(point)) throw new TypeError(`unknown behaviour point ${point} (known: ${POINT_IDS.join(', ')})`);
+  return [point, checkAnswer(point, answer ?? BEHAVIOUR_POINTS[point].alternate)];
+}
+
+export function validateBehaviour(settings: unknown): asserts settings is BehaviourSettings {
+  if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) throw new TypeError('behaviour must be an object');
+  const s = settings as BehaviourSettings;
+  if (s.profile !== undefined && !PROFILES.includes(s.profile)) throw new TypeError(`profile must be one of: ${PROFILES.join(', ')}`);
+  if (s.quirks !== undefined) {
+    if (s.quirks === null || typeof s.quirks !== 'object' || Array.isArray(s.quirks)) throw new TypeError('quirks must be an object');
+    for (const [point, answer] of Object.entries(s.quirks)) if (answer !== null) checkAnswer(point, answer);
+  }
+}
+
+export class Behaviour {
+  private profile: ProfileName = 'default';
+  private overrides: Quirks = {};
+
+  constructor(settings?: BehaviourSettings) {
+    if (settings) this.change(settings);
+  }
+
+  /** The effective answer of one point. */
+  answerFor<P extends PointId>(point: P): AnswerOf<P> {
+    const override = this.overrides[point];
+    if (override !== undefined) return override as AnswerOf<P>;
+    const spec = BEHAVIOUR_POINTS[point];
+    return (this.profile === 'alternate' ? spec.alternate : spec.answers[0]) as AnswerOf<P>;
+  }
+
+  /**
+   * A new profile drops the earlier overrides (unless quirks come with it); quirks merge into the
+   * overrides, `null` removing one. Validates everything before changing anything.
+   */
+  change(settings: BehaviourSettings): void {
+    validateBehaviour(settings);
+    const overrides: Quirks = settings.profile !== undefined ? {} : { ...this.overrides };
+    for (const [point, answer] of Object.entries(settings.quirks ?? {}) as Array<[PointId, string | null]>) {
+      if (answer === null) delete overrides[point];
+      else (overrides as Record<string, string>)[point] = answer;
+    }
+    if (settings.profile !== undefined) this.profile = settings.profile;
+    this.overrides = overrides;
+  }
+
+  reset(): void {
+    this.profile = 'default';
+    this.overrides = {};
+  }
+
+  /** For GET /__sandbox/state: the profile, every point's effective answer, and the overrides. */
+  snapshot(): { profile: ProfileName; quirks: Record<PointId, string>; overrides: Quirks } {
+    const quirks = {} as Record<PointId, string>;
+    for (const point of POINT_IDS) quirks[point] = this.answerFor(point);
+    return { profile: this.profile, quirks, overrides: { ...this.overrides } };
+  }
+}
