@@ -8,7 +8,8 @@ import { runChecks, generateFakeKey, type CheckRun } from '../../src/commands/co
 import type { FetchLike } from '../../src/api/http';
 import { readVerdicts, KNOWN_ROWS, type RowVerdict } from '../../src/commands/connection/verdicts';
 import { buildReport, summarize, type Localizer } from '../../src/commands/connection/report';
-import { startTestSandbox, type SandboxHandle, type SandboxOptions } from '../support/sandbox';
+import { setSandboxBehaviour, startTestSandbox, type SandboxHandle, type SandboxOptions } from '../support/sandbox';
+import { BEHAVIOUR_POINTS } from '../../src/sandbox/behaviour';
 
 /** English with {0} placeholders filled, as vscode.l10n.t does without a translation. */
 const english: Localizer = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
@@ -135,6 +136,77 @@ describe('against the sandbox (default profile)', () => {
     assert.match(report, /\| `GET \/general\/Company` \| 200 application\/json \| \d+ ms \| `\{ Name: string, TaxNumber: string/);
     assert.match(report, /\| 3 \| `customerBatchBadRow` \| not checked: would write \|/);
   });
+});
+
+for (const profile of ['alternate'] as const) {
+  describe(`against the sandbox (${profile} profile)`, () => {
+    let sandbox: SandboxHandle;
+    before(async () => {
+      sandbox = await startTestSandbox({ key: CANARY, customers: 120, registry: 300, seed: 12, behaviour: { profile } });
+    });
+    after(() => sandbox.close());
+
+    test(`each observable row is the ${profile} profile answer`, async () => {
+      const exchanges: Exchange[] = [];
+      const { verdicts, report } = await check(sandbox, CANARY, exchanges);
+      assert.deepEqual(answers(verdicts), expectedFor(profile));
+      assert.deepEqual(exchanges.filter((e) => e.method !== 'GET').length, 1);
+      assert.ok(!report.includes(CANARY.slice(0, 16)));
+      assert.ok(!report.includes('⚠'), 'no row differs from both profiles');
+    });
+  });
+}
+
+describe('against the sandbox with a quirk the check does not know (registryLookupMissing=oddText)', () => {
+  let sandbox: SandboxHandle;
+  before(async () => {
+    sandbox = await startTestSandbox({ key: CANARY, customers: 30, registry: 100, seed: 13, behaviour: { quirks: { registryLookupMissing: 'oddText' } } });
+  });
+  after(() => sandbox.close());
+
+  test('row 1 says "differs" with what came (status, type, size; not the text), the others stay default', async () => {
+    const { verdicts, report } = await check(sandbox, CANARY);
+    const expected = { ...expectedFor('default'), registryLookupMissing: 'differs' };
+    assert.deepEqual(answers(verdicts), expected);
+    const row1 = verdicts.find((v) => v.point === 'registryLookupMissing')!;
+    assert.equal(row1.match, 'neither');
+    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: 200 text\/plain, \d+ bytes/);
+    assert.ok(!report.includes('Kayıt bulunamadı'), 'the answer text itself is not in the report');
+  });
+});
+
+describe('one quirk at a time: every answer the check knows is recognised as that answer, in its row only', () => {
+  let sandbox: SandboxHandle;
+  before(async () => {
+    sandbox = await startTestSandbox({ key: CANARY, customers: 30, registry: 100, seed: 14 });
+  });
+  after(() => sandbox.close());
+
+  for (const [point, row] of Object.entries(KNOWN_ROWS)) {
+    if ('needsWrite' in row && row.needsWrite) continue;
+    for (const quirk of row.known) {
+      test(`${point}=${quirk}`, async () => {
+        await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { [point]: quirk } });
+        const { verdicts } = await check(sandbox, CANARY);
+        const expected = { ...expectedFor('default'), [point]: quirk };
+        // A look-up that answers "not found" with an empty 200 repeats no value, so whether the
+        // server decoded %2F or kept it cannot be seen (only that the call reached the route).
+        if (point === 'recordLookupMissing' && quirk !== '404') expected.encodedSlash = 'none:cannotTell';
+        assert.deepEqual(answers(verdicts), expected);
+      });
+    }
+  }
+});
+
+test("the check's table matches the sandbox's: same points, same profile answers, every answer known except oddText", () => {
+  assert.deepEqual(Object.keys(KNOWN_ROWS).sort(), Object.keys(BEHAVIOUR_POINTS).sort(), 'a new behaviour point: teach Check Connection about it');
+  for (const [point, spec] of Object.entries(BEHAVIOUR_POINTS)) {
+    const mine = KNOWN_ROWS[point as keyof typeof KNOWN_ROWS];
+    assert.equal(mine.default, spec.answers[0], `${point} default`);
+    assert.equal(mine.alternate, spec.alternate, `${point} alternate`);
+    const unknown = spec.answers.filter((a: string) => !(mine.known as readonly string[]).includes(a));
+    assert.deepEqual(unknown, point === 'registryLookupMissing' ? ['oddText'] : [], `${point}: answers the check cannot recognise`);
+  }
 });
 
 describe('report builder', () => {

@@ -21,6 +21,8 @@ export type ProbeId =
   | 'pageSizeAbove'
   | 'sortUnlisted'
   | 'sortUnknown'
+  | 'pageBeyondEnd'
+  | 'searchNoMatch'
   | 'findUnregistered'
   | 'registryLookupMissing'
   | 'customerLookupMissing'
@@ -70,6 +72,10 @@ export const UNKNOWN_SERIAL = 'NILVERA-CHECK-0000';
 export const SLASH_SERIAL = 'NILVERA-CHECK/0000';
 /** First bytes read of the registry list (it is megabytes). */
 export const REGISTRY_HEAD_BYTES = 1024;
+/** A page number past the end of any real customer list. */
+export const PAGE_BEYOND_END = 1_000_000;
+/** A customer search text no record holds. */
+export const NO_MATCH_TEXT = 'NILVERA-CHECK-NO-MATCH-7Q';
 
 /**
  * Candidates for "a valid but unregistered tax number": checksum-valid VKNs in a range unlikely to
@@ -139,6 +145,8 @@ function plan(realKey: string): Planned[] {
     { id: 'pageSizeAbove', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: PAGE_SIZE_ABOVE_LIMIT }) },
     { id: 'sortUnlisted', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1, SortColumn: UNLISTED_SORT_COLUMN, SortType: 'ASC' }) },
     { id: 'sortUnknown', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1, SortColumn: UNKNOWN_SORT_COLUMN, SortType: 'ASC' }) },
+    { id: 'pageBeyondEnd', request: () => get('/general/Customers', '/general/Customers', { Page: PAGE_BEYOND_END, PageSize: 1 }) },
+    { id: 'searchNoMatch', request: () => get(`/general/Customers/Search/${encodeSegment(NO_MATCH_TEXT)}`, `/general/Customers/Search/${NO_MATCH_TEXT}`) },
     // findUnregistered is run by runChecks itself (it may try several candidates).
     {
       id: 'registryLookupMissing',
@@ -165,7 +173,7 @@ function plan(realKey: string): Planned[] {
           path: '/general/GlobalCompany/GetGlobalCustomerInfo',
           template: '/general/GlobalCompany/GetGlobalCustomerInfo',
           query: { globalUserType: 'Invoice' },
-          body: [f.ownTaxNumber, f.unregistered],
+          body: [f.unregistered, f.ownTaxNumber],
         };
       },
     },

@@ -5,7 +5,7 @@
 // told about, such as the sandbox's registryLookupMissing=oddText) is reported as "differs", with
 // what was seen. A unit test keeps this table in step with the sandbox's.
 import type { ProbeAnswer } from './probeHttp';
-import { PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeId, type ProbeResult } from './probes';
+import { PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeId, type ProbeResult } from './probes';
 
 export interface KnownRow {
   row: number;
@@ -34,6 +34,10 @@ export const KNOWN_ROWS = {
   encodedSlash: { row: 12, default: 'decoded', alternate: 'notFound', known: ['decoded', 'keptEncoded', 'notFound'] },
   operations: { row: 13, default: 'all', alternate: 'olderExport', known: ['all', 'olderExport'] },
   nullableFields: { row: 14, default: 'filled', alternate: 'nulls', known: ['filled', 'nulls'] },
+  pageBeyondEnd: { row: 15, default: 'emptyContent', alternate: 'lastPage', known: ['emptyContent', 'lastPage', 'notFound'] },
+  customerCreateAnswer: { row: 16, default: 'countText', alternate: 'true', known: ['countText', 'true', 'emptyBody'], needsWrite: true },
+  dateFormat: { row: 17, default: 'local', alternate: 'offset', known: ['local', 'offset'] },
+  searchNoMatch: { row: 18, default: 'emptyArray', alternate: 'notFound', known: ['emptyArray', 'notFound'] },
 } as const satisfies Record<string, KnownRow>;
 
 export type PointId = keyof typeof KNOWN_ROWS;
@@ -132,8 +136,14 @@ function bulkLookupMissing(run: CheckRun): Verdict {
   const value = json(a);
   if (a!.status !== 200 || !Array.isArray(value)) return differs(a);
   if (value.some((e) => e === null)) return answer('nullEntry');
-  const unregistered = run.facts.unregistered;
-  const entry = value.find((e) => e && typeof e === 'object' && (e as { TaxNumber?: unknown }).TaxNumber === unregistered) as { Aliases?: unknown } | undefined;
+  const { unregistered, ownTaxNumber } = run.facts;
+  type Entry = { TaxNumber?: unknown; Aliases?: unknown };
+  const entries = value as Entry[];
+  // By its number; or, when both numbers were answered, the one that is not the company's (an
+  // entry's TaxNumber may itself come as null).
+  const entry =
+    entries.find((e) => e && typeof e === 'object' && e.TaxNumber === unregistered) ??
+    (entries.length >= 2 ? entries.find((e) => e && typeof e === 'object' && e.TaxNumber !== ownTaxNumber) : undefined);
   if (!entry) return answer('omit');
   if (Array.isArray(entry.Aliases) && entry.Aliases.length === 0) return answer('emptyAliases');
   return differs(a, 'the unregistered number came back with aliases');
@@ -187,9 +197,9 @@ function sortColumns(run: CheckRun): Verdict {
 
 /**
  * Compares the certificate look-up of a serial with "/" (sent as %2F) with the same look-up
- * without one. A 404 where the plain look-up was not 404 (or a 404 without the value in its
- * messages where the plain one names its value) means the path never reached the route: notFound.
- * Otherwise the value arrived, and the server's messages tell how when they repeat it.
+ * without one. notFound: a 404 where the plain look-up was not one, or an answer about the route
+ * (it names the path) rather than the record. Otherwise the value reached the route, and the
+ * server's messages tell how when they repeat it (decoded "/" or "%2F").
  */
 function encodedSlash(run: CheckRun): Verdict {
   const slash = answerOf(run, 'encodedSlash');
@@ -197,11 +207,11 @@ function encodedSlash(run: CheckRun): Verdict {
   if (unusable(slash) || unusable(plain)) return none('callFailed', slash);
   const text = (x: ProbeAnswer) => (x.body.kind === 'json' ? JSON.stringify(x.body.value) : x.body.kind === 'text' ? x.body.text : '');
   const slashText = text(slash!);
+  if (slash!.status === 404 && plain!.status !== 404) return answer('notFound');
+  if (slash!.status === 404 && /\/Company\/Certificate\//i.test(slashText)) return answer('notFound');
   if (slashText.includes(SLASH_SERIAL)) return answer('decoded');
   if (slashText.toUpperCase().includes(SLASH_SERIAL.replace('/', '%2F'))) return answer('keptEncoded');
-  if (slash!.status === 404 && plain!.status !== 404) return answer('notFound');
-  const plainEchoes = text(plain!).includes(UNKNOWN_SERIAL);
-  if (slash!.status === 404 && plainEchoes) return answer('notFound');
+  if (slash!.status === 404 && text(plain!).includes(UNKNOWN_SERIAL)) return answer('notFound');
   if (slash!.status === plain!.status) return none('cannotTell', slash);
   return differs(slash);
 }
@@ -246,6 +256,51 @@ function nullableFields(run: CheckRun): Verdict {
   return answer('filled');
 }
 
+function pageBeyondEnd(run: CheckRun): Verdict {
+  const a = answerOf(run, 'pageBeyondEnd');
+  if (unusable(a)) return none('callFailed', a);
+  if (a!.status === 404) return answer('notFound');
+  const page = json(a) as { Page?: unknown; Content?: unknown } | undefined;
+  if (a!.status !== 200 || !page || typeof page !== 'object' || Array.isArray(page)) return differs(a);
+  const content = page.Content;
+  if (content === null || content === undefined || (Array.isArray(content) && content.length === 0)) return answer('emptyContent');
+  if (Array.isArray(content) && page.Page !== PAGE_BEYOND_END) return answer('lastPage');
+  return differs(a, 'records on a page past the end');
+}
+
+function searchNoMatch(run: CheckRun): Verdict {
+  const a = answerOf(run, 'searchNoMatch');
+  if (unusable(a)) return none('callFailed', a);
+  if (a!.status === 404) return answer('notFound');
+  const value = json(a);
+  if (a!.status === 200 && Array.isArray(value) && value.length === 0) return answer('emptyArray');
+  return differs(a);
+}
+
+const DATE_LOCAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
+const DATE_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/;
+const DATE_ANY = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+function collectDates(value: unknown, into: string[], depth = 0): void {
+  if (depth > 5 || into.length > 200) return;
+  if (typeof value === 'string') {
+    if (DATE_ANY.test(value)) into.push(value);
+  } else if (Array.isArray(value)) for (const v of value) collectDates(v, into, depth + 1);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) collectDates(v, into, depth + 1);
+}
+
+/** The form of the date-times in every answer read: all without offset, all with one, or neither. */
+function dateFormat(run: CheckRun): Verdict {
+  const dates: string[] = [];
+  for (const r of run.results) if (r.id !== 'wrongKey' && r.answer?.status === 200) collectDates(json(r.answer), dates);
+  if (dates.length === 0) return none('cannotTell');
+  if (dates.every((d) => DATE_LOCAL.test(d))) return answer('local');
+  if (dates.every((d) => DATE_OFFSET.test(d))) return answer('offset');
+  const odd = dates.find((d) => !DATE_LOCAL.test(d) && !DATE_OFFSET.test(d));
+  // The form only (digits replaced), never the date itself.
+  return { kind: 'differs', seen: odd ? `date-times like ${odd.replace(/\d/g, '9')}` : 'date-times with and without an offset' };
+}
+
 const READERS: Partial<Record<PointId, { read: (run: CheckRun) => Verdict; from: ProbeId[] }>> = {
   registryLookupMissing: { read: registryLookupMissing, from: ['findUnregistered', 'registryLookupMissing'] },
   recordLookupMissing: { read: recordLookupMissing, from: ['customerLookupMissing', 'certificateLookupMissing'] },
@@ -257,6 +312,9 @@ const READERS: Partial<Record<PointId, { read: (run: CheckRun) => Verdict; from:
   encodedSlash: { read: encodedSlash, from: ['certificateLookupMissing', 'encodedSlash'] },
   operations: { read: operations, from: ['documents', 'taxOffice', 'customerById', 'unknownRoute'] },
   nullableFields: { read: nullableFields, from: ['company', 'credits', 'customersPage', 'pageSizeAbove'] },
+  pageBeyondEnd: { read: pageBeyondEnd, from: ['pageBeyondEnd'] },
+  dateFormat: { read: dateFormat, from: ['company', 'credits', 'alerts', 'campaigns', 'certificates'] },
+  searchNoMatch: { read: searchNoMatch, from: ['searchNoMatch'] },
 };
 
 function matchOf(point: PointId, verdict: Verdict): RowVerdict['match'] {
