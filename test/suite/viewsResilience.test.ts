@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraTrees } from '../../src/views/trees';
+import { describeError } from '../../src/shell/errorMessages';
 import { RecordingPrompts } from '../support/recordingPrompts';
 import { setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from './sandboxEnvironment';
@@ -70,14 +71,18 @@ suite('Views when the server does not offer an operation, and null fields', func
   test('a 404 on a list names the operation, not a vanished record; a single-record 404 keeps "no longer exists"', async () => {
     await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { operations: 'olderExport' } });
     try {
-      // The documents list (fixed path): the palette path through the command wrapper.
-      const client = await api.testing.services.client();
-      const error = await (client as unknown as { documents: { list(): Promise<unknown> } }).documents.list().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      const { describeError } = await import('../../src/shell/errorMessages');
-      assert.match(describeError(error).text, /This server does not offer this operation \(HTTP 404\)/);
+      const client = (await api.testing.services.client()) as unknown as {
+        documents: { list(): Promise<unknown> };
+        customers: { get(id: number): Promise<unknown> };
+      };
+      const failure = (p: Promise<unknown>) => p.then(() => assert.fail('expected a 404'), (e: unknown) => describeError(e).text);
+      // A list (fixed path): the server does not have the operation.
+      assert.match(await failure(client.documents.list()), /^This server does not offer this operation \(HTTP 404\)/);
+      // A record's path, answered 404 with an empty body (as this deployment answers the missing route): both readings.
+      assert.match(await failure(client.customers.get(1)), /^Not found \(HTTP 404\): the record no longer exists, or this server does not offer this operation/);
+      await setSandboxBehaviour(sandbox, { profile: 'default' });
+      // A record's path, answered 404 with the platform's error messages: the record is gone.
+      assert.match(await failure(client.customers.get(999_999)), /^The record no longer exists; refresh the view\./);
     } finally {
       await setSandboxBehaviour(sandbox, { profile: 'default' });
     }
