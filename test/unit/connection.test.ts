@@ -120,6 +120,17 @@ describe('against the sandbox (default profile)', () => {
     assert.ok(run.facts.unregistered, 'an unregistered tax number was found');
   });
 
+  test('cancelling stops the check at once: it throws an AbortError and makes no further call', async () => {
+    const controller = new AbortController();
+    const exchanges: Exchange[] = [];
+    const started = runChecks(
+      { baseUrl: sandbox.url, apiKey: CANARY, timeoutMs: 10_000, fetch: await recordingFetch(exchanges) },
+      { signal: controller.signal, onProgress: (done) => (done === 3 ? controller.abort() : undefined) },
+    );
+    await assert.rejects(started, (e: Error) => e.name === 'AbortError');
+    assert.ok(exchanges.length <= 4, `${exchanges.length} calls after cancelling at the third`);
+  });
+
   test('each observable row is the default profile answer; rows needing a write say so', async () => {
     const { verdicts } = await check(sandbox, CANARY);
     assert.deepEqual(answers(verdicts), expectedFor('default'));
