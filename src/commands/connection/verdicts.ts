@@ -38,6 +38,7 @@ export const KNOWN_ROWS = {
   customerCreateAnswer: { row: 16, default: 'countText', alternate: 'true', known: ['countText', 'true', 'emptyBody'], needsWrite: true },
   dateFormat: { row: 17, default: 'local', alternate: 'offset', known: ['local', 'offset'] },
   searchNoMatch: { row: 18, default: 'emptyArray', alternate: 'notFound', known: ['emptyArray', 'notFound'] },
+  duplicateStatus: { row: 19, default: '422', alternate: '409', known: ['422', '409'], needsWrite: true },
 } as const satisfies Record<string, KnownRow>;
 
 export type PointId = keyof typeof KNOWN_ROWS;
