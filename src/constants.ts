@@ -30,6 +30,12 @@ export const PaletteCommands = {
   settingsTaxOffice: 'nilvera.settings.taxOffice',
 } as const;
 
+/** "Check Connection" (src/commands/connection): read-only calls and a report. */
+export const ConnectionCommands = {
+  check: 'nilvera.connection.check',
+  copyReport: 'nilvera.connection.copyReport',
+} as const;
+
 /** The webview forms (src/webviews). The internal ones are for the extension-host tests only. */
 export const FormCommands = {
   company: 'nilvera.forms.company',

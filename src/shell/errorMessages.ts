@@ -2,6 +2,7 @@
 // actions help (set the key, retry). The server's own descriptions are shown where they explain it.
 import * as vscode from 'vscode';
 import { isApiError, type ApiErrorShape } from './apiContract';
+import { isBareRecordNotFound, isOperationNotOffered } from './missingOperation';
 import { UserCancelledError } from './prompts';
 
 /** An error whose message is already written for the user (localized, no stack, no secrets). */
@@ -96,6 +97,15 @@ export function describeError(error: unknown): DescribedError {
     case 'badRequest':
       return { show: true, text: withDescriptions(vscode.l10n.t('The server could not process the request:'), error), actions: [] };
     case 'notFound':
+      // Which 404 is which: see missingOperation.ts.
+      if (isOperationNotOffered(error)) return { show: true, text: vscode.l10n.t('This server does not offer this operation (HTTP 404); it may run an older version of the API.'), actions: [] };
+      if (isBareRecordNotFound(error)) {
+        return {
+          show: true,
+          text: vscode.l10n.t('Not found (HTTP 404): the record no longer exists, or this server does not offer this operation. Refresh the view; "Nilvera: Check Connection" tells which.'),
+          actions: [],
+        };
+      }
       return { show: true, text: withDescriptions(vscode.l10n.t('The record no longer exists; refresh the view.'), error), actions: [] };
     case 'conflict':
       return { show: true, text: withDescriptions(vscode.l10n.t('The record already exists.'), error), actions: [] };

@@ -8,7 +8,7 @@ export function escapeMarkdown(text: string): string {
 
 /** A tooltip table of label/value rows; empty values are left out. */
 export function detailsTooltip(title: string, rows: ReadonlyArray<[string, string | number | boolean | null | undefined]>): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(`**${escapeMarkdown(title)}**\n\n`);
+  const md = new vscode.MarkdownString(`**${escapeMarkdown(title.trim() ? title : vscode.l10n.t('(no name)'))}**\n\n`);
   const shown = rows.filter(([, v]) => v !== null && v !== undefined && v !== '');
   if (shown.length > 0) {
     md.appendMarkdown('| | |\n|---|---|\n');

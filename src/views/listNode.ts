@@ -13,8 +13,14 @@ export class ListNode<T> extends ParentNode {
     private readonly emptyLabel: () => string | undefined = () => undefined,
     /** How the node shows when it is a group inside a view (not a root). */
     private readonly presentation?: { label: () => string; icon: string; expanded?: boolean; contextValue?: string },
+    /** The row shown when the server does not offer this list (404), e.g. "This server does not offer company documents". */
+    private readonly notOffered?: () => string,
   ) {
     super(parent, key, notify);
+  }
+
+  protected override notOfferedText(): string {
+    return this.notOffered?.() ?? super.notOfferedText();
   }
 
   treeItem(): vscode.TreeItem {

@@ -3,6 +3,7 @@
 // item with Retry instead of an empty view; ids are stable and unique per parent.
 import * as vscode from 'vscode';
 import { describeError } from '../shell/errorMessages';
+import { isOperationNotOffered } from '../shell/missingOperation';
 import { log } from '../shell/log';
 import { TreeCommands } from '../constants';
 
@@ -70,6 +71,28 @@ export class ErrorNode extends TreeNode {
   }
 }
 
+/**
+ * Shown instead of a parent's children when the server answered its fixed-path list GET with 404:
+ * this deployment does not have the operation (see shell/missingOperation.ts). Not an error with
+ * Retry: asking again gives the same answer; the view's Refresh still asks again.
+ */
+export class NotOfferedNode extends TreeNode {
+  constructor(
+    readonly owner: ParentNode,
+    readonly text: string,
+  ) {
+    super(owner, '~notOffered');
+  }
+
+  treeItem(): vscode.TreeItem {
+    const item = this.item(this.text);
+    item.iconPath = new vscode.ThemeIcon('circle-slash');
+    item.tooltip = vscode.l10n.t('The server answered HTTP 404 (not found) to this list: this deployment of the API does not have the operation. The other views are not affected.');
+    item.contextValue = 'notOffered';
+    return item;
+  }
+}
+
 /** Notifies the provider that a node's children changed (undefined = the view's root). */
 export type ChangeListener = (node: ParentNode | undefined) => void;
 
@@ -89,6 +112,11 @@ export abstract class ParentNode extends TreeNode {
 
   /** Fetches the children from the server. Errors are caught by children(). */
   protected abstract load(): Promise<TreeNode[]>;
+
+  /** The row shown when the server does not offer this node's list (its GET answered 404). */
+  protected notOfferedText(): string {
+    return vscode.l10n.t('This server does not offer this list.');
+  }
 
   /** Whether this parent is the view's invisible root (its changes refresh the whole view). */
   get isRoot(): boolean {
@@ -119,7 +147,7 @@ export abstract class ParentNode extends TreeNode {
         nodes = uniqueById(await this.load());
       } catch (error) {
         log.warn(`${this.id}: ${error instanceof Error ? error.message : String(error)}`);
-        nodes = [new ErrorNode(this, error)];
+        nodes = [isOperationNotOffered(error) ? new NotOfferedNode(this, this.notOfferedText()) : new ErrorNode(this, error)];
       }
       if (generation === this.generation) {
         this.cached = nodes;

@@ -34,18 +34,18 @@ export class NilveraTrees implements vscode.Disposable {
     this.customers = new NodeTreeProvider(Views.customers, (notify) => new CustomersRoot(notify, client, () => readSettings().pageSize, () => this.updateCustomersSummary()), ready);
     this.documents = new NodeTreeProvider(
       Views.documents,
-      (notify) => new ListNode<CompanyDocumentResponse>(undefined, 'documents', notify, async () => (await client()).documents.list(), (d, p) => new DocumentNode(p, d)),
+      (notify) => new ListNode<CompanyDocumentResponse>(undefined, 'documents', notify, async () => (await client()).documents.list(), (d, p) => new DocumentNode(p, d), undefined, undefined, () => vscode.l10n.t('This server does not offer company documents')),
       ready,
     );
     this.certificates = new NodeTreeProvider(
       Views.certificates,
-      (notify) => new ListNode<CertificateResponse>(undefined, 'certificates', notify, async () => (await client()).certificates.list(), (c, p) => new CertificateNode(p, c)),
+      (notify) => new ListNode<CertificateResponse>(undefined, 'certificates', notify, async () => (await client()).certificates.list(), (c, p) => new CertificateNode(p, c), undefined, undefined, () => vscode.l10n.t('This server does not offer certificates')),
       ready,
     );
     this.identifications = new NodeTreeProvider(
       Views.identifications,
       (notify) =>
-        new ListNode<CompanyIdentificationResponse>(undefined, 'identifications', notify, async () => (await client()).identifications.list(), (i, p) => new IdentificationNode(p, i)),
+        new ListNode<CompanyIdentificationResponse>(undefined, 'identifications', notify, async () => (await client()).identifications.list(), (i, p) => new IdentificationNode(p, i), undefined, undefined, () => vscode.l10n.t('This server does not offer company identifications')),
       ready,
     );
     this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);

@@ -149,3 +149,11 @@ test('online lines: registered, not registered, rate limited, failures', () => {
   assert.ok(line({ state: 'noKey' }).includes('needs an API key'));
   assert.ok(!line(undefined).includes('Online'), 'no online line when the setting is off');
 });
+
+test('a taxpayer whose title the registry left empty is named "(no name)", offline and online (issue 15, row 14)', () => {
+  const offline = card({ check: checkTaxId(VKN), registry: { state: 'found', taxpayer: taxpayer([alias('urn:mail:defaultpk@acme.com', 'PK')], '') } });
+  assert.ok(!offline.includes('****'), offline);
+  assert.match(renderedText(offline), /\(no name\)/);
+  const online = card({ check: checkTaxId(VKN), registry: { state: 'noIndex' }, online: { state: 'registered', title: ' ', aliases: [] } });
+  assert.match(renderedText(online), /Online: registered e-invoice user, \(no name\)/);
+});

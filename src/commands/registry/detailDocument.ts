@@ -48,15 +48,18 @@ function escapeCell(text: string): string {
 /** The document text; alias lines start with "| `alias`" so the CodeLens provider can find them. */
 export function renderDetail(detail: RegistryDetail): string {
   const lines: string[] = [];
-  lines.push(`# ${detail.title || detail.taxNumber}`, '');
+  // Title or tax number the server left null (issue 15, row 14): a readable stand-in, never a blank.
+  const title = detail.title.trim() ? detail.title : vscode.l10n.t('(no name)');
+  const taxNumber = detail.taxNumber.trim() ? detail.taxNumber : vscode.l10n.t('(no tax number)');
+  lines.push(`# ${detail.title.trim() ? detail.title : detail.taxNumber.trim() ? detail.taxNumber : title}`, '');
   const source =
     detail.source === 'offline'
       ? vscode.l10n.t('Offline registry list downloaded {0}', detail.downloadedAt ? new Date(detail.downloadedAt).toLocaleString() : '—')
       : vscode.l10n.t('Taxpayer registry (online)');
   lines.push(`_${source}_`, '');
   lines.push(`| ${vscode.l10n.t('Field')} | ${vscode.l10n.t('Value')} |`, '|---|---|');
-  lines.push(`| ${vscode.l10n.t('Tax number')} | ${detail.taxNumber} |`);
-  lines.push(`| ${vscode.l10n.t('Title')} | ${escapeCell(detail.title)} |`);
+  lines.push(`| ${vscode.l10n.t('Tax number')} | ${taxNumber} |`);
+  lines.push(`| ${vscode.l10n.t('Title')} | ${escapeCell(title)} |`);
   if (detail.type) lines.push(`| ${vscode.l10n.t('Type')} | ${escapeCell(detail.type)} |`);
   if (detail.accountType) lines.push(`| ${vscode.l10n.t('Account type')} | ${escapeCell(detail.accountType)} |`);
   lines.push(`| ${vscode.l10n.t('First registration')} | ${formatDate(detail.firstCreation)} |`);

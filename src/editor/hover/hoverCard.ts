@@ -81,7 +81,8 @@ function registryLines(finding: RegistryFinding, l10n: CardL10n, formatDate: (is
     return [l10n.t('Not an e-invoice user: not in the registry list downloaded {0}.', formatDate(finding.downloadedAt))];
   }
   const t = finding.taxpayer;
-  const lines = [`**${escapeMarkdown(t.title)}**`];
+  // A title the registry left empty (issue 15, row 14) is named, never a blank bold line.
+  const lines = [`**${escapeMarkdown(t.title.trim() ? t.title : l10n.t('(no name)'))}**`];
   const facts = [t.type ? l10n.t('Type: {0}', escapeMarkdown(t.type)) : '', t.accountType ? l10n.t('Account type: {0}', escapeMarkdown(t.accountType)) : ''].filter(Boolean);
   if (facts.length) lines.push(facts.join(' · '));
   const active = t.aliases.filter((a) => !a.deleted);
@@ -99,10 +100,12 @@ function registryLines(finding: RegistryFinding, l10n: CardL10n, formatDate: (is
 
 function onlineLine(finding: OnlineFinding, l10n: CardL10n): string {
   switch (finding.state) {
-    case 'registered':
+    case 'registered': {
+      const title = finding.title.trim() ? finding.title : l10n.t('(no name)');
       return finding.aliases.length
-        ? l10n.t('Online: registered e-invoice user, {0} ({1})', escapeMarkdown(finding.title), aliasList(finding.aliases, l10n))
-        : l10n.t('Online: registered e-invoice user, {0}', escapeMarkdown(finding.title));
+        ? l10n.t('Online: registered e-invoice user, {0} ({1})', escapeMarkdown(title), aliasList(finding.aliases, l10n))
+        : l10n.t('Online: registered e-invoice user, {0}', escapeMarkdown(title));
+    }
     case 'notRegistered':
       return l10n.t('Online: not an e-invoice user.');
     case 'rateLimited':

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { CustomerResponse } from '../../api/types';
 import { detailsTooltip, yesNo } from '../format';
 import { TreeNode, type ParentNode } from '../treeNode';
+import { Missing, textOr } from '../placeholders';
 
 export class CustomerNode extends TreeNode {
   constructor(
@@ -14,11 +15,11 @@ export class CustomerNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const c = this.customer;
-    const item = this.item(c.Name || vscode.l10n.t('(no name)'));
-    item.description = [c.TaxNumber, c.City].filter((v) => v).join(' · ');
+    const item = this.item(textOr(c.Name, Missing.name));
+    item.description = [textOr(c.TaxNumber, Missing.taxNumber), c.City].filter((v) => v).join(' · ');
     item.iconPath = new vscode.ThemeIcon(c.IsExport ? 'globe' : 'person');
     item.contextValue = 'customer';
-    item.tooltip = detailsTooltip(c.Name ?? '', [
+    item.tooltip = detailsTooltip(textOr(c.Name, Missing.name), [
       [vscode.l10n.t('Tax number'), c.TaxNumber],
       [vscode.l10n.t('Tax office'), c.TaxDepartment],
       [vscode.l10n.t('Address'), c.Address],

@@ -1,4 +1,5 @@
 // The customers view's root: GET /Customers page by page with the current search and sort.
+import * as vscode from 'vscode';
 import type { CustomerListQuery, CustomerResponse, Pagination, SortType } from '../../api/types';
 import type { ClientSource } from '../clientSource';
 import { PagedNode } from '../pagedNode';
@@ -40,6 +41,10 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
 
   protected toNode(record: CustomerResponse): TreeNode {
     return new CustomerNode(this, record);
+  }
+
+  protected override notOfferedText(): string {
+    return vscode.l10n.t('This server does not offer the customer list');
   }
 
   protected override onPage(): void {

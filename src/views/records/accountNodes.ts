@@ -17,6 +17,7 @@ import type { ClientSource } from '../clientSource';
 import { datePart, detailsTooltip, escapeMarkdown } from '../format';
 import { ListNode } from '../listNode';
 import { ParentNode, TreeNode, type ChangeListener } from '../treeNode';
+import { amountOr, firstText, Missing, textOr } from '../placeholders';
 
 export type AccountGroupKey = 'company' | 'modules' | 'credits' | 'alerts' | 'campaigns' | 'exchangeRates' | 'mailing' | 'taxOffice';
 
@@ -58,7 +59,7 @@ export class MailingNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const s = this.setting;
-    const label = s.ModuleID === 'Portal' ? vscode.l10n.t('E-mail') : s.ModuleID === 'Sms' ? vscode.l10n.t('SMS') : s.ModuleID === 'WhatsApp' ? 'WhatsApp' : String(s.ModuleID);
+    const label = s.ModuleID === 'Portal' ? vscode.l10n.t('E-mail') : s.ModuleID === 'Sms' ? vscode.l10n.t('SMS') : s.ModuleID === 'WhatsApp' ? 'WhatsApp' : textOr(s.ModuleID, Missing.name);
     const item = this.item(label);
     item.description = s.IsActive ? vscode.l10n.t('on') : vscode.l10n.t('off');
     item.iconPath = new vscode.ThemeIcon(s.IsActive ? 'pass-filled' : 'circle-large-outline');
@@ -111,7 +112,7 @@ export class AccountRoot extends ParentNode {
     const c = this.client;
     const none = () => vscode.l10n.t('None');
     const group = <T>(key: AccountGroupKey, label: () => string, icon: string, fetch: () => Promise<readonly T[]>, toNode: (r: T, p: ListNode<T>) => TreeNode, expanded = false) =>
-      new ListNode<T>(this, key, this.notify, fetch, toNode, none, { label, icon, expanded, contextValue: `accountGroup.${key}` }) as ListNode<unknown>;
+      new ListNode<T>(this, key, this.notify, fetch, toNode, none, { label, icon, expanded, contextValue: `accountGroup.${key}` }, () => notOfferedText(key)) as ListNode<unknown>;
 
     return [
       group<CompanyResponse>(
@@ -120,11 +121,11 @@ export class AccountRoot extends ParentNode {
         'organization',
         async () => [await (await c()).company.get()],
         (company, p) =>
-          new ValueNode(p, 'summary', company.Name ?? '', company.TaxNumber ?? '', {
+          new ValueNode(p, 'summary', textOr(company.Name, Missing.name), textOr(company.TaxNumber, Missing.taxNumber), {
             icon: new vscode.ThemeIcon('organization'),
             contextValue: 'company',
             command: { command: TreeCommands.accountOpenCompany, title: vscode.l10n.t('Edit Company Details') },
-            tooltip: detailsTooltip(company.Name ?? '', [
+            tooltip: detailsTooltip(textOr(company.Name, Missing.name), [
               [vscode.l10n.t('Tax number'), company.TaxNumber],
               [vscode.l10n.t('Tax office'), company.TaxOffice],
               [vscode.l10n.t('Address'), company.Address],
@@ -136,15 +137,15 @@ export class AccountRoot extends ParentNode {
         true,
       ),
       group<CompanyModulesResponse>('modules', () => vscode.l10n.t('Modules'), 'extensions', async () => (await c()).company.modules(), (m, p) =>
-        new ValueNode(p, `module-${m.Name}`, m.Name ?? '', m.IsActive ? vscode.l10n.t('active') : vscode.l10n.t('inactive'), {
+        new ValueNode(p, `module-${m.Name}`, textOr(m.Name, Missing.name), m.IsActive ? vscode.l10n.t('active') : vscode.l10n.t('inactive'), {
           icon: new vscode.ThemeIcon(m.IsActive ? 'check' : 'circle-slash'),
           tooltip: m.Description ?? undefined,
         }),
       ),
       group<CreditResponse>('credits', () => vscode.l10n.t('Credits'), 'credit-card', async () => (await c()).account.credits(), (cr, p) =>
-        new ValueNode(p, `credit-${cr.ModuleID}-${cr.Name}`, cr.Name ?? '', vscode.l10n.t('{0} of {1} left', cr.RemainingCredit, cr.TotalCredit), {
+        new ValueNode(p, `credit-${cr.ModuleID}-${cr.Name}`, textOr(cr.Name, Missing.name), vscode.l10n.t('{0} of {1} left', amountOr(cr.RemainingCredit), amountOr(cr.TotalCredit)), {
           icon: new vscode.ThemeIcon('credit-card'),
-          tooltip: detailsTooltip(cr.Name ?? '', [
+          tooltip: detailsTooltip(textOr(cr.Name, Missing.name), [
             [vscode.l10n.t('Used'), cr.UsedCredit],
             [vscode.l10n.t('Remaining'), cr.RemainingCredit],
             [vscode.l10n.t('Total'), cr.TotalCredit],
@@ -153,14 +154,14 @@ export class AccountRoot extends ParentNode {
         }),
       ),
       group<AlertResponse>('alerts', () => vscode.l10n.t('Alerts'), 'bell', async () => (await c()).account.alerts(), (a, p) =>
-        new ValueNode(p, `alert-${a.ID}`, a.Message ?? '', datePart(a.CreationDate), { icon: alertIcon(a.Type), contextValue: `alert.${a.Type}`, tooltip: a.Message ?? undefined }),
+        new ValueNode(p, `alert-${a.ID}`, textOr(a.Message, Missing.message), datePart(a.CreationDate), { icon: alertIcon(a.Type), contextValue: `alert.${a.Type}`, tooltip: textOr(a.Message, Missing.message) }),
       ),
       group<CampaignResponse>('campaigns', () => vscode.l10n.t('Campaigns'), 'megaphone', async () => (await c()).account.campaigns(), (cp, p) =>
-        new ValueNode(p, `campaign-${cp.Name}-${cp.CreatedDate}`, cp.Name ?? cp.Subject ?? '', vscode.l10n.t('until {0}', datePart(cp.EndDate)), {
+        new ValueNode(p, `campaign-${cp.Name}-${cp.CreatedDate}`, firstText([cp.Name, cp.Subject], Missing.name), vscode.l10n.t('until {0}', textOr(datePart(cp.EndDate), Missing.date)), {
           icon: new vscode.ThemeIcon(cp.Url ? 'link-external' : 'megaphone'),
           contextValue: cp.Url ? 'campaign.link' : 'campaign',
           ...(cp.Url ? { command: { command: TreeCommands.accountOpenCampaign, title: vscode.l10n.t('Open Campaign'), arguments: [cp.Url] } } : {}),
-          tooltip: new vscode.MarkdownString(`**${escapeMarkdown(cp.Subject ?? cp.Name ?? '')}**\n\n${escapeMarkdown(cp.Content ?? '')}`),
+          tooltip: new vscode.MarkdownString(`**${escapeMarkdown(firstText([cp.Subject, cp.Name], Missing.name))}**\n\n${escapeMarkdown(textOr(cp.Content, Missing.content))}`),
         }),
       ),
       group<[string, string]>('exchangeRates', () => vscode.l10n.t('Exchange Rates'), 'graph-line', async () => exchangeRows(await (await c()).account.exchangeRate()), ([currency, text], p) =>
@@ -175,6 +176,28 @@ export class AccountRoot extends ParentNode {
         }),
       ),
     ];
+  }
+}
+
+/** The row a group shows when the server does not offer its operation (its GET answered 404). */
+function notOfferedText(key: AccountGroupKey): string {
+  switch (key) {
+    case 'company':
+      return vscode.l10n.t('This server does not offer company data');
+    case 'modules':
+      return vscode.l10n.t('This server does not offer company modules');
+    case 'credits':
+      return vscode.l10n.t('This server does not offer credits');
+    case 'alerts':
+      return vscode.l10n.t('This server does not offer alerts');
+    case 'campaigns':
+      return vscode.l10n.t('This server does not offer campaigns');
+    case 'exchangeRates':
+      return vscode.l10n.t('This server does not offer exchange rates');
+    case 'mailing':
+      return vscode.l10n.t('This server does not offer mailing settings');
+    case 'taxOffice':
+      return vscode.l10n.t('This server does not offer the interactive tax office settings');
   }
 }
 

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../../api/types';
 import { datePart, detailsTooltip } from '../format';
 import { TreeNode, type ParentNode } from '../treeNode';
+import { Missing, textOr } from '../placeholders';
 
 export class DocumentNode extends TreeNode {
   constructor(
@@ -14,11 +15,11 @@ export class DocumentNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const d = this.document;
-    const item = this.item(d.Name || vscode.l10n.t('(no name)'));
+    const item = this.item(textOr(d.Name, Missing.name));
     item.description = [d.FileType, typeof d.Size === 'number' ? formatBytes(d.Size) : '', datePart(d.CreatedDate)].filter((v) => v).join(' · ');
     item.iconPath = new vscode.ThemeIcon('file');
     item.contextValue = 'document';
-    item.tooltip = detailsTooltip(d.Name ?? '', [
+    item.tooltip = detailsTooltip(textOr(d.Name, Missing.name), [
       [vscode.l10n.t('File type'), d.FileType],
       [vscode.l10n.t('Size'), typeof d.Size === 'number' ? formatBytes(d.Size) : undefined],
       [vscode.l10n.t('Added'), datePart(d.CreatedDate)],
@@ -82,7 +83,7 @@ export class CertificateNode extends TreeNode {
           : new vscode.ThemeIcon('verified');
     item.contextValue = 'certificate';
     // The password the server may send is never shown.
-    item.tooltip = detailsTooltip(c.SerialNo ?? '', [
+    item.tooltip = detailsTooltip(textOr(c.SerialNo, () => vscode.l10n.t('(no serial number)')), [
       [vscode.l10n.t('Type'), c.Type],
       [vscode.l10n.t('Tax number'), c.TaxNumber],
       [vscode.l10n.t('Valid from'), datePart(c.StartDate)],
@@ -103,11 +104,13 @@ export class IdentificationNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const i = this.identification;
-    const item = this.item(i.Name ?? '');
-    item.description = i.Value ?? '';
+    const name = textOr(i.Name, Missing.name);
+    const value = textOr(i.Value, Missing.value);
+    const item = this.item(name);
+    item.description = value;
     item.iconPath = new vscode.ThemeIcon('symbol-key');
     item.contextValue = 'identification';
-    item.tooltip = `${i.Name ?? ''}: ${i.Value ?? ''}`;
+    item.tooltip = `${name}: ${value}`;
     return item;
   }
 }

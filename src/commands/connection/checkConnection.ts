@@ -1,0 +1,98 @@
+// "Nilvera: Check Connection": the read-only calls against the selected environment under a
+// cancellable progress notification, then the report in a read-only document and a summary
+// notification with "Copy Report".
+import * as vscode from 'vscode';
+import { ConnectionCommands } from '../../constants';
+import { UserFacingError } from '../../shell/errorMessages';
+import { log } from '../../shell/log';
+import { prompts } from '../../shell/prompts';
+import type { ShellServices } from '../../shell/services';
+import { environmentLabel } from '../../shell/services';
+import { readSettings } from '../../shell/settings';
+import { runChecks } from './probes';
+import { buildReport, summarize, type ReportSummary } from './report';
+import type { ConnectionReportProvider } from './reportDocument';
+import { readVerdicts, type RowVerdict } from './verdicts';
+
+export interface CheckConnectionResult {
+  uri: vscode.Uri;
+  markdown: string;
+  verdicts: RowVerdict[];
+  summary: ReportSummary;
+}
+
+function summaryText(s: ReportSummary): string {
+  if (s.differs > 0) {
+    return vscode.l10n.t(
+      'Check Connection: {0} calls. The service differs from both sandbox profiles in {1} row(s): {2}.',
+      s.calls,
+      s.differs,
+      s.differingRows.join(', '),
+    );
+  }
+  return vscode.l10n.t('Check Connection: {0} calls. {1} rows as the default profile, {2} as the alternate, {3} not checked.', s.calls, s.matchDefault, s.matchAlternate, s.notChecked);
+}
+
+export async function checkConnection(shell: ShellServices, reports: ConnectionReportProvider, extensionVersion: string): Promise<CheckConnectionResult | undefined> {
+  const environment = shell.environment();
+  const label = environmentLabel(environment);
+  const key = await shell.apiKey(environment);
+  if (!key) throw new UserFacingError(vscode.l10n.t('No API key is set for the {0} environment. Run "Nilvera: Set API Key" first.', label));
+  const baseUrl = await shell.baseUrl(environment);
+  const timeoutMs = readSettings().requestTimeoutMs;
+
+  const run = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the connection to {0}', label), cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      let reported = 0;
+      try {
+        return await runChecks(
+          { baseUrl, apiKey: key, timeoutMs, log: (method, path, status, ms) => log.info(`check: ${method} ${path} ${status ?? '-'} ${ms} ms`) },
+          {
+            signal: controller.signal,
+            onProgress: (done, total, template) => {
+              const percent = Math.round((done / total) * 100);
+              progress.report({ increment: percent - reported, message: template });
+              reported = percent;
+            },
+          },
+        );
+      } finally {
+        subscription.dispose();
+      }
+    },
+  );
+
+  const verdicts = readVerdicts(run);
+  const markdown = buildReport(
+    { environmentLabel: label, origin: new URL(baseUrl).origin, finishedAt: new Date().toISOString(), extensionVersion, vscodeVersion: vscode.version },
+    run.results,
+    verdicts,
+    vscode.l10n,
+  );
+  const uri = reports.add(markdown);
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+  await vscode.window.showTextDocument(document, { preview: false });
+
+  const summary = summarize(run.results, verdicts);
+  const copy = vscode.l10n.t('Copy Report');
+  // Not awaited: the notification stays until the user closes it; the command is done.
+  void prompts.message(summary.differs > 0 ? 'warning' : 'info', summaryText(summary), undefined, copy).then((choice) => {
+    if (choice === copy) return vscode.commands.executeCommand(ConnectionCommands.copyReport, uri);
+    return undefined;
+  });
+  return { uri, markdown, verdicts, summary };
+}
+
+/** Copies a report (the given one, the active editor's, or the latest) to the clipboard as Markdown. */
+export async function copyReport(reports: ConnectionReportProvider, arg: unknown): Promise<string | undefined> {
+  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  const markdown = (uri && reports.get(uri)) ?? reports.get();
+  if (!markdown) throw new UserFacingError(vscode.l10n.t('There is no Check Connection report yet. Run "Nilvera: Check Connection" first.'));
+  await vscode.env.clipboard.writeText(markdown);
+  void prompts.message('info', vscode.l10n.t('The Check Connection report was copied as Markdown.'));
+  return markdown;
+}

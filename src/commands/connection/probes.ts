@@ -1,0 +1,255 @@
+// The read-only calls Check Connection makes, in order, and what each found. Plain Node, no `vscode`.
+// Never a write: every request is a GET, except the bulk registry look-up, a POST that only reads.
+// Values found along the way (the company's tax number, a customer ID) stay in memory to build the
+// next calls; the report shows path templates and answer shapes, never those values.
+import { randomBytes } from 'node:crypto';
+import { encodeSegment } from '../../api/paths';
+import { completeVkn } from '../../domain/taxId';
+import { sendProbe, type ProbeAnswer, type ProbeRequest, type ProbeTarget } from './probeHttp';
+
+export type ProbeId =
+  | 'company'
+  | 'credits'
+  | 'modules'
+  | 'certificates'
+  | 'identifications'
+  | 'alerts'
+  | 'campaigns'
+  | 'mailing'
+  | 'exchangeRate'
+  | 'customersPage'
+  | 'pageSizeAbove'
+  | 'sortUnlisted'
+  | 'sortUnknown'
+  | 'pageBeyondEnd'
+  | 'searchNoMatch'
+  | 'findUnregistered'
+  | 'registryLookupMissing'
+  | 'customerLookupMissing'
+  | 'certificateLookupMissing'
+  | 'encodedSlash'
+  | 'bulkLookup'
+  | 'registryList'
+  | 'wrongKey'
+  | 'documents'
+  | 'taxOffice'
+  | 'customerById'
+  | 'unknownRoute';
+
+export interface ProbeResult {
+  id: ProbeId;
+  method: 'GET' | 'POST';
+  /** The path as shown: values replaced by `{…}` names. */
+  template: string;
+  /** The query as shown (no values from the account). */
+  query?: string;
+  answer?: ProbeAnswer;
+  /** Why the call was not made (a value it needs was not found). */
+  skipped?: 'noCompanyTaxNumber' | 'noUnregisteredNumber' | 'noCustomer';
+}
+
+export interface ProbeFacts {
+  /** The company's own tax number (from GET /Company); never reported. */
+  ownTaxNumber?: string;
+  /** A valid VKN the registry check answered [] for. */
+  unregistered?: string;
+  /** The first customer's ID (for GET /Customers/{ID}). */
+  customerId?: number;
+}
+
+export interface CheckRun {
+  results: ProbeResult[];
+  facts: ProbeFacts;
+}
+
+/** Page size sent to see the limit: one above the documented 100. */
+export const PAGE_SIZE_ABOVE_LIMIT = 101;
+/** A customer field the documentation never names as a sort column (it names Name). */
+export const UNLISTED_SORT_COLUMN = 'PostalCode';
+export const UNKNOWN_SORT_COLUMN = 'NilveraCheckNoSuchColumn';
+/** A certificate serial number no account has, with and without an encoded slash. */
+export const UNKNOWN_SERIAL = 'NILVERA-CHECK-0000';
+export const SLASH_SERIAL = 'NILVERA-CHECK/0000';
+/** First bytes read of the registry list (it is megabytes). */
+export const REGISTRY_HEAD_BYTES = 1024;
+/** A page number past the end of any real customer list. */
+export const PAGE_BEYOND_END = 1_000_000;
+/** A customer search text no record holds. */
+export const NO_MATCH_TEXT = 'NILVERA-CHECK-NO-MATCH-7Q';
+
+/**
+ * Candidates for "a valid but unregistered tax number": checksum-valid VKNs in a range unlikely to
+ * be issued. Each is checked with GET GlobalCompany/Check/TaxNumber first (an empty list = not
+ * registered); the first unregistered one is used.
+ */
+export const UNREGISTERED_CANDIDATES: readonly string[] = ['000000001', '000000002', '000000003'].map(completeVkn);
+
+/** A key of the platform's shape (64 hex digits) made from random bytes: no relation to the real key. */
+export function generateFakeKey(realKey: string): string {
+  for (;;) {
+    const fake = randomBytes(32).toString('hex').toUpperCase();
+    if (fake !== realKey.toUpperCase()) return fake;
+  }
+}
+
+export interface RunOptions {
+  signal: AbortSignal;
+  /** Called before each call, with how many are done and the total planned. */
+  onProgress?: (done: number, total: number, template: string) => void;
+}
+
+interface Planned {
+  id: ProbeId;
+  request: (facts: ProbeFacts) => ProbeRequest | ProbeResult['skipped'];
+  /** The path shown when the call is skipped. */
+  skipTemplate?: string;
+  /** Stores what later calls need. */
+  learn?: (answer: ProbeAnswer, facts: ProbeFacts) => void;
+}
+
+const get = (path: string, template = path, query?: ProbeRequest['query']): ProbeRequest => ({ method: 'GET', path, template, ...(query ? { query } : {}) });
+
+function jsonObject(answer: ProbeAnswer): Record<string, unknown> | undefined {
+  if (answer.status !== 200 || answer.body.kind !== 'json') return undefined;
+  const v = answer.body.value;
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function plan(realKey: string): Planned[] {
+  return [
+    {
+      id: 'company',
+      request: () => get('/general/Company'),
+      learn: (a, f) => {
+        const tn = jsonObject(a)?.TaxNumber;
+        if (typeof tn === 'string' && /^\d{10,11}$/.test(tn)) f.ownTaxNumber = tn;
+      },
+    },
+    { id: 'credits', request: () => get('/general/Credits') },
+    { id: 'modules', request: () => get('/general/Company/Modules') },
+    { id: 'certificates', request: () => get('/general/Company/Certificate') },
+    { id: 'identifications', request: () => get('/general/CompanyIdentification') },
+    { id: 'alerts', request: () => get('/general/Alerts') },
+    { id: 'campaigns', request: () => get('/general/Campaigns') },
+    { id: 'mailing', request: () => get('/general/Mailing/Setting') },
+    { id: 'exchangeRate', request: () => get('/general/ExchangeRate') },
+    {
+      id: 'customersPage',
+      request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1 }),
+      learn: (a, f) => {
+        const content = jsonObject(a)?.Content;
+        const first = Array.isArray(content) ? (content[0] as { ID?: unknown } | undefined) : undefined;
+        if (first && typeof first.ID === 'number') f.customerId = first.ID;
+      },
+    },
+    { id: 'pageSizeAbove', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: PAGE_SIZE_ABOVE_LIMIT }) },
+    { id: 'sortUnlisted', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1, SortColumn: UNLISTED_SORT_COLUMN, SortType: 'ASC' }) },
+    { id: 'sortUnknown', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1, SortColumn: UNKNOWN_SORT_COLUMN, SortType: 'ASC' }) },
+    { id: 'pageBeyondEnd', request: () => get('/general/Customers', '/general/Customers', { Page: PAGE_BEYOND_END, PageSize: 1 }) },
+    { id: 'searchNoMatch', request: () => get(`/general/Customers/Search/${encodeSegment(NO_MATCH_TEXT)}`, `/general/Customers/Search/${NO_MATCH_TEXT}`) },
+    // findUnregistered is run by runChecks itself (it may try several candidates).
+    {
+      id: 'registryLookupMissing',
+      skipTemplate: '/general/GlobalCompany/GetGlobalCustomerInfo/{unregistered VKN}',
+      request: (f) => (f.unregistered ? get(`/general/GlobalCompany/GetGlobalCustomerInfo/${encodeSegment(f.unregistered)}`, '/general/GlobalCompany/GetGlobalCustomerInfo/{unregistered VKN}') : 'noUnregisteredNumber'),
+    },
+    {
+      id: 'customerLookupMissing',
+      skipTemplate: '/general/Customers/GetCustomerInfo/{unregistered VKN}',
+      request: (f) => (f.unregistered ? get(`/general/Customers/GetCustomerInfo/${encodeSegment(f.unregistered)}`, '/general/Customers/GetCustomerInfo/{unregistered VKN}') : 'noUnregisteredNumber'),
+    },
+    { id: 'certificateLookupMissing', request: () => get(`/general/Company/Certificate/${encodeSegment(UNKNOWN_SERIAL)}`, `/general/Company/Certificate/${UNKNOWN_SERIAL}`) },
+    // encodeSegment turns "/" into %2F.
+    { id: 'encodedSlash', request: () => get(`/general/Company/Certificate/${encodeSegment(SLASH_SERIAL)}`, `/general/Company/Certificate/${encodeSegment(SLASH_SERIAL)}`) },
+    {
+      id: 'bulkLookup',
+      skipTemplate: '/general/GlobalCompany/GetGlobalCustomerInfo',
+      request: (f) => {
+        if (!f.unregistered) return 'noUnregisteredNumber';
+        if (!f.ownTaxNumber) return 'noCompanyTaxNumber';
+        return {
+          method: 'POST',
+          readOnlyPost: true,
+          path: '/general/GlobalCompany/GetGlobalCustomerInfo',
+          template: '/general/GlobalCompany/GetGlobalCustomerInfo',
+          query: { globalUserType: 'Invoice' },
+          body: [f.unregistered, f.ownTaxNumber],
+        };
+      },
+    },
+    {
+      id: 'registryList',
+      request: () => ({ ...get('/general/GlobalCompany/PK/Invoice'), maxBytes: REGISTRY_HEAD_BYTES, headers: { Range: `bytes=0-${REGISTRY_HEAD_BYTES - 1}` } }),
+    },
+    { id: 'wrongKey', request: () => ({ ...get('/general/Company'), key: generateFakeKey(realKey) }) },
+    { id: 'documents', request: () => get('/general/CompanyDocuments') },
+    { id: 'taxOffice', request: () => get('/general/InteractiveTaxOffice') },
+    {
+      id: 'customerById',
+      skipTemplate: '/general/Customers/{ID}',
+      request: (f) => (f.customerId !== undefined ? get(`/general/Customers/${encodeSegment(f.customerId)}`, '/general/Customers/{ID}') : 'noCustomer'),
+    },
+    { id: 'unknownRoute', request: () => get('/general/NilveraCheckNoSuchOperation') },
+  ];
+}
+
+/** The query as the report shows it; only the check's own values are in it. */
+function queryText(query: ProbeRequest['query']): string | undefined {
+  if (!query) return undefined;
+  return Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('&');
+}
+
+function resultOf(id: ProbeId, request: ProbeRequest, answer: ProbeAnswer): ProbeResult {
+  const query = queryText(request.query);
+  return { id, method: request.method, template: request.template, ...(query ? { query } : {}), answer };
+}
+
+/** Number of calls a run makes (for the progress bar; the candidate search may add up to two). */
+export const PLANNED_CALLS = plan('').length + 1;
+
+/** Runs every call in order; throws ProbeCancelledError when the signal fires. */
+export async function runChecks(target: ProbeTarget, options: RunOptions): Promise<CheckRun> {
+  const facts: ProbeFacts = {};
+  const results: ProbeResult[] = [];
+  const steps = plan(target.apiKey);
+  const total = steps.length + 1;
+  let done = 0;
+  const send = async (request: ProbeRequest) => {
+    options.onProgress?.(done, total, request.template);
+    const answer = await sendProbe(target, request, options.signal);
+    done++;
+    return answer;
+  };
+  for (const step of steps) {
+    if (step.id === 'registryLookupMissing') {
+      // Before the look-ups: find a valid VKN the registry does not have.
+      let last: { request: ProbeRequest; answer: ProbeAnswer } | undefined;
+      for (const candidate of UNREGISTERED_CANDIDATES) {
+        const request = get(`/general/GlobalCompany/Check/TaxNumber/${encodeSegment(candidate)}`, '/general/GlobalCompany/Check/TaxNumber/{unregistered VKN}');
+        const answer = await send(request);
+        last = { request, answer };
+        if (answer.status === 200 && answer.body.kind === 'json' && Array.isArray(answer.body.value) && answer.body.value.length === 0) {
+          facts.unregistered = candidate;
+          break;
+        }
+        if (answer.status !== 200) break; // the check itself is not available: trying more changes nothing
+      }
+      if (last) results.push(resultOf('findUnregistered', last.request, last.answer));
+    }
+    const request = step.request(facts);
+    if (typeof request === 'string' || request === undefined) {
+      const s = step.id;
+      results.push({ id: s, method: s === 'bulkLookup' ? 'POST' : 'GET', template: step.skipTemplate ?? '', skipped: request ?? 'noCustomer' });
+      done++;
+      continue;
+    }
+    const answer = await send(request);
+    step.learn?.(answer, facts);
+    results.push(resultOf(step.id, request, answer));
+  }
+  options.onProgress?.(total, total, '');
+  return { results, facts };
+}

@@ -1,0 +1,158 @@
+// The Check Connection report as Markdown a user can paste into a bug report: what was called, what
+// came back (status, time, shape: names and types, never a value or the key) and, row by row of
+// the behaviour table, which answer the service showed. Pure: the localizer is passed in
+// (`vscode.l10n` in the extension, a plain formatter in the unit tests).
+import type { ProbeResult } from './probes';
+import { describeShape } from './shape';
+import { KNOWN_ROWS, type NoAnswerReason, type RowVerdict } from './verdicts';
+
+export interface Localizer {
+  t(message: string, ...args: Array<string | number | boolean>): string;
+}
+
+export interface ReportContext {
+  /** "Test", "Custom URL"… in the display language. */
+  environmentLabel: string;
+  /** Origin of the server (no path, query or credentials). */
+  origin: string;
+  /** ISO time the check finished. */
+  finishedAt: string;
+  extensionVersion: string;
+  vscodeVersion: string;
+}
+
+export interface ReportSummary {
+  calls: number;
+  matchDefault: number;
+  matchAlternate: number;
+  differs: number;
+  notChecked: number;
+  /** Rows that differ from both profiles, e.g. `1 registryLookupMissing`. */
+  differingRows: string[];
+}
+
+/** The shape of one answer: JSON names and types, or the kind and size of a body that is not JSON. */
+export function answerShape(result: ProbeResult, l10n: Localizer): string {
+  const a = result.answer;
+  if (!a) return '';
+  if (a.status === undefined) return l10n.t('no answer ({0})', a.failure ?? '?');
+  switch (a.body.kind) {
+    case 'empty':
+      return l10n.t('empty body');
+    case 'json':
+      return describeShape(a.body.value);
+    case 'text':
+      return l10n.t('text, {0} bytes{1}', a.bytes, a.truncated ? '+' : '');
+    case 'binary':
+      return a.body.head[0] === 0x50 && a.body.head[1] === 0x4b ? l10n.t('ZIP bytes, {0} bytes read', a.bytes) : l10n.t('binary, {0} bytes read', a.bytes);
+  }
+}
+
+function reasonText(reason: NoAnswerReason, l10n: Localizer): string {
+  switch (reason) {
+    case 'wouldWrite':
+      return l10n.t('not checked: would write');
+    case 'callFailed':
+      return l10n.t('not observed: the call did not give a usable answer');
+    case 'noUnregisteredNumber':
+      return l10n.t('not observed: no unregistered tax number was found to ask about');
+    case 'noCustomer':
+      return l10n.t('not observed: the account has no customer to look up');
+    case 'cannotTell':
+      return l10n.t('not observed: the answer does not tell the answers apart');
+  }
+}
+
+function matchText(v: RowVerdict, l10n: Localizer): string {
+  switch (v.match) {
+    case 'default':
+      return l10n.t('as the default profile');
+    case 'alternate':
+      return l10n.t('as the alternate profile');
+    case 'both':
+      return l10n.t('as both profiles');
+    case 'neither':
+      return `⚠ ${l10n.t('differs from both profiles')}`;
+    case 'unknown':
+      return '';
+  }
+}
+
+/** Text for a Markdown table cell: pipes escaped, one line. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function code(text: string): string {
+  return text ? `\`${cell(text)}\`` : '';
+}
+
+function shown(v: RowVerdict, l10n: Localizer): string {
+  const x = v.verdict;
+  if (x.kind === 'answer') return code(x.answer);
+  if (x.kind === 'differs') return `**${l10n.t('differs')}**: ${cell(x.seen)}`;
+  return cell(reasonText(x.reason, l10n) + (x.seen ? ` (${x.seen})` : ''));
+}
+
+export function summarize(results: readonly ProbeResult[], verdicts: readonly RowVerdict[]): ReportSummary {
+  return {
+    calls: results.filter((r) => r.answer).length,
+    matchDefault: verdicts.filter((v) => v.match === 'default' || v.match === 'both').length,
+    matchAlternate: verdicts.filter((v) => v.match === 'alternate').length,
+    differs: verdicts.filter((v) => v.match === 'neither').length,
+    notChecked: verdicts.filter((v) => v.match === 'unknown').length,
+    differingRows: verdicts.filter((v) => v.match === 'neither').map((v) => `${v.row} ${v.point}`),
+  };
+}
+
+export function buildReport(context: ReportContext, results: readonly ProbeResult[], verdicts: readonly RowVerdict[], l10n: Localizer): string {
+  const s = summarize(results, verdicts);
+  const lines: string[] = [];
+  lines.push(`# ${l10n.t('Nilvera: Check Connection')}`, '');
+  lines.push(`- ${l10n.t('Environment')}: ${context.environmentLabel} (${context.origin})`);
+  lines.push(`- ${l10n.t('Checked')}: ${context.finishedAt}`);
+  lines.push(`- ${l10n.t('Extension')}: ${context.extensionVersion} · VS Code ${context.vscodeVersion}`);
+  lines.push(`- ${l10n.t('Calls')}: ${s.calls} (${l10n.t('read-only: GET, and one POST look-up that changes nothing')})`);
+  lines.push(
+    `- ${l10n.t('Result')}: ${l10n.t('{0} rows as the default profile, {1} as the alternate, {2} differ from both, {3} not checked', s.matchDefault, s.matchAlternate, s.differs, s.notChecked)}`,
+    '',
+  );
+  const differing = verdicts.filter((v) => v.match === 'neither');
+  if (differing.length > 0) {
+    lines.push(`> ⚠ ${l10n.t('The service differs from both sandbox profiles in these rows:')}`);
+    for (const v of differing) lines.push(`> - ${l10n.t('row {0}', v.row)} \`${v.point}\`: ${shown(v, l10n)}`);
+    lines.push('');
+  }
+  lines.push(`## ${l10n.t('Behaviour rows')}`, '');
+  lines.push(`| # | ${l10n.t('Point')} | ${l10n.t('Service showed')} | ${l10n.t('Default')} | ${l10n.t('Alternate')} | ${l10n.t('Verdict')} |`, '|---|---|---|---|---|---|');
+  for (const v of verdicts) {
+    const row = KNOWN_ROWS[v.point];
+    lines.push(`| ${v.row} | \`${v.point}\` | ${shown(v, l10n)} | ${code(row.default)} | ${code(row.alternate)} | ${matchText(v, l10n)} |`);
+  }
+  lines.push('', `## ${l10n.t('Calls')}`, '');
+  lines.push(`| ${l10n.t('Call')} | ${l10n.t('Status')} | ${l10n.t('Time')} | ${l10n.t('Answer shape')} |`, '|---|---|---|---|');
+  for (const r of results) {
+    const call = code(`${r.method} ${r.template}${r.query ? `?${r.query}` : ''}`);
+    if (r.skipped) {
+      lines.push(`| ${call} | — | — | ${cell(l10n.t('not called: {0}', skippedText(r.skipped, l10n)))} |`);
+      continue;
+    }
+    const a = r.answer;
+    const status = a?.status !== undefined ? String(a.status) : '—';
+    const type = a?.contentType ? ` ${a.contentType.split(';')[0].trim()}` : '';
+    lines.push(`| ${call} | ${status}${cell(type)} | ${a ? `${a.ms} ms` : '—'} | ${code(answerShape(r, l10n))} |`);
+  }
+  lines.push('', `_${l10n.t('The wrong-key call used a randomly generated key. The report holds no key, tax number or record value: only paths, statuses, times and the names and types of the fields.')}_`, '');
+  return lines.join('\n');
+}
+
+function skippedText(reason: NonNullable<ProbeResult['skipped']>, l10n: Localizer): string {
+  switch (reason) {
+    case 'noCompanyTaxNumber':
+      return l10n.t("the company's tax number was not found");
+    case 'noUnregisteredNumber':
+      return l10n.t('no unregistered tax number was found');
+    case 'noCustomer':
+      return l10n.t('the account has no customer');
+  }
+}

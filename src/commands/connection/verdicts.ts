@@ -1,0 +1,339 @@
+// Which answer of the sandbox behaviour table (BEHAVIOUR.md, src/sandbox/behaviour.ts) the service
+// showed, row by row, read from Check Connection's calls. Pure (no `vscode`).
+//
+// The check knows the answers listed in KNOWN_ROWS. An answer outside them (a quirk it was not
+// told about, such as the sandbox's registryLookupMissing=oddText) is reported as "differs", with
+// what was seen. A unit test keeps this table in step with the sandbox's.
+import type { ProbeAnswer } from './probeHttp';
+import { PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeId, type ProbeResult } from './probes';
+
+export interface KnownRow {
+  row: number;
+  /** The answer of the sandbox's `default` profile. */
+  default: string;
+  /** The answer of the sandbox's `alternate` profile. */
+  alternate: string;
+  /** Every answer the check can recognise. */
+  known: readonly string[];
+  /** Observing it needs a write, which Check Connection never makes. */
+  needsWrite?: true;
+}
+
+export const KNOWN_ROWS = {
+  registryLookupMissing: { row: 1, default: '404', alternate: 'null', known: ['404', 'emptyBody', 'null', 'emptyObject'] },
+  recordLookupMissing: { row: 2, default: '404', alternate: 'emptyBody', known: ['404', 'emptyBody', 'null'] },
+  customerBatchBadRow: { row: 3, default: 'rejectAll', alternate: 'createGood', known: ['rejectAll', 'createGood'], needsWrite: true },
+  bulkLookupMissing: { row: 4, default: 'omit', alternate: 'emptyAliases', known: ['omit', 'emptyAliases', 'nullEntry'] },
+  booleanAnswer: { row: 5, default: 'true', alternate: 'false', known: ['true', 'false'], needsWrite: true },
+  companyPutOmitted: { row: 6, default: 'keep', alternate: 'reset', known: ['keep', 'reset'], needsWrite: true },
+  templatePutOmitted: { row: 7, default: 'keep', alternate: 'reset', known: ['keep', 'reset'], needsWrite: true },
+  badKeyStatus: { row: 8, default: '401', alternate: '403', known: ['401', '403'] },
+  pageSizeLimit: { row: 9, default: 'cap100', alternate: 'cap50', known: ['cap100', 'cap50', 'ignore'] },
+  registryZipEncoding: { row: 10, default: 'jsonBase64', alternate: 'rawZip', known: ['jsonBase64', 'textBase64', 'rawZip'] },
+  sortColumns: { row: 11, default: 'anyField', alternate: 'fixedList', known: ['anyField', 'fixedList'] },
+  encodedSlash: { row: 12, default: 'decoded', alternate: 'notFound', known: ['decoded', 'keptEncoded', 'notFound'] },
+  operations: { row: 13, default: 'all', alternate: 'olderExport', known: ['all', 'olderExport'] },
+  nullableFields: { row: 14, default: 'filled', alternate: 'nulls', known: ['filled', 'nulls'] },
+  pageBeyondEnd: { row: 15, default: 'emptyContent', alternate: 'lastPage', known: ['emptyContent', 'lastPage', 'notFound'] },
+  customerCreateAnswer: { row: 16, default: 'countText', alternate: 'true', known: ['countText', 'true', 'emptyBody'], needsWrite: true },
+  dateFormat: { row: 17, default: 'local', alternate: 'offset', known: ['local', 'offset'] },
+  searchNoMatch: { row: 18, default: 'emptyArray', alternate: 'notFound', known: ['emptyArray', 'notFound'] },
+  duplicateStatus: { row: 19, default: '422', alternate: '409', known: ['422', '409'], needsWrite: true },
+} as const satisfies Record<string, KnownRow>;
+
+export type PointId = keyof typeof KNOWN_ROWS;
+export const POINT_IDS = Object.keys(KNOWN_ROWS) as PointId[];
+
+/** Why a row has no answer. */
+export type NoAnswerReason = 'wouldWrite' | 'callFailed' | 'noUnregisteredNumber' | 'noCustomer' | 'cannotTell';
+
+export type Verdict =
+  | { kind: 'answer'; answer: string }
+  /** Seen, but none of the known answers: `seen` says what it was (status, type, size; never a value). */
+  | { kind: 'differs'; seen: string }
+  | { kind: 'none'; reason: NoAnswerReason; seen?: string };
+
+export interface RowVerdict {
+  point: PointId;
+  row: number;
+  verdict: Verdict;
+  /** The calls it was read from. */
+  from: ProbeId[];
+  /** How the verdict compares with the sandbox's profiles. */
+  match: 'default' | 'alternate' | 'both' | 'neither' | 'unknown';
+}
+
+/** "404 application/json, 120 bytes": status, content type and size, never the content. */
+export function seenText(answer: ProbeAnswer | undefined): string {
+  if (!answer) return 'no call';
+  if (answer.status === undefined) return `no answer (${answer.failure ?? 'failed'})`;
+  const type = answer.contentType ? answer.contentType.split(';')[0].trim() : 'no content type';
+  const size = answer.body.kind === 'empty' ? 'empty body' : `${answer.bytes}${answer.truncated ? '+' : ''} bytes`;
+  return `${answer.status} ${type}, ${size}`;
+}
+
+function byId(run: CheckRun, id: ProbeId): ProbeResult | undefined {
+  return run.results.find((r) => r.id === id);
+}
+
+function answerOf(run: CheckRun, id: ProbeId): ProbeAnswer | undefined {
+  return byId(run, id)?.answer;
+}
+
+const answer = (a: string): Verdict => ({ kind: 'answer', answer: a });
+const differs = (a: ProbeAnswer | undefined, extra?: string): Verdict => ({ kind: 'differs', seen: seenText(a) + (extra ? `; ${extra}` : '') });
+const none = (reason: NoAnswerReason, a?: ProbeAnswer): Verdict => ({ kind: 'none', reason, ...(a ? { seen: seenText(a) } : {}) });
+
+function json(a: ProbeAnswer | undefined): unknown {
+  return a?.body.kind === 'json' ? a.body.value : undefined;
+}
+
+/** A call that never answered, or answered with an auth or server failure: nothing to read from it. */
+function unusable(a: ProbeAnswer | undefined): boolean {
+  return !a || a.status === undefined || a.status === 401 || a.status === 403 || a.status === 429 || a.status >= 500;
+}
+
+/** "Nothing found" of a single-record look-up: 404, an empty 200, 200 null, 200 {}. */
+function missingAnswer(a: ProbeAnswer): string | undefined {
+  if (a.status === 404) return '404';
+  if (a.status !== 200) return undefined;
+  if (a.body.kind === 'empty') return 'emptyBody';
+  if (a.body.kind === 'json' && a.body.value === null) return 'null';
+  if (a.body.kind === 'json' && typeof a.body.value === 'object' && !Array.isArray(a.body.value) && Object.keys(a.body.value as object).length === 0) return 'emptyObject';
+  return undefined;
+}
+
+function registryLookupMissing(run: CheckRun): Verdict {
+  const result = byId(run, 'registryLookupMissing');
+  if (result?.skipped) return none('noUnregisteredNumber');
+  const a = result?.answer;
+  if (unusable(a)) return none('callFailed', a);
+  const found = missingAnswer(a!);
+  return found && (KNOWN_ROWS.registryLookupMissing.known as readonly string[]).includes(found) ? answer(found) : differs(a);
+}
+
+function recordLookupMissing(run: CheckRun): Verdict {
+  const seen: Array<{ answer: string | undefined; a: ProbeAnswer }> = [];
+  const customer = byId(run, 'customerLookupMissing');
+  // A customer record for the number means it is a customer: that call proves nothing here.
+  const customerAnswer = customer?.answer;
+  const isRecord = customerAnswer?.status === 200 && json(customerAnswer) !== null && typeof json(customerAnswer) === 'object' && Object.keys(json(customerAnswer) as object).length > 0;
+  if (customerAnswer && !unusable(customerAnswer) && !isRecord) seen.push({ answer: missingAnswer(customerAnswer), a: customerAnswer });
+  const cert = answerOf(run, 'certificateLookupMissing');
+  if (cert && !unusable(cert)) seen.push({ answer: missingAnswer(cert), a: cert });
+  if (seen.length === 0) return none('callFailed', customerAnswer ?? cert);
+  const known = KNOWN_ROWS.recordLookupMissing.known as readonly string[];
+  const odd = seen.find((s) => !s.answer || !known.includes(s.answer));
+  if (odd) return differs(odd.a);
+  if (seen.some((s) => s.answer !== seen[0].answer)) return differs(seen[0].a, `the customer and certificate look-ups answered differently (${seen.map((s) => s.answer).join(' / ')})`);
+  return answer(seen[0].answer!);
+}
+
+function bulkLookupMissing(run: CheckRun): Verdict {
+  const result = byId(run, 'bulkLookup');
+  if (result?.skipped) return none(result.skipped === 'noUnregisteredNumber' ? 'noUnregisteredNumber' : 'cannotTell');
+  const a = result?.answer;
+  if (unusable(a)) return none('callFailed', a);
+  const value = json(a);
+  if (a!.status !== 200 || !Array.isArray(value)) return differs(a);
+  if (value.some((e) => e === null)) return answer('nullEntry');
+  const { unregistered, ownTaxNumber } = run.facts;
+  type Entry = { TaxNumber?: unknown; Aliases?: unknown };
+  const entries = value as Entry[];
+  // By its number; or, when both numbers were answered, the one that is not the company's (an
+  // entry's TaxNumber may itself come as null).
+  const entry =
+    entries.find((e) => e && typeof e === 'object' && e.TaxNumber === unregistered) ??
+    (entries.length >= 2 ? entries.find((e) => e && typeof e === 'object' && e.TaxNumber !== ownTaxNumber) : undefined);
+  if (!entry) return answer('omit');
+  if (Array.isArray(entry.Aliases) && entry.Aliases.length === 0) return answer('emptyAliases');
+  return differs(a, 'the unregistered number came back with aliases');
+}
+
+function badKeyStatus(run: CheckRun): Verdict {
+  const a = answerOf(run, 'wrongKey');
+  if (!a || a.status === undefined) return none('callFailed', a);
+  if (a.status === 401) return answer('401');
+  if (a.status === 403) return answer('403');
+  return differs(a, a.status === 200 ? 'a made-up key was accepted' : undefined);
+}
+
+function pageSizeLimit(run: CheckRun): Verdict {
+  const a = answerOf(run, 'pageSizeAbove');
+  if (unusable(a)) return none('callFailed', a);
+  const page = json(a) as { PageSize?: unknown; Content?: unknown; TotalCount?: unknown } | undefined;
+  if (a!.status !== 200 || !page || typeof page !== 'object') return differs(a);
+  const size = page.PageSize;
+  const count = Array.isArray(page.Content) ? page.Content.length : undefined;
+  if (size === 100) return answer('cap100');
+  if (size === 50) return answer('cap50');
+  if (size === 25) return answer('ignore');
+  if (count !== undefined && count > 100) return differs(a, `${count} records in one page: no limit at 100`);
+  if (size === PAGE_SIZE_ABOVE_LIMIT && typeof page.TotalCount === 'number' && page.TotalCount <= 100) return none('cannotTell', a);
+  return differs(a, `PageSize ${typeof size === 'number' ? size : typeof size} in the answer`);
+}
+
+const BASE64_START = /^[A-Za-z0-9+/]{4}/;
+
+function registryZipEncoding(run: CheckRun): Verdict {
+  const a = answerOf(run, 'registryList');
+  if (unusable(a)) return none('callFailed', a);
+  if (a!.status !== 200 && a!.status !== 206) return differs(a);
+  const body = a!.body;
+  if (body.kind === 'binary') return body.head[0] === 0x50 && body.head[1] === 0x4b ? answer('rawZip') : differs(a, 'binary, not a ZIP');
+  const text = body.kind === 'text' ? body.text : body.kind === 'json' ? JSON.stringify(body.value) : '';
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('"') && BASE64_START.test(trimmed.slice(1))) return answer('jsonBase64');
+  if (BASE64_START.test(trimmed)) return answer('textBase64');
+  return differs(a);
+}
+
+function sortColumns(run: CheckRun): Verdict {
+  const a = answerOf(run, 'sortUnlisted');
+  if (unusable(a)) return none('callFailed', a);
+  if (a!.status === 200) return answer('anyField');
+  if (a!.status === 400) return answer('fixedList');
+  return differs(a);
+}
+
+/**
+ * Compares the certificate look-up of a serial with "/" (sent as %2F) with the same look-up
+ * without one. notFound: a 404 where the plain look-up was not one, or an answer about the route
+ * (it names the path) rather than the record. Otherwise the value reached the route, and the
+ * server's messages tell how when they repeat it (decoded "/" or "%2F").
+ */
+function encodedSlash(run: CheckRun): Verdict {
+  const slash = answerOf(run, 'encodedSlash');
+  const plain = answerOf(run, 'certificateLookupMissing');
+  if (unusable(slash) || unusable(plain)) return none('callFailed', slash);
+  const text = (x: ProbeAnswer) => (x.body.kind === 'json' ? JSON.stringify(x.body.value) : x.body.kind === 'text' ? x.body.text : '');
+  const slashText = text(slash!);
+  if (slash!.status === 404 && plain!.status !== 404) return answer('notFound');
+  if (slash!.status === 404 && /\/Company\/Certificate\//i.test(slashText)) return answer('notFound');
+  if (slashText.includes(SLASH_SERIAL)) return answer('decoded');
+  if (slashText.toUpperCase().includes(SLASH_SERIAL.replace('/', '%2F'))) return answer('keptEncoded');
+  if (slash!.status === 404 && text(plain!).includes(UNKNOWN_SERIAL)) return answer('notFound');
+  if (slash!.status === plain!.status) return none('cannotTell', slash);
+  return differs(slash);
+}
+
+function operations(run: CheckRun): Verdict {
+  const ids: ProbeId[] = ['documents', 'taxOffice', 'customerById'];
+  const answers = ids.map((id) => answerOf(run, id)).filter((a): a is ProbeAnswer => a !== undefined);
+  if (answers.length === 0 || answers.some(unusable)) return none('callFailed', answers.find(unusable));
+  const ok = answers.filter((a) => a.status === 200).length;
+  const missing = answers.filter((a) => a.status === 404).length;
+  if (ok === answers.length) return answer('all');
+  if (missing === answers.length) return answer('olderExport');
+  return differs(answers.find((a) => a.status !== 200), `${ok} of ${answers.length} operations the export lacks answered 200`);
+}
+
+/** Fields the schema allows to be null that the views show (names, values, tax numbers, content, totals). */
+const WATCHED_FIELDS = new Set(['Name', 'Title', 'Value', 'TaxNumber', 'Content', 'Message', 'Subject', 'SerialNo', 'TotalCredit', 'UsedCredit', 'RemainingCredit']);
+const PAGING_FIELDS = ['Page', 'PageSize', 'TotalCount', 'TotalPages'];
+
+function findNulls(value: unknown, depth = 0): boolean {
+  if (depth > 4 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => findNulls(v, depth + 1));
+  for (const [k, v] of Object.entries(value)) {
+    if (v === null && WATCHED_FIELDS.has(k)) return true;
+    if (findNulls(v, depth + 1)) return true;
+  }
+  return false;
+}
+
+function nullableFields(run: CheckRun): Verdict {
+  const lists: ProbeId[] = ['company', 'credits', 'modules', 'certificates', 'identifications', 'alerts', 'campaigns', 'customersPage', 'pageSizeAbove'];
+  const read = lists.map((id) => answerOf(run, id)).filter((a): a is ProbeAnswer => !!a && a.status === 200 && a.body.kind === 'json');
+  if (read.length === 0) return none('callFailed');
+  if (read.some((a) => findNulls(json(a)))) return answer('nulls');
+  for (const id of ['customersPage', 'pageSizeAbove'] as const) {
+    const page = json(answerOf(run, id));
+    if (page && typeof page === 'object' && !Array.isArray(page)) {
+      const p = page as Record<string, unknown>;
+      if (PAGING_FIELDS.some((f) => typeof p[f] !== 'number' || (p[f] as number) < 0)) return answer('nulls');
+    }
+  }
+  return answer('filled');
+}
+
+function pageBeyondEnd(run: CheckRun): Verdict {
+  const a = answerOf(run, 'pageBeyondEnd');
+  if (unusable(a)) return none('callFailed', a);
+  if (a!.status === 404) return answer('notFound');
+  const page = json(a) as { Page?: unknown; Content?: unknown } | undefined;
+  if (a!.status !== 200 || !page || typeof page !== 'object' || Array.isArray(page)) return differs(a);
+  const content = page.Content;
+  if (content === null || content === undefined || (Array.isArray(content) && content.length === 0)) return answer('emptyContent');
+  if (Array.isArray(content) && page.Page !== PAGE_BEYOND_END) return answer('lastPage');
+  return differs(a, 'records on a page past the end');
+}
+
+function searchNoMatch(run: CheckRun): Verdict {
+  const a = answerOf(run, 'searchNoMatch');
+  if (unusable(a)) return none('callFailed', a);
+  if (a!.status === 404) return answer('notFound');
+  const value = json(a);
+  if (a!.status === 200 && Array.isArray(value) && value.length === 0) return answer('emptyArray');
+  return differs(a);
+}
+
+const DATE_LOCAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
+const DATE_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/;
+const DATE_ANY = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+function collectDates(value: unknown, into: string[], depth = 0): void {
+  if (depth > 5 || into.length > 200) return;
+  if (typeof value === 'string') {
+    if (DATE_ANY.test(value)) into.push(value);
+  } else if (Array.isArray(value)) for (const v of value) collectDates(v, into, depth + 1);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) collectDates(v, into, depth + 1);
+}
+
+/** The form of the date-times in every answer read: all without offset, all with one, or neither. */
+function dateFormat(run: CheckRun): Verdict {
+  const dates: string[] = [];
+  for (const r of run.results) if (r.id !== 'wrongKey' && r.answer?.status === 200) collectDates(json(r.answer), dates);
+  if (dates.length === 0) return none('cannotTell');
+  if (dates.every((d) => DATE_LOCAL.test(d))) return answer('local');
+  if (dates.every((d) => DATE_OFFSET.test(d))) return answer('offset');
+  const odd = dates.find((d) => !DATE_LOCAL.test(d) && !DATE_OFFSET.test(d));
+  // The form only (digits replaced), never the date itself.
+  return { kind: 'differs', seen: odd ? `date-times like ${odd.replace(/\d/g, '9')}` : 'date-times with and without an offset' };
+}
+
+const READERS: Partial<Record<PointId, { read: (run: CheckRun) => Verdict; from: ProbeId[] }>> = {
+  registryLookupMissing: { read: registryLookupMissing, from: ['findUnregistered', 'registryLookupMissing'] },
+  recordLookupMissing: { read: recordLookupMissing, from: ['customerLookupMissing', 'certificateLookupMissing'] },
+  bulkLookupMissing: { read: bulkLookupMissing, from: ['bulkLookup'] },
+  badKeyStatus: { read: badKeyStatus, from: ['wrongKey'] },
+  pageSizeLimit: { read: pageSizeLimit, from: ['pageSizeAbove'] },
+  registryZipEncoding: { read: registryZipEncoding, from: ['registryList'] },
+  sortColumns: { read: sortColumns, from: ['sortUnlisted', 'sortUnknown'] },
+  encodedSlash: { read: encodedSlash, from: ['certificateLookupMissing', 'encodedSlash'] },
+  operations: { read: operations, from: ['documents', 'taxOffice', 'customerById', 'unknownRoute'] },
+  nullableFields: { read: nullableFields, from: ['company', 'credits', 'customersPage', 'pageSizeAbove'] },
+  pageBeyondEnd: { read: pageBeyondEnd, from: ['pageBeyondEnd'] },
+  dateFormat: { read: dateFormat, from: ['company', 'credits', 'alerts', 'campaigns', 'certificates'] },
+  searchNoMatch: { read: searchNoMatch, from: ['searchNoMatch'] },
+};
+
+function matchOf(point: PointId, verdict: Verdict): RowVerdict['match'] {
+  if (verdict.kind === 'none') return 'unknown';
+  if (verdict.kind === 'differs') return 'neither';
+  const row: KnownRow = KNOWN_ROWS[point];
+  if (verdict.answer === row.default && verdict.answer === row.alternate) return 'both';
+  if (verdict.answer === row.default) return 'default';
+  if (verdict.answer === row.alternate) return 'alternate';
+  return 'neither';
+}
+
+/** One verdict per row of the behaviour table, in row order. */
+export function readVerdicts(run: CheckRun): RowVerdict[] {
+  return POINT_IDS.map((point) => {
+    const row: KnownRow = KNOWN_ROWS[point];
+    const reader = READERS[point];
+    const verdict: Verdict = row.needsWrite || !reader ? none('wouldWrite') : reader.read(run);
+    return { point, row: row.row, verdict, from: reader?.from ?? [], match: matchOf(point, verdict) };
+  });
+}

@@ -1,0 +1,29 @@
+// Readable stand-ins for values the schema allows to be null (issue 15, row 14): a tree row, hover
+// or details table never shows a blank where a name, value, tax number, text or total is missing.
+import * as vscode from 'vscode';
+
+export const Missing = {
+  name: (): string => vscode.l10n.t('(no name)'),
+  value: (): string => vscode.l10n.t('(no value)'),
+  taxNumber: (): string => vscode.l10n.t('(no tax number)'),
+  message: (): string => vscode.l10n.t('(no message)'),
+  content: (): string => vscode.l10n.t('(no content)'),
+  date: (): string => vscode.l10n.t('(no date)'),
+  amount: (): string => vscode.l10n.t('unknown'),
+} as const;
+
+/** The text, or the placeholder when it is null, undefined, empty or only spaces. */
+export function textOr(value: string | null | undefined, placeholder: () => string): string {
+  return typeof value === 'string' && value.trim() !== '' ? value : placeholder();
+}
+
+/** The first of the values that has text, else the placeholder. */
+export function firstText(values: ReadonlyArray<string | null | undefined>, placeholder: () => string): string {
+  for (const v of values) if (typeof v === 'string' && v.trim() !== '') return v;
+  return placeholder();
+}
+
+/** A number in the display language, or "unknown" when the server sent none. */
+export function amountOr(value: number | null | undefined): string {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toLocaleString(vscode.env.language) : Missing.amount();
+}

@@ -1,0 +1,161 @@
+// "Nilvera: Check Connection" in a real extension host, against in-process sandboxes under both
+// behaviour profiles and with a quirk the check does not know (registryLookupMissing=oddText):
+// the command's verdicts, the read-only report document, the summary notification, "Copy Report",
+// and a canary key that must appear nowhere (report, notification, log).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ConnectionCommands, EXTENSION_ID, Settings } from '../../src/constants';
+import type { NilveraExtensionApi } from '../../src/extension';
+import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
+import { KNOWN_ROWS } from '../../src/commands/connection/verdicts';
+import type { MessageLevel, Prompts } from '../../src/shell/prompts';
+import { setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { suiteLog } from './report';
+import { useSandboxEnvironment } from './sandboxEnvironment';
+
+/** A key of the platform's shape that must never show up anywhere but the Authorization header. */
+const CANARY = 'C0FFEE00CA9A4F1E5EC4E7C0FFEE00CA9A4F1E5EC4E7C0FFEE00CA9A4F1E5EC4';
+
+class AnsweringPrompts implements Prompts {
+  readonly messages: Array<{ level: MessageLevel; text: string; actions: string[] }> = [];
+  answer: ((actions: string[]) => string | undefined) | undefined;
+  async inputBox(): Promise<string | undefined> {
+    return undefined;
+  }
+  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
+    return undefined;
+  }
+  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
+    this.messages.push({ level, text, actions });
+    return this.answer?.(actions);
+  }
+}
+
+function verdictMap(result: CheckConnectionResult): Record<string, string> {
+  return Object.fromEntries(
+    result.verdicts.map((v) => [v.point, v.verdict.kind === 'answer' ? v.verdict.answer : v.verdict.kind === 'differs' ? 'differs' : `none:${v.verdict.reason}`]),
+  );
+}
+
+function expectedFor(profile: 'default' | 'alternate'): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(KNOWN_ROWS).map(([point, row]) => [point, 'needsWrite' in row && row.needsWrite ? 'none:wouldWrite' : profile === 'default' ? row.default : row.alternate]),
+  );
+}
+
+/** Every file under the extension's log folder, as text. */
+function logText(logUri: vscode.Uri): string {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    if (!fs.existsSync(dir)) return;
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(fs.readFileSync(p, 'utf8'));
+    }
+  };
+  walk(logUri.fsPath);
+  return out.join('\n');
+}
+
+suite('Check Connection', function () {
+  this.timeout(60_000);
+  let sandbox: SandboxHandle;
+  let api: NilveraExtensionApi;
+  const prompts = new AnsweringPrompts();
+  let restorePrompts: () => void = () => undefined;
+
+  suiteSetup(async () => {
+    sandbox = await startTestSandbox({ key: CANARY, customers: 60, registry: 200, seed: 21 });
+    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    restorePrompts = api.testing.replacePrompts(prompts);
+    await useSandboxEnvironment(api, sandbox);
+  });
+
+  suiteTeardown(async () => {
+    restorePrompts();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const services = api.testing.services;
+    await services.keys.delete(services.secretName('custom'));
+    const config = vscode.workspace.getConfiguration(Settings.section);
+    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await sandbox.close();
+  });
+
+  setup(() => {
+    prompts.messages.length = 0;
+    prompts.answer = undefined;
+  });
+
+  async function runCheck(): Promise<CheckConnectionResult> {
+    const result = await vscode.commands.executeCommand<CheckConnectionResult | undefined>(ConnectionCommands.check);
+    assert.ok(result, `the command failed: ${JSON.stringify(prompts.messages)}`);
+    return result;
+  }
+
+  for (const profile of ['default', 'alternate'] as const) {
+    test(`${profile} profile: each row observable read-only is the profile's answer; writes are "not checked"; report shown read-only`, async () => {
+      await setSandboxBehaviour(sandbox, { profile });
+      sandbox.resetRequestLog();
+      const result = await runCheck();
+      assert.deepEqual(verdictMap(result), expectedFor(profile));
+      // Read-only: GETs and the one bulk look-up POST, nothing else reached the server.
+      const other = sandbox.requestLog().filter((r) => r.method !== 'GET' && !(r.method === 'POST' && /\/GlobalCompany\/GetGlobalCustomerInfo$/i.test(r.path)));
+      assert.deepEqual(other, []);
+      // The report document: a read-only virtual Markdown document holding the report.
+      const editor = vscode.window.activeTextEditor;
+      assert.ok(editor, 'the report is shown');
+      assert.equal(editor.document.uri.scheme, 'nilvera-connection');
+      assert.equal(editor.document.languageId, 'markdown');
+      assert.equal(editor.document.getText(), result.markdown);
+      assert.match(result.markdown, /^# Nilvera: Check Connection/);
+      assert.match(result.markdown, /\| 3 \| `customerBatchBadRow` \| not checked: would write \|/);
+      assert.ok(!result.markdown.includes('⚠'), 'nothing differs from both profiles');
+      // One summary notification, information level, with "Copy Report".
+      const note = prompts.messages.find((m) => m.text.startsWith('Check Connection:'));
+      assert.ok(note, JSON.stringify(prompts.messages));
+      assert.equal(note.level, 'info');
+      assert.deepEqual(note.actions, ['Copy Report']);
+      suiteLog(`\n----- Check Connection report, sandbox profile "${profile}" -----\n${result.markdown}\n----- end of report -----\n`);
+    });
+  }
+
+  test('a quirk the report does not know (registryLookupMissing=oddText): row 1 "differs", a warning names it', async () => {
+    await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { registryLookupMissing: 'oddText' } });
+    try {
+      const result = await runCheck();
+      assert.deepEqual(verdictMap(result), { ...expectedFor('default'), registryLookupMissing: 'differs' });
+      assert.match(result.markdown, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: 200 text\/plain/);
+      const note = prompts.messages.find((m) => m.text.startsWith('Check Connection:'));
+      assert.equal(note?.level, 'warning');
+      assert.match(note?.text ?? '', /differs from both sandbox profiles in 1 row\(s\): 1 registryLookupMissing/);
+    } finally {
+      await setSandboxBehaviour(sandbox, { profile: 'default' });
+    }
+  });
+
+  test('"Copy Report" from the notification puts the Markdown on the clipboard', async () => {
+    await vscode.env.clipboard.writeText('');
+    prompts.answer = (actions) => actions.find((a) => a === 'Copy Report');
+    const result = await runCheck();
+    const deadline = Date.now() + 5000;
+    while ((await vscode.env.clipboard.readText()) !== result.markdown && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await vscode.env.clipboard.readText(), result.markdown);
+    // The title-bar command copies the report of the active editor.
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand(ConnectionCommands.copyReport);
+    assert.equal(await vscode.env.clipboard.readText(), result.markdown);
+  });
+
+  test('the canary key is in no report, notification or log line', async () => {
+    const result = await runCheck();
+    for (const text of [result.markdown, ...prompts.messages.map((m) => m.text), logText(api.testing.logUri)]) {
+      assert.ok(!text.includes(CANARY), 'the key leaked');
+      assert.ok(!text.includes(CANARY.slice(0, 16)) && !text.includes(CANARY.slice(-16)), 'part of the key leaked');
+    }
+  });
+});

@@ -1,0 +1,136 @@
+// The extension against Stoplight Prism in dynamic mode: a server answering every operation of the
+// platform's own (older) OpenAPI export with data generated from its schemas (nulls where the
+// schema allows them, negative and huge numbers, lorem-ipsum strings), and 404 for the operations
+// the export lacks. Every view is opened and expanded (with "Load more"), every form opened: no
+// error notification, no error row, no unhandled rejection, no blank row. A fixed seed keeps the
+// data the same from run to run; the assertions hold for any data.
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ConnectionCommands, EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
+import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
+import type { NilveraExtensionApi } from '../../src/extension';
+import type { HostMessage } from '../../src/webviews/protocol';
+import type { NilveraTrees } from '../../src/views/trees';
+import { RecordingPrompts } from '../support/recordingPrompts';
+import { allRows, labelOf, walkViews } from './treeWalk';
+
+// Bundled to out/test/suite/: the repository root is three folders up.
+const ROOT = path.resolve(__dirname, '../../..');
+const PRISM = path.join(ROOT, 'node_modules', '.bin', 'prism');
+const EXPORT = path.join(ROOT, 'test', 'fixtures', 'general.swagger.json');
+const SEED = '20261123';
+const TREES_TEST_HOOK = 'nilvera.internal.trees';
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+suite('Prism dynamic mock of the OpenAPI export', function () {
+  this.timeout(90_000);
+  let prism: ChildProcess | undefined;
+  let output = '';
+  let api: NilveraExtensionApi;
+  let trees: NilveraTrees;
+  const prompts = new RecordingPrompts();
+  let restorePrompts: () => void = () => undefined;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+  suiteSetup(async () => {
+    assert.ok(fs.existsSync(PRISM), 'node_modules/.bin/prism is missing');
+    const port = await freePort();
+    prism = spawn(PRISM, ['mock', '-d', '--seed', SEED, '-h', '127.0.0.1', '-p', String(port), EXPORT], { stdio: ['ignore', 'pipe', 'pipe'] });
+    prism.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+    prism.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+    const started = Date.now();
+    while (!/Prism is listening/.test(output)) {
+      if (prism.exitCode !== null || Date.now() - started > 60_000) assert.fail(`prism did not start:\n${output.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    restorePrompts = api.testing.replacePrompts(prompts);
+    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    const config = vscode.workspace.getConfiguration(Settings.section);
+    await config.update(Settings.customUrl, `http://127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
+    await config.update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
+    const services = api.testing.services;
+    // Prism checks only that a Bearer key is sent.
+    await services.keys.store(services.secretName('custom'), 'PRISM0000000000000000000000000000000000000000000000000000000000');
+    process.on('unhandledRejection', onUnhandled);
+  });
+
+  suiteTeardown(async () => {
+    process.off('unhandledRejection', onUnhandled);
+    restorePrompts();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const services = api.testing.services;
+    await services.keys.delete(services.secretName('custom'));
+    const config = vscode.workspace.getConfiguration(Settings.section);
+    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    if (prism && prism.exitCode === null) {
+      const exited = new Promise((r) => prism!.once('exit', r));
+      prism.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  setup(() => {
+    prompts.messages.length = 0;
+    unhandled.length = 0;
+  });
+
+  test('every view expanded, with "Load more": no error row, no blank label, no error notification', async () => {
+    trees.refreshAll();
+    const rows = allRows(await walkViews(trees, 2));
+    assert.ok(rows.length >= 10, `only ${rows.length} rows`);
+    for (const node of rows) {
+      const label = labelOf(node);
+      assert.ok(label.trim().length > 0, `blank label: ${node.id}`);
+      const description = node.treeItem().description;
+      assert.doesNotMatch(`${label} ${typeof description === 'string' ? description : ''}`, /\bundefined\b|\bNaN\b|\[object Object\]/, node.id);
+    }
+    assert.deepEqual(rows.filter((n) => n.id.endsWith('/~error')).map((n) => `${n.id}: ${labelOf(n)}`), []);
+    // The export has no CompanyDocuments or InteractiveTaxOffice: those say so, the rest loads.
+    assert.deepEqual(rows.filter((n) => n.id.endsWith('/~notOffered')).map((n) => n.id).sort(), ['account/taxOffice/~notOffered', 'documents/~notOffered']);
+    assert.deepEqual(prompts.messages.filter((m) => m.level === 'error'), []);
+    assert.deepEqual(unhandled.map(String), []);
+  });
+
+  test('every form opens and loads its record: company, settings, new customer, new certificate', async () => {
+    const opened: Array<{ command: string; viewType: string }> = [
+      { command: FormCommands.company, viewType: 'nilvera.form.company' },
+      { command: FormCommands.settings, viewType: 'nilvera.form.settings' },
+      { command: FormCommands.customer, viewType: 'nilvera.form.customer' },
+      { command: FormCommands.certificate, viewType: 'nilvera.form.certificate' },
+    ];
+    for (const { command, viewType } of opened) {
+      await vscode.commands.executeCommand(command);
+      const panels = (await vscode.commands.executeCommand<Array<{ viewType: string; recordKey: string }>>(FormCommands.inspect)) ?? [];
+      const panel = panels.find((p) => p.viewType === viewType);
+      assert.ok(panel, `${viewType} did not open`);
+      const answers = (await vscode.commands.executeCommand<HostMessage[] | undefined>(FormCommands.simulate, panel.recordKey, { type: 'ready' })) ?? [];
+      assert.ok(answers.some((m) => m.type === 'init'), `${viewType}: no init message: ${JSON.stringify(answers).slice(0, 300)}`);
+    }
+    assert.deepEqual(prompts.messages.filter((m) => m.level === 'error'), []);
+    assert.deepEqual(unhandled.map(String), []);
+  });
+
+  test('Check Connection completes against it and reports every call', async () => {
+    const result = await vscode.commands.executeCommand<CheckConnectionResult | undefined>(ConnectionCommands.check);
+    assert.ok(result, JSON.stringify(prompts.messages));
+    assert.match(result.markdown, /\| `GET \/general\/CompanyDocuments` \| 404 /);
+    assert.deepEqual(prompts.messages.filter((m) => m.level === 'error'), []);
+    assert.deepEqual(unhandled.map(String), []);
+  });
+});

@@ -1,0 +1,114 @@
+// The sidebar views against servers unlike the default sandbox (issue 15, rows 13 and 14), in a real
+// extension host: a deployment that does not offer some operations (404 on their list GET) says so
+// in that view's row and keeps the other views working; records with null names, values, tax
+// numbers, content and totals show readable placeholders, never a blank row.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, Settings } from '../../src/constants';
+import type { NilveraExtensionApi } from '../../src/extension';
+import type { NilveraTrees } from '../../src/views/trees';
+import { describeError } from '../../src/shell/errorMessages';
+import { RecordingPrompts } from '../support/recordingPrompts';
+import { setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { useSandboxEnvironment } from './sandboxEnvironment';
+import { allRows, labelOf, walkViews } from './treeWalk';
+
+const TREES_TEST_HOOK = 'nilvera.internal.trees';
+
+suite('Views when the server does not offer an operation, and null fields', function () {
+  this.timeout(60_000);
+  let sandbox: SandboxHandle;
+  let api: NilveraExtensionApi;
+  let trees: NilveraTrees;
+  const prompts = new RecordingPrompts();
+  let restorePrompts: () => void = () => undefined;
+
+  suiteSetup(async () => {
+    sandbox = await startTestSandbox({ customers: 40, seed: 31 });
+    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    restorePrompts = api.testing.replacePrompts(prompts);
+    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    await useSandboxEnvironment(api, sandbox);
+  });
+
+  suiteTeardown(async () => {
+    restorePrompts();
+    const services = api.testing.services;
+    await services.keys.delete(services.secretName('custom'));
+    const config = vscode.workspace.getConfiguration(Settings.section);
+    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await sandbox.close();
+  });
+
+  setup(() => {
+    prompts.messages.length = 0;
+  });
+
+  test('an older deployment (operations=olderExport): "This server does not offer company documents", the tax office group says so too, the rest loads', async () => {
+    await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { operations: 'olderExport' } });
+    try {
+      trees.refreshAll();
+      const rows = await walkViews(trees);
+      const documents = rows.documents;
+      assert.deepEqual(documents.map(labelOf), ['This server does not offer company documents']);
+      assert.ok(documents[0].id.endsWith('/~notOffered'), 'a "not offered" row, not an error row with Retry');
+      const taxOffice = rows.account.filter((n) => n.id.startsWith('account/taxOffice/'));
+      assert.deepEqual(taxOffice.map(labelOf), ['This server does not offer the interactive tax office settings']);
+      // The other views and groups load as usual: no error row anywhere.
+      assert.deepEqual(allRows(rows).filter((n) => n.id.endsWith('/~error')).map(labelOf), []);
+      assert.ok(rows.customers.filter((n) => /\/customer-\d+$/.test(n.id)).length > 0, 'customers still load');
+      assert.ok(rows.certificates.length > 0 && rows.identifications.length > 0);
+      assert.ok(rows.account.some((n) => n.id === 'account/company/summary'), 'the company still loads');
+      assert.deepEqual(prompts.messages.filter((m) => m.level === 'error'), []);
+    } finally {
+      await setSandboxBehaviour(sandbox, { profile: 'default' });
+    }
+  });
+
+  test('a 404 on a list names the operation, not a vanished record; a single-record 404 keeps "no longer exists"', async () => {
+    await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { operations: 'olderExport' } });
+    try {
+      const client = (await api.testing.services.client()) as unknown as {
+        documents: { list(): Promise<unknown> };
+        customers: { get(id: number): Promise<unknown> };
+      };
+      const failure = (p: Promise<unknown>) => p.then(() => assert.fail('expected a 404'), (e: unknown) => describeError(e).text);
+      // A list (fixed path): the server does not have the operation.
+      assert.match(await failure(client.documents.list()), /^This server does not offer this operation \(HTTP 404\)/);
+      // A record's path, answered 404 with an empty body (as this deployment answers the missing route): both readings.
+      assert.match(await failure(client.customers.get(1)), /^Not found \(HTTP 404\): the record no longer exists, or this server does not offer this operation/);
+      await setSandboxBehaviour(sandbox, { profile: 'default' });
+      // A record's path, answered 404 with the platform's error messages: the record is gone.
+      assert.match(await failure(client.customers.get(999_999)), /^The record no longer exists; refresh the view\./);
+    } finally {
+      await setSandboxBehaviour(sandbox, { profile: 'default' });
+    }
+  });
+
+  test('null names, values, tax numbers, content and totals (nullableFields=nulls): every row has a readable label', async () => {
+    await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { nullableFields: 'nulls' } });
+    try {
+      trees.refreshAll();
+      const rows = allRows(await walkViews(trees));
+      assert.ok(rows.length > 20, `only ${rows.length} rows`);
+      for (const node of rows) {
+        const item = node.treeItem();
+        const label = labelOf(node);
+        assert.ok(label.trim().length > 0, `blank label: ${node.id}`);
+        const text = `${label} ${typeof item.description === 'string' ? item.description : ''}`;
+        assert.doesNotMatch(text, /\bnull\b|\bundefined\b|NaN|\[object Object\]/, `${node.id}: ${text}`);
+        const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : (item.tooltip ?? '');
+        assert.doesNotMatch(tooltip, /\*\*\*\*|\bnull\b|\bundefined\b/, `${node.id} tooltip: ${tooltip}`);
+      }
+      const labels = rows.map(labelOf);
+      assert.ok(labels.includes('(no name)'), 'a customer or record without a name shows "(no name)"');
+      assert.deepEqual(rows.filter((n) => n.id.endsWith('/~error')).map(labelOf), []);
+      assert.deepEqual(prompts.messages.filter((m) => m.level === 'error'), []);
+    } finally {
+      await setSandboxBehaviour(sandbox, { profile: 'default' });
+    }
+  });
+});
