@@ -17,7 +17,8 @@ export const TREES_TEST_HOOK = 'nilvera.internal.trees';
 
 export function registerViews(context: vscode.ExtensionContext, shell: ShellServices): NilveraTrees {
   const client = shellClientSource(shell);
-  const trees = new NilveraTrees(client, () => shell.hasApiKey());
+  // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
+  const trees = new NilveraTrees(client, () => (shell.usage.markUsed('view'), shell.hasApiKey()));
   context.subscriptions.push(
     trees,
     vscode.commands.registerCommand(TreeCommands.retry, (node: unknown) => retry(node, trees)),
