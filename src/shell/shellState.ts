@@ -33,6 +33,7 @@ export class ShellState {
     await vscode.commands.executeCommand('setContext', ContextKeys.hasApiKey, hasKey);
     // Until Nilvera is used in this workspace: no status-bar item, and so no credits request.
     if (this.services.usage.isUsed()) await this.statusBar().update(environment, hasKey);
+    else this.statusBar().hide();
     // Published last: whoever sees it can rely on context keys and status bar being updated.
     this.last = { environment, hasKey };
   }

@@ -36,6 +36,11 @@ export class NodeTreeProvider<Root extends ParentNode = ParentNode> implements v
     return node.parent === this.root ? undefined : node.parent;
   }
 
+  /** Draws one row again from its node, without loading (a checkbox put back after a cancel). */
+  redraw(node: TreeNode): void {
+    this.changed.fire(node);
+  }
+
   /** Reloads the whole view. */
   refresh(): void {
     this.root.refresh();

@@ -30,8 +30,8 @@ export async function toggleMailing(ctx: CommandContext, node: unknown, wanted?:
     const action = vscode.l10n.t('Turn Off {0} Sending', channel);
     const detail = vscode.l10n.t('This is the live account: invoices will no longer be sent to customers by {0} until it is turned on again.', channel);
     if ((await prompts.message('warning', vscode.l10n.t('Turn off {0} sending on the live account?', channel), { modal: true, detail }, action)) !== action) {
-      // Puts the checkbox back to the state the server has.
-      ctx.trees.dataChanged('mailing');
+      // Puts the checkbox back to the state the server has (the node still holds it): no request.
+      ctx.trees.account.redraw(node);
       return;
     }
   }
