@@ -11,6 +11,7 @@ import { ShellServices } from './shell/services';
 import { affectsShell } from './shell/settings';
 import { ShellState } from './shell/shellState';
 import { ShellStatusBar } from './shell/statusBar';
+import { trackWorkspaceUse } from './shell/workspaceUsage';
 import { registerForms } from './webviews/register';
 import { registerViews } from './views/register';
 import { registerPaletteCommands } from './commands/registry/registerAll';
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
     // Fires for keys changed here, in another window (secrets.onDidChange) or kept for the session.
     shell.keys.onDidChange(() => void state.refresh()),
     { dispose: () => statusBar?.dispose() },
+    trackWorkspaceUse(shell.usage, () => void state.refresh()),
     { dispose: disposeLogChannel },
   );
   context.subscriptions.push(...registerForms(context, shell));

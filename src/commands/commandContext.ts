@@ -20,8 +20,5 @@ export function required<T>(value: T | undefined): T {
   return value;
 }
 
-/** Opens a record read-only in an untitled JSON editor. */
-export async function showRecord(record: unknown): Promise<vscode.TextEditor> {
-  const document = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(record, null, 2) });
-  return vscode.window.showTextDocument(document, { preview: true });
-}
+/** Opens a record read-only (a virtual document, never an untitled editor that asks to be saved). */
+export { showRecord } from './recordDocument';

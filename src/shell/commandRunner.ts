@@ -26,6 +26,16 @@ export async function runCommand(id: string, handler: CommandHandler, args: unkn
   }
 }
 
+/** Told the id of every command run through the wrapper (the workspace-use signal, src/shell/workspaceUsage.ts). */
+let commandObserver: ((id: string) => void) | undefined;
+
+export function setCommandObserver(observer: ((id: string) => void) | undefined): void {
+  commandObserver = observer;
+}
+
 export function registerCommand(id: string, handler: CommandHandler): vscode.Disposable {
-  return vscode.commands.registerCommand(id, (...args: unknown[]) => runCommand(id, handler, args));
+  return vscode.commands.registerCommand(id, (...args: unknown[]) => {
+    commandObserver?.(id);
+    return runCommand(id, handler, args);
+  });
 }

@@ -4,6 +4,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import { log } from './log';
 import { rememberSecret } from './redact';
 
@@ -35,6 +36,13 @@ export function parseListeningLine(line: string): { url: string; key: string } |
     // Not JSON: ordinary output.
   }
   return undefined;
+}
+
+/** Context key: a sandbox this window started is running ("Stop the Sandbox" is offered only then). */
+export const SANDBOX_RUNNING_CONTEXT_KEY = 'nilvera.sandboxRunning';
+
+function publishRunning(running: boolean): void {
+  void vscode.commands.executeCommand('setContext', SANDBOX_RUNNING_CONTEXT_KEY, running);
 }
 
 export class SandboxLauncher {
@@ -100,6 +108,7 @@ export class SandboxLauncher {
           if (listening) {
             clearTimeout(timer);
             this.running = { url: listening.url, key: listening.key, external: false };
+            publishRunning(true);
             log.info(`Sandbox started at ${listening.url} (pid ${child.pid ?? '?'})`);
             resolve(this.running);
           }
@@ -112,6 +121,7 @@ export class SandboxLauncher {
         if (this.child === child) {
           this.child = undefined;
           this.running = undefined;
+          publishRunning(false);
         }
         log.info(`Sandbox stopped (${signal ?? `exit code ${code ?? '?'}`})`);
         fail(new Error(`The sandbox exited before it was ready (${signal ?? `exit code ${code ?? '?'}`}).`));
@@ -124,6 +134,7 @@ export class SandboxLauncher {
     const child = this.child;
     this.child = undefined;
     this.running = undefined;
+    publishRunning(false);
     if (!child || child.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {

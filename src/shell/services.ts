@@ -8,6 +8,7 @@ import { checkCustomUrl, FIXED_BASE_URLS, secretNameFor, type EnvironmentId } fr
 import { requestLogger } from './log';
 import { SandboxLauncher } from './sandboxLauncher';
 import { readSettings } from './settings';
+import { WorkspaceUsage } from './workspaceUsage';
 
 /** The environment cannot be used as configured (no valid custom URL, no sandbox key). */
 export class EnvironmentNotReadyError extends UserFacingError {}
@@ -34,6 +35,7 @@ export async function createShellClient(baseUrl: string, getApiKey: () => Promis
 export class ShellServices implements vscode.Disposable {
   private keyStore: ApiKeyStore | undefined;
   private launcher: SandboxLauncher | undefined;
+  private workspaceUsage: WorkspaceUsage | undefined;
   private cachedClient: { signature: string; client: ShellClient } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -45,6 +47,15 @@ export class ShellServices implements vscode.Disposable {
       this.disposables.push(this.keyStore);
     }
     return this.keyStore;
+  }
+
+  /** Whether Nilvera was used in this workspace (no status bar and no request before: src/shell/workspaceUsage.ts). */
+  get usage(): WorkspaceUsage {
+    if (!this.workspaceUsage) {
+      this.workspaceUsage = new WorkspaceUsage(this.context.workspaceState);
+      this.disposables.push(this.workspaceUsage);
+    }
+    return this.workspaceUsage;
   }
 
   get sandbox(): SandboxLauncher {

@@ -29,13 +29,24 @@ export function readSettings(): ShellSettings {
   };
 }
 
-/** The environment is a per-user choice: it is written to user settings, never to the workspace. */
+/**
+ * The scope whose value is in force: a workspace that sets the value would otherwise silently
+ * override a switch written to user settings. User settings when no workspace sets it (both settings
+ * are window-scoped: a folder of a multi-root workspace cannot set them).
+ */
+export function scopeInForce(name: string): vscode.ConfigurationTarget {
+  const inspected = vscode.workspace.getConfiguration(Settings.section).inspect(name);
+  if (inspected?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;
+  return vscode.ConfigurationTarget.Global;
+}
+
+/** The environment is a per-user choice, written to user settings unless the workspace sets its own. */
 export async function writeEnvironment(environment: EnvironmentId): Promise<void> {
-  await vscode.workspace.getConfiguration(Settings.section).update(Settings.environment, environment, vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration(Settings.section).update(Settings.environment, environment, scopeInForce(Settings.environment));
 }
 
 export async function writeCustomUrl(url: string): Promise<void> {
-  await vscode.workspace.getConfiguration(Settings.section).update(Settings.customUrl, url, vscode.ConfigurationTarget.Global);
+  await vscode.workspace.getConfiguration(Settings.section).update(Settings.customUrl, url, scopeInForce(Settings.customUrl));
 }
 
 export function affectsShell(event: vscode.ConfigurationChangeEvent): boolean {

@@ -31,7 +31,9 @@ export class ShellState {
     const hasKey = await this.services.hasApiKey(environment);
     await vscode.commands.executeCommand('setContext', ContextKeys.environment, environment);
     await vscode.commands.executeCommand('setContext', ContextKeys.hasApiKey, hasKey);
-    await this.statusBar().update(environment, hasKey);
+    // Until Nilvera is used in this workspace: no status-bar item, and so no credits request.
+    if (this.services.usage.isUsed()) await this.statusBar().update(environment, hasKey);
+    else this.statusBar().hide();
     // Published last: whoever sees it can rely on context keys and status bar being updated.
     this.last = { environment, hasKey };
   }

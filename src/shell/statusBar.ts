@@ -56,6 +56,7 @@ export class ShellStatusBar implements vscode.Disposable {
   private inFlight: AbortController | undefined;
   private lastRefresh = 0;
   private hasKey = false;
+  private shown = false;
 
   constructor(private readonly services: ShellServices) {
     this.environmentItem = vscode.window.createStatusBarItem('nilvera.environment', vscode.StatusBarAlignment.Left, 10);
@@ -77,6 +78,7 @@ export class ShellStatusBar implements vscode.Disposable {
   /** Shows the environment and, with a key, starts showing credits. */
   async update(environment: EnvironmentId, hasKey: boolean): Promise<void> {
     this.hasKey = hasKey;
+    this.shown = true;
     const label = environmentLabel(environment);
     this.environmentItem.text = `$(server-environment) Nilvera: ${label}`;
     this.environmentItem.tooltip = vscode.l10n.t('Nilvera environment: {0}. Click to switch.', label);
@@ -84,6 +86,16 @@ export class ShellStatusBar implements vscode.Disposable {
     this.schedule();
     if (hasKey) await this.refreshCredits();
     else this.creditsItem.hide();
+  }
+
+  /** Takes both entries away and stops refreshing (Nilvera not used in this workspace). */
+  hide(): void {
+    this.shown = false;
+    this.hasKey = false;
+    this.inFlight?.abort();
+    this.environmentItem.hide();
+    this.creditsItem.hide();
+    this.schedule();
   }
 
   async refreshCredits(): Promise<void> {
@@ -131,9 +143,10 @@ export class ShellStatusBar implements vscode.Disposable {
   }
 
   /** What the entries show now (read by the extension-host tests). */
-  snapshot(): { environmentText: string; creditsVisible: boolean; creditsText: string; creditsTooltip: string; warning: boolean } {
+  snapshot(): { visible: boolean; environmentText: string; creditsVisible: boolean; creditsText: string; creditsTooltip: string; warning: boolean } {
     const tooltip = this.creditsItem.tooltip;
     return {
+      visible: this.shown,
       environmentText: this.environmentItem.text,
       creditsVisible: this.hasKey,
       creditsText: this.creditsItem.text,

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
 import { registerCustomerCommands } from '../commands/customers/register';
+import { registerRecordDocuments } from '../commands/recordDocument';
 import { registerRecordCommands } from '../commands/records/register';
 import { registerCommand } from '../shell/commandRunner';
 import { affectsShell } from '../shell/settings';
@@ -17,9 +18,11 @@ export const TREES_TEST_HOOK = 'nilvera.internal.trees';
 
 export function registerViews(context: vscode.ExtensionContext, shell: ShellServices): NilveraTrees {
   const client = shellClientSource(shell);
-  const trees = new NilveraTrees(client, () => shell.hasApiKey());
+  // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
+  const trees = new NilveraTrees(client, () => (shell.usage.markUsed('view'), shell.hasApiKey()));
   context.subscriptions.push(
     trees,
+    registerRecordDocuments(),
     vscode.commands.registerCommand(TreeCommands.retry, (node: unknown) => retry(node, trees)),
     vscode.commands.registerCommand(TreeCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? node.click() : undefined)),
     registerCommand(TreeCommands.dataChanged, (arg) => {
@@ -35,6 +38,12 @@ export function registerViews(context: vscode.ExtensionContext, shell: ShellServ
     }),
     ...registerCustomerCommands({ client, trees }),
     ...registerRecordCommands({ client, trees }),
+    // Mailing checkboxes: each change runs the toggle command (which confirms turning a live one off).
+    trees.accountView.onDidChangeCheckboxState((e) => {
+      for (const [node, state] of e.items) {
+        void vscode.commands.executeCommand(TreeCommands.accountToggleMailing, node, state === vscode.TreeItemCheckboxState.Checked);
+      }
+    }),
   );
   return trees;
 }

@@ -26,12 +26,19 @@ export class NodeTreeProvider<Root extends ParentNode = ParentNode> implements v
     const parent = node ?? this.root;
     if (!(parent instanceof ParentNode)) return [];
     if (!node && !(await this.ready())) return [];
-    if (parent.peek()) return [...(parent.peek() ?? [])];
-    return vscode.window.withProgress({ location: { viewId: this.viewId } }, () => parent.children());
+    const children = parent.peek() ? [...(parent.peek() ?? [])] : await vscode.window.withProgress({ location: { viewId: this.viewId } }, () => parent.children());
+    // `<viewId>.empty` (nilvera.customers.empty…): the welcome content then offers the view's main action.
+    if (!node) await vscode.commands.executeCommand('setContext', `${this.viewId}.empty`, children.length === 0);
+    return children;
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
     return node.parent === this.root ? undefined : node.parent;
+  }
+
+  /** Draws one row again from its node, without loading (a checkbox put back after a cancel). */
+  redraw(node: TreeNode): void {
+    this.changed.fire(node);
   }
 
   /** Reloads the whole view. */

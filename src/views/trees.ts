@@ -18,6 +18,7 @@ export const DATA_AREAS: readonly DataArea[] = ['customers', 'certificates', 'co
 
 export const CustomerContextKeys = {
   filtered: 'nilvera.customers.filtered',
+  hasSelection: 'nilvera.customers.hasSelection',
 } as const;
 
 export class NilveraTrees implements vscode.Disposable {
@@ -27,6 +28,7 @@ export class NilveraTrees implements vscode.Disposable {
   readonly identifications: NodeTreeProvider<ListNode<CompanyIdentificationResponse>>;
   readonly account: NodeTreeProvider<AccountRoot>;
   readonly customersView: vscode.TreeView<TreeNode>;
+  readonly accountView: vscode.TreeView<TreeNode>;
   private readonly views: vscode.TreeView<TreeNode>[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -51,12 +53,17 @@ export class NilveraTrees implements vscode.Disposable {
     this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);
 
     this.customersView = vscode.window.createTreeView(Views.customers, { treeDataProvider: this.customers, canSelectMany: true, showCollapseAll: false });
+    this.accountView = vscode.window.createTreeView(Views.account, { treeDataProvider: this.account, showCollapseAll: true, manageCheckboxStateManually: true });
     this.views.push(
       this.customersView,
       vscode.window.createTreeView(Views.documents, { treeDataProvider: this.documents }),
       vscode.window.createTreeView(Views.certificates, { treeDataProvider: this.certificates }),
       vscode.window.createTreeView(Views.identifications, { treeDataProvider: this.identifications }),
-      vscode.window.createTreeView(Views.account, { treeDataProvider: this.account, showCollapseAll: true }),
+      this.accountView,
+    );
+    this.disposables.push(
+      // "Delete Selected Customers" is offered in the palette only while rows are selected.
+      this.customersView.onDidChangeSelection((e) => void vscode.commands.executeCommand('setContext', CustomerContextKeys.hasSelection, e.selection.length > 0)),
     );
     this.disposables.push(...this.views, this.customers, this.documents, this.certificates, this.identifications, this.account);
     void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, false);

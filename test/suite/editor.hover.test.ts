@@ -37,7 +37,11 @@ const unescape = (md: string) => md.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 async function hoverCard(doc: vscode.TextDocument, taxNumber: string, offset = 2): Promise<string | undefined> {
   const at = doc.getText().indexOf(taxNumber);
   assert.ok(at >= 0, `${taxNumber} is not in the document`);
-  const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, doc.positionAt(at + offset))) ?? [];
+  return hoverCardAt(doc, doc.positionAt(at + offset));
+}
+
+async function hoverCardAt(doc: vscode.TextDocument, position: vscode.Position): Promise<string | undefined> {
+  const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, position)) ?? [];
   const texts = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).map(unescape);
   return texts.find((t) => /\b(VKN|TCKN) — /.test(t));
 }
@@ -118,7 +122,7 @@ suite('Editor: tax-number hovers', function () {
   });
 
   test('a registered number shows the title, aliases and list date from the downloaded index; an unlisted one says so', async () => {
-    const doc = await untitled('plaintext', `Alıcı: ${registered.TaxNumber}\nDiğer: ${unregistered}\nIBAN TR330006100519786457841326\n`);
+    const doc = await untitled('plaintext', `Alıcı VKN: ${registered.TaxNumber}\nDiğer VKN: ${unregistered}\nIBAN TR330006100519786457841326\n`);
     const card = await hoverCard(doc, registered.TaxNumber);
     assert.ok(card, 'no card for the registered number');
     assert.ok(card.includes(`**${registered.Title}**`), card);
@@ -146,9 +150,24 @@ suite('Editor: tax-number hovers', function () {
     assert.ok((await hoverCard(jsonc, unregistered))?.startsWith('**VKN — valid**'), 'jsonc');
   });
 
+  test('JSON and plain text: a card only where a key, label or header says tax number (a Unix timestamp gets none)', async () => {
+    const stamp = '1700000000';
+    const json = await untitled('json', `{\n  "createdAt": ${stamp},\n  "id": "${unregistered}",\n  "taxNumber": "${unregistered}"\n}`);
+    assert.equal(await hoverCard(json, stamp), undefined, 'a timestamp under "createdAt"');
+    const idLine = json.lineAt(2).text;
+    assert.equal(await hoverCardAt(json, new vscode.Position(2, idLine.indexOf(unregistered))), undefined, 'the same number under "id"');
+    const taxLine = json.lineAt(3).text;
+    assert.ok((await hoverCardAt(json, new vscode.Position(3, taxLine.indexOf(unregistered))))?.startsWith('**VKN — valid**'), 'under "taxNumber"');
+    const text = await untitled('plaintext', `build ${unregistered} done\nVergi No: ${unregistered}\n`);
+    assert.equal(await hoverCardAt(text, new vscode.Position(0, 7)), undefined, 'an unlabelled number in text');
+    assert.ok((await hoverCardAt(text, new vscode.Position(1, 11)))?.startsWith('**VKN — valid**'), 'after "Vergi No:"');
+    const xml = await untitled('xml', `<a>${stamp}</a>`);
+    assert.ok(await hoverCard(xml, stamp), 'XML keeps its cards everywhere');
+  });
+
   test('online look-up off (the default): hovers make no request', async () => {
     assert.equal(config().get(Settings.editorHoverOnlineLookup), false);
-    const doc = await untitled('plaintext', `${registered.TaxNumber} ${unregistered}`);
+    const doc = await untitled('plaintext', `VKN: ${registered.TaxNumber}, VKN: ${unregistered}`);
     for (const n of [registered.TaxNumber, unregistered, registered.TaxNumber]) {
       const card = await hoverCard(doc, n);
       assert.ok(card && !card.includes('Online'), card);
@@ -159,7 +178,7 @@ suite('Editor: tax-number hovers', function () {
   test('online look-up on: two hovers of the same number make one request (cache)', async () => {
     await config().update(Settings.editorHoverOnlineLookup, true, vscode.ConfigurationTarget.Global);
     try {
-      const doc = await untitled('plaintext', `${registered.TaxNumber} ${unregistered}`);
+      const doc = await untitled('plaintext', `VKN: ${registered.TaxNumber}, VKN: ${unregistered}`);
       const first = await hoverCard(doc, registered.TaxNumber);
       assert.ok(first?.includes(`Online: registered e-invoice user, ${registered.Title}`), first);
       const second = await hoverCard(doc, registered.TaxNumber, 5);
@@ -168,7 +187,7 @@ suite('Editor: tax-number hovers', function () {
       assert.ok((await hoverCard(doc, unregistered))?.includes('Online: not an e-invoice user.'));
       assert.equal(checkRequests(), 2);
       // An invalid number never reaches the network.
-      const bad = await untitled('plaintext', `123456789${(vknCheckDigit('123456789') + 1) % 10}`);
+      const bad = await untitled('plaintext', `vkn=123456789${(vknCheckDigit('123456789') + 1) % 10}`);
       assert.ok((await hoverCard(bad, '123456789'))?.startsWith('**VKN — invalid**'));
       assert.equal(checkRequests(), 2);
     } finally {
@@ -206,7 +225,7 @@ suite('Editor: tax-number hovers', function () {
       // Let the bucket fill up after the previous test's look-ups (2 a second, 4 at most).
       await new Promise((r) => setTimeout(r, 2100));
       const numbers = Array.from({ length: 20 }, (_, i) => completeVkn(String(555000100 + i * 7)));
-      const doc = await untitled('plaintext', numbers.join('\n'));
+      const doc = await untitled('plaintext', ['VKN', ...numbers].join('\n'));
       const started = Date.now();
       const cards: string[] = [];
       for (const n of numbers) cards.push((await hoverCard(doc, n)) ?? '');

@@ -146,6 +146,8 @@ suite('Extension shell', function () {
   suiteSetup(async () => {
     api = await extensionApi();
     restorePrompts = api.testing.replacePrompts(prompts);
+    // The status bar of a workspace where Nilvera is in use (ux.behaviour.test.ts covers one where it is not).
+    api.testing.services.usage.markUsed('command');
     await resetShell(api);
   });
 

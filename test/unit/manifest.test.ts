@@ -4,14 +4,51 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { evaluateWhen, type WhenContext } from '../support/whenClause';
+
+interface MenuEntry {
+  command: string;
+  when?: string;
+  group?: string;
+}
 
 interface Manifest {
   activationEvents?: string[];
-  contributes?: { languages?: Array<{ id: string; extensions?: string[] }> };
+  capabilities?: { virtualWorkspaces?: boolean | { supported: boolean | 'limited'; description?: string } };
+  contributes?: {
+    languages?: Array<{ id: string; extensions?: string[] }>;
+    commands?: Array<{ command: string; title: string }>;
+    menus?: Record<string, MenuEntry[]>;
+    viewsWelcome?: Array<{ view: string; contents: string; when?: string }>;
+    configuration?: { properties: Record<string, { scope?: string }> };
+  };
 }
 
 const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as Manifest;
 const events = manifest.activationEvents ?? [];
+const nls = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.nls.json'), 'utf8')) as Record<string, string>;
+const commands = manifest.contributes?.commands ?? [];
+const menus = manifest.contributes?.menus ?? {};
+const title = (id: string) => {
+  const raw = commands.find((c) => c.command === id)?.title ?? id;
+  return raw.replace(/^%(.+)%$/, (_, key: string) => nls[key] ?? raw);
+};
+
+/** The commands the palette lists in a context (an entry without a commandPalette rule is always listed). */
+function paletteIn(context: WhenContext): string[] {
+  const rules = new Map((menus.commandPalette ?? []).map((m) => [m.command, m.when]));
+  return commands.map((c) => c.command).filter((id) => evaluateWhen(rules.get(id), context));
+}
+
+/** Whether `menu` offers `command` in a context. */
+function menuOffers(menu: string, command: string, context: WhenContext): boolean {
+  return (menus[menu] ?? []).some((m) => m.command === command && evaluateWhen(m.when, context));
+}
+
+/** Commands that only work with an API key (everything that talks to the account or the live registry). */
+const NEEDS_KEY = /^nilvera\.(forms|settings|customers|documents|certificates|identifications|account|reconciliation|credits)\.|^nilvera\.registry\.(?!searchOffline)/;
+// Commands whose handlers read the registry tree's own documents (offered only in those, key or not).
+const REGISTRY_DOCUMENT_ACTIONS = new Set(['nilvera.registry.addAsCustomer', 'nilvera.registry.copyTaxNumber', 'nilvera.registry.copyAlias']);
 
 test('no activation event fires in every window', () => {
   assert.ok(!events.includes('*'), '"*" activates in every window');
@@ -32,4 +69,95 @@ test('opening an invoice (XML) or a customer list (CSV/TSV) activates the extens
   const languages = manifest.contributes?.languages ?? [];
   assert.ok(languages.some((l) => l.id === 'csv' && l.extensions?.includes('.csv')), '.csv files get no csv language');
   assert.ok(languages.some((l) => l.id === 'tsv' && l.extensions?.includes('.tsv')), '.tsv files get no tsv language');
+});
+
+test('without a key the palette hides every command that needs one; with a key it offers them', () => {
+  const withoutKey = paletteIn({ 'nilvera.hasApiKey': false });
+  const leaked = withoutKey.filter((id) => NEEDS_KEY.test(id) && !REGISTRY_DOCUMENT_ACTIONS.has(id));
+  assert.deepEqual(leaked, [], `listed without a key: ${leaked.join(', ')}`);
+  assert.ok(withoutKey.includes('nilvera.apiKey.set') && withoutKey.includes('nilvera.environment.switch') && withoutKey.includes('nilvera.registry.searchOffline'));
+  const withKey = paletteIn({ 'nilvera.hasApiKey': true });
+  for (const id of ['nilvera.forms.settings', 'nilvera.settings.template', 'nilvera.registry.checkTaxNumber', 'nilvera.registry.bulkCheck', 'nilvera.customers.create']) {
+    assert.ok(withKey.includes(id), `${id} missing with a key`);
+  }
+});
+
+test('one palette entry per task: no two listed commands end in the same form, one customer finder', () => {
+  const listed = paletteIn({ 'nilvera.hasApiKey': true, 'nilvera.sandboxRunning': true, 'nilvera.customers.hasSelection': true, 'nilvera.customers.filtered': true, 'nilvera.reconciliation.hasResult': true });
+  // "Add Certificate" / "Add Certificate…", "New Customer (Form)" / "New Customer…": the same task.
+  const task = (id: string) => title(id).replace(/…$/, '').replace(/\s*\(Form\)$/, '').toLowerCase();
+  const seen = new Map<string, string>();
+  for (const id of listed) {
+    assert.ok(!seen.has(task(id)), `"${title(id)}" (${id}) and ${seen.get(task(id))} do the same thing`);
+    seen.set(task(id), id);
+  }
+  for (const id of ['nilvera.forms.customer', 'nilvera.forms.certificate', 'nilvera.forms.company', 'nilvera.customers.findByTaxNumber']) {
+    assert.ok(!listed.includes(id), `${id} duplicates another palette entry`);
+  }
+  // The company form is "Edit Company Details" everywhere (account view title menu included).
+  assert.ok(!menuOffers('view/title', 'nilvera.forms.company', { view: 'nilvera.account', 'nilvera.hasApiKey': true }));
+  assert.ok(menuOffers('view/title', 'nilvera.account.openCompany', { view: 'nilvera.account', 'nilvera.hasApiKey': true }));
+  const finders = listed.filter((id) => /^nilvera\.customers\.(search|quickSearch|findByTaxNumber)$/.test(id));
+  assert.deepEqual(finders, ['nilvera.customers.search', 'nilvera.customers.quickSearch'], 'filter the view, or go to one customer');
+});
+
+test('"Stop the Sandbox" only while one runs; "Delete Selected Customers" only with a selection', () => {
+  assert.ok(!paletteIn({}).includes('nilvera.sandbox.stop'));
+  assert.ok(paletteIn({ 'nilvera.sandboxRunning': true }).includes('nilvera.sandbox.stop'));
+  assert.ok(!paletteIn({ 'nilvera.hasApiKey': true }).includes('nilvera.customers.deleteSelected'));
+  assert.ok(paletteIn({ 'nilvera.hasApiKey': true, 'nilvera.customers.hasSelection': true }).includes('nilvera.customers.deleteSelected'));
+});
+
+test('"Bulk Check Tax Numbers" only where it can apply: XML/CSV/TSV or a tax-number file name; a selection with a number', () => {
+  const file = (name: string, folder = false): WhenContext => ({
+    'nilvera.hasApiKey': true,
+    explorerResourceIsFolder: folder,
+    resourceFilename: name,
+    resourceExtname: path.extname(name),
+  });
+  for (const name of ['customers.csv', 'list.TSV', 'invoice.xml', 'vkn-listesi.txt', 'VergiNo.txt', 'customer_tax_numbers.txt']) {
+    assert.ok(menuOffers('explorer/context', 'nilvera.registry.bulkCheck', file(name)), name);
+  }
+  for (const name of ['notes.txt', 'README.md', 'syntax.txt', 'package.json']) {
+    assert.ok(!menuOffers('explorer/context', 'nilvera.registry.bulkCheck', file(name)), name);
+  }
+  assert.ok(!menuOffers('explorer/context', 'nilvera.registry.bulkCheck', file('data.csv', true)), 'a folder');
+  assert.ok(!menuOffers('explorer/context', 'nilvera.registry.bulkCheck', { ...file('data.csv'), 'nilvera.hasApiKey': false }), 'without a key');
+  assert.ok(!menuOffers('explorer/context', 'nilvera.registry.bulkCheck', { ...file('data.csv'), virtualWorkspace: 'vscode-vfs' }), 'virtual workspace');
+  const editor = { editorHasSelection: true, 'nilvera.hasApiKey': true };
+  assert.ok(!menuOffers('editor/context', 'nilvera.registry.bulkCheck', editor), 'any selection');
+  assert.ok(menuOffers('editor/context', 'nilvera.registry.bulkCheck', { ...editor, 'nilvera.selectionHasTaxNumber': true }));
+  assert.ok(!menuOffers('editor/context', 'nilvera.registry.bulkCheck', { 'nilvera.hasApiKey': true, 'nilvera.selectionHasTaxNumber': true }), 'no selection');
+});
+
+test('empty Customers, Documents and Certificates views offer their main action', () => {
+  const welcome = manifest.contributes?.viewsWelcome ?? [];
+  const shown = (view: string, context: WhenContext) =>
+    welcome.filter((w) => w.view === view && evaluateWhen(w.when, context)).map((w) => w.contents.replace(/^%(.+)%$/, (_, key: string) => nls[key]));
+  const cases: Array<[string, string[]]> = [
+    ['nilvera.customers', ['nilvera.customers.create', 'nilvera.customers.import']],
+    ['nilvera.documents', ['nilvera.documents.add']],
+    ['nilvera.certificates', ['nilvera.certificates.add']],
+  ];
+  for (const [view, actions] of cases) {
+    const empty = shown(view, { 'nilvera.hasApiKey': true, [`${view}.empty`]: true });
+    assert.equal(empty.length, 1, `${view}: one welcome text when empty, got ${empty.length}`);
+    for (const action of actions) assert.ok(empty[0].includes(`(command:${action})`), `${view} offers ${action}`);
+    assert.ok(shown(view, { 'nilvera.hasApiKey': false, [`${view}.empty`]: true }).every((c) => c.includes('command:nilvera.apiKey.set')), `${view} without a key asks for one`);
+  }
+  const noMatch = shown('nilvera.customers', { 'nilvera.hasApiKey': true, 'nilvera.customers.empty': true, 'nilvera.customers.filtered': true });
+  assert.equal(noMatch.length, 1);
+  assert.ok(noMatch[0].includes('(command:nilvera.customers.clearSearch)'), 'a search without results offers to clear it');
+});
+
+test('environment settings declare their scope; virtual workspaces are declared limited, file commands hidden there', () => {
+  const properties = manifest.contributes?.configuration?.properties ?? {};
+  assert.equal(properties['nilvera.environment']?.scope, 'window');
+  assert.equal(properties['nilvera.customUrl']?.scope, 'window');
+  const virtual = manifest.capabilities?.virtualWorkspaces;
+  assert.ok(typeof virtual === 'object' && virtual.supported === 'limited' && virtual.description, 'virtualWorkspaces must say limited, with a description');
+  const inVirtual = paletteIn({ 'nilvera.hasApiKey': true, virtualWorkspace: 'vscode-vfs' });
+  for (const id of ['nilvera.customers.import', 'nilvera.customers.export', 'nilvera.documents.add', 'nilvera.settings.template']) {
+    assert.ok(!inVirtual.includes(id), `${id} reads or writes local files`);
+  }
 });

@@ -23,10 +23,15 @@ function oneCustomer(ctx: CommandContext, node: unknown): CustomerResponse {
   return first.customer;
 }
 
+/** The details tab's name: the customer's name and tax number. */
+function customerDocumentName(customer: CustomerResponse): string {
+  return `${customer.Name || vscode.l10n.t('(no name)')} (${customer.TaxNumber ?? customer.ID})`;
+}
+
 export async function openCustomer(ctx: CommandContext, node: unknown): Promise<void> {
   const customer = oneCustomer(ctx, node);
   const details = await (await ctx.client()).customers.get(customer.ID);
-  await showRecord(details);
+  await showRecord(details, customerDocumentName(details));
 }
 
 export async function createCustomer(ctx: CommandContext): Promise<void> {
@@ -97,7 +102,8 @@ async function revealOrOpen(ctx: CommandContext, customer: CustomerResponse): Pr
     await ctx.trees.customersView.reveal(loaded, { select: true, focus: true });
     return;
   }
-  await showRecord(await (await ctx.client()).customers.get(customer.ID));
+  const details = await (await ctx.client()).customers.get(customer.ID);
+  await showRecord(details, customerDocumentName(details));
 }
 
 export async function findByTaxNumber(ctx: CommandContext): Promise<void> {
@@ -122,7 +128,7 @@ interface CustomerPick extends vscode.QuickPickItem {
 
 export async function quickSearch(ctx: CommandContext): Promise<void> {
   const picked = await prompts.searchPick<CustomerPick>({
-    title: vscode.l10n.t('Quick Search Customers'),
+    title: vscode.l10n.t('Find Customer'),
     placeholder: vscode.l10n.t('Type a name or tax number'),
     search: async (text, signal) => {
       if (text.trim().length < 2) return [];

@@ -15,8 +15,8 @@ export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[]
     registerCommand(TreeCommands.documentsDelete, (node) => deleteDocument(ctx, node)),
     registerCommand(TreeCommands.certificatesRefresh, () => ctx.trees.certificates.refresh()),
     registerCommand(TreeCommands.certificatesDetails, (node) => showCertificateDetails(ctx, node)),
-    registerCommand(TreeCommands.certificatesAdd, () => addCertificate(ctx)),
-    registerCommand(TreeCommands.certificatesUpdate, (node) => updateCertificate(ctx, node)),
+    registerCommand(TreeCommands.certificatesAdd, () => addCertificate()),
+    registerCommand(TreeCommands.certificatesUpdate, (node) => updateCertificate(node)),
     registerCommand(TreeCommands.certificatesDelete, (node) => deleteCertificate(ctx, node)),
     registerCommand(TreeCommands.identificationsRefresh, () => ctx.trees.identifications.refresh()),
     registerCommand(TreeCommands.identificationsAdd, () => addIdentification(ctx)),
@@ -27,7 +27,7 @@ export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[]
       await vscode.commands.executeCommand(Commands.creditsRefresh);
     }),
     registerCommand(TreeCommands.accountOpenCompany, () => openCompany(ctx)),
-    registerCommand(TreeCommands.accountToggleMailing, (node) => toggleMailing(ctx, node)),
+    registerCommand(TreeCommands.accountToggleMailing, (node, wanted) => toggleMailing(ctx, node, wanted)),
     registerCommand(TreeCommands.accountOpenCampaign, (url) => openCampaign(url)),
   ];
 }

@@ -9,6 +9,7 @@ import type { PaletteContext } from './commandContext';
 import { addAsCustomer, copyAlias, copyTaxNumber } from './customerActions';
 import { RegistryDetailProvider } from './detailDocument';
 import { checkName, checkTaxNumber, searchRegistry, showDetail, type CheckArgs } from './lookups';
+import { registerSelectionContext } from './selectionContext';
 import { downloadRegistryList, searchOffline, type DownloadArgs, type OfflineSearchArgs } from './offlineRegistry';
 
 /** Object arguments only: a command run from a menu may receive a tree item or a Uri instead. */
@@ -31,6 +32,7 @@ export function paletteContext(context: vscode.ExtensionContext, shell: ShellSer
 export function registerRegistryCommands(ctx: PaletteContext): vscode.Disposable[] {
   return [
     ctx.details.register(),
+    registerSelectionContext(),
     registerCommand(PaletteCommands.registryCheckTaxNumber, (arg) => checkTaxNumber(ctx, typeof arg === 'string' ? { taxNumber: arg } : argsOf<CheckArgs>(arg))),
     registerCommand(PaletteCommands.registryCheckName, (arg) => checkName(ctx, argsOf(arg))),
     registerCommand(PaletteCommands.registrySearch, (arg) => searchRegistry(ctx, argsOf(arg))),

@@ -7,7 +7,12 @@ import { checkTaxId } from '../../domain/taxId';
 import type { ShellServices } from '../../shell/services';
 import { CARD_COMMANDS, hoverCardMarkdown, type OnlineFinding, type RegistryFinding } from './hoverCard';
 import { HoverOnlineLookup } from './onlineLookup';
+import { saysTaxNumber } from './taxNumberContext';
 import { taxNumberAt } from './taxNumberTokens';
+
+// In JSON and plain text a 10-digit number is as often a Unix timestamp or an id: a hover shows there
+// only where a key, label or column header says tax number (taxNumberContext.ts).
+const NEEDS_LABEL = new Set(['json', 'jsonc', 'plaintext']);
 
 // JSON and plain text get hovers but do not activate the extension (package.json has no onLanguage for
 // them, only xml, csv and tsv): VS Code 1.139 opens its chat input as a plaintext document, and json and
@@ -48,19 +53,24 @@ class TaxNumberHoverProvider implements vscode.HoverProvider {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly online: HoverOnlineLookup,
+    /** No request before Nilvera is used in this workspace (src/shell/workspaceUsage.ts). */
+    private readonly usedHere: () => boolean,
   ) {}
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
     if (!editorSetting(Settings.editorTaxNumberHovers, true)) return undefined;
     const found = taxNumberAt(document.lineAt(position.line).text, position.character);
     if (!found) return undefined;
+    if (NEEDS_LABEL.has(document.languageId) && !saysTaxNumber(document.lineAt(position.line).text, found.start, document.lineCount > 1 ? document.lineAt(0).text : undefined)) {
+      return undefined;
+    }
     const check = checkTaxId(found.text);
     let registry: RegistryFinding | undefined;
     let online: OnlineFinding | undefined;
     if (check.valid) {
       registry = await offlineFinding(this.context, check.value).catch((): RegistryFinding => ({ state: 'noIndex' }));
       // The network only when the user allowed it, and never for a number that cannot exist.
-      if (editorSetting(Settings.editorHoverOnlineLookup, false)) online = await this.online.find(check.value, token);
+      if (editorSetting(Settings.editorHoverOnlineLookup, false) && this.usedHere()) online = await this.online.find(check.value, token);
     }
     if (token.isCancellationRequested) return undefined;
     const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online }, vscode.l10n, formatDate));
@@ -70,6 +80,6 @@ class TaxNumberHoverProvider implements vscode.HoverProvider {
 }
 
 export function registerTaxNumberHovers(context: vscode.ExtensionContext, shell: ShellServices): vscode.Disposable[] {
-  const provider = new TaxNumberHoverProvider(context, new HoverOnlineLookup(shell));
+  const provider = new TaxNumberHoverProvider(context, new HoverOnlineLookup(shell), () => shell.usage.isUsed());
   return [vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, provider)];
 }

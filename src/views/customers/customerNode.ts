@@ -1,6 +1,7 @@
 // One customer row: name, tax number and city; its details in the tooltip.
 import * as vscode from 'vscode';
 import type { CustomerResponse } from '../../api/types';
+import { TreeCommands } from '../../constants';
 import { detailsTooltip, yesNo } from '../format';
 import { TreeNode, type ParentNode } from '../treeNode';
 import { Missing, textOr } from '../placeholders';
@@ -19,6 +20,8 @@ export class CustomerNode extends TreeNode {
     item.description = [textOr(c.TaxNumber, Missing.taxNumber), c.City].filter((v) => v).join(' · ');
     item.iconPath = new vscode.ThemeIcon(c.IsExport ? 'globe' : 'person');
     item.contextValue = 'customer';
+    // A click opens the customer's details (read-only), as reconciliation rows do.
+    item.command = { command: TreeCommands.customersOpen, title: vscode.l10n.t('Open Customer Details'), arguments: [this] };
     item.tooltip = detailsTooltip(textOr(c.Name, Missing.name), [
       [vscode.l10n.t('Tax number'), c.TaxNumber],
       [vscode.l10n.t('Tax office'), c.TaxDepartment],

@@ -62,9 +62,18 @@ export class MailingNode extends TreeNode {
     const label = s.ModuleID === 'Portal' ? vscode.l10n.t('E-mail') : s.ModuleID === 'Sms' ? vscode.l10n.t('SMS') : s.ModuleID === 'WhatsApp' ? 'WhatsApp' : textOr(s.ModuleID, Missing.name);
     const item = this.item(label);
     item.description = s.IsActive ? vscode.l10n.t('on') : vscode.l10n.t('off');
-    item.iconPath = new vscode.ThemeIcon(s.IsActive ? 'pass-filled' : 'circle-large-outline');
     item.contextValue = this.toggleable ? 'mailing.toggleable' : 'mailing';
-    item.tooltip = this.toggleable ? vscode.l10n.t('Use "Switch On/Off" to change it.') : vscode.l10n.t('This setting cannot be changed through the API.');
+    if (this.toggleable) {
+      // A checkbox (the account view handles its changes): ticked = sending on.
+      item.checkboxState = {
+        state: s.IsActive ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
+        tooltip: s.IsActive ? vscode.l10n.t('Untick to turn {0} sending off.', label) : vscode.l10n.t('Tick to turn {0} sending on.', label),
+      };
+      item.tooltip = s.IsActive ? vscode.l10n.t('Untick to turn {0} sending off.', label) : vscode.l10n.t('Tick to turn {0} sending on.', label);
+    } else {
+      item.iconPath = new vscode.ThemeIcon(s.IsActive ? 'pass-filled' : 'circle-large-outline');
+      item.tooltip = vscode.l10n.t('This setting cannot be changed through the API.');
+    }
     return item;
   }
 }

@@ -1,6 +1,7 @@
 // Rows of the documents, certificates and identifications views.
 import * as vscode from 'vscode';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../../api/types';
+import { TreeCommands } from '../../constants';
 import { datePart, detailsTooltip } from '../format';
 import { TreeNode, type ParentNode } from '../treeNode';
 import { Missing, textOr } from '../placeholders';
@@ -82,6 +83,7 @@ export class CertificateNode extends TreeNode {
           ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'))
           : new vscode.ThemeIcon('verified');
     item.contextValue = 'certificate';
+    item.command = { command: TreeCommands.certificatesDetails, title: vscode.l10n.t('Show Certificate Details'), arguments: [this] };
     // The password the server may send is never shown.
     item.tooltip = detailsTooltip(textOr(c.SerialNo, () => vscode.l10n.t('(no serial number)')), [
       [vscode.l10n.t('Type'), c.Type],

@@ -97,7 +97,7 @@ test('company form (light theme): validation at the field, save two fields, unsa
   await setKey(wb);
   const before = await state(wb);
 
-  await wb.runCommand('Nilvera: Edit Company Data');
+  await wb.runCommand(`Nilvera: ${nls('%command.account.openCompany%')}`);
   let form = await wb.webview('Company Data');
   await form.locator('#field-City').waitFor();
   assert.equal(await valueOf(form, 'Name'), before.company.Name ?? '');
@@ -167,7 +167,7 @@ test('customer and certificate forms (dark theme): a 422 at the field, look-up, 
   }
   assert.ok(fresh, 'the sandbox has a registered taxpayer who is not a customer');
 
-  await wb.runCommand('Nilvera: New Customer (Form)');
+  await wb.runCommand(`Nilvera: ${nls('%command.customers.create%')}`);
   let form = await wb.webview('New Customer');
   await form.locator('#field-TaxNumber').waitFor();
   await type(form, 'TaxNumber', taken);
@@ -196,7 +196,7 @@ test('customer and certificate forms (dark theme): a 422 at the field, look-up, 
   assert.equal((await apiGet<{ City: string }>(wb, `/general/Customers/${created.ID}`)).body.City, 'Trabzon');
   await wb.screenshot('customer created then edited');
 
-  await wb.runCommand('Nilvera: Add Certificate');
+  await wb.runCommand(`Nilvera: ${nls('%command.certificates.add%')}`);
   const cert = await wb.webview('Add Certificate');
   await cert.locator('#field-SerialNo').waitFor();
   await type(cert, 'SerialNo', 'E2E-CERT-0001');

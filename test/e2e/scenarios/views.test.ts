@@ -337,6 +337,14 @@ test('documents, certificates, identifications, account; an API error becomes an
     assert.ok((await wb.view('Certificates').locator('.monaco-list-row .codicon-warning').count()) >= 1, 'an expiring certificate has a warning icon');
     assert.ok((await wb.view('Certificates').locator('.monaco-list-row .codicon-error').count()) >= 1, 'an expired certificate has an error icon');
     await wb.screenshot('certificates with validity');
+    // A click on a certificate opens its details in a read-only tab (no unsaved-changes dot, no "Untitled").
+    await row(wb, 'Certificates', 'expired').click();
+    const detailsTab = page.locator('.tabs-container .tab.active', { hasText: /\.json$/ });
+    await detailsTab.waitFor();
+    assert.equal(await page.locator('.tabs-container .tab.active.dirty').count(), 0, 'the details tab is dirty');
+    assert.doesNotMatch((await detailsTab.textContent()) ?? '', /Untitled/);
+    await wb.screenshot('certificate details, read-only');
+    await wb.runCommand('View: Close All Editors');
     await setExpanded(wb, 'Certificates', false);
 
     // Identifications: add one of the 21 types, then delete it.
@@ -366,6 +374,11 @@ test('documents, certificates, identifications, account; an API error becomes an
     await until(async () => ((await state(wb)).mailing.find((m) => m.ModuleID === 'WhatsApp')!.IsActive === !was ? true : undefined), 'WhatsApp to switch');
     await row(wb, 'Account', new RegExp(`WhatsApp.*${!was ? 'on' : 'off'}`)).waitFor();
     await wb.screenshot('whatsapp switched');
+    // The switch is a checkbox: one click on it switches back (the sandbox is not the live account: no question).
+    await row(wb, 'Account', 'WhatsApp').locator('.custom-view-tree-node-item-checkbox').first().click();
+    await until(async () => ((await state(wb)).mailing.find((m) => m.ModuleID === 'WhatsApp')!.IsActive === was ? true : undefined), 'the WhatsApp checkbox to switch back');
+    await row(wb, 'Account', new RegExp(`WhatsApp.*${was ? 'on' : 'off'}`)).waitFor();
+    await wb.screenshot('whatsapp checkbox clicked');
     await page.keyboard.press('Escape');
   });
 });
