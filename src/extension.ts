@@ -17,6 +17,7 @@ import { registerPaletteCommands } from './commands/registry/registerAll';
 import { registerTaxNumberHovers } from './editor/hover/register';
 import { registerInvoiceDiagnostics } from './editor/diagnostics/register';
 import { registerReconciliation } from './reconciliation/register';
+import { registerWalkthroughProgress } from './walkthrough/progress';
 
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
 export interface NilveraExtensionApi {
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
   context.subscriptions.push(...registerTaxNumberHovers(context, shell));
   registerInvoiceDiagnostics(context, shell);
   registerReconciliation(context, shell);
+  registerWalkthroughProgress(context);
   setTimeout(() => void state.refresh(), 0);
 
   return {
