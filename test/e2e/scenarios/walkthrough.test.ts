@@ -150,3 +150,20 @@ test('the walkthrough: every step is checked once its real event happened', { ti
   for (const step of walkthrough.steps) assert.equal(await isDone(step.id), true, `${step.id} is not checked`);
   await wb.screenshot('walkthrough with every step checked');
 });
+
+test('in Turkish the walkthrough, its steps and their pages are Turkish', { timeout: 180_000 }, async () => {
+  const tr = await openWorkbench({ scenario: 'walkthrough-tr', locale: 'tr', withKey: false, sandbox: false });
+  try {
+    await runAsking(tr.page, 'Welcome: Open Walkthrough...');
+    await tr.quickPick(nls(walkthrough.title, 'tr'));
+    const first = walkthrough.steps[0];
+    await tr.page.locator(`button.getting-started-step[data-step-id$="#${first.id}"]`, { hasText: nls(first.title, 'tr') }).waitFor();
+    // The page beside the steps is media/walkthrough/connect.tr.md (walkthrough.connect.media in package.nls.tr.json).
+    const media = await tr.webview(0);
+    await media.locator('h1', { hasText: 'Bağlanın' }).waitFor({ timeout: 30_000 });
+    await tr.page.locator('.getting-started-step.expanded .monaco-button', { hasText: 'Deneme Ortamını Dene' }).waitFor();
+    await tr.screenshot('walkthrough in Turkish');
+  } finally {
+    await tr.close();
+  }
+});
