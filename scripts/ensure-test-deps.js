@@ -85,7 +85,7 @@ function plan(found, system) {
     const packages = found.apt.join(' ');
     if (!found.aptAvailable) {
       return {
-        stop: `npm test needs ${packages}, and this machine has no apt-get. Install them with your package manager${found.apt.includes('chromium') ? ' (or set CHROMIUM_PATH to a Chromium or Chrome executable)' : ''}, then run npm test again.`,
+        stop: `npm test needs ${packages}, and this machine has no apt-get. Install that with your package manager${found.apt.includes('chromium') ? ' (or set CHROMIUM_PATH to a Chromium or Chrome executable)' : ''}, then run npm test again.`,
       };
     }
     if (!system.isRoot) {

@@ -33,7 +33,9 @@ export function registerWalkthroughProgress(context: vscode.ExtensionContext): v
     uris.some((uri) => vscode.languages.getDiagnostics(uri).some((d) => d.source === DIAGNOSTIC_SOURCE));
 
   context.subscriptions.push(
-    // Fired after every download (invalidateOfflineRegistries).
+    // Fired after every download (invalidateOfflineRegistries), and when hovers or diagnostics first
+    // open a list downloaded in an earlier session. No disk reads of its own at activation: VS Code
+    // remembers a step once it was completed.
     ...registries.map((r) => r.onDidChange(updateDownloaded)),
     vscode.languages.onDidChangeDiagnostics((e) => {
       if (checked || !hasNilveraDiagnostics(e.uris)) return;
@@ -41,6 +43,4 @@ export function registerWalkthroughProgress(context: vscode.ExtensionContext): v
       setContext(WalkthroughContextKeys.invoiceChecked, true);
     }),
   );
-  // A list downloaded in an earlier session: reading its pointer files waits until activation is done.
-  setTimeout(updateDownloaded, 0);
 }
