@@ -57,8 +57,9 @@ function packageVsix({ out = defaultVsixPath(), build = true, quiet = false } = 
       [
         vsce, 'package',
         '--no-dependencies',
-        // The repository field is not set yet; README's relative links stay as they are.
-        '--allow-missing-repository', '--no-rewrite-relative-links',
+        // vsce rewrites README's relative links to the repository (package.json `repository`): images to
+        // <repo>/raw/HEAD/<path>, other links to <repo>/blob/HEAD/<path>. VS Code's extension page drops
+        // relative image sources, so this is how its screenshots show there (test/unit/vsix.test.ts).
         '--out', path.resolve(out),
       ],
       quiet,

@@ -3,7 +3,8 @@
 // Installs dependencies when missing (npm ci), builds the VSIX, starts the sandbox with a realistic
 // data set, starts code-server (installed into the cache on first use) with the VSIX installed, the
 // Sandbox environment selected and the sandbox's URL and key handed to the extension, then prints the
-// URL to open. Ctrl-C stops everything it started.
+// URL to open. The workspace holds the sample UBL-TR invoices and the Turkish Excel customer CSV from
+// test/fixtures/, so hovers and diagnostics show at once. Ctrl-C stops everything it started.
 //
 //   npm start [-- --port 8080] [--host 127.0.0.1] [--customers 2000] [--registry 100000] [--fresh] [--no-package]
 //             [--profile default|alternate] [--quirk point[=answer]]... [--fault-phase before|after|either]
@@ -32,6 +33,16 @@ function passThrough(argv, names) {
     else if (argv[i + 1] !== undefined) out.push(argv[i], argv[++i]);
   }
   return out;
+}
+
+/** The sample files a newcomer opens first (test/fixtures/): UBL-TR invoices and a customer CSV. */
+const SAMPLE_FILE = /^(ubl-tr-invoice-.+\.xml|customers-.+\.csv)$/;
+
+function copySamples(workspace) {
+  const fixtures = path.join(root, 'test', 'fixtures');
+  const names = fs.readdirSync(fixtures).filter((n) => SAMPLE_FILE.test(n)).sort();
+  for (const name of names) fs.copyFileSync(path.join(fixtures, name), path.join(workspace, name));
+  return names;
 }
 
 function ensureDependencies() {
@@ -107,6 +118,7 @@ async function main() {
     const workspace = path.join(workDir, 'workspace');
     fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
     fs.mkdirSync(workspace);
+    const samples = copySamples(workspace);
     fs.writeFileSync(
       path.join(userDataDir, 'User', 'settings.json'),
       JSON.stringify(
@@ -136,7 +148,9 @@ async function main() {
   sandbox API:            ${sandbox.url}  (data kept in ${path.relative(root, dataFile)})
   sandbox keys:           full ${sandbox.keys.full}
                           read-only ${sandbox.keys.restricted}
-  In VS Code: the Nilvera icon in the activity bar, then "Try the Sandbox" (it takes the key above).
+  workspace files:        ${samples.join(', ')}
+  In VS Code: the Nilvera icon in the activity bar, then "Try the Sandbox" (it takes the key above);
+  open an invoice or the CSV for tax-number hovers and diagnostics.
   Ctrl-C stops VS Code and the sandbox.
 `);
   } catch (e) {

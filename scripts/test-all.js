@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every check a change must pass, in order. Steps whose suite does not exist yet
+// `npm test`: every check a change must pass, in order. It starts by making sure the machine has what
+// the real-VS-Code suites need (scripts/ensure-test-deps.js: installs it, or stops at once with the
+// command to run), so a fresh clone needs only `npm ci` before it. Steps whose suite does not exist yet
 // say so and are skipped; a failing step fails the whole run (exit code 1) after the rest ran.
 // The output of each step is passed through as it comes and also read for its test counts, so
 // the run ends with one line of totals over all suites.
@@ -19,10 +21,10 @@ const steps = [
   // The API suite again with every sandbox behind `prism proxy --errors`: the sandbox's answers checked
   // against the platform's OpenAPI export (test/support/prismProxy.ts).
   { name: 'API suite through prism', cmd: [process.execPath, 'scripts/test-prism.js'] },
-  { name: 'extension host', cmd: [npm, 'run', 'test:suite'], needs: 'test/suite' },
+  { name: 'extension host', cmd: [npm, 'run', 'test:suite'], needs: 'test/suite', realVsCode: true },
   // The same suite on the oldest VS Code the extension supports (engines.vscode ^1.100.0).
-  { name: 'extension host, VS Code 1.100', cmd: [npm, 'run', 'test:suite:min', '--', '--no-build'], needs: 'test/suite' },
-  { name: 'UI (browser)', cmd: [npm, 'run', 'test:e2e'], needs: 'test/e2e' },
+  { name: 'extension host, VS Code 1.100', cmd: [npm, 'run', 'test:suite:min', '--', '--no-build'], needs: 'test/suite', realVsCode: true },
+  { name: 'UI (browser)', cmd: [npm, 'run', 'test:e2e'], needs: 'test/e2e', realVsCode: true },
 ];
 
 /**
@@ -47,9 +49,9 @@ function countTests(output) {
   return undefined;
 }
 
-function run(cmd) {
+function run(cmd, env) {
   return new Promise((resolve) => {
-    const child = spawn(cmd[0], cmd.slice(1), { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd[0], cmd.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
@@ -62,9 +64,19 @@ function run(cmd) {
 
 async function main() {
   const only = process.argv.slice(2);
+  const chosen = steps.filter((step) => !only.length || only.some((o) => step.name.startsWith(o)));
+  const env = { ...process.env };
+  if (chosen.some((step) => step.realVsCode)) {
+    console.log('=== test dependencies ===');
+    try {
+      Object.assign(env, require('./ensure-test-deps').ensureTestDeps());
+    } catch (e) {
+      console.error(`\n${e.message}`);
+      process.exit(1);
+    }
+  }
   const results = [];
-  for (const step of steps) {
-    if (only.length && !only.some((o) => step.name.startsWith(o))) continue;
+  for (const step of chosen) {
     if (step.needs && !fs.existsSync(path.join(root, step.needs, 'index.ts'))) {
       console.log(`\n=== ${step.name}: not there yet (skipped) ===`);
       results.push({ name: step.name, status: 'skipped' });
@@ -72,7 +84,7 @@ async function main() {
     }
     console.log(`\n=== ${step.name} ===`);
     const started = Date.now();
-    const { code, output } = await run(step.cmd);
+    const { code, output } = await run(step.cmd, env);
     results.push({ name: step.name, status: code === 0 ? 'passed' : 'failed', seconds: ((Date.now() - started) / 1000).toFixed(1), tests: countTests(output) });
   }
 

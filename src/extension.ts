@@ -19,6 +19,7 @@ import { registerTaxNumberHovers } from './editor/hover/register';
 import { registerInvoiceDiagnostics } from './editor/diagnostics/register';
 import { registerReconciliation } from './reconciliation/register';
 import { registerConnectionCommands } from './commands/connection/register';
+import { registerWalkthroughProgress } from './walkthrough/progress';
 
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
 export interface NilveraExtensionApi {
@@ -70,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
   registerInvoiceDiagnostics(context, shell);
   registerReconciliation(context, shell);
   context.subscriptions.push(...registerConnectionCommands(context, shell));
+  registerWalkthroughProgress(context);
   setTimeout(() => void state.refresh(), 0);
 
   return {

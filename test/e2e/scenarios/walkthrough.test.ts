@@ -1,0 +1,179 @@
+// The extension a newcomer meets. Its page in the Extensions view (icon, name, README), then the
+// "Get Started with Nilvera" walkthrough done step by step through its own buttons, without an API
+// key to begin with: each step shows its check mark only after the real thing happened (a key saved,
+// the Customers view opened, a tax number checked, a registry list downloaded and indexed, an invoice
+// opened with Nilvera diagnostics). scripts/readme-screenshots.js copies some of these shots into
+// media/readme/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator } from 'playwright-core';
+import type { Workbench } from '../index';
+import { manifest, nls, openFile, openWorkbench, repoRoot, runAsking, waitUntil, workspaceFolder } from '../index';
+
+interface WalkthroughManifest {
+  displayName: string;
+  repository?: { url?: string };
+  contributes: { walkthroughs: Array<{ id: string; title: string; steps: Array<{ id: string; title: string; description: string }> }> };
+}
+
+const pkg = manifest() as unknown as WalkthroughManifest;
+const walkthrough = pkg.contributes.walkthroughs[0];
+const displayName = nls(pkg.displayName);
+let wb: Workbench;
+
+/** The step's title button in the walkthrough page (its data-step-id ends in "#<step id>"). */
+const stepButton = (stepId: string): Locator => wb.page.locator(`button.getting-started-step[data-step-id$="#${stepId}"]`);
+/** The step's check box: VS Code adds `complete` when the step's completion event has fired. */
+const stepCheck = (stepId: string): Locator => wb.page.locator(`[data-done-step-id$="#${stepId}"]`).first();
+
+async function isDone(stepId: string): Promise<boolean> {
+  return ((await stepCheck(stepId).getAttribute('class')) ?? '').split(/\s+/).includes('complete');
+}
+
+async function waitDone(stepId: string, timeoutMs = 60_000): Promise<void> {
+  await waitUntil(async () => ((await isDone(stepId)) ? true : undefined), `the walkthrough step "${stepId}" to be checked`, timeoutMs, 250);
+}
+
+/** Opens the walkthrough from the palette, as from Help > Welcome. */
+async function openWalkthrough(w: Workbench = wb, locale?: string): Promise<void> {
+  await runAsking(w.page, 'Welcome: Open Walkthrough...');
+  // Typed and chosen with Enter: the mouse may rest where the list shows a hover over its rows.
+  const title = nls(walkthrough.title, locale);
+  const box = w.page.locator('.quick-input-widget .quick-input-box input');
+  await box.fill(title);
+  await w.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor();
+  await box.press('Enter');
+  await w.page.locator(`button.getting-started-step[data-step-id$="#${walkthrough.steps[0].id}"]`).waitFor();
+}
+
+/**
+ * Opens the walkthrough again (after a step completes, VS Code re-renders the page and leaves the other
+ * steps' title buttons disabled until it is shown anew), expands the step and clicks the button its
+ * description names.
+ */
+async function clickStepButton(stepId: string): Promise<void> {
+  await openWalkthrough();
+  const step = stepButton(stepId);
+  // The selected step is expanded, and its title button is then disabled.
+  if ((await step.getAttribute('aria-expanded')) !== 'true') await step.click();
+  await wb.screenshot(`walkthrough at step ${stepId}`);
+  const description = nls(walkthrough.steps.find((s) => s.id === stepId)!.description);
+  const label = /\n\[([^\]]+)\]\(command:/.exec(description)![1];
+  const button = wb.page.locator('.getting-started-step.expanded .monaco-button', { hasText: label }).first();
+  await button.waitFor({ state: 'visible' });
+  await button.click();
+}
+
+async function notification(text: RegExp): Promise<string> {
+  // A toast that fades out between counting and reading makes notifications() throw: read again.
+  return waitUntil(async () => (await wb.notifications().catch(() => [])).find((n) => text.test(n)), `a notification matching ${text}`, 60_000, 250);
+}
+
+before(async () => {
+  // No key: the first step is to get one.
+  wb = await openWorkbench({ scenario: 'walkthrough', withKey: false, settings: { 'workbench.welcomePage.walkthroughs.openOnInstall': false } });
+  fs.copyFileSync(path.join(repoRoot, 'test', 'fixtures', 'ubl-tr-invoice-bad-customer-vkn.xml'), path.join(workspaceFolder(wb.page), 'ubl-tr-invoice-bad-customer-vkn.xml'));
+});
+
+after(async () => {
+  await wb?.close();
+});
+
+test("the Extensions view shows the extension's page: icon, name and README", { timeout: 120_000 }, async () => {
+  const { page } = wb;
+  // The Extensions view (Ctrl+Shift+X), filtered to the installed extensions as its "…" menu does.
+  await page.keyboard.press('Control+Shift+X');
+  const search = page.locator('.extensions-viewlet .suggest-input-container .monaco-editor textarea, .extensions-viewlet .monaco-inputbox input').first();
+  await search.waitFor({ state: 'attached' });
+  await search.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('@installed nilvera');
+  const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: displayName }).first();
+  await item.waitFor({ timeout: 30_000 });
+  await item.click();
+  const editor = page.locator('.extension-editor');
+  await editor.locator('.header .name', { hasText: displayName }).waitFor({ timeout: 30_000 });
+  // The icon is the packaged PNG, loaded (not the default placeholder).
+  const icon = editor.locator('.header .icon-container img.icon');
+  await waitUntil(async () => ((await icon.evaluate((img: HTMLImageElement) => img.complete ? img.naturalWidth : 0)) > 0 ? true : undefined), 'the icon to load');
+  assert.match((await icon.getAttribute('src')) ?? '', /icon\.png/);
+  // The README is the page's body, in a webview. Its screenshots come from the repository (vsce rewrote
+  // media/readme/*.png to <repository>/raw/HEAD/...: VS Code drops relative image sources here), so
+  // they show once the repository is published at that address; this machine is offline.
+  const readme = await wb.webview(0);
+  await readme.locator('h2', { hasText: 'Install' }).first().waitFor({ timeout: 30_000 });
+  await readme.locator('h2', { hasText: 'Where the API documentation is silent' }).waitFor({ state: 'attached' });
+  const repo = (pkg.repository?.url ?? '').replace(/\.git$/, '');
+  const sources = await readme.locator('img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src') ?? ''));
+  assert.ok(sources.length >= 3, `the page shows ${sources.length} images`);
+  for (const src of sources) assert.ok(src.startsWith(`${repo}/raw/HEAD/media/readme/`), `image source ${src}`);
+  await wb.screenshot('extension page with icon and README');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('W'); // closes every editor
+  await page.keyboard.press('Control+B'); // and the side bar, to give the walkthrough room
+});
+
+test('the walkthrough: every step is checked once its real event happened', { timeout: 420_000 }, async () => {
+  const { page } = wb;
+  await openWalkthrough();
+  // The step's page (media/walkthrough/connect.md) beside the steps, in a webview.
+  const media = await wb.webview(0);
+  await media.locator('h1', { hasText: 'Connect' }).waitFor({ timeout: 30_000 });
+  for (const step of walkthrough.steps) assert.equal(await isDone(step.id), false, `${step.id} is checked before anything happened`);
+  await wb.screenshot('walkthrough opened, nothing checked');
+
+  // 1. Try the Sandbox: the key is saved, so nilvera.hasApiKey turns true.
+  await clickStepButton('connect');
+  await notification(/The sandbox runs at/);
+  await waitDone('connect');
+  assert.equal(await isDone('customers'), false, 'customers checked before the view was opened');
+
+  // 2. Open Customers: the view comes up with the sandbox's customers.
+  await clickStepButton('customers');
+  await wb.view(nls('%view.customers%')).locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await waitDone('customers');
+
+  // 3. Check a tax number: asks for the number and the document type, then answers.
+  await clickStepButton('checkTaxNumber');
+  await wb.inputBox('4540536920');
+  await wb.quickPick('e-Invoice (Invoice)');
+  await notification(/4540536920 is (not )?registered/);
+  await waitDone('checkTaxNumber');
+  assert.equal(await isDone('downloadRegistry'), false, 'download checked before any list was downloaded');
+
+  // 4. Download the registry list: checked only once the list is indexed.
+  await clickStepButton('downloadRegistry');
+  await wb.quickPick('PK: receiving mailboxes');
+  await wb.quickPick('e-Invoice (Invoice)');
+  await wb.quickPick('Extension storage');
+  await notification(/ready for offline search/);
+  await waitDone('downloadRegistry');
+  assert.equal(await isDone('invoice'), false, 'invoice checked before any file was opened');
+
+  // 5. Open an invoice: the bad customer VKN is underlined, and that checks the last step.
+  await openFile(page, 'ubl-tr-invoice-bad-customer-vkn.xml');
+  await page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first().waitFor({ timeout: 60_000 });
+  await wb.screenshot('invoice with its diagnostics');
+  await openWalkthrough();
+  await waitDone('invoice');
+  for (const step of walkthrough.steps) assert.equal(await isDone(step.id), true, `${step.id} is not checked`);
+  await wb.screenshot('walkthrough with every step checked');
+});
+
+test('in Turkish the walkthrough, its steps and their pages are Turkish', { timeout: 180_000 }, async () => {
+  const tr = await openWorkbench({ scenario: 'walkthrough-tr', locale: 'tr', withKey: false, sandbox: false });
+  try {
+    await openWalkthrough(tr, 'tr');
+    const first = walkthrough.steps[0];
+    await tr.page.locator(`button.getting-started-step[data-step-id$="#${first.id}"]`, { hasText: nls(first.title, 'tr') }).waitFor();
+    // The page beside the steps is media/walkthrough/connect.tr.md (walkthrough.connect.media in package.nls.tr.json).
+    const media = await tr.webview(0);
+    await media.locator('h1', { hasText: 'Bağlanın' }).waitFor({ timeout: 30_000 });
+    await tr.page.locator('.getting-started-step.expanded .monaco-button', { hasText: 'Deneme Ortamını Dene' }).waitFor();
+    await tr.screenshot('walkthrough in Turkish');
+  } finally {
+    await tr.close();
+  }
+});
