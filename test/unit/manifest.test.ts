@@ -160,6 +160,8 @@ test('environment settings declare their scope; virtual workspaces are declared 
   for (const id of ['nilvera.customers.import', 'nilvera.customers.export', 'nilvera.documents.add', 'nilvera.settings.template']) {
     assert.ok(!inVirtual.includes(id), `${id} reads or writes local files`);
   }
+});
+
 // The extension a user meets: identity, links, and a walkthrough whose steps complete on real events.
 interface Identity {
   displayName?: string;
