@@ -1,20 +1,27 @@
-// Builds the offline registry index from a downloaded registry ZIP, streaming: taxpayers are
-// written to the record file as they are parsed; only the numbers (offsets, keys, postings) stay in
-// memory until the end. The index is built in a temporary folder and swapped in by a rename.
+// Builds the offline registry index (format.ts) from a downloaded registry ZIP in one streaming pass
+// with bounded memory. The index is built in a temporary folder and swapped in by a rename.
 
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
+import { crc32 } from '../domain/crc32';
 import type { Taxpayer } from '../domain/registryXml';
 import { foldedWords } from './fold';
-import { CURRENT_POINTER, FILES, INDEX_FORMAT, TAX_BLOCK, TAX_ENTRY_BYTES, taxNumberKey, toCompact, type IndexMeta } from './format';
-import { GrowableFloat64, GrowableUint32 } from './growable';
+import { CURRENT_POINTER, encodeRecord, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, TAX_BLOCK, taxNumberKey, WORDS_PER_BLOCK, type IndexMeta } from './format';
+import { GrowableFloat64 } from './growable';
+import { ByteReader, ByteWriter } from './varint';
+
+const deflate = promisify(zlib.deflate);
 
 export interface IndexSource {
   aliasType: string;
   userType: string;
   zipBytes: number;
   downloadedAt?: Date;
+  /** The list ZIP, recorded so an index of an older format can be rebuilt from it. */
+  zipPath?: string;
 }
 
 export interface BuildOptions {
@@ -57,16 +64,6 @@ class FileAppender {
     this.used += bytes.length;
   }
 
-  async appendText(text: string): Promise<void> {
-    // Most records fit the buffer's free space: encode straight into it.
-    const free = this.buf.length - this.used;
-    if (text.length * 3 <= free) {
-      this.used += this.buf.write(text, this.used, 'utf8');
-      return;
-    }
-    await this.append(Buffer.from(text, 'utf8'));
-  }
-
   async flush(): Promise<void> {
     if (this.used === 0) return;
     await this.handle.write(this.buf, 0, this.used, this.position);
@@ -80,11 +77,29 @@ class FileAppender {
   }
 }
 
-/** Collects the index's numbers while the records stream to disk. */
+/** Pairs (word, ordinal) held before a sorted run is spilled to disk: 16 MB of Float64. */
+const RUN_PAIRS = 1 << 21;
+/** zlib level for record blocks: 6 packs about a tenth tighter than 1 at twice the CPU, off the main thread. */
+const DEFLATE_LEVEL = 6;
+/** Record blocks being deflated at once (in libuv's thread pool, while parsing goes on). */
+const MAX_DEFLATING = 4;
+
+/**
+ * Writes the index in one streaming pass. Records are deflated in blocks as they arrive; tax-number
+ * keys (8 bytes a taxpayer) stay in memory to be sorted at the end; title words become (word, ordinal)
+ * pairs that are sorted and spilled to disk in runs, merged into delta-coded postings at the end. Only
+ * the word dictionary and the compressed postings are ever whole in memory.
+ */
 export class IndexBuilder {
-  private readonly offsets = new GrowableFloat64(1 << 16);
+  private readonly blockOffsets = new GrowableFloat64(1 << 12);
   private readonly keys = new GrowableFloat64(1 << 16);
-  private readonly postings = new Map<string, GrowableUint32>();
+  private readonly wordIds = new Map<string, number>();
+  private readonly words: string[] = [];
+  private pairs = new Float64Array(RUN_PAIRS);
+  private pairCount = 0;
+  private readonly runs: string[] = [];
+  private block: string[] = [];
+  private readonly deflating: Array<Promise<Buffer>> = [];
   private count = 0;
 
   private constructor(
@@ -103,23 +118,36 @@ export class IndexBuilder {
 
   async add(t: Taxpayer): Promise<void> {
     const ordinal = this.count++;
-    this.offsets.push(this.records.offset);
     this.keys.push(taxNumberKey(t.Identifier));
-    await this.records.appendText(JSON.stringify(toCompact(t)));
-    for (const word of new Set(foldedWords(t.Title))) {
-      let list = this.postings.get(word);
-      if (!list) this.postings.set(word, (list = new GrowableUint32()));
-      list.push(ordinal);
+    this.block.push(encodeRecord(t));
+    if (this.block.length === RECORDS_PER_BLOCK) await this.flushBlock();
+    let previous = '';
+    for (const word of foldedWords(t.Title)) {
+      if (word === previous) continue;
+      previous = word;
+      let id = this.wordIds.get(word);
+      if (id === undefined) {
+        id = this.words.length;
+        this.wordIds.set(word, id);
+        this.words.push(word);
+      }
+      if (this.pairCount === this.pairs.length) await this.spillRun();
+      this.pairs[this.pairCount++] = id * 4294967296 + ordinal;
     }
   }
 
   /** Writes the lookup files and meta.json; the folder is then a complete index. */
   async finish(source: IndexSource): Promise<IndexMeta> {
-    this.offsets.push(this.records.offset);
+    await this.flushBlock();
+    while (this.deflating.length > 0) await this.writeDeflated();
+    this.blockOffsets.push(this.records.offset);
     await this.records.close();
-    await writeFloat64s(path.join(this.folder, FILES.offsets), this.offsets.view());
+    await writeFloat64s(path.join(this.folder, FILES.recordIndex), this.blockOffsets.view());
     await this.writeTaxNumbers();
-    const words = await this.writeWords();
+    await this.spillRun();
+    await this.writeWords();
+    const files: Record<string, number> = {};
+    for (const name of Object.values(FILES)) if (name !== FILES.meta) files[name] = (await fs.promises.stat(path.join(this.folder, name))).size;
     const meta: IndexMeta = {
       format: INDEX_FORMAT,
       aliasType: source.aliasType,
@@ -127,15 +155,33 @@ export class IndexBuilder {
       downloadedAt: (source.downloadedAt ?? new Date()).toISOString(),
       taxpayers: this.count,
       zipBytes: source.zipBytes,
-      words,
+      words: this.words.length,
+      ...(source.zipPath ? { zipPath: source.zipPath } : {}),
+      files,
     };
     await fs.promises.writeFile(path.join(this.folder, FILES.meta), JSON.stringify(meta, null, 2) + '\n');
     return meta;
   }
 
   async abandon(): Promise<void> {
+    await Promise.allSettled(this.deflating);
     await this.records.close().catch(() => undefined);
     await fs.promises.rm(this.folder, { recursive: true, force: true });
+  }
+
+  /** Starts deflating the current block; waits for the oldest when too many are under way. */
+  private async flushBlock(): Promise<void> {
+    if (this.block.length === 0) return;
+    const raw = Buffer.from(this.block.join(RECORD_SEP), 'utf8');
+    this.block = [];
+    this.deflating.push(deflate(raw, { level: DEFLATE_LEVEL }));
+    if (this.deflating.length >= MAX_DEFLATING) await this.writeDeflated();
+  }
+
+  private async writeDeflated(): Promise<void> {
+    const bytes = await (this.deflating.shift() as Promise<Buffer>);
+    this.blockOffsets.push(this.records.offset);
+    await this.records.append(bytes);
   }
 
   private async writeTaxNumbers(): Promise<void> {
@@ -144,38 +190,145 @@ export class IndexBuilder {
     for (let i = 0; i < order.length; i++) order[i] = i;
     // Equal keys keep list order (the sort is stable), so the first entry of a duplicate wins.
     order.sort((a, b) => keys[a] - keys[b]);
-    const table = Buffer.allocUnsafe(order.length * TAX_ENTRY_BYTES);
-    const sparse: number[] = [];
+    const out = await FileAppender.create(path.join(this.folder, FILES.taxNumbers));
+    const firstKeys: number[] = [];
+    const offsets: number[] = [];
+    const w = new ByteWriter();
     let n = 0;
     let previous = Number.NaN;
     for (const ordinal of order) {
       const key = keys[ordinal];
       if (Number.isNaN(key) || key === previous) continue;
+      if (n % TAX_BLOCK === 0) {
+        await out.append(w.view());
+        w.reset();
+        firstKeys.push(key);
+        offsets.push(out.offset);
+        w.uvarint(0);
+      } else {
+        w.uvarint(key - previous);
+      }
+      w.uvarint(ordinal);
       previous = key;
-      if (n % TAX_BLOCK === 0) sparse.push(key);
-      table.writeDoubleLE(key, n * TAX_ENTRY_BYTES);
-      table.writeUInt32LE(ordinal, n * TAX_ENTRY_BYTES + 8);
       n++;
     }
-    await fs.promises.writeFile(path.join(this.folder, FILES.taxNumbers), table.subarray(0, n * TAX_ENTRY_BYTES));
-    await writeFloat64s(path.join(this.folder, FILES.taxSparse), Float64Array.from(sparse));
+    await out.append(w.view());
+    offsets.push(out.offset);
+    await out.close();
+    await writeFloat64s(path.join(this.folder, FILES.taxIndex), Float64Array.from([...firstKeys, ...offsets]));
   }
 
-  private async writeWords(): Promise<number> {
-    const words = [...this.postings.keys()].sort();
-    const post = await FileAppender.create(path.join(this.folder, FILES.wordPostings));
-    const dict: string[] = [];
-    let start = 0;
-    for (const word of words) {
-      const list = (this.postings.get(word) as GrowableUint32).view();
-      await post.append(Buffer.from(list.buffer, list.byteOffset, list.byteLength));
-      dict.push(`${word}\t${start}\t${list.length}`);
-      start += list.length;
+  /** Sorts the pairs gathered so far by (word, ordinal) and writes them as one run file. */
+  private async spillRun(): Promise<void> {
+    if (this.pairCount === 0) return;
+    const sorted = this.pairs.subarray(0, this.pairCount).sort();
+    const w = new ByteWriter(1 << 20);
+    const deltas = new ByteWriter(1 << 12);
+    let previousWord = 0;
+    for (let i = 0; i < sorted.length; ) {
+      const word = Math.floor(sorted[i] / 4294967296);
+      let last = 0;
+      let count = 0;
+      deltas.reset();
+      for (; i < sorted.length && Math.floor(sorted[i] / 4294967296) === word; i++, count++) {
+        const ordinal = sorted[i] % 4294967296;
+        deltas.uvarint(ordinal - last);
+        last = ordinal;
+      }
+      w.uvarint(word - previousWord);
+      w.uvarint(count);
+      w.uvarint(last);
+      w.uvarint(deltas.length);
+      w.bytes(deltas.view());
+      previousWord = word;
     }
+    const file = path.join(this.folder, `run-${this.runs.length}.tmp`);
+    await fs.promises.writeFile(file, w.view());
+    this.runs.push(file);
+    this.pairCount = 0;
+  }
+
+  /**
+   * Merges the runs into words.post in dictionary order and writes the front-coded dictionary. The
+   * runs are read back whole: they are the compressed postings (a few bytes per taxpayer).
+   */
+  private async writeWords(): Promise<void> {
+    const wordCount = this.words.length;
+    const runs = await Promise.all(this.runs.map((f) => fs.promises.readFile(f)));
+    // Where each word's group starts in each run (-1: not in that run).
+    const groupAt = runs.map((run) => {
+      const at = new Int32Array(wordCount).fill(-1);
+      const r = new ByteReader(run);
+      let word = 0;
+      while (r.pos < run.length) {
+        const start = r.pos;
+        word += r.uvarint();
+        at[word] = start;
+        r.uvarint();
+        r.uvarint();
+        const bytes = r.uvarint();
+        r.pos += bytes;
+      }
+      return at;
+    });
+    const order = Array.from({ length: wordCount }, (_, i) => i).sort((a, b) => (this.words[a] < this.words[b] ? -1 : 1));
+    const post = await FileAppender.create(path.join(this.folder, FILES.wordPostings));
+    const dict = await FileAppender.create(path.join(this.folder, FILES.wordDict));
+    const blocks: Array<[string, number, number, number]> = [];
+    const entry = new ByteWriter(1 << 16);
+    const postings = new ByteWriter(1 << 16);
+    let previousWord = '';
+    for (let k = 0; k < order.length; k++) {
+      const id = order[k];
+      const word = this.words[id];
+      if (k % WORDS_PER_BLOCK === 0) {
+        if (k > 0) blocks[blocks.length - 1][3] = crc32(entry.view());
+        await dict.append(entry.view());
+        entry.reset();
+        blocks.push([word, dict.offset, post.offset, 0]);
+        previousWord = '';
+      }
+      postings.reset();
+      let count = 0;
+      let last = 0;
+      for (let r = 0; r < runs.length; r++) {
+        const start = groupAt[r][id];
+        if (start < 0) continue;
+        const g = new ByteReader(runs[r], start);
+        g.uvarint();
+        const n = g.uvarint();
+        const runLast = g.uvarint();
+        const bytes = g.bytes(g.uvarint());
+        // The run's first delta is from 0; continue the chain from the previous run's last ordinal.
+        const first = new ByteReader(bytes);
+        const firstOrdinal = first.uvarint();
+        postings.uvarint(firstOrdinal - last);
+        postings.bytes(bytes.subarray(first.pos));
+        count += n;
+        last = runLast;
+      }
+      await post.append(postings.view());
+      let prefix = 0;
+      const max = Math.min(word.length, previousWord.length);
+      while (prefix < max && word.charCodeAt(prefix) === previousWord.charCodeAt(prefix)) prefix++;
+      // Never split a surrogate pair between the shared prefix and the UTF-8 suffix.
+      if (prefix > 0 && (word.charCodeAt(prefix - 1) & 0xfc00) === 0xd800) prefix--;
+      const suffix = Buffer.from(word.slice(prefix), 'utf8');
+      entry.uvarint(prefix);
+      entry.uvarint(suffix.length);
+      entry.bytes(suffix);
+      entry.uvarint(postings.length);
+      entry.uvarint(count);
+      previousWord = word;
+    }
+    if (blocks.length > 0) blocks[blocks.length - 1][3] = crc32(entry.view());
+    await dict.append(entry.view());
+    await dict.close();
     await post.close();
-    await fs.promises.writeFile(path.join(this.folder, FILES.wordDict), dict.join('\n') + '\n');
-    this.postings.clear();
-    return words.length;
+    const index = { blocks, dictEnd: dict.offset, postEnd: post.offset };
+    await fs.promises.writeFile(path.join(this.folder, FILES.wordIndex), JSON.stringify(index));
+    for (const f of this.runs) await fs.promises.rm(f, { force: true });
+    this.wordIds.clear();
   }
 }
 

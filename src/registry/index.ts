@@ -11,6 +11,7 @@ export type { BuildOptions, IndexSource } from './builder';
 export { RegistryIndexReader, currentIndexFolder } from './reader';
 export type { WordSearchResult } from './reader';
 export { foldTurkish, foldedWords } from './fold';
+export { INDEX_FORMAT, RegistryIndexError } from './format';
 export type { IndexMeta } from './format';
 
 /** The folder holding the indexes of one list kind (PK/GB × Invoice/DespatchAdvice). */
@@ -25,5 +26,5 @@ export async function buildIndexFromZip(
   source: { aliasType: string; userType: string; zipBytes: number },
   options: BuildOptions & RegistryZipOptions = {},
 ): Promise<IndexMeta> {
-  return buildIndex(storageDir, iterateRegistryZip(zipPath, { maxEntryBytes: options.maxEntryBytes }), source, options);
+  return buildIndex(storageDir, iterateRegistryZip(zipPath, { maxEntryBytes: options.maxEntryBytes }), { zipPath: path.resolve(zipPath), ...source }, options);
 }
