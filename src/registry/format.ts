@@ -86,9 +86,12 @@ export const RECORD_SEP = '\x1c';
 const FIELD_SEP = '\x1f';
 const ALIAS_SEP = '\x1e';
 const PART_SEP = '\x1d';
+// eslint-disable-next-line no-control-regex -- these control characters are exactly what is looked for
 const SEPARATORS = /[\x1c-\x1f]/g;
+// eslint-disable-next-line no-control-regex -- as above; without /g, so test() keeps no state
+const HAS_SEPARATOR = /[\x1c-\x1f]/;
 
-const clean = (s: string): string => (s.length > 0 && SEPARATORS.test(s) ? s.replace(SEPARATORS, ' ') : s);
+const clean = (s: string): string => (HAS_SEPARATOR.test(s) ? s.replace(SEPARATORS, ' ') : s);
 
 /**
  * One taxpayer as text: TaxNumber, Title, Type, AccountType, FirstCreationTime, then one field per
