@@ -9,7 +9,7 @@ import * as zlib from 'node:zlib';
 import { crc32 } from '../domain/crc32';
 import type { Taxpayer } from '../domain/registryXml';
 import { foldedWords } from './fold';
-import { CURRENT_POINTER, encodeRecord, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, TAX_BLOCK, taxNumberKey, WORDS_PER_BLOCK, type IndexMeta } from './format';
+import { CURRENT_POINTER, DICTIONARY_BYTES, encodeRecord, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, TAX_BLOCK, taxNumberKey, WORDS_PER_BLOCK, type IndexMeta } from './format';
 import { GrowableFloat64 } from './growable';
 import { ByteReader, ByteWriter } from './varint';
 
@@ -79,8 +79,8 @@ class FileAppender {
 
 /** Pairs (word, ordinal) held before a sorted run is spilled to disk: 16 MB of Float64. */
 const RUN_PAIRS = 1 << 21;
-/** zlib level for record blocks: 6 packs about a tenth tighter than 1 at twice the CPU, off the main thread. */
-const DEFLATE_LEVEL = 6;
+/** zlib level for record blocks: with the preset dictionary, 4 is within 3 % of 6 at less CPU (off the main thread). */
+const DEFLATE_LEVEL = 4;
 /** Record blocks being deflated at once (in libuv's thread pool, while parsing goes on). */
 const MAX_DEFLATING = 4;
 
@@ -99,6 +99,7 @@ export class IndexBuilder {
   private pairCount = 0;
   private readonly runs: string[] = [];
   private block: string[] = [];
+  private dictionary: Buffer | undefined;
   private readonly deflating: Array<Promise<Buffer>> = [];
   private count = 0;
 
@@ -121,10 +122,7 @@ export class IndexBuilder {
     this.keys.push(taxNumberKey(t.Identifier));
     this.block.push(encodeRecord(t));
     if (this.block.length === RECORDS_PER_BLOCK) await this.flushBlock();
-    let previous = '';
     for (const word of foldedWords(t.Title)) {
-      if (word === previous) continue;
-      previous = word;
       let id = this.wordIds.get(word);
       if (id === undefined) {
         id = this.words.length;
@@ -139,6 +137,7 @@ export class IndexBuilder {
   /** Writes the lookup files and meta.json; the folder is then a complete index. */
   async finish(source: IndexSource): Promise<IndexMeta> {
     await this.flushBlock();
+    if (!this.dictionary) await fs.promises.writeFile(path.join(this.folder, FILES.recordDict), Buffer.alloc(0));
     while (this.deflating.length > 0) await this.writeDeflated();
     this.blockOffsets.push(this.records.offset);
     await this.records.close();
@@ -174,7 +173,11 @@ export class IndexBuilder {
     if (this.block.length === 0) return;
     const raw = Buffer.from(this.block.join(RECORD_SEP), 'utf8');
     this.block = [];
-    this.deflating.push(deflate(raw, { level: DEFLATE_LEVEL }));
+    if (!this.dictionary) {
+      this.dictionary = Buffer.from(raw.subarray(0, DICTIONARY_BYTES));
+      await fs.promises.writeFile(path.join(this.folder, FILES.recordDict), this.dictionary);
+    }
+    this.deflating.push(deflate(raw, { level: DEFLATE_LEVEL, dictionary: this.dictionary }));
     if (this.deflating.length >= MAX_DEFLATING) await this.writeDeflated();
   }
 
@@ -208,7 +211,7 @@ export class IndexBuilder {
       } else {
         w.uvarint(key - previous);
       }
-      w.uvarint(ordinal);
+      w.uvarint(Math.floor(ordinal / RECORDS_PER_BLOCK));
       previous = key;
       n++;
     }
@@ -230,10 +233,13 @@ export class IndexBuilder {
       let last = 0;
       let count = 0;
       deltas.reset();
-      for (; i < sorted.length && Math.floor(sorted[i] / 4294967296) === word; i++, count++) {
+      for (; i < sorted.length && Math.floor(sorted[i] / 4294967296) === word; i++) {
+        // A word twice in one title ("… Ticaret Sanayi ve Ticaret …") is one posting.
+        if (i > 0 && sorted[i] === sorted[i - 1]) continue;
         const ordinal = sorted[i] % 4294967296;
         deltas.uvarint(ordinal - last);
         last = ordinal;
+        count++;
       }
       w.uvarint(word - previousWord);
       w.uvarint(count);

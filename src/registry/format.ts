@@ -4,11 +4,13 @@
 //                 byte size of every other file (a truncated or swapped file is refused on open).
 //   records.z     the taxpayers in list order, RECORDS_PER_BLOCK to a block; each block is one zlib
 //                 stream (deflate + Adler-32, so a damaged block is refused, never misread) of
-//                 records joined by RECORD_SEP (see encodeRecord).
+//                 records joined by RECORD_SEP (see encodeRecord), deflated with a preset dictionary.
+//   records.dict  that dictionary: the first block's text, up to DICTIONARY_BYTES (small blocks
+//                 compress about as well as the whole list with it; zlib checks its Adler-32).
 //   records.idx   Float64 LE byte offsets of the blocks in records.z, plus the file length.
-//   taxnums.z     (tax number key, record ordinal) sorted by key, TAX_BLOCK entries to a block, as
+//   taxnums.z     (tax number key, record block) sorted by key, TAX_BLOCK entries to a block, as
 //                 unsigned varints: key delta from the previous entry (the first from the block's first
-//                 key), then the ordinal.
+//                 key), then the number of the record block holding that taxpayer.
 //   taxnums.idx   Float64 LE: every block's first key, then the blocks' byte offsets plus the length.
 //   words.dict    the folded title words, sorted, WORDS_PER_BLOCK to a block, front-coded: varints
 //                 (shared prefix, suffix bytes), the suffix (UTF-8), varints (postings byte length,
@@ -26,7 +28,8 @@
 import type { Taxpayer } from '../domain/registryXml';
 
 export const INDEX_FORMAT = 2;
-export const RECORDS_PER_BLOCK = 64;
+export const RECORDS_PER_BLOCK = 128;
+export const DICTIONARY_BYTES = 16 * 1024;
 /** Entries per block of taxnums.z: a lookup decodes one block. */
 export const TAX_BLOCK = 64;
 export const WORDS_PER_BLOCK = 32;
@@ -34,6 +37,7 @@ export const WORDS_PER_BLOCK = 32;
 export const FILES = {
   meta: 'meta.json',
   records: 'records.z',
+  recordDict: 'records.dict',
   recordIndex: 'records.idx',
   taxNumbers: 'taxnums.z',
   taxIndex: 'taxnums.idx',
@@ -83,7 +87,7 @@ export function taxNumberKey(taxNumber: string): number {
 // Separators of the record encoding: control characters XML 1.0 does not allow in text, so a list's
 // values never hold them (should one arrive through a character reference, it becomes a space).
 export const RECORD_SEP = '\x1c';
-const FIELD_SEP = '\x1f';
+export const FIELD_SEP = '\x1f';
 const ALIAS_SEP = '\x1e';
 const PART_SEP = '\x1d';
 // eslint-disable-next-line no-control-regex -- these control characters are exactly what is looked for

@@ -9,7 +9,7 @@ import * as zlib from 'node:zlib';
 import { crc32 } from '../domain/crc32';
 import type { Taxpayer } from '../domain/registryXml';
 import { foldedWords, foldTurkish } from './fold';
-import { CURRENT_POINTER, decodeRecord, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, RegistryIndexError, taxNumberKey, type IndexMeta } from './format';
+import { CURRENT_POINTER, decodeRecord, FIELD_SEP, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, RegistryIndexError, taxNumberKey, type IndexMeta } from './format';
 import { ByteReader } from './varint';
 
 /** A prefix matching more words than this only uses the first ones (alphabetically). */
@@ -65,7 +65,7 @@ function corrupt(what: string): RegistryIndexError {
 }
 
 export class RegistryIndexReader {
-  private readonly blockCache = new Map<number, string[]>();
+  private readonly blockCache = new Map<number, string>();
 
   private constructor(
     readonly folder: string,
@@ -76,6 +76,7 @@ export class RegistryIndexReader {
     private readonly taxOffsets: Float64Array,
     private readonly dictBlocks: DictBlock[],
     private readonly dictEnd: number,
+    private readonly dictionary: Buffer,
   ) {}
 
   /** Opens the current index under `storageDir`; undefined when there is none. */
@@ -115,7 +116,8 @@ export class RegistryIndexReader {
     if (!Array.isArray(words.blocks) || words.dictEnd !== sizes[FILES.wordDict] || words.postEnd !== sizes[FILES.wordPostings]) throw corrupt(FILES.wordIndex);
     const open = (file: string) => fs.openSync(path.join(folder, file), 'r');
     const fds = { records: open(FILES.records), taxNumbers: open(FILES.taxNumbers), dict: open(FILES.wordDict), postings: open(FILES.wordPostings) };
-    return new RegistryIndexReader(folder, meta, fds, recordBlocks, taxKeys, taxOffsets, words.blocks, words.dictEnd);
+    const dictionary = fs.readFileSync(path.join(folder, FILES.recordDict));
+    return new RegistryIndexReader(folder, meta, fds, recordBlocks, taxKeys, taxOffsets, words.blocks, words.dictEnd, dictionary);
   }
 
   close(): void {
@@ -139,21 +141,29 @@ export class RegistryIndexReader {
     const block = this.read(this.fds.taxNumbers, this.taxOffsets[lo], this.taxOffsets[lo + 1]);
     const r = new ByteReader(block);
     let k = this.taxKeys[lo];
+    let recordBlock = -1;
     try {
       while (r.pos < block.length) {
         k += r.uvarint();
-        const ordinal = r.uvarint();
+        const b = r.uvarint();
         if (k === key) {
-          const t = this.record(ordinal);
-          if (t.Identifier !== wanted) throw corrupt('tax-number table');
-          return t;
+          recordBlock = b;
+          break;
         }
         if (k > key) return undefined;
       }
-    } catch (e) {
-      throw e instanceof RegistryIndexError ? e : corrupt('tax-number table');
+    } catch {
+      throw corrupt('tax-number table');
     }
-    return undefined;
+    if (recordBlock < 0) return undefined;
+    // The first record of that block with this tax number (the table keeps a duplicate's first).
+    const text = this.recordBlock(recordBlock);
+    const head = wanted + FIELD_SEP;
+    let at = text.startsWith(head) ? 0 : text.indexOf(RECORD_SEP + head);
+    if (at < 0) throw corrupt('tax-number table');
+    if (at > 0) at++;
+    const end = text.indexOf(RECORD_SEP, at);
+    return decodeRecord(text.slice(at, end < 0 ? text.length : end));
   }
 
   /**
@@ -276,23 +286,33 @@ export class RegistryIndexReader {
   private record(ordinal: number): Taxpayer {
     if (!(ordinal >= 0 && ordinal < this.meta.taxpayers)) throw corrupt('record number');
     const b = Math.floor(ordinal / RECORDS_PER_BLOCK);
-    let records = this.blockCache.get(b);
-    if (records) {
+    const text = this.recordBlock(b);
+    let start = 0;
+    for (let n = ordinal - b * RECORDS_PER_BLOCK; n > 0; n--) {
+      start = text.indexOf(RECORD_SEP, start) + 1;
+      if (start === 0) throw corrupt('record block');
+    }
+    const end = text.indexOf(RECORD_SEP, start);
+    return decodeRecord(text.slice(start, end < 0 ? text.length : end));
+  }
+
+  /** One block's records as text (joined by RECORD_SEP), inflated or from the cache. */
+  private recordBlock(b: number): string {
+    let text = this.blockCache.get(b);
+    if (text !== undefined) {
       this.blockCache.delete(b);
     } else {
-      let raw: Buffer;
+      if (!(b >= 0 && b + 1 < this.recordBlocks.length)) throw corrupt('record block number');
       try {
-        raw = zlib.inflateSync(this.read(this.fds.records, this.recordBlocks[b], this.recordBlocks[b + 1]));
+        const bytes = this.read(this.fds.records, this.recordBlocks[b], this.recordBlocks[b + 1]);
+        text = zlib.inflateSync(bytes, this.dictionary.length > 0 ? { dictionary: this.dictionary } : {}).toString('utf8');
       } catch {
         throw corrupt('record block');
       }
-      records = raw.toString('utf8').split(RECORD_SEP);
-      const expected = Math.min(RECORDS_PER_BLOCK, this.meta.taxpayers - b * RECORDS_PER_BLOCK);
-      if (records.length !== expected) throw corrupt('record block');
       if (this.blockCache.size >= CACHED_BLOCKS) this.blockCache.delete(this.blockCache.keys().next().value as number);
     }
-    this.blockCache.set(b, records);
-    return decodeRecord(records[ordinal - b * RECORDS_PER_BLOCK]);
+    this.blockCache.set(b, text);
+    return text;
   }
 
   private read(fd: number, start: number, end: number): Buffer {
