@@ -26,6 +26,8 @@ export interface BuildOptions {
   signal?: AbortSignal;
   /** Called every few thousand taxpayers with the count so far. */
   onProgress?: (taxpayers: number) => void;
+  /** (word, taxpayer) pairs held in memory before a sorted run goes to disk (tests use few). */
+  wordPairsInMemory?: number;
 }
 
 export class IndexBuildCancelledError extends Error {
@@ -75,8 +77,8 @@ class FileAppender {
   }
 }
 
-/** Pairs (word, ordinal) held before a sorted run is spilled to disk: 16 MB of Float64. */
-const RUN_PAIRS = 1 << 21;
+/** Pairs (word, ordinal) held before a sorted run is spilled to disk: 8 MB of Float64. */
+const RUN_PAIRS = 1 << 20;
 /** zlib level for record blocks: with the preset dictionary, 4 is within 3 % of 6 at less CPU. */
 const DEFLATE_LEVEL = 4;
 
@@ -91,7 +93,7 @@ export class IndexBuilder {
   private readonly keys = new GrowableFloat64(1 << 16);
   private readonly wordIds = new Map<string, number>();
   private readonly words: string[] = [];
-  private pairs = new Float64Array(RUN_PAIRS);
+  private readonly pairs: Float64Array;
   private pairCount = 0;
   private readonly runs: string[] = [];
   private block: string[] = [];
@@ -101,11 +103,14 @@ export class IndexBuilder {
   private constructor(
     readonly folder: string,
     private readonly records: FileAppender,
-  ) {}
+    pairsInMemory: number,
+  ) {
+    this.pairs = new Float64Array(Math.max(1, pairsInMemory));
+  }
 
-  static async create(folder: string): Promise<IndexBuilder> {
+  static async create(folder: string, pairsInMemory = RUN_PAIRS): Promise<IndexBuilder> {
     await fs.promises.mkdir(folder, { recursive: true });
-    return new IndexBuilder(folder, await FileAppender.create(path.join(folder, FILES.records)));
+    return new IndexBuilder(folder, await FileAppender.create(path.join(folder, FILES.records)), pairsInMemory);
   }
 
   get taxpayers(): number {
@@ -341,7 +346,7 @@ export async function buildIndex(storageDir: string, taxpayers: AsyncIterable<Ta
   await fs.promises.mkdir(storageDir, { recursive: true });
   await removeStaleBuilds(storageDir);
   const name = `index-${Date.now()}-${randomBytes(4).toString('hex')}`;
-  const builder = await IndexBuilder.create(path.join(storageDir, `tmp-${name}`));
+  const builder = await IndexBuilder.create(path.join(storageDir, `tmp-${name}`), options.wordPairsInMemory);
   try {
     for await (const t of taxpayers) {
       if (options.signal?.aborted) throw new IndexBuildCancelledError();

@@ -28,7 +28,7 @@
 import type { Taxpayer } from '../domain/registryXml';
 
 export const INDEX_FORMAT = 2;
-export const RECORDS_PER_BLOCK = 128;
+export const RECORDS_PER_BLOCK = 64;
 export const DICTIONARY_BYTES = 16 * 1024;
 /** Entries per block of taxnums.z: a lookup decodes one block. */
 export const TAX_BLOCK = 64;
