@@ -90,10 +90,10 @@ const DEFLATE_LEVEL = 4;
  */
 export class IndexBuilder {
   private readonly blockOffsets = new GrowableFloat64(1 << 12);
-  private readonly keys = new GrowableFloat64(1 << 16);
+  private keys = new GrowableFloat64(1 << 16);
   private readonly wordIds = new Map<string, number>();
   private readonly words: string[] = [];
-  private readonly pairs: Float64Array;
+  private pairs: Float64Array;
   private pairCount = 0;
   private readonly runs: string[] = [];
   private block: string[] = [];
@@ -143,6 +143,10 @@ export class IndexBuilder {
     await writeFloat64s(path.join(this.folder, FILES.recordIndex), this.blockOffsets.view());
     await this.writeTaxNumbers();
     await this.spillRun();
+    // What the merge no longer needs goes before it reads the runs back (the peak of the build).
+    this.keys = new GrowableFloat64(1);
+    this.pairs = new Float64Array(0);
+    this.wordIds.clear();
     await this.writeWords();
     const files: Record<string, number> = {};
     for (const name of Object.values(FILES)) if (name !== FILES.meta) files[name] = (await fs.promises.stat(path.join(this.folder, name))).size;
@@ -186,8 +190,8 @@ export class IndexBuilder {
     const keys = this.keys.view();
     const order = new Uint32Array(keys.length);
     for (let i = 0; i < order.length; i++) order[i] = i;
-    // Equal keys keep list order (the sort is stable), so the first entry of a duplicate wins.
-    order.sort((a, b) => keys[a] - keys[b]);
+    // Equal keys keep list order (ties go by ordinal), so the first entry of a duplicate wins.
+    sortByKey(order, keys);
     const out = await FileAppender.create(path.join(this.folder, FILES.taxNumbers));
     const firstKeys: number[] = [];
     const offsets: number[] = [];
@@ -250,65 +254,58 @@ export class IndexBuilder {
   }
 
   /**
-   * Merges the runs into words.post in dictionary order and writes the front-coded dictionary. The
-   * runs are read back whole: they are the compressed postings (a few bytes per taxpayer).
+   * Merges the runs into words.post (in word-number order, reading each run front to back) and then
+   * writes the front-coded dictionary in alphabetical order, each entry pointing at its postings.
+   * Memory: three numbers a word, and one run buffer each.
    */
   private async writeWords(): Promise<void> {
     const wordCount = this.words.length;
-    const runs = await Promise.all(this.runs.map((f) => fs.promises.readFile(f)));
-    // Where each word's group starts in each run (-1: not in that run).
-    const groupAt = runs.map((run) => {
-      const at = new Int32Array(wordCount).fill(-1);
-      const r = new ByteReader(run);
-      let word = 0;
-      while (r.pos < run.length) {
-        const start = r.pos;
-        word += r.uvarint();
-        at[word] = start;
-        r.uvarint();
-        r.uvarint();
-        const bytes = r.uvarint();
-        r.pos += bytes;
-      }
-      return at;
-    });
-    const order = Array.from({ length: wordCount }, (_, i) => i).sort((a, b) => (this.words[a] < this.words[b] ? -1 : 1));
+    const postOffset = new Float64Array(wordCount);
+    const postBytes = new Uint32Array(wordCount);
+    const postCount = new Uint32Array(wordCount);
+    const runs = this.runs.map((f) => new RunReader(f));
     const post = await FileAppender.create(path.join(this.folder, FILES.wordPostings));
-    const dict = await FileAppender.create(path.join(this.folder, FILES.wordDict));
-    const blocks: Array<[string, number, number, number]> = [];
-    const entry = new ByteWriter(1 << 16);
     const postings = new ByteWriter(1 << 16);
+    for (let id = 0; id < wordCount; id++) {
+      postings.reset();
+      let count = 0;
+      let last = 0;
+      for (const run of runs) {
+        const group = run.groupFor(id);
+        if (!group) continue;
+        // The run's first delta is from 0; continue the chain from the previous run's last ordinal.
+        const first = new ByteReader(group.deltas);
+        postings.uvarint(first.uvarint() - last);
+        postings.bytes(group.deltas.subarray(first.pos));
+        count += group.count;
+        last = group.last;
+      }
+      postOffset[id] = post.offset;
+      postBytes[id] = postings.length;
+      postCount[id] = count;
+      await post.append(postings.view());
+    }
+    for (const run of runs) run.close();
+    await post.close();
+
+    const order = Array.from({ length: wordCount }, (_, i) => i).sort((a, b) => (this.words[a] < this.words[b] ? -1 : 1));
+    const dict = await FileAppender.create(path.join(this.folder, FILES.wordDict));
+    const blocks: Array<[string, number, number]> = [];
+    const entry = new ByteWriter(1 << 16);
     let previousWord = '';
+    const endBlock = async () => {
+      if (blocks.length > 0) blocks[blocks.length - 1][2] = crc32(entry.view());
+      await dict.append(entry.view());
+      entry.reset();
+    };
     for (let k = 0; k < order.length; k++) {
       const id = order[k];
       const word = this.words[id];
       if (k % WORDS_PER_BLOCK === 0) {
-        if (k > 0) blocks[blocks.length - 1][3] = crc32(entry.view());
-        await dict.append(entry.view());
-        entry.reset();
-        blocks.push([word, dict.offset, post.offset, 0]);
+        await endBlock();
+        blocks.push([word, dict.offset, 0]);
         previousWord = '';
       }
-      postings.reset();
-      let count = 0;
-      let last = 0;
-      for (let r = 0; r < runs.length; r++) {
-        const start = groupAt[r][id];
-        if (start < 0) continue;
-        const g = new ByteReader(runs[r], start);
-        g.uvarint();
-        const n = g.uvarint();
-        const runLast = g.uvarint();
-        const bytes = g.bytes(g.uvarint());
-        // The run's first delta is from 0; continue the chain from the previous run's last ordinal.
-        const first = new ByteReader(bytes);
-        const firstOrdinal = first.uvarint();
-        postings.uvarint(firstOrdinal - last);
-        postings.bytes(bytes.subarray(first.pos));
-        count += n;
-        last = runLast;
-      }
-      await post.append(postings.view());
       let prefix = 0;
       const max = Math.min(word.length, previousWord.length);
       while (prefix < max && word.charCodeAt(prefix) === previousWord.charCodeAt(prefix)) prefix++;
@@ -318,19 +315,133 @@ export class IndexBuilder {
       entry.uvarint(prefix);
       entry.uvarint(suffix.length);
       entry.bytes(suffix);
-      entry.uvarint(postings.length);
-      entry.uvarint(count);
+      entry.uvarint(postOffset[id]);
+      entry.uvarint(postBytes[id]);
+      entry.uvarint(postCount[id]);
       previousWord = word;
     }
-    if (blocks.length > 0) blocks[blocks.length - 1][3] = crc32(entry.view());
-    await dict.append(entry.view());
+    await endBlock();
     await dict.close();
-    await post.close();
     const index = { blocks, dictEnd: dict.offset, postEnd: post.offset };
     await fs.promises.writeFile(path.join(this.folder, FILES.wordIndex), JSON.stringify(index));
     for (const f of this.runs) await fs.promises.rm(f, { force: true });
-    this.wordIds.clear();
   }
+}
+
+/** Reads one spilled run front to back through a buffer: its groups come in word-number order. */
+class RunReader {
+  private readonly fd: number;
+  private buf = Buffer.allocUnsafe(1 << 20);
+  private start = 0;
+  private end = 0;
+  private filePos = 0;
+  private eof = false;
+  private word = 0;
+  private pending: { word: number; count: number; last: number; deltas: Buffer } | undefined;
+
+  constructor(file: string) {
+    this.fd = fs.openSync(file, 'r');
+  }
+
+  /** The next group if it is word `id`'s (groups of smaller ids were all taken before). */
+  groupFor(id: number): { count: number; last: number; deltas: Buffer } | undefined {
+    this.pending ??= this.next();
+    if (!this.pending || this.pending.word !== id) return undefined;
+    const g = this.pending;
+    this.pending = undefined;
+    return g;
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+
+  private next(): { word: number; count: number; last: number; deltas: Buffer } | undefined {
+    if (!this.fill(1)) return undefined;
+    this.fill(40);
+    const r = new ByteReader(this.buf, this.start, this.end);
+    this.word += r.uvarint();
+    const count = r.uvarint();
+    const last = r.uvarint();
+    const length = r.uvarint();
+    const header = r.pos - this.start;
+    if (!this.fill(header + length)) throw new Error('A spilled run of the index build ends early.');
+    // A copy: the buffer is refilled under it.
+    const deltas = Buffer.from(this.buf.subarray(this.start + header, this.start + header + length));
+    this.start += header + length;
+    return { word: this.word, count, last, deltas };
+  }
+
+  /** At least n unread bytes in the buffer, unless the file ends first (then false). */
+  private fill(n: number): boolean {
+    if (this.end - this.start >= n) return true;
+    if (n > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(n);
+      this.buf.copy(bigger, 0, this.start, this.end);
+      this.buf = bigger;
+    } else {
+      this.buf.copy(this.buf, 0, this.start, this.end);
+    }
+    this.end -= this.start;
+    this.start = 0;
+    while (!this.eof && this.end < this.buf.length) {
+      const read = fs.readSync(this.fd, this.buf, this.end, this.buf.length - this.end, this.filePos);
+      if (read === 0) this.eof = true;
+      this.filePos += read;
+      this.end += read;
+    }
+    return this.end - this.start >= n;
+  }
+}
+
+/**
+ * Sorts record ordinals by their keys (ties by ordinal) in place. Hand-written: a comparator sort of
+ * a typed array copies it into the JS heap twice over, tens of MB for a full list.
+ */
+export function sortByKey(order: Uint32Array, keys: Float64Array): void {
+  const less = (a: number, b: number) => keys[a] < keys[b] || (keys[a] === keys[b] && a < b);
+  const stack: number[] = [0, order.length - 1];
+  while (stack.length > 0) {
+    const hi = stack.pop() as number;
+    const lo = stack.pop() as number;
+    if (hi - lo < 16) {
+      for (let i = lo + 1; i <= hi; i++) {
+        const v = order[i];
+        let j = i - 1;
+        while (j >= lo && less(v, order[j])) {
+          order[j + 1] = order[j];
+          j--;
+        }
+        order[j + 1] = v;
+      }
+      continue;
+    }
+    // Median of three as the pivot, then Hoare partitioning.
+    const mid = (lo + hi) >>> 1;
+    if (less(order[mid], order[lo])) swap(order, mid, lo);
+    if (less(order[hi], order[lo])) swap(order, hi, lo);
+    if (less(order[hi], order[mid])) swap(order, hi, mid);
+    const pivot = order[mid];
+    let i = lo - 1;
+    let j = hi + 1;
+    for (;;) {
+      do i++;
+      while (less(order[i], pivot));
+      do j--;
+      while (less(pivot, order[j]));
+      if (i >= j) break;
+      swap(order, i, j);
+    }
+    // The smaller side first keeps the stack short.
+    if (j - lo < hi - j - 1) stack.push(j + 1, hi, lo, j);
+    else stack.push(lo, j, j + 1, hi);
+  }
+}
+
+function swap(a: Uint32Array, i: number, j: number): void {
+  const t = a[i];
+  a[i] = a[j];
+  a[j] = t;
 }
 
 async function writeFloat64s(file: string, values: Float64Array): Promise<void> {

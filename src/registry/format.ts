@@ -13,11 +13,12 @@
 //                 key), then the number of the record block holding that taxpayer.
 //   taxnums.idx   Float64 LE: every block's first key, then the blocks' byte offsets plus the length.
 //   words.dict    the folded title words, sorted, WORDS_PER_BLOCK to a block, front-coded: varints
-//                 (shared prefix, suffix bytes), the suffix (UTF-8), varints (postings byte length,
-//                 count). A block's postings follow each other in words.post.
-//   words.idx     JSON: per dictionary block [first word, byte offset, postings offset, CRC-32 of the
-//                 block], then the end offsets.
-//   words.post    per word, its record ordinals ascending as varint deltas (the first from 0).
+//                 (shared prefix, suffix bytes), the suffix (UTF-8), varints (postings offset in
+//                 words.post, postings byte length, count).
+//   words.idx     JSON: per dictionary block [first word, byte offset, CRC-32 of the block], then the
+//                 end offsets of words.dict and words.post.
+//   words.post    per word, its record ordinals ascending as varint deltas (the first from 0); checked
+//                 on read to be exactly `count` strictly ascending ordinals of this list.
 //
 // Format 1 (before 0.2) kept records as plain JSON and postings as 4-byte integers, 4–5 times the ZIP;
 // its meta.json says `"format": 1`, and such an index is rebuilt from its ZIP, never read.

@@ -55,7 +55,7 @@ interface WordEntry {
   count: number;
 }
 
-type DictBlock = [firstWord: string, dictOffset: number, postOffset: number, crc: number];
+type DictBlock = [firstWord: string, dictOffset: number, crc: number];
 
 /** One search term's matches: a sorted list (one word) or a bitmap (a prefix's several words). */
 type Term = { kind: 'list'; ordinals: Uint32Array; cursor: number; size: number } | { kind: 'bits'; bits: Uint32Array; size: number };
@@ -239,22 +239,19 @@ export class RegistryIndexReader {
   }
 
   private dictBlock(b: number): WordEntry[] {
-    const [, start, postStart, crc] = this.dictBlocks[b];
+    const [, start, crc] = this.dictBlocks[b];
     const end = b + 1 < this.dictBlocks.length ? this.dictBlocks[b + 1][1] : this.dictEnd;
     const bytes = this.read(this.fds.dict, start, end);
     if (crc32(bytes) !== crc) throw corrupt('word dictionary');
     const out: WordEntry[] = [];
     const r = new ByteReader(bytes);
     let previous = '';
-    let postOffset = postStart;
     try {
       while (r.pos < bytes.length) {
         const prefix = r.uvarint();
         const suffix = Buffer.from(r.bytes(r.uvarint())).toString('utf8');
         const word = previous.slice(0, prefix) + suffix;
-        const postBytes = r.uvarint();
-        out.push({ word, postOffset, postBytes, count: r.uvarint() });
-        postOffset += postBytes;
+        out.push({ word, postOffset: r.uvarint(), postBytes: r.uvarint(), count: r.uvarint() });
         previous = word;
       }
     } catch {
