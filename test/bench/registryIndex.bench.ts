@@ -29,6 +29,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 
 /** The machine-readable line `npm run bench -- --summary` collects. */
 function benchLine(figure: string, goal: string, value: number, unit: string, met: boolean): void {
+  if (!met && !figure.includes('CPU time')) process.exitCode = 1;
   console.log(`BENCH ${JSON.stringify({ figure, goal, value: Number(value.toFixed(3)), unit, met })}`);
 }
 
@@ -95,18 +96,31 @@ function wordsByFrequency(reader: RegistryIndexReader, samples: Taxpayer[]): { c
   return { common: band(10_000, Infinity).slice(0, 40), mid: band(100, 10_000).slice(0, 300), rare: band(1, 100).slice(0, 300), counted };
 }
 
-function timeQueries(reader: RegistryIndexReader, queries: string[]): { p50: number; p99: number; meanHits: number } {
+/** Wall and CPU time of each call (CPU time: this process only, steadier on a shared machine). */
+function timeCalls(n: number, call: (i: number) => void): { p50: number; p99: number; cpuP50: number; cpuP99: number } {
   const ms: number[] = [];
-  let hits = 0;
-  for (const q of queries) {
+  const cpu: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const c0 = process.cpuUsage();
     const s = performance.now();
-    const r = reader.searchWords(q, 50);
+    call(i);
     ms.push(performance.now() - s);
-    hits += r.total;
-    if (r.total === 0) throw new Error(`"${q}" found nothing`);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
   ms.sort((a, b) => a - b);
-  return { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), meanHits: hits / queries.length };
+  cpu.sort((a, b) => a - b);
+  return { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), cpuP50: percentile(cpu, 0.5), cpuP99: percentile(cpu, 0.99) };
+}
+
+function timeQueries(reader: RegistryIndexReader, queries: string[]): ReturnType<typeof timeCalls> & { meanHits: number } {
+  let hits = 0;
+  const t = timeCalls(queries.length, (i) => {
+    const r = reader.searchWords(queries[i], 50);
+    hits += r.total;
+    if (r.total === 0) throw new Error(`"${queries[i]}" found nothing`);
+  });
+  return { ...t, meanHits: hits / queries.length };
 }
 
 async function main(): Promise<void> {
@@ -130,6 +144,7 @@ async function main(): Promise<void> {
         yield t;
       }
     }
+    const rssBefore = process.memoryUsage.rss();
     rss.start();
     const meta = await buildIndex(path.join(dir, 'index'), sampled(), { aliasType: 'PK', userType: 'Invoice', zipBytes: download.bytes });
     const searchable = performance.now();
@@ -140,12 +155,12 @@ async function main(): Promise<void> {
     const downloadMs = downloaded - started;
     const buildMs = searchable - downloaded;
     console.log(`registry ${REGISTRY.toLocaleString('en')} in the sandbox; PK/Invoice list: ${meta.taxpayers.toLocaleString('en')} taxpayers, ${meta.words.toLocaleString('en')} distinct title words`);
-    console.log(`index ${(indexBytes / 1e6).toFixed(1)} MB for a ${(download.bytes / 1e6).toFixed(1)} MB ZIP: ${(indexBytes / download.bytes).toFixed(2)}× (goal ≤ 1.2×; format 1 was 4.9×); ${(indexBytes / meta.taxpayers).toFixed(1)} bytes a taxpayer`);
+    console.log(`index ${(indexBytes / 1e6).toFixed(1)} MB for a ${(download.bytes / 1e6).toFixed(1)} MB ZIP: ${(indexBytes / download.bytes).toFixed(2)}× (goal ≤ 1.2×; format 1 on this list, measured apart: 4.07×); ${(indexBytes / meta.taxpayers).toFixed(1)} bytes a taxpayer`);
     console.log(`  ${files.map(([name, size]) => `${name} ${(size / 1e6).toFixed(2)} MB`).join(', ')}`);
     benchLine('registry index bytes / ZIP bytes', '<= 1.2', indexBytes / download.bytes, 'x', indexBytes / download.bytes <= 1.2);
     console.log(`download ${(downloadMs / 1000).toFixed(1)} s + index build ${(buildMs / 1000).toFixed(1)} s = download-to-searchable ${((downloadMs + buildMs) / 1000).toFixed(1)} s (goal ≤ 12 s)`);
     benchLine('registry download + index to searchable', '<= 12 s', (downloadMs + buildMs) / 1000, 's', downloadMs + buildMs <= 12_000);
-    console.log(`peak RSS while indexing: ${(peakRss / 1e6).toFixed(0)} MB (goal ≤ 200 MB)`);
+    console.log(`peak RSS while indexing: ${(peakRss / 1e6).toFixed(0)} MB (goal ≤ 200 MB; ${(rssBefore / 1e6).toFixed(0)} MB when indexing began, after the download; format 1 on this list, measured apart: 574 MB)`);
     benchLine('registry peak RSS while indexing', '<= 200 MB', Math.round(peakRss / 1e6), 'MB', peakRss <= 200e6);
 
     // Same run, same file: inflate + parse against zlib inflate alone, each after the same download.
@@ -166,19 +181,13 @@ async function main(): Promise<void> {
     const reader = RegistryIndexReader.open(path.join(dir, 'index')) as RegistryIndexReader;
     console.log(`open index: ${(performance.now() - openStart).toFixed(1)} ms, rss after open ${(process.memoryUsage.rss() / 1e6).toFixed(0)} MB`);
 
-    const byNumber: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      for (const t of samples) {
-        const s = performance.now();
-        const found = reader.byTaxNumber(t.Identifier);
-        byNumber.push(performance.now() - s);
-        if (found?.Identifier !== t.Identifier) throw new Error(`lookup of ${t.Identifier} failed`);
-      }
-    }
-    byNumber.sort((a, b) => a - b);
-    const numberP99 = percentile(byNumber, 0.99);
-    console.log(`look-up by tax number (${byNumber.length}): p50 ${percentile(byNumber, 0.5).toFixed(3)} ms, p99 ${numberP99.toFixed(3)} ms (goal ≤ 1 ms)`);
-    benchLine('registry look-up by tax number p99', '<= 1 ms', numberP99, 'ms', numberP99 <= 1);
+    const byNumber = timeCalls(samples.length * 3, (i) => {
+      const t = samples[i % samples.length];
+      if (reader.byTaxNumber(t.Identifier)?.Identifier !== t.Identifier) throw new Error(`lookup of ${t.Identifier} failed`);
+    });
+    console.log(`look-up by tax number (${samples.length * 3}): p50 ${byNumber.p50.toFixed(3)} ms, p99 ${byNumber.p99.toFixed(3)} ms (goal ≤ 1 ms); CPU time p50 ${byNumber.cpuP50.toFixed(3)} ms, p99 ${byNumber.cpuP99.toFixed(3)} ms`);
+    benchLine('registry look-up by tax number p99', '<= 1 ms', byNumber.p99, 'ms', byNumber.p99 <= 1);
+    benchLine('registry look-up by tax number p99 (CPU time)', '<= 1 ms', byNumber.cpuP99, 'ms', byNumber.cpuP99 <= 1);
 
     const { common, mid, rare, counted } = wordsByFrequency(reader, samples.slice(0, 3000));
     // A title's most common word with the first letters of its rarest one ("ticaret kar").
@@ -194,6 +203,7 @@ async function main(): Promise<void> {
       return words[0].slice(0, 4);
     });
     let worst = 0;
+    let worstCpu = 0;
     for (const [label, queries] of [
       ['common words', common.map((w) => w + ' ')],
       ['mid-frequency words', mid.map((w) => w + ' ')],
@@ -204,10 +214,12 @@ async function main(): Promise<void> {
       if (queries.length === 0) continue;
       const r = timeQueries(reader, [...queries]);
       worst = Math.max(worst, r.p99);
-      console.log(`look-up by ${label} (${queries.length} queries, mean ${r.meanHits.toFixed(0)} matches): p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+      worstCpu = Math.max(worstCpu, r.cpuP99);
+      console.log(`look-up by ${label} (${queries.length} queries, mean ${r.meanHits.toFixed(0)} matches): p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU time p50 ${r.cpuP50.toFixed(2)} ms, p99 ${r.cpuP99.toFixed(2)} ms`);
     }
-    console.log(`look-up by title words, worst p99: ${worst.toFixed(2)} ms (goal ≤ 50 ms)`);
+    console.log(`look-up by title words, worst p99: ${worst.toFixed(2)} ms (goal ≤ 50 ms); CPU time ${worstCpu.toFixed(2)} ms`);
     benchLine('registry look-up by title words p99', '<= 50 ms', worst, 'ms', worst <= 50);
+    benchLine('registry look-up by title words p99 (CPU time)', '<= 50 ms', worstCpu, 'ms', worstCpu <= 50);
     reader.close();
   } finally {
     rss.stop();
