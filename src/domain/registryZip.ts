@@ -2,9 +2,10 @@
 // inside a JSON string) and streams its list into the XML parser. What the ZIP holds is undocumented,
 // so entry names are not trusted: the entry is chosen by its first bytes, and nothing is written to disk.
 
-import { readFile } from 'node:fs/promises';
-import { PassThrough } from 'node:stream';
-import type { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { PassThrough, Readable } from 'node:stream';
+import * as zlib from 'node:zlib';
 import { crc32 } from './crc32';
 import { RegistryXmlParser } from './registryXml';
 import type { Taxpayer } from './registryXml';
@@ -192,7 +193,9 @@ function corruptEntry(entryName: string, e: unknown): RegistryZipError {
  */
 export async function* iterateRegistryZip(source: Buffer | string, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer, RegistryZipSummary> {
   const max = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
-  const entries = await loadEntries(source);
+  // zlib inflates natively (and a file is read as a stream); unusual archives (ZIP64, encryption,
+  // other methods, anything that does not add up) go to jszip, which reads or refuses them.
+  const entries = (await zlibEntries(source)) ?? (await loadEntries(source));
   const otherFormats: Array<{ name: string; format: EntryFormat }> = [];
   let list: ListEntry | undefined;
   for (const entry of entries) {
@@ -291,6 +294,95 @@ async function* parseEntry(entry: ListEntry, maxBytes: number): AsyncGenerator<T
     const ready = batch;
     batch = [];
     return ready;
+  }
+}
+
+/** Random access to the archive: a Buffer in memory or a file read in pieces. */
+interface ZipBytes {
+  size: number;
+  read(position: number, length: number): Promise<Buffer>;
+  /** The bytes [start, end) as a stream. */
+  stream(start: number, end: number): Readable;
+  close(): Promise<void>;
+}
+
+async function zipBytes(source: Buffer | string): Promise<ZipBytes | undefined> {
+  if (typeof source !== 'string') {
+    return { size: source.length, read: async (p, n) => source.subarray(p, p + n), stream: (a, b) => Readable.from([source.subarray(a, b)]), close: async () => undefined };
+  }
+  const handle = await open(source, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  const { size } = await handle.stat();
+  return {
+    size,
+    read: async (p, n) => {
+      const b = Buffer.alloc(Math.max(0, Math.min(n, size - p)));
+      await handle.read(b, 0, b.length, p);
+      return b;
+    },
+    stream: (a, b) => createReadStream(source, { start: a, end: b - 1, highWaterMark: 1 << 16 }),
+    close: () => handle.close(),
+  };
+}
+
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+
+/**
+ * The archive's entries with node:zlib streams, or undefined when the archive is not a plain
+ * single-disk ZIP this reader handles (jszip then decides). Entry names are checked as stored.
+ */
+async function zlibEntries(source: Buffer | string): Promise<ZipEntryLike[] | undefined> {
+  const zip = await zipBytes(source);
+  if (!zip) return undefined;
+  try {
+    const tailStart = Math.max(0, zip.size - 65_557);
+    const tail = await zip.read(tailStart, zip.size - tailStart);
+    const at = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    if (at < 0 || at + 22 > tail.length || tail.readUInt32LE(at) !== EOCD || at + 22 + tail.readUInt16LE(at + 20) !== tail.length) return undefined;
+    const count = tail.readUInt16LE(at + 10);
+    const cdSize = tail.readUInt32LE(at + 12);
+    const cdOffset = tail.readUInt32LE(at + 16);
+    if (tail.readUInt16LE(at + 4) !== 0 || count === 0xffff || cdOffset === 0xffffffff || cdOffset + cdSize > tailStart + at) return undefined;
+    const cd = await zip.read(cdOffset, cdSize);
+    const entries: ZipEntryLike[] = [];
+    let p = 0;
+    for (let i = 0; i < count; i++) {
+      if (p + 46 > cd.length || cd.readUInt32LE(p) !== CENTRAL) return undefined;
+      const flags = cd.readUInt16LE(p + 8);
+      const method = cd.readUInt16LE(p + 10);
+      const crc = cd.readUInt32LE(p + 16);
+      const compressed = cd.readUInt32LE(p + 20);
+      const nameLength = cd.readUInt16LE(p + 28);
+      const local = cd.readUInt32LE(p + 42);
+      const next = p + 46 + nameLength + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32);
+      if (next > cd.length || (flags & 1) !== 0 || (method !== 0 && method !== 8) || compressed === 0xffffffff || cd.readUInt32LE(p + 24) === 0xffffffff || local === 0xffffffff) return undefined;
+      const name = cd.toString(flags & 0x800 ? 'utf8' : 'latin1', p + 46, p + 46 + nameLength);
+      if (isUnsafeEntryName(name)) throw new RegistryZipError('unsafeEntryName', `The ZIP holds an entry with an unsafe name ("${name}"); it was not opened.`, name);
+      p = next;
+      if (name.endsWith('/')) continue;
+      const header = await zip.read(local, 30);
+      if (header.length < 30 || header.readUInt32LE(0) !== LOCAL) return undefined;
+      const start = local + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+      if (start + compressed > zip.size) return undefined;
+      entries.push({
+        name,
+        dir: false,
+        _data: { crc32: crc },
+        nodeStream: () => {
+          const raw = zip.stream(start, start + compressed);
+          if (method === 0) return raw;
+          const inflate = zlib.createInflateRaw({ chunkSize: 1 << 16 });
+          raw.on('error', (e) => inflate.destroy(e));
+          return raw.pipe(inflate);
+        },
+      });
+    }
+    return entries;
+  } finally {
+    // A file's streams open the file themselves; the handle was for the directory only.
+    await zip.close();
   }
 }
 

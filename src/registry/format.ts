@@ -1,32 +1,49 @@
-// On-disk layout of the offline registry index (one folder per downloaded list):
+// On-disk layout of the offline registry index, format 2 (one folder per downloaded list):
 //
-//   meta.json       IndexMeta: which list, when it was downloaded, how many taxpayers.
-//   records.bin     one compact JSON array per taxpayer (CompactRecord), concatenated, UTF-8.
-//   offsets.bin     Float64 LE per record ordinal: start of its record in records.bin; one extra
-//                   entry at the end holds the file length, so record i spans [off[i], off[i+1]).
-//   taxnums.bin     entries sorted by key, TAX_ENTRY_BYTES each: Float64 LE key (taxNumberKey),
-//                   Uint32 LE record ordinal. Looked up on disk: one read of a block, then the record.
-//   taxnums.sparse  Float64 LE: the key of every TAX_BLOCK-th entry (kept in memory, a few KB).
-//   words.dict      sorted folded words, one a line: "word\tpostingsStart\tcount".
-//   words.post      Uint32 LE record ordinals, each word's run ascending.
+//   meta.json     IndexMeta: which list, when, how many taxpayers, the ZIP it came from, and the
+//                 byte size of every other file (a truncated or swapped file is refused on open).
+//   records.z     the taxpayers in list order, RECORDS_PER_BLOCK to a block; each block is one zlib
+//                 stream (deflate + Adler-32, so a damaged block is refused, never misread) of
+//                 records joined by RECORD_SEP (see encodeRecord), deflated with a preset dictionary.
+//   records.dict  that dictionary: the first block's text, up to DICTIONARY_BYTES (small blocks
+//                 compress about as well as the whole list with it; zlib checks its Adler-32).
+//   records.idx   Float64 LE byte offsets of the blocks in records.z, plus the file length.
+//   taxnums.z     (tax number key, record block) sorted by key, TAX_BLOCK entries to a block, as
+//                 unsigned varints: key delta from the previous entry (the first from the block's first
+//                 key), then the number of the record block holding that taxpayer.
+//   taxnums.idx   Float64 LE: every block's first key, then the blocks' byte offsets plus the length.
+//   words.dict    the folded title words, sorted, WORDS_PER_BLOCK to a block, front-coded: varints
+//                 (shared prefix, suffix bytes), the suffix (UTF-8), varints (postings offset in
+//                 words.post, postings byte length, count).
+//   words.idx     JSON: per dictionary block [first word, byte offset, CRC-32 of the block], then the
+//                 end offsets of words.dict and words.post.
+//   words.post    per word, its record ordinals ascending as varint deltas (the first from 0); checked
+//                 on read to be exactly `count` strictly ascending ordinals of this list.
+//
+// Format 1 (before 0.2) kept records as plain JSON and postings as 4-byte integers, 4–5 times the ZIP;
+// its meta.json says `"format": 1`, and such an index is rebuilt from its ZIP, never read.
 //
 // A download builds a new folder next to the current one and then replaces the `current` pointer
 // file with a rename, so a reader sees either the old index or the new one, never a half-built one.
 
 import type { Taxpayer } from '../domain/registryXml';
 
-export const INDEX_FORMAT = 1;
-export const TAX_ENTRY_BYTES = 12;
-/** Entries per block of taxnums.bin: a lookup reads one block (TAX_BLOCK * 12 bytes). */
-export const TAX_BLOCK = 128;
+export const INDEX_FORMAT = 2;
+export const RECORDS_PER_BLOCK = 64;
+export const DICTIONARY_BYTES = 16 * 1024;
+/** Entries per block of taxnums.z: a lookup decodes one block. */
+export const TAX_BLOCK = 64;
+export const WORDS_PER_BLOCK = 32;
 
 export const FILES = {
   meta: 'meta.json',
-  records: 'records.bin',
-  offsets: 'offsets.bin',
-  taxNumbers: 'taxnums.bin',
-  taxSparse: 'taxnums.sparse',
+  records: 'records.z',
+  recordDict: 'records.dict',
+  recordIndex: 'records.idx',
+  taxNumbers: 'taxnums.z',
+  taxIndex: 'taxnums.idx',
   wordDict: 'words.dict',
+  wordIndex: 'words.idx',
   wordPostings: 'words.post',
 } as const;
 
@@ -42,6 +59,21 @@ export interface IndexMeta {
   taxpayers: number;
   zipBytes: number;
   words: number;
+  /** The list ZIP the index was built from (absent in indexes built from a stream). */
+  zipPath?: string;
+  /** Byte size of each data file, checked on open (format 2). */
+  files?: Record<string, number>;
+}
+
+/** An index that cannot be read as it is: an older format, or damaged. */
+export class RegistryIndexError extends Error {
+  constructor(
+    readonly reason: 'outdated' | 'corrupt',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RegistryIndexError';
+  }
 }
 
 /**
@@ -53,30 +85,53 @@ export function taxNumberKey(taxNumber: string): number {
   return taxNumber.length * 1e12 + Number(taxNumber);
 }
 
-/** [TaxNumber, Title, Type, AccountType, FirstCreationTime, [[documentType, [[alias, created, deleted?]...]]...]] */
-export type CompactRecord = [string, string, string, string, string, Array<[string, Array<[string, string] | [string, string, string]>]>];
+// Separators of the record encoding: control characters XML 1.0 does not allow in text, so a list's
+// values never hold them (should one arrive through a character reference, it becomes a space).
+export const RECORD_SEP = '\x1c';
+export const FIELD_SEP = '\x1f';
+const ALIAS_SEP = '\x1e';
+const PART_SEP = '\x1d';
+// eslint-disable-next-line no-control-regex -- these control characters are exactly what is looked for
+const SEPARATORS = /[\x1c-\x1f]/g;
+// eslint-disable-next-line no-control-regex -- as above; without /g, so test() keeps no state
+const HAS_SEPARATOR = /[\x1c-\x1f]/;
 
-export function toCompact(t: Taxpayer): CompactRecord {
-  return [
-    t.Identifier,
-    t.Title,
-    t.Type,
-    t.AccountType,
-    t.FirstCreationTime,
-    t.Documents.map((d) => [d.type, d.aliases.map((a) => (a.DeletionTime ? [a.Name, a.CreationTime, a.DeletionTime] : [a.Name, a.CreationTime]))]),
-  ];
+const clean = (s: string): string => (HAS_SEPARATOR.test(s) ? s.replace(SEPARATORS, ' ') : s);
+
+/**
+ * One taxpayer as text: TaxNumber, Title, Type, AccountType, FirstCreationTime, then one field per
+ * document: its type, then per alias ALIAS_SEP name PART_SEP created [PART_SEP deleted].
+ */
+export function encodeRecord(t: Taxpayer): string {
+  let s = clean(t.Identifier) + FIELD_SEP + clean(t.Title) + FIELD_SEP + clean(t.Type) + FIELD_SEP + clean(t.AccountType) + FIELD_SEP + clean(t.FirstCreationTime);
+  for (const d of t.Documents) {
+    s += FIELD_SEP + clean(d.type);
+    for (const a of d.aliases) {
+      s += ALIAS_SEP + clean(a.Name) + PART_SEP + clean(a.CreationTime);
+      if (a.DeletionTime !== undefined) s += PART_SEP + clean(a.DeletionTime);
+    }
+  }
+  return s;
 }
 
-export function fromCompact(r: CompactRecord): Taxpayer {
+export function decodeRecord(s: string): Taxpayer {
+  const f = s.split(FIELD_SEP);
+  if (f.length < 5) throw new RegistryIndexError('corrupt', 'A registry index record is damaged.');
   return {
-    Identifier: r[0],
-    Title: r[1],
-    Type: r[2],
-    AccountType: r[3],
-    FirstCreationTime: r[4],
-    Documents: r[5].map(([type, aliases]) => ({
-      type,
-      aliases: aliases.map((a) => (a.length === 3 ? { Name: a[0], CreationTime: a[1], DeletionTime: a[2] } : { Name: a[0], CreationTime: a[1] })),
-    })),
+    Identifier: f[0],
+    Title: f[1],
+    Type: f[2],
+    AccountType: f[3],
+    FirstCreationTime: f[4],
+    Documents: f.slice(5).map((doc) => {
+      const [type, ...aliases] = doc.split(ALIAS_SEP);
+      return {
+        type,
+        aliases: aliases.map((a) => {
+          const p = a.split(PART_SEP);
+          return p.length > 2 ? { Name: p[0], CreationTime: p[1], DeletionTime: p[2] } : { Name: p[0], CreationTime: p[1] ?? '' };
+        }),
+      };
+    }),
   };
 }

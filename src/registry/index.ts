@@ -3,14 +3,15 @@
 
 import * as path from 'node:path';
 import { iterateRegistryZip, type RegistryZipOptions } from '../domain/registryZip';
-import { buildIndex, type BuildOptions } from './builder';
+import { buildIndex, type BuildOptions, type IndexSource } from './builder';
 import type { IndexMeta } from './format';
 
 export { buildIndex, IndexBuildCancelledError, installIndex } from './builder';
 export type { BuildOptions, IndexSource } from './builder';
-export { RegistryIndexReader, currentIndexFolder } from './reader';
+export { RegistryIndexReader, currentIndexFolder, readIndexMeta } from './reader';
 export type { WordSearchResult } from './reader';
 export { foldTurkish, foldedWords } from './fold';
+export { INDEX_FORMAT, RegistryIndexError } from './format';
 export type { IndexMeta } from './format';
 
 /** The folder holding the indexes of one list kind (PK/GB × Invoice/DespatchAdvice). */
@@ -22,8 +23,8 @@ export function indexStorageDir(root: string, aliasType: string, userType: strin
 export async function buildIndexFromZip(
   zipPath: string,
   storageDir: string,
-  source: { aliasType: string; userType: string; zipBytes: number },
+  source: IndexSource,
   options: BuildOptions & RegistryZipOptions = {},
 ): Promise<IndexMeta> {
-  return buildIndex(storageDir, iterateRegistryZip(zipPath, { maxEntryBytes: options.maxEntryBytes }), source, options);
+  return buildIndex(storageDir, iterateRegistryZip(zipPath, { maxEntryBytes: options.maxEntryBytes }), { zipPath: path.resolve(zipPath), ...source }, options);
 }

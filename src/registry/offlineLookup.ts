@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALIAS_TYPES, type AliasType, type GlobalUserType } from '../api/types';
 import type { Taxpayer } from '../domain/registryXml';
-import { CURRENT_POINTER } from './format';
+import { CURRENT_POINTER, RegistryIndexError } from './format';
 import { currentIndexFolder, RegistryIndexReader } from './reader';
 
 export interface OfflineAlias {
@@ -59,6 +59,8 @@ export function activeAliases(t: OfflineTaxpayer, kind?: AliasType): OfflineAlia
 export class OfflineRegistry {
   private readers = new Map<AliasType, { folder: string; reader: RegistryIndexReader; downloadedAt: string; taxpayers: number }>();
   private checkedAt = 0;
+  /** Folders that could not be opened, not retried until the pointer changes. */
+  private readonly unreadable = new Map<AliasType, string>();
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -81,8 +83,17 @@ export class OfflineRegistry {
   lookup(taxNumber: string): OfflineTaxpayer | undefined {
     this.refresh();
     let found: OfflineTaxpayer | undefined;
-    for (const [aliasType, r] of this.readers) {
-      const t = r.reader.byTaxNumber(taxNumber);
+    for (const [aliasType, r] of [...this.readers]) {
+      let t: Taxpayer | undefined;
+      try {
+        t = r.reader.byTaxNumber(taxNumber);
+      } catch (error) {
+        if (!(error instanceof RegistryIndexError)) throw error;
+        // A damaged list answers nothing rather than something wrong, until it is downloaded again.
+        r.reader.close();
+        this.readers.delete(aliasType);
+        continue;
+      }
       if (!t) continue;
       found ??= { taxNumber: t.Identifier, title: t.Title, type: t.Type || undefined, accountType: t.AccountType || undefined, firstCreation: t.FirstCreationTime || undefined, aliases: [], downloadedAt: r.downloadedAt };
       if (r.downloadedAt < found.downloadedAt) found.downloadedAt = r.downloadedAt;
@@ -118,7 +129,8 @@ export class OfflineRegistry {
       const dir = storageDir(this.root, aliasType, this.userType);
       const folder = fs.existsSync(path.join(dir, CURRENT_POINTER)) ? currentIndexFolder(dir) : undefined;
       const open = this.readers.get(aliasType);
-      if (open?.folder === folder) continue;
+      if (open?.folder === folder || (!open && folder && this.unreadable.get(aliasType) === folder)) continue;
+      this.unreadable.delete(aliasType);
       open?.reader.close();
       this.readers.delete(aliasType);
       changed = true;
@@ -127,7 +139,9 @@ export class OfflineRegistry {
         const reader = RegistryIndexReader.openFolder(folder);
         this.readers.set(aliasType, { folder, reader, downloadedAt: reader.meta.downloadedAt, taxpayers: reader.meta.taxpayers });
       } catch {
-        // A half-written or foreign folder: treat as no list; the next download replaces it.
+        this.unreadable.set(aliasType, folder);
+        // An older format (rebuilt from its ZIP by the extension), or a damaged or foreign folder:
+        // no list until then; the next download replaces it.
       }
     }
     if (changed) for (const l of this.listeners) l();

@@ -4,7 +4,8 @@
 import { completeTckn, completeVkn } from '../domain/taxId';
 import { hash3, pickBy } from './seed/prng';
 import { formatDate } from './seed/dates';
-import { CITIES, COMPANY_WORDS, DOMAINS, FIRST_NAMES, foldTr, SECTORS, STREETS, SUFFIXES, SURNAMES, TRICKY_TITLES, slugOfFirstWord } from './seed/names';
+import { CITIES, DOMAINS, foldTr, STREETS, TRICKY_TITLES, slugOfFirstWord } from './seed/names';
+import { realisticTitle, type GeneratedTitle } from './seed/titleWords';
 
 export type AliasKind = 'PK' | 'GB';
 export type DocumentKind = 'Invoice' | 'DespatchAdvice';
@@ -66,35 +67,6 @@ function modInverse(a: bigint, m: bigint): bigint {
     [oldS, s] = [s, oldS - q * s];
   }
   return ((oldS % m) + m) % m;
-}
-
-interface TitleLists {
-  surnames: readonly string[];
-  words: readonly string[];
-  sectors: readonly string[];
-  suffixes: readonly string[];
-  first: readonly string[];
-  tricky: readonly string[];
-}
-const SOURCE_LISTS: TitleLists = { surnames: SURNAMES, words: COMPANY_WORDS, sectors: SECTORS, suffixes: SUFFIXES, first: FIRST_NAMES, tricky: TRICKY_TITLES };
-/** The same lists lower-cased, so a folded title is built without folding it (cheap to scan). */
-const FOLDED_LISTS: TitleLists = Object.fromEntries(Object.entries(SOURCE_LISTS).map(([k, v]) => [k, v.map(foldTr)])) as unknown as TitleLists;
-const COMPANY_TITLES = SURNAMES.length * COMPANY_WORDS.length * SECTORS.length * SUFFIXES.length;
-const PERSON_TITLES = FIRST_NAMES.length * SURNAMES.length;
-const TITLE_KEYS = COMPANY_TITLES + PERSON_TITLES + TRICKY_TITLES.length;
-
-/** Title number k: a company "Surname Word Sector Suffix", a person "First Surname" or a tricky title. */
-function titleOfKey(k: number, l: TitleLists): string {
-  if (k >= COMPANY_TITLES + PERSON_TITLES) return l.tricky[k - COMPANY_TITLES - PERSON_TITLES];
-  if (k >= COMPANY_TITLES) {
-    const p = k - COMPANY_TITLES;
-    return `${l.first[Math.floor(p / l.surnames.length)]} ${l.surnames[p % l.surnames.length]}`;
-  }
-  const suffix = k % l.suffixes.length;
-  const sector = Math.floor(k / l.suffixes.length) % l.sectors.length;
-  const word = Math.floor(k / (l.suffixes.length * l.sectors.length)) % l.words.length;
-  const surname = Math.floor(k / (l.suffixes.length * l.sectors.length * l.words.length));
-  return `${l.surnames[surname]} ${l.words[word]} ${l.sectors[sector]} ${l.suffixes[suffix]}`;
 }
 
 const dayCache = new Map<number, string>();
@@ -181,9 +153,7 @@ export class Registry {
     const needle = foldTr(text.trim());
     const out: RegistryEntry[] = [];
     if (!needle) return out;
-    // Generated titles come from ~97,000 combinations: test each once, then scan by key.
-    const matches = new Uint8Array(TITLE_KEYS);
-    for (let k = 0; k < TITLE_KEYS; k++) if (titleOfKey(k, FOLDED_LISTS).includes(needle)) matches[k] = 1;
+    // Titles draw from a vocabulary of several hundred thousand words: each is generated and tested.
     const replacedByIndex = new Map<number, RegistryEntry>();
     for (const [tn, e] of this.replaced) replacedByIndex.set(this.indexOf(tn), e);
     const accept = (e: RegistryEntry) => !document || e.aliases.some((a) => a.document === document);
@@ -191,7 +161,7 @@ export class Registry {
     for (let i = 0; i < this.size && out.length < limit; i++) {
       if (checkDeregistered && this.deregistered.has(i)) continue;
       const replaced = replacedByIndex.get(i);
-      if (replaced ? !foldTr(replaced.Title).includes(needle) : matches[this.titleKeyAt(i)] === 0) continue;
+      if (!foldTr(replaced ? replaced.Title : this.generatedTitle(i).title).includes(needle)) continue;
       const e = replaced ?? this.entryAt(i);
       if (accept(e)) out.push(e);
     }
@@ -263,7 +233,8 @@ export class Registry {
     const tn = this.taxNumberAt(i);
     const replaced = this.replaced.get(tn);
     if (replaced) return replaced;
-    return this.makeEntry(tn, titleOfKey(this.titleKeyAt(i), SOURCE_LISTS), hash3(this.seed, i, 2));
+    const generated = this.generatedTitle(i);
+    return this.makeEntry(tn, generated.title, hash3(this.seed, i, 2), generated.slug);
   }
 
   /** Entries whose nine-digit prefix does not start with 0 may be persons (TCKN). */
@@ -271,16 +242,14 @@ export class Registry {
     return (MULT * i + this.offset) % MOD >= 100_000_000 && hash3(this.seed, i, 7) % 10 === 0;
   }
 
-  /** Which generated title entry i has (see titleOfKey). */
-  private titleKeyAt(i: number): number {
+  /** The generated title of entry i: realistic (seed/titleWords.ts), one in 499 with XML special characters. */
+  private generatedTitle(i: number): GeneratedTitle {
     const h = hash3(this.seed, i, 1);
-    if (this.isPersonAt(i)) return COMPANY_TITLES + (h % FIRST_NAMES.length) * SURNAMES.length + ((h >>> 8) % SURNAMES.length);
-    if (h % 499 === 7) return COMPANY_TITLES + PERSON_TITLES + ((h >>> 10) % TRICKY_TITLES.length);
-    return (
-      (((h >>> 3) % SURNAMES.length) * COMPANY_WORDS.length + ((h >>> 9) % COMPANY_WORDS.length)) * SECTORS.length * SUFFIXES.length +
-      ((h >>> 14) % SECTORS.length) * SUFFIXES.length +
-      ((h >>> 20) % SUFFIXES.length)
-    );
+    if (!this.isPersonAt(i) && h % 499 === 7) {
+      const title = TRICKY_TITLES[(h >>> 10) % TRICKY_TITLES.length];
+      return { title, slug: slugOfFirstWord(title) };
+    }
+    return realisticTitle(this.seed, i, this.isPersonAt(i));
   }
 
   /** The k-th registered generated index, skipping deregistered ones (few, kept sorted). */
@@ -294,13 +263,13 @@ export class Registry {
     return i;
   }
 
-  private makeEntry(taxNumber: string, title: string, h: number): RegistryEntry {
+  private makeEntry(taxNumber: string, title: string, h: number, slug = slugOfFirstWord(title)): RegistryEntry {
     const place = pickBy(CITIES, h);
     const h2 = hash3(h, 1);
     const createdDay = h2 % 4300;
     const createdTime = clockTime(h2 % 86_400);
     const createdText = `${dayText(createdDay)}T${createdTime}`;
-    const domain = `${slugOfFirstWord(title)}${taxNumber.slice(-4)}.${pickBy(DOMAINS, h2 >>> 4)}`;
+    const domain = `${slug}${taxNumber.slice(-4)}.${pickBy(DOMAINS, h2 >>> 4)}`;
     const aliases: RegistryAlias[] = [];
     const later = (days: number) => `${dayText(createdDay + days)}T${createdTime}`;
     if ((h2 >>> 8) % 20 === 0) {

@@ -14,6 +14,7 @@ import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
 import { fullClient, type PaletteContext } from './commandContext';
+import { outdatedLists, registryListsFolder, registryZipName, upgradeList } from './indexUpgrade';
 import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';
 import { askAliasType, askUserType } from './registryPrompts';
 
@@ -50,7 +51,7 @@ function formatBytes(bytes: number): string {
 }
 
 async function askFolder(ctx: PaletteContext): Promise<string> {
-  const storage = { label: vscode.l10n.t('Extension storage'), description: vscode.l10n.t('recommended'), folder: path.join(ctx.extension.globalStorageUri.fsPath, 'registry-lists') };
+  const storage = { label: vscode.l10n.t('Extension storage'), description: vscode.l10n.t('recommended'), folder: registryListsFolder(ctx.extension.globalStorageUri.fsPath) };
   const choose = { label: vscode.l10n.t('Choose a folder…'), folder: '' };
   const picked = await prompts.quickPick([storage, choose], { title: vscode.l10n.t('Where should the list ZIP be saved?'), ignoreFocusOut: true });
   if (!picked) throw new UserCancelledError();
@@ -66,7 +67,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
   const userType = args.userType ?? (await askUserType(ctx));
   const folder = args.folder ?? (await askFolder(ctx));
   await fs.promises.mkdir(folder, { recursive: true });
-  const zipPath = path.join(folder, `registry-${aliasType}-${userType}.zip`);
+  const zipPath = path.join(folder, registryZipName(aliasType, userType));
   const client = await fullClient(ctx);
   const registry = await import('../../registry');
 
@@ -138,6 +139,26 @@ export interface OfflineSearchOutcome {
   opened?: RegistryDetail;
 }
 
+/**
+ * The list's index reader. An index of an older format is rebuilt from its ZIP first (or the user is
+ * asked to download again); a damaged one is reported, never read.
+ */
+async function openCurrentFormat(ctx: PaletteContext, aliasType: AliasType, userType: GlobalUserType): Promise<RegistryIndexReader> {
+  const registry = await import('../../registry');
+  const dir = registry.indexStorageDir(indexRoot(ctx), aliasType, userType);
+  const open = () => registry.RegistryIndexReader.openFolder(registry.currentIndexFolder(dir) ?? dir);
+  try {
+    return open();
+  } catch (error) {
+    if (!(error instanceof registry.RegistryIndexError)) throw error;
+    const outdated = outdatedLists(ctx.extension.globalStorageUri.fsPath).find((l) => l.aliasType === aliasType && l.userType === userType);
+    if (outdated && (await upgradeList(ctx.extension.globalStorageUri.fsPath, outdated))) return open();
+    if (outdated) throw new UserCancelledError();
+    log.error(`registry index ${aliasType}/${userType}: ${error.message}`);
+    throw new UserFacingError(vscode.l10n.t('The downloaded list {0}/{1} is damaged; download it again.', aliasType, userType));
+  }
+}
+
 /** "Search Downloaded Registry": by tax number (instant) or title words/prefix, no network. */
 export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs = {}): Promise<OfflineSearchOutcome> {
   const registry = await import('../../registry');
@@ -183,7 +204,8 @@ export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs
   if (!folder) throw new UserFacingError(vscode.l10n.t('The downloaded list could not be opened; download it again.'));
   if (openReader?.folder !== folder) {
     closeOpenReader();
-    openReader = { folder, reader: registry.RegistryIndexReader.openFolder(folder) };
+    openReader = { folder: '', reader: await openCurrentFormat(ctx, list.aliasType, list.userType) };
+    openReader.folder = openReader.reader.folder;
   }
   const reader = openReader.reader;
   let found: { taxpayers: Taxpayer[]; total: number };

@@ -1,0 +1,276 @@
+// The compact offline index (format 2) on realistic data from the sandbox's generator: round trip,
+// look-ups by tax number and by title words equal to a brute-force scan (Turkish İ/ı folding), runs
+// spilled to disk giving the same bytes as one run, the size budget against the list's ZIP, an index
+// of the previous format refused and rebuilt from its ZIP, and damaged indexes refused.
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Taxpayer } from '../../src/domain/registryXml';
+import { parseRegistryXml } from '../../src/domain/registryXml';
+import { iterateRegistryZip } from '../../src/domain/registryZip';
+import { sortByKey } from '../../src/registry/builder';
+import { buildIndex, buildIndexFromZip, currentIndexFolder, foldedWords, INDEX_FORMAT, RegistryIndexError, RegistryIndexReader } from '../../src/registry';
+import { OfflineRegistry } from '../../src/registry/offlineLookup';
+import { Registry } from '../../src/sandbox/registry';
+import { registryXmlChunks, userXml } from '../../src/sandbox/registryXml';
+import { zipEntryStages } from '../../src/sandbox/zipWriter';
+
+const SEED = 20261123;
+const FIXTURE_V1 = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'registry-index-v1');
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-index2-'));
+}
+
+async function* from<T>(items: Iterable<T>): AsyncGenerator<T> {
+  for (const item of items) yield item;
+}
+
+/** The sandbox's PK/Invoice list of `size` taxpayers, as the parser reads it. */
+function realisticList(size: number): Taxpayer[] {
+  const xml = [...new Registry(SEED, size).entries()].map((e) => userXml(e, 'PK', 'Invoice')).join('');
+  return parseRegistryXml(`<UserList>${xml}</UserList>`);
+}
+
+/** The same list as the sandbox serves it: a ZIP with one deflated XML entry. */
+async function realisticZip(size: number, file: string): Promise<number> {
+  const parts: Buffer[] = [];
+  await pipeline([
+    Readable.from(registryXmlChunks(new Registry(SEED, size).entries(), 'PK', 'Invoice'), { objectMode: false }),
+    ...zipEntryStages('KullaniciListesi_PK_Invoice_20261123.xml', new Date(Date.UTC(2026, 10, 23)), 1),
+    new Writable({
+      write(chunk: Buffer, _e, cb) {
+        parts.push(chunk);
+        cb();
+      },
+    }),
+  ]);
+  fs.writeFileSync(file, Buffer.concat(parts));
+  return fs.statSync(file).size;
+}
+
+function bruteForce(list: Taxpayer[], query: string): string[] {
+  const q = foldedWords(query);
+  const lastIsPrefix = !/[^\p{L}\p{N}]$/u.test(query);
+  return list
+    .filter((t) => {
+      const words = foldedWords(t.Title);
+      return q.every((w, i) => (i === q.length - 1 && lastIsPrefix ? words.some((x) => x.startsWith(w)) : words.includes(w)));
+    })
+    .map((t) => t.Identifier);
+}
+
+function indexBytes(storageDir: string): number {
+  const folder = currentIndexFolder(storageDir) as string;
+  return fs.readdirSync(folder).reduce((n, f) => n + fs.statSync(path.join(folder, f)).size, 0);
+}
+
+describe('registry index format 2 on a realistic list', () => {
+  const list = realisticList(6000);
+  const dir = tempDir();
+  let reader: RegistryIndexReader;
+
+  test('the list has a long tail of title words, as the real one does', () => {
+    const counts = new Map<string, number>();
+    for (const t of list) for (const w of new Set(foldedWords(t.Title))) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const once = [...counts.values()].filter((n) => n === 1).length;
+    assert.ok(counts.size > 4000, `${counts.size} distinct words in 6,000 titles`);
+    assert.ok(once > counts.size / 3, `${once} of ${counts.size} words occur once`);
+    assert.ok(Math.max(...counts.values()) > 1500, 'legal forms and trades are common');
+  });
+
+  test('round trip: every taxpayer comes back whole by its tax number', async () => {
+    const meta = await buildIndex(dir, from(list), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 });
+    assert.equal(meta.format, INDEX_FORMAT);
+    assert.equal(meta.taxpayers, list.length);
+    reader = RegistryIndexReader.open(dir) as RegistryIndexReader;
+    const firstOf = new Map<string, Taxpayer>();
+    for (const t of list) if (!firstOf.has(t.Identifier)) firstOf.set(t.Identifier, t);
+    for (const t of firstOf.values()) assert.deepEqual(reader.byTaxNumber(t.Identifier), t);
+    assert.equal(reader.byTaxNumber('1111111111'), undefined);
+    assert.equal(reader.byTaxNumber('abc'), undefined);
+  });
+
+  test('title words: common, mid and rare words, prefixes and pairs equal a brute-force scan', () => {
+    const counts = new Map<string, number>();
+    for (const t of list) for (const w of new Set(foldedWords(t.Title))) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const byCount = [...counts].sort((a, b) => b[1] - a[1]).map(([w]) => w);
+    const queries = [
+      ...byCount.slice(0, 5).map((w) => w + ' '),
+      ...byCount.slice(200, 205).map((w) => w + ' '),
+      ...byCount.slice(-5).map((w) => w + ' '),
+      ...byCount.slice(300, 305).map((w) => w.slice(0, 3)),
+      `${byCount[0]} ${byCount[400].slice(0, 2)}`,
+      `${byCount[1]} ${byCount[2]} `,
+      'zzqx',
+    ];
+    for (const q of queries) {
+      const expected = bruteForce(list, q);
+      const found = reader.searchWords(q, 100_000);
+      assert.equal(found.total, expected.length, q);
+      assert.deepEqual(found.taxpayers.map((t) => t.Identifier), expected, q);
+    }
+  });
+
+  test('Turkish case folding: İ/i and I/ı in titles and queries', () => {
+    const withDotless = list.find((t) => /I/.test(t.Title) && /ı/.test(t.Title.toLocaleLowerCase('tr')));
+    assert.ok(withDotless, 'some title has a dotless I');
+    const word = foldedWords(withDotless.Title).find((w) => w.includes('ı')) as string;
+    const upper = word.toLocaleUpperCase('tr');
+    for (const q of [word + ' ', upper + ' ', word.replace(/ı/g, 'I') + ' ']) {
+      const ids = reader.searchWords(q, 100_000).taxpayers.map((t) => t.Identifier);
+      assert.ok(ids.includes(withDotless.Identifier), q);
+      assert.deepEqual(ids, bruteForce(list, q), q);
+    }
+    // The dotted form is another word.
+    assert.deepEqual(reader.searchWords(word.replace(/ı/g, 'i') + ' ', 100_000).taxpayers.map((t) => t.Identifier), bruteForce(list, word.replace(/ı/g, 'i') + ' '));
+    reader.close();
+  });
+
+  test('word pairs spilled to disk in many runs give the same index files as one run', async () => {
+    const small = tempDir();
+    await buildIndex(small, from(list), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 }, { wordPairsInMemory: 997 });
+    const a = currentIndexFolder(dir) as string;
+    const b = currentIndexFolder(small) as string;
+    for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'records.z']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), f);
+    assert.deepEqual(fs.readdirSync(b).filter((f) => f.endsWith('.tmp')), [], 'no run file left behind');
+  });
+});
+
+test('the tax-number sort orders by key, duplicates by list order', () => {
+  const keys = Float64Array.from({ length: 5000 }, (_, i) => ((i * 7919) % 1201) * 1e9);
+  const order = Uint32Array.from({ length: keys.length }, (_, i) => i);
+  sortByKey(order, keys);
+  const expected = Array.from({ length: keys.length }, (_, i) => i).sort((a, b) => keys[a] - keys[b] || a - b);
+  assert.deepEqual([...order], expected);
+});
+
+describe('registry index size budget', () => {
+  // The word dictionary weighs most on small lists (a new word every few titles): 100,000 taxpayers
+  // is the smallest list where the budget the full 1.5 M list meets with room (1.10×) still holds.
+  test('a fixed-seed list of 100,000 taxpayers: index ≤ 1.2 × its ZIP, ≤ 72 bytes a taxpayer', async () => {
+    const dir = tempDir();
+    const zip = path.join(dir, 'list.zip');
+    const zipBytes = await realisticZip(100_000, zip);
+    const meta = await buildIndexFromZip(zip, path.join(dir, 'index'), { aliasType: 'PK', userType: 'Invoice', zipBytes });
+    const bytes = indexBytes(path.join(dir, 'index'));
+    assert.ok(meta.taxpayers > 90_000, `${meta.taxpayers} taxpayers`);
+    assert.ok(bytes <= 1.2 * zipBytes, `index ${bytes} bytes for a ${zipBytes}-byte ZIP (${(bytes / zipBytes).toFixed(3)}×)`);
+    assert.ok(bytes / meta.taxpayers <= 72, `${(bytes / meta.taxpayers).toFixed(1)} bytes a taxpayer`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('an index of the previous format', () => {
+  function copyFixture(): string {
+    const root = tempDir();
+    fs.cpSync(FIXTURE_V1, root, { recursive: true });
+    return root;
+  }
+
+  test('is refused as outdated, never read, and the shared look-up finds nothing in it', () => {
+    const root = copyFixture();
+    const storageDir = path.join(root, 'registry-index', 'PK-Invoice');
+    const folder = currentIndexFolder(storageDir) as string;
+    assert.ok(folder, 'the fixture has a current index');
+    assert.throws(() => RegistryIndexReader.openFolder(folder), (e: unknown) => e instanceof RegistryIndexError && e.reason === 'outdated');
+    const offline = new OfflineRegistry(path.join(root, 'registry-index'), 'Invoice');
+    assert.equal(offline.hasIndex(), false);
+    offline.close();
+  });
+
+  test('is rebuilt from its ZIP into the current format, answering look-ups from the same list', async () => {
+    const root = copyFixture();
+    const storageDir = path.join(root, 'registry-index', 'PK-Invoice');
+    const zip = path.join(root, 'registry-lists', 'registry-PK-Invoice.zip');
+    const expected: Taxpayer[] = [];
+    for await (const t of iterateRegistryZip(zip)) expected.push(t);
+    const old = JSON.parse(fs.readFileSync(path.join(currentIndexFolder(storageDir) as string, 'meta.json'), 'utf8')) as { format: number; downloadedAt: string };
+    assert.equal(old.format, 1);
+    const meta = await buildIndexFromZip(zip, storageDir, { aliasType: 'PK', userType: 'Invoice', zipBytes: fs.statSync(zip).size, downloadedAt: new Date(old.downloadedAt) });
+    assert.equal(meta.format, INDEX_FORMAT);
+    assert.equal(meta.downloadedAt, old.downloadedAt, 'the list is as fresh as its download, not its rebuild');
+    assert.equal(meta.zipPath, zip);
+    assert.deepEqual(fs.readdirSync(storageDir).filter((f) => f.startsWith('index-')).length, 1, 'the old folder is gone');
+    const offline = new OfflineRegistry(path.join(root, 'registry-index'), 'Invoice');
+    for (const t of expected) assert.equal(offline.lookup(t.Identifier)?.title, t.Title);
+    offline.close();
+    const reader = RegistryIndexReader.open(storageDir) as RegistryIndexReader;
+    const word = foldedWords(expected[0].Title)[0];
+    assert.deepEqual(reader.searchWords(word + ' ', 1000).taxpayers.map((t) => t.Identifier), bruteForce(expected, word + ' '));
+    reader.close();
+  });
+});
+
+describe('a damaged index is refused, never misread', () => {
+  const list = realisticList(1500);
+
+  async function fresh(): Promise<string> {
+    const dir = tempDir();
+    await buildIndex(dir, from(list), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 });
+    return currentIndexFolder(dir) as string;
+  }
+  const isCorrupt = (e: unknown) => e instanceof RegistryIndexError && e.reason === 'corrupt';
+  const flip = (file: string, at: number) => {
+    const b = fs.readFileSync(file);
+    b[at] ^= 0x5a;
+    fs.writeFileSync(file, b);
+  };
+
+  test('a missing, truncated or unreadable file is refused on open', async () => {
+    let folder = await fresh();
+    fs.truncateSync(path.join(folder, 'records.z'), 100);
+    assert.throws(() => RegistryIndexReader.openFolder(folder), isCorrupt);
+    folder = await fresh();
+    fs.rmSync(path.join(folder, 'words.post'));
+    assert.throws(() => RegistryIndexReader.openFolder(folder), isCorrupt);
+    folder = await fresh();
+    fs.writeFileSync(path.join(folder, 'meta.json'), '{"format": 2, "taxpay');
+    assert.throws(() => RegistryIndexReader.openFolder(folder), isCorrupt);
+    folder = await fresh();
+    fs.writeFileSync(path.join(folder, 'words.idx'), 'not json');
+    assert.throws(() => RegistryIndexReader.openFolder(folder), isCorrupt);
+  });
+
+  test('a flipped byte in a record block or the dictionary is refused on read', async () => {
+    let folder = await fresh();
+    flip(path.join(folder, 'records.z'), 500);
+    let reader = RegistryIndexReader.openFolder(folder);
+    assert.throws(() => {
+      for (const t of list) reader.byTaxNumber(t.Identifier);
+    }, isCorrupt);
+    reader.close();
+    folder = await fresh();
+    flip(path.join(folder, 'words.dict'), 40);
+    reader = RegistryIndexReader.openFolder(folder);
+    const words = [...new Set(list.flatMap((t) => foldedWords(t.Title)))];
+    assert.throws(() => {
+      for (const w of words) reader.searchWords(w + ' ');
+    }, isCorrupt);
+    reader.close();
+  });
+
+  test('a flipped byte in the tax-number table never returns another taxpayer', async () => {
+    const folder = await fresh();
+    const size = fs.statSync(path.join(folder, 'taxnums.z')).size;
+    for (let at = 0; at < size; at += Math.ceil(size / 25)) {
+      const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-flip-'));
+      fs.cpSync(folder, copy, { recursive: true });
+      flip(path.join(copy, 'taxnums.z'), at);
+      const reader = RegistryIndexReader.openFolder(copy);
+      for (const t of list.slice(0, 300)) {
+        try {
+          const found = reader.byTaxNumber(t.Identifier);
+          if (found) assert.equal(found.Identifier, t.Identifier);
+        } catch (e) {
+          assert.ok(isCorrupt(e), String(e));
+        }
+      }
+      reader.close();
+    }
+  });
+});
