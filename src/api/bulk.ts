@@ -81,7 +81,7 @@ export interface CustomerImportReport {
 }
 
 /** Failures after which the server's answer cannot tell whether the rows were stored. */
-const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed']);
+const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed', 'rateLimited']);
 /** Refusals of a batch that may name single rows (and, spec-silent, may have stored the others). */
 const ROW_REFUSALS = new Set(['validation', 'conflict']);
 /** Times one row is sent before its outcome stays "unknown" (each resend follows a look-up). */
@@ -231,7 +231,9 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
     for (const r of batch.rows) {
       const p = presence.get(r) as RowPresence;
       const aboutRow = named.get(r);
-      if (aboutRow) rejected(r, aboutRow, error.status);
+      // A named row that exists after an earlier send of ours whose answer was lost is ours: the
+      // refusal only says the earlier request had stored it.
+      if (aboutRow && !(p === 'present' && batch.sends > 0)) rejected(r, aboutRow, error.status);
       else if (p === 'present') {
         report.created.push(r);
         settle(1);
