@@ -91,8 +91,10 @@ const LOOKUP_CONCURRENCY = 8;
 
 interface PendingBatch {
   rows: CustomerRow[];
-  /** Times these rows were sent already. */
+  /** Rounds these rows went through already (sends, and look-ups that failed). */
   sends: number;
+  /** Rows whose look-up failed: look them up again before anything is sent (the error is the last one). */
+  verify?: NilveraApiError;
 }
 
 type RowPresence = 'present' | 'absent' | { error: NilveraApiError };
@@ -183,12 +185,52 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
     settle(1);
   };
 
+  /** Looks the rows up, settles what the answer tells, and queues the rest (see the comment above). */
+  const resolve = async (batch: PendingBatch, error: NilveraApiError, refusal: boolean, q: PendingBatch[]): Promise<void> => {
+    if (options.signal?.aborted) return unknown(batch.rows, error);
+    report.requests += new Set(batch.rows.map((r) => r.row.TaxNumber)).size;
+    const presence = await presenceOf(customers, batch.rows, callOpts);
+    const named = refusal ? rowsNamed(batch.rows, error.messages) : new Map<CustomerRow, ApiMessage[]>();
+    const again: CustomerRow[] = [];
+    const recheck: CustomerRow[] = [];
+    let lookupError: NilveraApiError | undefined;
+    for (const r of batch.rows) {
+      const p = presence.get(r) as RowPresence;
+      const aboutRow = named.get(r);
+      // A named row that exists after an earlier send of ours whose answer was lost is ours: the
+      // refusal only says the earlier request had stored it.
+      if (aboutRow && !(p === 'present' && batch.sends > 0)) rejected(r, aboutRow, error.status);
+      else if (p === 'present') {
+        report.created.push(r);
+        settle(1);
+      } else if (p === 'absent') again.push(r);
+      else if (!(r.row.TaxNumber ?? '').trim()) unknown([r], error);
+      else {
+        recheck.push(r);
+        lookupError = p.error;
+      }
+    }
+    if (recheck.length) {
+      // The look-up failed too: ask again in a later round, never send blind.
+      if (batch.sends + 1 >= MAX_SENDS) unknown(recheck, lookupError ?? error);
+      else q.push({ rows: recheck, sends: batch.sends + 1, verify: error });
+    }
+    if (again.length === 0) return;
+    if (batch.sends >= MAX_SENDS) return unknown(again, error);
+    // After a refusal that named nobody, halve so a bad row ends up alone; else resend them together.
+    if (refusal && named.size === 0 && again.length > 1) {
+      const half = Math.ceil(again.length / 2);
+      q.unshift({ rows: again.slice(0, half), sends: batch.sends }, { rows: again.slice(half), sends: batch.sends });
+    } else q.unshift({ rows: again, sends: batch.sends });
+  };
+
   await drain(queue, Math.max(1, options.concurrency ?? 4), async (batch, q) => {
     if (stopped || options.signal?.aborted) {
       report.notSent.push(...batch.rows);
       settle(batch.rows.length);
       return;
     }
+    if (batch.verify) return resolve(batch, batch.verify, false, q);
     report.requests++;
     let error: NilveraApiError;
     try {
@@ -219,34 +261,12 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
       for (const r of batch.rows) rejected(r, error.messages, error.status);
       return;
     }
-    if (refusal && batch.rows.length === 1) {
+    // A lone row refused on its first send: nothing of it was stored (after a lost answer, look it up).
+    if (refusal && batch.rows.length === 1 && batch.sends === 0) {
       rejected(batch.rows[0], error.messages, error.status);
       return;
     }
-    if (options.signal?.aborted) return unknown(batch.rows, error);
-    report.requests += new Set(batch.rows.map((r) => r.row.TaxNumber)).size;
-    const presence = await presenceOf(customers, batch.rows, callOpts);
-    const named = refusal ? rowsNamed(batch.rows, error.messages) : new Map<CustomerRow, ApiMessage[]>();
-    const again: CustomerRow[] = [];
-    for (const r of batch.rows) {
-      const p = presence.get(r) as RowPresence;
-      const aboutRow = named.get(r);
-      // A named row that exists after an earlier send of ours whose answer was lost is ours: the
-      // refusal only says the earlier request had stored it.
-      if (aboutRow && !(p === 'present' && batch.sends > 0)) rejected(r, aboutRow, error.status);
-      else if (p === 'present') {
-        report.created.push(r);
-        settle(1);
-      } else if (p === 'absent') again.push(r);
-      else unknown([r], refusal ? error : p.error);
-    }
-    if (again.length === 0) return;
-    if (sends >= MAX_SENDS) return unknown(again, error);
-    // After a refusal that named nobody, halve so a bad row ends up alone; else resend them together.
-    if (refusal && named.size === 0 && again.length > 1) {
-      const half = Math.ceil(again.length / 2);
-      q.unshift({ rows: again.slice(0, half), sends }, { rows: again.slice(half), sends });
-    } else q.unshift({ rows: again, sends });
+    return resolve({ rows: batch.rows, sends }, error, refusal, q);
   });
   for (const list of [report.created, report.rejected, report.unknown, report.notSent]) list.sort((a, b) => a.index - b.index);
   return report;

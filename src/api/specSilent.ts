@@ -39,10 +39,12 @@ export function requireRecord<T>(value: T | null | undefined, operation: string,
  * Assumption (spec-silent): the bulk registry look-up may leave an unregistered number out, list it
  * with no aliases (and no title), or put `null` in its place. An entry without a single alias for the
  * asked document type counts as "not registered for that type": a taxpayer that left keeps its
- * aliases with a DeletionTime, so a deregistered one is still told apart.
+ * aliases with a DeletionTime, so a deregistered one is still told apart. (Its TaxNumber and Title are
+ * nullable, so they do not decide.)
  */
 export function isAbsentBulkEntry(entry: GlobalCustomerAliasesResponse | null | undefined): boolean {
-  return isAbsentRecord(entry, ['TaxNumber', 'Title']) || !hasValue(entry?.Aliases);
+  // Not TaxNumber or Title: both are nullable and may be null in a real entry.
+  return isAbsentRecord(entry, ['Aliases']);
 }
 
 // ---- Row 5: boolean answers --------------------------------------------------------------------
@@ -117,12 +119,17 @@ export const DOCUMENTED_SORT_COLUMNS: readonly string[] = ['Name', 'ID'];
 /**
  * Assumption (spec-silent): a `/` inside a path value is sent as %2F, which servers may decode into
  * the value, keep encoded, or refuse with 404 (many proxies reject %2F outright). None of these can be
- * told apart from "not found" afterwards, so a value holding `/` (or `\`, which some servers turn into
- * `/`) is refused before sending, with a clear message. Search texts are the exception: the caller
- * cuts the text at the slash (see pathSafeSearchText).
+ * told apart from "not found" afterwards, so a tax number holding `/` (or `\`, which some servers turn
+ * into `/`) is refused before sending, with a clear message (a real one never has one). A certificate
+ * serial number with a slash is looked up in the list instead (CertificatesApi.get), and a search
+ * text is cut at the slash (pathSafeSearchText).
  */
+export function hasSlash(value: string): boolean {
+  return /[/\\]/.test(value);
+}
+
 export function refuseSlashInPathValue(value: string, operation: string): void {
-  if (/[/\\]/.test(value)) {
+  if (hasSlash(value)) {
     throw new NilveraApiError({ kind: 'badRequest', operation, messages: [{ description: 'the value cannot contain "/" or "\\": the service reads a slash in an address as a separator' }] });
   }
 }

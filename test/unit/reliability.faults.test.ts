@@ -268,7 +268,7 @@ describe('bulk write', () => {
         const placed = [...report.created, ...report.rejected, ...report.unknown, ...report.notSent].map((r) => r.index).sort((a, b) => a - b);
         assert.deepEqual(placed, [...Array(10).keys()]);
         // The faulted batch was looked up and its absent rows sent again: every row ends created.
-        assert.deepEqual(report.created.map((r) => r.index), [...Array(10).keys()], `unknown: ${report.unknown.map((r) => r.index)}, rejected: ${report.rejected.map((r) => r.index)}`);
+        assert.deepEqual(report.created.map((r) => r.index), [...Array(10).keys()], `unknown: ${report.unknown.map((r) => `${r.index} ${r.error.message}`).join("; ")}, rejected: ${report.rejected.map((r) => `${r.index} ${r.messages.map((m) => m.description).join(" ")}`).join("; ")}`);
         // The sandbox agrees: each row stored once, nothing more.
         for (const r of report.created) assert.ok(await customerExists(r.row.TaxNumber ?? ''), `created row ${r.index} missing`);
         assert.equal(await customerCount(), before + 10, 'a row was doubled or lost');

@@ -1,7 +1,8 @@
 // Company certificates (e-signature, financial seal, HSM).
 
 import type { CallOptions, HttpTransport } from '../http';
-import { refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
+import { NilveraApiError } from '../errors';
+import { hasSlash, requireRecord, requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CertificateResponse, CreateCompanyCertificateCommand, UpdateCompanyCertificateCommand } from '../types';
 
@@ -15,7 +16,13 @@ export class CertificatesApi {
 
   /** GET /general/Company/Certificate/{SerialNumber} */
   async get(serialNo: string, opts?: CallOptions): Promise<CertificateResponse> {
-    refuseSlashInPathValue(serialNo, 'certificates.get');
+    if (hasSlash(serialNo)) {
+      // A slash in a path value may be decoded, kept encoded or refused (specSilent.ts): such a
+      // serial number is found in the list instead, which needs no path value.
+      const match = (await this.list(opts)).find((c) => c?.SerialNo === serialNo);
+      if (!match) throw new NilveraApiError({ kind: 'notFound', operation: 'certificates.get', messages: [{ description: 'no certificate has this serial number' }] });
+      return match;
+    }
     const found = await this.http.json<CertificateResponse | null | undefined>({ operation: 'certificates.get', method: 'GET', path: `/general/Company/Certificate/${encodeSegment(serialNo)}` }, opts);
     // An unknown serial number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
     return requireRecord(found, 'certificates.get', ['ID', 'SerialNo']);
