@@ -136,6 +136,7 @@ export function refuseSlashInPathValue(value: string, operation: string): void {
 
 /** A search text without slashes: the longest slash-free part (a search for "A/B" finds what "A" or "B" finds). */
 export function pathSafeSearchText(text: string): string {
+  if (!hasSlash(text)) return text;
   const parts = text.split(/[/\\]/).map((p) => p.trim());
   return parts.reduce((best, p) => (p.length > best.length ? p : best), '');
 }

@@ -65,7 +65,7 @@ export class CustomersApi {
   /** GET /general/Customers/Search/{searchText} */
   async search(text: string, opts?: CallOptions): Promise<CustomerResponse[]> {
     const safe = pathSafeSearchText(text);
-    if (!safe) return [];
+    if (safe === '' && text !== '') return [];
     try {
       const rows = await this.http.json<CustomerResponse[] | null | undefined>({ operation: 'customers.search', method: 'GET', path: `/general/Customers/Search/${encodeSegment(safe)}` }, opts);
       return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];

@@ -31,7 +31,7 @@ export class RegistryApi {
   /** GET /general/GlobalCompany/Search/{searchText}?globalUserType= */
   async search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
     const safe = pathSafeSearchText(text);
-    if (!safe) return [];
+    if (safe === '' && text !== '') return [];
     try {
       const rows = await this.http.json<SearchGlobalCompanyResponse[] | null | undefined>(
         { operation: 'registry.search', method: 'GET', path: `/general/GlobalCompany/Search/${encodeSegment(safe)}`, query: { globalUserType: userType } },
@@ -84,11 +84,15 @@ export class RegistryApi {
   }
 
   /** GET /general/GlobalCompany/Check/Name/{Name}?globalUserType= */
-  checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
-    return this.http.json(
-      { operation: 'registry.checkName', method: 'GET', path: `/general/GlobalCompany/Check/Name/${encodeSegment(name)}`, query: { globalUserType: userType } },
+  async checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
+    // A slash may not survive the path (specSilent.ts): the name is cut there, as a search text is.
+    const safe = pathSafeSearchText(name);
+    if (safe === '' && name !== '') return [];
+    const rows = await this.http.json<GlobalCompanyInfoResponse[] | null | undefined>(
+      { operation: 'registry.checkName', method: 'GET', path: `/general/GlobalCompany/Check/Name/${encodeSegment(safe)}`, query: { globalUserType: userType } },
       opts,
     );
+    return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
   }
 
   /**

@@ -42,7 +42,11 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
     return new CustomerNode(this, record);
   }
 
-  protected override onPage(): void {
+  /** The server refused the sort column and sent its own order (CustomersApi.list). */
+  sortRefused = false;
+
+  protected override onPage(page: Pagination<CustomerResponse>): void {
+    this.sortRefused = (page as { sortRefused?: boolean }).sortRefused === true;
     this.onSummary();
   }
 
