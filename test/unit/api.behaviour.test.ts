@@ -140,6 +140,17 @@ for (const profile of PROFILES) {
       }
     });
 
+    test('row 13: a customer opens by ID even where GET /Customers/{ID} is missing (older platform)', async () => {
+      const rows = (await api.customers.list({ Page: 2, PageSize: 20, SortColumn: 'ID', SortType: 'ASC' })).Content ?? [];
+      const target = rows.find((c) => c.TaxNumber) ?? rows[0];
+      assert.ok(target);
+      sb.resetRequestLog();
+      assert.equal((await api.customers.get(target.ID, undefined, { taxNumber: target.TaxNumber })).ID, target.ID);
+      assert.equal((await api.customers.get(target.ID)).ID, target.ID, 'found in the list without a hint');
+      const missing = await fails(api.customers.get(9_999_999), ['notFound']);
+      assert.equal(missing.status, 404);
+    });
+
     test('row 8: a wrong key is an auth or forbidden error carrying the server description, never the key', async () => {
       const e = await fails(clientFor(sb, 'YANLIS-ANAHTAR-123').company.get(), ['auth', 'forbidden']);
       assert.equal(e.status, profile === 'alternate' ? 403 : 401);

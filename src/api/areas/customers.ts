@@ -2,7 +2,7 @@
 
 import type { CallOptions, HttpTransport } from '../http';
 import { NilveraApiError } from '../errors';
-import { pathSafeSearchText, refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
+import { hasPageAfter, hasSlash, pathSafeSearchText, readPaging, refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse, CustomerResponsePagination, UpdateCustomerCommand } from '../types';
 
@@ -47,9 +47,33 @@ export class CustomersApi {
     return requireTrue(await this.http.json<unknown>({ operation: 'customers.update', method: 'PUT', path: '/general/Customers', body: cmd }, opts), 'customers.update');
   }
 
-  /** GET /general/Customers/{ID} */
-  get(id: number, opts?: CallOptions): Promise<CustomerDetailResponse> {
-    return this.http.json({ operation: 'customers.get', method: 'GET', path: `/general/Customers/${encodeSegment(id)}` }, opts);
+  /**
+   * GET /general/Customers/{ID}. Spec-silent (behaviour point operations): the platform's older export
+   * lacks this operation, and a platform at that level answers 404 with an empty body, as for an
+   * unknown route (a missing customer comes with the error shape). Then the record is found another
+   * way: by its tax number when the caller knows it, else in the list (sorted by ID).
+   */
+  async get(id: number, opts?: CallOptions, hint?: { taxNumber?: string | null }): Promise<CustomerDetailResponse> {
+    try {
+      return await this.http.json<CustomerDetailResponse>({ operation: 'customers.get', method: 'GET', path: `/general/Customers/${encodeSegment(id)}` }, opts);
+    } catch (err) {
+      if (!(err instanceof NilveraApiError) || err.kind !== 'notFound' || err.messages.length > 0) throw err;
+      const taxNumber = hint?.taxNumber?.trim();
+      if (taxNumber && !hasSlash(taxNumber)) {
+        const byNumber = await this.getByTaxNumber(taxNumber, opts).catch(() => undefined);
+        if (byNumber?.ID === id) return byNumber;
+      }
+      for (let page = 1; page <= 10_000; page++) {
+        const answer = await this.list({ Page: page, PageSize: 100, SortColumn: 'ID', SortType: 'ASC' }, opts);
+        const rows = Array.isArray(answer?.Content) ? answer.Content : [];
+        const match = rows.find((c) => c?.ID === id);
+        if (match) return match as CustomerDetailResponse;
+        const read = readPaging(answer, page, 100);
+        if (!hasPageAfter(read, page, rows.length)) break;
+        page = Math.max(read.page, page);
+      }
+      throw err;
+    }
   }
 
   /** DELETE /general/Customers/{ID} → true */

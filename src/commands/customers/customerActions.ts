@@ -25,7 +25,7 @@ function oneCustomer(ctx: CommandContext, node: unknown): CustomerResponse {
 
 export async function openCustomer(ctx: CommandContext, node: unknown): Promise<void> {
   const customer = oneCustomer(ctx, node);
-  const details = await (await ctx.client()).customers.get(customer.ID);
+  const details = await (await ctx.client()).customers.get(customer.ID, undefined, { taxNumber: customer.TaxNumber });
   await showRecord(details);
 }
 
@@ -97,7 +97,7 @@ async function revealOrOpen(ctx: CommandContext, customer: CustomerResponse): Pr
     await ctx.trees.customersView.reveal(loaded, { select: true, focus: true });
     return;
   }
-  await showRecord(await (await ctx.client()).customers.get(customer.ID));
+  await showRecord(await (await ctx.client()).customers.get(customer.ID, undefined, { taxNumber: customer.TaxNumber }));
 }
 
 export async function findByTaxNumber(ctx: CommandContext): Promise<void> {
