@@ -52,7 +52,7 @@ const EXPECTED: Record<RowKey, Partial<Record<MatrixFault, Cell>>> = {
   readList: { timeout: 'error:timeout', reset: 'retried✓', '500': 'error:server', '503': 'retried✓', '429': 'retried✓', malformed: 'error:malformed', truncate: 'retried✓' },
   readCompany: { timeout: 'error:timeout', reset: 'retried✓', '500': 'error:server', '503': 'retried✓', '429': 'retried✓', malformed: 'error:malformed', truncate: 'retried✓' },
   // "?" = the error says the change may or may not have been applied (no Retry offered to the user).
-  writePost: { timeout: 'error:timeout?', reset: 'error:network?', '500': 'error:server', '503': 'error:server', '429': 'error:rateLimited', malformed: 'error:malformed?', truncate: 'error:network?' },
+  writePost: { timeout: 'error:timeout?', reset: 'error:network?', '500': 'error:server?', '503': 'error:server?', '429': 'error:rateLimited', malformed: 'error:malformed?', truncate: 'error:network?' },
   writePut: { timeout: 'error:timeout', reset: 'retried✓', '500': 'error:server', '503': 'retried✓', '429': 'retried✓', malformed: 'error:malformed', truncate: 'retried✓' },
   bulkWrite: { timeout: 'resolved: resent', reset: 'resolved: resent', '500': 'resolved: resent', '503': 'resolved: resent', '429': 'resolved: resent', malformed: 'resolved: resent', truncate: 'resolved: resent' },
   download: {
@@ -205,32 +205,48 @@ describe('read', () => {
 
 describe('write', () => {
   for (const fault of MATRIX_FAULTS) {
-    test(`customers.create × ${fault}: one POST, never resent`, skipFor('writePost', fault), async () => {
-      const before = await customerCount();
-      const taxNumber = freshVkn();
-      const o = await observe(fault, { method: 'POST', path: /^\/general\/Customers$/, operation: 'customers.create' }, (opts) =>
-        client.customers.create([{ TaxNumber: taxNumber, Name: `Arıza Testi ${fault}` }], opts),
-      );
-      assert.equal(o.outcome.attempts, 1, 'a POST was sent more than once');
-      const exists = await customerExists(taxNumber);
-      assert.equal(await customerCount(), before + (exists ? 1 : 0), 'the customer count does not match what exists');
-      if (o.outcome.ok) assert.ok(exists, 'created but not stored');
-      // A refusal (429, 5xx answered before the handler ran) stored nothing; a timeout's late request may have.
-      if (!o.outcome.ok && o.outcome.error.kind !== 'timeout') assert.equal(exists, false, 'stored although the call failed before the handler');
-      record('writePost', fault, !o.outcome.ok && o.outcome.error.outcomeUnknown ? `${cellOf(o)}?` : cellOf(o));
-    });
-    test(`customers.update × ${fault}`, skipFor('writePut', fault), async () => {
-      const page = await client.customers.list({ Page: 1, PageSize: 1 });
-      const target = page.Content?.[0];
-      assert.ok(target, 'the sandbox has no customer to update');
-      const before = await customerCount();
-      const name = `Güncellendi ${fault} ${Date.now()}`;
-      const cmd: UpdateCustomerCommand = { ID: target.ID, TaxNumber: target.TaxNumber, Name: name, City: target.City, Email: target.Email };
-      const o = await observe(fault, { method: 'PUT', path: /^\/general\/Customers$/, operation: 'customers.update' }, (opts) => client.customers.update(cmd, opts));
-      if (o.outcome.ok) assert.equal((await client.customers.get(target.ID)).Name, name);
-      assert.equal(await customerCount(), before, 'a PUT changed the number of customers');
-      record('writePut', fault, cellOf(o));
-    });
+    for (const phase of ['before', 'after'] as const) {
+      const skip = skipFor('writePost', fault).skip ?? (phase === 'after' && fault === '429' ? 'a 429 comes before the work (rate limiting), never after it stored the change' : undefined);
+      test(`customers.create × ${fault} (fault ${phase} the write): one POST, never resent; an uncertain failure says so`, skip ? { skip } : {}, async () => {
+        const before = await customerCount();
+        const taxNumber = freshVkn();
+        const o = await observe(
+          fault,
+          { method: 'POST', path: /^\/general\/Customers$/, operation: 'customers.create' },
+          (opts) => client.customers.create([{ TaxNumber: taxNumber, Name: `Arıza Testi ${fault}` }], opts),
+          'single',
+          phase,
+        );
+        assert.equal(o.outcome.attempts, 1, 'a POST was sent more than once');
+        const exists = await customerExists(taxNumber);
+        assert.equal(await customerCount(), before + (exists ? 1 : 0), 'the customer count does not match what exists');
+        if (o.outcome.ok) assert.ok(exists, 'created but not stored');
+        // Before the write, a refusal stored nothing (a timeout's late request may have); after it, every
+        // failure stored the change, and the error must say its outcome is unknown.
+        if (!o.outcome.ok && phase === 'before' && o.outcome.error.kind !== 'timeout') assert.equal(exists, false, 'stored although the call failed before the handler');
+        if (!o.outcome.ok && phase === 'after') {
+          assert.ok(exists, 'the handler ran before the fault');
+          assert.ok(o.outcome.error.outcomeUnknown, `${o.outcome.error.kind} after the write must be marked "may or may not have been saved"`);
+        }
+        const cell = !o.outcome.ok && o.outcome.error.outcomeUnknown ? `${cellOf(o)}?` : cellOf(o);
+        if (phase === 'before') record('writePost', fault, cell);
+      });
+    }
+    for (const phase of ['before', 'after'] as const) {
+      test(`customers.update × ${fault} (fault ${phase} the write)`, skipFor('writePut', fault), async () => {
+        const page = await client.customers.list({ Page: 1, PageSize: 1 });
+        const target = page.Content?.[0];
+        assert.ok(target, 'the sandbox has no customer to update');
+        const before = await customerCount();
+        const name = `Güncellendi ${fault} ${phase} ${Date.now()}`;
+        const cmd: UpdateCustomerCommand = { ID: target.ID, TaxNumber: target.TaxNumber, Name: name, City: target.City, Email: target.Email };
+        const o = await observe(fault, { method: 'PUT', path: /^\/general\/Customers$/, operation: 'customers.update' }, (opts) => client.customers.update(cmd, opts), 'single', phase);
+        // A PUT is idempotent: a retry after a lost answer (phase after) applies the same change again.
+        if (o.outcome.ok) assert.equal((await client.customers.get(target.ID)).Name, name);
+        assert.equal(await customerCount(), before, 'a PUT changed the number of customers');
+        if (phase === 'before') record('writePut', fault, cellOf(o));
+      });
+    }
   }
 });
 
