@@ -98,6 +98,11 @@ export const BEHAVIOUR_POINTS = {
     alternate: 'offset',
     means: 'date-times in answers: without offset (2026-01-01T00:00:00) / with offset and fractions (2026-01-01T00:00:00.000+03:00)',
   },
+  duplicateStatus: {
+    answers: ['422', '409'],
+    alternate: '409',
+    means: 'a customer tax number that exists already (POST and PUT Customers): 422 business rule / 409 with code 1015 "already added"',
+  },
   searchNoMatch: {
     answers: ['emptyArray', 'notFound'],
     alternate: 'notFound',

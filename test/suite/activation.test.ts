@@ -43,7 +43,7 @@ suite('Extension activation', () => {
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
   });
 
-  test('opens every contributed view container and focuses every contributed view', async function () {
+  test("opens every contributed view container; every contributed view's focus command succeeds and the customers tree becomes visible", async function () {
     const contributes = (extension().packageJSON as Manifest).contributes ?? {};
     const containers = Object.values(contributes.viewsContainers ?? {}).flat();
     const views = Object.values(contributes.views ?? {}).flat();
@@ -58,6 +58,13 @@ suite('Extension activation', () => {
     for (const v of views) {
       await vscode.commands.executeCommand(`${v.id}.focus`);
     }
-    suiteLog(`    views: ${containers.length} container(s), ${views.length} view(s) focused`);
+    // The one view whose state the extension exposes: after its focus command, it is visible.
+    const trees = await vscode.commands.executeCommand<{ customersView: vscode.TreeView<unknown> } | undefined>('nilvera.internal.trees');
+    assert.ok(trees, 'the trees test hook returned nothing');
+    await vscode.commands.executeCommand('nilvera.customers.focus');
+    const until = Date.now() + 5000;
+    while (!trees.customersView.visible && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(trees.customersView.visible, true, 'the customers tree is visible after nilvera.customers.focus');
+    suiteLog(`    views: ${containers.length} container(s), ${views.length} view focus command(s) succeeded`);
   });
 });

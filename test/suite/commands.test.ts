@@ -237,17 +237,21 @@ suite('Palette commands', function () {
     assert.deepEqual(created.map((c) => [c.TaxNumber, c.Name]), [[row.TaxNumber, row.Title]]);
   });
 
-  test('search and browse reach the detail; "Load more" fetches the next page', async () => {
+  test('search and browse reach the detail of the picked taxpayer; "Load more" fetches the next page', async () => {
     const row = registered[3];
     prompts.picks = [byDescription(row.TaxNumber)];
     const found = await exec<RegistryDetail>(PaletteCommands.registrySearch, { text: row.Title });
     assert.equal(found?.taxNumber, row.TaxNumber);
     sandbox.resetRequestLog();
-    prompts.picks = [byLabel(/Load more/), (items) => items[items.length - 2]];
+    let picked: vscode.QuickPickItem | undefined;
+    // The last taxpayer of the second page (the entry after it is "Load more").
+    prompts.picks = [byLabel(/Load more/), (items) => (picked = items[items.length - 2])];
     const browsed = await exec<RegistryDetail>(PaletteCommands.registryBrowse);
     assert.equal(requests(/GET \/general\/GlobalCompany$/i).length, 2);
     assert.ok(prompts.offered[1].length > prompts.offered[0].length);
-    assert.ok(browsed?.taxNumber);
+    assert.ok(picked?.description && !/Load more/.test(picked.label), `picked a taxpayer: ${picked?.label}`);
+    assert.ok(!prompts.offered[0].some((i) => i.description === picked!.description), 'the picked taxpayer came with the second page');
+    assert.equal(browsed?.taxNumber, picked.description, 'the detail is the picked taxpayer');
   });
 
   test('bulk check from a file: wrong checksums are listed without a call, the rest checked in batches', async () => {

@@ -1,6 +1,7 @@
 // Load: 50 concurrent tree page loads, refreshes and lookups against a sandbox with 100,000
 // customers, in a real extension host. Every request is counted in the sandbox's request log (path
-// plus query), so the counts below are exact, not "at most".
+// plus query) when its answer is finished, and the counts are taken only once the sandbox has no
+// request in flight (and none arrived for 400 ms), so they are exact, not "at most".
 //
 // The design the counts follow (src/views/treeNode.ts, src/views/pagedNode.ts):
 // - a parent has at most one load in flight; every expand while it runs shares it;
@@ -20,6 +21,7 @@ import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import type { NodeTreeProvider } from '../../src/views/treeProvider';
 import { completeVkn } from '../../src/domain/taxId';
+import { sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { suiteLog } from './report';
 import { useSandboxEnvironment } from './sandboxEnvironment';
@@ -82,14 +84,13 @@ suite('Reliability: load', function () {
       .map((r) => new URLSearchParams(r.query ?? ''));
   }
 
-  /** Resolves once the sandbox has seen no new request for 400 ms (at most 10 s). */
+  /**
+   * Resolves once the sandbox has no request in flight and none arrived or finished for 400 ms (a
+   * request is logged only when its answer is finished, so an injected latency would otherwise hide
+   * it from the count). Throws after 20 s: counts taken before that would not be exact.
+   */
   async function requestsSettled(): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    let seen = -1;
-    while (Date.now() < deadline && seen !== sandbox.requestLog().length) {
-      seen = sandbox.requestLog().length;
-      await sleep(400);
-    }
+    await sandboxIdle(sandbox, { quietMs: 400, maxMs: 20_000 });
   }
 
   /** What VS Code does when it shows a node: its children, then a TreeItem for each. */
@@ -193,6 +194,7 @@ suite('Reliability: load', function () {
     // A late click on the first page's "Load more" (answered long ago) loads nothing: one click, one page.
     sandbox.resetRequestLog();
     await vscode.commands.executeCommand(TreeCommands.loadMore, first[0].find(isMore));
+    await requestsSettled();
     assert.equal(customerListQueries().length, 0, 'a click on an answered "Load more" must not fetch another page');
     assert.equal((await expand(provider)).filter(isCustomer).length, TARGET_PAGES * PAGE_SIZE);
   });

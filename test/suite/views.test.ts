@@ -12,9 +12,10 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import type { MessageLevel, Prompts, SearchPickOptions } from '../../src/shell/prompts';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
+import type { NodeTreeProvider } from '../../src/views/treeProvider';
 import { parseCsv } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
-import { requestsSettled } from '../support/requestsSettled';
+import { requestsSettled, sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from './sandboxEnvironment';
 
@@ -213,9 +214,22 @@ suite('Sidebar trees', function () {
   test('"Load more" appends the next page once, even when clicked twice, and redraws only the list', async () => {
     const first = await freshCustomers();
     const more = first.find(isMore)!;
+    // Loads other views started earlier finish first, so their redraws are not counted here.
+    await sandboxIdle(sandbox);
     sandbox.resetRequestLog();
-    await Promise.all([vscode.commands.executeCommand(TreeCommands.loadMore, more), vscode.commands.executeCommand(TreeCommands.loadMore, more)]);
+    // Every redraw any Nilvera view announces while the clicks are handled.
+    const redraws: string[] = [];
+    const providers = { customers: trees.customers, documents: trees.documents, certificates: trees.certificates, identifications: trees.identifications, account: trees.account };
+    const listeners = Object.entries(providers).map(([name, p]) => (p as NodeTreeProvider).onDidChangeTreeData((node) => redraws.push(`${name}:${node ? node.id : 'root'}`)));
+    try {
+      await Promise.all([vscode.commands.executeCommand(TreeCommands.loadMore, more), vscode.commands.executeCommand(TreeCommands.loadMore, more)]);
+    } finally {
+      for (const l of listeners) l.dispose();
+    }
     assert.equal(listRequests(), 1, 'two clicks on "Load more" must fetch one page');
+    assert.ok(redraws.length > 0, 'the customers list is redrawn');
+    assert.deepEqual(redraws.filter((r) => r !== 'customers:root'), [], 'only the customers list (its view root) is redrawn, no other view');
+    assert.deepEqual(sandbox.requestLog().map((r) => `${r.method} ${r.path}`), ['GET /general/Customers'], 'nothing else is reloaded');
     const after = await customerRows();
     const page2 = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=2&PageSize=25');
     const rows = after.filter(isCustomer);

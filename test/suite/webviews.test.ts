@@ -195,12 +195,25 @@ suite('Webview forms', function () {
   });
 
   test('opening the same record twice focuses the existing panel', async () => {
+    /** The label of the focused editor tab when it is a webview panel. */
+    const activeWebviewTab = () => {
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return tab?.input instanceof vscode.TabInputWebview ? tab.label : undefined;
+    };
     await vscode.commands.executeCommand(FormCommands.company);
+    const companyTitle = (await panels()).find((p) => p.recordKey === 'company')?.title;
+    assert.ok(companyTitle);
     await vscode.commands.executeCommand(FormCommands.settings);
+    const settingsTitle = (await panels()).find((p) => p.recordKey !== 'company')?.title;
+    assert.ok(settingsTitle && settingsTitle !== companyTitle, 'the two panels have different titles');
+    await waitFor(async () => activeWebviewTab() === settingsTitle || undefined, 'the settings panel in front');
     await vscode.commands.executeCommand(FormCommands.company);
     const open = await panels();
     assert.equal(open.filter((p) => p.recordKey === 'company').length, 1);
     assert.equal(open.length, 2);
+    await waitFor(async () => activeWebviewTab() === companyTitle || undefined, `the company panel focused (active tab: ${activeWebviewTab()})`);
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.label === companyTitle);
+    assert.equal(tabs.length, 1, 'one company tab, not a second one');
     await closeAll();
   });
 

@@ -1,11 +1,13 @@
 // Test helper: a quiet sandbox on a free loopback port, closed after use.
 import { startSandbox } from '../../src/sandbox/server';
+import { maybeViaPrism } from './prismProxy';
 import type { BehaviourSettings, SandboxHandle, SandboxOptions } from '../../src/sandbox/types';
 
 export type { BehaviourSettings, SandboxHandle, SandboxOptions };
 
-export function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  return startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...options });
+/** With NILVERA_VIA_PRISM=1 the sandbox sits behind `prism proxy` (test/support/prismProxy.ts). */
+export async function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  return maybeViaPrism(await startSandbox({ port: 0, host: '127.0.0.1', quiet: true, ...options }));
 }
 
 /** Runs fn with a fresh sandbox and closes it afterwards, also when fn throws. */

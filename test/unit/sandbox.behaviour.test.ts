@@ -501,3 +501,21 @@ describe('points found in review', () => {
     assert.equal((await api(sb, 'GET', `/general/Customers/Search/${encodeURIComponent(name.split(' ')[0])}`)).status, 200);
   });
 });
+
+describe('duplicateStatus: a customer tax number that exists already', () => {
+  test('422 (default) / 409 with code 1015; a mix with other problems stays 422', async () => {
+    await withFresh({}, async (s) => {
+      const existing = ((await api(s, 'GET', '/general/Customers?PageSize=2')).json as { Content: Array<{ ID: number; TaxNumber: string }> }).Content;
+      const dup = [{ Name: 'Kopya', TaxNumber: existing[0].TaxNumber }];
+      const a = await api(s, 'POST', '/general/Customers', dup);
+      assert.deepEqual([a.status, (a.json as { Errors: Array<{ Code: number }> }).Errors[0].Code], [422, 2004]);
+      s.setBehaviour({ quirks: { duplicateStatus: '409' } });
+      const b = await api(s, 'POST', '/general/Customers', dup);
+      assert.deepEqual([b.status, (b.json as { Errors: Array<{ Code: number }> }).Errors[0].Code], [409, 1015]);
+      const put = await api(s, 'PUT', '/general/Customers', { ID: existing[1].ID, Name: 'Kopya', TaxNumber: existing[0].TaxNumber });
+      assert.equal(put.status, 409);
+      const mixed = await api(s, 'POST', '/general/Customers', [...dup, { Name: '', TaxNumber: completeVkn('700900100') }]);
+      assert.equal(mixed.status, 422, 'a missing name is not a duplicate');
+    });
+  });
+});

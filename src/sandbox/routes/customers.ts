@@ -22,6 +22,25 @@ function toResponse(c: CustomerRecord) {
   return rest;
 }
 
+const DUPLICATE = {
+  exists: 'A customer with this tax number exists.',
+  twice: 'The tax number appears twice in the list.',
+  elsewhere: 'Another customer has this tax number.',
+} as const;
+const DUPLICATES: ReadonlySet<string> = new Set(Object.values(DUPLICATE));
+
+/**
+ * The error for rejected customers. Spec-silent (behaviour point duplicateStatus): when every
+ * problem is a tax number that exists already, 422 (business rule) or 409 with code 1015
+ * ("record already added" in the platform's catalogue); any other problem keeps it a 422.
+ */
+function rejection(duplicateStatus: '422' | '409', errors: ErrorItem[]): ApiError {
+  if (duplicateStatus === '409' && errors.every((e) => DUPLICATES.has(e.Description))) {
+    return ApiError.many(409, errors.map((e) => ({ ...e, Code: ErrorCode.alreadyExists })));
+  }
+  return ApiError.many(422, errors);
+}
+
 /** Reads the CustomerDto fields; wrong JSON types are a 400 (thrown). */
 function readFields(o: JsonObject): CustomerFields {
   const out = { IsExport: optBool(o, 'IsExport') ?? false } as CustomerFields;
@@ -83,8 +102,8 @@ export const customerRoutes: RouteSpec[] = [
       rows.forEach((f, i) => {
         const problems = ruleProblems(f);
         if (f.TaxNumber && problems.length === 0) {
-          if (app.customers.getByTaxNumber(f.TaxNumber)) problems.push('A customer with this tax number exists.');
-          else if (seen.has(f.TaxNumber)) problems.push('The tax number appears twice in the list.');
+          if (app.customers.getByTaxNumber(f.TaxNumber)) problems.push(DUPLICATE.exists);
+          else if (seen.has(f.TaxNumber)) problems.push(DUPLICATE.twice);
           seen.add(f.TaxNumber);
         }
         if (problems.length === 0) good.push(f);
@@ -94,7 +113,7 @@ export const customerRoutes: RouteSpec[] = [
         app.customers.create(good);
         app.changed();
       }
-      if (errors.length) throw ApiError.many(422, errors);
+      if (errors.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), errors);
       const created = app.customers.create(rows);
       app.changed();
       // Spec-silent (behaviour point customerCreateAnswer): the export only says "a string".
@@ -120,8 +139,8 @@ export const customerRoutes: RouteSpec[] = [
       if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
       const problems = ruleProblems(fields);
       const other = fields.TaxNumber ? app.customers.getByTaxNumber(fields.TaxNumber) : undefined;
-      if (other && other.ID !== id) problems.push('Another customer has this tax number.');
-      if (problems.length) throw ApiError.many(422, problems.map((p) => ({ Code: ErrorCode.businessRule, Description: p, Detail: `ID ${id}` })));
+      if (other && other.ID !== id) problems.push(DUPLICATE.elsewhere);
+      if (problems.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), problems.map((p) => ({ Code: ErrorCode.businessRule, Description: p, Detail: `ID ${id}` })));
       app.customers.update(id, fields);
       app.changed();
       return true;
