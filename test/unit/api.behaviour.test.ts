@@ -270,6 +270,23 @@ describe('single answers neither profile shows', () => {
     });
   }
 
+  for (const answer of ['422', '409'] as const) {
+    for (const batch of ['rejectAll', 'createGood'] as const) {
+      test(`duplicateStatus=${answer}, customerBatchBadRow=${batch}: existing tax numbers are rejected with the server's words, the new ones created once`, async () => {
+        sb.setBehaviour({ profile: 'default', quirks: { duplicateStatus: answer, customerBatchBadRow: batch } });
+        const existing = ((await api.customers.list({ Page: 1, PageSize: 3 })).Content ?? []).map((c) => c.TaxNumber as string);
+        const fresh = freshVkns(3, 70 + ['422', '409'].indexOf(answer) * 2 + ['rejectAll', 'createGood'].indexOf(batch));
+        const rows = [...existing, ...fresh].map((t, i) => ({ TaxNumber: t, Name: `Yinelenen ${answer} ${batch} ${i}` }));
+        const before = await customerCount(sb);
+        const report = await createCustomersInBatches(api.customers, rows, { batchSize: 6 });
+        assert.deepEqual(report.rejected.map((r) => r.index), [0, 1, 2]);
+        assert.ok(report.rejected.every((r) => r.messages.some((m) => /exists/.test(m.description))));
+        assert.deepEqual(report.created.map((r) => r.index), [3, 4, 5]);
+        assert.equal(await customerCount(sb), before + 3);
+      });
+    }
+  }
+
   for (const answer of ['countText', 'true', 'emptyBody'] as const) {
     test(`customerCreateAnswer=${answer}: the rows count as created`, async () => {
       sb.setBehaviour({ profile: 'default', quirks: { customerCreateAnswer: answer } });
