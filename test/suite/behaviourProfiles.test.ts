@@ -14,6 +14,7 @@ import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import { companyForm } from '../../src/webviews/forms/company';
+import { TEMPLATE_IDS_KEY } from '../../src/commands/settings/templatesSeries';
 import { completeVkn } from '../../src/domain/taxId';
 import { PROFILES } from '../../src/sandbox/behaviour';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
@@ -57,6 +58,11 @@ for (const profile of PROFILES) {
     const last = () => prompts.messages[prompts.messages.length - 1];
     const state = async () => (await (await fetch(`${sandbox.url}/__sandbox/state`)).json()) as State;
 
+    // The template IDs this suite makes the extension remember are put back as they were, so the
+    // suites after it see the ID prompts they expect.
+    let rememberedBefore: unknown;
+    const globalState = () => (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalState;
+
     suiteSetup(async () => {
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), `nilvera-behaviour-${profile}-`));
       sandbox = await startTestSandbox({ customers: 120, registry: 3000, seed: 41, behaviour: { profile } });
@@ -65,9 +71,11 @@ for (const profile of PROFILES) {
       api = await ext.activate();
       restore = [api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts)];
       await useSandboxEnvironment(api, sandbox);
+      rememberedBefore = globalState().get(TEMPLATE_IDS_KEY);
     });
 
     suiteTeardown(async () => {
+      await globalState().update(TEMPLATE_IDS_KEY, rememberedBefore);
       for (const r of restore) r();
       const services = api.testing.services;
       await services.keys.delete(services.secretName('custom'));
