@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createClient } from '../../src/api';
-import { EXTENSION_ID, PaletteCommands, ReconciliationCommands, TreeCommands } from '../../src/constants';
+import { EXTENSION_ID, PaletteCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
+import type { NilveraTrees } from '../../src/views/trees';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
@@ -169,6 +170,28 @@ for (const profile of PROFILES) {
         assert.ok(!shown.includes('YANLIS-ANAHTAR-0000'));
       } finally {
         await services.keys.store(services.secretName('custom'), sandbox.keys.full);
+      }
+    });
+
+    test('rows 9, 14, 15: the customers tree loads every customer once with "Load more", whatever paging the server answers', async () => {
+      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const config = vscode.workspace.getConfiguration(Settings.section);
+      trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+      await config.update(Settings.pageSize, 100, vscode.ConfigurationTarget.Global);
+      try {
+        trees.customers.refresh();
+        let rows = await trees.customers.getChildren();
+        const isMore = (n: { id: string }) => n.id.endsWith('/~more');
+        for (let i = 0; i < 20 && rows.some(isMore); i++) {
+          await vscode.commands.executeCommand(TreeCommands.loadMore, rows.find(isMore));
+          rows = await trees.customers.getChildren();
+        }
+        const customers = rows.filter((n) => /\/customer-\d+$/.test(n.id));
+        assert.equal(customers.length, (await state()).counts.customers, 'every customer, none missing');
+        assert.equal(new Set(customers.map((n) => n.id)).size, customers.length, 'none twice');
+        assert.equal(rows.some(isMore), false, 'no endless "Load more"');
+      } finally {
+        await config.update(Settings.pageSize, undefined, vscode.ConfigurationTarget.Global);
       }
     });
 
