@@ -32,7 +32,15 @@ function isJsonWhitespace(b: number): boolean {
 }
 
 export class Base64JsonStringDecoder {
-  private state = State.BeforeString;
+  private state: State;
+  /** Unquoted base64 text (a text/plain body): no quotes, whitespace and line breaks skipped. */
+  private readonly unquoted: boolean;
+
+  constructor(options: { unquoted?: boolean } = {}) {
+    this.unquoted = options.unquoted === true;
+    this.state = this.unquoted ? State.InString : State.BeforeString;
+  }
+
   /** Base64 characters not yet decoded (fewer than 4 between pushes). */
   private carry = Buffer.alloc(0);
   private unicodeHex = '';
@@ -55,7 +63,9 @@ export class Base64JsonStringDecoder {
             if (this.padding > 0) this.fail('base64 data after padding');
             chars[n++] = b;
             this.charCount++;
-          } else if (b === QUOTE) {
+          } else if (this.unquoted && isJsonWhitespace(b)) {
+            // line breaks of wrapped base64 text
+          } else if (b === QUOTE && !this.unquoted) {
             this.state = State.AfterString;
           } else if (b === EQUALS) {
             if (++this.padding > 2) this.fail('too much base64 padding');
@@ -112,6 +122,7 @@ export class Base64JsonStringDecoder {
 
   /** Ends the body; returns the last bytes, or throws if the body was not one complete string. */
   end(): Buffer {
+    if (this.unquoted && this.state === State.InString) this.state = State.AfterString;
     if (this.state !== State.AfterString) {
       throw new Base64BodyError(this.state === State.BeforeString ? 'the body is empty or not a JSON string' : 'the body ended inside the string (truncated)');
     }

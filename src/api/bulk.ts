@@ -7,6 +7,7 @@ import type { CallOptions } from './http';
 import type { CustomersApi } from './areas/customers';
 import type { RegistryApi } from './areas/registry';
 import type { CustomerDto, GlobalCustomerAliasesResponse, GlobalUserType } from './types';
+import { isAbsentBulkEntry } from './specSilent';
 
 export interface BulkOptions extends CallOptions {
   /** Items per request (default 100 for customers, 50 for registry lookups). */
@@ -80,21 +81,94 @@ export interface CustomerImportReport {
 }
 
 /** Failures after which the server's answer cannot tell whether the rows were stored. */
-const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed', 'cancelled']);
+const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed', 'rateLimited']);
+/** Refusals of a batch that may name single rows (and, spec-silent, may have stored the others). */
+const ROW_REFUSALS = new Set(['validation', 'conflict']);
+/** Times one row is sent before its outcome stays "unknown" (each resend follows a look-up). */
+const MAX_SENDS = 6;
+/** Look-ups in flight at once while a batch is resolved. */
+const LOOKUP_CONCURRENCY = 8;
+
+interface PendingBatch {
+  rows: CustomerRow[];
+  /** Rounds these rows went through already (sends, and look-ups that failed). */
+  sends: number;
+  /** Rows whose look-up failed: look them up again before anything is sent (the error is the last one). */
+  verify?: NilveraApiError;
+}
+
+type RowPresence = 'present' | 'absent' | { error: NilveraApiError };
 
 /**
- * Creates many customers. POST /Customers is all-or-nothing per request, so a batch answered with
- * 422 is split in halves and each half sent as a new request until the bad rows stand alone; good
- * rows still get created. A batch that fails on the way (network, timeout, 5xx) is never resent:
- * its rows are reported as unknown outcome.
+ * Which rows exist on the server now (GET /Customers/GetCustomerInfo/{TaxNumber}, a read that is
+ * safe to repeat). A row without a tax number cannot be looked up.
+ */
+async function presenceOf(customers: CustomersApi, rows: CustomerRow[], callOpts: CallOptions): Promise<Map<CustomerRow, RowPresence>> {
+  const byTaxNumber = new Map<string, CustomerRow[]>();
+  const out = new Map<CustomerRow, RowPresence>();
+  for (const r of rows) {
+    const tn = (r.row.TaxNumber ?? '').trim();
+    if (!tn) out.set(r, { error: new NilveraApiError({ kind: 'badRequest', operation: 'customers.getByTaxNumber', messages: [{ description: 'the row has no tax number to look up' }] }) });
+    else byTaxNumber.set(tn, [...(byTaxNumber.get(tn) ?? []), r]);
+  }
+  const numbers = [...byTaxNumber.keys()];
+  await drain(numbers, LOOKUP_CONCURRENCY, async (tn) => {
+    let presence: RowPresence;
+    try {
+      await customers.getByTaxNumber(tn, callOpts);
+      presence = 'present';
+    } catch (err) {
+      if (!(err instanceof NilveraApiError)) throw err;
+      presence = err.kind === 'notFound' ? 'absent' : { error: err };
+    }
+    for (const r of byTaxNumber.get(tn) ?? []) out.set(r, presence);
+  });
+  return out;
+}
+
+/**
+ * The rows a 422/409 names, by the positions ("index 3") or tax numbers its messages quote, each with
+ * the messages about it. Empty when the answer names no row.
+ */
+function rowsNamed(rows: CustomerRow[], messages: ApiMessage[]): Map<CustomerRow, ApiMessage[]> {
+  const named = new Map<CustomerRow, ApiMessage[]>();
+  const add = (r: CustomerRow, m: ApiMessage) => named.set(r, [...(named.get(r) ?? []), m]);
+  for (const m of messages) {
+    const text = `${m.description} ${m.detail ?? ''}`;
+    const index = /\bindex\s+(\d+)\b/i.exec(text);
+    if (index && rows[Number(index[1])]) {
+      add(rows[Number(index[1])], m);
+      continue;
+    }
+    for (const r of rows) {
+      const tn = (r.row.TaxNumber ?? '').trim();
+      if (tn && text.includes(tn)) add(r, m);
+    }
+  }
+  return named;
+}
+
+/**
+ * Creates many customers in batches (POST /Customers), and reports each row exactly once as created,
+ * rejected, unknown or not sent. Two things the specification leaves open are resolved by asking the
+ * server which rows exist (GET /Customers/GetCustomerInfo/{TaxNumber}) before anything is sent again:
+ *  - a batch refused with 422/409 may have stored its good rows or none of them (behaviour point
+ *    customerBatchBadRow): rows that exist now and that the answer does not name were created; named
+ *    rows are rejected with the messages about them; the rest are sent again as a new batch (halved
+ *    when the answer named nobody, so a bad row ends up alone);
+ *  - a batch whose answer was lost (connection broken, time limit, 5xx, unreadable answer) may or may
+ *    not have been stored: rows that exist now count as created, absent rows are sent again (safe,
+ *    since they were checked), and only rows whose look-up also fails stay "unknown".
+ * Limit: a row whose tax number already existed before the import and whose batch's answer was lost
+ * counts as created; the server's records are right either way (nothing doubled, nothing lost).
  */
 export async function createCustomersInBatches(customers: CustomersApi, rows: CustomerDto[], options: BulkOptions = {}): Promise<CustomerImportReport> {
   const report: CustomerImportReport = { created: [], rejected: [], unknown: [], notSent: [], requests: 0 };
   const batchSize = Math.max(1, options.batchSize ?? 100);
-  const queue = chunk(
+  const queue: PendingBatch[] = chunk(
     rows.map((row, index) => ({ index, row })),
     batchSize,
-  );
+  ).map((b) => ({ rows: b, sends: 0 }));
   let settled = 0;
   let stopped = false;
   const settle = (n: number) => {
@@ -102,38 +176,97 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
     options.onProgress?.(settled, rows.length);
   };
   const callOpts: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
+  const unknown = (list: CustomerRow[], error: NilveraApiError) => {
+    report.unknown.push(...list.map((b) => ({ ...b, error })));
+    settle(list.length);
+  };
+  const rejected = (r: CustomerRow, messages: ApiMessage[], status: number | undefined) => {
+    report.rejected.push({ ...r, messages, ...(status !== undefined ? { status } : {}) });
+    settle(1);
+  };
+
+  /** Looks the rows up, settles what the answer tells, and queues the rest (see the comment above). */
+  const resolve = async (batch: PendingBatch, error: NilveraApiError, refusal: boolean, q: PendingBatch[]): Promise<void> => {
+    if (options.signal?.aborted) return unknown(batch.rows, error);
+    report.requests += new Set(batch.rows.map((r) => r.row.TaxNumber)).size;
+    const presence = await presenceOf(customers, batch.rows, callOpts);
+    const named = refusal ? rowsNamed(batch.rows, error.messages) : new Map<CustomerRow, ApiMessage[]>();
+    const again: CustomerRow[] = [];
+    const recheck: CustomerRow[] = [];
+    let lookupError: NilveraApiError | undefined;
+    for (const r of batch.rows) {
+      const p = presence.get(r) as RowPresence;
+      const aboutRow = named.get(r);
+      // A named row that exists after an earlier send of ours whose answer was lost is ours: the
+      // refusal only says the earlier request had stored it.
+      if (aboutRow && !(p === 'present' && batch.sends > 0)) rejected(r, aboutRow, error.status);
+      else if (p === 'present') {
+        report.created.push(r);
+        settle(1);
+      } else if (p === 'absent') again.push(r);
+      else if (!(r.row.TaxNumber ?? '').trim()) unknown([r], error);
+      else {
+        recheck.push(r);
+        lookupError = p.error;
+      }
+    }
+    if (recheck.length) {
+      // The look-up failed too: ask again in a later round, never send blind.
+      if (batch.sends + 1 >= MAX_SENDS) unknown(recheck, lookupError ?? error);
+      else q.push({ rows: recheck, sends: batch.sends + 1, verify: error });
+    }
+    if (again.length === 0) return;
+    if (batch.sends >= MAX_SENDS) return unknown(again, error);
+    // After a refusal that named nobody, halve so a bad row ends up alone; else resend them together.
+    if (refusal && named.size === 0 && again.length > 1) {
+      const half = Math.ceil(again.length / 2);
+      q.unshift({ rows: again.slice(0, half), sends: batch.sends }, { rows: again.slice(half), sends: batch.sends });
+    } else q.unshift({ rows: again, sends: batch.sends });
+  };
 
   await drain(queue, Math.max(1, options.concurrency ?? 4), async (batch, q) => {
     if (stopped || options.signal?.aborted) {
-      report.notSent.push(...batch);
-      settle(batch.length);
+      report.notSent.push(...batch.rows);
+      settle(batch.rows.length);
       return;
     }
+    if (batch.verify) return resolve(batch, batch.verify, false, q);
     report.requests++;
+    let error: NilveraApiError;
     try {
       await customers.create(
-        batch.map((b) => b.row),
+        batch.rows.map((b) => b.row),
         callOpts,
       );
-      report.created.push(...batch);
-      settle(batch.length);
+      report.created.push(...batch.rows);
+      settle(batch.rows.length);
+      return;
     } catch (err) {
       if (!(err instanceof NilveraApiError)) throw err;
-      if (err.kind === 'validation' && batch.length > 1) {
-        const half = Math.ceil(batch.length / 2);
-        // Put the halves first so the bad rows of this batch are settled before new batches start.
-        q.unshift(batch.slice(0, half), batch.slice(half));
-        return;
-      }
-      if (OUTCOME_UNKNOWN.has(err.kind)) {
-        report.unknown.push(...batch.map((b) => ({ ...b, error: err })));
-      } else {
-        report.rejected.push(...batch.map((b) => ({ ...b, messages: err.messages, ...(err.status !== undefined ? { status: err.status } : {}) })));
-        // Every further request would get the same answer for a bad or under-permitted key.
-        if (err.kind === 'auth' || err.kind === 'forbidden') stopped = true;
-      }
-      settle(batch.length);
+      error = err;
     }
+    // Only lost answers count towards MAX_SENDS: a refusal always narrows the rows down.
+    const sends = OUTCOME_UNKNOWN.has(error.kind) ? batch.sends + 1 : batch.sends;
+    // Cancelled while the request was under way: it may have been stored; nothing more is asked.
+    if (error.kind === 'cancelled') return unknown(batch.rows, error);
+    if (error.kind === 'auth' || error.kind === 'forbidden') {
+      // Every further request would get the same answer for a bad or under-permitted key.
+      stopped = true;
+      for (const r of batch.rows) rejected(r, error.messages, error.status);
+      return;
+    }
+    const refusal = ROW_REFUSALS.has(error.kind);
+    if (!refusal && !OUTCOME_UNKNOWN.has(error.kind)) {
+      // 400 and other refusals of the whole request: nothing was stored.
+      for (const r of batch.rows) rejected(r, error.messages, error.status);
+      return;
+    }
+    // A lone row refused on its first send: nothing of it was stored (after a lost answer, look it up).
+    if (refusal && batch.rows.length === 1 && batch.sends === 0) {
+      rejected(batch.rows[0], error.messages, error.status);
+      return;
+    }
+    return resolve({ rows: batch.rows, sends }, error, refusal, q);
   });
   for (const list of [report.created, report.rejected, report.unknown, report.notSent]) list.sort((a, b) => a.index - b.index);
   return report;
@@ -149,6 +282,46 @@ export interface RegistryLookupReport {
   /** Batches whose lookup failed; the numbers can be looked up again. */
   failed: Array<{ taxNumbers: string[]; error: NilveraApiError }>;
   requests: number;
+}
+
+/**
+ * One bulk request. Entries that stand for "not registered" (left out, empty aliases, `null`: see
+ * specSilent.ts) count as not registered. An entry whose TaxNumber is missing (nullable in the
+ * schema) cannot be matched by number: when the answer has one entry per number asked, its position
+ * tells; otherwise the unmatched numbers are asked again one at a time, where the single entry is theirs.
+ */
+async function lookupBatch(
+  registry: RegistryApi,
+  batch: string[],
+  userType: GlobalUserType | undefined,
+  callOpts: CallOptions,
+  report: RegistryLookupReport,
+): Promise<void> {
+  report.requests++;
+  const answer = await registry.infoBulk(batch, userType, callOpts);
+  const results: Array<GlobalCustomerAliasesResponse | null> = Array.isArray(answer) ? answer : [];
+  const asked = new Set(batch);
+  const settledHere = new Set<string>();
+  let unnamed = false;
+  results.forEach((entry, i) => {
+    const named = entry && typeof entry === 'object' && typeof entry.TaxNumber === 'string' && asked.has(entry.TaxNumber.trim()) ? entry.TaxNumber.trim() : undefined;
+    const taxNumber = named ?? (results.length === batch.length ? batch[i] : undefined);
+    if (taxNumber === undefined) {
+      if (!isAbsentBulkEntry(entry)) unnamed = true;
+      return;
+    }
+    settledHere.add(taxNumber);
+    if (!isAbsentBulkEntry(entry)) report.found.set(taxNumber, { ...(entry as GlobalCustomerAliasesResponse), TaxNumber: taxNumber });
+  });
+  for (const t of batch) {
+    if (report.found.has(t) || settledHere.has(t)) continue;
+    if (unnamed && batch.length > 1) {
+      await lookupBatch(registry, [t], userType, callOpts, report);
+      continue;
+    }
+    report.notRegistered.push(t);
+  }
+  for (const t of settledHere) if (!report.found.has(t) && !report.notRegistered.includes(t)) report.notRegistered.push(t);
 }
 
 /**
@@ -169,14 +342,8 @@ export async function lookupRegistryInBatches(
     if (options.signal?.aborted) {
       report.failed.push({ taxNumbers: batch, error: new NilveraApiError({ kind: 'cancelled', operation: 'registry.infoBulk' }) });
     } else {
-      report.requests++;
       try {
-        const results = await registry.infoBulk(batch, options.userType, callOpts);
-        const asked = new Set(batch);
-        for (const r of results ?? []) {
-          if (r.TaxNumber && asked.has(r.TaxNumber)) report.found.set(r.TaxNumber, r);
-        }
-        for (const t of batch) if (!report.found.has(t)) report.notRegistered.push(t);
+        await lookupBatch(registry, batch, options.userType, callOpts, report);
       } catch (err) {
         if (!(err instanceof NilveraApiError)) throw err;
         report.failed.push({ taxNumbers: batch, error: err });

@@ -12,7 +12,8 @@ export type ApiErrorKind =
   | 'timeout'
   | 'network'
   | 'cancelled'
-  | 'malformed'; // a 2xx body that is not what the operation returns
+  | 'malformed' // a 2xx body that is not what the operation returns
+  | 'declined'; // a 200 whose boolean answer is false: the service refused and changed nothing
 
 export interface ApiMessage {
   code?: number | string;
@@ -71,6 +72,7 @@ const KIND_TEXT: Record<ApiErrorKind, string> = {
   network: 'network failure',
   cancelled: 'cancelled',
   malformed: 'unexpected response body',
+  declined: 'the service declined (answered false)',
 };
 
 function summarize(kind: ApiErrorKind, operation: string, status: number | undefined, messages: ApiMessage[]): string {

@@ -228,8 +228,12 @@ function networkError(operation: string, err: unknown): NilveraApiError {
   return new NilveraApiError({ kind: 'network', operation, messages: [{ description: networkReason(err) }] });
 }
 
-/** Failures after which a change may or may not have been applied by the server. */
-const UNCERTAIN_KINDS = new Set(['network', 'timeout', 'malformed']);
+/**
+ * Failures after which a change may or may not have been applied by the server. A 5xx is one of
+ * them: nothing in the specification says the server fails before it stores (the sandbox's fault
+ * phase `after` shows the other case). A 429 is not: rate limiting refuses before the work.
+ */
+const UNCERTAIN_KINDS = new Set(['network', 'timeout', 'malformed', 'server']);
 /** Transport failures that prove nothing was sent. */
 const NOT_SENT_REASONS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 

@@ -1,5 +1,5 @@
 // GET /general/GlobalCompany/{AliasType}/{GlobalUserType}: the registry list as a ZIP, sent as a
-// JSON string of base64. The body is decoded as it arrives and the ZIP bytes go to a file (temp
+// JSON string of base64 (or, spec-silent, unquoted base64 text or raw bytes: RegistryBodyDecoder). The body is decoded as it arrives and the ZIP bytes go to a file (temp
 // file + rename) or into one Buffer; the base64 text is never held whole.
 
 import { once } from 'node:events';
@@ -130,7 +130,7 @@ export function downloadRegistryList(
   const spec = { operation: OPERATION, method: 'GET' as const, path: `/general/GlobalCompany/${encodeSegment(aliasType)}/${encodeSegment(userType)}` };
   return http.stream(spec, opts, async (body, signal, contentLength) => {
     const sink = target.kind === 'file' ? fileSink(target.path) : bufferSink(contentLength !== undefined ? Math.floor(contentLength * 0.75) : undefined);
-    const decoder = new Base64JsonStringDecoder();
+    const decoder = new RegistryBodyDecoder();
     let bytes = 0;
     const report = (n: number) => {
       bytes += n;
@@ -179,6 +179,49 @@ async function verifyZip(zip: { path: string } | { buffer: Buffer }, signal: Abo
     if (signal.aborted) throw err;
     if (err instanceof ZipIntegrityError) throw malformed(`the downloaded ZIP is damaged: ${err.message}`);
     throw err;
+  }
+}
+
+/**
+ * Spec-silent (behaviour point registryZipEncoding): the export says "a JSON string of base64", but
+ * a deployment may send the same base64 as plain text, or the raw ZIP bytes. The first bytes tell
+ * which: a ZIP signature ("PK" and a record number), a quote (after optional whitespace), or a base64
+ * character. Content-Type is not trusted (proxies rewrite it). Each form streams.
+ */
+export type RegistryBodyEncoding = 'jsonBase64' | 'textBase64' | 'rawZip';
+
+export class RegistryBodyDecoder {
+  private head = Buffer.alloc(0);
+  private inner: { push(chunk: Uint8Array): Buffer; end(): Buffer } | undefined;
+  encoding: RegistryBodyEncoding | undefined;
+
+  push(chunk: Uint8Array): Buffer {
+    if (this.inner) return this.inner.push(chunk);
+    this.head = Buffer.concat([this.head, chunk]);
+    const start = this.head.findIndex((b) => !(b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf));
+    // Three bytes decide a raw ZIP; fewer may still be arriving.
+    if (start < 0 || (start === 0 && this.head.length < 3)) return Buffer.alloc(0);
+    const first = this.head[start];
+    if (start === 0 && first === 0x50 && this.head[1] === 0x4b && this.head[2] < 0x20) {
+      this.encoding = 'rawZip';
+      this.inner = { push: (c) => Buffer.from(c), end: () => Buffer.alloc(0) };
+    } else if (first === 0x22) {
+      this.encoding = 'jsonBase64';
+      this.inner = new Base64JsonStringDecoder();
+    } else if (/[A-Za-z0-9+/]/.test(String.fromCharCode(first))) {
+      this.encoding = 'textBase64';
+      this.inner = new Base64JsonStringDecoder({ unquoted: true });
+    } else {
+      throw new Base64BodyError(`the body is neither a ZIP nor base64 (it starts with byte 0x${first.toString(16).padStart(2, '0')})`);
+    }
+    const head = this.head.subarray(start);
+    this.head = Buffer.alloc(0);
+    return this.inner.push(head);
+  }
+
+  end(): Buffer {
+    if (!this.inner) throw new Base64BodyError('the body is empty');
+    return this.inner.end();
   }
 }
 

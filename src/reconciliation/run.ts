@@ -3,6 +3,7 @@
 // numbers per request). Plain Node: the VS Code side adds progress and cancellation.
 import type { CallOptions } from '../api/http';
 import { lookupRegistryInBatches } from '../api/bulk';
+import { hasPageAfter, readPaging } from '../api/specSilent';
 import type { RegistryApi } from '../api/areas/registry';
 import type { CustomerListQuery, CustomerResponsePagination } from '../api/types';
 import type { OfflineTaxpayer } from '../registry/offlineLookup';
@@ -10,6 +11,8 @@ import { classifyChecksum, classifyOffline, classifyOnline, unchecked, type Cust
 
 export const RECONCILIATION_PAGE_SIZE = 100;
 export const LOOKUP_BATCH_SIZE = 50;
+/** A guard against a server that never says the list ended (1 000 000 customers at 100 a page). */
+const MAX_PAGES_WITHOUT_TOTAL = 10_000;
 
 export interface CustomerPager {
   list(query: CustomerListQuery, opts?: CallOptions): Promise<CustomerResponsePagination>;
@@ -96,7 +99,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
       throw e;
     }
     const classifyStart = performance.now();
-    const rows = await classifyPage((result.Content ?? []).map(toRef), source, signal, counters);
+    const rows = await classifyPage((Array.isArray(result.Content) ? result.Content : []).map(toRef), source, signal, counters);
     counters.classifyMs += performance.now() - classifyStart;
     throwIfCancelled();
     pages.set(page, rows);
@@ -105,15 +108,38 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
     return result;
   };
 
+  // The server's own Page, PageSize and totals count, never the ones asked for (it may cap or ignore
+  // PageSize, leave totals out or negative, or send its last page again: src/api/specSilent.ts).
   const first = await fetchPage(1);
-  total = first.TotalCount ?? (first.Content ?? []).length;
-  const totalPages = first.TotalPages ?? Math.ceil(total / pageSize);
+  const firstRead = readPaging(first, 1, pageSize);
+  const firstRows = Array.isArray(first.Content) ? first.Content.length : 0;
+  total = firstRead.totalCount ?? firstRows;
   options.onProgress?.(done, Math.max(total, done));
-  let next = 2;
-  const worker = async () => {
-    while (next <= totalPages) await fetchPage(next++);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 6) }, worker));
+  let lastPage = 1;
+  if (firstRead.totalPages !== null) {
+    // Known page count: fetch the rest in parallel.
+    const totalPages = firstRead.totalPages;
+    lastPage = Math.max(1, totalPages);
+    let next = 2;
+    const worker = async () => {
+      while (next <= totalPages) await fetchPage(next++);
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 6) }, worker));
+  } else {
+    // Unknown: one page after the other until one comes back short, empty, or not the one asked.
+    let read = firstRead;
+    let rows = firstRows;
+    let page = 1;
+    while (hasPageAfter(read, page, rows) && page < MAX_PAGES_WITHOUT_TOTAL) {
+      page++;
+      const result = await fetchPage(page);
+      read = readPaging(result, page, pageSize);
+      rows = Array.isArray(result.Content) ? result.Content.length : 0;
+      lastPage = page;
+      total = Math.max(total, done);
+    }
+  }
+  const totalPages = lastPage;
 
   // A customer can show up twice when the list shifts between pages: keep its first row.
   const seen = new Set<number>();

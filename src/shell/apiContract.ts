@@ -38,7 +38,8 @@ export type ApiErrorKind =
   | 'timeout'
   | 'network'
   | 'cancelled'
-  | 'malformed';
+  | 'malformed'
+  | 'declined';
 
 export interface ApiErrorShape {
   kind: ApiErrorKind;
@@ -50,7 +51,7 @@ export interface ApiErrorShape {
   outcomeUnknown?: boolean;
 }
 
-const KINDS = new Set<string>(['auth', 'forbidden', 'notFound', 'conflict', 'validation', 'badRequest', 'rateLimited', 'server', 'timeout', 'network', 'cancelled', 'malformed']);
+const KINDS = new Set<string>(['auth', 'forbidden', 'notFound', 'conflict', 'validation', 'badRequest', 'rateLimited', 'server', 'timeout', 'network', 'cancelled', 'malformed', 'declined']);
 
 /** Recognises a NilveraApiError by shape (works across bundles, where `instanceof` would not). */
 export function isApiError(error: unknown): error is ApiErrorShape {

@@ -85,13 +85,19 @@ export function describeError(error: unknown): DescribedError {
   }
   switch (error.kind) {
     case 'auth':
-      return { show: true, text: vscode.l10n.t('The API key was not accepted (HTTP {0}). Set a valid API key for this environment.', error.status ?? 401), actions: ['setApiKey'] };
     case 'forbidden':
+      // Spec-silent (behaviour point badKeyStatus): a wrong or expired key may come back as 401 or 403,
+      // and 403 also means a valid key without the permission: both read the same, with the server's words.
       return {
         show: true,
-        text: vscode.l10n.t('The API key has no permission for this operation (HTTP 403). Check its permissions in the Nilvera portal or set another key.'),
+        text: withDescriptions(
+          vscode.l10n.t('The API key was rejected or lacks the permission for this operation (HTTP {0}). Check the key and its permissions in the Nilvera portal, or set another key.', error.status ?? (error.kind === 'auth' ? 401 : 403)),
+          error,
+        ),
         actions: ['setApiKey'],
       };
+    case 'declined':
+      return { show: true, text: withDescriptions(vscode.l10n.t('The service declined the change (it answered "false"); nothing was saved.'), error), actions: ['showLog'] };
     case 'validation':
       return { show: true, text: withDescriptions(vscode.l10n.t('The server rejected the data:'), error), actions: [] };
     case 'badRequest':

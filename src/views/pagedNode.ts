@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
 import type { Pagination } from '../api/types';
+import { hasPageAfter, readPaging } from '../api/specSilent';
 import { ErrorNode, ParentNode, TreeNode, uniqueById, type ChangeListener } from './treeNode';
 
 export class LoadMoreNode extends TreeNode {
@@ -105,13 +106,19 @@ export abstract class PagedNode<T> extends ParentNode {
     return done;
   }
 
+  /**
+   * The server's own Page, PageSize and totals decide what comes next, never the ones asked for (it
+   * may cap or ignore PageSize, send its last page again, or leave the totals out: specSilent.ts).
+   */
   private append(pageNumber: number, page: Pagination<T>): void {
-    const records = page.Content ?? [];
+    const records = Array.isArray(page?.Content) ? page.Content : [];
+    const before = this.rows.length;
     this.rows.push(...uniqueById(records.map((r) => this.toNode(r)), this.seen));
-    this.total = page.TotalCount ?? null;
-    const totalPages = page.TotalPages ?? (page.TotalCount !== null && page.PageSize > 0 ? Math.ceil(page.TotalCount / page.PageSize) : null);
-    this.hasMore = records.length > 0 && (totalPages === null ? records.length >= page.PageSize : pageNumber < totalPages);
-    this.nextPage = pageNumber + 1;
+    const read = readPaging(page, pageNumber, 0);
+    this.total = read.totalCount;
+    // A page that added no new row (all seen before) ends the list too: no endless "Load more".
+    this.hasMore = this.rows.length > before && hasPageAfter(read, pageNumber, records.length);
+    this.nextPage = Math.max(read.page, pageNumber) + 1;
     this.onPage(page);
   }
 

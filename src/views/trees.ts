@@ -107,7 +107,8 @@ export class NilveraTrees implements vscode.Disposable {
     view.title = total === null ? vscode.l10n.t('Customers') : vscode.l10n.t('Customers ({0})', total.toLocaleString(vscode.env.language));
     const parts: string[] = [];
     if (root.filter.search) parts.push(vscode.l10n.t('search: "{0}"', root.filter.search));
-    if (root.filter.sortColumn) parts.push(vscode.l10n.t('sorted by {0} {1}', sortColumnLabel(root.filter.sortColumn), root.filter.sortType === 'ASC' ? '↑' : '↓'));
+    if (root.filter.sortColumn && root.sortRefused) parts.push(vscode.l10n.t('the server does not sort by {0}: its own order', sortColumnLabel(root.filter.sortColumn)));
+    else if (root.filter.sortColumn) parts.push(vscode.l10n.t('sorted by {0} {1}', sortColumnLabel(root.filter.sortColumn), root.filter.sortType === 'ASC' ? '↑' : '↓'));
     view.description = parts.join(' · ') || undefined;
     void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, root.filter.search !== '');
   }

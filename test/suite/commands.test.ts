@@ -345,14 +345,14 @@ suite('Palette commands', function () {
     fs.writeFileSync(fake, 'PK\u0003\u0004 not xml');
     for (const [file, problem] of [[big, /at most 5 MB/], [text, /not a template/], [fake, /does not contain XML/]] as const) {
       prompts.reset();
-      await exec(PaletteCommands.settingsTemplate, { id: 3, change: 'replaceFile', file });
+      await exec(PaletteCommands.settingsTemplate, { id: 3, change: 'replaceFile', file, keep: 'inactive' });
       assert.equal(lastMessage().level, 'error');
       assert.match(lastMessage().text, problem);
     }
     assert.deepEqual(requests(/PUT \/ebill\/Templates/i).filter((r) => r.status === 200).length, 2, 'refused files are not sent');
     const good = path.join(tmp, 'invoice.xslt');
     fs.writeFileSync(good, '<?xml version="1.0"?><xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"/>');
-    await exec(PaletteCommands.settingsTemplate, { id: 3, change: 'replaceFile', file: good });
+    await exec(PaletteCommands.settingsTemplate, { id: 3, change: 'replaceFile', file: good, keep: 'inactive' });
     s = await state();
     assert.equal(s.templates.find((t) => t.ID === 3)?.FileSize, fs.statSync(good).size);
   });

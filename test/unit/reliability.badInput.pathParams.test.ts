@@ -50,25 +50,39 @@ interface PathOperation {
   name: string;
   /** The path before the encoded value. */
   prefix: string;
+  /**
+   * A value with a slash (spec-silent, src/api/specSilent.ts): a search text is cut at it, a
+   * certificate serial is found in the list instead, a tax number is refused before sending.
+   */
+  slash: 'cut' | 'list' | 'refused';
   call(client: NilveraClient, value: string): Promise<unknown>;
 }
 
 const PATH_OPERATIONS: readonly PathOperation[] = [
-  { name: 'customers.search', prefix: '/general/Customers/Search/', call: (c, v) => c.customers.search(v) },
-  { name: 'registry.checkName', prefix: '/general/GlobalCompany/Check/Name/', call: (c, v) => c.registry.checkName(v, 'Invoice') },
-  { name: 'registry.search', prefix: '/general/GlobalCompany/Search/', call: (c, v) => c.registry.search(v) },
-  { name: 'certificates.get', prefix: '/general/Company/Certificate/', call: (c, v) => c.certificates.get(v) },
-  { name: 'customers.getByTaxNumber', prefix: '/general/Customers/GetCustomerInfo/', call: (c, v) => c.customers.getByTaxNumber(v) },
+  { name: 'customers.search', prefix: '/general/Customers/Search/', slash: 'cut', call: (c, v) => c.customers.search(v) },
+  { name: 'registry.checkName', prefix: '/general/GlobalCompany/Check/Name/', slash: 'cut', call: (c, v) => c.registry.checkName(v, 'Invoice') },
+  { name: 'registry.search', prefix: '/general/GlobalCompany/Search/', slash: 'cut', call: (c, v) => c.registry.search(v) },
+  { name: 'certificates.get', prefix: '/general/Company/Certificate/', slash: 'list', call: (c, v) => c.certificates.get(v) },
+  { name: 'customers.getByTaxNumber', prefix: '/general/Customers/GetCustomerInfo/', slash: 'refused', call: (c, v) => c.customers.getByTaxNumber(v) },
 ];
 
-type Expected = { arrives: true } | { arrives: false; reason: RegExp };
+type Expected = { arrives: true; as?: string } | { arrives: false; reason: RegExp } | { arrives: 'list' } | { arrives: 'nothing' };
 
 function isWellFormed(s: string): boolean {
   return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 }
 
 /** What the client must do with a value as a path segment. */
-function expectedForPath(prefix: string, value: string): Expected {
+function expectedForPath(op: PathOperation, value: string): Expected {
+  if (/[/\\]/.test(value) && isWellFormed(value)) {
+    if (op.slash === 'refused') return { arrives: false, reason: /slash/ };
+    if (op.slash === 'list') return { arrives: 'list' };
+    const cut = value.split(/[/\\]/).map((p) => p.trim()).reduce((best, p) => (p.length > best.length ? p : best), '');
+    if (cut === '') return { arrives: 'nothing' };
+    const inner = expectedForPath({ ...op, slash: 'refused' }, cut);
+    return inner.arrives === true ? { arrives: true, as: cut } : inner;
+  }
+  const prefix = op.prefix;
   if (!isWellFormed(value)) return { arrives: false, reason: /broken character/ };
   if (value === '') return { arrives: false, reason: /cannot be empty/ };
   if (value === '.' || value === '..') return { arrives: false, reason: /cannot be "\." or "\.\."/ };
@@ -108,16 +122,22 @@ describe('path and query parameters over real HTTP', () => {
     test(`${op.name}: each value arrives as sent or is refused before sending`, async () => {
       for (const { value, what } of VALUES) {
         sandbox.resetRequestLog();
-        const expected = expectedForPath(op.prefix, value);
+        const expected = expectedForPath(op, value);
         const result = await outcome(() => op.call(client, value));
         const log = sandbox.requestLog();
-        if (expected.arrives) {
+        if (expected.arrives === 'list') {
+          assert.deepEqual(log.map((l) => l.path), [op.prefix.replace(/\/$/, '')], `${what}: looked up in the list, no value in the path`);
+          if (!result.ok) assert.equal(result.error.kind, 'notFound', `${what}: ${result.error.message}`);
+        } else if (expected.arrives === 'nothing') {
+          assert.deepEqual(log, [], `${what}: nothing sent`);
+          assert.equal(result.ok, true, `${what}: an empty result`);
+        } else if (expected.arrives) {
           assert.equal(log.length, 1, `${what}: one request`);
           const path = log[0].path;
           assert.ok(path.startsWith(op.prefix), `${what}: ${path.slice(0, 80)}`);
           const segment = path.slice(op.prefix.length);
           assert.ok(!/[/?#]/.test(segment), `${what}: the value stays one segment`);
-          assert.equal(decodeURIComponent(segment), value, `${what}: arrives exactly as sent`);
+          assert.equal(decodeURIComponent(segment), expected.as ?? value, `${what}: arrives exactly as sent`);
           // A server answer is fine (not found, no match); a client-side refusal is not.
           if (!result.ok) assert.ok(result.error.status !== undefined && result.error.status < 500, `${what}: ${result.error.message}`);
         } else {

@@ -1,6 +1,8 @@
 // Company certificates (e-signature, financial seal, HSM).
 
 import type { CallOptions, HttpTransport } from '../http';
+import { NilveraApiError } from '../errors';
+import { hasSlash, requireRecord, requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CertificateResponse, CreateCompanyCertificateCommand, UpdateCompanyCertificateCommand } from '../types';
 
@@ -13,22 +15,31 @@ export class CertificatesApi {
   }
 
   /** GET /general/Company/Certificate/{SerialNumber} */
-  get(serialNo: string, opts?: CallOptions): Promise<CertificateResponse> {
-    return this.http.json({ operation: 'certificates.get', method: 'GET', path: `/general/Company/Certificate/${encodeSegment(serialNo)}` }, opts);
+  async get(serialNo: string, opts?: CallOptions): Promise<CertificateResponse> {
+    if (hasSlash(serialNo)) {
+      // A slash in a path value may be decoded, kept encoded or refused (specSilent.ts): such a
+      // serial number is found in the list instead, which needs no path value.
+      const match = (await this.list(opts)).find((c) => c?.SerialNo === serialNo);
+      if (!match) throw new NilveraApiError({ kind: 'notFound', operation: 'certificates.get', messages: [{ description: 'no certificate has this serial number' }] });
+      return match;
+    }
+    const found = await this.http.json<CertificateResponse | null | undefined>({ operation: 'certificates.get', method: 'GET', path: `/general/Company/Certificate/${encodeSegment(serialNo)}` }, opts);
+    // An unknown serial number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
+    return requireRecord(found, 'certificates.get', ['ID', 'SerialNo']);
   }
 
   /** POST /general/Company/Certificate → true */
-  create(cmd: CreateCompanyCertificateCommand, opts?: CallOptions): Promise<boolean> {
-    return this.http.json({ operation: 'certificates.create', method: 'POST', path: '/general/Company/Certificate', body: cmd }, opts);
+  async create(cmd: CreateCompanyCertificateCommand, opts?: CallOptions): Promise<boolean> {
+    return requireTrue(await this.http.json<unknown>({ operation: 'certificates.create', method: 'POST', path: '/general/Company/Certificate', body: cmd }, opts), 'certificates.create');
   }
 
   /** PUT /general/Company/Certificate → true */
-  update(cmd: UpdateCompanyCertificateCommand, opts?: CallOptions): Promise<boolean> {
-    return this.http.json({ operation: 'certificates.update', method: 'PUT', path: '/general/Company/Certificate', body: cmd }, opts);
+  async update(cmd: UpdateCompanyCertificateCommand, opts?: CallOptions): Promise<boolean> {
+    return requireTrue(await this.http.json<unknown>({ operation: 'certificates.update', method: 'PUT', path: '/general/Company/Certificate', body: cmd }, opts), 'certificates.update');
   }
 
   /** DELETE /general/Company/Certificate/{ID} → true */
-  delete(id: number, opts?: CallOptions): Promise<boolean> {
-    return this.http.json({ operation: 'certificates.delete', method: 'DELETE', path: `/general/Company/Certificate/${encodeSegment(id)}` }, opts);
+  async delete(id: number, opts?: CallOptions): Promise<boolean> {
+    return requireTrue(await this.http.json<unknown>({ operation: 'certificates.delete', method: 'DELETE', path: `/general/Company/Certificate/${encodeSegment(id)}` }, opts), 'certificates.delete');
   }
 }

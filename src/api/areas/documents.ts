@@ -1,6 +1,7 @@
 // Company documents (files attached to the company record).
 
 import type { CallOptions, HttpTransport } from '../http';
+import { requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CompanyDocumentResponse, CreateCompanyDocumentCommand } from '../types';
 
@@ -21,7 +22,7 @@ export class DocumentsApi {
   }
 
   /** DELETE /general/CompanyDocuments/{ID} → true */
-  delete(id: number, opts?: CallOptions): Promise<boolean> {
-    return this.http.json({ operation: 'documents.delete', method: 'DELETE', path: `/general/CompanyDocuments/${encodeSegment(id)}` }, opts);
+  async delete(id: number, opts?: CallOptions): Promise<boolean> {
+    return requireTrue(await this.http.json<unknown>({ operation: 'documents.delete', method: 'DELETE', path: `/general/CompanyDocuments/${encodeSegment(id)}` }, opts), 'documents.delete');
   }
 }

@@ -1,6 +1,7 @@
 // Company identification entries (MERSIS number, trade registry number, ...).
 
 import type { CallOptions, HttpTransport } from '../http';
+import { requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CompanyIdentificationResponse, CompanyIdentificationType } from '../types';
 
@@ -21,7 +22,7 @@ export class IdentificationsApi {
   }
 
   /** DELETE /general/CompanyIdentification/{ID} → true */
-  delete(id: number, opts?: CallOptions): Promise<boolean> {
-    return this.http.json({ operation: 'identifications.delete', method: 'DELETE', path: `/general/CompanyIdentification/${encodeSegment(id)}` }, opts);
+  async delete(id: number, opts?: CallOptions): Promise<boolean> {
+    return requireTrue(await this.http.json<unknown>({ operation: 'identifications.delete', method: 'DELETE', path: `/general/CompanyIdentification/${encodeSegment(id)}` }, opts), 'identifications.delete');
   }
 }

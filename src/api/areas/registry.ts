@@ -2,6 +2,8 @@
 
 import type { CallOptions, HttpTransport } from '../http';
 import { encodeSegment } from '../paths';
+import { NilveraApiError } from '../errors';
+import { pathSafeSearchText, refuseSlashInPathValue, requireRecord } from '../specSilent';
 import { downloadRegistryList } from '../registryDownload';
 import type { DownloadResult, DownloadTarget } from '../registryDownload';
 import type {
@@ -27,16 +29,26 @@ export class RegistryApi {
   }
 
   /** GET /general/GlobalCompany/Search/{searchText}?globalUserType= */
-  search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
-    return this.http.json(
-      { operation: 'registry.search', method: 'GET', path: `/general/GlobalCompany/Search/${encodeSegment(text)}`, query: { globalUserType: userType } },
-      opts,
-    );
+  async search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
+    const safe = pathSafeSearchText(text);
+    if (safe === '' && text !== '') return [];
+    try {
+      const rows = await this.http.json<SearchGlobalCompanyResponse[] | null | undefined>(
+        { operation: 'registry.search', method: 'GET', path: `/general/GlobalCompany/Search/${encodeSegment(safe)}`, query: { globalUserType: userType } },
+        opts,
+      );
+      return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
+    } catch (err) {
+      // Spec-silent: a search with no match may answer 404 instead of [].
+      if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
+      throw err;
+    }
   }
 
-  /** GET /general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}?globalUserType= (404 when not registered). */
-  info(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerInfoResponse> {
-    return this.http.json(
+  /** GET /general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}?globalUserType= (a notFound error when not registered, whatever shape says so). */
+  async info(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerInfoResponse> {
+    refuseSlashInPathValue(taxNumber, 'registry.info');
+    const info = await this.http.json<GlobalCustomerInfoResponse | null | undefined>(
       {
         operation: 'registry.info',
         method: 'GET',
@@ -45,6 +57,8 @@ export class RegistryApi {
       },
       opts,
     );
+    // An unregistered number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
+    return requireRecord(info, 'registry.info', ['TaxNumber', 'Title', 'Aliases']);
   }
 
   /** POST /general/GlobalCompany/GetGlobalCustomerInfo?globalUserType= with a JSON array of tax numbers. */
@@ -57,6 +71,7 @@ export class RegistryApi {
 
   /** GET /general/GlobalCompany/Check/TaxNumber/{TaxNumber}?globalUserType= ([] = not registered). */
   checkTaxNumber(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
+    refuseSlashInPathValue(taxNumber, 'registry.checkTaxNumber');
     return this.http.json(
       {
         operation: 'registry.checkTaxNumber',
@@ -69,11 +84,15 @@ export class RegistryApi {
   }
 
   /** GET /general/GlobalCompany/Check/Name/{Name}?globalUserType= */
-  checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
-    return this.http.json(
-      { operation: 'registry.checkName', method: 'GET', path: `/general/GlobalCompany/Check/Name/${encodeSegment(name)}`, query: { globalUserType: userType } },
+  async checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
+    // A slash may not survive the path (specSilent.ts): the name is cut there, as a search text is.
+    const safe = pathSafeSearchText(name);
+    if (safe === '' && name !== '') return [];
+    const rows = await this.http.json<GlobalCompanyInfoResponse[] | null | undefined>(
+      { operation: 'registry.checkName', method: 'GET', path: `/general/GlobalCompany/Check/Name/${encodeSegment(safe)}`, query: { globalUserType: userType } },
       opts,
     );
+    return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
   }
 
   /**

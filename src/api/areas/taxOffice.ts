@@ -1,6 +1,7 @@
 // Interactive tax office (GİB İnteraktif Vergi Dairesi) credentials.
 
 import type { CallOptions, HttpTransport } from '../http';
+import { requireTrue } from '../specSilent';
 import type { InteractiveTaxOfficeUserResponse } from '../types';
 
 export class TaxOfficeApi {
@@ -12,10 +13,10 @@ export class TaxOfficeApi {
   }
 
   /** PUT /general/InteractiveTaxOffice?UserName=&Password= → true (the log never shows the query). */
-  update(userName: string, password: string, opts?: CallOptions): Promise<boolean> {
-    return this.http.json(
+  async update(userName: string, password: string, opts?: CallOptions): Promise<boolean> {
+    return requireTrue(await this.http.json<unknown>(
       { operation: 'taxOffice.update', method: 'PUT', path: '/general/InteractiveTaxOffice', query: { UserName: userName, Password: password }, redact: [password, encodeURIComponent(password)] },
       opts,
-    );
+    ), 'taxOffice.update');
   }
 }

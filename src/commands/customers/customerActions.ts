@@ -30,7 +30,7 @@ function customerDocumentName(customer: CustomerResponse): string {
 
 export async function openCustomer(ctx: CommandContext, node: unknown): Promise<void> {
   const customer = oneCustomer(ctx, node);
-  const details = await (await ctx.client()).customers.get(customer.ID);
+  const details = await (await ctx.client()).customers.get(customer.ID, undefined, { taxNumber: customer.TaxNumber });
   await showRecord(details, customerDocumentName(details));
 }
 
@@ -102,7 +102,7 @@ async function revealOrOpen(ctx: CommandContext, customer: CustomerResponse): Pr
     await ctx.trees.customersView.reveal(loaded, { select: true, focus: true });
     return;
   }
-  const details = await (await ctx.client()).customers.get(customer.ID);
+  const details = await (await ctx.client()).customers.get(customer.ID, undefined, { taxNumber: customer.TaxNumber });
   await showRecord(details, customerDocumentName(details));
 }
 

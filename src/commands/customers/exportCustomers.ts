@@ -1,6 +1,7 @@
 // Export of the current filter's customers to CSV: every page, written to the file as it arrives.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { hasPageAfter, readPaging } from '../../api/specSilent';
 import type { CustomerResponse } from '../../api/types';
 import { CUSTOMER_FIELDS, exportCustomersCsv, type CustomerRecord } from '../../domain/customerImport';
 import { prompts } from '../../shell/prompts';
@@ -41,12 +42,19 @@ export async function exportCustomers(ctx: CommandContext): Promise<ExportSummar
       let written = 0;
       try {
         let page = 1;
-        let totalPages = 1;
+        let more = true;
         let headerDone = false;
+        const seen = new Set<number>();
         do {
           const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal: controller.signal });
-          const rows = result.Content ?? [];
-          totalPages = result.TotalPages ?? (result.TotalCount !== null ? Math.ceil(result.TotalCount / EXPORT_PAGE_SIZE) : rows.length < EXPORT_PAGE_SIZE ? page : page + 1);
+          const content = Array.isArray(result?.Content) ? result.Content : [];
+          // The server's own paging decides (it may cap PageSize, omit totals, repeat its last page).
+          const read = readPaging(result, page, EXPORT_PAGE_SIZE);
+          more = hasPageAfter(read, page, content.length);
+          const rows = content.filter((c) => !seen.has(c.ID));
+          for (const c of rows) seen.add(c.ID);
+          if (rows.length === 0) more = false;
+          const totalPages = read.totalPages ?? page + (more ? 1 : 0);
           // Excel opens UTF-8 only with a BOM; the header comes once.
           for (const [i, line] of [...exportCustomersCsv(rows.map(exportRecord), { bom: true })].entries()) {
             if (i === 0 && headerDone) continue;
@@ -54,10 +62,9 @@ export async function exportCustomers(ctx: CommandContext): Promise<ExportSummar
           }
           headerDone = true;
           written += rows.length;
-          progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, result.TotalCount ?? written), increment: 100 / Math.max(1, totalPages) });
-          if (rows.length === 0) break;
-          page++;
-        } while (page <= totalPages);
+          progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
+          page = Math.max(read.page, page) + 1;
+        } while (more);
       } finally {
         await new Promise<void>((resolve) => out.end(resolve));
       }

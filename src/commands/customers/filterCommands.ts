@@ -1,6 +1,7 @@
 // Search and sort of the customers view (server side: GET /Customers?Search=&SortColumn=&SortType=).
 import * as vscode from 'vscode';
 import type { SortType } from '../../api/types';
+import { DOCUMENTED_SORT_COLUMNS } from '../../api/specSilent';
 import { prompts } from '../../shell/prompts';
 import { sortColumnLabel } from '../../views/trees';
 import { required, type CommandContext } from '../commandContext';
@@ -28,7 +29,8 @@ interface DirectionPick extends vscode.QuickPickItem {
 export async function sortCustomers(ctx: CommandContext): Promise<void> {
   const root = ctx.trees.customers.root;
   const columns: ColumnPick[] = [
-    ...['Name', 'TaxNumber', 'City', 'ID'].map((column) => ({ label: sortColumnLabel(column), column })),
+    // Only the columns the documentation names (spec-silent: others may be refused, see specSilent.ts).
+    ...DOCUMENTED_SORT_COLUMNS.map((column) => ({ label: sortColumnLabel(column), column })),
     { label: vscode.l10n.t('Server order (no sorting)'), column: undefined },
   ];
   for (const c of columns) if (c.column === root.filter.sortColumn) c.description = vscode.l10n.t('current');

@@ -6,7 +6,7 @@ import type { UpdateSeriesCommand, UpdateTemplateCommand } from '../../api/types
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { fullClient, type PaletteContext } from '../registry/commandContext';
 import { askId } from './idPicker';
-import { RememberedIds } from './rememberedIds';
+import { RememberedIds, type RememberedId } from './rememberedIds';
 import { readTemplateFile } from './templateFile';
 
 export const TEMPLATE_IDS_KEY = 'nilvera.templates.used';
@@ -15,9 +15,14 @@ export const SERIES_IDS_KEY = 'nilvera.series.used';
 export type FlagChange = 'activate' | 'deactivate' | 'makeDefault';
 export type TemplateChange = FlagChange | 'rename' | 'replaceFile';
 
+/** What a template or series is after a change that does not set its flags (rename, new file). */
+export type FlagState = 'active' | 'default' | 'inactive';
+
 export interface TemplateArgs {
   id?: number;
   change?: TemplateChange;
+  /** The flags to keep on a rename or file replacement (otherwise remembered, or asked). */
+  keep?: FlagState;
   name?: string;
   /** Replacement file path (tests; otherwise an open dialog asks). */
   file?: string;
@@ -36,15 +41,50 @@ function flagItems(): Array<vscode.QuickPickItem & { change: FlagChange }> {
   ];
 }
 
-function flagsFor(change: FlagChange): { IsActive?: boolean; IsDefault?: boolean } {
+interface Flags {
+  IsActive: boolean;
+  IsDefault: boolean;
+}
+
+/**
+ * Both flags, always (spec-silent, behaviour point templatePutOmitted: a flag left out may be kept,
+ * or read as false). `known` is what this extension last set; a default is always active, and an
+ * inactive one is never the default, so only "activate" needs it.
+ */
+function flagsFor(change: FlagChange, known: RememberedId | undefined): Flags {
   switch (change) {
     case 'activate':
-      return { IsActive: true };
+      return { IsActive: true, IsDefault: known?.IsDefault === true };
     case 'deactivate':
-      return { IsActive: false };
+      return { IsActive: false, IsDefault: false };
     case 'makeDefault':
       return { IsActive: true, IsDefault: true };
   }
+}
+
+function flagsOf(state: FlagState): Flags {
+  return { IsActive: state !== 'inactive', IsDefault: state === 'default' };
+}
+
+/**
+ * The flags to send with a rename or a new file: the ones this extension last set, else the user
+ * says (the API has no way to read them, and leaving them out may reset them).
+ */
+async function flagsToKeep(label: string, known: RememberedId | undefined, keep: FlagState | undefined): Promise<Flags> {
+  if (keep) return flagsOf(keep);
+  if (known?.IsActive !== undefined) return { IsActive: known.IsActive, IsDefault: known.IsDefault === true };
+  const items: Array<vscode.QuickPickItem & { state: FlagState }> = [
+    { label: `$(check) ${vscode.l10n.t('Active')}`, state: 'active' },
+    { label: `$(star-full) ${vscode.l10n.t('Active and the default')}`, state: 'default' },
+    { label: `$(circle-slash) ${vscode.l10n.t('Inactive')}`, state: 'inactive' },
+  ];
+  const picked = await prompts.quickPick(items, {
+    title: vscode.l10n.t('{0}: keep it as', label),
+    placeHolder: vscode.l10n.t('The service cannot tell its current state, and a change that leaves it out may reset it.'),
+    ignoreFocusOut: true,
+  });
+  if (!picked) throw new UserCancelledError();
+  return flagsOf(picked.state);
 }
 
 function doneText(change: TemplateChange, label: string): string {
@@ -93,14 +133,16 @@ export async function updateTemplate(ctx: PaletteContext, args: TemplateArgs = {
     if (!picked) throw new UserCancelledError();
     change = picked.change;
   }
+  const known = ids.all().find((r) => r.ID === target.ID);
   const cmd: UpdateTemplateCommand = { ID: target.ID };
   let name = target.Name;
   if (change === 'rename') cmd.Name = name = args.name ?? (await askName(target.Name));
   else if (change === 'replaceFile') cmd.Base64String = (await readTemplateFile(args.file ?? (await askTemplateFile()))).base64;
-  else Object.assign(cmd, flagsFor(change));
+  const flags = change === 'rename' || change === 'replaceFile' ? await flagsToKeep(vscode.l10n.t('Template {0}', name ?? `#${target.ID}`), known, args.keep) : flagsFor(change, known);
+  Object.assign(cmd, flags);
   const client = await fullClient(ctx);
   await client.ebill.updateTemplate(cmd);
-  await ids.remember(target.ID, name);
+  await ids.remember(target.ID, name, flags);
   void prompts.message('info', doneText(change, change === 'rename' ? (name as string) : vscode.l10n.t('Template {0}', name ?? `#${target.ID}`)));
   return cmd;
 }
@@ -114,10 +156,11 @@ export async function updateSeries(ctx: PaletteContext, args: SeriesArgs = {}): 
     if (!picked) throw new UserCancelledError();
     change = picked.change;
   }
-  const cmd: UpdateSeriesCommand = { ID: target.ID, ...flagsFor(change) };
+  const flags = flagsFor(change, ids.all().find((r) => r.ID === target.ID));
+  const cmd: UpdateSeriesCommand = { ID: target.ID, ...flags };
   const client = await fullClient(ctx);
   await client.evoucher.updateSeries(cmd);
-  await ids.remember(target.ID, target.Name);
+  await ids.remember(target.ID, target.Name, flags);
   void prompts.message('info', doneText(change, vscode.l10n.t('Series {0}', target.Name ?? `#${target.ID}`)));
   return cmd;
 }

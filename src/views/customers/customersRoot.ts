@@ -47,7 +47,11 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
     return vscode.l10n.t('This server does not offer the customer list');
   }
 
-  protected override onPage(): void {
+  /** The server refused the sort column and sent its own order (CustomersApi.list). */
+  sortRefused = false;
+
+  protected override onPage(page: Pagination<CustomerResponse>): void {
+    this.sortRefused = (page as { sortRefused?: boolean }).sortRefused === true;
     this.onSummary();
   }
 

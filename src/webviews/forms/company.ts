@@ -76,12 +76,20 @@ export function companyForm(): FormModel {
       return { title: vscode.l10n.t('Company Data'), description: vscode.l10n.t('The company the API key belongs to.'), sections: sections(company), values };
     },
     async save(client, values) {
+      // PUT /Company sends the whole record (spec-silent, behaviour point companyPutOmitted: a field
+      // left out may be kept or reset to its default). The form holds every editable field as read;
+      // a field the form leaves empty that cannot be emptied (PaymentMeansCode, an enum) keeps the
+      // value the server has now, read again just before the write.
       const cmd: CompanyResponseCommand = {};
       for (const f of EDITABLE) {
         if (f === 'PaymentMeansCode') continue;
         cmd[f] = orNull(values[f]);
       }
-      const code = orNull(values.PaymentMeansCode);
+      let code = orNull(values.PaymentMeansCode);
+      if (!code) {
+        const current = (await client.company.get()).PaymentMeansCode;
+        if (current && (PAYMENT_MEANS_CODES as readonly string[]).includes(current)) code = current;
+      }
       if (code) cmd.PaymentMeansCode = code as PaymentMeansCode;
       await client.company.update(cmd);
     },

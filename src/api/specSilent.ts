@@ -1,0 +1,142 @@
+// The client's answers to the points where the specification is silent (issue 15, the behaviour
+// table in the sandbox: src/sandbox/behaviour.ts). Each guess lives here, once, with the reason; the
+// areas and helpers call these functions instead of deciding for themselves. Every function accepts
+// all the answers the platform could plausibly give, so no single guess has to be right.
+
+import { NilveraApiError } from './errors';
+import type { GlobalCustomerAliasesResponse, Pagination } from './types';
+
+// ---- Rows 1, 2, 4: what "not registered" / "not found" looks like --------------------------------
+
+/** A field holding something: not undefined, null, '', an empty array, or .NET's default date/ID. */
+function hasValue(v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === 0) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'string' && v.startsWith('0001-01-01')) return false;
+  return true;
+}
+
+/**
+ * Assumption (spec-silent): a single-record look-up of an unknown value may answer 404, an empty
+ * 200, `null`, `{}`, or an object whose identifying fields are all empty. Every one of those means
+ * "absent". `keyFields` are the fields that identify a real record (ID, TaxNumber, SerialNo, Title).
+ */
+export function isAbsentRecord(value: unknown, keyFields: readonly string[]): boolean {
+  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return true;
+  const record = value as Record<string, unknown>;
+  return !keyFields.some((f) => hasValue(record[f]));
+}
+
+/** The record, or the same notFound error a 404 gives when the answer is one of the "absent" shapes. */
+export function requireRecord<T>(value: T | null | undefined, operation: string, keyFields: readonly string[]): T {
+  if (isAbsentRecord(value, keyFields)) {
+    throw new NilveraApiError({ kind: 'notFound', operation, status: 200, messages: [{ description: 'the server answered that no such record exists' }] });
+  }
+  return value as T;
+}
+
+/**
+ * Assumption (spec-silent): the bulk registry look-up may leave an unregistered number out, list it
+ * with no aliases (and no title), or put `null` in its place. An entry without a single alias for the
+ * asked document type counts as "not registered for that type": a taxpayer that left keeps its
+ * aliases with a DeletionTime, so a deregistered one is still told apart. (Its TaxNumber and Title are
+ * nullable, so they do not decide.)
+ */
+export function isAbsentBulkEntry(entry: GlobalCustomerAliasesResponse | null | undefined): boolean {
+  // Not TaxNumber or Title: both are nullable and may be null in a real entry.
+  return isAbsentRecord(entry, ['Aliases']);
+}
+
+// ---- Row 5: boolean answers --------------------------------------------------------------------
+
+/**
+ * Operations documented as answering a boolean: `true` is success; `false` means the service declined
+ * and changed nothing (spec-silent: it never says when `false` comes). An empty 200 is taken as
+ * success, as ASP.NET answers a void action.
+ */
+export function requireTrue(value: unknown, operation: string): true {
+  if (value === false || value === 'false') {
+    throw new NilveraApiError({ kind: 'declined', operation, status: 200, messages: [{ description: 'the service answered false: nothing was changed' }] });
+  }
+  return true;
+}
+
+// ---- Row 9 and 14: paging numbers the server answered -------------------------------------------
+
+export interface PagingRead {
+  /** The page the server says it sent (the asked one when it does not say). */
+  page: number;
+  /** The page size it used, or the number of rows it sent when it does not say. */
+  pageSize: number;
+  totalCount: number | null;
+  /** Known from TotalPages or TotalCount; null when neither is usable (missing or negative). */
+  totalPages: number | null;
+}
+
+function nonNegativeInt(v: unknown): number | null {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null;
+}
+
+/**
+ * Assumption (spec-silent): the server may cap or ignore the PageSize asked for, send a page other
+ * than the one asked (the last one again past the end), and leave TotalCount/TotalPages null,
+ * missing or negative. So the answer's own Page and PageSize count, never the request's; a total
+ * that is not a non-negative number is unknown, and the caller goes on until a page comes back
+ * short, empty, or repeated.
+ */
+export function readPaging(answer: Partial<Pagination<unknown>> | null | undefined, askedPage: number, askedPageSize: number): PagingRead {
+  const rows = Array.isArray(answer?.Content) ? answer.Content.length : 0;
+  const page = nonNegativeInt(answer?.Page) || askedPage;
+  const pageSize = nonNegativeInt(answer?.PageSize) || Math.max(rows, 1) || askedPageSize;
+  const totalCount = nonNegativeInt(answer?.TotalCount);
+  let totalPages = nonNegativeInt(answer?.TotalPages);
+  if (totalPages === null && totalCount !== null) totalPages = Math.ceil(totalCount / pageSize);
+  return { page, pageSize, totalCount, totalPages };
+}
+
+/**
+ * Whether a page after this one may exist: the server's own totals when it gave them; otherwise a
+ * full page suggests more. A page that is not the one asked (the server went back to its last page)
+ * or that sent nothing ends the list.
+ */
+export function hasPageAfter(read: PagingRead, askedPage: number, rows: number): boolean {
+  if (rows === 0 || read.page < askedPage) return false;
+  if (read.totalPages !== null) return read.page < read.totalPages;
+  return rows >= read.pageSize;
+}
+
+// ---- Row 11: sort columns ------------------------------------------------------------------------
+
+/**
+ * Assumption (spec-silent): the documentation names only `Name` as a SortColumn (a public client
+ * sends it) and `ID` is the record key; a server may refuse any other with 400. The extension offers
+ * these two only, and a list whose sort is refused is asked again unsorted (CustomersApi.list).
+ */
+export const DOCUMENTED_SORT_COLUMNS: readonly string[] = ['Name', 'ID'];
+
+// ---- Row 12: "/" inside a path value -------------------------------------------------------------
+
+/**
+ * Assumption (spec-silent): a `/` inside a path value is sent as %2F, which servers may decode into
+ * the value, keep encoded, or refuse with 404 (many proxies reject %2F outright). None of these can be
+ * told apart from "not found" afterwards, so a tax number holding `/` (or `\`, which some servers turn
+ * into `/`) is refused before sending, with a clear message (a real one never has one). A certificate
+ * serial number with a slash is looked up in the list instead (CertificatesApi.get), and a search
+ * text is cut at the slash (pathSafeSearchText).
+ */
+export function hasSlash(value: string): boolean {
+  return /[/\\]/.test(value);
+}
+
+export function refuseSlashInPathValue(value: string, operation: string): void {
+  if (hasSlash(value)) {
+    throw new NilveraApiError({ kind: 'badRequest', operation, messages: [{ description: 'the value cannot contain "/" or "\\": the service reads a slash in an address as a separator' }] });
+  }
+}
+
+/** A search text without slashes: the longest slash-free part (a search for "A/B" finds what "A" or "B" finds). */
+export function pathSafeSearchText(text: string): string {
+  if (!hasSlash(text)) return text;
+  const parts = text.split(/[/\\]/).map((p) => p.trim());
+  return parts.reduce((best, p) => (p.length > best.length ? p : best), '');
+}
