@@ -17,6 +17,7 @@ import { registerPaletteCommands } from './commands/registry/registerAll';
 import { registerTaxNumberHovers } from './editor/hover/register';
 import { registerInvoiceDiagnostics } from './editor/diagnostics/register';
 import { registerReconciliation } from './reconciliation/register';
+import { registerProfiles } from './shell/profiles/register';
 
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
 export interface NilveraExtensionApi {
@@ -60,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
     { dispose: () => statusBar?.dispose() },
     { dispose: disposeLogChannel },
   );
+  context.subscriptions.push(...registerProfiles(shell, () => void state.refresh()));
   context.subscriptions.push(...registerForms(context, shell));
   registerViews(context, shell);
   context.subscriptions.push(...registerPaletteCommands(context, shell));
