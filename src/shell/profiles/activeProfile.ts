@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { Settings } from '../../constants';
 import { checkCustomUrl, type EnvironmentId } from '../environments';
 import { readSettings } from '../settings';
-import { migrateCustomOrigin, migrateLegacyKeys } from './migration';
+import { migrateCustomOrigin, migrateLegacyKeys, type MigrationResult } from './migration';
 import { defaultProfileId, type Profile } from './profile';
 import { ProfileStore } from './profileStore';
 
@@ -110,7 +110,7 @@ export class ActiveProfile implements vscode.Disposable {
    */
   async ready(): Promise<void> {
     const secrets = this.context.secrets;
-    this.migration ??= migrateLegacyKeys({ secrets, store: this.store, customUrls: customUrlValues(), label: this.label }).catch(() => undefined);
+    this.migration ??= this.migrate().catch(() => undefined);
     await this.migration;
     const profile = this.current();
     if (profile.environment === 'custom' && profile.baseUrl && profile.id === defaultProfileId('custom', profile.baseUrl)) {
@@ -120,6 +120,11 @@ export class ActiveProfile implements vscode.Disposable {
       }
       await this.originMigrations.get(origin);
     }
+  }
+
+  /** One run of the upgrade from per-environment keys (idempotent; ready() runs it once per window). */
+  migrate(): Promise<MigrationResult> {
+    return migrateLegacyKeys({ secrets: this.context.secrets, store: this.store, customUrls: customUrlValues(), label: this.label });
   }
 
   private fromSettings(): Profile {
