@@ -184,7 +184,7 @@ suite('Profiles: nothing crosses between two companies', function () {
       const outcome = await slowCall;
       // The extension and this test are separate bundles: the error is recognised by its shape.
       const dropped = outcome as Partial<ProfileSwitchedError>;
-      assert.ok(dropped instanceof Error && dropped.name === 'ProfileSwitchedError' && dropped.kind === 'cancelled', `A's answer must be dropped, got ${String(outcome)}`);
+      assert.ok(outcome instanceof Error && dropped.name === 'ProfileSwitchedError' && dropped.kind === 'cancelled', `A's answer must be dropped, got ${String(outcome)}`);
       const rows = (await slowRows).map(label);
       assert.ok(rows.some((n) => B.customers.has(n)), "the tree load started under A ends with B's customers");
       assert.deepEqual(rows.filter((n) => A.customers.has(n) && !B.customers.has(n)), [], "no customer of A after the switch");

@@ -1,5 +1,5 @@
 // Wires the profile commands and the reactions to a profile switch. Called once from activate().
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { ProfileCommands } from '../../constants';
 import { registerCommand } from '../commandRunner';
 import type { ShellServices } from '../services';
