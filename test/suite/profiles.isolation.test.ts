@@ -13,6 +13,7 @@ import { profileSecretName } from '../../src/shell/profiles/profile';
 import type { ProfileSwitchedError } from '../../src/shell/profiles/staleAnswers';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import type { TreeNode } from '../../src/views/treeNode';
+import type { ListedCompanyNode } from '../../src/views/records/companyListNodes';
 import type { NilveraTrees } from '../../src/views/trees';
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
@@ -34,9 +35,10 @@ class ScriptedPrompts implements Prompts {
   async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
     return this.picks.shift()?.(items) as T | undefined;
   }
-  async message(level: MessageLevel, text: string): Promise<string | undefined> {
+  answers: Array<(actions: string[]) => string | undefined> = [];
+  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
     this.messages.push({ level, text });
-    return undefined;
+    return this.answers.shift()?.(actions);
   }
 }
 
@@ -195,5 +197,64 @@ suite('Profiles: nothing crosses between two companies', function () {
     } finally {
       A.sandbox.clearFaults();
     }
+  });
+
+  test('the Account view lists the caller\'s companies; "Add as Profile…" saves a key only for the company it belongs to; "Remove Profile" deletes the key', async () => {
+    const { A, B } = companies;
+    const { services } = api.testing;
+    await vscode.commands.executeCommand(ProfileCommands.switch, A.profileId);
+    trees.refreshAll();
+    const groups = await trees.account.getChildren();
+    const rows = (await trees.account.getChildren(groups.find((g) => g.id === 'account/companies'))) as ListedCompanyNode[];
+    const listed = await sandboxGet<Array<{ TaxNumber: string }>>(A.sandbox, A.key, '/general/Company/List');
+    assert.deepEqual(rows.map((r) => r.company.TaxNumber), listed.map((c) => c.TaxNumber), "the rows are A's company list");
+    assert.equal(rows.some((r) => r.company.TaxNumber === B.taxNumber), false);
+    const own = rows.find((r) => r.company.TaxNumber === A.taxNumber)!;
+    const other = rows.find((r) => r.company.TaxNumber !== A.taxNumber)!;
+    assert.equal(own.treeItem().contextValue, 'listedCompany');
+
+    // A key of A typed for another company of the list: refused, nothing stored.
+    const countBefore = services.profiles.all().length;
+    prompts.messages.length = 0;
+    prompts.inputs.push(A.key);
+    await vscode.commands.executeCommand(ProfileCommands.addCompany, other);
+    assert.equal(services.profiles.all().length, countBefore);
+    assert.ok(prompts.messages.some((m) => m.level === 'error' && m.text.includes(other.company.TaxNumber ?? '?') && m.text.includes(A.taxNumber)), JSON.stringify(prompts.messages));
+    assert.equal(prompts.messages.some((m) => m.text.includes(A.key)), false, 'the key is never shown');
+
+    // A's own row: it already has a profile.
+    prompts.messages.length = 0;
+    await vscode.commands.executeCommand(ProfileCommands.addCompany, own);
+    assert.ok(prompts.messages.some((m) => m.level === 'info' && m.text.includes(A.name)));
+
+    // "Remove Profile" (confirmed) deletes A's record and key; the window returns to its settings' profile.
+    prompts.answers.push((actions) => actions[0]);
+    await vscode.commands.executeCommand(ProfileCommands.remove, A.profileId);
+    assert.equal(services.profiles.store.get(A.profileId!), undefined);
+    assert.equal(await services.keys.get(profileSecretName(A.profileId!)), undefined);
+    assert.notEqual(services.activeProfile().id, A.profileId);
+
+    // Now A's company has no profile: "Add as Profile…" with A's key checks the tax number and saves.
+    await vscode.commands.executeCommand(ProfileCommands.switch, B.profileId);
+    const bRows = (await trees.account.getChildren((await trees.account.getChildren()).find((g) => g.id === 'account/companies'))) as ListedCompanyNode[];
+    const bOwn = bRows.find((r) => r.company.TaxNumber === B.taxNumber)!;
+    prompts.answers.push(() => undefined);
+    await vscode.commands.executeCommand(ProfileCommands.addCompany, bOwn);
+    assert.ok(prompts.messages.some((m) => m.text.includes('already has a profile')), 'B has its profile');
+    // B's profile forgets its tax number for a moment, so the success path runs against a real check.
+    const tmpRecord = services.profiles.store.get(B.profileId!)!;
+    await services.profiles.store.put({ ...tmpRecord, taxNumber: undefined });
+    prompts.inputs.push(B.key);
+    prompts.answers.push(() => undefined);
+    const before = new Set(services.profiles.all().map((p) => p.id));
+    await vscode.commands.executeCommand(ProfileCommands.addCompany, bOwn);
+    const added = services.profiles.all().find((p) => !before.has(p.id));
+    assert.ok(added, `no profile added: ${JSON.stringify(prompts.messages)}`);
+    assert.equal(added.taxNumber, B.taxNumber);
+    assert.equal(added.baseUrl, B.sandbox.url);
+    assert.equal(await services.keys.get(profileSecretName(added.id)), B.key);
+    await services.keys.delete(profileSecretName(added.id));
+    await services.profiles.store.remove(added.id);
+    await services.profiles.store.put(tmpRecord);
   });
 });

@@ -142,6 +142,45 @@ export async function addProfile(services: ShellServices): Promise<void> {
   void prompts.message('info', vscode.l10n.t('Profile "{0}" added and active.', name));
 }
 
+/**
+ * "Add as Profile…" on a company of the Account view's list: asks for that company's key, checks
+ * that GET /Company with it answers that company's tax number, and saves it as a profile of the
+ * active profile's environment (the companies of one user live on the same platform).
+ */
+export async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promise<void> {
+  const listed = (arg as { company?: { Name?: unknown; TaxNumber?: unknown } } | undefined)?.company;
+  const taxNumber = typeof listed?.TaxNumber === 'string' ? listed.TaxNumber : '';
+  const companyName = typeof listed?.Name === 'string' ? listed.Name : '';
+  if (!taxNumber) throw new UserFacingError(vscode.l10n.t('Choose a company in the Account view\'s company list.'));
+  const active = services.activeProfile();
+  const existing = services.profiles.all().find((p) => p.taxNumber === taxNumber && p.environment === active.environment && p.baseUrl === active.baseUrl);
+  if (existing) {
+    void prompts.message('info', vscode.l10n.t('"{0}" already has a profile: {1}.', companyName || taxNumber, existing.name));
+    return;
+  }
+  const key = await askKey(vscode.l10n.t('Nilvera: API Key of {0}', companyName || taxNumber));
+  const baseUrl = await baseUrlFor(services, active.environment, active.baseUrl, key);
+  let company: CompanySummary;
+  try {
+    company = await fetchCompany(baseUrl, key);
+  } catch (error) {
+    if (error instanceof UserCancelledError) throw error;
+    throw new UserFacingError(vscode.l10n.t('The key could not be verified with GET /Company: {0}', describeError(error).text || String(error)));
+  }
+  if (company.TaxNumber !== taxNumber) {
+    throw new UserFacingError(vscode.l10n.t('This key belongs to {0} ({1}), not to {2} ({3}); nothing was saved.', company.Name ?? '-', company.TaxNumber ?? '-', companyName || '-', taxNumber));
+  }
+  const profile: Profile = { id: ProfileStore.newId(() => randomBytes(6).toString('hex')), name: company.Name ?? companyName, environment: active.environment, taxNumber };
+  if (active.environment === 'custom' && active.baseUrl) profile.baseUrl = active.baseUrl;
+  await services.keys.store(profileSecretName(profile.id), key);
+  await services.profiles.store.put(profile);
+  services.profiles.touched();
+  log.info(`Profile ${profile.id} added from the company list.`);
+  const switchNow = vscode.l10n.t('Switch to It');
+  const choice = await prompts.message('info', vscode.l10n.t('Profile "{0}" added.', profile.name), undefined, switchNow);
+  if (choice === switchNow) services.profiles.switchTo(profile.id);
+}
+
 /** Switches this window to a profile (arg: its id, for tests and links), or asks which. */
 export async function switchProfile(services: ShellServices, arg?: unknown): Promise<void> {
   if (typeof arg === 'string') {

@@ -3,7 +3,7 @@ import type * as vscode from 'vscode';
 import { ProfileCommands } from '../../constants';
 import { registerCommand } from '../commandRunner';
 import type { ShellServices } from '../services';
-import { addProfile, removeProfile, renameProfile, switchProfile } from './profileCommands';
+import { addCompanyAsProfile, addProfile, removeProfile, renameProfile, switchProfile } from './profileCommands';
 
 export function registerProfiles(shell: ShellServices, refreshState: () => void): vscode.Disposable[] {
   return [
@@ -11,6 +11,7 @@ export function registerProfiles(shell: ShellServices, refreshState: () => void)
     registerCommand(ProfileCommands.switch, (arg) => switchProfile(shell, arg)),
     registerCommand(ProfileCommands.rename, (arg) => renameProfile(shell, arg)),
     registerCommand(ProfileCommands.remove, (arg) => removeProfile(shell, arg)),
+    registerCommand(ProfileCommands.addCompany, (arg) => addCompanyAsProfile(shell, arg)),
     // Context keys and status bar follow the switch (the trees hook the same event in views/register.ts).
     shell.onDidChangeProfile(() => refreshState()),
     shell.profiles.onDidChangeRecords(() => refreshState()),
