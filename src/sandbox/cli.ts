@@ -12,10 +12,13 @@ export const USAGE = `Usage: node dist/sandbox.js [options]
   --data FILE       keep changes in this JSON file across restarts
   --latency MS      add this latency to every API request
   --fail-rate R     share (0..1) of API requests answered 500/503
+  --companies N     serve N companies, one key each (default 1; see companies.ts)
   --json            print one JSON line {"event":"listening",...} when ready
   --help            show this help`;
 
 export interface CliOptions extends SandboxOptions {
+  /** More than one: the multi-company front server (companies.ts). */
+  companies?: number;
   json: boolean;
   help: boolean;
 }
@@ -48,6 +51,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
         out.faults = { ...out.faults, rates: { '500': r / 2, '503': r / 2 } };
         break;
       }
+      case '--companies': out.companies = numberArg(flag, value(), 1, 50); break;
       case '--json': out.json = true; break;
       case '--help': case '-h': out.help = true; break;
       default: throw new Error(`unknown option ${argv[i]}`);

@@ -104,7 +104,7 @@ test('a key set under the new name after the upgrade wins over a leftover old on
   assert.equal(secrets.values.has('nilvera.apiKey.production'), false);
 });
 
-test('the store keeps valid records only, picks the most recently used profile of an environment, and creates the default one otherwise', async () => {
+test('the store keeps valid records only; an environment always maps to its default profile, never to one of several companies by chance', async () => {
   const memento = new MemoryMemento();
   await memento.update(PROFILES_STATE_KEY, [
     { id: 'a', name: 'Acme', environment: 'production', lastUsedAt: 10 },
@@ -116,17 +116,16 @@ test('the store keeps valid records only, picks the most recently used profile o
   ]);
   const store = new ProfileStore(memento);
   assert.deepEqual(store.all().map((p) => p.id), ['a', 'b']);
-  assert.equal(store.forEnvironment('production', undefined, 'Production').profile.id, 'b');
-  const created = store.forEnvironment('test', undefined, 'Test');
-  assert.equal(created.profile.id, 'test');
-  await created.write;
-  assert.equal(store.get('test')?.name, 'Test');
-  // Custom without a valid URL: a placeholder that is never stored.
-  const placeholder = store.forEnvironment('custom', undefined, 'Custom');
-  assert.equal(placeholder.write, undefined);
-  assert.equal(store.get(placeholder.profile.id), undefined);
+  // Not stored yet: a draft of the default profile, written by nobody until it is used.
+  const draft = store.forEnvironment('production', undefined, 'Production').profile;
+  assert.deepEqual(draft, { id: 'production', name: 'Production', environment: 'production' });
+  assert.equal(store.get('production'), undefined);
+  await store.put({ ...draft, name: 'Renamed' });
+  assert.equal(store.forEnvironment('production', undefined, 'Production').profile.name, 'Renamed');
+  const custom = store.forEnvironment('custom', 'https://x.example.com/api', 'Custom').profile;
+  assert.deepEqual(custom, { id: 'custom:https://x.example.com', name: 'Custom', environment: 'custom', baseUrl: 'https://x.example.com/api' });
   await store.remove('a');
-  assert.deepEqual(store.all().map((p) => p.id).sort(), ['b', 'test']);
+  assert.deepEqual(store.all().map((p) => p.id).sort(), ['b', 'production']);
 });
 
 test("a profile's key may go to its own origin only", () => {

@@ -14,6 +14,13 @@ import { readSettings } from '../settings';
 import { profileSecretName, type Profile } from './profile';
 import { ProfileStore } from './profileStore';
 
+/** A name is shown in the status bar and lists: never the key pasted a second time. */
+function nameProblem(value: string, key: string | undefined): string | undefined {
+  if (!value.trim()) return vscode.l10n.t('Enter a name.');
+  if (key && value.includes(key)) return vscode.l10n.t('This is the API key: enter a name for the profile instead.');
+  return undefined;
+}
+
 interface ProfilePick extends vscode.QuickPickItem {
   profileId?: string;
   action?: 'add';
@@ -131,7 +138,7 @@ export async function addProfile(services: ShellServices): Promise<void> {
       prompt: vscode.l10n.t('A name for this profile (the company name by default).'),
       value: company.Name ?? environmentLabel(environment),
       ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Enter a name.')),
+      validateInput: (value) => nameProblem(value, key),
     })
   )?.trim();
   if (!name) throw new UserCancelledError();
@@ -201,12 +208,13 @@ export async function switchProfile(services: ShellServices, arg?: unknown): Pro
 
 export async function renameProfile(services: ShellServices, arg?: unknown): Promise<void> {
   const profile = await pickProfile(services, arg, vscode.l10n.t('Nilvera: Rename Profile'));
+  const key = await services.keys.get(profileSecretName(profile.id));
   const name = (
     await prompts.inputBox({
       title: vscode.l10n.t('Nilvera: Rename Profile'),
       value: profile.name,
       ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Enter a name.')),
+      validateInput: (value) => nameProblem(value, key),
     })
   )?.trim();
   if (!name) throw new UserCancelledError();

@@ -47,18 +47,18 @@ export class ProfileStore {
   }
 
   /**
-   * The profile an environment (and custom origin) maps to: the most recently used matching one,
-   * else the default profile, which is created on the spot (its record only, never a key).
+   * The profile an environment (and custom origin) maps to: always its default profile (the one an
+   * upgrade puts the old key in), so "Switch Environment" and the settings are predictable and
+   * never pick one of several companies by chance; other profiles are reached by "Switch Profile".
+   * The record is returned as a draft when not stored yet (ActiveProfile stores it once used).
    */
-  forEnvironment(environment: EnvironmentId, customBaseUrl: string | undefined, defaultName: string): { profile: Profile; write?: Promise<void> } {
-    const matching = this.all().filter((p) => profileMatches(p, environment, customBaseUrl));
-    matching.sort((a, b) => (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0));
-    if (matching[0]) return { profile: matching[0] };
+  forEnvironment(environment: EnvironmentId, customBaseUrl: string | undefined, defaultName: string): { profile: Profile } {
+    const stored = this.get(defaultProfileId(environment, customBaseUrl));
+    if (stored && profileMatches(stored, environment, customBaseUrl)) return { profile: stored };
     const profile: Profile = { id: defaultProfileId(environment, customBaseUrl), name: defaultName, environment };
     // Custom without a valid URL: a placeholder that is never stored (it cannot hold a key).
-    if (environment === 'custom' && !customBaseUrl) return { profile };
     if (customBaseUrl && environment === 'custom') profile.baseUrl = customBaseUrl;
-    return { profile, write: this.put(profile) };
+    return { profile };
   }
 
   /** A new id for a profile the user adds (never one of the default ids, which have no dash-hex tail). */
