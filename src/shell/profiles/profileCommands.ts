@@ -32,8 +32,8 @@ function describeProfile(profile: Profile): string {
 
 function profileItems(services: ShellServices): ProfilePick[] {
   const active = services.activeProfile();
-  const list = services.profiles.all();
-  if (!list.some((p) => p.id === active.id)) list.unshift(active);
+  // The active profile first (marked), then the others by name.
+  const list = [active, ...services.profiles.all().filter((p) => p.id !== active.id).sort((a, b) => a.name.localeCompare(b.name))];
   return list.map((p) => ({
     profileId: p.id,
     label: `${p.id === active.id ? '$(check) ' : ''}${p.name}`,
