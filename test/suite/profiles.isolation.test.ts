@@ -17,6 +17,7 @@ import type { ListedCompanyNode } from '../../src/views/records/companyListNodes
 import type { NilveraTrees } from '../../src/views/trees';
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { startCompaniesSandbox } from '../../src/sandbox/companies';
 import { suiteLog } from './report';
 
 const KEY_A = 'CANARYA'.padEnd(64, 'A');
@@ -256,5 +257,44 @@ suite('Profiles: nothing crosses between two companies', function () {
     await services.keys.delete(profileSecretName(added.id));
     await services.profiles.store.remove(added.id);
     await services.profiles.store.put(tmpRecord);
+  });
+
+  test('one sandbox address serving two companies: each profile\'s requests carry its own company\'s key, A, B, then A again', async () => {
+    const { services } = api.testing;
+    const shared = await startCompaniesSandbox({ companies: 2, customers: 15, registry: 10, seed: 21, quiet: true });
+    const ids: string[] = [];
+    try {
+      shared.companies.forEach((_company, i) => ids.push(`isolation-shared-${i}`));
+      for (const [i, c] of shared.companies.entries()) {
+        await services.keys.store(profileSecretName(ids[i]), c.key);
+        await services.profiles.store.put({ id: ids[i], name: `Shared ${i}: ${c.name}`, environment: 'custom', baseUrl: shared.url, taxNumber: c.taxNumber });
+      }
+      let phase = 0;
+      for (const i of [0, 1, 0]) {
+        await vscode.commands.executeCommand(ProfileCommands.switch, ids[i]);
+        shared.resetRequestLog();
+        trees.refreshAll();
+        await trees.customers.getChildren();
+        const groups = await trees.account.getChildren();
+        const companyRows = await trees.account.getChildren(groups.find((g) => g.id === 'account/company'));
+        assert.equal(companyRows[0].treeItem().description, shared.companies[i].taxNumber, `company ${i}: the account view shows the other company`);
+        const listRows = (await trees.account.getChildren(groups.find((g) => g.id === 'account/companies'))) as ListedCompanyNode[];
+        assert.deepEqual(listRows.map((r) => r.company.TaxNumber), shared.companies.map((c) => c.taxNumber), 'GET /Company/List lists both companies');
+        await requestsSettled(() => shared.requestLog().length);
+        const log = shared.requestLog();
+        assert.ok(log.length >= 3);
+        assert.deepEqual(log.filter((r) => r.company !== i), [], `company ${i} active: a request carried another company's key`);
+        phase++;
+        counts[`shared origin, phase ${phase}: key ${i}`] = log.length;
+        counts[`shared origin, phase ${phase}: other key`] = log.filter((r) => r.company !== i).length;
+      }
+    } finally {
+      for (const id of ids) {
+        await services.keys.delete(profileSecretName(id));
+        await services.profiles.store.remove(id);
+      }
+      services.profiles.followSettings();
+      await shared.close();
+    }
   });
 });
