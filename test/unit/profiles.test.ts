@@ -152,3 +152,19 @@ test('an answer that settles after the generation moved on becomes a silent Prof
   const ok = guardStaleAnswers({ company: { get: async () => 'fresh' } }, () => current);
   assert.equal(await ok.company.get(), 'fresh');
 });
+
+test("the client-wide signal (a profile generation's AbortController) stops an in-flight call over real HTTP and every later one", async () => {
+  const { createClient, NilveraApiError } = await import('../../src/api');
+  const { withSandbox } = await import('../support/sandbox');
+  await withSandbox({ customers: 5, registry: 10, faults: { latencyMs: 2000, match: { path: '^/general/company$' } } }, async (sandbox) => {
+    const generation = new AbortController();
+    const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.keys.full, signal: generation.signal, retry: { retries: 0 } });
+    const started = Date.now();
+    const slow = client.company.get().then(() => undefined, (e: unknown) => e);
+    setTimeout(() => generation.abort(), 100);
+    const error = await slow;
+    assert.ok(error instanceof NilveraApiError && error.kind === 'cancelled', String(error));
+    assert.ok(Date.now() - started < 1500, 'the call stopped at the abort, not at the answer');
+    await assert.rejects(client.account.credits(), (e: unknown) => e instanceof NilveraApiError && e.kind === 'cancelled');
+  });
+});
