@@ -11,6 +11,16 @@ export const Commands = {
   logShow: 'nilvera.log.show',
 } as const;
 
+/** Connection profiles (src/shell/profiles). */
+export const ProfileCommands = {
+  add: 'nilvera.profile.add',
+  switch: 'nilvera.profile.switch',
+  rename: 'nilvera.profile.rename',
+  remove: 'nilvera.profile.remove',
+  /** From a company of the Account view's company list (arg: the company node). */
+  addCompany: 'nilvera.profile.addCompany',
+} as const;
+
 /** Palette commands: taxpayer registry, offline registry list, templates, series, mailing, tax office. */
 export const PaletteCommands = {
   registryCheckTaxNumber: 'nilvera.registry.checkTaxNumber',

@@ -20,6 +20,7 @@ import { registerInvoiceDiagnostics } from './editor/diagnostics/register';
 import { registerReconciliation } from './reconciliation/register';
 import { registerConnectionCommands } from './commands/connection/register';
 import { registerWalkthroughProgress } from './walkthrough/progress';
+import { registerProfiles } from './shell/profiles/register';
 
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
 export interface NilveraExtensionApi {
@@ -64,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
     trackWorkspaceUse(shell.usage, () => void state.refresh()),
     { dispose: disposeLogChannel },
   );
+  context.subscriptions.push(...registerProfiles(shell, () => void state.refresh()));
   context.subscriptions.push(...registerForms(context, shell));
   registerViews(context, shell);
   context.subscriptions.push(...registerPaletteCommands(context, shell));

@@ -59,6 +59,8 @@ export interface TransportOptions {
   logger?: ApiLogger;
   /** A fetch to use instead of node-fetch (tests). */
   fetch?: FetchLike;
+  /** Aborts every call of this client, in flight or later (the extension's per-profile generation). */
+  signal?: AbortSignal;
 }
 
 export interface RequestSpec {
@@ -139,12 +141,14 @@ class CallScope {
   constructor(
     private readonly userSignal: AbortSignal | undefined,
     readonly timeoutMs: number,
+    private readonly clientSignal?: AbortSignal,
   ) {
     this.deadline = Date.now() + timeoutMs;
-    if (userSignal?.aborted) this.abort('cancelled');
-    else if (userSignal) {
+    if (userSignal?.aborted || clientSignal?.aborted) this.abort('cancelled');
+    else if (userSignal || clientSignal) {
       this.onUserAbort = () => this.abort('cancelled');
-      userSignal.addEventListener('abort', this.onUserAbort, { once: true });
+      userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
+      clientSignal?.addEventListener('abort', this.onUserAbort, { once: true });
     }
     this.restartTimer(timeoutMs);
   }
@@ -193,7 +197,10 @@ class CallScope {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    if (this.onUserAbort) this.userSignal?.removeEventListener('abort', this.onUserAbort);
+    if (this.onUserAbort) {
+      this.userSignal?.removeEventListener('abort', this.onUserAbort);
+      this.clientSignal?.removeEventListener('abort', this.onUserAbort);
+    }
   }
 }
 
@@ -314,7 +321,7 @@ export class HttpTransport {
     retryBrokenBody: boolean,
     onSuccess: (r: FetchResponseLike, scope: CallScope) => Promise<R>,
   ): Promise<R> {
-    const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs);
+    const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs, this.options.signal);
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);
       // URL parsing resolves "." and ".." segments (even percent-encoded), which would silently

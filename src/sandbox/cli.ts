@@ -18,10 +18,13 @@ export const USAGE = `Usage: node dist/sandbox.js [options]
   --profile P       default | alternate: answers to the points the spec leaves open
   --quirk Q         point=answer, or point alone for its alternate answer (repeatable);
                     the points and answers: src/sandbox/behaviour.ts
+  --companies N     serve N companies, one key each (default 1; see companies.ts)
   --json            print one JSON line {"event":"listening",...} when ready
   --help            show this help`;
 
 export interface CliOptions extends SandboxOptions {
+  /** More than one: the multi-company front server (companies.ts). */
+  companies?: number;
   json: boolean;
   help: boolean;
 }
@@ -78,6 +81,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
         out.behaviour = { ...out.behaviour, quirks: { ...out.behaviour?.quirks, [parsed[0]]: parsed[1] } };
         break;
       }
+      case '--companies': out.companies = numberArg(flag, value(), 1, 50); break;
       case '--json': out.json = true; break;
       case '--help': case '-h': out.help = true; break;
       default: throw new Error(`unknown option ${argv[i]}`);

@@ -1,5 +1,6 @@
 // CLI entry (bundled to dist/sandbox.js): starts the sandbox and stops it on Ctrl-C / SIGTERM.
 import { parseCli, USAGE } from './cli';
+import { serveCompanies } from './companiesMain';
 import { startSandbox } from './server';
 
 async function main(): Promise<void> {
@@ -14,8 +15,9 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const { json, help: _help, ...sandboxOptions } = options;
+  const { json, help: _help, companies: companyCount, ...sandboxOptions } = options;
   const started = Date.now();
+  if (companyCount && companyCount > 1) return serveCompanies(companyCount, sandboxOptions, json);
   const sandbox = await startSandbox(sandboxOptions);
   if (json) {
     process.stdout.write(JSON.stringify({ event: 'listening', url: sandbox.url, keys: sandbox.keys }) + '\n');

@@ -1,7 +1,9 @@
 // "Set API Key" and "Clear API Key" for the active environment.
 import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
+import type { CompanySummary } from './apiContract';
 import type { EnvironmentId } from './environments';
+import { rememberCompany } from './profiles/profileCommands';
 import { describeError } from './errorMessages';
 import { offerSessionOnlyKey } from './keyringHelp';
 import { log } from './log';
@@ -9,7 +11,7 @@ import { prompts, UserCancelledError } from './prompts';
 import { rememberSecret } from './redact';
 import { environmentLabel, type ShellServices } from './services';
 
-type CheckResult = { ok: true; company: string } | { ok: false; reason: string };
+type CheckResult = { ok: true; company: string; summary: CompanySummary } | { ok: false; reason: string };
 
 async function checkKey(services: ShellServices, environment: EnvironmentId, key: string): Promise<CheckResult> {
   return vscode.window.withProgress(
@@ -21,7 +23,7 @@ async function checkKey(services: ShellServices, environment: EnvironmentId, key
         const client = await services.clientForKey(environment, key);
         const company = await client.company.get({ signal: controller.signal });
         const name = [company.Name, company.TaxNumber ? `(${company.TaxNumber})` : ''].filter(Boolean).join(' ');
-        return { ok: true, company: name || '-' } as const;
+        return { ok: true, company: name || '-', summary: company } as const;
       } catch (error) {
         if (token.isCancellationRequested) throw new UserCancelledError();
         const described = describeError(error);
@@ -69,6 +71,7 @@ export async function setApiKey(services: ShellServices): Promise<void> {
     if (check.ok) {
       if (await saveKey(services, environment, key)) {
         log.info(`API key saved for ${environment}; the check against GET /Company succeeded.`);
+        await rememberCompany(services, environment, check.summary);
         void prompts.message('info', vscode.l10n.t('API key saved for {0}. Company: {1}', label, check.company));
       }
       return;

@@ -78,4 +78,7 @@ export async function switchEnvironment(services: ShellServices, target?: unknow
     return;
   }
   await writeEnvironment(environment);
+  // Switch Environment moves this window to that environment's profile (its most recently used,
+  // else its default profile, created now), also when the setting already had that value.
+  services.profiles.followSettings();
 }

@@ -1,6 +1,8 @@
 // The four places the extension can talk to, and the rules for a custom URL. No `vscode` import:
 // this is plain logic the tests can call directly.
 
+import { defaultProfileId, profileSecretName } from './profiles/profile';
+
 export type EnvironmentId = 'production' | 'test' | 'sandbox' | 'custom';
 
 export const ENVIRONMENT_IDS: readonly EnvironmentId[] = ['production', 'test', 'sandbox', 'custom'];
@@ -43,13 +45,10 @@ export function checkCustomUrl(raw: string): CustomUrlCheck {
 }
 
 /**
- * SecretStorage name of an environment's key. A custom URL gets one name per origin, so changing
- * the URL never sends the key saved for one host to another.
+ * SecretStorage name of the key of an environment's default profile (profiles/profile.ts). A custom
+ * URL gets one per origin, so changing the URL never sends the key saved for one host to another.
+ * The names the release before profiles used are in profiles/migration.ts (legacySecretName).
  */
 export function secretNameFor(environment: EnvironmentId, customBaseUrl?: string): string {
-  if (environment === 'custom') {
-    const origin = customBaseUrl ? new URL(customBaseUrl).origin : 'unset';
-    return `nilvera.apiKey.custom:${origin}`;
-  }
-  return `nilvera.apiKey.${environment}`;
+  return profileSecretName(defaultProfileId(environment, customBaseUrl));
 }

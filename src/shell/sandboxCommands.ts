@@ -26,6 +26,7 @@ export async function startSandbox(services: ShellServices): Promise<void> {
   );
   if (!(await saveKey(services, 'sandbox', running.key))) return;
   await writeEnvironment('sandbox');
+  services.profiles.followSettings();
   log.info(`Sandbox environment active at ${running.url}${running.external ? ' (external, from NILVERA_SANDBOX_URL)' : ''}.`);
   void prompts.message('info', vscode.l10n.t('The sandbox runs at {0}. Its data is made up; requests never leave this machine.', running.url));
 }

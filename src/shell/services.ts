@@ -1,10 +1,14 @@
 // The shell's services, each created on first use (activate() creates none of them): the key
-// store, the sandbox launcher and the API client of the active environment.
+// store, the sandbox launcher, the active connection profile and its API client. Every feature
+// asks this object for "the active profile's" client, key, environment and URL; none keeps its own.
 import * as vscode from 'vscode';
 import type { ShellClient } from './apiContract';
 import { ApiKeyStore } from './apiKeyStore';
 import { UserFacingError } from './errorMessages';
-import { checkCustomUrl, FIXED_BASE_URLS, secretNameFor, type EnvironmentId } from './environments';
+import { checkCustomUrl, FIXED_BASE_URLS, type EnvironmentId } from './environments';
+import { ActiveProfile, type ProfileChange } from './profiles/activeProfile';
+import { profileOrigin, profileSecretName, type Profile } from './profiles/profile';
+import { guardStaleAnswers, ProfileSwitchedError } from './profiles/staleAnswers';
 import { requestLogger } from './log';
 import { SandboxLauncher } from './sandboxLauncher';
 import { readSettings } from './settings';
@@ -27,15 +31,16 @@ export function environmentLabel(environment: EnvironmentId): string {
 }
 
 /** Creates an API client on the contract of src/api (loaded on first use, not at activation). */
-export async function createShellClient(baseUrl: string, getApiKey: () => Promise<string | undefined>, timeoutMs: number): Promise<ShellClient> {
+export async function createShellClient(baseUrl: string, getApiKey: () => Promise<string | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<ShellClient> {
   const api = await import('../api');
-  return api.createClient({ baseUrl, getApiKey, timeoutMs, logger: requestLogger });
+  return api.createClient({ baseUrl, getApiKey, timeoutMs, logger: requestLogger, ...(signal ? { signal } : {}) });
 }
 
 export class ShellServices implements vscode.Disposable {
   private keyStore: ApiKeyStore | undefined;
   private launcher: SandboxLauncher | undefined;
   private workspaceUsage: WorkspaceUsage | undefined;
+  private profileState: ActiveProfile | undefined;
   private cachedClient: { signature: string; client: ShellClient } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -64,23 +69,65 @@ export class ShellServices implements vscode.Disposable {
     return this.launcher;
   }
 
-  environment(): EnvironmentId {
-    return readSettings().environment;
+  /** The window's profile state (records, the active one, its generation). */
+  get profiles(): ActiveProfile {
+    if (!this.profileState) {
+      this.profileState = new ActiveProfile(this.context, environmentLabel);
+      this.disposables.push(this.profileState);
+    }
+    return this.profileState;
   }
 
-  /** The custom base URL when it is valid, else undefined. */
+  /** The profile this window talks to. */
+  activeProfile(): Profile {
+    return this.profiles.current();
+  }
+
+  /** Fires when this window's active profile changes (trees, status bar and views reload). */
+  get onDidChangeProfile(): vscode.Event<ProfileChange> {
+    return this.profiles.onDidChange;
+  }
+
+  /** Goes up by one on every profile switch; an answer from an older generation is dropped. */
+  generation(): number {
+    this.profiles.current();
+    return this.profiles.generation();
+  }
+
+  /** The active profile's environment. */
+  environment(): EnvironmentId {
+    return this.activeProfile().environment;
+  }
+
+  /**
+   * The profile an environment means here: the active one when it is of that environment, else
+   * the one that environment maps to (the most recently used, or its default profile).
+   */
+  profileFor(environment: EnvironmentId): Profile {
+    const active = this.activeProfile();
+    if (active.environment === environment) return active;
+    const check = checkCustomUrl(readSettings().customUrl);
+    return this.profiles.store.forEnvironment(environment, check.ok ? check.baseUrl : undefined, environmentLabel(environment)).profile;
+  }
+
+  /** The custom base URL (of the active custom profile, else of the setting) when it is valid. */
   customBaseUrl(): string | undefined {
+    const active = this.activeProfile();
+    if (active.environment === 'custom') return active.baseUrl;
     const check = checkCustomUrl(readSettings().customUrl);
     return check.ok ? check.baseUrl : undefined;
   }
 
+  /** SecretStorage name of the key of an environment's profile (see profileFor). */
   secretName(environment: EnvironmentId = this.environment()): string {
-    return secretNameFor(environment, environment === 'custom' ? this.customBaseUrl() : undefined);
+    return profileSecretName(this.profileFor(environment).id);
   }
 
   async apiKey(environment: EnvironmentId = this.environment()): Promise<string | undefined> {
-    if (environment === 'custom' && !this.customBaseUrl()) return undefined;
-    return this.keys.get(this.secretName(environment));
+    await this.profiles.ready();
+    const profile = this.profileFor(environment);
+    if (profile.environment === 'custom' && !profile.baseUrl) return undefined;
+    return this.keys.get(profileSecretName(profile.id));
   }
 
   async hasApiKey(environment: EnvironmentId = this.environment()): Promise<boolean> {
@@ -97,7 +144,7 @@ export class ShellServices implements vscode.Disposable {
       case 'test':
         return FIXED_BASE_URLS[environment];
       case 'custom': {
-        const url = this.customBaseUrl();
+        const url = this.profileFor('custom').baseUrl;
         if (!url) throw new EnvironmentNotReadyError(vscode.l10n.t('The Custom URL environment has no valid URL. Run "Nilvera: Switch Environment" and enter one.'));
         return url;
       }
@@ -111,16 +158,39 @@ export class ShellServices implements vscode.Disposable {
     }
   }
 
-  /** The client of the active environment; it reads the key on every request, so a new key applies at once. */
+  /**
+   * The client of the active profile; it reads the key on every request, so a new key applies at
+   * once. It belongs to this generation: a profile switch aborts its requests (the generation's
+   * AbortController) and turns any answer still arriving into a silent ProfileSwitchedError.
+   */
   async client(): Promise<ShellClient> {
-    const environment = this.environment();
-    const baseUrl = await this.baseUrl(environment);
+    const profile = this.activeProfile();
+    const generation = this.profiles.generation();
+    const signal = this.profiles.signal();
+    const isCurrent = (): boolean => this.profiles.generation() === generation;
+    await this.profiles.ready();
+    const baseUrl = await this.baseUrl(profile.environment);
+    if (!isCurrent()) throw new ProfileSwitchedError('client');
+    // The one place a key meets an address: it goes only to the origin its profile was saved for.
+    const allowed = profileOrigin(profile, this.sandbox.current()?.url);
+    if (!allowed || new URL(baseUrl).origin !== allowed) {
+      throw new EnvironmentNotReadyError(vscode.l10n.t('The API key of profile "{0}" is only sent to the address it was saved for.', profile.name));
+    }
     const timeoutMs = readSettings().requestTimeoutMs;
-    const secretName = this.secretName(environment);
-    const signature = `${baseUrl}|${secretName}|${timeoutMs}`;
+    const secretName = profileSecretName(profile.id);
+    const signature = `${generation}|${profile.id}|${baseUrl}|${timeoutMs}`;
     if (this.cachedClient?.signature !== signature) {
-      const client = await createShellClient(baseUrl, () => this.keys.get(secretName), timeoutMs);
-      this.cachedClient = { signature, client };
+      const raw = await createShellClient(
+        baseUrl,
+        async () => {
+          if (!isCurrent()) throw new ProfileSwitchedError('client');
+          return this.keys.get(secretName);
+        },
+        timeoutMs,
+        signal,
+      );
+      if (!isCurrent()) throw new ProfileSwitchedError('client');
+      this.cachedClient = { signature, client: guardStaleAnswers(raw, isCurrent) };
     }
     return this.cachedClient.client;
   }

@@ -8,6 +8,7 @@ import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
 import { log } from './log';
 import { environmentLabel, type ShellServices } from './services';
+import { profileTooltip } from './profiles/statusTooltip';
 import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;
@@ -80,8 +81,10 @@ export class ShellStatusBar implements vscode.Disposable {
     this.hasKey = hasKey;
     this.shown = true;
     const label = environmentLabel(environment);
-    this.environmentItem.text = `$(server-environment) Nilvera: ${label}`;
-    this.environmentItem.tooltip = vscode.l10n.t('Nilvera environment: {0}. Click to switch.', label);
+    const profile = this.services.activeProfile();
+    // The profile's name is added when it says more than the environment (one company of several).
+    this.environmentItem.text = `$(server-environment) Nilvera: ${label}${profile.name !== label ? ` · ${profile.name}` : ''}`;
+    this.environmentItem.tooltip = profileTooltip(label, profile.name);
     this.environmentItem.show();
     this.schedule();
     if (hasKey) await this.refreshCredits();

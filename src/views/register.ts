@@ -33,6 +33,7 @@ export function registerViews(context: vscode.ExtensionContext, shell: ShellServ
     vscode.commands.registerCommand(TREES_TEST_HOOK, () => trees),
     // A new key (here or in another window) or another environment: everything shown is stale.
     shell.keys.onDidChange(() => trees.refreshAll()),
+    shell.onDidChangeProfile(() => trees.refreshAll()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsShell(e)) trees.refreshAll();
     }),

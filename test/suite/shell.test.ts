@@ -271,7 +271,8 @@ suite('Extension shell', function () {
     await vscode.commands.executeCommand(Commands.environmentSwitch);
     assert.equal(config().get(Settings.environment), 'custom');
     assert.equal(config().get(Settings.customUrl), 'https://nilvera.example.com');
-    assert.equal(api.testing.services.secretName(), 'nilvera.apiKey.custom:https://nilvera.example.com');
+    // One default profile per custom origin (its key never goes to another host).
+    assert.equal(api.testing.services.secretName(), 'nilvera.apiKey.profile.custom:https://nilvera.example.com');
     assert.deepEqual(checkCustomUrl('http://127.0.0.1:8080/'), { ok: true, baseUrl: 'http://127.0.0.1:8080' });
     assert.equal(checkCustomUrl('https://user:pw@example.com').ok, false);
 

@@ -563,7 +563,7 @@ suite('Sidebar trees', function () {
   test('account: company, modules, credits, alerts by type, campaigns with links, rates, mailing toggles, tax office without its password', async () => {
     trees.account.refresh();
     const groups = await trees.account.getChildren();
-    assert.equal(groups.length, 8);
+    assert.equal(groups.length, 9);
     const group = async (key: string) => trees.account.getChildren(groups.find((g) => g.id === `account/${key}`));
     const s = await state();
     const company = await group('company');

@@ -6,6 +6,7 @@ import { TreeCommands } from '../../constants';
 import type {
   AlertResponse,
   CampaignResponse,
+  CompanyListItem,
   CompanyResponse,
   CompanyModulesResponse,
   CreditResponse,
@@ -16,10 +17,11 @@ import type {
 import type { ClientSource } from '../clientSource';
 import { datePart, detailsTooltip, escapeMarkdown } from '../format';
 import { ListNode } from '../listNode';
+import { ListedCompanyNode } from './companyListNodes';
 import { ParentNode, TreeNode, type ChangeListener } from '../treeNode';
 import { amountOr, firstText, Missing, textOr } from '../placeholders';
 
-export type AccountGroupKey = 'company' | 'modules' | 'credits' | 'alerts' | 'campaigns' | 'exchangeRates' | 'mailing' | 'taxOffice';
+export type AccountGroupKey = 'company' | 'companies' | 'modules' | 'credits' | 'alerts' | 'campaigns' | 'exchangeRates' | 'mailing' | 'taxOffice';
 
 /** A simple row with a label, a description, an icon and optionally a click command. */
 export class ValueNode extends TreeNode {
@@ -145,6 +147,7 @@ export class AccountRoot extends ParentNode {
           }),
         true,
       ),
+      group<CompanyListItem>('companies', () => vscode.l10n.t('Companies'), 'briefcase', async () => (await c()).company.list(), (co, p) => new ListedCompanyNode(p, co)),
       group<CompanyModulesResponse>('modules', () => vscode.l10n.t('Modules'), 'extensions', async () => (await c()).company.modules(), (m, p) =>
         new ValueNode(p, `module-${m.Name}`, textOr(m.Name, Missing.name), m.IsActive ? vscode.l10n.t('active') : vscode.l10n.t('inactive'), {
           icon: new vscode.ThemeIcon(m.IsActive ? 'check' : 'circle-slash'),

@@ -1,0 +1,250 @@
+// "Add Profile", "Switch Profile", "Rename Profile", "Remove Profile" and "Add as Profile…" (a
+// company of the Account view's list). Keys are checked with GET /Company before they are kept.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { CompanySummary } from '../apiContract';
+import { customUrlProblem } from '../environmentCommands';
+import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../environments';
+import { describeError, UserFacingError } from '../errorMessages';
+import { log } from '../log';
+import { prompts, UserCancelledError } from '../prompts';
+import { rememberSecret } from '../redact';
+import { createShellClient, environmentLabel, type ShellServices } from '../services';
+import { readSettings } from '../settings';
+import { profileSecretName, type Profile } from './profile';
+import { ProfileStore } from './profileStore';
+
+/** A name is shown in the status bar and lists: never the key pasted a second time. */
+function nameProblem(value: string, key: string | undefined): string | undefined {
+  if (!value.trim()) return vscode.l10n.t('Enter a name.');
+  if (key && value.includes(key)) return vscode.l10n.t('This is the API key: enter a name for the profile instead.');
+  return undefined;
+}
+
+interface ProfilePick extends vscode.QuickPickItem {
+  profileId?: string;
+  action?: 'add';
+}
+
+function describeProfile(profile: Profile): string {
+  return [profile.taxNumber, environmentLabel(profile.environment)].filter(Boolean).join(' · ');
+}
+
+function profileItems(services: ShellServices): ProfilePick[] {
+  const active = services.activeProfile();
+  // The active profile first (marked), then the others by name.
+  const list = [active, ...services.profiles.all().filter((p) => p.id !== active.id).sort((a, b) => a.name.localeCompare(b.name))];
+  return list.map((p) => ({
+    profileId: p.id,
+    label: `${p.id === active.id ? '$(check) ' : ''}${p.name}`,
+    description: describeProfile(p),
+    detail: p.environment === 'custom' ? p.baseUrl : p.environment === 'sandbox' ? vscode.l10n.t('Local sandbox') : FIXED_BASE_URLS[p.environment],
+  }));
+}
+
+async function pickProfile(services: ShellServices, arg: unknown, title: string): Promise<Profile> {
+  const id = typeof arg === 'string' ? arg : (arg as { profileId?: unknown } | undefined)?.profileId;
+  if (typeof id === 'string') {
+    const found = services.profiles.store.get(id);
+    if (!found) throw new UserFacingError(vscode.l10n.t('There is no profile with the id {0}.', id));
+    return found;
+  }
+  const picked = await prompts.quickPick(profileItems(services), { title, placeHolder: vscode.l10n.t('Choose a profile') });
+  if (!picked?.profileId) throw new UserCancelledError();
+  const profile = services.profiles.store.get(picked.profileId) ?? (services.activeProfile().id === picked.profileId ? services.activeProfile() : undefined);
+  if (!profile) throw new UserCancelledError();
+  return profile;
+}
+
+/** The base URL a new profile's key will be sent to (the sandbox: the running one, started with `key`). */
+async function baseUrlFor(services: ShellServices, environment: EnvironmentId, customUrl: string | undefined, key: string): Promise<string> {
+  if (environment === 'custom') return customUrl as string;
+  if (environment === 'sandbox') return (services.sandbox.current() ?? (await services.sandbox.ensure(key))).url;
+  return FIXED_BASE_URLS[environment];
+}
+
+/** GET /Company with a key not stored yet, under a cancellable progress notification. */
+export async function fetchCompany(baseUrl: string, key: string): Promise<CompanySummary> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…'), cancellable: true },
+    async (_progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      try {
+        const client = await createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
+        return await client.company.get({ signal: controller.signal });
+      } catch (error) {
+        if (token.isCancellationRequested) throw new UserCancelledError();
+        throw error;
+      } finally {
+        subscription.dispose();
+      }
+    },
+  );
+}
+
+async function askKey(title: string): Promise<string> {
+  const key = (
+    await prompts.inputBox({
+      title,
+      prompt: vscode.l10n.t('Paste the API key created in the Nilvera portal. It is stored in VS Code’s secret storage.'),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Enter the API key.')),
+    })
+  )?.trim();
+  if (!key) throw new UserCancelledError();
+  rememberSecret(key);
+  return key;
+}
+
+/** Stores the record and its key, then makes it this window's profile. */
+async function saveProfile(services: ShellServices, profile: Profile, key: string): Promise<void> {
+  await services.keys.store(profileSecretName(profile.id), key);
+  await services.profiles.store.put(profile);
+  services.profiles.switchTo(profile.id);
+  log.info(`Profile ${profile.id} (${profile.environment}) added and active.`);
+}
+
+export async function addProfile(services: ShellServices): Promise<void> {
+  const items = ENVIRONMENT_IDS.map((environment) => ({ environment, label: environmentLabel(environment) }));
+  const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Add Profile'), placeHolder: vscode.l10n.t('Which environment is the account in?') });
+  if (!picked) throw new UserCancelledError();
+  const environment = picked.environment;
+  let customUrl: string | undefined;
+  if (environment === 'custom') {
+    const value = await prompts.inputBox({
+      title: vscode.l10n.t('Nilvera: Custom URL'),
+      prompt: vscode.l10n.t('Base URL of the API, without /general (for example https://nilvera.example.com).'),
+      ignoreFocusOut: true,
+      validateInput: (text) => customUrlProblem(checkCustomUrl(text)),
+    });
+    const check = checkCustomUrl(value ?? '');
+    if (!check.ok) throw new UserCancelledError();
+    customUrl = check.baseUrl;
+  }
+  const key = await askKey(vscode.l10n.t('Nilvera: Add Profile ({0})', environmentLabel(environment)));
+  const baseUrl = await baseUrlFor(services, environment, customUrl, key);
+  let company: CompanySummary;
+  try {
+    company = await fetchCompany(baseUrl, key);
+  } catch (error) {
+    if (error instanceof UserCancelledError) throw error;
+    throw new UserFacingError(vscode.l10n.t('The key could not be verified with GET /Company: {0}', describeError(error).text || String(error)));
+  }
+  const name = (
+    await prompts.inputBox({
+      title: vscode.l10n.t('Nilvera: Profile Name'),
+      prompt: vscode.l10n.t('A name for this profile (the company name by default).'),
+      value: company.Name ?? environmentLabel(environment),
+      ignoreFocusOut: true,
+      validateInput: (value) => nameProblem(value, key),
+    })
+  )?.trim();
+  if (!name) throw new UserCancelledError();
+  const profile: Profile = { id: ProfileStore.newId(() => randomBytes(6).toString('hex')), name, environment };
+  if (customUrl) profile.baseUrl = customUrl;
+  if (company.TaxNumber) profile.taxNumber = company.TaxNumber;
+  await saveProfile(services, profile, key);
+  void prompts.message('info', vscode.l10n.t('Profile "{0}" added and active.', name));
+}
+
+/**
+ * "Add as Profile…" on a company of the Account view's list: asks for that company's key, checks
+ * that GET /Company with it answers that company's tax number, and saves it as a profile of the
+ * active profile's environment (the companies of one user live on the same platform).
+ */
+export async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promise<void> {
+  const listed = (arg as { company?: { Name?: unknown; TaxNumber?: unknown } } | undefined)?.company;
+  const taxNumber = typeof listed?.TaxNumber === 'string' ? listed.TaxNumber : '';
+  const companyName = typeof listed?.Name === 'string' ? listed.Name : '';
+  if (!taxNumber) throw new UserFacingError(vscode.l10n.t('Choose a company in the Account view\'s company list.'));
+  const active = services.activeProfile();
+  const existing = services.profiles.all().find((p) => p.taxNumber === taxNumber && p.environment === active.environment && p.baseUrl === active.baseUrl);
+  if (existing) {
+    void prompts.message('info', vscode.l10n.t('"{0}" already has a profile: {1}.', companyName || taxNumber, existing.name));
+    return;
+  }
+  const key = await askKey(vscode.l10n.t('Nilvera: API Key of {0}', companyName || taxNumber));
+  const baseUrl = await baseUrlFor(services, active.environment, active.baseUrl, key);
+  let company: CompanySummary;
+  try {
+    company = await fetchCompany(baseUrl, key);
+  } catch (error) {
+    if (error instanceof UserCancelledError) throw error;
+    throw new UserFacingError(vscode.l10n.t('The key could not be verified with GET /Company: {0}', describeError(error).text || String(error)));
+  }
+  if (company.TaxNumber !== taxNumber) {
+    throw new UserFacingError(vscode.l10n.t('This key belongs to {0} ({1}), not to {2} ({3}); nothing was saved.', company.Name ?? '-', company.TaxNumber ?? '-', companyName || '-', taxNumber));
+  }
+  const profile: Profile = { id: ProfileStore.newId(() => randomBytes(6).toString('hex')), name: company.Name ?? companyName, environment: active.environment, taxNumber };
+  if (active.environment === 'custom' && active.baseUrl) profile.baseUrl = active.baseUrl;
+  await services.keys.store(profileSecretName(profile.id), key);
+  await services.profiles.store.put(profile);
+  services.profiles.touched();
+  log.info(`Profile ${profile.id} added from the company list.`);
+  const switchNow = vscode.l10n.t('Switch to It');
+  const choice = await prompts.message('info', vscode.l10n.t('Profile "{0}" added.', profile.name), undefined, switchNow);
+  if (choice === switchNow) services.profiles.switchTo(profile.id);
+}
+
+/** Switches this window to a profile (arg: its id, for tests and links), or asks which. */
+export async function switchProfile(services: ShellServices, arg?: unknown): Promise<void> {
+  if (typeof arg === 'string') {
+    const target = services.profiles.store.get(arg);
+    if (!target) throw new UserFacingError(vscode.l10n.t('There is no profile with the id {0}.', arg));
+    services.profiles.switchTo(target.id);
+    return;
+  }
+  const items: ProfilePick[] = [...profileItems(services), { label: `$(add) ${vscode.l10n.t('Add Profile…')}`, action: 'add' }];
+  const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Switch Profile'), placeHolder: vscode.l10n.t('Which company account should this window use?') });
+  if (!picked) throw new UserCancelledError();
+  if (picked.action === 'add') return addProfile(services);
+  if (picked.profileId && picked.profileId !== services.activeProfile().id) {
+    const record = services.profiles.store.get(picked.profileId);
+    services.profiles.switchTo(picked.profileId, record);
+  }
+}
+
+export async function renameProfile(services: ShellServices, arg?: unknown): Promise<void> {
+  const profile = await pickProfile(services, arg, vscode.l10n.t('Nilvera: Rename Profile'));
+  const key = await services.keys.get(profileSecretName(profile.id));
+  const name = (
+    await prompts.inputBox({
+      title: vscode.l10n.t('Nilvera: Rename Profile'),
+      value: profile.name,
+      ignoreFocusOut: true,
+      validateInput: (value) => nameProblem(value, key),
+    })
+  )?.trim();
+  if (!name) throw new UserCancelledError();
+  await services.profiles.store.put({ ...profile, name });
+  services.profiles.touched();
+}
+
+export async function removeProfile(services: ShellServices, arg?: unknown): Promise<void> {
+  const profile = await pickProfile(services, arg, vscode.l10n.t('Nilvera: Remove Profile'));
+  const remove = vscode.l10n.t('Remove');
+  const choice = await prompts.message('warning', vscode.l10n.t('Remove the profile "{0}" and delete its API key from this computer?', profile.name), { modal: true }, remove);
+  if (choice !== remove) throw new UserCancelledError();
+  await services.keys.delete(profileSecretName(profile.id));
+  await services.profiles.store.remove(profile.id);
+  // The active one removed: the window goes back to what the settings name.
+  if (services.activeProfile().id === profile.id) services.profiles.followSettings();
+  else services.profiles.touched();
+  log.info(`Profile ${profile.id} removed with its key.`);
+}
+
+/**
+ * After "Set API Key" checked a key: a profile still called by its environment's name takes the
+ * company's name, and its tax number is kept for the switch list.
+ */
+export async function rememberCompany(services: ShellServices, environment: EnvironmentId, company: CompanySummary): Promise<void> {
+  const profile = services.profileFor(environment);
+  if (profile.environment === 'custom' && !profile.baseUrl) return;
+  const next: Profile = { ...profile };
+  if (company.Name && profile.name === environmentLabel(profile.environment)) next.name = company.Name;
+  if (company.TaxNumber) next.taxNumber = company.TaxNumber;
+  await services.profiles.store.put(next);
+  services.profiles.touched();
+}
