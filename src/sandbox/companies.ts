@@ -100,6 +100,9 @@ export async function startCompaniesSandbox(options: SandboxOptions & { companie
     setFaults: (plan) => backends.forEach((b) => b.setFaults(plan)),
     clearFaults: () => backends.forEach((b) => b.clearFaults()),
     setCompanyFaults: (i, plan) => backends[i].setFaults(plan),
+    // Every company answers the spec-silent points the same way (src/sandbox/behaviour.ts).
+    setBehaviour: (settings) => backends.forEach((b) => b.setBehaviour(settings)),
+    inFlight: () => backends.reduce((n, b) => n + b.inFlight(), 0),
     requestLog: () => [...log],
     resetRequestLog: () => {
       log.length = 0;

@@ -196,6 +196,8 @@ function notOfferedText(key: AccountGroupKey): string {
   switch (key) {
     case 'company':
       return vscode.l10n.t('This server does not offer company data');
+    case 'companies':
+      return vscode.l10n.t('This server does not offer the list of your companies');
     case 'modules':
       return vscode.l10n.t('This server does not offer company modules');
     case 'credits':
