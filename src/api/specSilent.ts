@@ -47,6 +47,20 @@ export function isAbsentBulkEntry(entry: GlobalCustomerAliasesResponse | null | 
   return isAbsentRecord(entry, ['Aliases']);
 }
 
+// ---- Lists whose answer shape the spec does not show -------------------------------------------
+
+/**
+ * Assumption (spec-silent): a list operation whose body the spec does not show (GET /Company/List)
+ * may answer an empty 200 or `null` when there is nothing to list (the platform's OpenAPI export
+ * gives no schema for it, and its mock answers an empty body). Both read as an empty list; any other
+ * non-array answer is malformed.
+ */
+export function listOrEmpty<T>(value: T[] | null | undefined, operation: string): T[] {
+  if (value === undefined || value === null) return [];
+  if (Array.isArray(value)) return value;
+  throw new NilveraApiError({ kind: 'malformed', operation, status: 200, messages: [{ description: 'the response is not a list' }] });
+}
+
 // ---- Row 5: boolean answers --------------------------------------------------------------------
 
 /**

@@ -52,3 +52,12 @@ export async function writeCustomUrl(url: string): Promise<void> {
 export function affectsShell(event: vscode.ConfigurationChangeEvent): boolean {
   return event.affectsConfiguration(Settings.section);
 }
+
+/**
+ * Settings that change what the trees show: where requests go and how pages are cut. Editor settings
+ * (hovers, diagnostics) do not reload the trees, so toggling one sends no request.
+ */
+export function affectsTrees(event: vscode.ConfigurationChangeEvent): boolean {
+  const names = [Settings.environment, Settings.customUrl, Settings.pageSize, Settings.requestTimeoutSeconds];
+  return names.some((name) => event.affectsConfiguration(`${Settings.section}.${name}`));
+}

@@ -6,7 +6,7 @@ import { registerCustomerCommands } from '../commands/customers/register';
 import { registerRecordDocuments } from '../commands/recordDocument';
 import { registerRecordCommands } from '../commands/records/register';
 import { registerCommand } from '../shell/commandRunner';
-import { affectsShell } from '../shell/settings';
+import { affectsTrees } from '../shell/settings';
 import type { ShellServices } from '../shell/services';
 import { shellClientSource } from './clientSource';
 import { LoadMoreNode, PagedNode } from './pagedNode';
@@ -35,7 +35,7 @@ export function registerViews(context: vscode.ExtensionContext, shell: ShellServ
     shell.keys.onDidChange(() => trees.refreshAll()),
     shell.onDidChangeProfile(() => trees.refreshAll()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsShell(e)) trees.refreshAll();
+      if (affectsTrees(e)) trees.refreshAll();
     }),
     ...registerCustomerCommands({ client, trees }),
     ...registerRecordCommands({ client, trees }),

@@ -1,6 +1,7 @@
 // The company record, its modules and the companies of the calling user.
 
 import type { CallOptions, HttpTransport } from '../http';
+import { listOrEmpty } from '../specSilent';
 import type { CompanyListItem, CompanyModulesResponse, CompanyResponse, CompanyResponseCommand } from '../types';
 
 export class CompanyApi {
@@ -22,7 +23,8 @@ export class CompanyApi {
   }
 
   /** GET /general/Company/List (body shape not shown in the spec; see CompanyListItem). */
-  list(opts?: CallOptions): Promise<CompanyListItem[]> {
-    return this.http.json({ operation: 'company.list', method: 'GET', path: '/general/Company/List' }, opts);
+  async list(opts?: CallOptions): Promise<CompanyListItem[]> {
+    const answer = await this.http.json<CompanyListItem[] | null | undefined>({ operation: 'company.list', method: 'GET', path: '/general/Company/List' }, opts);
+    return listOrEmpty(answer, 'company.list');
   }
 }
