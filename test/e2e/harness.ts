@@ -82,11 +82,20 @@ const WAIT_MS = 20_000;
  */
 /** Opens a workspace file through Quick Open (Ctrl+P), as a person would, and waits for its tab. */
 export async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press('Control+P');
   const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await box.fill(name);
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first();
+  // Quick Open answers from the file search's cache: a file written just before may only be listed once the
+  // watcher has seen it, so ask again (a closed and reopened Quick Open searches afresh) before giving up.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+P');
+    await box.waitFor({ state: 'visible' });
+    await box.fill(name);
+    const listed = await row.waitFor({ timeout: 8_000 }).then(() => true, () => false);
+    if (listed) break;
+    if (attempt === 4) throw new Error(`Quick Open never listed "${name}"`);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(1_000);
+  }
   await box.press('Enter');
   await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
 }
