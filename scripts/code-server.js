@@ -116,7 +116,12 @@ function installWithNode24(l) {
     // npm 11 runs dependency install scripts only when approved here.
     allowScripts: { 'code-server': true, argon2: true },
   });
-  const npmOpts = { cwd: l.dir, env: { ...process.env, npm_config_yes: 'true' } };
+  // Under `npm test` the outer npm's npm_config_user_agent ("… node/v20 …") is inherited, and the inner
+  // npm passes it on: code-server's postinstall reads the Node version from it and refuses. Drop it so
+  // the inner npm, started by Node 24, describes itself.
+  const env = { ...process.env, npm_config_yes: 'true' };
+  delete env.npm_config_user_agent;
+  const npmOpts = { cwd: l.dir, env };
   // Scripts first skipped: code-server's postinstall insists on Node 24, which this step brings.
   run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], npmOpts);
   run('npm', ['rebuild', 'argon2', 'code-server'], { ...npmOpts, env: runtimeEnv(l, npmOpts.env) });
