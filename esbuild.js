@@ -1,5 +1,7 @@
 // Build script. Entries:
-//   extension  src/extension.ts        -> dist/extension.js   (node, cjs, external vscode)
+//   extension  src/extension.ts        -> dist/extension.js   (node, cjs, external vscode), and each
+//              feature loaded on first use (src/features/*.ts, reached through import()) with the code
+//              features share -> dist/lazy-*.js (see buildExtension)
 //   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
 //   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
@@ -8,6 +10,7 @@
 'use strict';
 const esbuild = require('esbuild');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const args = process.argv.slice(2);
@@ -70,6 +73,67 @@ const nodeCommon = {
   supported: { 'dynamic-import': false },
 };
 
+/**
+ * The extension as a main bundle plus one bundle per feature loaded on first use. esbuild splits code
+ * only in ESM output: it builds ESM with splitting (each `import()` becomes a bundle, code shared by
+ * bundles goes into shared ones, so every module exists once and its state and classes are shared), then
+ * each file is turned into CommonJS, which the extension host loads; `import()` becomes a deferred
+ * require. Returns the ESM pass's metafile with outputs named relative to `outdir` and their final bytes.
+ */
+async function buildExtension({ production: prod = production, outdir = distDir } = {}) {
+  const esmDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-esm-'));
+  try {
+    // `supported` (import() as require) belongs to the CommonJS pass below.
+    const common = { ...nodeCommon };
+    delete common.supported;
+    const esm = await esbuild.build({
+      ...common,
+      format: 'esm',
+      splitting: true,
+      absWorkingDir: root, // metafile inputs named from the repository root (src/...)
+      minify: prod,
+      sourcemap: prod ? false : 'linked',
+      entryPoints: { extension: path.join(root, 'src/extension.ts') },
+      outdir: esmDir,
+      chunkNames: 'lazy-[name]-[hash]',
+      plugins: [lazyVendor(outdir), problemMatcher],
+      metafile: true,
+    });
+    for (const f of fs.readdirSync(outdir, { withFileTypes: true })) {
+      if (f.isFile() && /^(extension|lazy-.+)\.js(\.map)?$/.test(f.name)) fs.rmSync(path.join(outdir, f.name));
+    }
+    const files = fs.readdirSync(esmDir).filter((f) => f.endsWith('.js')).map((f) => path.join(esmDir, f));
+    await esbuild.build({
+      entryPoints: files,
+      outdir,
+      bundle: false,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      minify: prod,
+      sourcemap: !prod,
+      sourcesContent: false,
+      legalComments: 'none',
+      logLevel: 'warning',
+      supported: { 'dynamic-import': false },
+    });
+    const outputs = {};
+    for (const [file, out] of Object.entries(esm.metafile.outputs)) {
+      if (!file.endsWith('.js')) continue;
+      const name = path.basename(file);
+      outputs[name] = {
+        bytes: fs.statSync(path.join(outdir, name)).size,
+        inputs: Object.keys(out.inputs),
+        imports: out.imports.filter((i) => !i.external).map((i) => ({ path: path.basename(i.path), kind: i.kind })),
+        ...(out.entryPoint ? { entryPoint: out.entryPoint } : {}),
+      };
+    }
+    return { outputs };
+  } finally {
+    fs.rmSync(esmDir, { recursive: true, force: true });
+  }
+}
+
 function walk(dir, pred) {
   if (!fs.existsSync(dir)) return [];
   const out = [];
@@ -92,16 +156,6 @@ function configs() {
       minify: true,
       entryPoints: { 'node-fetch': path.join(root, 'src/vendor/node-fetch.ts'), jszip: path.join(root, 'src/vendor/jszip.ts') },
       outdir: vendorDir,
-    });
-  }
-  if (want('extension')) {
-    list.push({
-      name: 'extension',
-      ...nodeCommon,
-      entryPoints: [path.join(root, 'src/extension.ts')],
-      outfile: path.join(distDir, 'extension.js'),
-      plugins: [lazyVendor(distDir), problemMatcher],
-      metafile: true,
     });
   }
   if (want('sandbox') && fs.existsSync(path.join(root, 'src/sandbox/main.ts'))) {
@@ -167,23 +221,44 @@ function configs() {
 
 async function main() {
   const list = configs().map(({ name, ...opts }) => ({ name, opts }));
+  const withExtension = !only || only.includes('extension');
   if (watch) {
     for (const { name, opts } of list) {
       const ctx = await esbuild.context(opts);
       await ctx.watch();
       console.log(`[watch] ${name}`);
     }
+    // Splitting and the CommonJS pass do not fit esbuild's watch mode: rebuild on every change of src/.
+    if (withExtension) {
+      let queued = Promise.resolve();
+      const rebuild = () => (queued = queued.then(() => buildExtension().then(() => console.log('[watch] extension rebuilt'), (e) => console.error(e))));
+      rebuild();
+      fs.watch(path.join(root, 'src'), { recursive: true }, () => rebuild());
+    }
     return;
   }
   for (const { name, opts } of list) {
-    const result = await esbuild.build(opts);
-    if (name === 'extension' && result.metafile && args.includes('--analyze')) {
-      console.log(await esbuild.analyzeMetafile(result.metafile));
+    // The vendor bundles first: the extension's bundles require them.
+    await esbuild.build(opts);
+    if (name === 'vendor' && withExtension) await buildAndReport();
+  }
+  if (withExtension && !list.some((c) => c.name === 'vendor')) await buildAndReport();
+}
+
+async function buildAndReport() {
+  const meta = await buildExtension();
+  if (args.includes('--analyze')) {
+    for (const [name, out] of Object.entries(meta.outputs).sort((a, b) => b[1].bytes - a[1].bytes)) {
+      console.log(`${name.padEnd(40)} ${(out.bytes / 1024).toFixed(1).padStart(7)} KB  ${out.imports.map((i) => (i.kind === 'dynamic-import' ? `${i.path} (on first use)` : i.path)).join(', ')}`);
     }
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
+
+module.exports = { buildExtension };

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { Commands } from './constants';
+import { registerFeatures } from './featureShells';
 import { clearApiKey, setApiKey } from './shell/apiKeyCommands';
-import { registerCommand } from './shell/commandRunner';
+import { lazyHandler, registerCommand } from './shell/commandRunner';
+import type { LazyFeature } from './shell/lazyFeatures';
 import { switchEnvironment } from './shell/environmentCommands';
 import { disposeLogChannel, logChannel } from './shell/log';
-import { registerPlaceholderViews } from './shell/placeholderViews';
 import { replacePrompts, type Prompts } from './shell/prompts';
 import { startSandbox, stopSandbox } from './shell/sandboxCommands';
 import { ShellServices } from './shell/services';
@@ -12,15 +13,8 @@ import { affectsShell } from './shell/settings';
 import { ShellState } from './shell/shellState';
 import { ShellStatusBar } from './shell/statusBar';
 import { trackWorkspaceUse } from './shell/workspaceUsage';
-import { registerForms } from './webviews/register';
-import { registerViews } from './views/register';
-import { registerPaletteCommands } from './commands/registry/registerAll';
-import { registerTaxNumberHovers } from './editor/hover/register';
-import { registerInvoiceDiagnostics } from './editor/diagnostics/register';
-import { registerReconciliation } from './reconciliation/register';
-import { registerConnectionCommands } from './commands/connection/register';
+import { registerSelectionContext } from './commands/registry/selectionContext';
 import { registerWalkthroughProgress } from './walkthrough/progress';
-import { registerProfiles } from './shell/profiles/register';
 
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
 export interface NilveraExtensionApi {
@@ -32,13 +26,17 @@ export interface NilveraExtensionApi {
     replacePrompts(prompts: Prompts): () => void;
     /** Where this window's logs live (the suite checks them for leaked keys). */
     logUri: vscode.Uri;
+    /** The features loaded on first use, and the handler a loaded one registered for a command. */
+    features: readonly LazyFeature[];
+    lazyHandler(id: string): unknown;
   };
 }
 
 let services: ShellServices | undefined;
 
 // activate() only wires things up: no network and no secret reads here; the first state refresh
-// (which reads the key) runs after activate() has returned.
+// (which reads the key) runs after activate() has returned. Everything beyond the shell (key,
+// environment, profiles, status bar) is a feature loaded on first use (src/featureShells.ts).
 export function activate(context: vscode.ExtensionContext): NilveraExtensionApi {
   const started = performance.now();
   const shell = new ShellServices(context);
@@ -48,7 +46,6 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
   const state = new ShellState(shell, getStatusBar);
 
   context.subscriptions.push(
-    ...registerPlaceholderViews(),
     registerCommand(Commands.apiKeySet, () => setApiKey(shell)),
     registerCommand(Commands.apiKeyClear, () => clearApiKey(shell)),
     registerCommand(Commands.environmentSwitch, (target) => switchEnvironment(shell, target)),
@@ -64,21 +61,18 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
     { dispose: () => statusBar?.dispose() },
     trackWorkspaceUse(shell.usage, () => void state.refresh()),
     { dispose: disposeLogChannel },
+    // Context keys and status bar follow a profile switch (the trees follow it in the views feature).
+    shell.onDidChangeProfile(() => void state.refresh()),
+    shell.profiles.onDidChangeRecords(() => void state.refresh()),
+    registerSelectionContext(),
   );
-  context.subscriptions.push(...registerProfiles(shell, () => void state.refresh()));
-  context.subscriptions.push(...registerForms(context, shell));
-  registerViews(context, shell);
-  context.subscriptions.push(...registerPaletteCommands(context, shell));
-  context.subscriptions.push(...registerTaxNumberHovers(context, shell));
-  registerInvoiceDiagnostics(context, shell);
-  registerReconciliation(context, shell);
-  context.subscriptions.push(...registerConnectionCommands(context, shell));
+  const features = registerFeatures(context, shell);
   registerWalkthroughProgress(context);
   setTimeout(() => void state.refresh(), 0);
 
   return {
     activationMs: performance.now() - started,
-    testing: { services: shell, state, statusBar: getStatusBar, replacePrompts, logUri: context.logUri },
+    testing: { services: shell, state, statusBar: getStatusBar, replacePrompts, logUri: context.logUri, features, lazyHandler },
   };
 }
 

@@ -1,12 +1,14 @@
-// Wires the reconciliation: the view, "Reconcile Customers with Registry", "Export Reconciliation",
-// "Open Customer", "Copy PK Alias". Nothing loads at activation: the index and the client are
-// opened when a run starts.
+// The reconciliation feature (loaded on first use, src/features/index.ts): the view's rows, "Reconcile
+// Customers with Registry", "Export Reconciliation", "Open Customer", "Copy PK Alias". The index and
+// the client are opened when a run starts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FormCommands, ReconciliationCommands, ReconciliationView } from '../constants';
 import { fullClient } from '../commands/registry/commandContext';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
-import { registerCommand } from '../shell/commandRunner';
+import { registerCommand, registerRawCommand } from '../shell/commandRunner';
+import { claimTreeView } from '../shell/lazyTrees';
+import { trackRegistryDownloads } from '../walkthrough/registryProgress';
 import { UserFacingError } from '../shell/errorMessages';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import type { ShellServices } from '../shell/services';
@@ -41,11 +43,13 @@ function customerOf(arg: unknown): CustomerNode['row'] | undefined {
   return r && typeof r.customerId === 'number' ? (r as CustomerNode['row']) : undefined;
 }
 
-export function registerReconciliation(context: vscode.ExtensionContext, shell: ShellServices): void {
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
+  trackRegistryDownloads(context);
   const tree = new ReconciliationTree();
   const store = new SnapshotStore(path.join(context.globalStorageUri.fsPath, 'reconciliation'));
   const indexRoot = registryIndexRoot(context.globalStorageUri.fsPath);
-  const view = vscode.window.createTreeView<unknown>(ReconciliationView, { treeDataProvider: tree as vscode.TreeDataProvider<unknown>, showCollapseAll: true });
+  // The view was created at activation (src/extension.ts); this feature provides its rows.
+  const view = claimTreeView<unknown>(ReconciliationView, tree as vscode.TreeDataProvider<unknown>);
 
   const run = async (args: RunArgs = {}): Promise<ReconciliationReport> => {
     const baseUrl = await shell.baseUrl();
@@ -139,7 +143,7 @@ export function registerReconciliation(context: vscode.ExtensionContext, shell: 
       void prompts.message('info', vscode.l10n.t('Copied {0}.', alias));
       return alias;
     }),
-    vscode.commands.registerCommand(ReconciliationCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? tree.loadMore(node) : undefined)),
-    vscode.commands.registerCommand(ReconciliationCommands.testHook, () => hook),
+    registerRawCommand(ReconciliationCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? tree.loadMore(node) : undefined)),
+    registerRawCommand(ReconciliationCommands.testHook, () => hook),
   );
 }

@@ -33,9 +33,39 @@ export function setCommandObserver(observer: ((id: string) => void) | undefined)
   commandObserver = observer;
 }
 
+/**
+ * Commands of features loaded on first use (src/shell/lazyFeatures.ts): activate() registers a stub for
+ * each id, and the feature, once loaded, hands its handler over through registerCommand below.
+ */
+const lazyHandlers = new Map<string, CommandHandler | undefined>();
+
+/** Marks `id` as registered by a stub; its handler arrives when the feature registers it. */
+export function expectLazyCommand(id: string): void {
+  if (!lazyHandlers.has(id)) lazyHandlers.set(id, undefined);
+}
+
+/** The handler a loaded feature registered for a stubbed id (undefined while it has none). */
+export function lazyHandler(id: string): CommandHandler | undefined {
+  return lazyHandlers.get(id);
+}
+
+/** Registers with VS Code, or hands the handler to the stub activate() registered for this id. */
+function register(id: string, handler: CommandHandler): vscode.Disposable {
+  if (!lazyHandlers.has(id)) return vscode.commands.registerCommand(id, handler);
+  lazyHandlers.set(id, handler);
+  return new vscode.Disposable(() => {
+    if (lazyHandlers.get(id) === handler) lazyHandlers.set(id, undefined);
+  });
+}
+
 export function registerCommand(id: string, handler: CommandHandler): vscode.Disposable {
-  return vscode.commands.registerCommand(id, (...args: unknown[]) => {
+  return register(id, (...args: unknown[]) => {
     commandObserver?.(id);
     return runCommand(id, handler, args);
   });
+}
+
+/** A command without the wrapper (tree-internal clicks and test hooks), stub-aware like registerCommand. */
+export function registerRawCommand(id: string, handler: CommandHandler): vscode.Disposable {
+  return register(id, handler);
 }

@@ -5,7 +5,6 @@
 // workspace where Nilvera was used once shows its status bar from the start next time.
 import * as vscode from 'vscode';
 import { setCommandObserver } from './commandRunner';
-import { nilveraContentOf, SNIFF_CHARS } from './nilveraContent';
 
 const STATE_KEY = 'nilvera.usedInWorkspace';
 /** Context key, for menus and welcome content that should stay away until then. */
@@ -52,8 +51,11 @@ export class WorkspaceUsage implements vscode.Disposable {
   }
 
   /** Marks the workspace used when `doc`, shown in an editor, is an invoice or a customer list. */
-  noteShownDocument(doc: vscode.TextDocument): void {
+  async noteShownDocument(doc: vscode.TextDocument): Promise<void> {
     if (this.used || !USER_SCHEMES.has(doc.uri.scheme)) return;
+    // The sniffing (the editor's CSV and UBL scanners) loads with the first document shown.
+    const { nilveraContentOf, SNIFF_CHARS } = await import('./nilveraContent');
+    if (this.used) return;
     const kind = nilveraContentOf(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
     if (kind) this.markUsed(kind);
   }
@@ -70,14 +72,14 @@ export class WorkspaceUsage implements vscode.Disposable {
  */
 export function trackWorkspaceUse(usage: WorkspaceUsage, onUsed: () => void): vscode.Disposable {
   const check = (editors: readonly vscode.TextEditor[]) => {
-    for (const editor of editors) usage.noteShownDocument(editor.document);
+    for (const editor of editors) void usage.noteShownDocument(editor.document);
   };
   const disposables: vscode.Disposable[] = [
     usage.onDidBecomeUsed(() => onUsed()),
     vscode.window.onDidChangeVisibleTextEditors(check),
     // A pasted or typed invoice in an open editor counts once it is one.
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (!usage.isUsed() && vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) usage.noteShownDocument(e.document);
+      if (!usage.isUsed() && vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) void usage.noteShownDocument(e.document);
     }),
   ];
   setCommandObserver((id) => {

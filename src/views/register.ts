@@ -1,11 +1,12 @@
-// Registers the sidebar trees, their shared commands (Retry, Load more, data changed) and the
-// customer and record commands. Called once from activate(); nothing here touches the network.
+// The views feature (loaded on first use, src/features/index.ts): the sidebar trees' providers, their shared
+// commands (Retry, Load more, data changed) and the customer and record commands. Nothing here touches
+// the network.
 import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
 import { registerCustomerCommands } from '../commands/customers/register';
 import { registerRecordDocuments } from '../commands/recordDocument';
 import { registerRecordCommands } from '../commands/records/register';
-import { registerCommand } from '../shell/commandRunner';
+import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
 import type { ShellServices } from '../shell/services';
 import { shellClientSource } from './clientSource';
@@ -14,23 +15,23 @@ import { ErrorNode } from './treeNode';
 import { isDataArea, NilveraTrees } from './trees';
 
 /** Test seam: returns the trees object (same extension host, so the object itself). */
-export const TREES_TEST_HOOK = 'nilvera.internal.trees';
+export const TREES_TEST_HOOK = TreeCommands.testHook;
 
-export function registerViews(context: vscode.ExtensionContext, shell: ShellServices): NilveraTrees {
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   const client = shellClientSource(shell);
   // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
   const trees = new NilveraTrees(client, () => (shell.usage.markUsed('view'), shell.hasApiKey()));
   context.subscriptions.push(
     trees,
     registerRecordDocuments(),
-    vscode.commands.registerCommand(TreeCommands.retry, (node: unknown) => retry(node, trees)),
-    vscode.commands.registerCommand(TreeCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? node.click() : undefined)),
+    registerRawCommand(TreeCommands.retry, (node: unknown) => retry(node, trees)),
+    registerRawCommand(TreeCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? node.click() : undefined)),
     registerCommand(TreeCommands.dataChanged, (arg) => {
       const area = (arg as { area?: unknown } | undefined)?.area;
       if (isDataArea(area)) trees.dataChanged(area);
       else trees.refreshAll();
     }),
-    vscode.commands.registerCommand(TREES_TEST_HOOK, () => trees),
+    registerRawCommand(TREES_TEST_HOOK, () => trees),
     // A new key (here or in another window) or another environment: everything shown is stale.
     shell.keys.onDidChange(() => trees.refreshAll()),
     shell.onDidChangeProfile(() => trees.refreshAll()),
@@ -46,7 +47,6 @@ export function registerViews(context: vscode.ExtensionContext, shell: ShellServ
       }
     }),
   );
-  return trees;
 }
 
 function retry(node: unknown, trees: NilveraTrees): unknown {

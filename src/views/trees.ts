@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
+import { claimTreeView } from '../shell/lazyTrees';
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
 import { CustomersRoot } from './customers/customersRoot';
@@ -29,7 +30,6 @@ export class NilveraTrees implements vscode.Disposable {
   readonly account: NodeTreeProvider<AccountRoot>;
   readonly customersView: vscode.TreeView<TreeNode>;
   readonly accountView: vscode.TreeView<TreeNode>;
-  private readonly views: vscode.TreeView<TreeNode>[] = [];
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(client: ClientSource, ready: () => Promise<boolean>) {
@@ -52,20 +52,17 @@ export class NilveraTrees implements vscode.Disposable {
     );
     this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);
 
-    this.customersView = vscode.window.createTreeView(Views.customers, { treeDataProvider: this.customers, canSelectMany: true, showCollapseAll: false });
-    this.accountView = vscode.window.createTreeView(Views.account, { treeDataProvider: this.account, showCollapseAll: true, manageCheckboxStateManually: true });
-    this.views.push(
-      this.customersView,
-      vscode.window.createTreeView(Views.documents, { treeDataProvider: this.documents }),
-      vscode.window.createTreeView(Views.certificates, { treeDataProvider: this.certificates }),
-      vscode.window.createTreeView(Views.identifications, { treeDataProvider: this.identifications }),
-      this.accountView,
-    );
+    // The views themselves were created at activation (src/extension.ts, with their options there).
+    this.customersView = claimTreeView(Views.customers, this.customers);
+    this.accountView = claimTreeView(Views.account, this.account);
+    claimTreeView(Views.documents, this.documents);
+    claimTreeView(Views.certificates, this.certificates);
+    claimTreeView(Views.identifications, this.identifications);
     this.disposables.push(
       // "Delete Selected Customers" is offered in the palette only while rows are selected.
       this.customersView.onDidChangeSelection((e) => void vscode.commands.executeCommand('setContext', CustomerContextKeys.hasSelection, e.selection.length > 0)),
     );
-    this.disposables.push(...this.views, this.customers, this.documents, this.certificates, this.identifications, this.account);
+    this.disposables.push(this.customers, this.documents, this.certificates, this.identifications, this.account);
     void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, false);
   }
 

@@ -1,10 +1,11 @@
-// Registers the form commands (nilvera.forms.*), one panel serializer per form type (drafts survive
-// a window reload) and keeps one panel per record: opening a record twice focuses its panel.
+// The forms feature (loaded on first use, src/features/index.ts): the form commands (nilvera.forms.*), the
+// restoring of panels after a window reload (activate() registers one serializer per form type and hands
+// the panel over to deserializeForm), and one panel per record: opening a record twice focuses its panel.
 import * as vscode from 'vscode';
 import { FormCommands, FormViewTypes, TreeCommands } from '../constants';
 import type { NilveraClient } from '../api';
 import type { CertificateResponse, CustomerDto } from '../api/types';
-import { registerCommand } from '../shell/commandRunner';
+import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { log } from '../shell/log';
 import { prompts } from '../shell/prompts';
 import type { ShellServices } from '../shell/services';
@@ -54,7 +55,20 @@ function modelFor(kind: FormKind, recordKey: string): FormModel {
   }
 }
 
-export function registerForms(context: vscode.ExtensionContext, shell: ShellServices): vscode.Disposable[] {
+/** Set by activateFeature: reattaches a panel VS Code restored after a reload. */
+let restorePanel: ((kind: FormKind, webviewPanel: vscode.WebviewPanel, state: unknown) => void) | undefined;
+
+/** The serializers' second half (the first, registered at activation, loads this feature). */
+export function deserializeForm(kind: FormKind, webviewPanel: vscode.WebviewPanel, state: unknown): void {
+  if (!restorePanel) throw new Error('The forms feature is not active.');
+  restorePanel(kind, webviewPanel, state);
+}
+
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
+  context.subscriptions.push(...registerForms(context, shell));
+}
+
+function registerForms(context: vscode.ExtensionContext, shell: ShellServices): vscode.Disposable[] {
   const panels = new Map<string, FormPanel>();
   let shuttingDown = false;
 
@@ -100,23 +114,19 @@ export function registerForms(context: vscode.ExtensionContext, shell: ShellServ
     if (choice === restore) open(modelFor(kind, recordKey), draft).reveal();
   }
 
-  const serializers = (Object.keys(ViewTypes) as FormKind[]).map((kind) =>
-    vscode.window.registerWebviewPanelSerializer(ViewTypes[kind], {
-      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
-        const persisted = parsePersistedState(state);
-        const recordKey = persisted && persisted.kind === kind ? persisted.recordKey : modelFor(kind, `${kind}:new`).recordKey;
-        if (panels.has(recordKey)) {
-          webviewPanel.dispose();
-          return;
-        }
-        // The page restores its own draft from getState(); the host only reattaches the record.
-        open(modelFor(kind, recordKey), undefined, webviewPanel);
-      },
-    }),
-  );
+  restorePanel = (kind, webviewPanel, state) => {
+    const persisted = parsePersistedState(state);
+    const recordKey = persisted && persisted.kind === kind ? persisted.recordKey : modelFor(kind, `${kind}:new`).recordKey;
+    if (panels.has(recordKey)) {
+      webviewPanel.dispose();
+      return;
+    }
+    // The page restores its own draft from getState(); the host only reattaches the record.
+    open(modelFor(kind, recordKey), undefined, webviewPanel);
+  };
 
   return [
-    ...serializers,
+    { dispose: () => (restorePanel = undefined) },
     registerCommand(FormCommands.company, () => void open(companyForm())),
     registerCommand(FormCommands.settings, () => void open(settingsForm())),
     registerCommand(FormCommands.customer, (arg) => {
@@ -124,7 +134,7 @@ export function registerForms(context: vscode.ExtensionContext, shell: ShellServ
       open(customerForm(customerId, prefill));
     }),
     registerCommand(FormCommands.certificate, (arg) => void open(certificateForm(certificateArg(arg)))),
-    vscode.commands.registerCommand(FormCommands.inspect, () =>
+    registerRawCommand(FormCommands.inspect, () =>
       [...panels.values()].map((p) => ({
         viewType: p.panel.viewType,
         recordKey: p.recordKey,
@@ -135,7 +145,7 @@ export function registerForms(context: vscode.ExtensionContext, shell: ShellServ
         enableScripts: p.panel.webview.options.enableScripts === true,
       })),
     ),
-    vscode.commands.registerCommand(FormCommands.simulate, (recordKey: unknown, message: unknown) => {
+    registerRawCommand(FormCommands.simulate, (recordKey: unknown, message: unknown) => {
       const panel = typeof recordKey === 'string' ? panels.get(recordKey) : undefined;
       return panel ? panel.simulate(message) : undefined;
     }),

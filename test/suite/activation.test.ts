@@ -68,3 +68,33 @@ suite('Extension activation', () => {
     suiteLog(`    views: ${containers.length} container(s), ${views.length} view focus command(s) succeeded`);
   });
 });
+
+suite('Features loaded on first use', () => {
+  interface Testing {
+    features: ReadonlyArray<{ loaded: boolean; module(): Promise<unknown>; definition: { name: string; commands: readonly string[] } }>;
+    lazyHandler(id: string): unknown;
+  }
+  const testing = async () => ((await extension().activate()) as { testing: Testing }).testing;
+
+  test('activation loads no feature that was not used; the connection and profile features wait for their commands', async () => {
+    const { features } = await testing();
+    // This suite runs first: the views were focused above (views feature), nothing ran Check Connection or a profile command.
+    const byName = new Map(features.map((f) => [f.definition.name, f]));
+    assert.equal(byName.get('connection')?.loaded, false, 'the connection feature loaded before its first command');
+    assert.equal(byName.get('profiles')?.loaded, false, 'the profiles feature loaded before its first command');
+    assert.equal(byName.get('views')?.loaded, true, 'showing the views loads their feature');
+    suiteLog(`    loaded after activation and the view focus: ${features.filter((f) => f.loaded).map((f) => f.definition.name).join(', ') || 'none'}`);
+  });
+
+  test('each feature, once loaded, has a handler for every command it declares (the stubs hand over to it)', async () => {
+    const { features, lazyHandler } = await testing();
+    const missing: string[] = [];
+    for (const feature of features) {
+      await feature.module();
+      for (const id of feature.definition.commands) if (typeof lazyHandler(id) !== 'function') missing.push(`${feature.definition.name}: ${id}`);
+    }
+    assert.deepEqual(missing, []);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.ok(features.every((f) => f.definition.commands.every((id) => registered.has(id))), 'every declared command is registered');
+  });
+});

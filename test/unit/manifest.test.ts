@@ -237,9 +237,13 @@ test('the walkthrough: five steps, each with English and Turkish media, each com
   }
 });
 
-test("the walkthrough's context keys are the ones src/walkthrough/progress.ts sets", () => {
-  const source = fs.readFileSync(path.join(repoRoot, 'src', 'walkthrough', 'progress.ts'), 'utf8');
+test("the walkthrough's context keys are the ones src/walkthrough/ declares and sets", () => {
+  const walkthrough = (file: string) => fs.readFileSync(path.join(repoRoot, 'src', 'walkthrough', file), 'utf8');
+  const declared = walkthrough('contextKeys.ts');
   const keys = (identity.contributes?.walkthroughs?.[0].steps ?? []).flatMap((s) => s.completionEvents ?? []).filter((e) => e.startsWith('onContext:nilvera.walkthrough.'));
   assert.equal(keys.length, 2);
-  for (const e of keys) assert.ok(source.includes(`'${e.slice('onContext:'.length)}'`), `${e} is never set`);
+  for (const e of keys) assert.ok(declared.includes(`'${e.slice('onContext:'.length)}'`), `${e} is not declared`);
+  // Each key is set where its event is seen: diagnostics at activation, downloads in the features that open the registry.
+  assert.match(walkthrough('progress.ts'), /setContext', WalkthroughContextKeys\.invoiceChecked, true/);
+  assert.match(walkthrough('registryProgress.ts'), /setContext', WalkthroughContextKeys\.registryDownloaded, true/);
 });

@@ -1,17 +1,18 @@
-// Registers "Nilvera: Check Connection", "Copy Report" and the report document. Called once from
-// activate(); nothing here touches the network.
+// The connection feature (loaded on first use, src/features/index.ts): "Nilvera: Check Connection", "Copy
+// Report" and the report document.
 import type * as vscode from 'vscode';
 import { ConnectionCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import type { ShellServices } from '../../shell/services';
+import { checkConnection, copyReport } from './checkConnection';
 import { ConnectionReportProvider } from './reportDocument';
 
-export function registerConnectionCommands(context: vscode.ExtensionContext, shell: ShellServices): vscode.Disposable[] {
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   const reports = new ConnectionReportProvider();
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '');
-  return [
+  context.subscriptions.push(
     reports.register(),
-    registerCommand(ConnectionCommands.check, async () => (await import('./checkConnection')).checkConnection(shell, reports, version)),
-    registerCommand(ConnectionCommands.copyReport, async (arg) => (await import('./checkConnection')).copyReport(reports, arg)),
-  ];
+    registerCommand(ConnectionCommands.check, () => checkConnection(shell, reports, version)),
+    registerCommand(ConnectionCommands.copyReport, (arg) => copyReport(reports, arg)),
+  );
 }

@@ -4,9 +4,7 @@ import { TreeCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import type { CommandContext } from '../commandContext';
 import { checkCustomerInRegistry, copyTaxNumber, createCustomer, deleteCustomers, editCustomer, findByTaxNumber, openCustomer, quickSearch } from './customerActions';
-import { exportCustomers } from './exportCustomers';
 import { clearCustomerSearch, searchCustomers, sortCustomers } from './filterCommands';
-import { importCustomers } from './importCustomers';
 
 export function registerCustomerCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
@@ -23,7 +21,8 @@ export function registerCustomerCommands(ctx: CommandContext): vscode.Disposable
     registerCommand(TreeCommands.customersCreate, () => createCustomer(ctx)),
     registerCommand(TreeCommands.customersFindByTaxNumber, () => findByTaxNumber(ctx)),
     registerCommand(TreeCommands.customersQuickSearch, () => quickSearch(ctx)),
-    registerCommand(TreeCommands.customersImport, (file) => importCustomers(ctx, file)),
-    registerCommand(TreeCommands.customersExport, () => exportCustomers(ctx)),
+    // Import and export are bundles of their own, loaded when first run.
+    registerCommand(TreeCommands.customersImport, async (file) => (await import('./importCustomers')).importCustomers(ctx, file)),
+    registerCommand(TreeCommands.customersExport, async () => (await import('./exportCustomers')).exportCustomers(ctx)),
   ];
 }

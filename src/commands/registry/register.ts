@@ -8,9 +8,7 @@ import { browseRegistry } from './browse';
 import type { PaletteContext } from './commandContext';
 import { addAsCustomer, copyAlias, copyTaxNumber } from './customerActions';
 import { RegistryDetailProvider } from './detailDocument';
-import { upgradeOutdatedLists } from './indexUpgrade';
 import { checkName, checkTaxNumber, searchRegistry, showDetail, type CheckArgs } from './lookups';
-import { registerSelectionContext } from './selectionContext';
 import { downloadRegistryList, searchOffline, type DownloadArgs, type OfflineSearchArgs } from './offlineRegistry';
 
 /** Object arguments only: a command run from a menu may receive a tree item or a Uri instead. */
@@ -30,15 +28,9 @@ export function paletteContext(context: vscode.ExtensionContext, shell: ShellSer
   return { shell, extension: context, details: new RegistryDetailProvider() };
 }
 
-/** Delay before offline indexes of an older format are looked for (kept out of activation). */
-const UPGRADE_DELAY_MS = 2000;
-
 export function registerRegistryCommands(ctx: PaletteContext): vscode.Disposable[] {
-  const upgrade = setTimeout(() => void upgradeOutdatedLists(ctx.extension.globalStorageUri.fsPath), UPGRADE_DELAY_MS);
   return [
-    { dispose: () => clearTimeout(upgrade) },
     ctx.details.register(),
-    registerSelectionContext(),
     registerCommand(PaletteCommands.registryCheckTaxNumber, (arg) => checkTaxNumber(ctx, typeof arg === 'string' ? { taxNumber: arg } : argsOf<CheckArgs>(arg))),
     registerCommand(PaletteCommands.registryCheckName, (arg) => checkName(ctx, argsOf(arg))),
     registerCommand(PaletteCommands.registrySearch, (arg) => searchRegistry(ctx, argsOf(arg))),

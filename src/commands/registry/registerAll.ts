@@ -1,11 +1,14 @@
-// The one entry extension.ts calls for the palette commands of this area (registry and settings).
+// The registry feature (loaded on first use, src/features/index.ts): the palette commands of the taxpayer
+// registry, the offline registry list, templates, series, mailing and the tax office.
 import type * as vscode from 'vscode';
 import type { ShellServices } from '../../shell/services';
 import { registerSettingsCommands } from '../settings/register';
 import { closeOpenReader } from './offlineRegistry';
 import { paletteContext, registerRegistryCommands } from './register';
+import { trackRegistryDownloads } from '../../walkthrough/registryProgress';
 
-export function registerPaletteCommands(context: vscode.ExtensionContext, shell: ShellServices): vscode.Disposable[] {
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   const ctx = paletteContext(context, shell);
-  return [...registerRegistryCommands(ctx), ...registerSettingsCommands(ctx), { dispose: closeOpenReader }];
+  context.subscriptions.push(...registerRegistryCommands(ctx), ...registerSettingsCommands(ctx), { dispose: closeOpenReader });
+  trackRegistryDownloads(context);
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
 import type { OfflineRegistry } from '../../registry/offlineLookup';
-import { DIAGNOSTIC_SOURCE } from './provider';
+import { DIAGNOSTIC_SOURCE } from '../selectors';
 import { checkNumber, correctedNumber, FindingCodes } from './rules';
 import { activeAliases } from '../../registry/offlineLookup';
 

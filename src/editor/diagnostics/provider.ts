@@ -9,7 +9,7 @@ import { findingMessage } from './messages';
 import { csvFindings, invoiceFindings, type Finding } from './rules';
 import { scanUbl } from './ublScan';
 
-export const DIAGNOSTIC_SOURCE = 'Nilvera';
+import { DIAGNOSTIC_SOURCE } from '../selectors';
 
 export type DocumentKind = 'invoice' | 'csv';
 

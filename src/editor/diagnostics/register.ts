@@ -1,5 +1,5 @@
-// The one entry extension.ts calls for the tax-number diagnostics of invoices and CSV files.
-// Registers the providers only; nothing is scanned or opened until a matching document is.
+// The tax-number diagnostics of invoices and CSV files, registered when the editor feature loads (when
+// such a document is open, src/features/index.ts); the registry index is opened on the first scan that needs it.
 import * as vscode from 'vscode';
 import { DiagnosticsCommands, Settings } from '../../constants';
 import { indexRoot } from '../../commands/registry/offlineRegistry';
@@ -8,15 +8,11 @@ import { registerCommand } from '../../shell/commandRunner';
 import type { ShellServices } from '../../shell/services';
 import { TaxNumberCodeActions } from './codeActions';
 import { TaxNumberDiagnostics, type DocumentKind, type ScanTiming } from './provider';
+import { DIAGNOSED_DOCUMENTS } from '../selectors';
 
 const DEBOUNCE_MS = 200;
 
-const SELECTOR: vscode.DocumentSelector = [
-  { language: 'xml' },
-  { pattern: '**/*.xml' },
-  { language: 'csv' },
-  { pattern: '**/*.{csv,tsv}' },
-];
+const SELECTOR = DIAGNOSED_DOCUMENTS;
 
 function enabled(kind: DocumentKind): boolean {
   const config = vscode.workspace.getConfiguration(Settings.section);

@@ -1,6 +1,7 @@
 // Tax-number hovers in XML, CSV/TSV, JSON and plain-text files: checksum verdict, what the offline
 // registry list says, and (only when nilvera.editor.hoverOnlineLookup is on) the live registry.
-// Registering is cheap; the registry index is opened on the first hover over a valid number.
+// activate() registers a shell for the documents of ../selectors.ts that loads the editor feature on
+// the first hover; the registry index is opened on the first hover over a valid number.
 import * as vscode from 'vscode';
 import { Settings } from '../../constants';
 import { checkTaxId } from '../../domain/taxId';
@@ -13,21 +14,6 @@ import { taxNumberAt } from './taxNumberTokens';
 // In JSON and plain text a 10-digit number is as often a Unix timestamp or an id: a hover shows there
 // only where a key, label or column header says tax number (taxNumberContext.ts).
 const NEEDS_LABEL = new Set(['json', 'jsonc', 'plaintext']);
-
-// JSON and plain text get hovers but do not activate the extension (package.json has no onLanguage for
-// them, only xml, csv and tsv): VS Code 1.139 opens its chat input as a plaintext document, and json and
-// jsonc models of its own, in a fresh window at start-up (seen in code-server's extension-host log), so
-// those events would wake the extension, and its status-bar credit refresh, in every window.
-const LANGUAGES = ['xml', 'csv', 'tsv', 'json', 'jsonc', 'plaintext'];
-// VS Code has no built-in CSV language (package.json contributes the csv and tsv ids so that opening
-// one activates the extension); match the files by name too, whatever language another extension gave them.
-const FILE_PATTERNS = ['**/*.csv', '**/*.tsv'];
-const SCHEMES = ['file', 'untitled'];
-
-export const TAX_NUMBER_DOCUMENTS: vscode.DocumentFilter[] = SCHEMES.flatMap((scheme) => [
-  ...LANGUAGES.map((language) => ({ scheme, language })),
-  ...FILE_PATTERNS.map((pattern) => ({ scheme, pattern })),
-]);
 
 function editorSetting<T>(name: string, fallback: T): T {
   return vscode.workspace.getConfiguration(Settings.section).get<T>(name, fallback);
@@ -79,7 +65,6 @@ class TaxNumberHoverProvider implements vscode.HoverProvider {
   }
 }
 
-export function registerTaxNumberHovers(context: vscode.ExtensionContext, shell: ShellServices): vscode.Disposable[] {
-  const provider = new TaxNumberHoverProvider(context, new HoverOnlineLookup(shell), () => shell.usage.isUsed());
-  return [vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, provider)];
+export function createTaxNumberHoverProvider(context: vscode.ExtensionContext, shell: ShellServices): vscode.HoverProvider {
+  return new TaxNumberHoverProvider(context, new HoverOnlineLookup(shell), () => shell.usage.isUsed());
 }

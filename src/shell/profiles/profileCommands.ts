@@ -235,16 +235,3 @@ export async function removeProfile(services: ShellServices, arg?: unknown): Pro
   log.info(`Profile ${profile.id} removed with its key.`);
 }
 
-/**
- * After "Set API Key" checked a key: a profile still called by its environment's name takes the
- * company's name, and its tax number is kept for the switch list.
- */
-export async function rememberCompany(services: ShellServices, environment: EnvironmentId, company: CompanySummary): Promise<void> {
-  const profile = services.profileFor(environment);
-  if (profile.environment === 'custom' && !profile.baseUrl) return;
-  const next: Profile = { ...profile };
-  if (company.Name && profile.name === environmentLabel(profile.environment)) next.name = company.Name;
-  if (company.TaxNumber) next.taxNumber = company.TaxNumber;
-  await services.profiles.store.put(next);
-  services.profiles.touched();
-}

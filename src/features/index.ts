@@ -1,0 +1,34 @@
+// The features loaded on first use: each one's entry is a module of this folder, which esbuild makes
+// a bundle of its own (it splits at every `import()` below, see esbuild.js), and the command ids it
+// registers. activate() registers a stub per id
+// (src/shell/lazyFeatures.ts). test/unit/bundles.test.ts keeps each feature's modules out of the main
+// bundle; test/unit/manifest.test.ts checks that every contributed command is here or in activate().
+import { ConnectionCommands, DiagnosticsCommands, FormCommands, PaletteCommands, ProfileCommands, ReconciliationCommands, TreeCommands } from '../constants';
+import type { FeatureDefinition, FeatureModule } from '../shell/lazyFeatures';
+import type * as vscode from 'vscode';
+
+const ids = (table: Record<string, string>): string[] => Object.values(table);
+
+export interface EditorFeatureModule extends FeatureModule {
+  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): vscode.ProviderResult<vscode.Hover>;
+}
+
+export interface FormsFeatureModule extends FeatureModule {
+  deserializeForm(kind: string, panel: vscode.WebviewPanel, state: unknown): void;
+}
+
+export const FEATURES = {
+  /** The sidebar trees' rows and their commands (customers, documents, certificates, identifications, account). */
+  views: { name: 'views', load: () => import('./views'), commands: ids(TreeCommands) },
+  /** The webview forms' host side. */
+  forms: { name: 'forms', load: () => import('./forms'), commands: ids(FormCommands) } as FeatureDefinition<FormsFeatureModule>,
+  /** Registry look-ups, the offline list and its index, templates, series, mailing, tax office. */
+  registry: { name: 'registry', load: () => import('./registry'), commands: ids(PaletteCommands) },
+  /** Hovers and diagnostics of tax numbers in the editor. */
+  editor: { name: 'editor', load: () => import('./editor'), commands: ids(DiagnosticsCommands) } as FeatureDefinition<EditorFeatureModule>,
+  reconciliation: { name: 'reconciliation', load: () => import('./reconciliation'), commands: ids(ReconciliationCommands) },
+  connection: { name: 'connection', load: () => import('./connection'), commands: ids(ConnectionCommands) },
+  profiles: { name: 'profiles', load: () => import('./profiles'), commands: ids(ProfileCommands) },
+} satisfies Record<string, FeatureDefinition>;
+
+export type FeatureName = keyof typeof FEATURES;

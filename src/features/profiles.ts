@@ -1,0 +1,2 @@
+// Feature entry (its own bundle, src/features/index.ts): the connection-profile commands.
+export { activateFeature } from '../shell/profiles/register';
