@@ -163,6 +163,9 @@ test('profiles: add two companies, switch from the status bar, customers and acc
     }
     assert.ok(listed.some((t) => t.includes('Add Profile')), 'the picker offers "Add Profile…"');
     await page.mouse.move(700, 450);
+    // The picker fades in: on a busy machine a screenshot right away catches it half drawn.
+    await until(async () => ((await page.locator('.quick-input-widget').evaluate((e) => getComputedStyle(e).opacity)) === '1' ? true : undefined), 'the picker fully shown');
+    await page.waitForTimeout(300);
     await wb.screenshot('profile picker with both companies');
     await rows.filter({ hasText: B.name }).first().click();
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
