@@ -13,9 +13,20 @@ export interface SandboxProcessOptions {
   args?: string[];
 }
 
+/** One company of a `--companies N` sandbox, as its "listening" line names it. */
+export interface SandboxCompany {
+  key: string;
+  restrictedKey: string;
+  name: string;
+  taxNumber: string;
+}
+
 export interface SandboxProcess {
   url: string;
+  /** The (first) company's keys. */
   keys: { full: string; restricted: string };
+  /** With `--companies N` in `args`: every company served at `url`, each with its own key. */
+  companies?: SandboxCompany[];
   /** fetch() against `${url}/__sandbox/<path>`; returns the parsed JSON body (or text, or undefined). */
   control(controlPath: string, init?: RequestInit): Promise<unknown>;
   stop(): Promise<void>;
@@ -35,17 +46,17 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
   const child = spawn(process.execPath, args, { cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const listening = await new Promise<{ url: string; keys: { full: string; restricted: string } }>((resolve, reject) => {
+  const listening = await new Promise<{ url: string; keys: { full: string; restricted: string }; companies?: SandboxCompany[] }>((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => reject(new Error(`the sandbox did not report "listening" in ${START_TIMEOUT_MS} ms; stderr:\n${stderr}`)), START_TIMEOUT_MS);
     child.stdout.on('data', (d: Buffer) => {
       buffered += d.toString();
       for (const line of buffered.split('\n')) {
         try {
-          const event = JSON.parse(line) as { event?: string; url?: string; keys?: { full: string; restricted: string } };
+          const event = JSON.parse(line) as { event?: string; url?: string; keys?: { full: string; restricted: string }; companies?: SandboxCompany[] };
           if (event.event === 'listening' && event.url && event.keys) {
             clearTimeout(timer);
-            resolve({ url: event.url, keys: event.keys });
+            resolve({ url: event.url, keys: event.keys, ...(event.companies ? { companies: event.companies } : {}) });
           }
         } catch {
           // not the JSON line (yet)

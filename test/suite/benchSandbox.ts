@@ -6,6 +6,8 @@ import * as path from 'node:path';
 export interface BenchSandbox {
   url: string;
   key: string;
+  /** With `--companies N`: each company served at `url`, with its own key. */
+  companies?: Array<{ key: string; name: string; taxNumber: string }>;
   child: ChildProcess;
 }
 
@@ -21,6 +23,6 @@ export async function startBenchSandbox(args: string[]): Promise<BenchSandbox> {
     });
     child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
-  const info = JSON.parse(line) as { url: string; keys: { full: string } };
-  return { url: info.url, key: info.keys.full, child };
+  const info = JSON.parse(line) as { url: string; keys: { full: string }; companies?: Array<{ key: string; name: string; taxNumber: string }> };
+  return { url: info.url, key: info.keys.full, ...(info.companies ? { companies: info.companies } : {}), child };
 }

@@ -1,0 +1,56 @@
+// Switching profiles with all views open: the time from "Switch Profile" until the customers view has
+// the new company's first page, in a real extension host (code-server), measured by
+// test/suite/profileSwitchBench.test.ts against one sandbox serving two companies (A → B → A …, 30
+// timed switches). Reported, no budget yet: median and p95.
+// Run: npm run bench -- profileSwitch
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+interface Figures {
+  customersPerCompany: number;
+  pageSize: number;
+  switches: number;
+  firstPageMedianMs: number;
+  firstPageP95Ms: number;
+  firstPageMinMs: number;
+  firstPageMaxMs: number;
+  cachedMedianMs: number;
+  cachedP95Ms: number;
+  samplesMs: number[];
+}
+
+/** The machine-readable line `npm run bench -- --summary` collects (as in registryIndex.bench.ts). */
+function benchLine(figure: string, goal: string, value: number, unit: string, met: boolean): void {
+  if (!met && !figure.includes('CPU time')) process.exitCode = 1;
+  console.log(`BENCH ${JSON.stringify({ figure, goal, value: Number(value.toFixed(3)), unit, met })}`);
+}
+
+function main(): void {
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'run-suite.js'), '--grep', 'profile switch benchmark'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 900_000,
+    env: { ...process.env, NILVERA_PROFILE_SWITCH_BENCH: '1' },
+  });
+  const output = `${r.stdout}\n${r.stderr}`;
+  if (/is not installed/.test(output)) {
+    console.log('profile switch bench skipped: code-server is not installed (node scripts/code-server.js install)');
+    return;
+  }
+  const m = /\[profile-switch-bench\] (\{.*\})/.exec(output);
+  if (r.status !== 0 || !m) {
+    console.error(output.slice(-3000));
+    throw new Error(`the extension-host measurement failed (exit ${r.status})`);
+  }
+  const f = JSON.parse(m[1]) as Figures;
+  console.log(`two companies at one sandbox      ${f.customersPerCompany.toLocaleString('en')} customers each (page size ${f.pageSize}), five views open`);
+  console.log(`switch → new first customers page median ${f.firstPageMedianMs} ms, p95 ${f.firstPageP95Ms} ms, min ${f.firstPageMinMs} ms, max ${f.firstPageMaxMs} ms (${f.switches} switches)`);
+  console.log(`switch → page in the tree's cache median ${f.cachedMedianMs} ms, p95 ${f.cachedP95Ms} ms`);
+  console.log(`samples (ms)                      ${f.samplesMs.join(', ')}`);
+  benchLine('profile switch to first customers page (median)', 'report', f.firstPageMedianMs, 'ms', true);
+  benchLine('profile switch to first customers page (p95)', 'report', f.firstPageP95Ms, 'ms', true);
+}
+
+main();
