@@ -18,7 +18,7 @@ export interface FeatureDefinition<M extends FeatureModule = FeatureModule> {
   /** The name in logs and in the bundle test (esbuild.js names the chunk after the entry file). */
   readonly name: string;
   readonly load: () => Promise<M>;
-  /** The command ids the feature registers; each gets a stub at activation. */
+  /** The command ids that get a stub at activation (the feature may register more: src/features/index.ts). */
   readonly commands: readonly string[];
 }
 
