@@ -394,3 +394,25 @@ export function workspaceFolder(page: Page): string {
   if (!folder) throw new Error('the workbench opened no folder');
   return folder;
 }
+
+/** Runs a scenario's steps; on failure saves a screenshot of the moment before reporting it. */
+export async function steps(wb: Workbench, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (e) {
+    await wb.screenshot('failure').catch(() => undefined);
+    throw e;
+  }
+}
+
+/** A view's header in the side bar (by its name as shown). */
+export function viewHeader(wb: Workbench, view: string): Locator {
+  return wb.page.locator(`.pane-header[aria-label^="${view}"]`).first();
+}
+
+/** Expands or collapses a view's section by clicking its header when it is not as wanted. */
+export async function setViewExpanded(wb: Workbench, view: string, expanded: boolean): Promise<void> {
+  const h = viewHeader(wb, view);
+  await h.waitFor();
+  if (((await h.getAttribute('aria-expanded')) === 'true') !== expanded) await h.click();
+}

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import type { SandboxCompany, Workbench } from '../index';
-import { openWorkbench, runAsking, waitUntil } from '../index';
+import { openWorkbench, runAsking, setViewExpanded, steps, viewHeader, waitUntil } from '../index';
 
 interface Customer {
   Name: string;
@@ -32,29 +32,10 @@ after(async () => {
 /** This file's waits: 20_000 ms by default, polled every 200 ms. */
 const until = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> => waitUntil(probe, what, timeoutMs, 200);
 
-async function steps(wb: Workbench, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (e) {
-    await wb.screenshot('failure').catch(() => undefined);
-    throw e;
-  }
-}
-
 async function apiGet<T>(wb: Workbench, key: string, apiPath: string): Promise<T> {
   const response = await fetch(`${wb.sandbox!.url}${apiPath}`, { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' } });
   assert.equal(response.status, 200, `GET ${apiPath}`);
   return (await response.json()) as T;
-}
-
-function header(wb: Workbench, view: string): Locator {
-  return wb.page.locator(`.pane-header[aria-label^="${view}"]`).first();
-}
-
-async function setExpanded(wb: Workbench, view: string, expanded: boolean): Promise<void> {
-  const h = header(wb, view);
-  await h.waitFor();
-  if (((await h.getAttribute('aria-expanded')) === 'true') !== expanded) await h.click();
 }
 
 /** What the rows a view draws now read (label and description: "Name 1234567890 · City"). */
@@ -125,14 +106,14 @@ test('profiles: add two companies, switch from the status bar, customers and acc
     // Add B first, then A: the window then works with A, the last profile added.
     await addProfile(wb, B);
     await addProfile(wb, A);
-    await setExpanded(wb, 'Customers', true);
+    await setViewExpanded(wb, 'Customers', true);
     await wb.runCommand('Notifications: Clear All Notifications');
 
     // The status bar names the active profile; the Customers view shows A's first page.
     const statusBar = page.locator('.part.statusbar');
     const environmentItem = statusBar.locator('.statusbar-item', { hasText: 'Nilvera: Sandbox' }).first();
     await statusBar.locator('.statusbar-item', { hasText: `Nilvera: Sandbox · ${A.name}` }).first().waitFor();
-    await header(wb, 'Customers').filter({ hasText: `(${CUSTOMERS})` }).waitFor();
+    await viewHeader(wb, 'Customers').filter({ hasText: `(${CUSTOMERS})` }).waitFor();
     const shownA = await until(async () => {
       const rows = await rowTexts(wb, 'Customers');
       return onlyA.slice(0, 3).every((c) => rows.some((r) => r.includes(c.Name))) ? rows : undefined;
@@ -183,8 +164,8 @@ test('profiles: add two companies, switch from the status bar, customers and acc
     await wb.screenshot('customers of company B after the switch');
 
     // The Account view: B's company, and the "Companies" group lists both (GET /Company/List).
-    await setExpanded(wb, 'Customers', false);
-    await setExpanded(wb, 'Account', true);
+    await setViewExpanded(wb, 'Customers', false);
+    await setViewExpanded(wb, 'Account', true);
     const account = wb.view('Account');
     await account.locator('.monaco-list-row', { hasText: B.taxNumber }).first().waitFor();
     await account.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Companies$/ }) }).first().click();

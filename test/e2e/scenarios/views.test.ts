@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { chooseMenuItem, openWorkbench, waitUntil, workspaceFolder } from '../index';
+import { chooseMenuItem, openWorkbench, setViewExpanded, steps, viewHeader, waitUntil, workspaceFolder } from '../index';
 import { repoRoot } from '../repo';
 import { parseCsv } from '../../../src/domain/csv';
 
@@ -52,29 +52,9 @@ async function apiGet<T>(wb: Workbench, apiPath: string): Promise<T> {
 /** This file's waits: 15_000 ms by default, polled every 200 ms. */
 const until = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> => waitUntil(probe, what, timeoutMs, 200);
 
-/** Runs a scenario's steps; on failure saves a screenshot of the moment before reporting it. */
-async function steps(wb: Workbench, body: () => Promise<void>): Promise<void> {
-  try {
-    await body();
-  } catch (e) {
-    await wb.screenshot('failure').catch(() => undefined);
-    throw e;
-  }
-}
-
-function header(wb: Workbench, view: string): Locator {
-  return wb.page.locator(`.pane-header[aria-label^="${view}"]`).first();
-}
-
-async function setExpanded(wb: Workbench, view: string, expanded: boolean): Promise<void> {
-  const h = header(wb, view);
-  await h.waitFor();
-  if (((await h.getAttribute('aria-expanded')) === 'true') !== expanded) await h.click();
-}
-
 /** Clicks a view's title-bar action by its title (hovering first: VS Code shows them on hover). */
 async function titleAction(wb: Workbench, view: string, title: string): Promise<void> {
-  const h = header(wb, view);
+  const h = viewHeader(wb, view);
   await h.hover();
   await h.locator(`.actions .action-label[aria-label^="${title}"]`).first().click();
 }
@@ -160,8 +140,8 @@ test('customers: page, load more, search, sort, create and edit, delete one and 
     await setKey(wb);
     const first = await apiGet<Page<Customer>>(wb, '/general/Customers?Page=1&PageSize=20');
     await row(wb, 'Customers', first.Content[0].Name).waitFor();
-    await header(wb, 'Customers').filter({ hasText: '(300)' }).waitFor();
-    await setExpanded(wb, 'Account', false);
+    await viewHeader(wb, 'Customers').filter({ hasText: '(300)' }).waitFor();
+    await setViewExpanded(wb, 'Account', false);
     await row(wb, 'Customers', 'Load more').waitFor();
     await wb.screenshot('first page with total in the title');
     const shown = await wb.treeRows('Customers');
@@ -182,19 +162,19 @@ test('customers: page, load more, search, sort, create and edit, delete one and 
     await titleAction(wb, 'Customers', 'Search Customers');
     await wb.inputBox(word);
     const filtered = await apiGet<Page<Customer>>(wb, `/general/Customers?Page=1&PageSize=20&Search=${encodeURIComponent(word)}`);
-    await header(wb, 'Customers').filter({ hasText: `search: "${word}"` }).waitFor();
-    await header(wb, 'Customers').filter({ hasText: `(${filtered.TotalCount})` }).waitFor();
+    await viewHeader(wb, 'Customers').filter({ hasText: `search: "${word}"` }).waitFor();
+    await viewHeader(wb, 'Customers').filter({ hasText: `(${filtered.TotalCount})` }).waitFor();
     await row(wb, 'Customers', filtered.Content[0].Name).waitFor();
     await wb.screenshot('search active in the description');
     await titleAction(wb, 'Customers', 'Clear Customer Search');
-    await header(wb, 'Customers').filter({ hasText: '(300)' }).waitFor();
+    await viewHeader(wb, 'Customers').filter({ hasText: '(300)' }).waitFor();
 
     // Sort by name, descending.
     await titleAction(wb, 'Customers', 'Sort Customers');
     await wb.quickPick('Name');
     await wb.quickPick('Descending');
     const sorted = await apiGet<Page<Customer>>(wb, '/general/Customers?Page=1&PageSize=20&SortColumn=Name&SortType=DESC');
-    await header(wb, 'Customers').filter({ hasText: 'sorted by Name ↓' }).waitFor();
+    await viewHeader(wb, 'Customers').filter({ hasText: 'sorted by Name ↓' }).waitFor();
     await until(async () => ((await wb.treeRows('Customers'))[0]?.includes(sorted.Content[0].Name) ? true : undefined), 'the sorted first row');
     await wb.screenshot('sorted by name descending');
 
@@ -244,7 +224,7 @@ test('customers: page, load more, search, sort, create and edit, delete one and 
     const bulk = await dialogButton(wb, 'Delete');
     assert.match(bulk, /Delete 2 customers\?/);
     await until(async () => ((await state(wb)).counts.customers === before - 3 ? true : undefined), 'two customers to be deleted');
-    await header(wb, 'Customers').filter({ hasText: `(${before - 3})` }).waitFor();
+    await viewHeader(wb, 'Customers').filter({ hasText: `(${before - 3})` }).waitFor();
     await wb.screenshot('after deleting two');
   });
 });
@@ -258,8 +238,8 @@ test('customers: import a Turkish Excel CSV with bad rows, then export the filte
     fs.copyFileSync(CSV_FIXTURE, source);
     await wb.openContainer('Nilvera');
     await setKey(wb);
-    await header(wb, 'Customers').filter({ hasText: '(300)' }).waitFor();
-    await setExpanded(wb, 'Account', false);
+    await viewHeader(wb, 'Customers').filter({ hasText: '(300)' }).waitFor();
+    await setViewExpanded(wb, 'Account', false);
 
     await runCommandWithDialog(wb, 'Nilvera: Import Customers from CSV or JSON…');
     await answerFileDialog(wb, source);
@@ -267,7 +247,7 @@ test('customers: import a Turkish Excel CSV with bad rows, then export the filte
     await done.waitFor({ timeout: 30_000 });
     await wb.screenshot('import summary');
     assert.equal((await state(wb)).counts.customers, 316);
-    await header(wb, 'Customers').filter({ hasText: '(316)' }).waitFor();
+    await viewHeader(wb, 'Customers').filter({ hasText: '(316)' }).waitFor();
     const rejected = fs.readFileSync(path.join(folder, 'musteriler.rejected.csv'), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
     assert.equal(rejected.length, 5, rejected.join('\n'));
     assert.match(rejected[0], /;Reason$/);
@@ -303,11 +283,11 @@ test('documents, certificates, identifications, account; an API error becomes an
     const folder = workspaceFolder(wb.page);
     await wb.openContainer('Nilvera');
     await setKey(wb);
-    await setExpanded(wb, 'Customers', false);
-    await setExpanded(wb, 'Account', false);
+    await setViewExpanded(wb, 'Customers', false);
+    await setViewExpanded(wb, 'Account', false);
 
     // Documents: add a file, see it, then the error item, then delete it.
-    await setExpanded(wb, 'Company Documents', true);
+    await setViewExpanded(wb, 'Company Documents', true);
     const file = path.join(folder, 'faaliyet-belgesi.pdf');
     fs.writeFileSync(file, Buffer.from('%PDF-1.4 faaliyet belgesi'));
     await titleAction(wb, 'Company Documents', 'Add Company Document');
@@ -329,10 +309,10 @@ test('documents, certificates, identifications, account; an API error becomes an
     await dialogButton(wb, 'Delete');
     await row(wb, 'Company Documents', 'faaliyet-belgesi.pdf').waitFor({ state: 'detached' });
     assert.equal((await state(wb)).documents.some((d) => d.Name === 'faaliyet-belgesi.pdf'), false);
-    await setExpanded(wb, 'Company Documents', false);
+    await setViewExpanded(wb, 'Company Documents', false);
 
     // Certificates: expired and expiring ones are marked.
-    await setExpanded(wb, 'Certificates', true);
+    await setViewExpanded(wb, 'Certificates', true);
     await row(wb, 'Certificates', 'expired').waitFor();
     assert.ok((await wb.view('Certificates').locator('.monaco-list-row .codicon-warning').count()) >= 1, 'an expiring certificate has a warning icon');
     assert.ok((await wb.view('Certificates').locator('.monaco-list-row .codicon-error').count()) >= 1, 'an expired certificate has an error icon');
@@ -345,10 +325,10 @@ test('documents, certificates, identifications, account; an API error becomes an
     assert.doesNotMatch((await detailsTab.textContent()) ?? '', /Untitled/);
     await wb.screenshot('certificate details, read-only');
     await wb.runCommand('View: Close All Editors');
-    await setExpanded(wb, 'Certificates', false);
+    await setViewExpanded(wb, 'Certificates', false);
 
     // Identifications: add one of the 21 types, then delete it.
-    await setExpanded(wb, 'Identifications', true);
+    await setViewExpanded(wb, 'Identifications', true);
     await titleAction(wb, 'Identifications', 'Add Identification');
     await wb.quickPick('TICARETSICILNO');
     await wb.inputBox('987654-3');
@@ -360,10 +340,10 @@ test('documents, certificates, identifications, account; an API error becomes an
     await dialogButton(wb, 'Delete');
     await row(wb, 'Identifications', '987654-3').waitFor({ state: 'detached' });
     assert.equal((await state(wb)).identifications.some((i) => i.Value === '987654-3'), false);
-    await setExpanded(wb, 'Identifications', false);
+    await setViewExpanded(wb, 'Identifications', false);
 
     // Account: the company row, then the mailing group with a switch.
-    await setExpanded(wb, 'Account', true);
+    await setViewExpanded(wb, 'Account', true);
     const s = await state(wb);
     await row(wb, 'Account', s.company.Name).waitFor();
     for (const group of ['Credits', 'Alerts', 'Mailing']) await row(wb, 'Account', group).click();
