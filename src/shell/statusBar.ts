@@ -58,6 +58,8 @@ export class ShellStatusBar implements vscode.Disposable {
   private lastRefresh = 0;
   private hasKey = false;
   private shown = false;
+  /** The newest refresh (it never rejects). */
+  private latestRefresh: Promise<void> = Promise.resolve();
 
   constructor(private readonly services: ShellServices) {
     this.environmentItem = vscode.window.createStatusBarItem('nilvera.environment', vscode.StatusBarAlignment.Left, 10);
@@ -101,6 +103,10 @@ export class ShellStatusBar implements vscode.Disposable {
     this.schedule();
   }
 
+  /**
+   * Fetches the credits and shows them. A refresh started meanwhile replaces this one (its answer is
+   * dropped); the promise settles once the newest refresh is shown, so a caller sees the final state.
+   */
   async refreshCredits(): Promise<void> {
     if (!this.hasKey) {
       this.creditsItem.hide();
@@ -109,6 +115,16 @@ export class ShellStatusBar implements vscode.Disposable {
     this.inFlight?.abort();
     const controller = new AbortController();
     this.inFlight = controller;
+    let current = this.fetchAndShow(controller);
+    this.latestRefresh = current;
+    await current;
+    while (this.latestRefresh !== current) {
+      current = this.latestRefresh;
+      await current;
+    }
+  }
+
+  private async fetchAndShow(controller: AbortController): Promise<void> {
     const environment = this.services.environment();
     this.creditsItem.text = `$(sync~spin) ${vscode.l10n.t('Credits')}`;
     this.creditsItem.show();

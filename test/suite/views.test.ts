@@ -285,6 +285,8 @@ suite('Sidebar trees', function () {
   });
 
   test('a failed load shows one error item with Retry; Retry loads the list', async () => {
+    // A reload another view or an earlier test left running would take the queued fault first.
+    await sandboxIdle(sandbox);
     sandbox.setFaults({ queue: ['500'], match: { method: 'GET', path: '^/general/customers$' } });
     const rows = await freshCustomers();
     assert.equal(rows.length, 1);
@@ -298,6 +300,7 @@ suite('Sidebar trees', function () {
 
   test('a failed later page keeps the rows shown and offers Retry for that page', async () => {
     const first = await freshCustomers();
+    await sandboxIdle(sandbox);
     sandbox.setFaults({ queue: ['500'], match: { method: 'GET', path: '^/general/customers$' } });
     await vscode.commands.executeCommand(TreeCommands.loadMore, first.find(isMore));
     const failed = await customerRows();
