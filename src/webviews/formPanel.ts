@@ -13,7 +13,10 @@ import { changedFields, formProblems, mapServerMessages } from './validation';
 
 export interface FormPanelHost {
   extensionUri: vscode.Uri;
+  /** The client of the profile the form belongs to; rejects while another profile is active. */
   client(): Promise<NilveraClient>;
+  /** Added to the tab title: the profile the form belongs to, when the user has several. */
+  titleSuffix?: string;
   /** Called after a successful save with the areas that changed. */
   dataChanged(areas: FormModel['areas']): Promise<void>;
   /** The panel closed; `draft` holds unsaved values (passwords left out), if any. */
@@ -71,7 +74,7 @@ export class FormPanel implements vscode.Disposable {
   ) {
     panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(host.extensionUri)] };
     panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'nilvera.svg');
-    this.title = model.initialTitle();
+    this.title = this.titled(model.initialTitle());
     panel.title = this.title;
     panel.webview.html = formHtml(panel.webview, host.extensionUri, this.title);
     this.disposables.push(
@@ -82,6 +85,10 @@ export class FormPanel implements vscode.Disposable {
 
   get recordKey(): string {
     return this.model.recordKey;
+  }
+
+  private titled(title: string): string {
+    return this.host.titleSuffix ? `${title} · ${this.host.titleSuffix}` : title;
   }
 
   /** Unsaved values as the page last reported them, without passwords. */
@@ -128,8 +135,8 @@ export class FormPanel implements vscode.Disposable {
       const client = await this.host.client();
       const loaded = await this.model.load(client);
       this.loaded = loaded;
-      this.title = loaded.title;
-      if (!this.disposed) this.panel.title = loaded.title;
+      this.title = this.titled(loaded.title);
+      if (!this.disposed) this.panel.title = this.title;
       return loaded;
     })().finally(() => {
       this.loading = undefined;

@@ -8,13 +8,15 @@ import type { CertificateResponse, CustomerDto } from '../api/types';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { log } from '../shell/log';
 import { prompts } from '../shell/prompts';
+import { UserFacingError } from '../shell/errorMessages';
+import type { Profile } from '../shell/profiles/profile';
 import type { ShellServices } from '../shell/services';
 import { certificateForm } from './forms/certificate';
 import { companyForm } from './forms/company';
 import { customerForm, customerIdOf } from './forms/customer';
 import type { DataArea, FormModel } from './forms/formModel';
 import { settingsForm } from './forms/settings';
-import { FormPanel } from './formPanel';
+import { FormPanel, type FormPanelHost } from './formPanel';
 import { parsePersistedState, type FormKind, type FormValues } from './protocol';
 
 const DATA_CHANGED = TreeCommands.dataChanged;
@@ -72,10 +74,11 @@ function registerForms(context: vscode.ExtensionContext, shell: ShellServices): 
   const panels = new Map<string, FormPanel>();
   let shuttingDown = false;
 
-  const host = {
+  /** A form belongs to the profile it was opened in: one panel per profile and record. */
+  const keyOf = (profileId: string, recordKey: string) => `${profileId}\u0000${recordKey}`;
+
+  const shared = {
     extensionUri: context.extensionUri,
-    // The shell's client is typed by the slice the shell uses; it is the full src/api client.
-    client: async () => (await shell.client()) as unknown as NilveraClient,
     async dataChanged(areas: DataArea[]) {
       const known = await vscode.commands.getCommands(true);
       if (!known.includes(DATA_CHANGED)) return;
@@ -83,28 +86,48 @@ function registerForms(context: vscode.ExtensionContext, shell: ShellServices): 
         await Promise.resolve(vscode.commands.executeCommand(DATA_CHANGED, { area })).catch((e: unknown) => log.warn(`dataChanged(${area}) failed: ${String(e)}`));
       }
     },
-    closed(panel: FormPanel, draft: FormValues | undefined) {
-      if (panels.get(panel.recordKey) === panel) panels.delete(panel.recordKey);
-      log.info(`Form ${panel.recordKey} closed${draft ? ' with unsaved changes' : ''}.`);
-      // A webview cannot stop its tab from closing, so unsaved edits are offered back instead.
-      if (draft && !shuttingDown) offerRestore(panel.model.kind, panel.recordKey, panel.title, draft).catch((e: unknown) => log.error(`Restoring a draft failed: ${String(e)}`));
-    },
-    rekeyed(panel: FormPanel, previousKey: string) {
-      if (panels.get(previousKey) === panel) panels.delete(previousKey);
-      panels.set(panel.recordKey, panel);
-    },
   };
 
+  /** The host of a panel opened under `owner`: its loads and saves go to that profile's account only. */
+  function hostFor(owner: Profile): FormPanelHost {
+    const several = shell.profiles.store.all().length > 1;
+    return {
+      ...shared,
+      ...(several ? { titleSuffix: owner.name } : {}),
+      async client() {
+        const active = shell.activeProfile();
+        if (active.id !== owner.id) {
+          throw new UserFacingError(vscode.l10n.t('This form belongs to the profile "{0}", and "{1}" is active now. Nothing was loaded or saved: switch back to "{0}" to use it.', owner.name, active.name));
+        }
+        // The shell's client is typed by the slice the shell uses; it is the full src/api client.
+        return (await shell.client()) as unknown as NilveraClient;
+      },
+      closed(panel: FormPanel, draft: FormValues | undefined) {
+        const key = keyOf(owner.id, panel.recordKey);
+        if (panels.get(key) === panel) panels.delete(key);
+        log.info(`Form ${panel.recordKey} closed${draft ? ' with unsaved changes' : ''}.`);
+        // A webview cannot stop its tab from closing, so unsaved edits are offered back instead.
+        if (draft && !shuttingDown) offerRestore(panel.model.kind, panel.recordKey, panel.title, draft).catch((e: unknown) => log.error(`Restoring a draft failed: ${String(e)}`));
+      },
+      rekeyed(panel: FormPanel, previousKey: string) {
+        if (panels.get(keyOf(owner.id, previousKey)) === panel) panels.delete(keyOf(owner.id, previousKey));
+        panels.set(keyOf(owner.id, panel.recordKey), panel);
+      },
+    };
+  }
+
   function open(model: FormModel, draft?: FormValues, existing?: vscode.WebviewPanel): FormPanel {
-    const current = panels.get(model.recordKey);
+    const owner = shell.activeProfile();
+    const key = keyOf(owner.id, model.recordKey);
+    const current = panels.get(key);
     if (current && !existing) {
       current.reveal();
       return current;
     }
     const webviewPanel =
       existing ?? vscode.window.createWebviewPanel(ViewTypes[model.kind], model.initialTitle(), vscode.ViewColumn.Active, { enableFindWidget: true });
-    const panel = new FormPanel(webviewPanel, model, host, draft);
-    panels.set(model.recordKey, panel);
+    const panel = new FormPanel(webviewPanel, model, hostFor(owner), draft);
+    panels.set(key, panel);
     return panel;
   }
 
@@ -117,7 +140,8 @@ function registerForms(context: vscode.ExtensionContext, shell: ShellServices): 
   restorePanel = (kind, webviewPanel, state) => {
     const persisted = parsePersistedState(state);
     const recordKey = persisted && persisted.kind === kind ? persisted.recordKey : modelFor(kind, `${kind}:new`).recordKey;
-    if (panels.has(recordKey)) {
+    // A restored panel belongs to the profile active when the window came back.
+    if (panels.has(keyOf(shell.activeProfile().id, recordKey))) {
       webviewPanel.dispose();
       return;
     }
@@ -135,7 +159,8 @@ function registerForms(context: vscode.ExtensionContext, shell: ShellServices): 
     }),
     registerCommand(FormCommands.certificate, (arg) => void open(certificateForm(certificateArg(arg)))),
     registerRawCommand(FormCommands.inspect, () =>
-      [...panels.values()].map((p) => ({
+      [...panels].map(([key, p]) => ({
+        profileId: key.slice(0, key.indexOf('\u0000')),
         viewType: p.panel.viewType,
         recordKey: p.recordKey,
         title: p.panel.title,
@@ -145,8 +170,10 @@ function registerForms(context: vscode.ExtensionContext, shell: ShellServices): 
         enableScripts: p.panel.webview.options.enableScripts === true,
       })),
     ),
-    registerRawCommand(FormCommands.simulate, (recordKey: unknown, message: unknown) => {
-      const panel = typeof recordKey === 'string' ? panels.get(recordKey) : undefined;
+    // The panel of `recordKey` opened under `profileId` (default: the active profile).
+    registerRawCommand(FormCommands.simulate, (recordKey: unknown, message: unknown, profileId: unknown) => {
+      const owner = typeof profileId === 'string' ? profileId : shell.activeProfile().id;
+      const panel = typeof recordKey === 'string' ? panels.get(keyOf(owner, recordKey)) : undefined;
       return panel ? panel.simulate(message) : undefined;
     }),
     {

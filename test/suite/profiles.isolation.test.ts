@@ -19,6 +19,9 @@ import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { startCompaniesSandbox } from '../../src/sandbox/companies';
 import { suiteLog } from './report';
+import { walkViews } from './treeWalk';
+import { FormCommands } from '../../src/constants';
+import type { HostMessage } from '../../src/webviews/protocol';
 
 const KEY_A = 'CANARYA'.padEnd(64, 'A');
 const KEY_B = 'CANARYB'.padEnd(64, 'B');
@@ -97,6 +100,9 @@ suite('Profiles: nothing crosses between two companies', function () {
     c.sandbox.resetRequestLog();
     other.sandbox.resetRequestLog();
     trees.refreshAll();
+    // Every view, every group expanded (documents, certificates, identifications, the whole account).
+    const walked = await walkViews(trees, 0);
+    assert.ok(walked.account.length > 5 && walked.certificates.length > 0, `${phase}: the views show nothing`);
     const rows = await trees.customers.getChildren();
     const names = rows.map(label).filter((n) => c.customers.has(n) || other.customers.has(n));
     assert.ok(names.length > 0, `${phase}: the customers tree shows none of ${c.name}'s customers`);
@@ -166,6 +172,46 @@ suite('Profiles: nothing crosses between two companies', function () {
     await exercise(A, B, 'A2');
     assert.equal(api.testing.services.generation(), before + 3, 'each switch starts a new generation');
     assert.match(api.testing.statusBar().snapshot().environmentText, new RegExp(A.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  });
+
+  test('an open form belongs to the profile it was opened in: named in its title, and after a switch it neither loads nor saves', async () => {
+    const { A, B } = companies;
+    type Panel = { profileId: string; recordKey: string; title: string };
+    const panels = async () => ((await vscode.commands.executeCommand<Panel[]>(FormCommands.inspect)) ?? []).filter((p) => p.recordKey === 'company');
+    const send = async (message: Record<string, unknown>, profileId: string) =>
+      (await vscode.commands.executeCommand<HostMessage[] | undefined>(FormCommands.simulate, 'company', message, profileId)) ?? [];
+    const companyName = (answers: HostMessage[]) => {
+      const init = answers.find((m) => m.type === 'init') as { values?: Record<string, unknown> } | undefined;
+      return init?.values?.Name;
+    };
+    await vscode.commands.executeCommand(ProfileCommands.switch, A.profileId);
+    await vscode.commands.executeCommand(FormCommands.company);
+    assert.equal(companyName(await send({ type: 'ready' }, A.profileId as string)), A.name.slice(3), "A's form shows A's company");
+    const titleA = (await panels()).find((p) => p.profileId === A.profileId)?.title ?? '';
+    assert.ok(titleA.endsWith(` · ${A.name}`), `the title names the profile: "${titleA}"`);
+
+    await vscode.commands.executeCommand(ProfileCommands.switch, B.profileId);
+    A.sandbox.resetRequestLog();
+    B.sandbox.resetRequestLog();
+    const saved = (await send({ type: 'save', requestId: 1, values: { Address: 'Written from the wrong profile 1' } }, A.profileId as string)).find((m) => m.type === 'response') as
+      | { ok: boolean; formErrors?: string[] }
+      | undefined;
+    assert.equal(saved?.ok, false, "saving A's form while B is active must be refused");
+    assert.match(saved?.formErrors?.join(' ') ?? '', /belongs to the profile/);
+    const reloaded = (await send({ type: 'reload', requestId: 2 }, A.profileId as string)).find((m) => m.type === 'response') as { ok: boolean } | undefined;
+    assert.equal(reloaded?.ok, false, "A's form does not load B's record");
+    await requestsSettled(() => A.sandbox.requestLog().length + B.sandbox.requestLog().length);
+    // B's views reload after the switch (reads at B's origin); nothing reaches A's, and nothing is written.
+    assert.deepEqual(A.sandbox.requestLog(), [], "the refused form sent nothing to A's account");
+    assert.deepEqual(B.sandbox.requestLog().filter((r) => r.method !== 'GET'), [], "the refused form wrote nothing to B's account");
+
+    // Under B the company form is a panel of its own, showing B's company.
+    await vscode.commands.executeCommand(FormCommands.company);
+    assert.equal(companyName(await send({ type: 'ready' }, B.profileId as string)), B.name.slice(3));
+    assert.deepEqual((await panels()).map((p) => p.profileId).sort(), [A.profileId, B.profileId].sort());
+    for (const group of vscode.window.tabGroups.all) {
+      for (const tab of group.tabs) if (tab.input instanceof vscode.TabInputWebview && /company/i.test(tab.input.viewType)) await vscode.window.tabGroups.close(tab);
+    }
   });
 
   test("a slow answer for A that arrives after the switch to B is dropped, silently; the trees show B's customers", async () => {
