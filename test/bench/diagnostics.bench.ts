@@ -3,6 +3,8 @@
 //    after one-character edits (median, p95);
 // 2. the real extension host (code-server), by test/suite/diagnosticsBench.test.ts: the scan time per
 //    update there and the edit → diagnostics round trip (which includes the 200 ms debounce).
+// The budget is held on CPU time (exit 1 when over); wall times are reported beside it. Each figure is
+// also a BENCH line (scripts/bench-report.js); without code-server the extension-host ones are skipped.
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,6 +15,14 @@ import { largeInvoice } from '../support/largeInvoice';
 const root = path.resolve(__dirname, '..', '..', '..');
 const UPDATE_BUDGET_MS = 100;
 const RUNS = 30;
+
+/** The machine-readable line `npm run bench` collects. */
+function benchLine(figure: string, goal: number | 'report', value: number, unit = 'ms'): void {
+  const judged = goal === 'report' ? {} : { met: value <= goal };
+  console.log(`BENCH ${JSON.stringify({ figure, goal: goal === 'report' ? goal : `≤ ${goal} ms`, value: Number(value.toFixed(3)), unit, ...judged })}`);
+}
+
+const HOST_FIGURES = ['diagnostics update after an edit, extension host, CPU p95', 'diagnostics update after an edit, extension host, wall p95', 'diagnostics edit → shown, extension host, median (debounce included)'];
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -47,6 +57,8 @@ function plainNode(): number {
   console.log(`load average ${os.loadavg().map(f).join(', ')} on ${os.cpus().length} cores (wall times include waiting for a core; CPU times do not)`);
   console.log(`plain Node, ${(Buffer.byteLength(text) / 1048576).toFixed(1)} MB invoice: first scan ${f(first.ms)} ms wall, ${f(first.cpuMs)} ms CPU`);
   console.log(`  after a one-character edit (${RUNS} runs): wall median ${f(percentile(times, 50))} ms, p95 ${f(percentile(times, 95))} ms; CPU median ${f(percentile(cpuTimes, 50))} ms, p95 ${f(percentile(cpuTimes, 95))} ms (budget ${UPDATE_BUDGET_MS} ms)`);
+  benchLine('diagnostics update after an edit, 5 MB invoice, plain Node, CPU p95', UPDATE_BUDGET_MS, percentile(cpuTimes, 95));
+  benchLine('diagnostics update after an edit, 5 MB invoice, plain Node, wall p95', 'report', percentile(times, 95));
   return percentile(cpuTimes, 95);
 }
 
@@ -76,6 +88,7 @@ function extensionHost(): number | undefined {
   const output = `${r.stdout}\n${r.stderr}`;
   if (/is not installed/.test(output)) {
     console.log('extension host: skipped, code-server is not installed (node scripts/code-server.js install)');
+    for (const figure of HOST_FIGURES) console.log(`BENCH ${JSON.stringify({ figure, goal: figure.includes('CPU') ? `≤ ${UPDATE_BUDGET_MS} ms` : 'report', skipped: 'code-server is not installed' })}`);
     return undefined;
   }
   const m = /\[diagnostics-bench\] (\{.*\})/.exec(output);
@@ -87,6 +100,9 @@ function extensionHost(): number | undefined {
   console.log(`extension host (code-server, load average then ${f.loadAverage.join(', ')}), ${(f.bytes / 1048576).toFixed(1)} MB: first update ${f.firstScanMs} ms wall, ${f.firstScanCpuMs} ms CPU (open → diagnostics shown ${f.openToDiagnosticsMs} ms)`);
   console.log(`  update after an edit (getText + scan + rules + publish): wall median ${f.updateScanMedianMs} ms, p95 ${f.updateScanP95Ms} ms, max ${f.updateScanMaxMs} ms; CPU median ${f.updateCpuMedianMs} ms, p95 ${f.updateCpuP95Ms} ms (budget ${UPDATE_BUDGET_MS} ms)`);
   console.log(`  edit → diagnostics changed: median ${f.roundTripMedianMs} ms, p95 ${f.roundTripP95Ms} ms (includes the ${f.debounceMs} ms debounce)`);
+  benchLine(HOST_FIGURES[0], UPDATE_BUDGET_MS, f.updateCpuP95Ms);
+  benchLine(HOST_FIGURES[1], 'report', f.updateScanP95Ms);
+  benchLine(HOST_FIGURES[2], 'report', f.roundTripMedianMs);
   return f.updateCpuP95Ms;
 }
 

@@ -1,7 +1,8 @@
 // Domain benchmarks: registry XML parser throughput against a bytes-only baseline, its memory as the
 // input grows, the registry ZIP path, and CSV import of 100,000 rows.
 // Run: node esbuild.js --tests && node --expose-gc out/test/bench/domain.bench.js [--users N]
-// Target: parser ≥ 100 MB/s of XML on the 2-core build machine.
+// Target: parser ≥ 100 MB/s of XML on the 2-core build machine (printed, not enforced: its BENCH line
+// is "report", as are this benchmark's other figures).
 
 import os from 'node:os';
 import { Readable, Writable } from 'node:stream';
@@ -29,6 +30,16 @@ function median(xs: number[]): number {
 }
 
 const mb = (bytes: number): number => bytes / 1e6;
+
+/**
+ * The machine-readable line `npm run bench` collects (scripts/bench-report.js). None of these figures
+ * has a goal; a same-run baseline, when given, is in the same unit as the value.
+ */
+function benchLine(figure: string, value: number, unit: string, baseline?: number): void {
+  const round = (n: number) => Number(n.toFixed(3));
+  const line = { figure, goal: 'report', value: round(value), unit, ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline) } : {}) };
+  console.log(`BENCH ${JSON.stringify(line)}`);
+}
 
 /** Baseline: only finds "<User>" in the same chunks (carrying a 5-byte overlap between chunks). */
 function baselineScan(chunks: Buffer[]): number {
@@ -87,11 +98,14 @@ async function benchXml(): Promise<void> {
   console.log(`  baseline indexOf('<User>') scan: ${baseRate.toFixed(0)} MB/s wall, ${rate(median(baseCpu)).toFixed(0)} MB/s of CPU time (median of ${RUNS}: ${median(base).toFixed(0)} ms)`);
   console.log(`  RegistryXmlParser:               ${ourRate.toFixed(0)} MB/s wall, ${ourCpuRate.toFixed(0)} MB/s of CPU time (median of ${RUNS}: ${median(ours).toFixed(0)} ms), ${(USERS / (median(ours) / 1000) / 1e6).toFixed(2)} M users/s`);
   console.log(`  ratio parser/baseline (wall): ${(ourRate / baseRate).toFixed(3)}; target >= 100 MB/s: ${ourRate >= 100 ? 'MET' : ourCpuRate >= 100 ? 'met in CPU time, not in wall time (machine busy?)' : 'NOT MET'}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+  benchLine(`registry XML parser throughput, ${USERS.toLocaleString('en')} users (baseline: indexOf('<User>') scan)`, ourRate, 'MB/s', baseRate);
+  benchLine('registry XML parser throughput, CPU time', ourCpuRate, 'MB/s', rate(median(baseCpu)));
 }
 
 /** Heap after parsing generated input of growing size, never holding the whole input. */
 function benchMemory(): void {
   console.log('parser memory (input generated chunk by chunk, nothing retained):');
+  const peaks: Array<{ bytes: number; peak: number }> = [];
   for (const users of [USERS / 4, USERS, USERS * 2]) {
     gc?.();
     const before = process.memoryUsage().heapUsed;
@@ -112,12 +126,11 @@ function benchMemory(): void {
     gc?.();
     const after = process.memoryUsage().heapUsed;
     console.log(`  ${mb(bytes).toFixed(0).padStart(5)} MB XML, ${p.taxpayerCount} users: heap before ${mb(before).toFixed(1)} MB, largest live heap while parsing ${mb(peak).toFixed(1)} MB, after ${mb(after).toFixed(1)} MB (rss ${mb(process.memoryUsage().rss).toFixed(0)} MB)${gc ? '' : ' [run with --expose-gc for stable figures]'}`);
+    peaks.push({ bytes, peak });
   }
-}
-
-/** The machine-readable line `npm run bench -- --summary` collects. */
-function benchLine(figure: string, goal: string, value: number, unit: string, met: boolean): void {
-  console.log(`BENCH ${JSON.stringify({ figure, goal, value: Number(value.toFixed(3)), unit, met })}`);
+  // The largest input against the smallest, same run: a ratio near 1 means the heap does not grow with the input.
+  const [small, large] = [peaks[0], peaks[peaks.length - 1]];
+  benchLine(`registry XML parser largest live heap, ${mb(large.bytes).toFixed(0)} MB of XML (baseline: ${mb(small.bytes).toFixed(0)} MB of XML)`, mb(large.peak), 'MB', mb(small.peak));
 }
 
 /** A realistic list (the sandbox's generator: several hundred thousand distinct title words at full size). */
@@ -159,7 +172,8 @@ async function benchZip(): Promise<void> {
   const ratio = median(parse) / median(inflate);
   console.log(`registry ZIP (realistic titles): ${mb(data.length).toFixed(1)} MB zip, ${mb(xmlBytes).toFixed(0)} MB XML, ${n} users: inflate + parse ${median(parse).toFixed(0)} ms (${(mb(xmlBytes) / (median(parse) / 1000)).toFixed(0)} MB/s of XML), zlib inflate alone ${median(inflate).toFixed(0)} ms (median of ${RUNS})`);
   console.log(`  inflate + parse vs inflate alone, in memory: ${ratio.toFixed(2)}× (with the download, as the user waits for it, the goal is ≤ 1.25×: see the registryIndex benchmark)`);
-  benchLine('registry ZIP inflate+parse / inflate alone (in memory, no download)', 'informational; <= 1.25 incl. download in registryIndex', ratio, 'x', true);
+  // Informational: the goal (≤ 1.25×) is about the same with the download, as the user waits for it (registryIndex).
+  benchLine(`registry ZIP inflate + parse in memory, ${n.toLocaleString('en')} users (baseline: zlib inflate alone)`, median(parse), 'ms', median(inflate));
 }
 
 async function benchCsv(): Promise<void> {
@@ -179,6 +193,7 @@ async function benchCsv(): Promise<void> {
   const ms = performance.now() - t0;
   if (r.accepted.length !== ROWS) throw new Error(`accepted ${r.accepted.length} of ${ROWS}`);
   console.log(`CSV import: ${ROWS} rows, ${mb(buf.length).toFixed(1)} MB: ${ms.toFixed(0)} ms (${(ROWS / (ms / 1000) / 1000).toFixed(0)} k rows/s)`);
+  benchLine(`CSV customer import, ${ROWS.toLocaleString('en')} rows`, ROWS / (ms / 1000) / 1000, 'k rows/s');
 }
 
 async function main(): Promise<void> {

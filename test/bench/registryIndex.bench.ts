@@ -7,6 +7,9 @@
 //   - download + inflate + parse vs download + zlib inflate alone, same run (≤ 1.25×)
 //   - look-up p99 by tax number (≤ 1 ms) and by title words (≤ 50 ms): common, mid and rare words
 // Run: npm run bench -- registryIndex   (or node --expose-gc out/test/bench/registryIndex.bench.js --registry N)
+// The goals are for 1.5 million taxpayers. At another size (`--registry N`, as `npm run bench -- --summary`
+// does to stay quick) every BENCH line notes the size, and the figures that grow with the list (time,
+// memory, look-ups by title words) are reported, not judged.
 
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,16 +24,39 @@ import type { Taxpayer } from '../../src/domain/registryXml';
 import { iterateRegistryZip } from '../../src/domain/registryZip';
 import { buildIndex, foldedWords, RegistryIndexReader } from '../../src/registry';
 
+/** The size the goals are for. */
+const GOAL_SIZE = 1_500_000;
 const args = process.argv.slice(2);
 const at = args.indexOf('--registry');
-const REGISTRY = at >= 0 ? Number(args[at + 1]) : 1_500_000;
+const REGISTRY = at >= 0 ? Number(args[at + 1]) : GOAL_SIZE;
+const FULL_SIZE = REGISTRY === GOAL_SIZE;
 const root = path.resolve(__dirname, '..', '..', '..');
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** The machine-readable line `npm run bench -- --summary` collects. */
-function benchLine(figure: string, goal: string, value: number, unit: string, met: boolean): void {
-  if (!met && !figure.includes('CPU time')) process.exitCode = 1;
-  console.log(`BENCH ${JSON.stringify({ figure, goal, value: Number(value.toFixed(3)), unit, met })}`);
+interface Figure {
+  figure: string;
+  /** The goal's text, and whether the value meets it; undefined for a figure without a goal. */
+  goal?: [string, boolean];
+  value: number;
+  unit: string;
+  /** A same-run baseline in the same unit; the goal is then about value / baseline. */
+  baseline?: number;
+  /** The figure grows with the list: at another size than the goal's, it is reported, not judged. */
+  grows?: boolean;
+}
+
+/** The machine-readable line `npm run bench` collects (scripts/bench-report.js); exit code 1 for a judged goal missed. */
+function benchLine(f: Figure): void {
+  const round = (n: number) => Number(n.toFixed(3));
+  const size = `${REGISTRY.toLocaleString('en')} taxpayers, not the goals' 1.5 M`;
+  const [goal, met] = f.goal ?? ['report', undefined];
+  const judged = met !== undefined && (FULL_SIZE || !f.grows);
+  const line: Record<string, unknown> = { figure: f.figure, goal: judged ? goal : 'report', value: round(f.value), unit: f.unit };
+  if (f.baseline !== undefined) Object.assign(line, { baseline: round(f.baseline), ratio: round(f.value / f.baseline) });
+  if (judged) line.met = met;
+  if (!FULL_SIZE) line.note = met !== undefined && !judged ? `${size}; goal ${goal} not judged` : size;
+  if (judged && !met) process.exitCode = 1;
+  console.log(`BENCH ${JSON.stringify(line)}`);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -160,11 +186,13 @@ async function main(): Promise<void> {
     console.log(`registry ${REGISTRY.toLocaleString('en')} in the sandbox; PK/Invoice list: ${meta.taxpayers.toLocaleString('en')} taxpayers, ${meta.words.toLocaleString('en')} distinct title words`);
     console.log(`index ${(indexBytes / 1e6).toFixed(1)} MB for a ${(download.bytes / 1e6).toFixed(1)} MB ZIP: ${(indexBytes / download.bytes).toFixed(2)}× (goal ≤ 1.2×; format 1 on this list, measured apart: 4.07×); ${(indexBytes / meta.taxpayers).toFixed(1)} bytes a taxpayer`);
     console.log(`  ${files.map(([name, size]) => `${name} ${(size / 1e6).toFixed(2)} MB`).join(', ')}`);
-    benchLine('registry index bytes / ZIP bytes', '<= 1.2', indexBytes / download.bytes, 'x', indexBytes / download.bytes <= 1.2);
+    benchLine({ figure: 'registry index on disk (baseline: the list\'s ZIP)', goal: ['≤ 1.2× the ZIP', indexBytes / download.bytes <= 1.2], value: indexBytes / 1e6, unit: 'MB', baseline: download.bytes / 1e6 });
     console.log(`download ${(downloadMs / 1000).toFixed(1)} s + index build ${(buildMs / 1000).toFixed(1)} s = download-to-searchable ${((downloadMs + buildMs) / 1000).toFixed(1)} s (goal ≤ 12 s)`);
-    benchLine('registry download + index to searchable', '<= 12 s', (downloadMs + buildMs) / 1000, 's', downloadMs + buildMs <= 12_000);
+    benchLine({ figure: 'registry download + index to searchable', goal: ['≤ 12 s', downloadMs + buildMs <= 12_000], value: (downloadMs + buildMs) / 1000, unit: 's', grows: true });
+    benchLine({ figure: 'registry download (of the above)', value: downloadMs / 1000, unit: 's' });
+    benchLine({ figure: 'registry index build (of the above)', value: buildMs / 1000, unit: 's' });
     console.log(`peak RSS while indexing: ${(peakRss / 1e6).toFixed(0)} MB (goal ≤ 200 MB; ${(rssBefore / 1e6).toFixed(0)} MB when indexing began, after the download; format 1 on this list, measured apart: 574 MB)`);
-    benchLine('registry peak RSS while indexing', '<= 200 MB', Math.round(peakRss / 1e6), 'MB', peakRss <= 200e6);
+    benchLine({ figure: 'registry peak RSS while indexing', goal: ['≤ 200 MB', peakRss <= 200e6], value: Math.round(peakRss / 1e6), unit: 'MB', grows: true });
 
     // Same run, same file: inflate + parse against zlib inflate alone, each after the same download.
     let parsed = 0;
@@ -177,7 +205,7 @@ async function main(): Promise<void> {
     const ratio = (downloadMs + parseMs) / (downloadMs + inflateMs);
     console.log(`ZIP → taxpayers: inflate + parse ${(parseMs / 1000).toFixed(1)} s (${parsed.toLocaleString('en')} taxpayers), zlib inflate alone ${(inflateMs / 1000).toFixed(1)} s (${(inflated / 1e6).toFixed(0)} MB XML)`);
     console.log(`download + decode + parse vs download + inflate alone: ${ratio.toFixed(2)}× (goal ≤ 1.25×; before: 1.40×)`);
-    benchLine('registry download+parse / download+inflate', '<= 1.25', ratio, 'x', ratio <= 1.25);
+    benchLine({ figure: 'registry download + decode + parse (baseline: download + zlib inflate alone)', goal: ['≤ 1.25×', ratio <= 1.25], value: (downloadMs + parseMs) / 1000, unit: 's', baseline: (downloadMs + inflateMs) / 1000 });
 
     gc?.();
     const openStart = performance.now();
@@ -189,8 +217,9 @@ async function main(): Promise<void> {
       if (reader.byTaxNumber(t.Identifier)?.Identifier !== t.Identifier) throw new Error(`lookup of ${t.Identifier} failed`);
     });
     console.log(`look-up by tax number (${samples.length * 3}): p50 ${byNumber.p50.toFixed(3)} ms, p99 ${byNumber.p99.toFixed(3)} ms (goal ≤ 1 ms); CPU time p50 ${byNumber.cpuP50.toFixed(3)} ms, p99 ${byNumber.cpuP99.toFixed(3)} ms`);
-    benchLine('registry look-up by tax number p99', '<= 1 ms', byNumber.p99, 'ms', byNumber.p99 <= 1);
-    benchLine('registry look-up by tax number p99 (CPU time)', '<= 1 ms', byNumber.cpuP99, 'ms', byNumber.cpuP99 <= 1);
+    benchLine({ figure: 'registry look-up by tax number p99', goal: ['≤ 1 ms', byNumber.p99 <= 1], value: byNumber.p99, unit: 'ms' });
+    // CPU time: the steadier figure on a shared machine, reported beside the judged wall time.
+    benchLine({ figure: 'registry look-up by tax number p99, CPU time', value: byNumber.cpuP99, unit: 'ms' });
 
     const { common, mid, rare, counted } = wordsByFrequency(reader, samples.slice(0, 3000));
     // A title's most common word with the first letters of its rarest one ("ticaret kar").
@@ -221,8 +250,8 @@ async function main(): Promise<void> {
       console.log(`look-up by ${label} (${queries.length} queries, mean ${r.meanHits.toFixed(0)} matches): p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU time p50 ${r.cpuP50.toFixed(2)} ms, p99 ${r.cpuP99.toFixed(2)} ms`);
     }
     console.log(`look-up by title words, worst p99: ${worst.toFixed(2)} ms (goal ≤ 50 ms); CPU time ${worstCpu.toFixed(2)} ms`);
-    benchLine('registry look-up by title words p99', '<= 50 ms', worst, 'ms', worst <= 50);
-    benchLine('registry look-up by title words p99 (CPU time)', '<= 50 ms', worstCpu, 'ms', worstCpu <= 50);
+    benchLine({ figure: 'registry look-up by title words p99 (worst kind of query)', goal: ['≤ 50 ms', worst <= 50], value: worst, unit: 'ms', grows: true });
+    benchLine({ figure: 'registry look-up by title words p99, CPU time', value: worstCpu, unit: 'ms' });
     reader.close();
   } finally {
     rss.stop();

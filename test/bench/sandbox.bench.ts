@@ -4,6 +4,8 @@
 //  2. Registry name search over 1.5 million taxpayers (a full scan with no match).
 //  3. The registry ZIP for 1.5 million taxpayers: bytes, seconds, MB/s and the sandbox's peak RSS.
 // Run: npm run bench -- sandbox   (options: --customers N --registry N --seconds S)
+// No goals: every figure is reported (a BENCH line each, scripts/bench-report.js), with the sizes when
+// they are not the defaults.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -21,6 +23,19 @@ const SECONDS = arg('--seconds', 5);
 const CONCURRENCY = 16;
 const MAX_REQUESTS = 500_000;
 const SANDBOX = path.resolve(__dirname, '../../../dist/sandbox.js');
+
+/** Sizes other than the defaults, for the BENCH lines' notes. */
+function sizeNote(which: Array<'customers' | 'registry'>): string | undefined {
+  const parts: string[] = [];
+  if (which.includes('customers') && CUSTOMERS !== 100_000) parts.push(`${CUSTOMERS.toLocaleString('en')} customers, not the default 100,000`);
+  if (which.includes('registry') && REGISTRY !== 1_500_000) parts.push(`${REGISTRY.toLocaleString('en')} taxpayers, not the default 1.5 M`);
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/** The machine-readable line `npm run bench` collects: a figure without a goal. */
+function benchLine(figure: string, value: number, unit: string, note?: string): void {
+  console.log(`BENCH ${JSON.stringify({ figure, goal: 'report', value: Number(value.toFixed(3)), unit, ...(note ? { note } : {}) })}`);
+}
 
 interface Running {
   child: ChildProcess;
@@ -117,6 +132,8 @@ async function customersThroughput(): Promise<void> {
         `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, ` +
         `${(bytes / latencies.length / 1024).toFixed(1)} KiB/answer, errors ${errors}`,
     );
+    benchLine('sandbox GET /general/Customers?PageSize=50, concurrency 16', latencies.length / elapsed, 'req/s', sizeNote(['customers']));
+    benchLine('sandbox GET /general/Customers?PageSize=50 p99', percentile(latencies, 99), 'ms', sizeNote(['customers']));
 
     for (const [label, text] of [['no match (full scan)', 'zzqqxx'], ['common word', 'Anadolu']] as const) {
       const times: number[] = [];
@@ -128,10 +145,12 @@ async function customersThroughput(): Promise<void> {
       }
       times.sort((a, b) => a - b);
       console.log(`registry name search over ${REGISTRY} taxpayers, ${label}: median ${times[1].toFixed(0)} ms`);
+      benchLine(`sandbox registry name search, ${label}, median`, times[1], 'ms', sizeNote(['registry']));
     }
     agent.destroy();
     const mem = memoryOf(sb.child.pid!);
     console.log(`sandbox memory with ${CUSTOMERS} customers: RSS ${mem.rssMb.toFixed(0)} MB, peak ${mem.peakMb.toFixed(0)} MB`);
+    benchLine('sandbox peak RSS with the customers and the registry', mem.peakMb, 'MB', sizeNote(['customers', 'registry']));
   } finally {
     await stopChild(sb);
   }
@@ -156,6 +175,8 @@ async function registryZip(): Promise<void> {
       `registry ZIP PK/Invoice for ${REGISTRY} taxpayers: ${(r.bytes / 1e6).toFixed(1)} MB of JSON (≈ ${(zipBytes / 1e6).toFixed(1)} MB ZIP) ` +
         `in ${seconds.toFixed(1)} s = ${(r.bytes / 1e6 / seconds).toFixed(1)} MB/s; sandbox peak RSS ${peak.toFixed(0)} MB (${before.peakMb.toFixed(0)} MB before the download)`,
     );
+    benchLine('sandbox registry ZIP PK/Invoice download', seconds, 's', sizeNote(['registry']));
+    benchLine('sandbox peak RSS serving the registry ZIP', peak, 'MB', sizeNote(['registry']));
   } finally {
     await stopChild(sb);
   }

@@ -2,7 +2,8 @@
 // test/suite/viewsBench.test.ts: expand → first page and "Load more" → next page, each ≤ 200 ms on
 // the local sandbox; extension-host heap after 20 pages growing with the rows loaded only (a bound
 // per row); after a refresh the dropped rows are collectable (a WeakRef to one is cleared) and the
-// heap does not creep up over further rounds.
+// heap does not creep up over further rounds. Each figure is also a BENCH line (scripts/bench-report.js),
+// skipped when code-server is not installed.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
@@ -10,6 +11,19 @@ const root = path.resolve(__dirname, '..', '..', '..');
 const PAGE_BUDGET_MS = 200;
 /** A row keeps its record (14 short fields) and its node; 4 KB each is generous and still catches a leak of pages. */
 const BYTES_PER_ROW_BUDGET = 4096;
+
+const FIGURES = {
+  firstPage: ['views: expand → first page, median', `≤ ${PAGE_BUDGET_MS} ms`],
+  loadMore: ['views: "Load more" → next page, p95', `≤ ${PAGE_BUDGET_MS} ms`],
+  perRow: ['views: extension-host heap growth per row loaded', `≤ ${BYTES_PER_ROW_BUDGET} B`],
+  released: ['views: rows of a dropped page still reachable after a refresh (1 checked)', '= 0'],
+  creep: ['views: heap creep over two more rounds of 20 pages', '≤ 2 MB'],
+} as const;
+
+/** The machine-readable line `npm run bench` collects. */
+function benchLine([figure, goal]: readonly [string, string], value: number, unit: string, met: boolean): void {
+  console.log(`BENCH ${JSON.stringify({ figure, goal, value: Number(value.toFixed(3)), unit, met })}`);
+}
 
 interface Figures {
   customers: number;
@@ -38,6 +52,7 @@ function main(): void {
   const output = `${r.stdout}\n${r.stderr}`;
   if (/is not installed/.test(output)) {
     console.log('views bench skipped: code-server is not installed (node scripts/code-server.js install)');
+    for (const [figure, goal] of Object.values(FIGURES)) console.log(`BENCH ${JSON.stringify({ figure, goal, skipped: 'code-server is not installed' })}`);
     return;
   }
   const m = /\[views-bench\] (\{.*\})/.exec(output);
@@ -59,6 +74,11 @@ function main(): void {
   if (!f.rowReleasedAfterRefresh) failures.push('a row of a dropped page is still reachable after a refresh');
   const creep = Math.max(...f.heapAfterMoreRoundsMb) - f.heapAfterRefreshMb;
   if (creep > 2) failures.push(`heap after refresh grows by ${creep.toFixed(1)} MB over two more rounds of 20 pages`);
+  benchLine(FIGURES.firstPage, f.firstPageMedianMs, 'ms', f.firstPageMedianMs <= PAGE_BUDGET_MS);
+  benchLine(FIGURES.loadMore, f.loadMoreP95Ms, 'ms', f.loadMoreP95Ms <= PAGE_BUDGET_MS);
+  benchLine(FIGURES.perRow, f.heapGrowthBytesPerRow, 'B', f.heapGrowthBytesPerRow <= BYTES_PER_ROW_BUDGET);
+  benchLine(FIGURES.released, f.rowReleasedAfterRefresh ? 0 : 1, 'rows', f.rowReleasedAfterRefresh);
+  benchLine(FIGURES.creep, creep, 'MB', creep <= 2);
   if (failures.length) throw new Error(failures.join('; '));
   console.log('views bench: within budget');
 }
