@@ -28,7 +28,8 @@ export class WorkspaceUsage implements vscode.Disposable {
 
   constructor(private readonly memento: vscode.Memento) {
     this.used = memento.get<boolean>(STATE_KEY, false);
-    void vscode.commands.executeCommand('setContext', USED_CONTEXT_KEY, this.used);
+    // An unset context key reads as false: only a used workspace needs a call at activation.
+    if (this.used) void vscode.commands.executeCommand('setContext', USED_CONTEXT_KEY, true);
   }
 
   isUsed(): boolean {

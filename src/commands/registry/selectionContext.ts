@@ -27,7 +27,8 @@ export function selectionHasTaxNumber(editor: vscode.TextEditor | undefined): bo
 }
 
 export function registerSelectionContext(): vscode.Disposable {
-  let last: boolean | undefined;
+  // An unset context key reads as false: nothing is published until a selection holds a number.
+  let last = false;
   const publish = (editor: vscode.TextEditor | undefined) => {
     const value = selectionHasTaxNumber(editor);
     if (value === last) return;
