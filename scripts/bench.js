@@ -35,6 +35,7 @@ const QUICK = {
   'badInputCsv.bench.js': [],
   'diagnostics.bench.js': [],
   'views.bench.js': [],
+  'profileSwitch.bench.js': [],
 };
 
 function walk(dir) {

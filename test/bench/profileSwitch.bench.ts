@@ -21,10 +21,9 @@ interface Figures {
   samplesMs: number[];
 }
 
-/** The machine-readable line `npm run bench -- --summary` collects (as in registryIndex.bench.ts). */
-function benchLine(figure: string, goal: string, value: number, unit: string, met: boolean): void {
-  if (!met && !figure.includes('CPU time')) process.exitCode = 1;
-  console.log(`BENCH ${JSON.stringify({ figure, goal, value: Number(value.toFixed(3)), unit, met })}`);
+/** The machine-readable line `npm run bench` collects (scripts/bench-report.js); these figures are reported, no goal. */
+function benchLine(figure: string, value: number, unit: string): void {
+  console.log(`BENCH ${JSON.stringify({ figure, goal: 'report', value: Number(value.toFixed(3)), unit })}`);
 }
 
 function main(): void {
@@ -49,8 +48,8 @@ function main(): void {
   console.log(`switch → new first customers page median ${f.firstPageMedianMs} ms, p95 ${f.firstPageP95Ms} ms, min ${f.firstPageMinMs} ms, max ${f.firstPageMaxMs} ms (${f.switches} switches)`);
   console.log(`switch → page in the tree's cache median ${f.cachedMedianMs} ms, p95 ${f.cachedP95Ms} ms`);
   console.log(`samples (ms)                      ${f.samplesMs.join(', ')}`);
-  benchLine('profile switch to first customers page (median)', 'report', f.firstPageMedianMs, 'ms', true);
-  benchLine('profile switch to first customers page (p95)', 'report', f.firstPageP95Ms, 'ms', true);
+  benchLine('profile switch to first customers page (median)', f.firstPageMedianMs, 'ms');
+  benchLine('profile switch to first customers page (p95)', f.firstPageP95Ms, 'ms');
 }
 
 main();
