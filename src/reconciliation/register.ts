@@ -35,6 +35,8 @@ export interface ReconciliationTestHook {
   view: vscode.TreeView<unknown>;
   /** The registry-index root the runs read (globalStorage/registry-index). */
   indexRoot: string;
+  /** The snapshot file of the active profile's account at `baseUrl`. */
+  snapshotFile(baseUrl: string): string;
 }
 
 function customerOf(arg: unknown): CustomerNode['row'] | undefined {
@@ -53,6 +55,8 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
 
   const run = async (args: RunArgs = {}): Promise<ReconciliationReport> => {
     const baseUrl = await shell.baseUrl();
+    // Snapshots are kept per profile: two companies at one address each compare with their own run.
+    const profileId = shell.activeProfile().id;
     const client = await fullClient({ shell });
     const registry = offlineRegistry(indexRoot, 'Invoice');
     const useOffline = args.source === 'offline' || (args.source !== 'online' && registry.hasIndex());
@@ -61,7 +65,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     const source: RegistrySource = useOffline
       ? { kind: 'offline', lookup: (tn) => registry.lookup(tn), ...(lists.length ? { downloadedAt: lists.map((l) => l.downloadedAt).sort()[0] } : {}) }
       : { kind: 'online', registry: client.registry };
-    const previous = await store.load(baseUrl);
+    const previous = await store.load(baseUrl, profileId);
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconciling customers with the registry'), cancellable: true },
       async (progress, token) => {
@@ -92,7 +96,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
         }
       },
     );
-    const { report, snapshot } = buildReport(baseUrl, new Date().toISOString(), result, previous);
+    const { report, snapshot } = buildReport(baseUrl, new Date().toISOString(), result, previous, profileId);
     await store.save(snapshot);
     tree.show(report);
     view.message = useOffline
@@ -123,7 +127,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     return { path: target.fsPath, written };
   };
 
-  const hook: ReconciliationTestHook = { tree, store, view, indexRoot };
+  const hook: ReconciliationTestHook = { tree, store, view, indexRoot, snapshotFile: (baseUrl) => store.fileFor(baseUrl, shell.activeProfile().id) };
   context.subscriptions.push(
     tree,
     view,

@@ -24,7 +24,7 @@ export interface ReconciliationReport {
   previousAt?: string;
 }
 
-export function buildReport(baseUrl: string, takenAt: string, run: RunResult, previous: Snapshot | undefined): { report: ReconciliationReport; snapshot: Snapshot } {
+export function buildReport(baseUrl: string, takenAt: string, run: RunResult, previous: Snapshot | undefined, profileId?: string): { report: ReconciliationReport; snapshot: Snapshot } {
   const report: ReconciliationReport = {
     baseUrl,
     takenAt,
@@ -45,5 +45,5 @@ export function buildReport(baseUrl: string, takenAt: string, run: RunResult, pr
     report.changes = diffRuns(previous, run.rows);
     report.previousAt = previous.takenAt;
   }
-  return { report, snapshot: snapshotOf(baseUrl, takenAt, run.rows, previous) };
+  return { report, snapshot: snapshotOf(baseUrl, takenAt, run.rows, previous, profileId) };
 }

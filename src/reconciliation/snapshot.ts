@@ -1,6 +1,7 @@
 // The result of a run kept for the next one (tax number → status + active PK alias), the diff of
-// two runs, and the store: one file per environment base URL under the extension's global storage,
-// written to a temporary file and renamed, so a crash never leaves half a snapshot.
+// two runs, and the store: one file per profile and base URL under the extension's global storage
+// (several companies' profiles share https://api.nilvera.com, and each compares with its own last
+// run), written to a temporary file and renamed, so a crash never leaves half a snapshot.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +17,8 @@ export interface SnapshotEntry {
 
 export interface Snapshot {
   baseUrl: string;
+  /** The connection profile whose account was reconciled (src/shell/profiles). */
+  profileId?: string;
   /** ISO time of the run. */
   takenAt: string;
   entries: Map<string, SnapshotEntry>;
@@ -33,7 +36,7 @@ export interface Changes {
 }
 
 /** What the next run compares with. A row whose lookup failed keeps its previous entry. */
-export function snapshotOf(baseUrl: string, takenAt: string, rows: Iterable<ReconRow>, previous?: Snapshot): Snapshot {
+export function snapshotOf(baseUrl: string, takenAt: string, rows: Iterable<ReconRow>, previous?: Snapshot, profileId?: string): Snapshot {
   const entries = new Map<string, SnapshotEntry>();
   for (const row of rows) {
     if (!row.taxNumber) continue;
@@ -44,7 +47,7 @@ export function snapshotOf(baseUrl: string, takenAt: string, rows: Iterable<Reco
     }
     entries.set(row.taxNumber, row.pkAlias ? { status: row.status, pkAlias: row.pkAlias } : { status: row.status });
   }
-  return { baseUrl, takenAt, entries };
+  return { baseUrl, ...(profileId ? { profileId } : {}), takenAt, entries };
 }
 
 /**
@@ -76,7 +79,7 @@ const FORMAT = 1;
 
 /** One line of JSON metadata, then `taxNumber<TAB>status<TAB>alias` per line (compact for 100,000 rows). */
 export function serializeSnapshot(s: Snapshot): string {
-  const parts = [JSON.stringify({ format: FORMAT, baseUrl: s.baseUrl, takenAt: s.takenAt, count: s.entries.size })];
+  const parts = [JSON.stringify({ format: FORMAT, baseUrl: s.baseUrl, ...(s.profileId ? { profileId: s.profileId } : {}), takenAt: s.takenAt, count: s.entries.size })];
   for (const [taxNumber, e] of s.entries) parts.push(`${taxNumber}\t${STATUS_CODE[e.status]}\t${e.pkAlias ?? ''}`);
   return parts.join('\n') + '\n';
 }
@@ -84,7 +87,7 @@ export function serializeSnapshot(s: Snapshot): string {
 /** Undefined for a file of another format or a damaged one (the next run then counts as the first). */
 export function parseSnapshot(text: string): Snapshot | undefined {
   const lines = text.split('\n');
-  let meta: { format?: number; baseUrl?: string; takenAt?: string; count?: number };
+  let meta: { format?: number; baseUrl?: string; profileId?: unknown; takenAt?: string; count?: number };
   try {
     meta = JSON.parse(lines[0] ?? '') as typeof meta;
   } catch {
@@ -101,7 +104,7 @@ export function parseSnapshot(text: string): Snapshot | undefined {
     entries.set(taxNumber, alias ? { status, pkAlias: alias } : { status });
   }
   if (meta.count !== undefined && meta.count !== entries.size) return undefined;
-  return { baseUrl: meta.baseUrl, takenAt: meta.takenAt, entries };
+  return { baseUrl: meta.baseUrl, ...(typeof meta.profileId === 'string' ? { profileId: meta.profileId } : {}), takenAt: meta.takenAt, entries };
 }
 
 export class SnapshotStore {
@@ -110,26 +113,27 @@ export class SnapshotStore {
     readonly folder: string,
   ) {}
 
-  /** The file of one environment: the URL is hashed, so it never appears in a file name. */
-  fileFor(baseUrl: string): string {
-    const hash = createHash('sha256').update(baseUrl.replace(/\/+$/, '').toLowerCase()).digest('hex').slice(0, 24);
+  /** The file of one profile's account: URL and profile are hashed, so neither appears in a file name. */
+  fileFor(baseUrl: string, profileId?: string): string {
+    const account = baseUrl.replace(/\/+$/, '').toLowerCase() + (profileId ? `\n${profileId}` : '');
+    const hash = createHash('sha256').update(account).digest('hex').slice(0, 24);
     return path.join(this.folder, `snapshot-${hash}.tsv`);
   }
 
-  async load(baseUrl: string): Promise<Snapshot | undefined> {
+  async load(baseUrl: string, profileId?: string): Promise<Snapshot | undefined> {
     let text: string;
     try {
-      text = await fs.promises.readFile(this.fileFor(baseUrl), 'utf8');
+      text = await fs.promises.readFile(this.fileFor(baseUrl, profileId), 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
     }
     const s = parseSnapshot(text);
-    return s && s.baseUrl === baseUrl ? s : undefined;
+    return s && s.baseUrl === baseUrl && s.profileId === profileId ? s : undefined;
   }
 
   async save(snapshot: Snapshot): Promise<string> {
-    const file = this.fileFor(snapshot.baseUrl);
+    const file = this.fileFor(snapshot.baseUrl, snapshot.profileId);
     await fs.promises.mkdir(this.folder, { recursive: true });
     const temp = `${file}.${process.pid}.${Date.now()}.part`;
     try {

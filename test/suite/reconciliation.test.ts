@@ -106,7 +106,7 @@ suite('Reconciliation', function () {
     restorePrompts = api.testing.replacePrompts(prompts);
     await useSandboxEnvironment(api, sandbox);
     hook = (await vscode.commands.executeCommand<ReconciliationTestHook>(ReconciliationCommands.testHook))!;
-    fs.rmSync(hook.store.fileFor(sandbox.url), { force: true });
+    fs.rmSync(hook.snapshotFile(sandbox.url), { force: true });
   });
 
   suiteTeardown(async () => {
@@ -139,7 +139,7 @@ suite('Reconciliation', function () {
     assert.equal(report.changes, undefined);
     const changes = hook.tree.topGroups().find((g) => g.key === 'changes')!;
     assert.deepEqual(hook.tree.getChildren(changes).map((n) => (n as { label: string }).label), ['First run: no previous result']);
-    assert.ok(fs.existsSync(hook.store.fileFor(sandbox.url)), 'the snapshot is kept');
+    assert.ok(fs.existsSync(hook.snapshotFile(sandbox.url)), 'the snapshot is kept');
   });
 
   test('offline, with the lists downloaded through the command: no lookup request, same groups, no changes', async () => {

@@ -51,7 +51,7 @@ suite('Reconciliation benchmark', function () {
       fs.mkdirSync(hook.indexRoot, { recursive: true });
       for (const list of ['PK-Invoice', 'GB-Invoice']) fs.rmSync(path.join(hook.indexRoot, list), { recursive: true, force: true });
       fs.symlinkSync(indexDir, path.join(hook.indexRoot, 'PK-Invoice'), 'dir');
-      fs.rmSync(hook.store.fileFor(sandbox.url), { force: true });
+      fs.rmSync(hook.snapshotFile(sandbox.url), { force: true });
       // The shared lookup re-reads the list pointers at most once a second.
       await new Promise((r) => setTimeout(r, 1100));
       const heapBefore = heapMb();

@@ -116,6 +116,24 @@ test('snapshot store: one hashed file per base URL, written whole, damaged files
   assert.equal(parseSnapshot('not json\n'), undefined);
 });
 
+test('snapshot store: two profiles at one address (two companies at api.nilvera.com) keep their own snapshot', async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-recon-'));
+  const store = new SnapshotStore(folder);
+  const production = 'https://api.nilvera.com';
+  await store.save(snapshotOf(production, '2026-03-01T00:00:00.000Z', [row(1, VKN, 'user', 'urn:mail:a@a.com')], undefined, 'profile-a'));
+  await store.save(snapshotOf(production, '2026-03-02T00:00:00.000Z', [row(1, TCKN, 'notUser')], undefined, 'profile-b'));
+  assert.equal(fs.readdirSync(folder).length, 2, 'one file each');
+  const a = await store.load(production, 'profile-a');
+  const b = await store.load(production, 'profile-b');
+  assert.deepEqual([a?.takenAt, [...(a?.entries.keys() ?? [])]], ['2026-03-01T00:00:00.000Z', [VKN]]);
+  assert.deepEqual([b?.takenAt, [...(b?.entries.keys() ?? [])]], ['2026-03-02T00:00:00.000Z', [TCKN]]);
+  assert.equal(await store.load(production, 'profile-c'), undefined, 'a third profile starts with a first run');
+  assert.equal(await store.load(production), undefined, "an earlier version's snapshot of the address is no profile's");
+  // A file renamed to another profile's name is still refused: the profile is checked inside too.
+  fs.copyFileSync(store.fileFor(production, 'profile-a'), store.fileFor(production, 'profile-c'));
+  assert.equal(await store.load(production, 'profile-c'), undefined);
+});
+
 const labels: ExportLabels = {
   header: ['Status', 'Customer ID', 'Name', 'Tax Number', 'PK Alias', 'Registry Title', 'Reason', 'Change', 'Previous Alias'],
   status: { user: 'User', notUser: 'Not user', invalid: 'Invalid', unchecked: 'Unchecked' },
