@@ -8,7 +8,7 @@ import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
 import { log } from './log';
 import { environmentLabel, type ShellServices } from './services';
-import { profileTooltip } from './profiles/statusTooltip';
+import { profileTooltip, statusItemCommand } from './profiles/statusTooltip';
 import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;
@@ -86,7 +86,9 @@ export class ShellStatusBar implements vscode.Disposable {
     const profile = this.services.activeProfile();
     // The profile's name is added when it says more than the environment (one company of several).
     this.environmentItem.text = `$(server-environment) Nilvera: ${label}${profile.name !== label ? ` · ${profile.name}` : ''}`;
-    this.environmentItem.tooltip = profileTooltip(label, profile.name);
+    const several = this.services.profiles.store.all().length > 1;
+    this.environmentItem.command = statusItemCommand(several);
+    this.environmentItem.tooltip = profileTooltip(label, profile.name, several);
     this.environmentItem.show();
     this.schedule();
     if (hasKey) await this.refreshCredits();
@@ -162,11 +164,12 @@ export class ShellStatusBar implements vscode.Disposable {
   }
 
   /** What the entries show now (read by the extension-host tests). */
-  snapshot(): { visible: boolean; environmentText: string; creditsVisible: boolean; creditsText: string; creditsTooltip: string; warning: boolean } {
+  snapshot(): { visible: boolean; environmentText: string; environmentCommand: string; creditsVisible: boolean; creditsText: string; creditsTooltip: string; warning: boolean } {
     const tooltip = this.creditsItem.tooltip;
     return {
       visible: this.shown,
       environmentText: this.environmentItem.text,
+      environmentCommand: typeof this.environmentItem.command === 'string' ? this.environmentItem.command : (this.environmentItem.command?.command ?? ''),
       creditsVisible: this.hasKey,
       creditsText: this.creditsItem.text,
       creditsTooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),

@@ -171,6 +171,8 @@ suite('Profiles: nothing crosses between two companies', function () {
     await vscode.commands.executeCommand(ProfileCommands.switch, A.profileId);
     await exercise(A, B, 'A2');
     assert.equal(api.testing.services.generation(), before + 3, 'each switch starts a new generation');
+    // With several profiles the status bar item switches the profile (company) on a click.
+    assert.equal(api.testing.statusBar().snapshot().environmentCommand, ProfileCommands.switch);
     assert.match(api.testing.statusBar().snapshot().environmentText, new RegExp(A.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   });
 

@@ -166,6 +166,8 @@ suite('Extension shell', function () {
     const bar = api.testing.statusBar().snapshot();
     assert.equal(bar.creditsVisible, false);
     assert.match(bar.environmentText, /Nilvera: /);
+    // One profile: a click on the item switches the environment.
+    if (api.testing.services.profiles.store.all().length <= 1) assert.equal(bar.environmentCommand, Commands.environmentSwitch);
   });
 
   test('"Try the Sandbox" starts the local server, stores its key, switches to it and shows its credits', async () => {

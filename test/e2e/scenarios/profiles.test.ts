@@ -126,12 +126,14 @@ test('profiles: add two companies, switch from the status bar, customers and acc
     );
     await wb.screenshot('customers of company A');
 
-    // The switch from the status bar: its tooltip links "Switch Profile…"; the picker lists both
-    // profiles with the company name, the tax number and the environment.
+    // The switch from the status bar: with several profiles a click on the item opens the profile
+    // picker (its tooltip says so and links "Switch Environment…"); the picker lists both profiles with
+    // the company name, the tax number and the environment.
     await environmentItem.hover();
-    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: `Profile: ${A.name}` }).first();
+    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: `Nilvera profile: ${A.name}` }).first();
     await hover.waitFor();
-    await hover.locator('a', { hasText: 'Switch Profile' }).first().click();
+    assert.ok(await hover.locator('a', { hasText: 'Switch Environment' }).count(), 'the tooltip links "Switch Environment…"');
+    await environmentItem.click();
     await quickInputTitle(wb, 'Nilvera: Switch Profile').waitFor();
     const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
     const listed = await until(async () => {
