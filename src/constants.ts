@@ -114,7 +114,7 @@ export const ReconciliationCommands = {
   testHook: 'nilvera.internal.reconciliation',
 } as const;
 
-/** The reconciliation view (not in `Views`: those get placeholder providers until their own land). */
+/** The reconciliation view (not in `Views`: its rows come from the reconciliation feature, not the views feature). */
 export const ReconciliationView = 'nilvera.reconciliation';
 
 /** Tax-number diagnostics (src/editor/diagnostics); the internal command is for the tests and the benchmark. */
