@@ -12,6 +12,7 @@ import { CsvWriter } from '../../src/domain/csv';
 import { importCustomersCsvChunks } from '../../src/domain/customerImport';
 import { completeTckn, completeVkn } from '../../src/domain/taxId';
 import { SniffingTextDecoder } from '../../src/domain/textDecoding';
+import { printBench } from './benchLine';
 
 const ROWS = 100_000;
 const CHUNK = 64 * 1024;
@@ -50,9 +51,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 /** The machine-readable line `npm run bench` collects (scripts/bench-report.js); a baseline is in the value's unit. */
 function benchLine(figure: string, value: number, unit: string, baseline?: number): void {
-  const round = (n: number) => Number(n.toFixed(3));
-  const line = { figure, goal: 'report', value: round(value), unit, ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline) } : {}) };
-  console.log(`BENCH ${JSON.stringify(line)}`);
+  printBench({ figure, goal: 'report', value, unit, ...(baseline !== undefined ? { baseline } : {}) });
 }
 
 async function main(): Promise<void> {

@@ -14,6 +14,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as zlib from 'node:zlib';
 import { createClient } from '../../src/api';
 import type { FetchLike } from '../../src/api';
+import { printBench, type BenchFigure } from './benchLine';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {
@@ -113,24 +114,9 @@ const MB = (b: number) => (b / 1024 / 1024).toFixed(1);
 const ROUNDS = 11;
 const FULL_REGISTRY = 1_500_000;
 
-interface BenchFigure {
-  figure: string;
-  goal: string;
-  value?: number;
-  unit?: string;
-  met?: boolean;
-  baseline?: number;
-  note?: string;
-  skipped?: string;
-}
-
 /** The machine-readable line `npm run bench` collects; a baseline is in the value's unit and the goal is about the ratio. */
 function benchLine(f: BenchFigure): void {
-  const round = (n: number) => Number(n.toFixed(3));
-  const line: Record<string, unknown> = { ...f };
-  if (f.value !== undefined) line.value = round(f.value);
-  if (f.value !== undefined && f.baseline !== undefined) Object.assign(line, { baseline: round(f.baseline), ratio: round(f.value / f.baseline) });
-  console.log(`BENCH ${JSON.stringify(line)}`);
+  printBench(f);
 }
 
 const OVERHEAD_FIGURE = 'client overhead, GET /general/Customers/{ID} (baseline: plain node-fetch)';

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { scanUbl } from '../../src/editor/diagnostics/ublScan';
 import { invoiceFindings } from '../../src/editor/diagnostics/rules';
 import { largeInvoice } from '../support/largeInvoice';
+import { printBench } from './benchLine';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const UPDATE_BUDGET_MS = 100;
@@ -18,8 +19,7 @@ const RUNS = 30;
 
 /** The machine-readable line `npm run bench` collects. */
 function benchLine(figure: string, goal: number | 'report', value: number, unit = 'ms'): void {
-  const judged = goal === 'report' ? {} : { met: value <= goal };
-  console.log(`BENCH ${JSON.stringify({ figure, goal: goal === 'report' ? goal : `≤ ${goal} ms`, value: Number(value.toFixed(3)), unit, ...judged })}`);
+  printBench({ figure, goal: goal === 'report' ? goal : `≤ ${goal} ms`, value, unit, ...(goal === 'report' ? {} : { met: value <= goal }) });
 }
 
 const HOST_FIGURES = ['diagnostics update after an edit, extension host, CPU p95', 'diagnostics update after an edit, extension host, wall p95', 'diagnostics edit → shown, extension host, median (debounce included)'];
@@ -88,7 +88,7 @@ function extensionHost(): number | undefined {
   const output = `${r.stdout}\n${r.stderr}`;
   if (/is not installed/.test(output)) {
     console.log('extension host: skipped, code-server is not installed (node scripts/code-server.js install)');
-    for (const figure of HOST_FIGURES) console.log(`BENCH ${JSON.stringify({ figure, goal: figure.includes('CPU') ? `≤ ${UPDATE_BUDGET_MS} ms` : 'report', skipped: 'code-server is not installed' })}`);
+    for (const figure of HOST_FIGURES) printBench({ figure, goal: figure.includes('CPU') ? `≤ ${UPDATE_BUDGET_MS} ms` : 'report', skipped: 'code-server is not installed' });
     return undefined;
   }
   const m = /\[diagnostics-bench\] (\{.*\})/.exec(output);

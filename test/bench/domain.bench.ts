@@ -17,6 +17,7 @@ import { importCustomersCsvChunks } from '../../src/domain/customerImport';
 import { CsvWriter } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
 import { registryXmlChunks } from '../support/registryFixtures';
+import { printBench } from './benchLine';
 
 const args = process.argv.slice(2);
 const usersArg = args.indexOf('--users');
@@ -36,9 +37,7 @@ const mb = (bytes: number): number => bytes / 1e6;
  * has a goal; a same-run baseline, when given, is in the same unit as the value.
  */
 function benchLine(figure: string, value: number, unit: string, baseline?: number): void {
-  const round = (n: number) => Number(n.toFixed(3));
-  const line = { figure, goal: 'report', value: round(value), unit, ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline) } : {}) };
-  console.log(`BENCH ${JSON.stringify(line)}`);
+  printBench({ figure, goal: 'report', value, unit, ...(baseline !== undefined ? { baseline } : {}) });
 }
 
 /** Baseline: only finds "<User>" in the same chunks (carrying a 5-byte overlap between chunks). */

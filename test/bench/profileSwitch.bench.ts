@@ -5,6 +5,7 @@
 // Run: npm run bench -- profileSwitch
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { printBench } from './benchLine';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -23,7 +24,7 @@ interface Figures {
 
 /** The machine-readable line `npm run bench` collects (scripts/bench-report.js); these figures are reported, no goal. */
 function benchLine(figure: string, value: number, unit: string): void {
-  console.log(`BENCH ${JSON.stringify({ figure, goal: 'report', value: Number(value.toFixed(3)), unit })}`);
+  printBench({ figure, goal: 'report', value, unit });
 }
 
 function main(): void {

@@ -13,14 +13,15 @@ import * as path from 'node:path';
 import type { Taxpayer } from '../../src/domain/registryXml';
 import { buildIndex } from '../../src/registry';
 import { Registry, type RegistryEntry } from '../../src/sandbox/registry';
+import { printBench, type BenchFigure } from './benchLine';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const REGISTRY = 1_500_000;
 const OFFLINE_BUDGET_MS = 10_000;
 
 /** The machine-readable line `npm run bench` collects. */
-function benchLine(line: { figure: string; goal: string; value?: number; unit?: string; met?: boolean; skipped?: string }): void {
-  console.log(`BENCH ${JSON.stringify(line.value === undefined ? line : { ...line, value: Number(line.value.toFixed(3)) })}`);
+function benchLine(line: BenchFigure): void {
+  printBench(line);
 }
 
 const RUN_FIGURES: Array<{ source: string; figure: string; goal: string }> = [

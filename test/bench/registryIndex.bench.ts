@@ -23,6 +23,7 @@ import { createClient } from '../../src/api';
 import type { Taxpayer } from '../../src/domain/registryXml';
 import { iterateRegistryZip } from '../../src/domain/registryZip';
 import { buildIndex, foldedWords, RegistryIndexReader } from '../../src/registry';
+import { printBench } from './benchLine';
 
 /** The size the goals are for. */
 const GOAL_SIZE = 1_500_000;
@@ -47,16 +48,19 @@ interface Figure {
 
 /** The machine-readable line `npm run bench` collects (scripts/bench-report.js); exit code 1 for a judged goal missed. */
 function benchLine(f: Figure): void {
-  const round = (n: number) => Number(n.toFixed(3));
   const size = `${REGISTRY.toLocaleString('en')} taxpayers, not the goals' 1.5 M`;
   const [goal, met] = f.goal ?? ['report', undefined];
   const judged = met !== undefined && (FULL_SIZE || !f.grows);
-  const line: Record<string, unknown> = { figure: f.figure, goal: judged ? goal : 'report', value: round(f.value), unit: f.unit };
-  if (f.baseline !== undefined) Object.assign(line, { baseline: round(f.baseline), ratio: round(f.value / f.baseline) });
-  if (judged) line.met = met;
-  if (!FULL_SIZE) line.note = met !== undefined && !judged ? `${size}; goal ${goal} not judged` : size;
   if (judged && !met) process.exitCode = 1;
-  console.log(`BENCH ${JSON.stringify(line)}`);
+  printBench({
+    figure: f.figure,
+    goal: judged ? goal : 'report',
+    value: f.value,
+    unit: f.unit,
+    ...(judged ? { met } : {}),
+    ...(f.baseline !== undefined ? { baseline: f.baseline } : {}),
+    ...(FULL_SIZE ? {} : { note: met !== undefined && !judged ? `${size}; goal ${goal} not judged` : size }),
+  });
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { printBench } from './benchLine';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number) => {
@@ -34,7 +35,7 @@ function sizeNote(which: Array<'customers' | 'registry'>): string | undefined {
 
 /** The machine-readable line `npm run bench` collects: a figure without a goal. */
 function benchLine(figure: string, value: number, unit: string, note?: string): void {
-  console.log(`BENCH ${JSON.stringify({ figure, goal: 'report', value: Number(value.toFixed(3)), unit, ...(note ? { note } : {}) })}`);
+  printBench({ figure, goal: 'report', value, unit, ...(note ? { note } : {}) });
 }
 
 interface Running {

@@ -6,6 +6,7 @@
 // skipped when code-server is not installed.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { printBench } from './benchLine';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const PAGE_BUDGET_MS = 200;
@@ -22,7 +23,7 @@ const FIGURES = {
 
 /** The machine-readable line `npm run bench` collects. */
 function benchLine([figure, goal]: readonly [string, string], value: number, unit: string, met: boolean): void {
-  console.log(`BENCH ${JSON.stringify({ figure, goal, value: Number(value.toFixed(3)), unit, met })}`);
+  printBench({ figure, goal, value, unit, met });
 }
 
 interface Figures {
@@ -52,7 +53,7 @@ function main(): void {
   const output = `${r.stdout}\n${r.stderr}`;
   if (/is not installed/.test(output)) {
     console.log('views bench skipped: code-server is not installed (node scripts/code-server.js install)');
-    for (const [figure, goal] of Object.values(FIGURES)) console.log(`BENCH ${JSON.stringify({ figure, goal, skipped: 'code-server is not installed' })}`);
+    for (const [figure, goal] of Object.values(FIGURES)) printBench({ figure, goal, skipped: 'code-server is not installed' });
     return;
   }
   const m = /\[views-bench\] (\{.*\})/.exec(output);
