@@ -34,21 +34,27 @@ export class LazyFeature<M extends FeatureModule = FeatureModule> {
     private readonly shell: ShellServices,
   ) {}
 
+  /** Whether the feature was asked for (its loading started). */
   get loaded(): boolean {
     return this.loading !== undefined;
   }
 
   /** The feature's module, loaded and activated once. */
   module(): Promise<M> {
-    this.loading ??= (async () => {
-      const started = performance.now();
-      const module = await this.definition.load();
-      module.activateFeature(this.context, this.shell);
-      log.info(`Loaded the ${this.definition.name} feature in ${(performance.now() - started).toFixed(1)} ms.`);
-      return module;
-    })();
-    // A failed load is tried again on the next use (the error is shown to the caller).
-    this.loading.catch(() => (this.loading = undefined));
+    if (!this.loading) {
+      const loading = (async () => {
+        const started = performance.now();
+        const module = await this.definition.load();
+        module.activateFeature(this.context, this.shell);
+        log.info(`Loaded the ${this.definition.name} feature in ${(performance.now() - started).toFixed(1)} ms.`);
+        return module;
+      })();
+      this.loading = loading;
+      // A bundle that failed to load is tried again on the next use (the caller shows the error).
+      loading.catch(() => {
+        if (this.loading === loading) this.loading = undefined;
+      });
+    }
     return this.loading;
   }
 
