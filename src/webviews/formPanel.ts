@@ -91,6 +91,11 @@ export class FormPanel implements vscode.Disposable {
     return this.host.titleSuffix ? `${title} · ${this.host.titleSuffix}` : title;
   }
 
+  /** What the page last reported of its draft: nothing yet, clean, or with unsaved edits (tests read it). */
+  draftState(): 'none' | 'clean' | 'dirty' {
+    return this.draft === undefined ? 'none' : this.draft.dirty ? 'dirty' : 'clean';
+  }
+
   /** Unsaved values as the page last reported them, without passwords. */
   unsavedDraft(): FormValues | undefined {
     if (!this.draft?.dirty || !this.loaded) return undefined;

@@ -168,6 +168,7 @@ function registerForms(context: vscode.ExtensionContext, shell: ShellServices): 
         cspSource: p.panel.webview.cspSource,
         localResourceRoots: (p.panel.webview.options.localResourceRoots ?? []).map((u) => u.toString()),
         enableScripts: p.panel.webview.options.enableScripts === true,
+        draft: p.draftState(),
       })),
     ),
     // The panel of `recordKey` opened under `profileId` (default: the active profile).

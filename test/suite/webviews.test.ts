@@ -20,6 +20,8 @@ interface PanelInfo {
   cspSource: string;
   localResourceRoots: string[];
   enableScripts: boolean;
+  /** What the page last reported of its draft. */
+  draft: 'none' | 'clean' | 'dirty';
 }
 
 interface SandboxState {
@@ -367,9 +369,11 @@ suite('Webview forms', function () {
     await vscode.commands.executeCommand(FormCommands.company);
     await panelFor('company');
     const { values } = await init('company');
-    // Let the real page finish its own start-up (it reports a clean draft) before playing an edit.
-    await new Promise((r) => setTimeout(r, 1500));
+    // The real page reports a clean draft once it has started: wait for that report before playing an
+    // edit, or it would arrive after the edit and replace it (a busy machine made this flaky).
+    await waitFor(async () => ((await panelFor('company')).draft !== 'none' ? true : undefined), 'the page\'s own draft report', 30_000);
     await simulate('company', { type: 'draft', dirty: true, values: { ...values, City: 'Draft City' } });
+    assert.equal((await panelFor('company')).draft, 'dirty');
     prompts.answer = (actions) => actions[0];
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitFor(async () => (prompts.messages.length > 0 ? true : undefined), 'the warning');
