@@ -287,7 +287,8 @@ suite('Palette commands', function () {
     // Cancel as soon as the temporary file has bytes in it.
     const watcher = setInterval(() => {
       const part = fs.existsSync(folder) ? fs.readdirSync(folder).find((f) => f.endsWith('.part')) : undefined;
-      if (part && fs.statSync(path.join(folder, part)).size > 0) cancel.cancel();
+      // The file may be gone between the listing and the stat (renamed or removed): no size then.
+      if (part && (fs.statSync(path.join(folder, part), { throwIfNoEntry: false })?.size ?? 0) > 0) cancel.cancel();
     }, 2);
     const cancelled = await exec<DownloadOutcome | undefined>(PaletteCommands.registryDownload, { aliasType: 'PK', userType: 'Invoice', folder, cancellation: cancel.token });
     clearInterval(watcher);
