@@ -14,9 +14,6 @@ import { LoadMoreNode, PagedNode } from './pagedNode';
 import { ErrorNode } from './treeNode';
 import { isDataArea, NilveraTrees } from './trees';
 
-/** Test seam: returns the trees object (same extension host, so the object itself). */
-export const TREES_TEST_HOOK = TreeCommands.testHook;
-
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   const client = shellClientSource(shell);
   // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
@@ -31,7 +28,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
       if (isDataArea(area)) trees.dataChanged(area);
       else trees.refreshAll();
     }),
-    registerRawCommand(TREES_TEST_HOOK, () => trees),
+    registerRawCommand(TreeCommands.testHook, () => trees),
     // A new key (here or in another window) or another environment: everything shown is stale.
     shell.keys.onDidChange(() => trees.refreshAll()),
     shell.onDidChangeProfile(() => trees.refreshAll()),

@@ -9,8 +9,6 @@ import * as vscode from 'vscode';
 import { DIAGNOSTIC_SOURCE } from '../editor/selectors';
 import { WalkthroughContextKeys } from './contextKeys';
 
-export { WalkthroughContextKeys } from './contextKeys';
-
 export function registerWalkthroughProgress(context: vscode.ExtensionContext): void {
   let checked = false;
   const hasNilveraDiagnostics = (uris: readonly vscode.Uri[]): boolean =>

@@ -4,18 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import type { BenchFigure } from '../bench/benchLine';
 
-interface Figure {
+/** A BENCH line as the benchmarks write it (test/bench/benchLine.ts), read back with its bench and ratio. */
+interface Figure extends BenchFigure {
   bench?: string;
-  figure: string;
-  goal: string;
-  value?: number;
-  unit?: string;
-  met?: boolean;
-  baseline?: number;
   ratio?: number;
-  note?: string;
-  skipped?: string;
 }
 interface Malformed {
   bench?: string;
