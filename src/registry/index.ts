@@ -2,7 +2,7 @@
 // number or title words without the network.
 
 import * as path from 'node:path';
-import { iterateRegistryZip, type RegistryZipOptions } from '../domain/registryZip';
+import { iterateRegistryZipBatches, type RegistryZipOptions } from '../domain/registryZip';
 import { buildIndex, type BuildOptions, type IndexSource } from './builder';
 import type { IndexMeta } from './format';
 
@@ -26,5 +26,5 @@ export async function buildIndexFromZip(
   source: IndexSource,
   options: BuildOptions & RegistryZipOptions = {},
 ): Promise<IndexMeta> {
-  return buildIndex(storageDir, iterateRegistryZip(zipPath, { maxEntryBytes: options.maxEntryBytes }), { zipPath: path.resolve(zipPath), ...source }, options);
+  return buildIndex(storageDir, iterateRegistryZipBatches(zipPath, { maxEntryBytes: options.maxEntryBytes }), { zipPath: path.resolve(zipPath), ...source }, options);
 }

@@ -139,6 +139,24 @@ describe('registry index format 2 on a realistic list', () => {
     for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'records.z']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), f);
     assert.deepEqual(fs.readdirSync(b).filter((f) => f.endsWith('.tmp')), [], 'no run file left behind');
   });
+
+  test('taxpayers handed over in batches give the same index files as one at a time, spills included', async () => {
+    const a = currentIndexFolder(dir) as string;
+    const batches = (size: number): Taxpayer[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+    // Batches of 1, of an uneven size and of everything; with 7 pairs in memory a spill falls inside most titles.
+    for (const [size, pairs] of [[1, undefined], [157, undefined], [list.length, undefined], [157, 7]] as const) {
+      const other = tempDir();
+      const progress: number[] = [];
+      const meta = await buildIndex(other, from(batches(size)), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 }, { onProgress: (n) => progress.push(n), ...(pairs ? { wordPairsInMemory: pairs } : {}) });
+      assert.equal(meta.taxpayers, list.length);
+      const b = currentIndexFolder(other) as string;
+      for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'records.z']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), `${f}, batches of ${size}, ${pairs ?? 'default'} pairs`);
+      // Progress comes in multiples of 5,000 taxpayers, rising, up to the last multiple reached.
+      assert.ok(progress.every((n, i) => n % 5000 === 0 && n <= list.length && (i === 0 || n > progress[i - 1])), `progress ${progress.join(', ')}, batches of ${size}`);
+      assert.equal(progress.at(-1), Math.floor(list.length / 5000) * 5000, `last progress, batches of ${size}`);
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
 });
 
 test('the tax-number sort orders by key, duplicates by list order', () => {

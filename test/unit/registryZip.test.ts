@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RegistryZipError, isUnsafeEntryName, iterateRegistryZip, loadJSZip, readRegistryZip, registryZipFromBase64, sniffFormat } from '../../src/domain/registryZip';
+import { RegistryZipError, isUnsafeEntryName, iterateRegistryZip, iterateRegistryZipBatches, loadJSZip, readRegistryZip, registryZipFromBase64, sniffFormat } from '../../src/domain/registryZip';
 import type { RegistryZipErrorCode } from '../../src/domain/registryZip';
 import { RegistryXmlError } from '../../src/domain/registryXml';
 import type { Taxpayer } from '../../src/domain/registryXml';
@@ -92,6 +92,41 @@ test('reads a ZIP from a file path', async () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the batch form hands out every taxpayer once, in list order, a chunk at a time, and returns the summary', async () => {
+  // Large enough for several inflated chunks (64 KiB each).
+  const many = Array.from({ length: 3000 }, (_, i) => buildTaxpayer(i));
+  const xml = registryXml(many);
+  assert.ok(Buffer.byteLength(xml) > 4 * 65536, 'the list spans several chunks');
+  for (const compression of ['DEFLATE', 'STORE'] as const) {
+    const batches = iterateRegistryZipBatches(await makeZip([{ name: 'a.xml', data: xml }], compression));
+    const seen: Taxpayer[] = [];
+    let count = 0;
+    let r = await batches.next();
+    for (; !r.done; r = await batches.next()) {
+      assert.ok(r.value.length > 0, 'no empty batch');
+      count++;
+      seen.push(...r.value);
+    }
+    // Inflated chunks are 64 KiB; a stored entry in a Buffer arrives as one chunk.
+    if (compression === 'DEFLATE') assert.ok(count > 1 && count < many.length, `${count} batches for ${many.length} taxpayers`);
+    assert.deepEqual(seen, many, compression);
+    assert.deepEqual(r.value, { entryName: 'a.xml', taxpayers: many.length, bytes: Buffer.byteLength(xml) }, compression);
+  }
+});
+
+test('a damaged entry (CRC-32 mismatch) fails the batch form after the batches it handed out', async () => {
+  const many = Array.from({ length: 3000 }, (_, i) => buildTaxpayer(i));
+  const zip = Buffer.from(await makeZip([{ name: 'a.xml', data: registryXml(many) }], 'STORE'));
+  // A stored entry inflates "fine" whatever its bytes: change one digit of a tax number late in the list.
+  const at = zip.lastIndexOf(Buffer.from(`<Identifier>${many[2900].Identifier}`)) + '<Identifier>'.length;
+  zip[at] = zip[at] === 0x31 ? 0x32 : 0x31;
+  let handedOut = 0;
+  await rejectsWith((async () => {
+    for await (const batch of iterateRegistryZipBatches(zip)) handedOut += batch.length;
+  })(), 'corrupt', /checksum/);
+  assert.ok(handedOut > 0, 'batches came before the check at the end');
 });
 
 test('the base64 the API returns decodes to the same ZIP', async () => {
