@@ -23,6 +23,17 @@ export type DownloadTarget = (
    * Costs one inflate pass over the ZIP.
    */
   verifyZip?: boolean;
+  /**
+   * Also hands every piece of the decoded ZIP, in order, to a reader on the way (the offline index
+   * build, src/registry/streamingIndex.ts); the download waits while it is behind.
+   */
+  onZipBytes?: (bytes: Buffer) => Promise<void>;
+  /**
+   * With verifyZip: asked first, once all bytes are in; true when the reader on the way has already
+   * checked the whole ZIP (its one entry inflated to the CRC-32 its directory gives), which makes the
+   * full check's second inflate pass redundant. Anything else (false, an error) runs the full check.
+   */
+  checkedOnTheWay?: (zip: { path: string } | { buffer: Buffer }) => Promise<boolean>;
 };
 
 export interface DownloadResult {
@@ -141,7 +152,7 @@ export function downloadRegistryList(
         for await (const chunk of body) {
           const out = decoder.push(chunk);
           if (out.length) {
-            await sink.write(out);
+            await (target.onZipBytes ? Promise.all([sink.write(out), target.onZipBytes(out)]) : sink.write(out));
             report(out.length);
           }
         }
@@ -160,10 +171,14 @@ export function downloadRegistryList(
         throw malformed((err as Error).message);
       }
       if (last.length) {
-        await sink.write(last);
+        await (target.onZipBytes ? Promise.all([sink.write(last), target.onZipBytes(last)]) : sink.write(last));
         report(last.length);
       }
-      return await sink.finish(target.verifyZip ? (zip) => verifyZip(zip, signal) : undefined);
+      const check = async (zip: { path: string } | { buffer: Buffer }): Promise<void> => {
+        if (await target.checkedOnTheWay?.(zip).catch(() => false)) return;
+        await verifyZip(zip, signal);
+      };
+      return await sink.finish(target.verifyZip ? check : undefined);
     } catch (err) {
       await sink.discard().catch(() => undefined);
       throw err;

@@ -66,7 +66,7 @@ interface ZipEntryLike {
   dir: boolean;
   nodeStream(type?: 'nodebuffer'): NodeJS.ReadableStream;
   /** jszip's record of the entry as stored; `crc32` is the checksum from the ZIP's headers. */
-  _data?: { crc32?: number };
+  _data?: { crc32?: number; compressedSize?: number; uncompressedSize?: number; localOffset?: number };
 }
 
 
@@ -266,7 +266,7 @@ interface ListEntry {
  * the end: deflate itself has no integrity check, so a damaged byte can inflate "fine" into a wrong tax
  * number. The taxpayers already handed out are then to be thrown away (the index build does).
  */
-async function* parseEntry(entry: ListEntry, maxBytes: number): AsyncGenerator<Taxpayer[], RegistryZipSummary> {
+async function* parseEntry(entry: ListEntry, maxBytes: number, checksum?: { crc32?: number }): AsyncGenerator<Taxpayer[], RegistryZipSummary> {
   const { name: entryName, stream: entryStream, head } = entry;
   let crc = 0;
   // jszip's stream is a readable-stream v2 object without async iteration: pipe it into a core
@@ -298,6 +298,7 @@ async function* parseEntry(entry: ListEntry, maxBytes: number): AsyncGenerator<T
       throw new RegistryZipError('corrupt', `The ZIP entry "${entryName}" is damaged: its content does not match its checksum (CRC-32). Download the list again.`, entryName);
     }
     parser.end();
+    if (checksum) checksum.crc32 = crc >>> 0;
     if (batch.length > 0) yield takeBatch();
   } finally {
     entryStream.unpipe(pass);
@@ -370,10 +371,11 @@ async function zlibEntries(source: Buffer | string): Promise<ZipEntryLike[] | un
       const method = cd.readUInt16LE(p + 10);
       const crc = cd.readUInt32LE(p + 16);
       const compressed = cd.readUInt32LE(p + 20);
+      const uncompressed = cd.readUInt32LE(p + 24);
       const nameLength = cd.readUInt16LE(p + 28);
       const local = cd.readUInt32LE(p + 42);
       const next = p + 46 + nameLength + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32);
-      if (next > cd.length || (flags & 1) !== 0 || (method !== 0 && method !== 8) || compressed === 0xffffffff || cd.readUInt32LE(p + 24) === 0xffffffff || local === 0xffffffff) return undefined;
+      if (next > cd.length || (flags & 1) !== 0 || (method !== 0 && method !== 8) || compressed === 0xffffffff || uncompressed === 0xffffffff || local === 0xffffffff) return undefined;
       const name = cd.toString(flags & 0x800 ? 'utf8' : 'latin1', p + 46, p + 46 + nameLength);
       if (isUnsafeEntryName(name)) throw new RegistryZipError('unsafeEntryName', `The ZIP holds an entry with an unsafe name ("${name}"); it was not opened.`, name);
       p = next;
@@ -385,7 +387,7 @@ async function zlibEntries(source: Buffer | string): Promise<ZipEntryLike[] | un
       entries.push({
         name,
         dir: false,
-        _data: { crc32: crc },
+        _data: { crc32: crc, compressedSize: compressed, uncompressedSize: uncompressed, localOffset: local },
         nodeStream: () => {
           const raw = zip.stream(start, start + compressed);
           if (method === 0) return raw;
@@ -405,4 +407,103 @@ async function zlibEntries(source: Buffer | string): Promise<ZipEntryLike[] | un
 /** The API returns the ZIP as base64 inside a JSON string; this turns that string into bytes. */
 export function registryZipFromBase64(base64: string): Buffer {
   return Buffer.from(base64, 'base64');
+}
+
+/** The download cannot be read as it arrives (the caller reads the whole file afterwards instead). */
+export class NotStreamableError extends Error {
+  constructor(reason: string) {
+    super(`The registry ZIP cannot be read while it downloads: ${reason}.`);
+    this.name = 'NotStreamableError';
+  }
+}
+
+export interface StreamedEntrySummary extends RegistryZipSummary {
+  /** CRC-32 of the inflated entry, to be matched against the central directory once it arrives. */
+  crc32: number;
+  /** Bytes of deflate data the entry took (zlib stops at the stream's end). */
+  compressedBytes: number;
+}
+
+/** The next `n` bytes of a paused stream (fewer only if it ends first). */
+async function readBytes(stream: Readable, n: number): Promise<Buffer> {
+  for (;;) {
+    const chunk = stream.read(n) as Buffer | null;
+    if (chunk) return chunk;
+    if (stream.readableEnded) return (stream.read() as Buffer | null) ?? Buffer.alloc(0);
+    await new Promise<void>((resolve, reject) => {
+      const done = (): void => {
+        stream.off('readable', done);
+        stream.off('end', done);
+        stream.off('error', fail);
+        resolve();
+      };
+      const fail = (e: Error): void => {
+        stream.off('readable', done);
+        stream.off('end', done);
+        reject(e);
+      };
+      stream.once('readable', done);
+      stream.once('end', done);
+      stream.once('error', fail);
+    });
+  }
+}
+
+/**
+ * Taxpayers of the first entry of a ZIP read front to back as it downloads (local header, then its
+ * deflate data, which ends by itself). Only the plain case streams: a deflated, unencrypted entry with
+ * a safe name whose content is XML. Anything else is a NotStreamableError, and the caller reads the
+ * finished file with iterateRegistryZipBatches, which decides about the other cases as it always has.
+ * Whether the ZIP holds only this entry, and with this CRC-32, is known only from the central
+ * directory at the end: the caller checks that (zipFileEntries) before using what was read.
+ */
+export async function* streamFirstEntryBatches(zip: Readable, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer[], StreamedEntrySummary> {
+  const header = await readBytes(zip, 30);
+  if (header.length < 30 || header.readUInt32LE(0) !== LOCAL) throw new NotStreamableError('it does not start with a file entry');
+  const flags = header.readUInt16LE(6);
+  const method = header.readUInt16LE(8);
+  if (flags & 0x0001) throw new NotStreamableError('the entry is encrypted');
+  if (method !== 8) throw new NotStreamableError(`the entry is not deflated (method ${method})`);
+  const nameLength = header.readUInt16LE(26);
+  const rest = await readBytes(zip, nameLength + header.readUInt16LE(28));
+  if (rest.length < nameLength + header.readUInt16LE(28)) throw new NotStreamableError('the ZIP ends inside its first header');
+  const name = rest.toString(flags & 0x0800 ? 'utf8' : 'latin1', 0, nameLength);
+  if (isUnsafeEntryName(name) || name.endsWith('/')) throw new NotStreamableError('the first entry is not a plain file');
+  const inflate = zlib.createInflateRaw({ chunkSize: 1 << 16 });
+  // The bytes after the deflate data (descriptor, directory) make zlib end the entry; the rest flows on.
+  const forwardError = (e: Error): void => void inflate.destroy(e);
+  zip.on('error', forwardError);
+  zip.pipe(inflate);
+  try {
+    const head = await readHead(inflate, name);
+    if (!head || sniffFormat(head) !== 'xml') throw new NotStreamableError('the first entry is not an XML list');
+    const checksum: { crc32?: number } = {};
+    const summary = yield* parseEntry({ name, stream: inflate, head }, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, checksum);
+    return { ...summary, crc32: checksum.crc32 ?? 0, compressedBytes: inflate.bytesWritten };
+  } finally {
+    zip.off('error', forwardError);
+    zip.unpipe(inflate);
+    inflate.destroy();
+  }
+}
+
+export interface ZipFileEntry {
+  name: string;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  /** Where the entry's local header starts. */
+  localOffset: number;
+}
+
+/** The file entries of a plain ZIP file as its central directory gives them (undefined for anything unusual). */
+export async function zipFileEntries(file: string): Promise<ZipFileEntry[] | undefined> {
+  const entries = await zlibEntries(file);
+  return entries?.map((e) => ({
+    name: e.name,
+    crc32: (e._data?.crc32 ?? 0) >>> 0,
+    compressedSize: e._data?.compressedSize ?? -1,
+    uncompressedSize: e._data?.uncompressedSize ?? -1,
+    localOffset: e._data?.localOffset ?? -1,
+  }));
 }

@@ -359,7 +359,8 @@ export class IndexBuilder {
 /** Reads one spilled run front to back through a buffer: its groups come in word-number order. */
 class RunReader {
   private readonly fd: number;
-  private buf = Buffer.allocUnsafe(1 << 20);
+  // One per run, all open during the merge (the build's peak): kept small.
+  private buf = Buffer.allocUnsafe(1 << 18);
   private start = 0;
   private end = 0;
   private filePos = 0;
@@ -478,34 +479,79 @@ async function writeFloat64s(file: string, values: Float64Array): Promise<void> 
 }
 
 /**
+ * An index being built in a temporary folder of `storageDir`. Readers see nothing of it until
+ * install(); abandon() removes it. buildIndex runs the whole sequence; a download that indexes while
+ * it arrives (streamingIndex.ts) installs only once the finished ZIP has been checked.
+ */
+export class PendingIndex {
+  private reported = 0;
+
+  private constructor(
+    private readonly storageDir: string,
+    private readonly name: string,
+    private readonly builder: IndexBuilder,
+    private readonly options: BuildOptions,
+  ) {}
+
+  static async start(storageDir: string, options: BuildOptions = {}): Promise<PendingIndex> {
+    await fs.promises.mkdir(storageDir, { recursive: true });
+    await removeStaleBuilds(storageDir);
+    const name = `index-${Date.now()}-${randomBytes(4).toString('hex')}`;
+    const builder = await IndexBuilder.create(path.join(storageDir, `tmp-${name}`), options.wordPairsInMemory);
+    return new PendingIndex(storageDir, name, builder, options);
+  }
+
+  /** Adds taxpayers or batches of them (iterateRegistryZipBatches); resolves with what the iterator returns. */
+  async addFrom<R>(taxpayers: AsyncIterable<Taxpayer | readonly Taxpayer[]> | AsyncIterator<Taxpayer | readonly Taxpayer[], R>): Promise<R | undefined> {
+    const it = Symbol.asyncIterator in taxpayers ? taxpayers[Symbol.asyncIterator]() : taxpayers;
+    for (let r = await it.next(); ; r = await it.next()) {
+      if (r.done) return r.value as R | undefined;
+      if (this.options.signal?.aborted) {
+        await it.return?.();
+        throw new IndexBuildCancelledError();
+      }
+      const item = r.value;
+      for (const t of Array.isArray(item) ? (item as readonly Taxpayer[]) : [item as Taxpayer]) {
+        const io = this.builder.add(t);
+        if (io) await io;
+      }
+      const count = this.builder.taxpayers;
+      if (count - this.reported >= 5000) {
+        this.reported = count - (count % 5000);
+        this.options.onProgress?.(this.reported);
+      }
+    }
+  }
+
+  /** Writes the lookup files and meta.json. */
+  finish(source: IndexSource): Promise<IndexMeta> {
+    return this.builder.finish(source);
+  }
+
+  /** Makes the finished index the current one (the older ones are removed). */
+  async install(): Promise<void> {
+    await fs.promises.rename(this.builder.folder, path.join(this.storageDir, this.name));
+    await installIndex(this.storageDir, this.name);
+  }
+
+  abandon(): Promise<void> {
+    return this.builder.abandon();
+  }
+}
+
+/**
  * Builds an index from a stream of taxpayers into `storageDir` and makes it the current one.
  * A cancelled or failed build leaves the previous index untouched and no partial folder behind.
  */
 export async function buildIndex(storageDir: string, taxpayers: AsyncIterable<Taxpayer | readonly Taxpayer[]>, source: IndexSource, options: BuildOptions = {}): Promise<IndexMeta> {
-  await fs.promises.mkdir(storageDir, { recursive: true });
-  await removeStaleBuilds(storageDir);
-  const name = `index-${Date.now()}-${randomBytes(4).toString('hex')}`;
-  const builder = await IndexBuilder.create(path.join(storageDir, `tmp-${name}`), options.wordPairsInMemory);
+  const pending = await PendingIndex.start(storageDir, options);
   try {
-    let reported = 0;
-    for await (const item of taxpayers) {
-      if (options.signal?.aborted) throw new IndexBuildCancelledError();
-      // Batches (iterateRegistryZipBatches) or single taxpayers.
-      for (const t of Array.isArray(item) ? (item as readonly Taxpayer[]) : [item as Taxpayer]) {
-        const io = builder.add(t);
-        if (io) await io;
-      }
-      if (builder.taxpayers - reported >= 5000) {
-        reported = builder.taxpayers - (builder.taxpayers % 5000);
-        options.onProgress?.(reported);
-      }
-    }
-    const meta = await builder.finish(source);
-    await fs.promises.rename(builder.folder, path.join(storageDir, name));
-    await installIndex(storageDir, name);
+    await pending.addFrom(taxpayers);
+    const meta = await pending.finish(source);
+    await pending.install();
     return meta;
   } catch (error) {
-    await builder.abandon();
+    await pending.abandon();
     throw error;
   }
 }

@@ -7,6 +7,8 @@ import { buildIndex, type BuildOptions, type IndexSource } from './builder';
 import type { IndexMeta } from './format';
 
 export { buildIndex, IndexBuildCancelledError, installIndex } from './builder';
+export { downloadAndIndex } from './streamingIndex';
+export type { DownloadedIndex, DownloadIndexOptions, ZipDownload } from './streamingIndex';
 export type { BuildOptions, IndexSource } from './builder';
 export { RegistryIndexReader, currentIndexFolder, readIndexMeta } from './reader';
 export type { WordSearchResult } from './reader';

@@ -302,6 +302,7 @@ suite('Palette commands', function () {
     assert.deepEqual(fs.readdirSync(folder), ['registry-PK-Invoice.zip']);
     assert.equal(fs.statSync(outcome.zipPath).size, outcome.zipBytes);
     assert.ok(outcome.taxpayers > 100_000, `${outcome.taxpayers} taxpayers`);
+    assert.equal(outcome.indexedWhileDownloading, true, 'the sandbox ZIP (one deflated XML entry) is indexed as it downloads');
 
     // Offline: no request reaches the server.
     sandbox.resetRequestLog();

@@ -1,6 +1,7 @@
 // Registry list download and offline search. The ZIP goes to a temporary file that is renamed when
-// complete (src/api/registryDownload.ts); the offline index is then built from it by streaming and
-// swapped in atomically (src/registry). Searching needs no network.
+// complete and checked (src/api/registryDownload.ts); the offline index is built while it downloads
+// and swapped in atomically once the file is good (src/registry/streamingIndex.ts). Searching needs
+// no network.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -32,6 +33,8 @@ export interface DownloadOutcome {
   zipBytes: number;
   taxpayers: number;
   downloadedAt: string;
+  /** Whether the index was built while the ZIP downloaded (else from the finished file). */
+  indexedWhileDownloading: boolean;
 }
 
 /** The last opened index, kept open between searches (its word dictionary is loaded once). */
@@ -61,7 +64,7 @@ async function askFolder(ctx: PaletteContext): Promise<string> {
   return chosen[0].fsPath;
 }
 
-/** "Download Registry List": ZIP to disk, then the offline index, each step cancellable. */
+/** "Download Registry List": the ZIP to disk and the offline index built on the way, cancellable. */
 export async function downloadRegistryList(ctx: PaletteContext, args: DownloadArgs = {}): Promise<DownloadOutcome> {
   const aliasType = args.aliasType ?? (await askAliasType());
   const userType = args.userType ?? (await askUserType(ctx));
@@ -77,33 +80,67 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
       const controller = new AbortController();
       const subs = [token.onCancellationRequested(() => controller.abort()), args.cancellation?.onCancellationRequested(() => controller.abort())];
       try {
+        // The index is built while the ZIP downloads (src/registry/streamingIndex.ts): one message for both.
+        let zipBytesSoFar = 0;
+        let indexed = 0;
         let lastReport = 0;
-        // A download may take minutes: no overall time limit, the user cancels.
-        const result = await client.registry.downloadList(
-          aliasType,
-          userType,
+        let downloaded = false;
+        const report = (): void => {
+          progress.report({
+            message: downloaded
+              ? indexed > 0
+                ? vscode.l10n.t('indexing… {0} taxpayers', indexed.toLocaleString())
+                : vscode.l10n.t('indexing…')
+              : indexed > 0
+                ? vscode.l10n.t('{0} downloaded, {1} taxpayers indexed', formatBytes(zipBytesSoFar), indexed.toLocaleString())
+                : vscode.l10n.t('{0} downloaded', formatBytes(zipBytesSoFar)),
+          });
+        };
+        const result = await registry.downloadAndIndex(
+          (hooks) =>
+            client.registry
+              .downloadList(
+                aliasType,
+                userType,
+                {
+                  kind: 'file',
+                  path: zipPath,
+                  // A damaged ZIP must not replace a good one: checked before the rename.
+                  verifyZip: true,
+                  ...hooks,
+                  onProgress: (bytes) => {
+                    zipBytesSoFar = bytes;
+                    if (bytes - lastReport < 256 * 1024) return;
+                    lastReport = bytes;
+                    report();
+                  },
+                },
+                // A download may take minutes: no overall time limit, the user cancels.
+                { signal: controller.signal, timeoutMs: 24 * 3600 * 1000 },
+              )
+              .finally(() => {
+                downloaded = true;
+                report();
+              }),
+          zipPath,
+          registry.indexStorageDir(indexRoot(ctx), aliasType, userType),
+          { aliasType, userType },
           {
-            kind: 'file',
-            path: zipPath,
-            // A damaged ZIP must not replace a good one: checked before the rename.
-            verifyZip: true,
-            onProgress: (bytes) => {
-              if (bytes - lastReport < 256 * 1024) return;
-              lastReport = bytes;
-              progress.report({ message: vscode.l10n.t('{0} downloaded', formatBytes(bytes)) });
+            signal: controller.signal,
+            onProgress: (n) => {
+              indexed = n;
+              report();
+            },
+            // Windows cannot remove a folder with open files: let go of the index being replaced.
+            beforeInstall: () => {
+              closeOpenReader();
+              closeOfflineRegistries();
             },
           },
-          { signal: controller.signal, timeoutMs: 24 * 3600 * 1000 },
         );
-        progress.report({ message: vscode.l10n.t('indexing…') });
-        // Windows cannot remove a folder with open files: let go of the index being replaced.
-        closeOpenReader();
-        closeOfflineRegistries();
-        const meta = await registry.buildIndexFromZip(zipPath, registry.indexStorageDir(indexRoot(ctx), aliasType, userType), { aliasType, userType, zipBytes: result.bytes }, {
-          signal: controller.signal,
-          onProgress: (n) => progress.report({ message: vscode.l10n.t('indexing… {0} taxpayers', n.toLocaleString()) }),
-        });
-        return { zipPath, zipBytes: result.bytes, taxpayers: meta.taxpayers, downloadedAt: meta.downloadedAt };
+        const meta = result.meta;
+        if (!result.streamed) log.info(`registry list ${aliasType}/${userType}: indexed from the finished file (${result.notStreamedBecause ?? 'unknown reason'})`);
+        return { zipPath, zipBytes: result.zipBytes, taxpayers: meta.taxpayers, downloadedAt: meta.downloadedAt, indexedWhileDownloading: result.streamed };
       } catch (error) {
         if (controller.signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
         throw error;

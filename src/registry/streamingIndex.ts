@@ -1,0 +1,153 @@
+// Indexes a registry list while its ZIP downloads, so the wait for the network and the index build
+// overlap (the list is 1.5 million taxpayers; each step takes tens of seconds). The ZIP still goes to
+// its file and is checked whole as before; the index built on the way is installed only when that
+// finished file holds exactly the entry that was read, with the same CRC-32. In every other case
+// (another layout, a failure while reading on the way) the index is built from the finished file, as
+// it was before this existed, so what is installed and every error message stay the same.
+
+import { once } from 'node:events';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { iterateRegistryZipBatches, streamFirstEntryBatches, zipFileEntries, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
+import { buildIndex, IndexBuildCancelledError, PendingIndex, type BuildOptions } from './builder';
+import type { IndexMeta } from './format';
+
+/** ZIP bytes buffered ahead of the index build before the download waits for it. */
+const AHEAD_BYTES = 1024 * 1024;
+
+export interface ListKind {
+  aliasType: string;
+  userType: string;
+}
+
+export type DownloadIndexOptions = BuildOptions & RegistryZipOptions & {
+  /** Called before the new index replaces the current one (Windows cannot remove open files). */
+  beforeInstall?: () => void;
+};
+
+export interface DownloadedIndex {
+  meta: IndexMeta;
+  zipBytes: number;
+  /** Whether the index was built while the ZIP downloaded (false: from the finished file). */
+  streamed: boolean;
+  /** Why the index could not be built on the way, when it was not. */
+  notStreamedBecause?: string;
+}
+
+/** What the download needs from the index built on the way (DownloadTarget's hooks of the same names). */
+export interface OnTheWayHooks {
+  /** Every decoded byte of the ZIP, in order; the download waits while the build is behind. */
+  onZipBytes(bytes: Buffer): Promise<void>;
+  /** Once all bytes are in: whether the build on the way has checked the whole ZIP (then no second pass). */
+  checkedOnTheWay(zip: { path: string } | { buffer: Buffer }): Promise<boolean>;
+}
+
+/** What the download step must do: fetch the ZIP to `zipPath` with these hooks (verifyZip on). */
+export type ZipDownload = (hooks: OnTheWayHooks) => Promise<{ bytes: number }>;
+
+/**
+ * Downloads a registry list with `download` and indexes it into `storageDir` on the way; the finished,
+ * checked ZIP decides whether that index is installed or a new one is built from the file.
+ */
+export async function downloadAndIndex(download: ZipDownload, zipPath: string, storageDir: string, kind: ListKind, options: DownloadIndexOptions = {}): Promise<DownloadedIndex> {
+  const live = new StreamingIndex(storageDir, options);
+  let zipBytes: number;
+  try {
+    ({ bytes: zipBytes } = await download({
+      onZipBytes: (bytes) => live.write(bytes),
+      checkedOnTheWay: async (zip) => 'path' in zip && (await live.complete(zip.path)).pending !== undefined,
+    }));
+  } catch (error) {
+    await live.abandon();
+    throw error;
+  }
+  const source = { ...kind, zipBytes, zipPath: path.resolve(zipPath) };
+  const streamed = await live.complete(zipPath);
+  if (streamed.pending) {
+    try {
+      const meta = await streamed.pending.finish(source);
+      options.beforeInstall?.();
+      await streamed.pending.install();
+      return { meta, zipBytes, streamed: true };
+    } catch (error) {
+      await streamed.pending.abandon();
+      throw error;
+    }
+  }
+  if (options.signal?.aborted) throw new IndexBuildCancelledError();
+  options.beforeInstall?.();
+  const meta = await buildIndex(storageDir, iterateRegistryZipBatches(zipPath, { maxEntryBytes: options.maxEntryBytes }), source, options);
+  return { meta, zipBytes, streamed: false, notStreamedBecause: streamed.reason };
+}
+
+/** The index build fed by the download: write() as bytes arrive, complete() once the file is done. */
+class StreamingIndex {
+  private readonly zip = new PassThrough({ highWaterMark: AHEAD_BYTES });
+  private readonly task: Promise<{ pending: PendingIndex; summary: StreamedEntrySummary } | { reason: string }>;
+  /** Set once the build on the way stopped (finished, or gave up): bytes are no longer passed on. */
+  private stopped = false;
+  private verdict: Promise<{ pending?: PendingIndex; reason?: string }> | undefined;
+
+  constructor(storageDir: string, options: DownloadIndexOptions) {
+    // The reader on the way gets the error through its inflate stream; this keeps it from being unhandled.
+    this.zip.on('error', () => undefined);
+    this.task = this.run(storageDir, options);
+  }
+
+  private async run(storageDir: string, options: DownloadIndexOptions): Promise<{ pending: PendingIndex; summary: StreamedEntrySummary } | { reason: string }> {
+    let pending: PendingIndex | undefined;
+    try {
+      pending = await PendingIndex.start(storageDir, options);
+      const summary = await pending.addFrom(streamFirstEntryBatches(this.zip, options));
+      if (!summary) throw new Error('the entry ended without a summary');
+      return { pending, summary };
+    } catch (error) {
+      await pending?.abandon();
+      if (error instanceof IndexBuildCancelledError) return { reason: 'cancelled' };
+      // A real problem with the list shows again, with its own message, when the file is read.
+      return { reason: error instanceof Error ? error.message : String(error) };
+    } finally {
+      // Whatever follows the entry (or everything, after giving up) is not needed here.
+      this.stopped = true;
+      this.zip.resume();
+    }
+  }
+
+  /** Passes downloaded bytes on, waiting while the build is more than AHEAD_BYTES behind. */
+  async write(bytes: Buffer): Promise<void> {
+    if (this.stopped) return;
+    if (!this.zip.write(bytes)) await Promise.race([once(this.zip, 'drain'), this.task]);
+  }
+
+  /**
+   * All bytes are in (the file at `zipPath`, temporary or final: the same bytes): resolves with the
+   * build made on the way if the file holds only the entry that was read, with the CRC-32 it had;
+   * otherwise that build is removed. Decided once.
+   */
+  complete(zipPath: string): Promise<{ pending?: PendingIndex; reason?: string }> {
+    return (this.verdict ??= this.judge(zipPath));
+  }
+
+  private async judge(zipPath: string): Promise<{ pending?: PendingIndex; reason?: string }> {
+    this.zip.end();
+    const outcome = await this.task;
+    if ('reason' in outcome) return { reason: outcome.reason };
+    const entries = await zipFileEntries(zipPath).catch(() => undefined);
+    const [only] = entries ?? [];
+    const read = outcome.summary;
+    // The directory describes exactly what was read: the first entry, its name, CRC-32 and both sizes.
+    if (entries?.length === 1 && only.localOffset === 0 && only.name === read.entryName && only.crc32 === read.crc32 && only.uncompressedSize === read.bytes && only.compressedSize === read.compressedBytes) {
+      return { pending: outcome.pending };
+    }
+    await outcome.pending.abandon();
+    return { reason: entries ? `the ZIP holds ${entries.length} entries, or not the one read` : 'the ZIP could not be listed' };
+  }
+
+  /** The download failed or was cancelled: the build on the way is removed. */
+  async abandon(): Promise<void> {
+    this.zip.destroy(new Error('the download stopped'));
+    const outcome = await this.task;
+    // Removing twice is harmless (the folder is gone or going); a judged build may have been kept.
+    if ('pending' in outcome) await outcome.pending.abandon();
+  }
+}
