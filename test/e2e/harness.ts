@@ -256,9 +256,22 @@ function makeWorkbench(page: Page, sandbox: SandboxProcess | undefined, shotsDir
     page,
     sandbox,
     async runCommand(title) {
-      await openPalette(title);
+      // The palette lists the commands whose `when` holds as it opens; one that a context key set a
+      // moment later (the key just saved) shows only when the palette is opened again.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        await openPalette(title);
+        const row = paletteRow(title);
+        try {
+          await row.waitFor({ timeout: 5000 });
+        } catch (e) {
+          if (Date.now() > deadline) throw e;
+          await page.keyboard.press('Escape');
+          continue;
+        }
+        break;
+      }
       const row = paletteRow(title);
-      await row.waitFor();
       await row.click();
       await quickInput.waitFor({ state: 'hidden' }).catch(() => undefined); // a command may open its own quick input
     },

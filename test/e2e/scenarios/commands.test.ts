@@ -203,6 +203,9 @@ test('registry list: a download cancelled halfway leaves no file; a completed on
   await wb.screenshot('download cancelled, nothing left');
 
   await start();
+  // The index is built while the list downloads: one message tells both.
+  await page.locator('.notification-toast', { hasText: /B downloaded, [\d.,]+ taxpayers indexed/ }).first().waitFor({ timeout: 60_000 });
+  await wb.screenshot('downloading and indexing at once');
   const done = await notification(/ready for offline search/);
   assert.match(done, /400[,.]000 taxpayers/);
   assert.deepEqual(fs.readdirSync(listsDir), ['registry-PK-Invoice.zip']);
