@@ -142,6 +142,8 @@ export function downloadRegistryList(
   return http.stream(spec, opts, async (body, signal, contentLength) => {
     const sink = target.kind === 'file' ? fileSink(target.path) : bufferSink(contentLength !== undefined ? Math.floor(contentLength * 0.75) : undefined);
     const decoder = new RegistryBodyDecoder();
+    // Decoded ZIP bytes go to the sink and, when asked, to the reader on the way at once.
+    const deliver = (out: Buffer): Promise<unknown> => (target.onZipBytes ? Promise.all([sink.write(out), target.onZipBytes(out)]) : sink.write(out));
     let bytes = 0;
     const report = (n: number) => {
       bytes += n;
@@ -152,7 +154,7 @@ export function downloadRegistryList(
         for await (const chunk of body) {
           const out = decoder.push(chunk);
           if (out.length) {
-            await (target.onZipBytes ? Promise.all([sink.write(out), target.onZipBytes(out)]) : sink.write(out));
+            await deliver(out);
             report(out.length);
           }
         }
@@ -171,7 +173,7 @@ export function downloadRegistryList(
         throw malformed((err as Error).message);
       }
       if (last.length) {
-        await (target.onZipBytes ? Promise.all([sink.write(last), target.onZipBytes(last)]) : sink.write(last));
+        await deliver(last);
         report(last.length);
       }
       const check = async (zip: { path: string } | { buffer: Buffer }): Promise<void> => {

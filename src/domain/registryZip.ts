@@ -465,8 +465,9 @@ export async function* streamFirstEntryBatches(zip: Readable, options: RegistryZ
   if (flags & 0x0001) throw new NotStreamableError('the entry is encrypted');
   if (method !== 8) throw new NotStreamableError(`the entry is not deflated (method ${method})`);
   const nameLength = header.readUInt16LE(26);
-  const rest = await readBytes(zip, nameLength + header.readUInt16LE(28));
-  if (rest.length < nameLength + header.readUInt16LE(28)) throw new NotStreamableError('the ZIP ends inside its first header');
+  const headerRest = nameLength + header.readUInt16LE(28);
+  const rest = await readBytes(zip, headerRest);
+  if (rest.length < headerRest) throw new NotStreamableError('the ZIP ends inside its first header');
   const name = rest.toString(flags & 0x0800 ? 'utf8' : 'latin1', 0, nameLength);
   if (isUnsafeEntryName(name) || name.endsWith('/')) throw new NotStreamableError('the first entry is not a plain file');
   const inflate = zlib.createInflateRaw({ chunkSize: 1 << 16 });

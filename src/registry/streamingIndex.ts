@@ -8,8 +8,9 @@
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { iterateRegistryZipBatches, streamFirstEntryBatches, zipFileEntries, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
-import { buildIndex, IndexBuildCancelledError, PendingIndex, type BuildOptions } from './builder';
+import { streamFirstEntryBatches, zipFileEntries, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
+import { IndexBuildCancelledError, PendingIndex, type BuildOptions } from './builder';
+import { buildIndexFromZip } from './fromZip';
 import type { IndexMeta } from './format';
 
 /** ZIP bytes buffered ahead of the index build before the download waits for it. */
@@ -33,6 +34,9 @@ export interface DownloadedIndex {
   /** Why the index could not be built on the way, when it was not. */
   notStreamedBecause?: string;
 }
+
+/** The build made on the way, if the finished ZIP holds exactly what it read; else why not. */
+type Verdict = { pending?: PendingIndex; reason?: string };
 
 /** What the download needs from the index built on the way (DownloadTarget's hooks of the same names). */
 export interface OnTheWayHooks {
@@ -76,7 +80,7 @@ export async function downloadAndIndex(download: ZipDownload, zipPath: string, s
   }
   if (options.signal?.aborted) throw new IndexBuildCancelledError();
   options.beforeInstall?.();
-  const meta = await buildIndex(storageDir, iterateRegistryZipBatches(zipPath, { maxEntryBytes: options.maxEntryBytes }), source, options);
+  const meta = await buildIndexFromZip(zipPath, storageDir, source, options);
   return { meta, zipBytes, streamed: false, notStreamedBecause: streamed.reason };
 }
 
@@ -86,7 +90,7 @@ class StreamingIndex {
   private readonly task: Promise<{ pending: PendingIndex; summary: StreamedEntrySummary } | { reason: string }>;
   /** Set once the build on the way stopped (finished, or gave up): bytes are no longer passed on. */
   private stopped = false;
-  private verdict: Promise<{ pending?: PendingIndex; reason?: string }> | undefined;
+  private verdict: Promise<Verdict> | undefined;
 
   constructor(storageDir: string, options: DownloadIndexOptions) {
     // The reader on the way gets the error through its inflate stream; this keeps it from being unhandled.
@@ -124,11 +128,11 @@ class StreamingIndex {
    * build made on the way if the file holds only the entry that was read, with the CRC-32 it had;
    * otherwise that build is removed. Decided once.
    */
-  complete(zipPath: string): Promise<{ pending?: PendingIndex; reason?: string }> {
+  complete(zipPath: string): Promise<Verdict> {
     return (this.verdict ??= this.judge(zipPath));
   }
 
-  private async judge(zipPath: string): Promise<{ pending?: PendingIndex; reason?: string }> {
+  private async judge(zipPath: string): Promise<Verdict> {
     this.zip.end();
     const outcome = await this.task;
     if ('reason' in outcome) return { reason: outcome.reason };

@@ -3,23 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RegistryZipError, isUnsafeEntryName, iterateRegistryZip, iterateRegistryZipBatches, loadJSZip, readRegistryZip, registryZipFromBase64, sniffFormat } from '../../src/domain/registryZip';
+import { RegistryZipError, isUnsafeEntryName, iterateRegistryZip, iterateRegistryZipBatches, readRegistryZip, registryZipFromBase64, sniffFormat } from '../../src/domain/registryZip';
 import type { RegistryZipErrorCode } from '../../src/domain/registryZip';
 import { RegistryXmlError } from '../../src/domain/registryXml';
 import type { Taxpayer } from '../../src/domain/registryXml';
-import { buildTaxpayer, registryXml } from '../support/registryFixtures';
-
-type Entry = { name: string; data: string | Buffer; dir?: boolean };
-
-async function makeZip(entries: Entry[], compression: 'DEFLATE' | 'STORE' = 'DEFLATE'): Promise<Buffer> {
-  const JSZip = await loadJSZip();
-  const zip = new JSZip();
-  for (const e of entries) {
-    if (e.dir) zip.folder(e.name);
-    else zip.file(e.name, e.data, { createFolders: false });
-  }
-  return zip.generateAsync({ type: 'nodebuffer', compression });
-}
+import { buildTaxpayer, makeZip, registryXml } from '../support/registryFixtures';
 
 async function collect(source: Buffer | string, maxEntryBytes?: number): Promise<Taxpayer[]> {
   const out: Taxpayer[] = [];

@@ -8,9 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createClient, NilveraApiError, type NilveraClient } from '../../src/api';
-import { loadJSZip } from '../../src/domain/registryZip';
 import { buildIndexFromZip, currentIndexFolder, downloadAndIndex, IndexBuildCancelledError, RegistryIndexReader, type ZipDownload } from '../../src/registry';
-import { buildTaxpayer, registryXml } from '../support/registryFixtures';
+import { buildTaxpayer, makeZip, registryXml } from '../support/registryFixtures';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 
 const KIND = { aliasType: 'PK', userType: 'Invoice' };
@@ -128,13 +127,6 @@ describe('registry ZIPs that cannot be read on the way', () => {
   const taxpayers = Array.from({ length: 1500 }, (_, i) => buildTaxpayer(i));
   const xml = registryXml(taxpayers);
 
-  async function zipOf(entries: Array<{ name: string; data: string }>, compression: 'DEFLATE' | 'STORE'): Promise<Buffer> {
-    const JSZip = await loadJSZip();
-    const z = new JSZip();
-    for (const e of entries) z.file(e.name, e.data);
-    return z.generateAsync({ type: 'nodebuffer', compression });
-  }
-
   /** A "download" that writes the ZIP to its path and hands it over in pieces, as the API layer does. */
   const fromBuffer = (zip: Buffer, zipPath: string): ZipDownload => async ({ onZipBytes }) => {
     for (let at = 0; at < zip.length; at += 7000) await onZipBytes(zip.subarray(at, at + 7000));
@@ -150,7 +142,7 @@ describe('registry ZIPs that cannot be read on the way', () => {
     test(`${label}: indexed from the finished file, the same as before`, async () => {
       const dir = tempDir();
       const zipPath = path.join(dir, 'list.zip');
-      const zip = await zipOf([...entries], compression);
+      const zip = await makeZip([...entries], compression);
       const result = await downloadAndIndex(fromBuffer(zip, zipPath), zipPath, path.join(dir, 'live'), KIND);
       assert.equal(result.streamed, false);
       assert.ok(result.notStreamedBecause, 'a reason is given');
@@ -165,7 +157,7 @@ describe('registry ZIPs that cannot be read on the way', () => {
   test('a plain one-entry ZIP handed over in small pieces is indexed on the way', async () => {
     const dir = tempDir();
     const zipPath = path.join(dir, 'list.zip');
-    const zip = await zipOf([{ name: 'list.xml', data: xml }], 'DEFLATE');
+    const zip = await makeZip([{ name: 'list.xml', data: xml }], 'DEFLATE');
     const result = await downloadAndIndex(fromBuffer(zip, zipPath), zipPath, path.join(dir, 'live'), KIND);
     assert.equal(result.streamed, true, `not streamed: ${result.notStreamedBecause}`);
     assert.equal(result.meta.taxpayers, taxpayers.length);
