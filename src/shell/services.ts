@@ -11,6 +11,7 @@ import { profileOrigin, profileSecretName, type Profile } from './profiles/profi
 import { guardStaleAnswers, ProfileSwitchedError } from './profiles/staleAnswers';
 import { requestLogger } from './log';
 import { SandboxLauncher } from './sandboxLauncher';
+import { SerialMemento } from './serialMemento';
 import { readSettings } from './settings';
 import { WorkspaceUsage } from './workspaceUsage';
 
@@ -41,6 +42,7 @@ export class ShellServices implements vscode.Disposable {
   private launcher: SandboxLauncher | undefined;
   private workspaceUsage: WorkspaceUsage | undefined;
   private profileState: ActiveProfile | undefined;
+  private serialGlobalState: SerialMemento | undefined;
   private cachedClient: { signature: string; client: ShellClient } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -69,10 +71,16 @@ export class ShellServices implements vscode.Disposable {
     return this.launcher;
   }
 
+  /** Every globalState read and write of the extension goes through this one serial writer (src/shell/serialMemento.ts). */
+  get globalState(): vscode.Memento {
+    this.serialGlobalState ??= new SerialMemento(this.context.globalState);
+    return this.serialGlobalState;
+  }
+
   /** The window's profile state (records, the active one, its generation). */
   get profiles(): ActiveProfile {
     if (!this.profileState) {
-      this.profileState = new ActiveProfile(this.context, environmentLabel);
+      this.profileState = new ActiveProfile(this.context, environmentLabel, this.globalState);
       this.disposables.push(this.profileState);
     }
     return this.profileState;

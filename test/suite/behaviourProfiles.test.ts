@@ -62,7 +62,7 @@ for (const profile of PROFILES) {
     // The template IDs this suite makes the extension remember are put back as they were, so the
     // suites after it see the ID prompts they expect.
     let rememberedBefore: unknown;
-    const globalState = () => (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalState;
+    const globalState = () => api.testing.services.globalState;
 
     suiteSetup(async () => {
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), `nilvera-behaviour-${profile}-`));

@@ -91,4 +91,25 @@ suite('Profiles: migration from per-environment keys', function () {
     assert.deepEqual(second.migrated, [], 'the second run finds nothing to migrate');
     assert.equal(await snapshot(), before, 'the second run changes no profile and no key');
   });
+
+  // CI lost a profile here once on VS Code 1.100: a switch of profile (its writes not awaited) and the
+  // migration's writes went to the shared globalState close together. VS Code echoes every write
+  // back as the whole stored object, and a read-modify-write made before the last echo is back
+  // builds on an older state. Written straight to context.globalState, this test loses most of its
+  // 40 records; src/shell/serialMemento.ts sends one write at a time and reads see the queued ones.
+  test('records written close together without waiting (0-2 ms apart) are all kept once every echo is back', async () => {
+    const { services } = api.testing;
+    const written = Array.from({ length: 40 }, (_, i) => ({ id: `p-close-${String(i).padStart(2, '0')}`, name: `Close ${i}`, environment: 'test' as const }));
+    try {
+      for (const [i, record] of written.entries()) {
+        void services.profiles.store.put(record);
+        await new Promise((r) => setTimeout(r, i % 3));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      const missing = written.filter((r) => !services.profiles.store.get(r.id)).map((r) => r.id);
+      assert.deepEqual(missing, [], 'records lost to a write that came close to another');
+    } finally {
+      for (const record of written) await services.profiles.store.remove(record.id);
+    }
+  });
 });

@@ -43,12 +43,12 @@ function userTypeLabel(type: GlobalUserType): string {
 
 /** Picks the GlobalUserType; the last choice comes first and is remembered. */
 export async function askUserType(ctx: PaletteContext): Promise<GlobalUserType> {
-  const last = ctx.extension.globalState.get<GlobalUserType>(USER_TYPE_KEY) ?? 'Invoice';
+  const last = ctx.shell.globalState.get<GlobalUserType>(USER_TYPE_KEY) ?? 'Invoice';
   const ordered = [last, ...GLOBAL_USER_TYPES.filter((t) => t !== last)];
   const items = ordered.map((type) => ({ label: userTypeLabel(type), description: type, type }));
   const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Registered users of which document type?'), ignoreFocusOut: true });
   if (!picked) throw new UserCancelledError();
-  await ctx.extension.globalState.update(USER_TYPE_KEY, picked.type);
+  await ctx.shell.globalState.update(USER_TYPE_KEY, picked.type);
   return picked.type;
 }
 

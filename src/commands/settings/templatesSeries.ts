@@ -120,7 +120,7 @@ async function askTemplateFile(): Promise<string> {
 }
 
 export async function updateTemplate(ctx: PaletteContext, args: TemplateArgs = {}): Promise<UpdateTemplateCommand> {
-  const ids = new RememberedIds(ctx.extension.globalState, TEMPLATE_IDS_KEY);
+  const ids = new RememberedIds(ctx.shell.globalState, TEMPLATE_IDS_KEY);
   const target = args.id !== undefined ? { ID: args.id, Name: ids.all().find((r) => r.ID === args.id)?.Name } : await askId(vscode.l10n.t('Which e-invoice template?'), ids.all());
   let change = args.change;
   if (!change) {
@@ -148,7 +148,7 @@ export async function updateTemplate(ctx: PaletteContext, args: TemplateArgs = {
 }
 
 export async function updateSeries(ctx: PaletteContext, args: SeriesArgs = {}): Promise<UpdateSeriesCommand> {
-  const ids = new RememberedIds(ctx.extension.globalState, SERIES_IDS_KEY);
+  const ids = new RememberedIds(ctx.shell.globalState, SERIES_IDS_KEY);
   const target = args.id !== undefined ? { ID: args.id, Name: ids.all().find((r) => r.ID === args.id)?.Name } : await askId(vscode.l10n.t('Which e-voucher series?'), ids.all());
   let change = args.change;
   if (!change) {

@@ -36,8 +36,10 @@ export class ActiveProfile implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly label: (environment: EnvironmentId) => string,
+    /** The extension's one serial writer of globalState (src/shell/serialMemento.ts). */
+    globalState: vscode.Memento,
   ) {
-    this.store = new ProfileStore(context.globalState);
+    this.store = new ProfileStore(globalState);
   }
 
   /** The active profile (synchronous: records live in memory; no secret is read). */
