@@ -3,6 +3,8 @@
 //              feature loaded on first use (src/features/*.ts, reached through import()) with the code
 //              features share -> dist/lazy-*.js (see buildExtension)
 //   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
+//   workers    src/registry/titleWordsWorker.ts -> dist/registryWords.js (a worker thread of the
+//              registry index build, started by src/registry/wordSink.ts)
 //   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
@@ -165,6 +167,15 @@ function configs() {
       entryPoints: [path.join(root, 'src/sandbox/main.ts')],
       outfile: path.join(distDir, 'sandbox.js'),
       plugins: [lazyVendor(distDir), problemMatcher],
+    });
+  }
+  if (want('workers') || want('extension') || withTests) {
+    list.push({
+      name: 'workers',
+      ...nodeCommon,
+      entryPoints: { registryWords: path.join(root, 'src/registry/titleWordsWorker.ts') },
+      outdir: distDir,
+      plugins: [problemMatcher],
     });
   }
   const webviewEntries = walk(path.join(root, 'src/webview-ui'), (p) => /[/\\]main\.ts$/.test(p) || /[/\\]entries[/\\][^/\\]+\.ts$/.test(p));

@@ -33,6 +33,8 @@ export interface DownloadedIndex {
   streamed: boolean;
   /** Why the index could not be built on the way, when it was not. */
   notStreamedBecause?: string;
+  /** Where the index built on the way had its title words indexed. */
+  wordsIn?: 'worker' | 'thread';
 }
 
 /** The build made on the way, if the finished ZIP holds exactly what it read; else why not. */
@@ -72,7 +74,7 @@ export async function downloadAndIndex(download: ZipDownload, zipPath: string, s
       const meta = await streamed.pending.finish(source);
       options.beforeInstall?.();
       await streamed.pending.install();
-      return { meta, zipBytes, streamed: true };
+      return { meta, zipBytes, streamed: true, wordsIn: streamed.pending.wordsIn };
     } catch (error) {
       await streamed.pending.abandon();
       throw error;

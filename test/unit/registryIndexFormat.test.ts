@@ -144,13 +144,14 @@ describe('registry index format 2 on a realistic list', () => {
     const a = currentIndexFolder(dir) as string;
     const batches = (size: number): Taxpayer[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
     // Batches of 1, of an uneven size and of everything; with 7 pairs in memory a spill falls inside most titles.
-    for (const [size, pairs] of [[1, undefined], [157, undefined], [list.length, undefined], [157, 7]] as const) {
+    // The same with the title words in this thread instead of the worker.
+    for (const [size, pairs, inWorker] of [[1, undefined, true], [157, undefined, true], [list.length, undefined, true], [157, 7, true], [157, undefined, false], [157, 7, false]] as const) {
       const other = tempDir();
       const progress: number[] = [];
-      const meta = await buildIndex(other, from(batches(size)), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 }, { onProgress: (n) => progress.push(n), ...(pairs ? { wordPairsInMemory: pairs } : {}) });
+      const meta = await buildIndex(other, from(batches(size)), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 }, { onProgress: (n) => progress.push(n), wordsInWorker: inWorker, ...(pairs ? { wordPairsInMemory: pairs } : {}) });
       assert.equal(meta.taxpayers, list.length);
       const b = currentIndexFolder(other) as string;
-      for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'records.z']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), `${f}, batches of ${size}, ${pairs ?? 'default'} pairs`);
+      for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'records.z']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), `${f}, batches of ${size}, ${pairs ?? 'default'} pairs, ${inWorker ? 'worker' : 'this thread'}`);
       // Progress comes in multiples of 5,000 taxpayers, rising, up to the last multiple reached.
       assert.ok(progress.every((n, i) => n % 5000 === 0 && n <= list.length && (i === 0 || n > progress[i - 1])), `progress ${progress.join(', ')}, batches of ${size}`);
       assert.equal(progress.at(-1), Math.floor(list.length / 5000) * 5000, `last progress, batches of ${size}`);

@@ -1,0 +1,262 @@
+// The title-word half of the index build: each taxpayer's folded title words become (word, ordinal)
+// pairs, sorted and spilled to disk in runs, merged at the end into delta-coded postings
+// (words.post) and a front-coded dictionary (words.dict, words.idx). It runs in a worker thread
+// (titleWordsWorker.ts) while the extension host's thread parses the list and writes the records,
+// or in the same thread where no worker can start (wordSink.ts).
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { crc32 } from '../domain/crc32';
+import { FileAppender } from './fileAppender';
+import { foldedWords } from './fold';
+import { FILES, WORDS_PER_BLOCK } from './format';
+import { ByteReader, ByteWriter } from './varint';
+
+/** Pairs (word, ordinal) held before a sorted run is spilled to disk: 8 MB of Float64. */
+export const RUN_PAIRS = 1 << 20;
+
+export class TitleWords {
+  private readonly wordIds = new Map<string, number>();
+  private readonly words: string[] = [];
+  private pairs: Float64Array;
+  private pairCount = 0;
+  private readonly runs: string[] = [];
+
+  constructor(
+    private readonly folder: string,
+    pairsInMemory = RUN_PAIRS,
+  ) {
+    this.pairs = new Float64Array(Math.max(1, pairsInMemory));
+  }
+
+  /** Distinct words so far. */
+  get wordCount(): number {
+    return this.words.length;
+  }
+
+  /**
+   * Adds the words of taxpayer `ordinal`'s title. Returns a promise only when a run goes to disk.
+   * A title goes whole into one run where it fits (so a word twice in it is deduplicated within the
+   * run); only a title longer than the whole budget (tests use tiny ones) is split, and the merge
+   * drops the repeat then.
+   */
+  add(title: string, ordinal: number): Promise<void> | undefined {
+    const words = foldedWords(title);
+    if (this.pairCount + words.length > this.pairs.length) return this.addAfterSpill(words, ordinal);
+    for (const word of words) this.pairs[this.pairCount++] = this.wordId(word) * 4294967296 + ordinal;
+    return undefined;
+  }
+
+  private async addAfterSpill(words: string[], ordinal: number): Promise<void> {
+    if (this.pairCount > 0) await this.spillRun();
+    for (const word of words) {
+      if (this.pairCount === this.pairs.length) await this.spillRun();
+      this.pairs[this.pairCount++] = this.wordId(word) * 4294967296 + ordinal;
+    }
+  }
+
+  private wordId(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id === undefined) {
+      id = this.words.length;
+      this.wordIds.set(word, id);
+      this.words.push(word);
+    }
+    return id;
+  }
+
+  /** Writes words.post, words.dict and words.idx; returns the number of distinct words. */
+  async finish(): Promise<number> {
+    await this.spillRun();
+    // What the merge no longer needs goes before it reads the runs back (the peak of the build).
+    this.pairs = new Float64Array(0);
+    this.wordIds.clear();
+    await this.writeWords();
+    return this.words.length;
+  }
+
+  /** Removes the spilled runs (the folder itself belongs to the caller). */
+  async abandon(): Promise<void> {
+    for (const f of this.runs) await fs.promises.rm(f, { force: true });
+  }
+
+  /** Sorts the pairs gathered so far by (word, ordinal) and writes them as one run file. */
+  private async spillRun(): Promise<void> {
+    if (this.pairCount === 0) return;
+    const sorted = this.pairs.subarray(0, this.pairCount).sort();
+    const w = new ByteWriter(1 << 20);
+    const deltas = new ByteWriter(1 << 12);
+    let previousWord = 0;
+    for (let i = 0; i < sorted.length; ) {
+      const word = Math.floor(sorted[i] / 4294967296);
+      let last = 0;
+      let count = 0;
+      deltas.reset();
+      for (; i < sorted.length && Math.floor(sorted[i] / 4294967296) === word; i++) {
+        // A word twice in one title ("… Ticaret Sanayi ve Ticaret …") is one posting.
+        if (i > 0 && sorted[i] === sorted[i - 1]) continue;
+        const ordinal = sorted[i] % 4294967296;
+        deltas.uvarint(ordinal - last);
+        last = ordinal;
+        count++;
+      }
+      w.uvarint(word - previousWord);
+      w.uvarint(count);
+      w.uvarint(last);
+      w.uvarint(deltas.length);
+      w.bytes(deltas.view());
+      previousWord = word;
+    }
+    const file = path.join(this.folder, `run-${this.runs.length}.tmp`);
+    await fs.promises.writeFile(file, w.view());
+    this.runs.push(file);
+    this.pairCount = 0;
+  }
+
+  /**
+   * Merges the runs into words.post (in word-number order, reading each run front to back) and then
+   * writes the front-coded dictionary in alphabetical order, each entry pointing at its postings.
+   * Memory: three numbers a word, and one run buffer each.
+   */
+  private async writeWords(): Promise<void> {
+    const wordCount = this.words.length;
+    const postOffset = new Float64Array(wordCount);
+    const postBytes = new Uint32Array(wordCount);
+    const postCount = new Uint32Array(wordCount);
+    const runs = this.runs.map((f) => new RunReader(f));
+    const post = await FileAppender.create(path.join(this.folder, FILES.wordPostings));
+    const postings = new ByteWriter(1 << 16);
+    for (let id = 0; id < wordCount; id++) {
+      postings.reset();
+      let count = 0;
+      let last = 0;
+      for (const run of runs) {
+        const group = run.groupFor(id);
+        if (!group) continue;
+        // The run's first delta is from 0; continue the chain from the previous run's last ordinal.
+        const first = new ByteReader(group.deltas);
+        const firstOrdinal = first.uvarint();
+        if (count > 0 && firstOrdinal === last) {
+          // The same title's word on both sides of a spill: one posting (the next delta is from it).
+          count += group.count - 1;
+        } else {
+          postings.uvarint(firstOrdinal - last);
+          count += group.count;
+        }
+        postings.bytes(group.deltas.subarray(first.pos));
+        last = group.last;
+      }
+      postOffset[id] = post.offset;
+      postBytes[id] = postings.length;
+      postCount[id] = count;
+      await post.append(postings.view());
+    }
+    for (const run of runs) run.close();
+    await post.close();
+
+    const order = Array.from({ length: wordCount }, (_, i) => i).sort((a, b) => (this.words[a] < this.words[b] ? -1 : 1));
+    const dict = await FileAppender.create(path.join(this.folder, FILES.wordDict));
+    const blocks: Array<[string, number, number]> = [];
+    const entry = new ByteWriter(1 << 16);
+    let previousWord = '';
+    const endBlock = async () => {
+      if (blocks.length > 0) blocks[blocks.length - 1][2] = crc32(entry.view());
+      await dict.append(entry.view());
+      entry.reset();
+    };
+    for (let k = 0; k < order.length; k++) {
+      const id = order[k];
+      const word = this.words[id];
+      if (k % WORDS_PER_BLOCK === 0) {
+        await endBlock();
+        blocks.push([word, dict.offset, 0]);
+        previousWord = '';
+      }
+      let prefix = 0;
+      const max = Math.min(word.length, previousWord.length);
+      while (prefix < max && word.charCodeAt(prefix) === previousWord.charCodeAt(prefix)) prefix++;
+      // Never split a surrogate pair between the shared prefix and the UTF-8 suffix.
+      if (prefix > 0 && (word.charCodeAt(prefix - 1) & 0xfc00) === 0xd800) prefix--;
+      const suffix = Buffer.from(word.slice(prefix), 'utf8');
+      entry.uvarint(prefix);
+      entry.uvarint(suffix.length);
+      entry.bytes(suffix);
+      entry.uvarint(postOffset[id]);
+      entry.uvarint(postBytes[id]);
+      entry.uvarint(postCount[id]);
+      previousWord = word;
+    }
+    await endBlock();
+    await dict.close();
+    const index = { blocks, dictEnd: dict.offset, postEnd: post.offset };
+    await fs.promises.writeFile(path.join(this.folder, FILES.wordIndex), JSON.stringify(index));
+    for (const f of this.runs) await fs.promises.rm(f, { force: true });
+  }
+}
+
+/** Reads one spilled run front to back through a buffer: its groups come in word-number order. */
+class RunReader {
+  private readonly fd: number;
+  // One per run, all open during the merge (the build's peak): kept small.
+  private buf = Buffer.allocUnsafe(1 << 18);
+  private start = 0;
+  private end = 0;
+  private filePos = 0;
+  private eof = false;
+  private word = 0;
+  private pending: { word: number; count: number; last: number; deltas: Buffer } | undefined;
+
+  constructor(file: string) {
+    this.fd = fs.openSync(file, 'r');
+  }
+
+  /** The next group if it is word `id`'s (groups of smaller ids were all taken before). */
+  groupFor(id: number): { count: number; last: number; deltas: Buffer } | undefined {
+    this.pending ??= this.next();
+    if (!this.pending || this.pending.word !== id) return undefined;
+    const g = this.pending;
+    this.pending = undefined;
+    return g;
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+
+  private next(): { word: number; count: number; last: number; deltas: Buffer } | undefined {
+    if (!this.fill(1)) return undefined;
+    this.fill(40);
+    const r = new ByteReader(this.buf, this.start, this.end);
+    this.word += r.uvarint();
+    const count = r.uvarint();
+    const last = r.uvarint();
+    const length = r.uvarint();
+    const header = r.pos - this.start;
+    if (!this.fill(header + length)) throw new Error('A spilled run of the index build ends early.');
+    // A copy: the buffer is refilled under it.
+    const deltas = Buffer.from(this.buf.subarray(this.start + header, this.start + header + length));
+    this.start += header + length;
+    return { word: this.word, count, last, deltas };
+  }
+
+  /** At least n unread bytes in the buffer, unless the file ends first (then false). */
+  private fill(n: number): boolean {
+    if (this.end - this.start >= n) return true;
+    if (n > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(n);
+      this.buf.copy(bigger, 0, this.start, this.end);
+      this.buf = bigger;
+    } else {
+      this.buf.copy(this.buf, 0, this.start, this.end);
+    }
+    this.end -= this.start;
+    this.start = 0;
+    while (!this.eof && this.end < this.buf.length) {
+      const read = fs.readSync(this.fd, this.buf, this.end, this.buf.length - this.end, this.filePos);
+      if (read === 0) this.eof = true;
+      this.filePos += read;
+      this.end += read;
+    }
+    return this.end - this.start >= n;
+  }
+}
