@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Taxpayer } from '../../src/domain/registryXml';
 import { parseRegistryXml } from '../../src/domain/registryXml';
 import { iterateRegistryZip } from '../../src/domain/registryZip';
-import { sortByKey } from '../../src/registry/builder';
+import { sortByKey, sortByKeyInSlices } from '../../src/registry/builder';
 import { buildIndex, buildIndexFromZip, currentIndexFolder, foldedWords, INDEX_FORMAT, RegistryIndexError, RegistryIndexReader } from '../../src/registry';
 import { OfflineRegistry } from '../../src/registry/offlineLookup';
 import { Registry } from '../../src/sandbox/registry';
@@ -166,6 +166,35 @@ test('the tax-number sort orders by key, duplicates by list order', () => {
   sortByKey(order, keys);
   const expected = Array.from({ length: keys.length }, (_, i) => i).sort((a, b) => keys[a] - keys[b] || a - b);
   assert.deepEqual([...order], expected);
+});
+
+test('the tax-number sort in slices, merged, gives the same order as one sort, duplicates by list order', async () => {
+  // Sizes around the 65,536 slice: none, one, one slice, one more, several slices.
+  for (const size of [0, 1, 65_536, 65_537, 200_003]) {
+    const keys = Float64Array.from({ length: size }, (_, i) => (i % 5 === 0 ? Number.POSITIVE_INFINITY : ((i * 7919) % 50_021) * 1e5));
+    const whole = Uint32Array.from({ length: size }, (_, i) => i);
+    sortByKey(whole, keys);
+    const sliced = await sortByKeyInSlices(Uint32Array.from({ length: size }, (_, i) => i), keys);
+    assert.equal(sliced.length, size);
+    assert.ok(Buffer.from(sliced.buffer, sliced.byteOffset, sliced.byteLength).equals(Buffer.from(whole.buffer)), `size ${size}`);
+  }
+});
+
+test('malformed tax numbers among valid ones: every valid one is found, the malformed ones are not indexed', async () => {
+  // Before: one malformed number (a NaN key) made the sort inconsistent, and the index was refused as damaged.
+  const valid = realisticList(30_000);
+  for (const [label, malformed] of [['one', (i: number) => i === 15_000], ['every third', (i: number) => i % 3 === 1]] as const) {
+    const storage = tempDir();
+    const list = valid.map((t, i) => (malformed(i) ? { ...t, Identifier: `X${t.Identifier.slice(1)}` } : t));
+    await buildIndex(storage, from(list), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 });
+    const reader = RegistryIndexReader.open(storage) as RegistryIndexReader;
+    for (const [i, t] of list.entries()) {
+      if (malformed(i)) assert.equal(reader.byTaxNumber(t.Identifier), undefined, `${label}: ${t.Identifier}`);
+      else assert.equal(reader.byTaxNumber(t.Identifier)?.Title, t.Title, `${label}: ${t.Identifier}`);
+    }
+    reader.close();
+    fs.rmSync(storage, { recursive: true, force: true });
+  }
 });
 
 describe('registry index size budget', () => {
