@@ -181,6 +181,11 @@ export class IndexBuilder {
   }
 }
 
+/** The order of the tax-number table: by key, equal keys by ordinal (list order). */
+function keyThenOrdinal(keys: Float64Array): (a: number, b: number) => boolean {
+  return (a, b) => keys[a] < keys[b] || (keys[a] === keys[b] && a < b);
+}
+
 /** Ordinals sorted at once, then merged, before the thread is given back to the extension host. */
 const SORT_SLICE = 1 << 16;
 
@@ -192,19 +197,20 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * each, then merged, giving the thread back every 65,536 outputs. Returns a new array.
  */
 export async function sortByKeyInSlices(order: Uint32Array, keys: Float64Array): Promise<Uint32Array> {
-  const slices: Array<[number, number]> = [];
+  // Each slice's next position and its end.
+  const heads: number[] = [];
+  const ends: number[] = [];
   for (let start = 0; start < order.length; start += SORT_SLICE) {
     const end = Math.min(order.length, start + SORT_SLICE);
     sortByKey(order.subarray(start, end), keys);
-    slices.push([start, end]);
+    heads.push(start);
+    ends.push(end);
     if (end < order.length) await nextTurn();
   }
-  if (slices.length <= 1) return order;
-  const less = (a: number, b: number) => keys[a] < keys[b] || (keys[a] === keys[b] && a < b);
-  // A binary heap of the slices' next positions, ordered by the ordinal each points at.
-  const heads = slices.map(([start]) => start);
-  const ends = slices.map(([, end]) => end);
-  const heap = slices.map((_, i) => i);
+  if (heads.length <= 1) return order;
+  const less = keyThenOrdinal(keys);
+  // A binary heap of the slices, ordered by the ordinal each one's next position holds.
+  const heap = heads.map((_, i) => i);
   const before = (x: number, y: number) => less(order[heads[x]], order[heads[y]]);
   const down = (i: number) => {
     for (;;) {
@@ -238,7 +244,7 @@ export async function sortByKeyInSlices(order: Uint32Array, keys: Float64Array):
  * a typed array copies it into the JS heap twice over, tens of MB for a full list.
  */
 export function sortByKey(order: Uint32Array, keys: Float64Array): void {
-  const less = (a: number, b: number) => keys[a] < keys[b] || (keys[a] === keys[b] && a < b);
+  const less = keyThenOrdinal(keys);
   const stack: number[] = [0, order.length - 1];
   while (stack.length > 0) {
     const hi = stack.pop() as number;
