@@ -46,6 +46,26 @@ test('a fresh window with only a pom.xml: no status-bar item, no request; the sh
     path.join(folderB, 'pom.xml'),
     '<?xml version="1.0" encoding="UTF-8"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.example</groupId>\n  <artifactId>demo</artifactId>\n  <version>1.0.0</version>\n  <properties>\n    <build.timestamp>1700000000</build.timestamp>\n  </properties>\n</project>\n',
   );
+  // Window A's own refreshes end before its requests are forgotten: after the key, the status bar
+  // fetches the credits, and again once the profile has taken the company's name (its globalState
+  // write comes back after the writes queued before it). One arriving after the reset would be
+  // counted against workspace B (ci14 saw that once).
+  let seen = -1;
+  let quietSince = Date.now();
+  await waitUntil(
+    async () => {
+      const n = (await requests()).length;
+      if (n !== seen) {
+        seen = n;
+        quietSince = Date.now();
+        return undefined;
+      }
+      return Date.now() - quietSince >= 2_000 ? true : undefined;
+    },
+    "workspace A's requests to settle",
+    30_000,
+    250,
+  );
   await wb.sandbox!.control('requests', { method: 'DELETE' });
   await page.goto(`${new URL(page.url()).origin}/?folder=${encodeURIComponent(folderB)}`);
   await page.locator('.monaco-workbench .part.statusbar').waitFor();
