@@ -21,3 +21,117 @@ export function foldedWords(text: string): string[] {
     .split(WORD_SEPARATOR)
     .filter((w) => w.length > 0);
 }
+
+/** What separates the titles of a batch (foldedWordsOfTitles); no title holds it. */
+export const TITLE_SEPARATOR = '\0';
+
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/**
+ * Below U+0370 (Latin, IPA, spacing and combining marks: every character of a Turkish title), lower
+ * case is one character for one, with no context rule: a table folds them. Built on first use.
+ */
+const LATIN_END = 0x370;
+let latin: { folded: Uint16Array; isWordChar: Uint8Array } | undefined;
+
+function latinTables(): NonNullable<typeof latin> {
+  if (!latin) {
+    const folded = new Uint16Array(LATIN_END);
+    const isWordChar = new Uint8Array(LATIN_END);
+    for (let c = 0; c < LATIN_END; c++) {
+      const f = foldTurkish(String.fromCharCode(c));
+      // None folds to two characters (İ is Turkish i); were one to, it would leave the table (0xffff).
+      folded[c] = f.length === 1 ? f.charCodeAt(0) : 0xffff;
+      isWordChar[c] = WORD_CHAR.test(f) ? 1 : 0;
+    }
+    latin = { folded, isWordChar };
+  }
+  return latin;
+}
+
+/**
+ * foldedWords of every title in `joined` (titles separated by TITLE_SEPARATOR), a whole batch at a
+ * time: the index build's hot loop, where folding and splitting title by title cost about a quarter
+ * of the build's CPU time. Gives exactly what foldedWords gives title by title (a unit test compares
+ * them on random text from every branch below):
+ * - a batch of Latin text only (any Turkish list) is folded by table, one pass;
+ * - else the batch is lower-cased at once, which equals lower-casing each title: the one context
+ *   rule of lower case (a final sigma) never looks across the separator, a control character;
+ * - a batch with a combining dot above anywhere is folded title by title (Turkish locale rules).
+ */
+export function foldedWordsOfTitles(joined: string): string[][] {
+  if (joined.includes(COMBINING_DOT)) return joined.split(TITLE_SEPARATOR).map(foldedWords);
+  return latinWordsOfTitles(joined) ?? wordsOfFoldedTitles(joined.replace(/I/g, 'ı').replace(/İ/g, 'i').toLowerCase());
+}
+
+/** The Latin-only path: undefined as soon as a character from U+0370 up is met. */
+function latinWordsOfTitles(joined: string): string[][] | undefined {
+  const { folded: fold, isWordChar } = latinTables();
+  const n = joined.length;
+  const codes = new Uint16Array(n);
+  // Word starts and ends (even and odd), and a -1 where a title ends.
+  const bounds = new Int32Array(2 * n + 2);
+  let b = 0;
+  let inWord = false;
+  for (let i = 0; i < n; i++) {
+    const c = joined.charCodeAt(i);
+    if (c >= LATIN_END || fold[c] === 0xffff) return undefined;
+    codes[i] = fold[c];
+    if (isWordChar[c] === 1) {
+      if (!inWord) bounds[b++] = i;
+      inWord = true;
+      continue;
+    }
+    if (inWord) bounds[b++] = i;
+    inWord = false;
+    if (c === 0) bounds[b++] = -1;
+  }
+  if (inWord) bounds[b++] = n;
+  bounds[b++] = -1;
+  const text = Buffer.from(codes.buffer, codes.byteOffset, 2 * n).toString('utf16le');
+  const titles: string[][] = [];
+  let words: string[] = [];
+  for (let k = 0; k < b; ) {
+    if (bounds[k] < 0) {
+      titles.push(words);
+      words = [];
+      k++;
+    } else {
+      words.push(text.slice(bounds[k], bounds[k + 1]));
+      k += 2;
+    }
+  }
+  return titles;
+}
+
+/** Splits an already folded batch into each title's words (the split's /u regex, code point by code point). */
+function wordsOfFoldedTitles(folded: string): string[][] {
+  const titles: string[][] = [];
+  let words: string[] = [];
+  let start = -1;
+  const n = folded.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? folded.charCodeAt(i) : 0;
+    let width = 1;
+    let isWordChar: boolean;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (folded.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair is one code point, as the split's /u regex sees it.
+      width = 2;
+      isWordChar = WORD_CHAR.test(folded.slice(i, i + 2));
+    } else isWordChar = c !== 0 && WORD_CHAR.test(folded[i]);
+    if (isWordChar) {
+      if (start < 0) start = i;
+      i += width - 1;
+      continue;
+    }
+    if (start >= 0) {
+      words.push(folded.slice(start, i));
+      start = -1;
+    }
+    if (c === 0) {
+      titles.push(words);
+      words = [];
+    }
+  }
+  return titles;
+}

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from '../domain/crc32';
 import { FileAppender } from './fileAppender';
-import { foldedWords } from './fold';
+import { foldedWords, foldedWordsOfTitles } from './fold';
 import { FILES, WORDS_PER_BLOCK } from './format';
 import { ByteReader, ByteWriter } from './varint';
 
@@ -41,7 +41,19 @@ export class TitleWords {
    * drops the repeat then.
    */
   add(title: string, ordinal: number): Promise<void> | undefined {
-    const words = foldedWords(title);
+    return this.addWords(foldedWords(title), ordinal);
+  }
+
+  /** add() for a batch of titles joined by TITLE_SEPARATOR, the first of them taxpayer `first`'s. */
+  async addTitles(joined: string, first: number): Promise<void> {
+    const titles = foldedWordsOfTitles(joined);
+    for (let i = 0; i < titles.length; i++) {
+      const io = this.addWords(titles[i], first + i);
+      if (io) await io;
+    }
+  }
+
+  private addWords(words: string[], ordinal: number): Promise<void> | undefined {
     if (this.pairCount + words.length > this.pairs.length) return this.addAfterSpill(words, ordinal);
     for (const word of words) this.pairs[this.pairCount++] = this.wordId(word) * 4294967296 + ordinal;
     return undefined;
@@ -59,8 +71,11 @@ export class TitleWords {
     let id = this.wordIds.get(word);
     if (id === undefined) {
       id = this.words.length;
-      this.wordIds.set(word, id);
-      this.words.push(word);
+      // A word sliced from its batch (foldedWordsOfTitles) would keep the whole batch's text alive as
+      // long as the dictionary holds it: it is kept as a copy of its own.
+      const own = Buffer.from(word, 'utf16le').toString('utf16le');
+      this.wordIds.set(own, id);
+      this.words.push(own);
     }
     return id;
   }

@@ -12,11 +12,7 @@ const send = (message: FromWordsWorker) => port.postMessage(message);
 
 async function handle(message: ToWordsWorker): Promise<void> {
   if (message.kind === 'titles') {
-    const titles = message.titles.split('\0');
-    for (let i = 0; i < titles.length; i++) {
-      const io = words.add(titles[i], message.first + i);
-      if (io) await io;
-    }
+    await words.addTitles(message.titles, message.first);
     send({ kind: 'took', batch: message.batch });
   } else {
     send({ kind: 'finished', words: await words.finish() });

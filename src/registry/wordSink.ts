@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
+import { TITLE_SEPARATOR } from './fold';
 import { TitleWords } from './titleWords';
 
 export type ToWordsWorker = { kind: 'titles'; batch: number; first: number; titles: string } | { kind: 'finish' };
@@ -91,8 +92,8 @@ class WorkerWordSink implements WordSink {
   add(title: string, ordinal: number): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
     if (this.titles.length === 0) this.first = ordinal;
-    // A list's XML cannot hold NUL, and it separates words as a space would.
-    this.titles.push(title.includes('\0') ? title.replace(/\0/g, ' ') : title);
+    // A list's XML cannot hold NUL (the titles' separator), and it separates words as a space would.
+    this.titles.push(title.includes(TITLE_SEPARATOR) ? title.replaceAll(TITLE_SEPARATOR, ' ') : title);
     if (this.titles.length < TITLES_PER_BATCH) return undefined;
     this.send();
     return this.sent - this.taken > BATCHES_AHEAD ? this.caughtUp() : undefined;
@@ -114,7 +115,7 @@ class WorkerWordSink implements WordSink {
   }
 
   private send(): void {
-    this.post({ kind: 'titles', batch: this.sent++, first: this.first, titles: this.titles.join('\0') });
+    this.post({ kind: 'titles', batch: this.sent++, first: this.first, titles: this.titles.join(TITLE_SEPARATOR) });
     this.titles = [];
   }
 
