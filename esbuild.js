@@ -3,8 +3,8 @@
 //              feature loaded on first use (src/features/*.ts, reached through import()) with the code
 //              features share -> dist/lazy-*.js (see buildExtension)
 //   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
-//   workers    src/registry/titleWordsWorker.ts -> dist/registryWords.js (a worker thread of the
-//              registry index build, started by src/registry/wordSink.ts)
+//   workers    src/registry/indexWorker.ts -> dist/registryIndexWorker.js (a worker thread of the
+//              registry index build, started by src/registry/indexSink.ts)
 //   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
@@ -173,7 +173,7 @@ function configs() {
     list.push({
       name: 'workers',
       ...nodeCommon,
-      entryPoints: { registryWords: path.join(root, 'src/registry/titleWordsWorker.ts') },
+      entryPoints: { registryIndexWorker: path.join(root, 'src/registry/indexWorker.ts') },
       outdir: distDir,
       plugins: [problemMatcher],
     });

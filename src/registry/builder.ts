@@ -4,14 +4,13 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import type { Taxpayer } from '../domain/registryXml';
-import { FileAppender } from './fileAppender';
-import { CURRENT_POINTER, DICTIONARY_BYTES, encodeRecord, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, TAX_BLOCK, taxNumberKey, type IndexMeta } from './format';
+import { FileAppender, writeFloat64s } from './fileAppender';
+import { CURRENT_POINTER, encodeRecord, FILES, INDEX_FORMAT, RECORDS_PER_BLOCK, TAX_BLOCK, taxNumberKey, type IndexMeta } from './format';
 import { GrowableFloat64 } from './growable';
+import { openIndexSink, type IndexSink } from './indexSink';
 import { RUN_PAIRS } from './titleWords';
 import { ByteWriter } from './varint';
-import { openWordSink, type WordSink } from './wordSink';
 
 
 export interface IndexSource {
@@ -29,8 +28,8 @@ export interface BuildOptions {
   onProgress?: (taxpayers: number) => void;
   /** (word, taxpayer) pairs held in memory before a sorted run goes to disk (tests use few). */
   wordPairsInMemory?: number;
-  /** false: the title words in this thread, not a worker thread (tests compare the two). */
-  wordsInWorker?: boolean;
+  /** false: the records and title words written in this thread, not a worker thread (tests compare the two). */
+  inWorker?: boolean;
 }
 
 export class IndexBuildCancelledError extends Error {
@@ -40,45 +39,38 @@ export class IndexBuildCancelledError extends Error {
   }
 }
 
-/** zlib level for record blocks: with the preset dictionary, 4 is within 3 % of 6 at less CPU. */
-const DEFLATE_LEVEL = 4;
-
 /**
- * Writes the index in one streaming pass. Records are deflated in blocks as they arrive; tax-number
- * keys (8 bytes a taxpayer) stay in memory to be sorted at the end; titles go to the word sink
- * (wordSink.ts: a worker thread), which writes the word dictionary and postings.
+ * Writes the index in one streaming pass. The tax-number keys (8 bytes a taxpayer) stay in memory to
+ * be sorted at the end; each taxpayer's record and title go to the index sink (indexSink.ts: a worker
+ * thread), which writes the record blocks, the word dictionary and the postings.
  */
 export class IndexBuilder {
-  private readonly blockOffsets = new GrowableFloat64(1 << 12);
   private keys = new GrowableFloat64(1 << 16);
-  private block: string[] = [];
-  private dictionary: Buffer | undefined;
   private count = 0;
 
   private constructor(
     readonly folder: string,
-    private readonly records: FileAppender,
-    private readonly words: WordSink,
+    private readonly sink: IndexSink,
   ) {}
 
-  static async create(folder: string, options: Pick<BuildOptions, 'wordPairsInMemory' | 'wordsInWorker'> = {}): Promise<IndexBuilder> {
+  static async create(folder: string, options: Pick<BuildOptions, 'wordPairsInMemory' | 'inWorker'> = {}): Promise<IndexBuilder> {
     await fs.promises.mkdir(folder, { recursive: true });
-    const records = await FileAppender.create(path.join(folder, FILES.records));
-    return new IndexBuilder(folder, records, await openWordSink(folder, options.wordPairsInMemory ?? RUN_PAIRS, { worker: options.wordsInWorker }));
+    return new IndexBuilder(folder, await openIndexSink(folder, options.wordPairsInMemory ?? RUN_PAIRS, { worker: options.inWorker }));
   }
 
   get taxpayers(): number {
     return this.count;
   }
 
-  /** Where the title words are indexed (a worker thread unless its bundle is missing). */
-  get wordsIn(): 'worker' | 'thread' {
-    return this.words.where;
+  /** Where the records and title words are written (a worker thread unless none can start). */
+  get writtenIn(): 'worker' | 'thread' {
+    return this.sink.where;
   }
 
   /**
-   * Adds one taxpayer. Returns a promise only when a block or a run went to disk, or the word worker
-   * is too far behind: awaiting every call cost a promise and a microtask hop per taxpayer.
+   * Adds one taxpayer. Returns a promise only when the sink makes the caller wait (a block or a run
+   * went to disk in this thread, or the worker is too far behind): awaiting every call cost a promise
+   * and a microtask hop per taxpayer.
    */
   add(t: Taxpayer): Promise<void> | undefined {
     const ordinal = this.count++;
@@ -86,26 +78,17 @@ export class IndexBuilder {
     // make the sort's comparison inconsistent and could leave valid keys out of order.
     const key = taxNumberKey(t.Identifier);
     this.keys.push(Number.isNaN(key) ? Number.POSITIVE_INFINITY : key);
-    this.block.push(encodeRecord(t));
-    const io = this.block.length === RECORDS_PER_BLOCK ? this.flushBlock() : undefined;
-    const words = this.words.add(t.Title, ordinal);
-    if (io && words) return Promise.all([io, words]).then(() => undefined);
-    return io ?? words;
+    return this.sink.add(encodeRecord(t), t.Title, ordinal);
   }
 
   /** Writes the lookup files and meta.json; the folder is then a complete index. */
   async finish(source: IndexSource): Promise<IndexMeta> {
-    await this.flushBlock();
-    if (!this.dictionary) await fs.promises.writeFile(path.join(this.folder, FILES.recordDict), Buffer.alloc(0));
-    this.blockOffsets.push(this.records.offset);
-    await this.records.close();
-    await writeFloat64s(path.join(this.folder, FILES.recordIndex), this.blockOffsets.view());
-    // The word files are merged (in the worker) while the tax numbers are sorted and written here.
-    const wordsDone = this.words.finish();
-    wordsDone.catch(() => undefined); // awaited below; a failure meanwhile is not "unhandled"
+    // The records and word files are finished (in the worker) while the tax numbers are sorted and written here.
+    const written = this.sink.finish();
+    written.catch(() => undefined); // awaited below; a failure meanwhile is not "unhandled"
     await this.writeTaxNumbers();
     this.keys = new GrowableFloat64(1);
-    const words = await wordsDone;
+    const words = await written;
     const files: Record<string, number> = {};
     for (const name of Object.values(FILES)) if (name !== FILES.meta) files[name] = (await fs.promises.stat(path.join(this.folder, name))).size;
     const meta: IndexMeta = {
@@ -124,25 +107,8 @@ export class IndexBuilder {
   }
 
   async abandon(): Promise<void> {
-    await this.records.close().catch(() => undefined);
-    await this.words.abandon().catch(() => undefined);
+    await this.sink.abandon().catch(() => undefined);
     await fs.promises.rm(this.folder, { recursive: true, force: true });
-  }
-
-  /**
-   * Deflates the current block and appends it. Synchronously: for blocks this small, zlib's thread
-   * pool costs more CPU in hand-offs than it saves (measured: about 3× the CPU time).
-   */
-  private async flushBlock(): Promise<void> {
-    if (this.block.length === 0) return;
-    const raw = Buffer.from(this.block.join(RECORD_SEP), 'utf8');
-    this.block = [];
-    if (!this.dictionary) {
-      this.dictionary = Buffer.from(raw.subarray(0, DICTIONARY_BYTES));
-      await fs.promises.writeFile(path.join(this.folder, FILES.recordDict), this.dictionary);
-    }
-    this.blockOffsets.push(this.records.offset);
-    await this.records.append(zlib.deflateSync(raw, { level: DEFLATE_LEVEL, dictionary: this.dictionary }));
   }
 
   private async writeTaxNumbers(): Promise<void> {
@@ -289,11 +255,6 @@ function swap(a: Uint32Array, i: number, j: number): void {
   a[j] = t;
 }
 
-async function writeFloat64s(file: string, values: Float64Array): Promise<void> {
-  // Typed arrays are little-endian on every platform VS Code runs on.
-  await fs.promises.writeFile(file, Buffer.from(values.buffer, values.byteOffset, values.byteLength));
-}
-
 /**
  * An index being built in a temporary folder of `storageDir`. Readers see nothing of it until
  * install(); abandon() removes it. buildIndex runs the whole sequence; a download that indexes while
@@ -339,8 +300,8 @@ export class PendingIndex {
     }
   }
 
-  get wordsIn(): 'worker' | 'thread' {
-    return this.builder.wordsIn;
+  get writtenIn(): 'worker' | 'thread' {
+    return this.builder.writtenIn;
   }
 
   /** Writes the lookup files and meta.json. */

@@ -40,3 +40,8 @@ export class FileAppender {
     await this.handle.close();
   }
 }
+
+/** Writes `values` as a file of little-endian float64s (every platform VS Code runs on is little-endian). */
+export async function writeFloat64s(file: string, values: Float64Array): Promise<void> {
+  await fs.promises.writeFile(file, Buffer.from(values.buffer, values.byteOffset, values.byteLength));
+}

@@ -33,8 +33,8 @@ export interface DownloadedIndex {
   streamed: boolean;
   /** Why the index could not be built on the way, when it was not. */
   notStreamedBecause?: string;
-  /** Where the index built on the way had its title words indexed. */
-  wordsIn?: 'worker' | 'thread';
+  /** Where the index built on the way had its records and title words written. */
+  writtenIn?: 'worker' | 'thread';
 }
 
 /** The build made on the way, if the finished ZIP holds exactly what it read; else why not. */
@@ -74,7 +74,7 @@ export async function downloadAndIndex(download: ZipDownload, zipPath: string, s
       const meta = await streamed.pending.finish(source);
       options.beforeInstall?.();
       await streamed.pending.install();
-      return { meta, zipBytes, streamed: true, wordsIn: streamed.pending.wordsIn };
+      return { meta, zipBytes, streamed: true, writtenIn: streamed.pending.writtenIn };
     } catch (error) {
       await streamed.pending.abandon();
       throw error;

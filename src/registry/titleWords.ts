@@ -1,8 +1,8 @@
 // The title-word half of the index build: each taxpayer's folded title words become (word, ordinal)
 // pairs, sorted and spilled to disk in runs, merged at the end into delta-coded postings
-// (words.post) and a front-coded dictionary (words.dict, words.idx). It runs in a worker thread
-// (titleWordsWorker.ts) while the extension host's thread parses the list and writes the records,
-// or in the same thread where no worker can start (wordSink.ts).
+// (words.post) and a front-coded dictionary (words.dict, words.idx). It runs in the index worker
+// thread (indexWorker.ts), beside the record blocks, while the extension host's thread parses the
+// list; or in the same thread where no worker can start (indexSink.ts).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -303,7 +303,7 @@ suite('Palette commands', function () {
     assert.equal(fs.statSync(outcome.zipPath).size, outcome.zipBytes);
     assert.ok(outcome.taxpayers > 100_000, `${outcome.taxpayers} taxpayers`);
     assert.equal(outcome.indexedWhileDownloading, true, 'the sandbox ZIP (one deflated XML entry) is indexed as it downloads');
-    assert.equal(outcome.titleWordsIn, 'worker', 'the title words are indexed in the worker thread (dist/registryWords.js), off the extension host thread');
+    assert.equal(outcome.indexWrittenIn, 'worker', 'the records and title words are written in the worker thread (dist/registryIndexWorker.js), off the extension host thread');
 
     // Offline: no request reaches the server.
     sandbox.resetRequestLog();

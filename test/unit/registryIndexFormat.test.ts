@@ -136,7 +136,7 @@ describe('registry index format 2 on a realistic list', () => {
     await buildIndex(small, from(list), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 }, { wordPairsInMemory: 997 });
     const a = currentIndexFolder(dir) as string;
     const b = currentIndexFolder(small) as string;
-    for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'records.z']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), f);
+    for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'taxnums.idx', 'records.z', 'records.idx', 'records.dict']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), f);
     assert.deepEqual(fs.readdirSync(b).filter((f) => f.endsWith('.tmp')), [], 'no run file left behind');
   });
 
@@ -144,14 +144,14 @@ describe('registry index format 2 on a realistic list', () => {
     const a = currentIndexFolder(dir) as string;
     const batches = (size: number): Taxpayer[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
     // Batches of 1, of an uneven size and of everything; with 7 pairs in memory a spill falls inside most titles.
-    // The same with the title words in this thread instead of the worker.
+    // The same with the records and title words written in this thread instead of the worker.
     for (const [size, pairs, inWorker] of [[1, undefined, true], [157, undefined, true], [list.length, undefined, true], [157, 7, true], [157, undefined, false], [157, 7, false]] as const) {
       const other = tempDir();
       const progress: number[] = [];
-      const meta = await buildIndex(other, from(batches(size)), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 }, { onProgress: (n) => progress.push(n), wordsInWorker: inWorker, ...(pairs ? { wordPairsInMemory: pairs } : {}) });
+      const meta = await buildIndex(other, from(batches(size)), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 }, { onProgress: (n) => progress.push(n), inWorker, ...(pairs ? { wordPairsInMemory: pairs } : {}) });
       assert.equal(meta.taxpayers, list.length);
       const b = currentIndexFolder(other) as string;
-      for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'records.z']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), `${f}, batches of ${size}, ${pairs ?? 'default'} pairs, ${inWorker ? 'worker' : 'this thread'}`);
+      for (const f of ['words.dict', 'words.idx', 'words.post', 'taxnums.z', 'taxnums.idx', 'records.z', 'records.idx', 'records.dict']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), `${f}, batches of ${size}, ${pairs ?? 'default'} pairs, ${inWorker ? 'worker' : 'this thread'}`);
       // Progress comes in multiples of 5,000 taxpayers, rising, up to the last multiple reached.
       assert.ok(progress.every((n, i) => n % 5000 === 0 && n <= list.length && (i === 0 || n > progress[i - 1])), `progress ${progress.join(', ')}, batches of ${size}`);
       assert.equal(progress.at(-1), Math.floor(list.length / 5000) * 5000, `last progress, batches of ${size}`);

@@ -35,8 +35,8 @@ export interface DownloadOutcome {
   downloadedAt: string;
   /** Whether the index was built while the ZIP downloaded (else from the finished file). */
   indexedWhileDownloading: boolean;
-  /** Where the title words were indexed while downloading (a worker thread, unless its bundle is missing). */
-  titleWordsIn?: 'worker' | 'thread';
+  /** Where the records and title words were written while downloading (a worker thread, unless none can start). */
+  indexWrittenIn?: 'worker' | 'thread';
 }
 
 /** The last opened index, kept open between searches (its word dictionary is loaded once). */
@@ -142,8 +142,8 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
         );
         const meta = result.meta;
         if (!result.streamed) log.info(`registry list ${aliasType}/${userType}: indexed from the finished file (${result.notStreamedBecause ?? 'unknown reason'})`);
-        else log.info(`registry list ${aliasType}/${userType}: ${meta.taxpayers} taxpayers indexed while downloading, title words in ${result.wordsIn === 'worker' ? 'a worker thread' : 'the extension host thread'}`);
-        return { zipPath, zipBytes: result.zipBytes, taxpayers: meta.taxpayers, downloadedAt: meta.downloadedAt, indexedWhileDownloading: result.streamed, titleWordsIn: result.wordsIn };
+        else log.info(`registry list ${aliasType}/${userType}: ${meta.taxpayers} taxpayers indexed while downloading, records and title words written in ${result.writtenIn === 'worker' ? 'a worker thread' : 'the extension host thread'}`);
+        return { zipPath, zipBytes: result.zipBytes, taxpayers: meta.taxpayers, downloadedAt: meta.downloadedAt, indexedWhileDownloading: result.streamed, indexWrittenIn: result.writtenIn };
       } catch (error) {
         if (controller.signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
         throw error;

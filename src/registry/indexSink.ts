@@ -1,33 +1,39 @@
-// Where an index build sends its titles: a worker thread (titleWordsWorker.ts) when one can start,
-// so folding, splitting, sorting and merging the title words (about half of the build's CPU time)
-// run beside the list's parsing instead of on the extension host's thread; else the same code in
-// this thread. Both write the same files.
+// Where an index build sends each taxpayer's record and title: a worker thread (indexWorker.ts) when
+// one can start, so deflating the record blocks and folding, splitting, sorting and merging the title
+// words (most of the build's CPU time) run beside the list's parsing instead of on the extension
+// host's thread; else the same code in this thread. Both write the same files.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { TITLE_SEPARATOR } from './fold';
+import { RECORD_SEP, RECORDS_PER_BLOCK } from './format';
+import { RecordBlocks } from './recordBlocks';
 import { TitleWords } from './titleWords';
 
-export type ToWordsWorker = { kind: 'titles'; batch: number; first: number; titles: string } | { kind: 'finish' };
-export type FromWordsWorker = { kind: 'took'; batch: number } | { kind: 'finished'; words: number } | { kind: 'failed'; message: string };
+/** A batch: the titles of taxpayers first… joined by TITLE_SEPARATOR, and their record blocks. */
+export type ToIndexWorker = { kind: 'taxpayers'; batch: number; first: number; titles: string; blocks: string[] } | { kind: 'finish' };
+export type FromIndexWorker = { kind: 'took'; batch: number } | { kind: 'finished'; words: number } | { kind: 'failed'; message: string };
 
-export interface WordSink {
-  /** Where the words are indexed. */
+export interface IndexSink {
+  /** Where the records and words are written. */
   readonly where: 'worker' | 'thread';
-  /** The title of taxpayer `ordinal` (ordinals come in order); a promise only when the caller must wait. */
-  add(title: string, ordinal: number): Promise<void> | undefined;
-  /** Writes the word files; resolves with the number of distinct words. */
+  /**
+   * Taxpayer `ordinal`'s record (encodeRecord) and title; ordinals come in order from 0. A promise
+   * only when the caller must wait.
+   */
+  add(record: string, title: string, ordinal: number): Promise<void> | undefined;
+  /** Writes the record and word files; resolves with the number of distinct words. */
   finish(): Promise<number>;
   /** Stops; the caller removes the folder. */
   abandon(): Promise<void>;
 }
 
-/** Titles sent to the worker in one message, and batches it may be behind before add() waits. */
-const TITLES_PER_BATCH = 2048;
+/** Taxpayers sent to the worker in one message (whole record blocks), and batches it may be behind before add() waits. */
+const TAXPAYERS_PER_BATCH = 32 * RECORDS_PER_BLOCK;
 const BATCHES_AHEAD = 8;
-const WORKER_FILE = 'registryWords.js';
+const WORKER_FILE = 'registryIndexWorker.js';
 
-export async function openWordSink(folder: string, pairsInMemory: number, options: { worker?: boolean } = {}): Promise<WordSink> {
+export async function openIndexSink(folder: string, pairsInMemory: number, options: { worker?: boolean } = {}): Promise<IndexSink> {
   const file = options.worker === false ? undefined : findWorkerFile();
   if (file) {
     const { Worker } = await import('node:worker_threads');
@@ -35,13 +41,12 @@ export async function openWordSink(folder: string, pairsInMemory: number, option
       // A young generation of 8 MB instead of the default (about 34 MB in use in this worker): as
       // fast on a 1.5 M list; the process's peak RSS moved within its run-to-run noise (248-281 MB
       // against 255-271 MB), so this only keeps the worker's own heap smaller.
-      return new WorkerWordSink(new Worker(file, { workerData: { folder, pairsInMemory }, resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
+      return new WorkerIndexSink(new Worker(file, { workerData: { folder, pairsInMemory }, resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
     } catch {
       // No thread could be started (a host that limits them): the same work in this thread.
     }
   }
-  const words = new TitleWords(folder, pairsInMemory);
-  return { where: 'thread', add: (title, ordinal) => words.add(title, ordinal), finish: () => words.finish(), abandon: () => words.abandon() };
+  return new ThreadIndexSink(await RecordBlocks.create(folder), new TitleWords(folder, pairsInMemory));
 }
 
 /**
@@ -58,9 +63,46 @@ function findWorkerFile(): string | undefined {
   }
 }
 
-class WorkerWordSink implements WordSink {
+class ThreadIndexSink implements IndexSink {
+  readonly where = 'thread';
+  private block: string[] = [];
+
+  constructor(
+    private readonly records: RecordBlocks,
+    private readonly words: TitleWords,
+  ) {}
+
+  add(record: string, title: string, ordinal: number): Promise<void> | undefined {
+    this.block.push(record);
+    const io = this.block.length === RECORDS_PER_BLOCK ? this.flushBlock() : undefined;
+    const words = this.words.add(title, ordinal);
+    if (io && words) return Promise.all([io, words]).then(() => undefined);
+    return io ?? words;
+  }
+
+  async finish(): Promise<number> {
+    await this.flushBlock();
+    await this.records.finish();
+    return this.words.finish();
+  }
+
+  async abandon(): Promise<void> {
+    await this.records.abandon();
+    await this.words.abandon();
+  }
+
+  private flushBlock(): Promise<void> | undefined {
+    if (this.block.length === 0) return undefined;
+    const block = this.block.join(RECORD_SEP);
+    this.block = [];
+    return this.records.add(block);
+  }
+}
+
+class WorkerIndexSink implements IndexSink {
   readonly where = 'worker';
   private titles: string[] = [];
+  private records: string[] = [];
   private first = 0;
   private sent = 0;
   private taken = 0;
@@ -78,7 +120,7 @@ class WorkerWordSink implements WordSink {
       fail(this.failure);
       this.wake?.();
     };
-    worker.on('message', (message: FromWordsWorker) => {
+    worker.on('message', (message: FromIndexWorker) => {
       if (message.kind === 'took') {
         this.taken = message.batch + 1;
         this.wake?.();
@@ -89,12 +131,13 @@ class WorkerWordSink implements WordSink {
     worker.on('exit', () => stop(new Error('The registry index worker stopped before the build was finished.')));
   }
 
-  add(title: string, ordinal: number): Promise<void> | undefined {
+  add(record: string, title: string, ordinal: number): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
     if (this.titles.length === 0) this.first = ordinal;
     // A list's XML cannot hold NUL (the titles' separator), and it separates words as a space would.
     this.titles.push(title.includes(TITLE_SEPARATOR) ? title.replaceAll(TITLE_SEPARATOR, ' ') : title);
-    if (this.titles.length < TITLES_PER_BATCH) return undefined;
+    this.records.push(record);
+    if (this.titles.length < TAXPAYERS_PER_BATCH) return undefined;
     this.send();
     return this.sent - this.taken > BATCHES_AHEAD ? this.caughtUp() : undefined;
   }
@@ -114,12 +157,16 @@ class WorkerWordSink implements WordSink {
     await this.stop();
   }
 
+  /** Sends the batch; a batch is whole blocks (the last one may end in a short block). */
   private send(): void {
-    this.post({ kind: 'titles', batch: this.sent++, first: this.first, titles: this.titles.join(TITLE_SEPARATOR) });
+    const blocks: string[] = [];
+    for (let i = 0; i < this.records.length; i += RECORDS_PER_BLOCK) blocks.push(this.records.slice(i, i + RECORDS_PER_BLOCK).join(RECORD_SEP));
+    this.post({ kind: 'taxpayers', batch: this.sent++, first: this.first, titles: this.titles.join(TITLE_SEPARATOR), blocks });
     this.titles = [];
+    this.records = [];
   }
 
-  private post(message: ToWordsWorker): void {
+  private post(message: ToIndexWorker): void {
     this.worker.postMessage(message);
   }
 

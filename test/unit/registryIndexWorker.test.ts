@@ -1,5 +1,5 @@
-// The title words of an index build run in a worker thread (src/registry/wordSink.ts,
-// dist/registryWords.js): it is the one the product uses, its files equal this thread's (see also
+// The records and title words of an index build are written in a worker thread (src/registry/indexSink.ts,
+// dist/registryIndexWorker.js): it is the one the product uses, its files equal this thread's (see also
 // registryIndexFormat.test.ts), and a worker that fails or is abandoned leaves no index, no folder
 // and no thread behind.
 import * as assert from 'node:assert/strict';
@@ -9,9 +9,10 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Taxpayer } from '../../src/domain/registryXml';
 import { buildIndex, currentIndexFolder, IndexBuildCancelledError, RegistryIndexReader } from '../../src/registry';
-import { openWordSink } from '../../src/registry/wordSink';
+import { encodeRecord } from '../../src/registry/format';
+import { openIndexSink } from '../../src/registry/indexSink';
 
-const WORKER_BUNDLE = path.resolve(__dirname, '..', '..', '..', 'dist', 'registryWords.js');
+const WORKER_BUNDLE = path.resolve(__dirname, '..', '..', '..', 'dist', 'registryIndexWorker.js');
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-words-'));
@@ -42,21 +43,22 @@ async function* slowly(items: Taxpayer[], onHalf?: () => void): AsyncGenerator<T
 
 const source = { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 };
 
-test('the worker bundle is built and the build uses it; without it the words are indexed in this thread, into the same files', async () => {
-  assert.ok(fs.existsSync(WORKER_BUNDLE), 'dist/registryWords.js is built with the extension');
+test('the worker bundle is built and the build uses it; without it the records and words are written in this thread, into the same files', async () => {
+  assert.ok(fs.existsSync(WORKER_BUNDLE), 'dist/registryIndexWorker.js is built with the extension');
   const [a, b] = [tempDir(), tempDir()];
-  const inWorker = await openWordSink(a, 100);
-  const inThread = await openWordSink(b, 100, { worker: false });
+  const inWorker = await openIndexSink(a, 100);
+  const inThread = await openIndexSink(b, 100, { worker: false });
   assert.equal(inWorker.where, 'worker');
   assert.equal(inThread.where, 'thread');
+  // 3,000 taxpayers: one full batch of 2,048 and a last one ending in a short record block.
   for (const [i, t] of list(3000).entries()) {
-    await inWorker.add(t.Title, i);
-    await inThread.add(t.Title, i);
+    await inWorker.add(encodeRecord(t), t.Title, i);
+    await inThread.add(encodeRecord(t), t.Title, i);
   }
   const [wordsA, wordsB] = [await inWorker.finish(), await inThread.finish()];
   assert.equal(wordsA, wordsB);
   assert.equal(wordsA, 10 + 997, 'ten common words and the 997 firm numbers');
-  for (const f of ['words.dict', 'words.idx', 'words.post']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), f);
+  for (const f of ['words.dict', 'words.idx', 'words.post', 'records.z', 'records.idx', 'records.dict']) assert.ok(fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))), f);
   assert.deepEqual(fs.readdirSync(a).filter((f) => f.endsWith('.tmp')), [], 'no run left behind');
   for (const d of [a, b]) fs.rmSync(d, { recursive: true, force: true });
 });
@@ -65,11 +67,12 @@ test('a worker that fails mid-build fails the build with its reason; the previou
   const storage = tempDir();
   await buildIndex(storage, slowly(list(2000)), source);
   const previous = currentIndexFolder(storage);
-  // The temporary folder disappears halfway (a disk cleaner, say): the worker's next spilled run cannot be written.
+  // The temporary folder disappears halfway (a disk cleaner, say): the worker's next spilled run cannot
+  // be written, or, when the worker has only just started by then, its records file cannot be created.
   const removeBuildFolder = () => {
     for (const f of fs.readdirSync(storage)) if (f.startsWith('tmp-index-')) fs.rmSync(path.join(storage, f), { recursive: true, force: true });
   };
-  await assert.rejects(buildIndex(storage, slowly(list(20000), removeBuildFolder), source, { wordPairsInMemory: 5000 }), /ENOENT.*run-\d+\.tmp/, 'the worker\'s own error: its spilled run could not be written');
+  await assert.rejects(buildIndex(storage, slowly(list(20000), removeBuildFolder), source, { wordPairsInMemory: 5000 }), /ENOENT.*(run-\d+\.tmp|records\.z)/, 'the worker\'s own error: its file could not be written');
   assert.equal(currentIndexFolder(storage), previous, 'the previous index is still the current one');
   assert.deepEqual(fs.readdirSync(storage).filter((f) => f.startsWith('tmp-')), []);
   const reader = RegistryIndexReader.open(storage) as RegistryIndexReader;
