@@ -10,6 +10,7 @@ export const USAGE = `Usage: node dist/sandbox.js [options]
   --customers N     seed customers (default 300)
   --invalid-customers N  extra legacy customers with bad tax-number checksums (default 0)
   --registry N      registry taxpayers (default 5000, up to 20,000,000)
+  --keep-lists      build each registry list's ZIP once, serve it from memory until the registry changes
   --seed S          seed of the generated data (default 1)
   --data FILE       keep changes in this JSON file across restarts
   --latency MS      add this latency to every API request
@@ -49,6 +50,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--customers': out.customers = numberArg(flag, value(), 0, 5_000_000); break;
       case '--invalid-customers': out.invalidCustomers = numberArg(flag, value(), 0, 100_000); break;
       case '--registry': out.registry = numberArg(flag, value(), 0, 20_000_000); break;
+      case '--keep-lists': out.keepLists = true; break;
       case '--seed': out.seed = numberArg(flag, value(), 0, 2 ** 31 - 1); break;
       case '--data': out.dataFile = value(); break;
       case '--latency': out.faults = { ...out.faults, latencyMs: numberArg(flag, value(), 0, 600_000) }; break;

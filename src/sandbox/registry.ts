@@ -94,6 +94,7 @@ export class Registry {
   private readonly replaced = new Map<string, RegistryEntry>();
   /** Registered at run time with a tax number outside the generated range (listed after it). */
   private readonly extras = new Map<string, RegistryEntry>();
+  private changes = 0;
 
   constructor(private readonly seed: number, size: number) {
     if (!Number.isInteger(size) || size < 0 || size > MAX_REGISTRY) throw new RangeError(`registry size must be 0..${MAX_REGISTRY}`);
@@ -113,6 +114,11 @@ export class Registry {
     const n = Number(taxNumber.slice(0, 9));
     const i = Number(((BigInt(n - this.offset + MOD) % BigInt(MOD)) * BigInt(MULT_INV)) % BigInt(MOD));
     return i < this.size && this.taxNumberAt(i) === taxNumber ? i : -1;
+  }
+
+  /** Changes so far (registrations, deregistrations, aliases, imported overrides): a list's version. */
+  get revision(): number {
+    return this.changes;
   }
 
   /** Number of taxpayers currently registered. */
@@ -176,6 +182,7 @@ export class Registry {
     const tn = String(change.TaxNumber ?? '');
     if (!/^\d{10,11}$/.test(tn)) throw new TypeError('TaxNumber must have 10 or 11 digits');
     const i = this.indexOf(tn);
+    this.changes++;
     switch (change.action) {
       case 'register': {
         if (i >= 0) {
@@ -220,6 +227,7 @@ export class Registry {
   }
 
   importOverrides(o: RegistryOverrides): void {
+    this.changes++;
     for (const i of o.deregistered ?? []) if (i >= 0 && i < this.size) this.deregistered.add(i);
     this.sortedDeregistered = undefined;
     for (const e of o.entries ?? []) {

@@ -10,6 +10,7 @@ import { ApiError, ErrorCode } from './errors';
 import { FaultInjector, isZipFault, type FaultDecision } from './faults';
 import { loadData, SaveScheduler, type PersistedData } from './persistence';
 import { Registry } from './registry';
+import { PreparedLists } from './registryDownload';
 import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
 import { createRouter } from './routes';
 import { BOOLEAN_ANSWER_ROUTES, NOT_IN_OLDER_EXPORT } from './routes/operationSets';
@@ -104,7 +105,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const statics = generateStaticState(seed, state.company);
   let saver: SaveScheduler | undefined;
   const behaviour = new Behaviour(options.behaviour);
-  const app: SandboxContext = { seed, registry, customers, state, statics, behaviour, changed: () => saver?.schedule() };
+  const preparedLists = options.keepLists ? new PreparedLists() : undefined;
+  const app: SandboxContext = { seed, registry, ...(preparedLists ? { preparedLists } : {}), customers, state, statics, behaviour, changed: () => saver?.schedule() };
   if (options.dataFile) {
     const snapshot = (): PersistedData => ({
       format: 1, seed, state: app.state, customers: [...customers.all()], nextCustomerId: customers.nextIdValue(), registry: registry.exportOverrides(),

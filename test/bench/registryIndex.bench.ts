@@ -1,6 +1,10 @@
 // Offline registry index on a sandbox with 1.5 million taxpayers whose titles draw from a realistic
 // vocabulary (several hundred thousand distinct words). The sandbox runs as a child process, so its
-// memory is not counted. Figures, each next to its goal:
+// memory is not counted. The judged download + index figures download the list from a sandbox that
+// built it once beforehand and serves it from memory (--keep-lists), as the platform serves a
+// prepared file: generating and deflating 1.5 M taxpayers takes the sandbox about 20 s of CPU, on the
+// same 2 cores as the client. The same figures with the list generated while served are reported
+// beside them. Figures, each next to its goal:
 //   - index bytes vs ZIP bytes (≤ 1.2×)
 //   - download + index to searchable (≤ 12 s), the product's way: indexed while the ZIP downloads,
 //     the ZIP checked whole, then the index installed (src/registry/streamingIndex.ts)
@@ -69,10 +73,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-async function startSandboxProcess(): Promise<{ url: string; key: string; stop: () => void }> {
+/** A sandbox child process; with `keepLists`, each list's ZIP is built once and served from memory after. */
+async function startSandboxProcess(keepLists = false): Promise<{ url: string; key: string; stop: () => void }> {
   const built = spawnSync(process.execPath, ['esbuild.js', '--only=sandbox'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('sandbox build failed');
-  const child = spawn(process.execPath, [path.join(root, 'dist/sandbox.js'), '--json', '--registry', String(REGISTRY), '--customers', '10'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = ['--json', '--registry', String(REGISTRY), '--customers', '10', ...(keepLists ? ['--keep-lists'] : [])];
+  const child = spawn(process.execPath, [path.join(root, 'dist/sandbox.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   for await (const line of lines) {
     const event = JSON.parse(line) as { event: string; url: string; keys: { full: string } };
@@ -157,55 +163,86 @@ function timeQueries(reader: RegistryIndexReader, queries: string[]): ReturnType
   return { ...t, meanHits: hits / queries.length };
 }
 
-async function main(): Promise<void> {
-  console.log(`node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (a busy machine makes the times noisy)`);
-  const sandbox = await startSandboxProcess();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-index-bench-'));
+type Client = ReturnType<typeof createClient>;
+
+/**
+ * The product's way (the Download Registry List command): the index is built while the ZIP
+ * downloads, the ZIP is checked whole before its rename, and only then is the index installed.
+ */
+async function downloadAndIndexOnce(client: Client, dir: string, name: string) {
+  const zip = path.join(dir, `${name}.zip`);
+  const storage = path.join(dir, `index-${name}`);
   const rss = rssSampler();
+  let downloaded = 0;
+  gc?.();
+  const rssBefore = process.memoryUsage.rss();
+  rss.start();
+  // How long the thread that runs the build (the extension host's, in VS Code) is kept from
+  // answering anything else: every other extension waits that long.
+  const stalls = monitorEventLoopDelay({ resolution: 10 });
+  stalls.enable();
+  const started = performance.now();
   try {
-    const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.key, timeoutMs: 600_000 });
-    const zip = path.join(dir, 'PK-Invoice.zip');
-    // The product's way (the Download Registry List command): the index is built while the ZIP
-    // downloads, the ZIP is checked whole before its rename, and only then is the index installed.
-    let downloaded = 0;
-    const rssBefore = process.memoryUsage.rss();
-    rss.start();
-    // How long the thread that runs the build (the extension host's, in VS Code) is kept from
-    // answering anything else: every other extension waits that long.
-    const stalls = monitorEventLoopDelay({ resolution: 10 });
-    stalls.enable();
-    const started = performance.now();
     const result = await downloadAndIndex(
       (hooks) => client.registry.downloadList('PK', 'Invoice', { kind: 'file', path: zip, verifyZip: true, ...hooks }).finally(() => (downloaded = performance.now())),
       zip,
-      path.join(dir, 'index'),
+      storage,
       { aliasType: 'PK', userType: 'Invoice' },
     );
     const searchable = performance.now();
-    const peakRss = rss.stop();
-    stalls.disable();
     if (!result.streamed) throw new Error(`the index was not built on the way: ${result.notStreamedBecause}`);
+    return { result, zip, storage, rssBefore, peakRss: rss.stop(), downloadMs: downloaded - started, afterMs: searchable - downloaded, stallP99: stalls.percentile(99) / 1e6, stallMax: stalls.max / 1e6 };
+  } finally {
+    rss.stop();
+    stalls.disable();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores (a busy machine makes the times noisy)`);
+  // Two sandboxes. `kept` serves the list from memory once built, as the platform serves a prepared
+  // file: the judged download + index figures, where only the client uses the 2 cores. `sandbox`
+  // generates and deflates the list while it serves it (tens of seconds of CPU on the same 2 cores):
+  // the plain download of the parse ratio, and the same download + index reported beside.
+  const sandbox = await startSandboxProcess();
+  const kept = await startSandboxProcess(true);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-index-bench-'));
+  try {
+    const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.key, timeoutMs: 600_000 });
+    const keptClient = createClient({ baseUrl: kept.url, getApiKey: async () => kept.key, timeoutMs: 600_000 });
+    const w0 = performance.now();
+    await keptClient.registry.downloadList('PK', 'Invoice', { kind: 'file', path: path.join(dir, 'warm-up.zip') });
+    fs.rmSync(path.join(dir, 'warm-up.zip'));
+    console.log(`the kept sandbox built its PK/Invoice list in ${((performance.now() - w0) / 1000).toFixed(1)} s (not timed below)`);
+
+    const run = await downloadAndIndexOnce(keptClient, dir, 'kept');
+    const { result, rssBefore, peakRss, downloadMs, afterMs, stallP99, stallMax } = run;
     const meta = result.meta;
     const download = { bytes: result.zipBytes };
-    const folder = fs.readdirSync(path.join(dir, 'index')).find((e) => e.startsWith('index-')) as string;
-    const files = fs.readdirSync(path.join(dir, 'index', folder)).map((x) => [x, fs.statSync(path.join(dir, 'index', folder, x)).size] as const);
+    const folder = fs.readdirSync(run.storage).find((e) => e.startsWith('index-')) as string;
+    const files = fs.readdirSync(path.join(run.storage, folder)).map((x) => [x, fs.statSync(path.join(run.storage, folder, x)).size] as const);
     const indexBytes = files.reduce((a, [, size]) => a + size, 0);
-    const downloadMs = downloaded - started;
-    const afterMs = searchable - downloaded;
     console.log(`registry ${REGISTRY.toLocaleString('en')} in the sandbox; PK/Invoice list: ${meta.taxpayers.toLocaleString('en')} taxpayers, ${meta.words.toLocaleString('en')} distinct title words`);
     console.log(`index ${(indexBytes / 1e6).toFixed(1)} MB for a ${(download.bytes / 1e6).toFixed(1)} MB ZIP: ${(indexBytes / download.bytes).toFixed(2)}× (goal ≤ 1.2×; format 1 on this list, measured apart: 4.07×); ${(indexBytes / meta.taxpayers).toFixed(1)} bytes a taxpayer`);
     console.log(`  ${files.map(([name, size]) => `${name} ${(size / 1e6).toFixed(2)} MB`).join(', ')}`);
     benchLine({ figure: 'registry index on disk (baseline: the list\'s ZIP)', goal: ['≤ 1.2× the ZIP', indexBytes / download.bytes <= 1.2], value: indexBytes / 1e6, unit: 'MB', baseline: download.bytes / 1e6 });
-    console.log(`download, checked, indexed on the way ${(downloadMs / 1000).toFixed(1)} s + rest of the index ${(afterMs / 1000).toFixed(1)} s = download-to-searchable ${((downloadMs + afterMs) / 1000).toFixed(1)} s (goal ≤ 12 s)`);
+    console.log(`download (list kept by the sandbox), checked, indexed on the way ${(downloadMs / 1000).toFixed(1)} s + rest of the index ${(afterMs / 1000).toFixed(1)} s = download-to-searchable ${((downloadMs + afterMs) / 1000).toFixed(1)} s (goal ≤ 12 s)`);
     benchLine({ figure: 'registry download + index to searchable', goal: ['≤ 12 s', downloadMs + afterMs <= 12_000], value: (downloadMs + afterMs) / 1000, unit: 's', grows: true });
     benchLine({ figure: 'registry download with the index built on the way (of the above)', value: downloadMs / 1000, unit: 's' });
     benchLine({ figure: 'registry index after the download (of the above)', value: afterMs / 1000, unit: 's' });
     console.log(`peak RSS while downloading and indexing: ${(peakRss / 1e6).toFixed(0)} MB (goal ≤ 200 MB; ${(rssBefore / 1e6).toFixed(0)} MB before; format 1 on this list, measured apart: 574 MB)`);
-    const stallP99 = stalls.percentile(99) / 1e6;
-    const stallMax = stalls.max / 1e6;
     console.log(`this thread's stalls while downloading and indexing: p99 ${stallP99.toFixed(0)} ms, longest ${stallMax.toFixed(0)} ms`);
     benchLine({ figure: 'registry download + index: longest stall of the building thread', value: Math.round(stallMax), unit: 'ms' });
     benchLine({ figure: 'registry peak RSS while indexing', goal: ['≤ 200 MB', peakRss <= 200e6], value: Math.round(peakRss / 1e6), unit: 'MB', grows: true });
+    fs.rmSync(run.zip);
+
+    // The same with the list generated while it is served: the sandbox's CPU shares the 2 cores.
+    const live = await downloadAndIndexOnce(client, dir, 'live');
+    console.log(`the same, the list generated while served: download + index ${(live.downloadMs / 1000).toFixed(1)} s + ${(live.afterMs / 1000).toFixed(1)} s, peak RSS ${(live.peakRss / 1e6).toFixed(0)} MB`);
+    benchLine({ figure: 'registry download + index to searchable, list generated while served (sandbox on the same 2 cores)', value: (live.downloadMs + live.afterMs) / 1000, unit: 's' });
+    benchLine({ figure: 'registry peak RSS while indexing, list generated while served', value: Math.round(live.peakRss / 1e6), unit: 'MB' });
+    fs.rmSync(live.zip);
+    fs.rmSync(live.storage, { recursive: true, force: true });
 
     // Same run: a plain download (no index on the way, no check), then inflate + parse of its file
     // against zlib inflate alone. Every 97th taxpayer's number and title are kept as look-up samples.
@@ -245,7 +282,7 @@ async function main(): Promise<void> {
 
     gc?.();
     const openStart = performance.now();
-    const reader = RegistryIndexReader.open(path.join(dir, 'index')) as RegistryIndexReader;
+    const reader = RegistryIndexReader.open(run.storage) as RegistryIndexReader;
     console.log(`open index: ${(performance.now() - openStart).toFixed(1)} ms, rss after open ${(process.memoryUsage.rss() / 1e6).toFixed(0)} MB`);
 
     const byNumber = timeCalls(samples.length * 3, (i) => {
@@ -290,8 +327,8 @@ async function main(): Promise<void> {
     benchLine({ figure: 'registry look-up by title words p99, CPU time', value: worstCpu, unit: 'ms' });
     reader.close();
   } finally {
-    rss.stop();
     sandbox.stop();
+    kept.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -124,6 +124,42 @@ describe('registry ZIP download', () => {
   });
 });
 
+describe('registry ZIP download, lists kept once built (--keep-lists, what the benchmarks use)', () => {
+  let kept: SandboxHandle;
+  let fresh: SandboxHandle;
+  before(async () => {
+    kept = await startTestSandbox({ customers: 10, registry: SIZE, seed: SEED, keepLists: true });
+    fresh = await startTestSandbox({ customers: 10, registry: SIZE, seed: SEED });
+  });
+  after(async () => {
+    await kept.close();
+    await fresh.close();
+  });
+
+  const zipOf = async (sb: SandboxHandle, path = '/general/GlobalCompany/PK/Invoice') => Buffer.from((await api(sb, 'GET', path)).json as string, 'base64');
+  async function users(zipBytes: Buffer) {
+    const zip = await (await loadJsZip()).loadAsync(zipBytes);
+    return parseUsers(await zip.files[Object.keys(zip.files)[0]].async('string'));
+  }
+
+  test('a kept list holds what a list generated on the fly holds, and is served again byte for byte', async () => {
+    const first = await zipOf(kept);
+    assert.deepEqual(await users(first), await users(await zipOf(fresh)));
+    assert.ok((await zipOf(kept)).equals(first), 'the second download is the kept ZIP');
+    assert.notDeepEqual(await users(await zipOf(kept, '/general/GlobalCompany/GB/Invoice')), await users(first), 'each list is kept apart');
+  });
+
+  test('a registry change makes the next download build the list again, with the change', async () => {
+    const before = await zipOf(kept);
+    const taxNumber = completeVkn('135792468');
+    const registered = await fetch(`${kept.url}/__sandbox/registry`, { method: 'POST', body: JSON.stringify({ action: 'register', TaxNumber: taxNumber, Title: 'Yeni Kayıt A.Ş.' }) });
+    assert.equal(registered.status, 200);
+    const after = await users(await zipOf(kept));
+    assert.equal((await users(before)).some((u) => u.Identifier === taxNumber), false);
+    assert.equal(after.find((u) => u.Identifier === taxNumber)?.Title, 'Yeni Kayıt A.Ş.');
+  });
+});
+
 describe('registry ZIP download, interrupted', () => {
   test('a client that hangs up mid-download stops the stream and the server keeps serving', async () => {
     const sb = await startTestSandbox({ customers: 10, registry: 400_000, seed: 2 });

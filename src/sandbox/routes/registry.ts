@@ -141,7 +141,7 @@ export const registryRoutes: RouteSpec[] = [
     handler: async ({ app, params, res, zipFault }) => {
       const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
       const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');
-      await streamRegistryZip(app.registry, aliasType, document, res, zipFault, app.behaviour.answerFor('registryZipEncoding'));
+      await streamRegistryZip(app.registry, aliasType, document, res, zipFault, app.behaviour.answerFor('registryZipEncoding'), app.preparedLists);
       return RESPONDED;
     },
   },
