@@ -106,7 +106,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let saver: SaveScheduler | undefined;
   const behaviour = new Behaviour(options.behaviour);
   const preparedLists = options.keepLists ? new PreparedLists() : undefined;
-  const app: SandboxContext = { seed, registry, ...(preparedLists ? { preparedLists } : {}), customers, state, statics, behaviour, changed: () => saver?.schedule() };
+  const app: SandboxContext = { seed, registry, preparedLists, customers, state, statics, behaviour, changed: () => saver?.schedule() };
   if (options.dataFile) {
     const snapshot = (): PersistedData => ({
       format: 1, seed, state: app.state, customers: [...customers.all()], nextCustomerId: customers.nextIdValue(), registry: registry.exportOverrides(),
