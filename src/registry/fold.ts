@@ -44,6 +44,8 @@ function latinTables(): NonNullable<typeof latin> {
       folded[c] = f.length === 1 ? f.charCodeAt(0) : 0xffff;
       isWordChar[c] = WORD_CHAR.test(f) ? 1 : 0;
     }
+    // A combining dot above changes how an I before it folds (a context rule): it leaves the table.
+    folded[COMBINING_DOT.charCodeAt(0)] = 0xffff;
     latin = { folded, isWordChar };
   }
   return latin;
@@ -54,23 +56,47 @@ function latinTables(): NonNullable<typeof latin> {
  * time: the index build's hot loop, where folding and splitting title by title cost about a quarter
  * of the build's CPU time. Gives exactly what foldedWords gives title by title (a unit test compares
  * them on random text from every branch below):
- * - a batch of Latin text only (any Turkish list) is folded by table, one pass;
+ * - a batch of Latin text only (any Turkish list) is folded by table, one pass (foldedLatinBatch);
  * - else the batch is lower-cased at once, which equals lower-casing each title: the one context
  *   rule of lower case (a final sigma) never looks across the separator, a control character;
  * - a batch with a combining dot above anywhere is folded title by title (Turkish locale rules).
  */
 export function foldedWordsOfTitles(joined: string): string[][] {
+  const batch = foldedLatinBatch(joined);
+  if (batch) return wordsOfBatch(batch);
   if (joined.includes(COMBINING_DOT)) return joined.split(TITLE_SEPARATOR).map(foldedWords);
-  return latinWordsOfTitles(joined) ?? wordsOfFoldedTitles(joined.replace(/I/g, 'ı').replace(/İ/g, 'i').toLowerCase());
+  return wordsOfFoldedTitles(joined.replace(/I/g, 'ı').replace(/İ/g, 'i').toLowerCase());
 }
 
-/** The Latin-only path: undefined as soon as a character from U+0370 up is met. */
-function latinWordsOfTitles(joined: string): string[][] | undefined {
+/**
+ * A batch of titles folded by table, as code units and word bounds rather than strings, so the index
+ * build can number the words without making strings of them (wordTable.ts).
+ */
+export interface FoldedBatch {
+  /** The folded text: codes[i] is the fold of the batch's character i. */
+  readonly codes: Uint16Array;
+  /** Pairs (start, end) of each word in codes, and a -1 after each title's words. */
+  readonly bounds: Int32Array;
+  /** How many entries of bounds are filled. */
+  readonly boundCount: number;
+}
+
+// Kept from batch to batch (a batch is 2,048 titles); grown when one is longer.
+let scratchCodes = new Uint16Array(1 << 16);
+let scratchBounds = new Int32Array(1 << 17);
+
+/**
+ * The Latin-only path of foldedWordsOfTitles: undefined when the batch holds any character from U+0370
+ * up or a combining dot above (then only foldedWordsOfTitles folds it right). The arrays returned
+ * are reused by the next call.
+ */
+export function foldedLatinBatch(joined: string): FoldedBatch | undefined {
   const { folded: fold, isWordChar } = latinTables();
   const n = joined.length;
-  const codes = new Uint16Array(n);
-  // Word starts and ends (even and odd), and a -1 where a title ends.
-  const bounds = new Int32Array(2 * n + 2);
+  if (scratchCodes.length < n) scratchCodes = new Uint16Array(2 * n);
+  if (scratchBounds.length < 2 * n + 2) scratchBounds = new Int32Array(4 * n + 2);
+  const codes = scratchCodes;
+  const bounds = scratchBounds;
   let b = 0;
   let inWord = false;
   for (let i = 0; i < n; i++) {
@@ -88,16 +114,19 @@ function latinWordsOfTitles(joined: string): string[][] | undefined {
   }
   if (inWord) bounds[b++] = n;
   bounds[b++] = -1;
-  const text = Buffer.from(codes.buffer, codes.byteOffset, 2 * n).toString('utf16le');
+  return { codes, bounds, boundCount: b };
+}
+
+function wordsOfBatch({ codes, bounds, boundCount }: FoldedBatch): string[][] {
   const titles: string[][] = [];
   let words: string[] = [];
-  for (let k = 0; k < b; ) {
+  for (let k = 0; k < boundCount; ) {
     if (bounds[k] < 0) {
       titles.push(words);
       words = [];
       k++;
     } else {
-      words.push(text.slice(bounds[k], bounds[k + 1]));
+      words.push(String.fromCharCode(...codes.subarray(bounds[k], bounds[k + 1])));
       k += 2;
     }
   }

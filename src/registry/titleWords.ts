@@ -8,30 +8,36 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from '../domain/crc32';
 import { FileAppender } from './fileAppender';
-import { foldedWords, foldedWordsOfTitles } from './fold';
+import { foldedLatinBatch, foldedWords, foldedWordsOfTitles } from './fold';
 import { FILES, WORDS_PER_BLOCK } from './format';
 import { ByteReader, ByteWriter } from './varint';
+import { WordTable } from './wordTable';
 
-/** Pairs (word, ordinal) held before a sorted run is spilled to disk: 8 MB of Float64. */
+/** Pairs (word, ordinal) held before a run is spilled to disk: 8 MB (two Uint32Array). */
 export const RUN_PAIRS = 1 << 20;
 
 export class TitleWords {
-  private readonly wordIds = new Map<string, number>();
-  private readonly words: string[] = [];
-  private pairs: Float64Array;
+  private readonly table = new WordTable();
+  /** Filled by finish(): the words, indexed by number. */
+  private words: string[] = [];
+  private pairWords: Uint32Array;
+  private pairOrdinals: Uint32Array;
   private pairCount = 0;
+  /** The last ordinal added: a build adds titles in list order, which the runs and the merge rely on. */
+  private lastOrdinal = 0;
   private readonly runs: string[] = [];
 
   constructor(
     private readonly folder: string,
     pairsInMemory = RUN_PAIRS,
   ) {
-    this.pairs = new Float64Array(Math.max(1, pairsInMemory));
+    this.pairWords = new Uint32Array(Math.max(1, pairsInMemory));
+    this.pairOrdinals = new Uint32Array(this.pairWords.length);
   }
 
   /** Distinct words so far. */
   get wordCount(): number {
-    return this.words.length;
+    return this.table.count;
   }
 
   /**
@@ -41,51 +47,70 @@ export class TitleWords {
    * drops the repeat then.
    */
   add(title: string, ordinal: number): Promise<void> | undefined {
-    return this.addWords(foldedWords(title), ordinal);
+    const ids = foldedWords(title).map((word) => this.table.idOf(word));
+    return this.addIds(ids, 0, ids.length, ordinal);
   }
 
   /** add() for a batch of titles joined by TITLE_SEPARATOR, the first of them taxpayer `first`'s. */
   async addTitles(joined: string, first: number): Promise<void> {
-    const titles = foldedWordsOfTitles(joined);
-    for (let i = 0; i < titles.length; i++) {
-      const io = this.addWords(titles[i], first + i);
+    const ids = this.wordIdsOfTitles(joined);
+    let ordinal = first;
+    let from = 0;
+    for (let k = 0; k < ids.length; k++) {
+      if (ids[k] >= 0) continue;
+      const io = this.addIds(ids, from, k, ordinal++);
       if (io) await io;
+      from = k + 1;
     }
   }
 
-  private addWords(words: string[], ordinal: number): Promise<void> | undefined {
-    if (this.pairCount + words.length > this.pairs.length) return this.addAfterSpill(words, ordinal);
-    for (const word of words) this.pairs[this.pairCount++] = this.wordId(word) * 4294967296 + ordinal;
+  /** The batch's word numbers, with a -1 after each title's. */
+  private wordIdsOfTitles(joined: string): Int32Array {
+    const batch = foldedLatinBatch(joined);
+    if (!batch) {
+      const titles = foldedWordsOfTitles(joined);
+      return Int32Array.from(titles.flatMap((words) => [...words.map((word) => this.table.idOf(word)), -1]));
+    }
+    // Numbered straight from the folded code units (the batch's arrays are reused by the next fold).
+    const { codes, bounds, boundCount } = batch;
+    const ids = new Int32Array(boundCount);
+    let n = 0;
+    for (let k = 0; k < boundCount; k++) {
+      if (bounds[k] < 0) ids[n++] = -1;
+      else ids[n++] = this.table.idOfCodes(codes, bounds[k], bounds[++k]);
+    }
+    return ids.subarray(0, n);
+  }
+
+  /** Adds ids[from, to) as the words of taxpayer `ordinal`. */
+  private addIds(ids: ArrayLike<number>, from: number, to: number, ordinal: number): Promise<void> | undefined {
+    if (this.pairCount + to - from > this.pairWords.length) return this.addAfterSpill(ids, from, to, ordinal);
+    for (let k = from; k < to; k++) this.push(ids[k], ordinal);
     return undefined;
   }
 
-  private async addAfterSpill(words: string[], ordinal: number): Promise<void> {
+  private async addAfterSpill(ids: ArrayLike<number>, from: number, to: number, ordinal: number): Promise<void> {
     if (this.pairCount > 0) await this.spillRun();
-    for (const word of words) {
-      if (this.pairCount === this.pairs.length) await this.spillRun();
-      this.pairs[this.pairCount++] = this.wordId(word) * 4294967296 + ordinal;
+    for (let k = from; k < to; k++) {
+      if (this.pairCount === this.pairWords.length) await this.spillRun();
+      this.push(ids[k], ordinal);
     }
   }
 
-  private wordId(word: string): number {
-    let id = this.wordIds.get(word);
-    if (id === undefined) {
-      id = this.words.length;
-      // A word sliced from its batch (foldedWordsOfTitles) would keep the whole batch's text alive as
-      // long as the dictionary holds it: it is kept as a copy of its own.
-      const own = Buffer.from(word, 'utf16le').toString('utf16le');
-      this.wordIds.set(own, id);
-      this.words.push(own);
-    }
-    return id;
+  private push(id: number, ordinal: number): void {
+    if (ordinal < this.lastOrdinal) throw new Error(`Title words are added in list order: ${ordinal} came after ${this.lastOrdinal}.`);
+    this.lastOrdinal = ordinal;
+    this.pairWords[this.pairCount] = id;
+    this.pairOrdinals[this.pairCount++] = ordinal;
   }
 
   /** Writes words.post, words.dict and words.idx; returns the number of distinct words. */
   async finish(): Promise<number> {
     await this.spillRun();
     // What the merge no longer needs goes before it reads the runs back (the peak of the build).
-    this.pairs = new Float64Array(0);
-    this.wordIds.clear();
+    this.pairWords = new Uint32Array(0);
+    this.pairOrdinals = new Uint32Array(0);
+    this.words = this.table.words();
     await this.writeWords();
     return this.words.length;
   }
@@ -95,24 +120,36 @@ export class TitleWords {
     for (const f of this.runs) await fs.promises.rm(f, { force: true });
   }
 
-  /** Sorts the pairs gathered so far by (word, ordinal) and writes them as one run file. */
+  /**
+   * Groups the pairs gathered so far by word and writes them as one run file. A counting sort: it keeps
+   * each word's ordinals in the order they came, which is ascending (push). A sort of the packed pairs
+   * took 1.9 s of a 1.5 M build; this takes about a quarter of that (0.5 s, in a CPU profile).
+   */
   private async spillRun(): Promise<void> {
-    if (this.pairCount === 0) return;
-    const sorted = this.pairs.subarray(0, this.pairCount).sort();
+    const n = this.pairCount;
+    if (n === 0) return;
+    const wordCount = this.table.count;
+    const groupEnd = new Uint32Array(wordCount + 1);
+    for (let i = 0; i < n; i++) groupEnd[this.pairWords[i] + 1]++;
+    for (let w = 0; w < wordCount; w++) groupEnd[w + 1] += groupEnd[w];
+    // groupEnd[w] is now where word w's group starts; placing each pair moves it to the group's end.
+    const ordinals = new Uint32Array(n);
+    for (let i = 0; i < n; i++) ordinals[groupEnd[this.pairWords[i]]++] = this.pairOrdinals[i];
     const w = new ByteWriter(1 << 20);
     const deltas = new ByteWriter(1 << 12);
     let previousWord = 0;
-    for (let i = 0; i < sorted.length; ) {
-      const word = Math.floor(sorted[i] / 4294967296);
+    let start = 0;
+    for (let word = 0; word < wordCount; word++) {
+      const end = groupEnd[word];
+      if (end === start) continue;
       let last = 0;
       let count = 0;
       deltas.reset();
-      for (; i < sorted.length && Math.floor(sorted[i] / 4294967296) === word; i++) {
+      for (let i = start; i < end; i++) {
         // A word twice in one title ("… Ticaret Sanayi ve Ticaret …") is one posting.
-        if (i > 0 && sorted[i] === sorted[i - 1]) continue;
-        const ordinal = sorted[i] % 4294967296;
-        deltas.uvarint(ordinal - last);
-        last = ordinal;
+        if (i > start && ordinals[i] === ordinals[i - 1]) continue;
+        deltas.uvarint(ordinals[i] - last);
+        last = ordinals[i];
         count++;
       }
       w.uvarint(word - previousWord);
@@ -121,6 +158,7 @@ export class TitleWords {
       w.uvarint(deltas.length);
       w.bytes(deltas.view());
       previousWord = word;
+      start = end;
     }
     const file = path.join(this.folder, `run-${this.runs.length}.tmp`);
     await fs.promises.writeFile(file, w.view());
