@@ -46,12 +46,32 @@ export class WordTable {
     return this.idOfCodes(codes, 0, word.length);
   }
 
-  /** The words, indexed by number: slices of one string decoded at once (296,472 words: 0.08 s, against 0.17 s decoding each word). */
-  words(): string[] {
-    const all = new Array<string>(this.wordCount);
-    const text = Buffer.from(this.chars.buffer, this.chars.byteOffset, 2 * this.starts[this.wordCount]).toString('utf16le');
-    for (let id = 0; id < this.wordCount; id++) all[id] = text.slice(this.starts[id], this.starts[id + 1]);
+  /**
+   * The words numbered `first` and up, in number order: slices of one string decoded at once (296,472
+   * words: 0.08 s, against 0.17 s decoding each word).
+   */
+  wordsFrom(first: number): string[] {
+    const all = new Array<string>(Math.max(0, this.wordCount - first));
+    const base = this.starts[first] ?? 0;
+    const text = Buffer.from(this.chars.buffer, this.chars.byteOffset + 2 * base, 2 * (this.starts[this.wordCount] - base)).toString('utf16le');
+    for (let id = first; id < this.wordCount; id++) all[id - first] = text.slice(this.starts[id] - base, this.starts[id + 1] - base);
     return all;
+  }
+
+  /** Word a against word b in code-unit order, as `<` compares strings: negative, 0 or positive. */
+  compare(a: number, b: number): number {
+    const chars = this.chars;
+    let i = this.starts[a];
+    let j = this.starts[b];
+    const endA = this.starts[a + 1];
+    const endB = this.starts[b + 1];
+    for (; i < endA && j < endB; i++, j++) if (chars[i] !== chars[j]) return chars[i] - chars[j];
+    return endA - i - (endB - j);
+  }
+
+  /** Every word, indexed by number. */
+  words(): string[] {
+    return this.wordsFrom(0);
   }
 
   private insert(slot: number, hash: number, codes: Uint16Array, start: number, end: number): number {

@@ -82,3 +82,16 @@ test('title words refuse a taxpayer out of list order: the spilled runs and thei
   await words.abandon();
   fs.rmSync(folder, { recursive: true, force: true });
 });
+
+test('compare() orders two words as < orders their text (code units; a prefix first)', () => {
+  const next = random(7);
+  const table = new WordTable();
+  const words = [...new Set([...Array.from({ length: 3000 }, () => randomWord(next)), 'a', 'ab', 'abc', 'b', 'ı', 'i', 'z'])];
+  for (const word of words) table.idOf(word);
+  for (let k = 0; k < 20_000; k++) {
+    const a = Math.floor(next() * words.length);
+    const b = Math.floor(next() * words.length);
+    const expected = words[a] < words[b] ? -1 : words[a] > words[b] ? 1 : 0;
+    assert.equal(Math.sign(table.compare(a, b)), expected, `${JSON.stringify(words[a])} vs ${JSON.stringify(words[b])}`);
+  }
+});
