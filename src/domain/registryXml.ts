@@ -107,7 +107,7 @@ const decodeUtf8: Utf8Slicer = typeof (Buffer.prototype as unknown as { utf8Slic
   : (buf, start, end) => buf.toString('utf8', start, end);
 
 /**
- * The text of this.buf[start, end), given s, the same bytes read as Latin-1 (one character a byte). A
+ * The text of buf[start, end), given s, the same bytes read as Latin-1 (one character a byte). A
  * run of ASCII (tax numbers, dates, types, most aliases) reads the same in Latin-1 and UTF-8, so it is
  * sliced from s: far cheaper than a call into the UTF-8 decoder, which cost about 2.6 s of parsing a
  * 1.5 M list, most of it per call. A slice may keep its chunk's string alive: the index build, the

@@ -63,7 +63,11 @@ function latinTables(): NonNullable<typeof latin> {
  */
 export function foldedWordsOfTitles(joined: string): string[][] {
   const batch = foldedLatinBatch(joined);
-  if (batch) return wordsOfBatch(batch);
+  return batch ? wordsOfBatch(batch) : foldedWordsOfOtherTitles(joined);
+}
+
+/** foldedWordsOfTitles for a batch foldedLatinBatch gave up on (a caller that tried it first). */
+export function foldedWordsOfOtherTitles(joined: string): string[][] {
   if (joined.includes(COMBINING_DOT)) return joined.split(TITLE_SEPARATOR).map(foldedWords);
   return wordsOfFoldedTitles(joined.replace(/I/g, 'ı').replace(/İ/g, 'i').toLowerCase());
 }

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from '../domain/crc32';
 import { FileAppender } from './fileAppender';
-import { foldedLatinBatch, foldedWords, foldedWordsOfTitles } from './fold';
+import { foldedLatinBatch, foldedWords, foldedWordsOfOtherTitles } from './fold';
 import { FILES, WORDS_PER_BLOCK } from './format';
 import { ByteReader, ByteWriter } from './varint';
 import { WordTable } from './wordTable';
@@ -70,7 +70,7 @@ export class TitleWords {
   private wordIdsOfTitles(joined: string): Int32Array {
     const batch = foldedLatinBatch(joined);
     if (!batch) {
-      const titles = foldedWordsOfTitles(joined);
+      const titles = foldedWordsOfOtherTitles(joined);
       return Int32Array.from(titles.flatMap((words) => [...words.map((word) => this.table.idOf(word)), -1]));
     }
     // Numbered straight from the folded code units (the batch's arrays are reused by the next fold).
