@@ -116,10 +116,25 @@ export async function runAsking(page: Page, title: string): Promise<void> {
   await waitUntil(async () => ((await box.inputValue().catch(() => '')).startsWith('>') ? undefined : true), `the input of "${title}"`, 10_000);
 }
 
-export async function chooseMenuItem(page: Page, action: string): Promise<void> {
+/**
+ * Opens a context menu with `open` and runs `action` from it (hover, then Enter: a plain click on the
+ * item was not always taken). A menu that closes before the item is chosen is opened again, up to
+ * three times: VS Code closes it when the list under it re-renders (ci, stop 22: a customers row
+ * menu vanished mid-hover right after a delete had refreshed the view).
+ */
+export async function chooseMenuItem(page: Page, action: string, open: () => Promise<void>): Promise<void> {
   const item = page.locator('.monaco-menu .action-item', { hasText: action }).first();
-  await item.waitFor();
-  await item.hover();
+  for (let attempt = 1; ; attempt++) {
+    await open();
+    try {
+      await item.waitFor({ timeout: 8_000 });
+      await item.hover({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.keyboard.press('Enter');
   await page.locator('.monaco-menu').first().waitFor({ state: 'hidden' }).catch(() => undefined);
 }
@@ -319,8 +334,7 @@ function makeWorkbench(page: Page, sandbox: SandboxProcess | undefined, shotsDir
       await treeRow(viewName, label).click();
     },
     async contextMenu(viewName, label, action) {
-      await treeRow(viewName, label).click({ button: 'right' });
-      await chooseMenuItem(page, action);
+      await chooseMenuItem(page, action, () => treeRow(viewName, label).click({ button: 'right' }));
     },
     quickPickItems: visibleQuickPickLabels,
     async quickPick(label) {
