@@ -22,8 +22,13 @@ export function foldedWords(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** What separates the titles of a batch (foldedWordsOfTitles); no title holds it. */
+/** What separates the titles of a batch (foldedWordsOfTitles); no title holds it (titleForBatch). */
 export const TITLE_SEPARATOR = '\0';
+
+/** A title as it joins a batch: a list's XML cannot hold NUL, and it separates words as a space would. */
+export function titleForBatch(title: string): string {
+  return title.includes(TITLE_SEPARATOR) ? title.replaceAll(TITLE_SEPARATOR, ' ') : title;
+}
 
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 

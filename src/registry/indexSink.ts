@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { TITLE_SEPARATOR } from './fold';
+import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { RECORD_SEP, RECORDS_PER_BLOCK } from './format';
 import { RecordBlocks } from './recordBlocks';
 import { TitleWords } from './titleWords';
@@ -69,37 +69,43 @@ function findWorkerFile(): string | undefined {
 
 class ThreadIndexSink implements IndexSink {
   readonly where = 'thread';
-  private block: string[] = [];
+  /** The current record block's records and titles; the titles go to TitleWords a block at a time, as the worker's do. */
+  private records: string[] = [];
+  private titles: string[] = [];
+  private first = 0;
 
   constructor(
-    private readonly records: RecordBlocks,
+    private readonly blocks: RecordBlocks,
     private readonly words: TitleWords,
   ) {}
 
   add(record: string, title: string, ordinal: number): Promise<void> | undefined {
-    this.block.push(record);
-    const io = this.block.length === RECORDS_PER_BLOCK ? this.flushBlock() : undefined;
-    const words = this.words.add(title, ordinal);
-    if (io && words) return Promise.all([io, words]).then(() => undefined);
-    return io ?? words;
+    if (this.records.length === 0) this.first = ordinal;
+    this.records.push(record);
+    this.titles.push(titleForBatch(title));
+    return this.records.length === RECORDS_PER_BLOCK ? this.flushBlock() : undefined;
   }
 
   async finish(): Promise<number> {
     await this.flushBlock();
-    await this.records.finish();
+    await this.blocks.finish();
     return this.words.finish();
   }
 
   async abandon(): Promise<void> {
-    await this.records.abandon();
+    await this.blocks.abandon();
     await this.words.abandon();
   }
 
-  private flushBlock(): Promise<void> | undefined {
-    if (this.block.length === 0) return undefined;
-    const block = this.block.join(RECORD_SEP);
-    this.block = [];
-    return this.records.add(block);
+  private async flushBlock(): Promise<void> {
+    if (this.records.length === 0) return;
+    const block = this.records.join(RECORD_SEP);
+    const titles = this.titles.join(TITLE_SEPARATOR);
+    const first = this.first;
+    this.records = [];
+    this.titles = [];
+    await this.blocks.add(block);
+    await this.words.addTitles(titles, first);
   }
 }
 
@@ -138,8 +144,7 @@ class WorkerIndexSink implements IndexSink {
   add(record: string, title: string, ordinal: number): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
     if (this.titles.length === 0) this.first = ordinal;
-    // A list's XML cannot hold NUL (the titles' separator), and it separates words as a space would.
-    this.titles.push(title.includes(TITLE_SEPARATOR) ? title.replaceAll(TITLE_SEPARATOR, ' ') : title);
+    this.titles.push(titleForBatch(title));
     this.records.push(record);
     if (this.titles.length < TAXPAYERS_PER_BATCH) return undefined;
     this.send();

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from '../domain/crc32';
 import { FileAppender } from './fileAppender';
-import { foldedLatinBatch, foldedWords, foldedWordsOfOtherTitles } from './fold';
+import { foldedLatinBatch, foldedWordsOfOtherTitles } from './fold';
 import { FILES, WORDS_PER_BLOCK } from './format';
 import { ByteReader, ByteWriter } from './varint';
 import { WordTable } from './wordTable';
@@ -43,17 +43,11 @@ export class TitleWords {
   }
 
   /**
-   * Adds the words of taxpayer `ordinal`'s title. Returns a promise only when a run goes to disk.
-   * A title goes whole into one run where it fits (so a word twice in it is deduplicated within the
-   * run); only a title longer than the whole budget (tests use tiny ones) is split, and the merge
-   * drops the repeat then.
+   * Adds the words of a batch of titles joined by TITLE_SEPARATOR, the first of them taxpayer
+   * `first`'s and the rest the taxpayers after it. A title goes whole into one run where it fits (so a
+   * word twice in it is deduplicated within the run); only a title longer than the whole budget
+   * (tests use tiny ones) is split, and the merge drops the repeat then.
    */
-  add(title: string, ordinal: number): Promise<void> | undefined {
-    const ids = foldedWords(title).map((word) => this.table.idOf(word));
-    return this.addIds(ids, 0, ids.length, ordinal);
-  }
-
-  /** add() for a batch of titles joined by TITLE_SEPARATOR, the first of them taxpayer `first`'s. */
   async addTitles(joined: string, first: number): Promise<void> {
     const ids = this.wordIdsOfTitles(joined);
     let ordinal = first;

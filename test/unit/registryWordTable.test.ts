@@ -76,9 +76,9 @@ test('words that share a hash slot, a prefix or a length stay apart', () => {
 test('title words refuse a taxpayer out of list order: the spilled runs and their merge rely on it', async () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-words-'));
   const words = new TitleWords(folder, 100);
-  await words.add('Kaya Gıda', 5);
-  await words.add('Demir', 5);
-  assert.throws(() => words.add('Demir Tekstil', 4), /list order: 4 came after 5/);
+  await words.addTitles('Kaya Gıda', 5);
+  await words.addTitles('Demir', 5);
+  await assert.rejects(words.addTitles('Demir Tekstil', 4), /list order: 4 came after 5/);
   await words.abandon();
   fs.rmSync(folder, { recursive: true, force: true });
 });
