@@ -77,6 +77,18 @@ test('rejects bodies that are not one complete JSON string of base64, at every c
   }
 });
 
+test('an error names the byte where it is, also after long runs of base64 split anywhere', () => {
+  const run = 'QUJD'.repeat(300);
+  for (const [text, at] of [[`"${run}*"`, 1201], [`"${run}\\nQQ"`, 1202], [` "${run}QQ==QUJD"`, 1206]] as const) {
+    const body = Buffer.from(text);
+    for (const size of [1, 7, 64, 1000, body.length]) {
+      const pieces: Buffer[] = [];
+      for (let i = 0; i < body.length; i += size) pieces.push(body.subarray(i, i + size));
+      assert.throws(() => decodePieces(pieces), (e: unknown) => e instanceof Base64BodyError && e.message.endsWith(` at byte ${at}`), `${text.slice(-8)} in pieces of ${size}`);
+    }
+  }
+});
+
 test('yields bytes as the body arrives, holding back less than one 4-character group', () => {
   const bytes = randomBytes(30_000);
   const body = Buffer.from(JSON.stringify(bytes.toString('base64')));
