@@ -67,12 +67,32 @@ function findWorkerFile(): string | undefined {
   }
 }
 
+/** Taxpayers gathered for the record blocks and TitleWords.addTitles: consecutive ordinals from `first`. */
+class TaxpayerBatch {
+  readonly records: string[] = [];
+  private readonly titles: string[] = [];
+  first = 0;
+
+  get size(): number {
+    return this.records.length;
+  }
+
+  add(record: string, title: string, ordinal: number): void {
+    if (this.records.length === 0) this.first = ordinal;
+    this.records.push(record);
+    this.titles.push(titleForBatch(title));
+  }
+
+  /** The titles as addTitles takes them. */
+  joinedTitles(): string {
+    return this.titles.join(TITLE_SEPARATOR);
+  }
+}
+
 class ThreadIndexSink implements IndexSink {
   readonly where = 'thread';
-  /** The current record block's records and titles; the titles go to TitleWords a block at a time, as the worker's do. */
-  private records: string[] = [];
-  private titles: string[] = [];
-  private first = 0;
+  /** The current record block; its titles go to TitleWords a block at a time, as the worker's do. */
+  private batch = new TaxpayerBatch();
 
   constructor(
     private readonly blocks: RecordBlocks,
@@ -80,10 +100,8 @@ class ThreadIndexSink implements IndexSink {
   ) {}
 
   add(record: string, title: string, ordinal: number): Promise<void> | undefined {
-    if (this.records.length === 0) this.first = ordinal;
-    this.records.push(record);
-    this.titles.push(titleForBatch(title));
-    return this.records.length === RECORDS_PER_BLOCK ? this.flushBlock() : undefined;
+    this.batch.add(record, title, ordinal);
+    return this.batch.size === RECORDS_PER_BLOCK ? this.flushBlock() : undefined;
   }
 
   async finish(): Promise<number> {
@@ -98,22 +116,17 @@ class ThreadIndexSink implements IndexSink {
   }
 
   private async flushBlock(): Promise<void> {
-    if (this.records.length === 0) return;
-    const block = this.records.join(RECORD_SEP);
-    const titles = this.titles.join(TITLE_SEPARATOR);
-    const first = this.first;
-    this.records = [];
-    this.titles = [];
-    await this.blocks.add(block);
-    await this.words.addTitles(titles, first);
+    const batch = this.batch;
+    if (batch.size === 0) return;
+    this.batch = new TaxpayerBatch();
+    await this.blocks.add(batch.records.join(RECORD_SEP));
+    await this.words.addTitles(batch.joinedTitles(), batch.first);
   }
 }
 
 class WorkerIndexSink implements IndexSink {
   readonly where = 'worker';
-  private titles: string[] = [];
-  private records: string[] = [];
-  private first = 0;
+  private batch = new TaxpayerBatch();
   private sent = 0;
   private taken = 0;
   private failure: Error | undefined;
@@ -143,16 +156,14 @@ class WorkerIndexSink implements IndexSink {
 
   add(record: string, title: string, ordinal: number): Promise<void> | undefined {
     if (this.failure) return Promise.reject(this.failure);
-    if (this.titles.length === 0) this.first = ordinal;
-    this.titles.push(titleForBatch(title));
-    this.records.push(record);
-    if (this.titles.length < TAXPAYERS_PER_BATCH) return undefined;
+    this.batch.add(record, title, ordinal);
+    if (this.batch.size < TAXPAYERS_PER_BATCH) return undefined;
     this.send();
     return this.sent - this.taken > BATCHES_AHEAD ? this.caughtUp() : undefined;
   }
 
   async finish(): Promise<number> {
-    if (this.titles.length > 0) this.send();
+    if (this.batch.size > 0) this.send();
     const words = new Promise<number>((resolve) => (this.finished = resolve));
     this.post({ kind: 'finish' });
     try {
@@ -168,11 +179,11 @@ class WorkerIndexSink implements IndexSink {
 
   /** Sends the batch; a batch is whole blocks (the last one may end in a short block). */
   private send(): void {
+    const { records, first } = this.batch;
     const blocks: string[] = [];
-    for (let i = 0; i < this.records.length; i += RECORDS_PER_BLOCK) blocks.push(this.records.slice(i, i + RECORDS_PER_BLOCK).join(RECORD_SEP));
-    this.post({ kind: 'taxpayers', batch: this.sent++, first: this.first, titles: this.titles.join(TITLE_SEPARATOR), blocks });
-    this.titles = [];
-    this.records = [];
+    for (let i = 0; i < records.length; i += RECORDS_PER_BLOCK) blocks.push(records.slice(i, i + RECORDS_PER_BLOCK).join(RECORD_SEP));
+    this.post({ kind: 'taxpayers', batch: this.sent++, first, titles: this.batch.joinedTitles(), blocks });
+    this.batch = new TaxpayerBatch();
   }
 
   private post(message: ToIndexWorker): void {
