@@ -1,23 +1,54 @@
 // The tax-number half of an index build (taxnums.z, taxnums.idx; format.ts). Keys come in list order;
 // each slice of SORT_SLICE taxpayers is sorted as soon as it is full, while the list is still
-// streaming in, and write() merges the slices straight into the file. Memory: 12 bytes a taxpayer
-// in slices of 65,536 (no array that doubles and copies), and nothing more for the merge. Before,
-// the keys were one growing array sorted at the end: 8 + 8 bytes a taxpayer at the end (plus a
-// transient copy at each doubling), and the slices' sort was part of the wait after the download.
+// streaming in, and write() merges the slices straight into the file. Memory: 8 bytes a taxpayer,
+// in slices of 65,536 (no array that doubles and copies), and nothing more for the merge: each
+// taxpayer is one double that packs its key's rank among all possible keys with its place in the
+// slice, so a slice sorts with the typed array's own numeric sort, equal keys in list order. Before,
+// a slice held the keys and their ordinals apart (12 bytes a taxpayer) and sorted an order array
+// with a comparator.
 import * as path from 'node:path';
 import { FileAppender, writeFloat64s } from './fileAppender';
 import { FILES, RECORDS_PER_BLOCK, TAX_BLOCK } from './format';
 import { ByteWriter } from './varint';
 
 /**
- * Taxpayers sorted at once (about 20 ms of the thread for a slice), and merged outputs between two
+ * Taxpayers sorted at once (a few ms of the thread for a slice), and merged outputs between two
  * turns of the thread given back to the extension host.
  */
 export const SORT_SLICE = 1 << 16;
 
+/**
+ * RANK_BASE[d]: how many keys have fewer than d digits. A key of d digits (taxNumberKey: d * 1e12 + n,
+ * n < 10^d) has the rank RANK_BASE[d] + n; ranks keep the keys' order and stay below 1.12e11, so a
+ * rank times SORT_SLICE plus a place in the slice is below 2^53: exact in a double.
+ */
+const POW10: readonly number[] = Array.from({ length: 12 }, (_, d) => 10 ** d);
+const RANK_BASE: readonly number[] = POW10.reduce((base, p, d) => (d === 0 ? base : [...base, base[d] + p]), [0, 0]);
+
+/** The rank of a well-formed key (taxNumberKey of 1 to 11 digits). */
+function rankOf(key: number): number {
+  const digits = Math.floor(key / 1e12);
+  return RANK_BASE[digits] + (key - digits * 1e12);
+}
+
+/** The key of a rank (rankOf's inverse). */
+function keyOf(rank: number): number {
+  let digits = 1;
+  while (digits < 11 && rank >= RANK_BASE[digits + 1]) digits++;
+  return digits * 1e12 + (rank - RANK_BASE[digits]);
+}
+
+/** Whether `key` is what taxNumberKey gives for 1 to 11 digits. */
+function wellFormed(key: number): boolean {
+  if (!Number.isInteger(key)) return false;
+  const digits = Math.floor(key / 1e12);
+  return digits >= 1 && digits <= 11 && key - digits * 1e12 < POW10[digits];
+}
+
+/** A sorted slice: rank * SORT_SLICE + place, ascending; `first` is the ordinal of place 0. */
 interface SortedSlice {
-  readonly keys: Float64Array;
-  readonly ordinals: Uint32Array;
+  readonly packed: Float64Array;
+  readonly first: number;
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -26,13 +57,18 @@ export class TaxNumberTable {
   private pending = new Float64Array(SORT_SLICE);
   private pendingCount = 0;
   private count = 0;
+  /** The ordinal of the pending slice's first taxpayer. */
+  private sliceFirst = 0;
   private readonly slices: SortedSlice[] = [];
 
-  /** The next taxpayer's key (taxNumberKey; +Infinity for a malformed number: sorted last, not written). */
+  /**
+   * The next taxpayer's key (taxNumberKey). Anything else (NaN, +Infinity for a malformed number) only
+   * takes its ordinal: it is not in the table.
+   */
   add(key: number): void {
-    this.pending[this.pendingCount++] = key;
-    this.count++;
-    if (this.pendingCount === SORT_SLICE) this.sortPending();
+    const place = this.count++ - this.sliceFirst;
+    if (wellFormed(key)) this.pending[this.pendingCount++] = rankOf(key) * SORT_SLICE + place;
+    if (place + 1 === SORT_SLICE) this.sortPending();
   }
 
   /**
@@ -40,7 +76,7 @@ export class TaxNumberTable {
    * first entry of a duplicate wins). Call once, after the last add().
    */
   sorted(): SliceMerge {
-    if (this.pendingCount > 0) this.sortPending();
+    if (this.count > this.sliceFirst) this.sortPending();
     return new SliceMerge(this.slices);
   }
 
@@ -57,7 +93,6 @@ export class TaxNumberTable {
     while (merged.next()) {
       if (++taken % SORT_SLICE === 0) await nextTurn();
       const key = merged.key;
-      if (key === Number.POSITIVE_INFINITY) break; // only malformed numbers from here on
       if (key === previous) continue;
       if (n % TAX_BLOCK === 0) {
         await out.append(w.view());
@@ -79,19 +114,10 @@ export class TaxNumberTable {
   }
 
   private sortPending(): void {
-    const n = this.pendingCount;
-    const first = this.count - n;
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    sortByKey(order, this.pending.subarray(0, n));
-    const keys = new Float64Array(n);
-    const ordinals = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      keys[i] = this.pending[order[i]];
-      ordinals[i] = first + order[i];
-    }
-    this.slices.push({ keys, ordinals });
+    // Without a comparator: the engine's own numeric sort of the doubles, in place on the copy.
+    this.slices.push({ packed: this.pending.slice(0, this.pendingCount).sort(), first: this.sliceFirst });
     this.pendingCount = 0;
+    this.sliceFirst = this.count;
   }
 }
 
@@ -100,12 +126,12 @@ export class SliceMerge {
   key = Number.NaN;
   ordinal = -1;
   private readonly heads: Uint32Array;
-  /** A binary heap of the slices not yet used up, ordered by the pair each one's head holds. */
+  /** A binary heap of the slices not yet used up, ordered by the rank at each one's head, then slice order. */
   private readonly heap: number[];
 
   constructor(private readonly slices: readonly SortedSlice[]) {
     this.heads = new Uint32Array(slices.length);
-    this.heap = slices.map((_, i) => i).filter((i) => slices[i].keys.length > 0);
+    this.heap = slices.map((_, i) => i).filter((i) => slices[i].packed.length > 0);
     for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i);
   }
 
@@ -115,9 +141,11 @@ export class SliceMerge {
     const s = heap[0];
     const slice = this.slices[s];
     const h = this.heads[s]++;
-    this.key = slice.keys[h];
-    this.ordinal = slice.ordinals[h];
-    if (h + 1 === slice.keys.length) {
+    const packed = slice.packed[h];
+    const rank = Math.floor(packed / SORT_SLICE);
+    this.key = keyOf(rank);
+    this.ordinal = slice.first + (packed - rank * SORT_SLICE);
+    if (h + 1 === slice.packed.length) {
       heap[0] = heap[heap.length - 1];
       heap.pop();
     }
@@ -125,10 +153,11 @@ export class SliceMerge {
     return true;
   }
 
+  /** Slice x's head before slice y's: a lower rank, or the same rank in an earlier slice (list order). */
   private before(x: number, y: number): boolean {
-    const kx = this.slices[x].keys[this.heads[x]];
-    const ky = this.slices[y].keys[this.heads[y]];
-    return kx < ky || (kx === ky && this.slices[x].ordinals[this.heads[x]] < this.slices[y].ordinals[this.heads[y]]);
+    const rx = Math.floor(this.slices[x].packed[this.heads[x]] / SORT_SLICE);
+    const ry = Math.floor(this.slices[y].packed[this.heads[y]] / SORT_SLICE);
+    return rx < ry || (rx === ry && x < y);
   }
 
   private down(i: number): void {
@@ -147,60 +176,3 @@ export class SliceMerge {
     }
   }
 }
-
-/** The order of the tax-number table: by key, equal keys by ordinal (list order). */
-function keyThenOrdinal(keys: Float64Array): (a: number, b: number) => boolean {
-  return (a, b) => keys[a] < keys[b] || (keys[a] === keys[b] && a < b);
-}
-
-
-/**
- * Sorts record ordinals by their keys (ties by ordinal) in place. Hand-written: a comparator sort of
- * a typed array copies it into the JS heap twice over, tens of MB for a full list.
- */
-export function sortByKey(order: Uint32Array, keys: Float64Array): void {
-  const less = keyThenOrdinal(keys);
-  const stack: number[] = [0, order.length - 1];
-  while (stack.length > 0) {
-    const hi = stack.pop() as number;
-    const lo = stack.pop() as number;
-    if (hi - lo < 16) {
-      for (let i = lo + 1; i <= hi; i++) {
-        const v = order[i];
-        let j = i - 1;
-        while (j >= lo && less(v, order[j])) {
-          order[j + 1] = order[j];
-          j--;
-        }
-        order[j + 1] = v;
-      }
-      continue;
-    }
-    // Median of three as the pivot, then Hoare partitioning.
-    const mid = (lo + hi) >>> 1;
-    if (less(order[mid], order[lo])) swap(order, mid, lo);
-    if (less(order[hi], order[lo])) swap(order, hi, lo);
-    if (less(order[hi], order[mid])) swap(order, hi, mid);
-    const pivot = order[mid];
-    let i = lo - 1;
-    let j = hi + 1;
-    for (;;) {
-      do i++;
-      while (less(order[i], pivot));
-      do j--;
-      while (less(pivot, order[j]));
-      if (i >= j) break;
-      swap(order, i, j);
-    }
-    // The smaller side first keeps the stack short.
-    if (j - lo < hi - j - 1) stack.push(j + 1, hi, lo, j);
-    else stack.push(lo, j, j + 1, hi);
-  }
-}
-
-function swap(a: Uint32Array, i: number, j: number): void {
-  const t = a[i];
-  a[i] = a[j];
-  a[j] = t;
-}
-
