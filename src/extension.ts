@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands } from './constants';
 import { registerFeatures } from './featureShells';
+import { ActivationSteps, type ActivationStep } from './shell/activationSteps';
 import { clearApiKey, setApiKey } from './shell/apiKeyCommands';
 import { lazyHandler, registerCommand } from './shell/commandRunner';
 import type { LazyFeature } from './shell/lazyFeatures';
@@ -19,6 +20,8 @@ import { registerWalkthroughProgress } from './walkthrough/progress';
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
 export interface NilveraExtensionApi {
   activationMs: number;
+  /** activate()'s parts, in order; their sum is activationMs. */
+  activationSteps: readonly ActivationStep[];
   testing: {
     services: ShellServices;
     state: ShellState;
@@ -38,7 +41,7 @@ let services: ShellServices | undefined;
 // (which reads the key) runs after activate() has returned. Everything beyond the shell (key,
 // environment, profiles, status bar) is a feature loaded on first use (src/featureShells.ts).
 export function activate(context: vscode.ExtensionContext): NilveraExtensionApi {
-  const started = performance.now();
+  const timing = new ActivationSteps();
   const shell = new ShellServices(context);
   services = shell;
   let statusBar: ShellStatusBar | undefined;
@@ -66,12 +69,15 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
     shell.profiles.onDidChangeRecords(() => void state.refresh()),
     registerSelectionContext(),
   );
-  const features = registerFeatures(context, shell);
+  timing.mark('shell services, commands and listeners');
+  const features = registerFeatures(context, shell, timing);
   registerWalkthroughProgress(context);
   setTimeout(() => void state.refresh(), 0);
+  timing.mark('walkthrough progress');
 
   return {
-    activationMs: performance.now() - started,
+    activationMs: timing.totalMs,
+    activationSteps: timing.steps,
     testing: { services: shell, state, statusBar: getStatusBar, replacePrompts, logUri: context.logUri, features, lazyHandler },
   };
 }

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { FormViewTypes, ReconciliationView, Views } from './constants';
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from './editor/selectors';
 import { FEATURES, type EditorFeatureModule, type FormsFeatureModule } from './features';
+import type { ActivationSteps } from './shell/activationSteps';
 import { LazyFeature } from './shell/lazyFeatures';
 import { createShellTreeView } from './shell/lazyTrees';
 import { log } from './shell/log';
@@ -16,7 +17,7 @@ import type { ShellServices } from './shell/services';
 /** Delay before offline indexes of an older format are looked for (kept out of activation). */
 const INDEX_UPGRADE_DELAY_MS = 2000;
 
-export function registerFeatures(context: vscode.ExtensionContext, shell: ShellServices): LazyFeature[] {
+export function registerFeatures(context: vscode.ExtensionContext, shell: ShellServices, timing: ActivationSteps): LazyFeature[] {
   const views = new LazyFeature(FEATURES.views, context, shell);
   const forms = new LazyFeature<FormsFeatureModule>(FEATURES.forms, context, shell);
   const editor = new LazyFeature<EditorFeatureModule>(FEATURES.editor, context, shell);
@@ -24,6 +25,7 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
   const others = [FEATURES.registry, FEATURES.connection, FEATURES.profiles].map((d) => new LazyFeature(d, context, shell));
   const all: LazyFeature[] = [views, forms, editor, reconciliation, ...others];
   for (const feature of all) context.subscriptions.push(...feature.registerStubs());
+  timing.mark('feature command stubs');
 
   const loadViews = () => views.module();
   context.subscriptions.push(
@@ -33,18 +35,26 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
     createShellTreeView(Views.identifications, {}, loadViews),
     createShellTreeView(Views.account, { showCollapseAll: true, manageCheckboxStateManually: true }, loadViews),
     createShellTreeView(ReconciliationView, { showCollapseAll: true }, () => reconciliation.module()),
+  );
+  timing.mark('tree view shells');
+  context.subscriptions.push(
     vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, {
       provideHover: async (document, position, token) => (await editor.module()).provideHover(document, position, token),
     }),
+  );
+  timing.mark('hover provider');
+  context.subscriptions.push(
     // One serializer per form type: a panel restored after a reload is handed to the forms feature.
     ...Object.entries(FormViewTypes).map(([kind, viewType]) =>
       vscode.window.registerWebviewPanelSerializer(viewType, {
         deserializeWebviewPanel: async (panel, state) => (await forms.module()).deserializeForm(kind, panel, state),
       }),
     ),
-    loadWhenDiagnosedDocumentOpens(() => void editor.module().catch((e: unknown) => log.error(`Loading the editor feature failed: ${String(e)}`))),
   );
+  timing.mark('form serializers');
+  context.subscriptions.push(loadWhenDiagnosedDocumentOpens(() => void editor.module().catch((e: unknown) => log.error(`Loading the editor feature failed: ${String(e)}`))));
   scheduleIndexUpgrade(context);
+  timing.mark('editor and index-upgrade watchers');
   return all;
 }
 

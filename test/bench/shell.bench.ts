@@ -68,23 +68,61 @@ async function singleBundleKb(): Promise<number> {
   return kb;
 }
 
+interface ActivationRun {
+  activateMs: number;
+  resolvedMs: number;
+  /** activate()'s parts in order, as the activation test prints them. */
+  steps: Array<{ step: string; ms: number }>;
+}
+
 /** Runs the suite's activation test in code-server and reads the figures it prints. */
-function activationRun(): { activateMs: number; resolvedMs: number } | { skipped: string } {
+function activationRun(settled: boolean): ActivationRun | { skipped: string } {
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'run-suite.js'), '--no-build', '--grep', 'activates and reports'], {
     cwd: root,
     encoding: 'utf8',
     timeout: 300_000,
+    env: { ...process.env, ...(settled ? { NILVERA_ACTIVATION_SETTLE: '1' } : {}) },
   });
   const output = `${r.stdout}\n${r.stderr}`;
   if (/is not installed/.test(output)) return { skipped: 'code-server is not installed (node scripts/code-server.js install)' };
   const m = /activate\(\) took ([\d.]+) ms.*?resolved after ([\d.]+) ms/.exec(output);
-  if (r.status !== 0 || !m) throw new Error(`activation run failed (exit ${r.status}):\n${output.slice(-2000)}`);
-  return { activateMs: Number(m[1]), resolvedMs: Number(m[2]) };
+  const stepsLine = /activation steps \(ms\): (.*)/.exec(output);
+  if (r.status !== 0 || !m || !stepsLine) throw new Error(`activation run failed (exit ${r.status}):\n${output.slice(-2000)}`);
+  const steps = stepsLine[1].split('; ').map((part) => {
+    const at = part.lastIndexOf(': ');
+    return { step: part.slice(0, at), ms: Number(part.slice(at + 2)) };
+  });
+  return { activateMs: Number(m[1]), resolvedMs: Number(m[2]), steps };
 }
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/** `runs` activations in fresh code-servers; prints the whole's and each part's median. Undefined when skipped. */
+function activationSeries(runs: number, settled: boolean): { activate: number; resolved: number } | undefined {
+  const samples: ActivationRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    const run = activationRun(settled);
+    if ('skipped' in run) {
+      console.log(`activate(): skipped, ${run.skipped}`);
+      return undefined;
+    }
+    samples.push(run);
+  }
+  const activate = percentile(samples.map((s) => s.activateMs), 0.5);
+  const resolved = percentile(samples.map((s) => s.resolvedMs), 0.5);
+  const when = settled ? 'once the host has settled after start-up' : 'during start-up (the suite\'s first test)';
+  console.log(`activate() in code-server's extension host, ${when}: median ${activate.toFixed(1)} ms over ${samples.length} run(s) (goal <= ${ACTIVATE_GOAL_MS} ms); samples ${samples.map((s) => s.activateMs.toFixed(1)).join(', ')} ms`);
+  console.log(`  ext.activate() resolved (module load + activate + host round trip): median ${resolved.toFixed(1)} ms; samples ${samples.map((s) => s.resolvedMs.toFixed(1)).join(', ')} ms`);
+  // Where activate()'s time goes: each part's median and samples (the medians need not add up to the whole's).
+  console.log('  activate() by part, median (samples) in ms:');
+  for (const [i, { step }] of samples[0].steps.entries()) {
+    const values = samples.map((s) => s.steps[i]?.ms ?? Number.NaN);
+    console.log(`    ${step}: ${percentile(values, 0.5).toFixed(2)} (${values.map((v) => v.toFixed(2)).join(', ')})`);
+  }
+  return { activate, resolved };
 }
 
 async function main(): Promise<void> {
@@ -102,23 +140,16 @@ async function main(): Promise<void> {
   if (!bundleMet) failed = true;
 
   const runs = Number(process.env.NILVERA_BENCH_ACTIVATION_RUNS ?? 5);
-  const samples: Array<{ activateMs: number; resolvedMs: number }> = [];
-  for (let i = 0; i < runs; i++) {
-    const run = activationRun();
-    if ('skipped' in run) {
-      console.log(`activate(): skipped, ${run.skipped}`);
-      break;
-    }
-    samples.push(run);
-  }
-  if (samples.length > 0) {
-    const activate = percentile(samples.map((s) => s.activateMs), 0.5);
-    const resolved = percentile(samples.map((s) => s.resolvedMs), 0.5);
-    console.log(`activate() in code-server's extension host: median ${activate.toFixed(1)} ms over ${samples.length} run(s) (goal <= ${ACTIVATE_GOAL_MS} ms); samples ${samples.map((s) => s.activateMs.toFixed(1)).join(', ')} ms`);
-    console.log(`  ext.activate() resolved (module load + activate + host round trip): median ${resolved.toFixed(1)} ms; samples ${samples.map((s) => s.resolvedMs.toFixed(1)).join(', ')} ms`);
-    bench('activate() median, extension host', `<= ${ACTIVATE_GOAL_MS} ms`, activate, 'ms', activate <= ACTIVATE_GOAL_MS);
-    bench('ext.activate() resolved median (module load + activate + round trip)', 'report', resolved, 'ms', null);
-    if (activate > ACTIVATE_GOAL_MS) failed = true;
+  // Judged as before: activation while the workbench is still starting, as the suite's first test.
+  const atStartup = activationSeries(runs, false);
+  if (atStartup !== undefined) {
+    bench('activate() median, extension host', `<= ${ACTIVATE_GOAL_MS} ms`, atStartup.activate, 'ms', atStartup.activate <= ACTIVATE_GOAL_MS);
+    bench('ext.activate() resolved median (module load + activate + round trip)', 'report', atStartup.resolved, 'ms', null);
+    if (atStartup.activate > ACTIVATE_GOAL_MS) failed = true;
+    // The same once the host has settled (a user opening the view or running a command later): what
+    // activate() itself costs without start-up competing for the cores. Reported, not judged.
+    const settled = activationSeries(runs, true);
+    if (settled !== undefined) bench('activate() median, extension host settled after start-up', 'report', settled.activate, 'ms', null, atStartup.activate);
   }
   if (failed) {
     console.log('goal missed');
