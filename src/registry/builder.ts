@@ -72,10 +72,8 @@ export class IndexBuilder {
    */
   add(t: Taxpayer): Promise<void> | undefined {
     const ordinal = this.count++;
-    // A malformed number (no key: NaN) sorts last and is left out of the table; NaN itself would
-    // make the sort's comparison inconsistent and could leave valid keys out of order.
-    const key = taxNumberKey(t.Identifier);
-    this.taxNumbers.add(Number.isNaN(key) ? Number.POSITIVE_INFINITY : key);
+    // A malformed number has no key (NaN): the table counts its ordinal and leaves it out.
+    this.taxNumbers.add(taxNumberKey(t.Identifier));
     return this.sink.add(encodeRecord(t), t.Title, ordinal);
   }
 

@@ -62,7 +62,7 @@ export class TaxNumberTable {
   private readonly slices: SortedSlice[] = [];
 
   /**
-   * The next taxpayer's key (taxNumberKey). Anything else (NaN, +Infinity for a malformed number) only
+   * The next taxpayer's key (taxNumberKey). Anything else (NaN for a malformed number) only
    * takes its ordinal: it is not in the table.
    */
   add(key: number): void {
