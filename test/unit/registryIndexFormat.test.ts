@@ -13,7 +13,7 @@ import type { Taxpayer } from '../../src/domain/registryXml';
 import { parseRegistryXml } from '../../src/domain/registryXml';
 import { iterateRegistryZip } from '../../src/domain/registryZip';
 import { SORT_SLICE, TaxNumberTable } from '../../src/registry/taxNumberTable';
-import { taxNumberKey } from '../../src/registry/format';
+import { decodeRecord, encodeRecord, taxNumberKey } from '../../src/registry/format';
 import { buildIndex, buildIndexFromZip, currentIndexFolder, foldedWords, INDEX_FORMAT, RegistryIndexError, RegistryIndexReader } from '../../src/registry';
 import { OfflineRegistry } from '../../src/registry/offlineLookup';
 import { Registry } from '../../src/sandbox/registry';
@@ -195,6 +195,37 @@ test('the tax-number table keeps every key exact, from one digit to eleven, and 
   assert.equal(new Set(mergedPairs(keys).map(([key]) => key)).size, new Set(numbers).size, 'a leading zero makes another number');
   // Numbers taxNumberKey never gives (a one-digit key holding 10, a fraction, a negative, 12 digits) take an ordinal and are left out.
   assert.deepEqual(mergedPairs([1e12 + 10, taxNumberKey('42'), 2e12 + 0.5, -1, 12e12, taxNumberKey('7')]), [[taxNumberKey('7'), 5], [taxNumberKey('42'), 1]]);
+});
+
+test('a record keeps every value in its place; a separator inside a value becomes a space', () => {
+  const plain: Taxpayer = {
+    Identifier: '4826153701',
+    Title: 'Öztürk & Kaya <Bilişim> A.Ş.',
+    Type: 'Özel',
+    AccountType: 'Özel',
+    FirstCreationTime: '2025-05-19T10:00:00',
+    Documents: [
+      { type: 'Invoice', aliases: [{ Name: 'urn:mail:defaultpk@ozturk3701.com.tr', CreationTime: '2025-05-19T10:00:00' }, { Name: 'urn:mail:eski@ozturk3701.com.tr', CreationTime: '2024-01-02T00:00:00', DeletionTime: '2025-01-02T00:00:00' }] },
+      { type: 'DespatchAdvice', aliases: [] },
+    ],
+  };
+  assert.deepEqual(decodeRecord(encodeRecord(plain)), plain);
+  // A value can hold one only through a character reference (XML 1.0 allows none in text): each of
+  // the four, in every kind of value, alone and all at once.
+  const spoiled = (sep: string, where: string): Taxpayer => ({
+    Identifier: where === 'number' ? `48${sep}26153701` : plain.Identifier,
+    Title: where === 'title' ? `Öztürk${sep}Kaya` : plain.Title,
+    Type: plain.Type,
+    AccountType: where === 'account' ? `Öz${sep}el` : plain.AccountType,
+    FirstCreationTime: plain.FirstCreationTime,
+    Documents: [{ type: where === 'document' ? `Inv${sep}oice` : 'Invoice', aliases: [{ Name: where === 'alias' ? `urn${sep}mail` : 'urn:mail', CreationTime: '2025-05-19', ...(where === 'deleted' ? { DeletionTime: `2026${sep}` } : {}) }] }],
+  });
+  for (const sep of ['\x1c', '\x1d', '\x1e', '\x1f', '\x1c\x1d\x1e\x1f']) {
+    for (const where of ['number', 'title', 'account', 'document', 'alias', 'deleted']) {
+      const expected = JSON.parse(JSON.stringify(spoiled(sep, where)).replace(/\\u001[c-f]/g, ' ')) as Taxpayer;
+      assert.deepEqual(decodeRecord(encodeRecord(spoiled(sep, where))), expected, `${JSON.stringify(sep)} in the ${where}`);
+    }
+  }
 });
 
 test('malformed tax numbers among valid ones: every valid one is found, the malformed ones are not indexed', async () => {
