@@ -69,7 +69,7 @@ function findWorkerFile(): string | undefined {
 
 /** Taxpayers gathered for the record blocks and TitleWords.addTitles: consecutive ordinals from `first`. */
 class TaxpayerBatch {
-  readonly records: string[] = [];
+  private readonly records: string[] = [];
   private readonly titles: string[] = [];
   first = 0;
 
@@ -81,6 +81,13 @@ class TaxpayerBatch {
     if (this.records.length === 0) this.first = ordinal;
     this.records.push(record);
     this.titles.push(titleForBatch(title));
+  }
+
+  /** The records as RecordBlocks.add takes them: whole blocks of RECORDS_PER_BLOCK, the last one maybe short. */
+  recordBlocks(): string[] {
+    const blocks: string[] = [];
+    for (let i = 0; i < this.records.length; i += RECORDS_PER_BLOCK) blocks.push(this.records.slice(i, i + RECORDS_PER_BLOCK).join(RECORD_SEP));
+    return blocks;
   }
 
   /** The titles as addTitles takes them. */
@@ -119,7 +126,7 @@ class ThreadIndexSink implements IndexSink {
     const batch = this.batch;
     if (batch.size === 0) return;
     this.batch = new TaxpayerBatch();
-    await this.blocks.add(batch.records.join(RECORD_SEP));
+    for (const block of batch.recordBlocks()) await this.blocks.add(block);
     await this.words.addTitles(batch.joinedTitles(), batch.first);
   }
 }
@@ -179,10 +186,8 @@ class WorkerIndexSink implements IndexSink {
 
   /** Sends the batch; a batch is whole blocks (the last one may end in a short block). */
   private send(): void {
-    const { records, first } = this.batch;
-    const blocks: string[] = [];
-    for (let i = 0; i < records.length; i += RECORDS_PER_BLOCK) blocks.push(records.slice(i, i + RECORDS_PER_BLOCK).join(RECORD_SEP));
-    this.post({ kind: 'taxpayers', batch: this.sent++, first, titles: this.batch.joinedTitles(), blocks });
+    const batch = this.batch;
+    this.post({ kind: 'taxpayers', batch: this.sent++, first: batch.first, titles: batch.joinedTitles(), blocks: batch.recordBlocks() });
     this.batch = new TaxpayerBatch();
   }
 
