@@ -5,7 +5,8 @@
 //   node scripts/run-suite.js --version 4.100.3    the same on the oldest supported VS Code
 //   node scripts/run-suite.js --electron           @vscode/test-electron (downloads VS Code unless
 //                                                  $VSCODE_EXECUTABLE points at one)
-// Options: --no-build (reuse dist/ and out/), --grep <text>, --timeout <seconds> (default 900), --verbose.
+// Options: --no-build (reuse dist/ and out/), --grep <text>, --timeout <seconds> (default 900), --verbose,
+// --extension <dir> (the extension under test, default this repository: the shell benchmark's floor).
 //
 // Offline: the workbench is opened with a `payload` that names the extension under development and the
 // compiled suite index; VS Code calls window.codeAutomationExit(code) when the suite's run() settles.
@@ -20,7 +21,7 @@ const root = path.resolve(__dirname, '..');
 const suiteIndex = path.join(root, 'out', 'test', 'suite', 'index.js');
 
 function parseArgs(argv) {
-  const o = { version: cs.DEFAULT_VERSION, build: true, timeoutSec: 900, electron: false, verbose: false };
+  const o = { version: cs.DEFAULT_VERSION, build: true, timeoutSec: 900, electron: false, verbose: false, extension: root };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--version') o.version = argv[++i];
@@ -29,6 +30,7 @@ function parseArgs(argv) {
     else if (a === '--timeout') o.timeoutSec = Number(argv[++i]);
     else if (a === '--electron') o.electron = true;
     else if (a === '--verbose') o.verbose = true;
+    else if (a === '--extension') o.extension = path.resolve(argv[++i]);
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -46,7 +48,7 @@ async function runElectron(o) {
   const { runTests } = require('@vscode/test-electron');
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-suite-ws-'));
   return runTests({
-    extensionDevelopmentPath: root,
+    extensionDevelopmentPath: o.extension,
     extensionTestsPath: suiteIndex,
     vscodeExecutablePath: process.env.VSCODE_EXECUTABLE || undefined,
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
@@ -102,7 +104,7 @@ async function runOffline(o) {
     // Paths must be vscode-remote URIs: the extension and the tests live on the server side.
     const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
     const payload = [
-      ['extensionDevelopmentPath', remote(root)],
+      ['extensionDevelopmentPath', remote(o.extension)],
       ['extensionTestsPath', remote(suiteIndex)],
       ['skipWelcome', 'true'],
     ];

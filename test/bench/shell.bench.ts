@@ -75,9 +75,44 @@ interface ActivationRun {
   steps: Array<{ step: string; ms: number }>;
 }
 
-/** Runs the suite's activation test in code-server and reads the figures it prints. */
-function activationRun(settled: boolean): ActivationRun | { skipped: string } {
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'run-suite.js'), '--no-build', '--grep', 'activates and reports'], {
+/**
+ * Builds the floor (test/bench/floor/activationFloor.ts: only the VS Code calls our activate() makes)
+ * into an extension folder with our manifest. The features' modules stay out of its bundle, as they
+ * stay out of ours.
+ */
+async function activationFloorDir(): Promise<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const esbuild = require(path.join(root, 'node_modules', 'esbuild')) as Esbuild;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-activation-floor-'));
+  const featuresIndex = path.join(root, 'src', 'features', 'index.ts');
+  await esbuild.build({
+    entryPoints: [path.join(root, 'test', 'bench', 'floor', 'activationFloor.ts')],
+    outfile: path.join(dir, 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    external: ['vscode'],
+    plugins: [{
+      name: 'features-external',
+      setup(b: { onResolve(o: { filter: RegExp }, f: (a: { path: string; importer: string }) => unknown): void }) {
+        b.onResolve({ filter: /^\.\/[a-z]+$/ }, (a) => (a.importer === featuresIndex ? { path: a.path, external: true } : undefined));
+      },
+    }],
+    logLevel: 'error',
+  });
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...manifest, main: './extension.js' }, null, 2));
+  for (const entry of fs.readdirSync(root)) {
+    if (/^package\.nls(\..+)?\.json$/.test(entry) || entry === 'l10n' || entry === 'media') fs.symlinkSync(path.join(root, entry), path.join(dir, entry));
+  }
+  return dir;
+}
+
+/** Runs the suite's activation test in code-server, on the extension in `extensionDir` (default ours), and reads the figures it prints. */
+function activationRun(settled: boolean, extensionDir?: string): ActivationRun | { skipped: string } {
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'run-suite.js'), '--no-build', '--grep', 'activates and reports', ...(extensionDir ? ['--extension', extensionDir] : [])], {
     cwd: root,
     encoding: 'utf8',
     timeout: 300_000,
@@ -100,9 +135,28 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-/** `runs` activations in fresh code-servers; prints the whole's and each part's median. Undefined when skipped. */
-function activationSeries(runs: number, settled: boolean): { activate: number; resolved: number } | undefined {
+interface SeriesFigures {
+  activate: number;
+  resolved: number;
+  /** The floor's activate() median in the same series (alternating runs). */
+  floor?: number;
+}
+
+function printSamples(name: string, samples: ActivationRun[]): void {
+  console.log(`  ${name}: activate() median ${percentile(samples.map((s) => s.activateMs), 0.5).toFixed(1)} ms; samples ${samples.map((s) => s.activateMs.toFixed(1)).join(', ')} ms; by part, median (samples) in ms:`);
+  for (const [i, { step }] of samples[0].steps.entries()) {
+    const values = samples.map((s) => s.steps[i]?.ms ?? Number.NaN);
+    console.log(`    ${step}: ${percentile(values, 0.5).toFixed(2)} (${values.map((v) => v.toFixed(2)).join(', ')})`);
+  }
+}
+
+/**
+ * `runs` activations in fresh code-servers, each followed by one of the floor when `floorDir` is given
+ * (alternating, so both meet the same machine); prints the medians, whole and by part. Undefined when skipped.
+ */
+function activationSeries(runs: number, settled: boolean, floorDir?: string): SeriesFigures | undefined {
   const samples: ActivationRun[] = [];
+  const floor: ActivationRun[] = [];
   for (let i = 0; i < runs; i++) {
     const run = activationRun(settled);
     if ('skipped' in run) {
@@ -110,6 +164,7 @@ function activationSeries(runs: number, settled: boolean): { activate: number; r
       return undefined;
     }
     samples.push(run);
+    if (floorDir) floor.push(activationRun(settled, floorDir) as ActivationRun);
   }
   const activate = percentile(samples.map((s) => s.activateMs), 0.5);
   const resolved = percentile(samples.map((s) => s.resolvedMs), 0.5);
@@ -117,12 +172,13 @@ function activationSeries(runs: number, settled: boolean): { activate: number; r
   console.log(`activate() in code-server's extension host, ${when}: median ${activate.toFixed(1)} ms over ${samples.length} run(s) (goal <= ${ACTIVATE_GOAL_MS} ms); samples ${samples.map((s) => s.activateMs.toFixed(1)).join(', ')} ms`);
   console.log(`  ext.activate() resolved (module load + activate + host round trip): median ${resolved.toFixed(1)} ms; samples ${samples.map((s) => s.resolvedMs.toFixed(1)).join(', ')} ms`);
   // Where activate()'s time goes: each part's median and samples (the medians need not add up to the whole's).
-  console.log('  activate() by part, median (samples) in ms:');
-  for (const [i, { step }] of samples[0].steps.entries()) {
-    const values = samples.map((s) => s.steps[i]?.ms ?? Number.NaN);
-    console.log(`    ${step}: ${percentile(values, 0.5).toFixed(2)} (${values.map((v) => v.toFixed(2)).join(', ')})`);
-  }
-  return { activate, resolved };
+  printSamples('the extension', samples);
+  if (floor.length === 0) return { activate, resolved };
+  // The floor: the same VS Code calls with nothing of ours between them (activationFloor.ts).
+  printSamples('the floor (the same VS Code calls, nothing else)', floor);
+  const floorMedian = percentile(floor.map((s) => s.activateMs), 0.5);
+  console.log(`  the extension's activate() is ${(activate / floorMedian).toFixed(2)}x the floor's in the same series`);
+  return { activate, resolved, floor: floorMedian };
 }
 
 async function main(): Promise<void> {
@@ -141,16 +197,21 @@ async function main(): Promise<void> {
 
   const runs = Number(process.env.NILVERA_BENCH_ACTIVATION_RUNS ?? 5);
   // Judged as before: activation while the workbench is still starting, as the suite's first test.
-  const atStartup = activationSeries(runs, false);
+  // Each series alternates with the floor, an extension making only the same VS Code calls: the
+  // baseline of what VS Code's registrations cost here, which no implementation of the same
+  // contributions can go under.
+  const floorDir = await activationFloorDir();
+  const atStartup = activationSeries(runs, false, floorDir);
   if (atStartup !== undefined) {
-    bench('activate() median, extension host', `<= ${ACTIVATE_GOAL_MS} ms`, atStartup.activate, 'ms', atStartup.activate <= ACTIVATE_GOAL_MS);
+    bench('activate() median, extension host (baseline: the same VS Code calls alone)', `<= ${ACTIVATE_GOAL_MS} ms`, atStartup.activate, 'ms', atStartup.activate <= ACTIVATE_GOAL_MS, atStartup.floor);
     bench('ext.activate() resolved median (module load + activate + round trip)', 'report', atStartup.resolved, 'ms', null);
     if (atStartup.activate > ACTIVATE_GOAL_MS) failed = true;
     // The same once the host has settled (a user opening the view or running a command later): what
     // activate() itself costs without start-up competing for the cores. Reported, not judged.
-    const settled = activationSeries(runs, true);
-    if (settled !== undefined) bench('activate() median, extension host settled after start-up', 'report', settled.activate, 'ms', null, atStartup.activate);
+    const settled = activationSeries(runs, true, floorDir);
+    if (settled !== undefined) bench('activate() median, extension host settled after start-up (baseline: the same VS Code calls alone)', 'report', settled.activate, 'ms', null, settled.floor);
   }
+  fs.rmSync(floorDir, { recursive: true, force: true });
   if (failed) {
     console.log('goal missed');
     process.exit(1);
