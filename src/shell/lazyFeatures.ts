@@ -25,6 +25,14 @@ export interface FeatureDefinition<M extends FeatureModule = FeatureModule> {
 /** Command ids of the seams the extension-host tests use. */
 const TEST_SEAM_PREFIX = 'nilvera.internal.';
 
+/**
+ * The command ids of a feature that get a stub at activation: the test seams (`nilvera.internal.*`)
+ * only in the extension-host tests; elsewhere nothing calls them before their feature is loaded.
+ */
+export function stubbedCommands(definition: FeatureDefinition, inTests: boolean): readonly string[] {
+  return definition.commands.filter((id) => inTests || !id.startsWith(TEST_SEAM_PREFIX));
+}
+
 export class LazyFeature<M extends FeatureModule = FeatureModule> {
   private loading: Promise<M> | undefined;
 
@@ -58,14 +66,9 @@ export class LazyFeature<M extends FeatureModule = FeatureModule> {
     return this.loading;
   }
 
-  /**
-   * One stub per command id: loads the feature, then runs the handler it registered. The test seams
-   * (`nilvera.internal.*`) get stubs only in the extension-host tests; elsewhere nothing calls them
-   * before their feature is loaded.
-   */
+  /** One stub per command id (stubbedCommands): loads the feature, then runs the handler it registered. */
   registerStubs(): vscode.Disposable[] {
-    const tests = this.context.extensionMode === vscode.ExtensionMode.Test;
-    return this.definition.commands.filter((id) => tests || !id.startsWith(TEST_SEAM_PREFIX)).map((id) => {
+    return stubbedCommands(this.definition, this.context.extensionMode === vscode.ExtensionMode.Test).map((id) => {
       expectLazyCommand(id);
       return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {

@@ -225,6 +225,7 @@ async function downloadAndInflateOnce(client: Client, dir: string) {
   const entry = new EntryInflater();
   const rss = rssSampler();
   gc?.();
+  const rssBefore = process.memoryUsage.rss();
   rss.start();
   const started = performance.now();
   try {
@@ -238,7 +239,7 @@ async function downloadAndInflateOnce(client: Client, dir: string) {
         return true;
       },
     });
-    return { ms: performance.now() - started, peakRss: rss.stop() };
+    return { ms: performance.now() - started, peakRss: rss.stop(), rssBefore };
   } finally {
     rss.stop();
     fs.rmSync(zip, { force: true });
@@ -271,10 +272,8 @@ async function floorMain(url: string): Promise<void> {
   const key = process.env.NILVERA_BENCH_FLOOR_KEY ?? '';
   const dir = process.env.NILVERA_BENCH_FLOOR_DIR ?? os.tmpdir();
   const client = createClient({ baseUrl: url, getApiKey: async () => key, timeoutMs: 600_000 });
-  gc?.();
-  const rssBefore = process.memoryUsage.rss();
-  const { ms, peakRss } = await downloadAndInflateOnce(client, dir);
-  console.log(`FLOOR ${JSON.stringify({ ms, peakRss, rssBefore })}`);
+  const figures: FloorFigures = await downloadAndInflateOnce(client, dir);
+  console.log(`FLOOR ${JSON.stringify(figures)}`);
 }
 
 /**

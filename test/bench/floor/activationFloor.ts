@@ -9,6 +9,7 @@ import { Commands, FormViewTypes, ReconciliationView, Views } from '../../../src
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../../../src/editor/selectors';
 import { FEATURES } from '../../../src/features';
 import { ActivationSteps } from '../../../src/shell/activationSteps';
+import { stubbedCommands } from '../../../src/shell/lazyFeatures';
 
 const nothing = (): void => undefined;
 
@@ -29,10 +30,10 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
   );
   timing.mark('shell services, commands and listeners');
 
-  // The same stubs as LazyFeature.registerStubs(): the test seams only in the extension-host tests.
+  // The same ids as LazyFeature.registerStubs().
   const tests = context.extensionMode === vscode.ExtensionMode.Test;
   for (const feature of Object.values(FEATURES)) {
-    for (const id of feature.commands) if (tests || !id.startsWith('nilvera.internal.')) context.subscriptions.push(vscode.commands.registerCommand(id, nothing));
+    for (const id of stubbedCommands(feature, tests)) context.subscriptions.push(vscode.commands.registerCommand(id, nothing));
   }
   timing.mark('feature command stubs');
 
