@@ -141,7 +141,7 @@ export function storedEntryNames(zip: Buffer): string[] {
   return names;
 }
 
-/** Inflated bytes buffered ahead of the parser. */
+/** Inflated bytes buffered ahead of the parser (unless its ListReader asks for another amount). */
 const READ_AHEAD_BYTES = 2 * 1024 * 1024;
 
 /** Bytes looked at to tell XML from CSV/JSON/binary. */
@@ -222,7 +222,7 @@ export async function* iterateRegistryZipBatches(source: Buffer | string, option
     }
     list = { name: entry.name, stream, head, crc32: entry._data?.crc32 };
   }
-  if (list) return yield* parseEntry(list, max);
+  if (list) return yield* parseEntry(list, max, new TaxpayerReader());
   if (otherFormats.length > 0) {
     const f = otherFormats[0];
     throw new RegistryZipError('unsupportedFormat', `The ZIP entry "${f.name}" holds ${f.format.toUpperCase()}, which is not supported yet (only the XML list is).`, f.name);
@@ -262,21 +262,58 @@ interface ListEntry {
 }
 
 /**
- * Streams one entry into the XML parser. The inflated bytes are checked against the entry's CRC-32 at
+ * What reads an entry's inflated bytes: chunks in order, then end(); take() hands out what is ready.
+ * The general one is the XML parser (taxpayers in batches); the index build has a faster one of its
+ * own for the list's usual shape (src/registry/listEncoder.ts).
+ */
+export interface ListReader<B> {
+  write(chunk: Buffer): void;
+  end(): void;
+  take(): B | undefined;
+  readonly taxpayerCount: number;
+  /** Inflated bytes to buffer ahead of it (default READ_AHEAD_BYTES). */
+  readonly readAheadBytes?: number;
+}
+
+/** The XML parser as a ListReader: the taxpayers of each chunk as one batch. */
+class TaxpayerReader implements ListReader<Taxpayer[]> {
+  private batch: Taxpayer[] = [];
+  private readonly parser = new RegistryXmlParser((t) => this.batch.push(t));
+
+  write(chunk: Buffer): void {
+    this.parser.write(chunk);
+  }
+
+  end(): void {
+    this.parser.end();
+  }
+
+  take(): Taxpayer[] | undefined {
+    if (this.batch.length === 0) return undefined;
+    const ready = this.batch;
+    this.batch = [];
+    return ready;
+  }
+
+  get taxpayerCount(): number {
+    return this.parser.taxpayerCount;
+  }
+}
+
+/**
+ * Streams one entry into a list reader. The inflated bytes are checked against the entry's CRC-32 at
  * the end: deflate itself has no integrity check, so a damaged byte can inflate "fine" into a wrong tax
  * number. The taxpayers already handed out are then to be thrown away (the index build does).
  */
-async function* parseEntry(entry: ListEntry, maxBytes: number, checksum?: { crc32?: number }): AsyncGenerator<Taxpayer[], RegistryZipSummary> {
+async function* parseEntry<B>(entry: ListEntry, maxBytes: number, reader: ListReader<B>, checksum?: { crc32?: number }): AsyncGenerator<B, RegistryZipSummary> {
   const { name: entryName, stream: entryStream, head } = entry;
   let crc = 0;
   // jszip's stream is a readable-stream v2 object without async iteration: pipe it into a core
   // PassThrough, which keeps back-pressure and can be iterated. Its 2 MiB of read-ahead lets zlib
   // inflate the next chunks on the thread pool while this thread parses (with the default 16 KiB,
   // parsing waited for every chunk's inflate).
-  const pass = new PassThrough({ highWaterMark: READ_AHEAD_BYTES });
+  const pass = new PassThrough({ highWaterMark: reader.readAheadBytes ?? READ_AHEAD_BYTES });
   entryStream.on('error', (e) => pass.destroy(corruptEntry(entryName, e)));
-  let batch: Taxpayer[] = [];
-  const parser = new RegistryXmlParser((t) => batch.push(t));
   let bytes = 0;
   const feed = (chunk: Buffer): void => {
     bytes += chunk.length;
@@ -284,34 +321,28 @@ async function* parseEntry(entry: ListEntry, maxBytes: number, checksum?: { crc3
     if (bytes > maxBytes) {
       throw new RegistryZipError('entryTooLarge', `The ZIP entry "${entryName}" inflates to more than ${maxBytes} bytes; stopped.`, entryName);
     }
-    parser.write(chunk);
+    reader.write(chunk);
   };
   try {
     feed(head);
     entryStream.pipe(pass);
-    if (batch.length > 0) yield takeBatch();
+    for (let b = reader.take(); b !== undefined; b = reader.take()) yield b;
     for await (const chunk of pass) {
       feed(chunk as Buffer);
-      if (batch.length > 0) yield takeBatch();
+      for (let b = reader.take(); b !== undefined; b = reader.take()) yield b;
     }
     if (entry.crc32 !== undefined && crc >>> 0 !== entry.crc32 >>> 0) {
       throw new RegistryZipError('corrupt', `The ZIP entry "${entryName}" is damaged: its content does not match its checksum (CRC-32). Download the list again.`, entryName);
     }
-    parser.end();
+    reader.end();
     if (checksum) checksum.crc32 = crc >>> 0;
-    if (batch.length > 0) yield takeBatch();
+    for (let b = reader.take(); b !== undefined; b = reader.take()) yield b;
   } finally {
     entryStream.unpipe(pass);
     entryStream.destroy();
     pass.destroy();
   }
-  return { entryName, taxpayers: parser.taxpayerCount, bytes };
-
-  function takeBatch(): Taxpayer[] {
-    const ready = batch;
-    batch = [];
-    return ready;
-  }
+  return { entryName, taxpayers: reader.taxpayerCount, bytes };
 }
 
 /** Random access to the archive: a Buffer in memory or a file read in pieces. */
@@ -457,7 +488,12 @@ async function readBytes(stream: Readable, n: number): Promise<Buffer> {
  * Whether the ZIP holds only this entry, and with this CRC-32, is known only from the central
  * directory at the end: the caller checks that (zipFileEntries) before using what was read.
  */
-export async function* streamFirstEntryBatches(zip: Readable, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer[], StreamedEntrySummary> {
+export function streamFirstEntryBatches(zip: Readable, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer[], StreamedEntrySummary> {
+  return streamFirstEntry(zip, new TaxpayerReader(), options);
+}
+
+/** streamFirstEntryBatches with another reader of the entry's bytes (the index build's own). */
+export async function* streamFirstEntry<B>(zip: Readable, reader: ListReader<B>, options: RegistryZipOptions = {}): AsyncGenerator<B, StreamedEntrySummary> {
   const header = await readBytes(zip, 30);
   if (header.length < 30 || header.readUInt32LE(0) !== LOCAL) throw new NotStreamableError('it does not start with a file entry');
   const flags = header.readUInt16LE(6);
@@ -479,7 +515,7 @@ export async function* streamFirstEntryBatches(zip: Readable, options: RegistryZ
     const head = await readHead(inflate, name);
     if (!head || sniffFormat(head) !== 'xml') throw new NotStreamableError('the first entry is not an XML list');
     const checksum: { crc32?: number } = {};
-    const summary = yield* parseEntry({ name, stream: inflate, head }, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, checksum);
+    const summary = yield* parseEntry({ name, stream: inflate, head }, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, reader, checksum);
     return { ...summary, crc32: checksum.crc32 ?? 0, compressedBytes: inflate.bytesWritten };
   } finally {
     zip.off('error', forwardError);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { Taxpayer } from '../domain/registryXml';
 import { CURRENT_POINTER, encodeRecord, FILES, INDEX_FORMAT, taxNumberKey, type IndexMeta } from './format';
 import { openIndexSink, type IndexSink } from './indexSink';
+import { EncodedBatch } from './listEncoder';
 import { TaxNumberTable } from './taxNumberTable';
 import { RUN_PAIRS } from './titleWords';
 
@@ -77,6 +78,14 @@ export class IndexBuilder {
     return this.sink.add(encodeRecord(t), t.Title, ordinal);
   }
 
+  /** Adds a batch the list encoder wrote (listEncoder.ts): the same as adding its taxpayers one by one. */
+  addEncoded(batch: EncodedBatch): Promise<void> | undefined {
+    if (batch.first !== this.count) throw new Error(`Encoded taxpayers come in order: ${batch.first} came after ${this.count - 1}.`);
+    for (let i = 0; i < batch.keys.length; i++) this.taxNumbers.add(batch.keys[i]);
+    this.count += batch.count;
+    return this.sink.addEncoded(batch);
+  }
+
   /** Writes the lookup files and meta.json; the folder is then a complete index. */
   async finish(source: IndexSource): Promise<IndexMeta> {
     // The records and word files are finished (in the worker) while the tax numbers are sorted and written here.
@@ -131,8 +140,8 @@ export class PendingIndex {
     return new PendingIndex(storageDir, name, builder, options);
   }
 
-  /** Adds taxpayers or batches of them (iterateRegistryZipBatches); resolves with what the iterator returns. */
-  async addFrom<R>(taxpayers: AsyncIterable<Taxpayer | readonly Taxpayer[]> | AsyncIterator<Taxpayer | readonly Taxpayer[], R>): Promise<R | undefined> {
+  /** Adds taxpayers, batches of them (iterateRegistryZipBatches) or encoded batches (listEncoder.ts); resolves with what the iterator returns. */
+  async addFrom<R>(taxpayers: AsyncIterable<Taxpayer | readonly Taxpayer[] | EncodedBatch> | AsyncIterator<Taxpayer | readonly Taxpayer[] | EncodedBatch, R>): Promise<R | undefined> {
     const it = Symbol.asyncIterator in taxpayers ? taxpayers[Symbol.asyncIterator]() : taxpayers;
     for (let r = await it.next(); ; r = await it.next()) {
       if (r.done) return r.value as R | undefined;
@@ -141,9 +150,14 @@ export class PendingIndex {
         throw new IndexBuildCancelledError();
       }
       const item = r.value;
-      for (const t of Array.isArray(item) ? (item as readonly Taxpayer[]) : [item as Taxpayer]) {
-        const io = this.builder.add(t);
+      if (item instanceof EncodedBatch) {
+        const io = this.builder.addEncoded(item);
         if (io) await io;
+      } else {
+        for (const t of Array.isArray(item) ? (item as readonly Taxpayer[]) : [item as Taxpayer]) {
+          const io = this.builder.add(t);
+          if (io) await io;
+        }
       }
       const count = this.builder.taxpayers;
       if (count - this.reported >= 5000) {

@@ -89,26 +89,27 @@ export function taxNumberKey(taxNumber: string): number {
 // values never hold them (should one arrive through a character reference, it becomes a space).
 export const RECORD_SEP = '\x1c';
 export const FIELD_SEP = '\x1f';
-const ALIAS_SEP = '\x1e';
-const PART_SEP = '\x1d';
+export const ALIAS_SEP = '\x1e';
+export const PART_SEP = '\x1d';
 // eslint-disable-next-line no-control-regex -- these control characters are exactly what is looked for
 const SEPARATORS = /[\x1c-\x1f]/g;
 // eslint-disable-next-line no-control-regex -- as above; without /g, so test() keeps no state
 const HAS_SEPARATOR = /[\x1c-\x1f]/;
 
-const clean = (s: string): string => (HAS_SEPARATOR.test(s) ? s.replace(SEPARATORS, ' ') : s);
+/** A value with any separator of the record encoding made a space. */
+export const cleanValue = (s: string): string => (HAS_SEPARATOR.test(s) ? s.replace(SEPARATORS, ' ') : s);
 
 /**
  * One taxpayer as text: TaxNumber, Title, Type, AccountType, FirstCreationTime, then one field per
  * document: its type, then per alias ALIAS_SEP name PART_SEP created [PART_SEP deleted].
  */
 export function encodeRecord(t: Taxpayer): string {
-  let s = clean(t.Identifier) + FIELD_SEP + clean(t.Title) + FIELD_SEP + clean(t.Type) + FIELD_SEP + clean(t.AccountType) + FIELD_SEP + clean(t.FirstCreationTime);
+  let s = cleanValue(t.Identifier) + FIELD_SEP + cleanValue(t.Title) + FIELD_SEP + cleanValue(t.Type) + FIELD_SEP + cleanValue(t.AccountType) + FIELD_SEP + cleanValue(t.FirstCreationTime);
   for (const d of t.Documents) {
-    s += FIELD_SEP + clean(d.type);
+    s += FIELD_SEP + cleanValue(d.type);
     for (const a of d.aliases) {
-      s += ALIAS_SEP + clean(a.Name) + PART_SEP + clean(a.CreationTime);
-      if (a.DeletionTime !== undefined) s += PART_SEP + clean(a.DeletionTime);
+      s += ALIAS_SEP + cleanValue(a.Name) + PART_SEP + cleanValue(a.CreationTime);
+      if (a.DeletionTime !== undefined) s += PART_SEP + cleanValue(a.DeletionTime);
     }
   }
   return s;

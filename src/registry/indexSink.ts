@@ -7,12 +7,26 @@ import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { RECORD_SEP, RECORDS_PER_BLOCK } from './format';
+import { recycleBatchBuffer } from './batchBuffers';
 import { RecordBlocks } from './recordBlocks';
 import { TitleWords } from './titleWords';
 
-/** A batch: the titles of taxpayers first… joined by TITLE_SEPARATOR, and their record blocks. */
-export type ToIndexWorker = { kind: 'taxpayers'; batch: number; first: number; titles: string; blocks: string[] } | { kind: 'finish' };
-export type FromIndexWorker = { kind: 'took'; batch: number } | { kind: 'finished'; words: number } | { kind: 'failed'; message: string };
+/** Taxpayers first… as the list encoder wrote them (EncodedBatch, listEncoder.ts), without the keys. */
+export interface EncodedRecords {
+  /** The one buffer the arrays below view (transferred to the worker and back). */
+  buffer: ArrayBuffer;
+  first: number;
+  records: Uint8Array;
+  blockEnds: Uint32Array;
+  titles: Uint8Array;
+}
+
+/** A batch: the titles of taxpayers first… joined by TITLE_SEPARATOR, and their record blocks; or the same encoded. */
+export type ToIndexWorker =
+  | { kind: 'taxpayers'; batch: number; first: number; titles: string; blocks: string[] }
+  | ({ kind: 'encoded'; batch: number } & EncodedRecords)
+  | { kind: 'finish' };
+export type FromIndexWorker = { kind: 'took'; batch: number; spare?: ArrayBuffer } | { kind: 'finished'; words: number } | { kind: 'failed'; message: string };
 
 export interface IndexSink {
   /** Where the records and words are written. */
@@ -22,6 +36,11 @@ export interface IndexSink {
    * only when the caller must wait.
    */
   add(record: string, title: string, ordinal: number): Promise<void> | undefined;
+  /**
+   * Taxpayers the list encoder wrote, whole record blocks from the first (an encoded batch does not
+   * follow taxpayers added one by one). A promise only when the caller must wait.
+   */
+  addEncoded(batch: EncodedRecords): Promise<void> | undefined;
   /** Writes the record and word files; resolves with the number of distinct words. */
   finish(): Promise<number>;
   /** Stops; the caller removes the folder. */
@@ -33,7 +52,7 @@ export interface IndexSink {
  * before add() waits. 4 rather than 8 ahead: as fast, and the peak RSS of a 1.5 M build from its ZIP
  * was 266-301 MB against 305-313 MB (scratch probe, alternating runs).
  */
-const TAXPAYERS_PER_BATCH = 32 * RECORDS_PER_BLOCK;
+export const TAXPAYERS_PER_BATCH = 32 * RECORDS_PER_BLOCK;
 const BATCHES_AHEAD = 4;
 const WORKER_FILE = 'registryIndexWorker.js';
 
@@ -65,6 +84,21 @@ function findWorkerFile(): string | undefined {
     if (fs.existsSync(candidate)) return candidate;
     if (path.dirname(dir) === dir) return undefined;
   }
+}
+
+/** Writes an encoded batch's record blocks and title words (in the worker, or in this thread). */
+export async function writeEncoded(blocks: RecordBlocks, words: TitleWords, batch: EncodedRecords): Promise<void> {
+  let start = 0;
+  for (const end of batch.blockEnds) {
+    await blocks.add(batch.records.subarray(start, end));
+    start = end;
+  }
+  await words.addTitles(Buffer.from(batch.titles.buffer, batch.titles.byteOffset, batch.titles.byteLength).toString('utf8'), batch.first);
+}
+
+/** An encoded batch may only start a build or follow whole blocks of the same kind. */
+function checkEncodedFollows(pending: number, first: number): void {
+  if (pending > 0 || first % RECORDS_PER_BLOCK !== 0) throw new Error('An encoded batch starts on a record block, after no taxpayers added one by one.');
 }
 
 /** Taxpayers gathered for the record blocks and TitleWords.addTitles: consecutive ordinals from `first`. */
@@ -111,6 +145,12 @@ class ThreadIndexSink implements IndexSink {
     return this.batch.size === RECORDS_PER_BLOCK ? this.flushBlock() : undefined;
   }
 
+  async addEncoded(batch: EncodedRecords): Promise<void> {
+    checkEncodedFollows(this.batch.size, batch.first);
+    await writeEncoded(this.blocks, this.words, batch);
+    recycleBatchBuffer(batch.buffer);
+  }
+
   async finish(): Promise<number> {
     await this.flushBlock();
     await this.blocks.finish();
@@ -152,6 +192,7 @@ class WorkerIndexSink implements IndexSink {
     };
     worker.on('message', (message: FromIndexWorker) => {
       if (message.kind === 'took') {
+        if (message.spare) recycleBatchBuffer(message.spare);
         this.taken = message.batch + 1;
         this.wake?.();
       } else if (message.kind === 'finished') this.finished?.(message.words);
@@ -166,6 +207,15 @@ class WorkerIndexSink implements IndexSink {
     this.batch.add(record, title, ordinal);
     if (this.batch.size < TAXPAYERS_PER_BATCH) return undefined;
     this.send();
+    return this.sent - this.taken > BATCHES_AHEAD ? this.caughtUp() : undefined;
+  }
+
+  addEncoded(batch: EncodedRecords): Promise<void> | undefined {
+    if (this.failure) return Promise.reject(this.failure);
+    checkEncodedFollows(this.batch.size, batch.first);
+    const { buffer, first, records, blockEnds, titles } = batch;
+    // Transferred, not copied; the worker sends the buffer back once the batch is written.
+    this.worker.postMessage({ kind: 'encoded', batch: this.sent++, buffer, first, records, blockEnds, titles } satisfies ToIndexWorker, [buffer]);
     return this.sent - this.taken > BATCHES_AHEAD ? this.caughtUp() : undefined;
   }
 

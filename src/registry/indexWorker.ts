@@ -2,7 +2,7 @@
 // blocks (recordBlocks.ts) and the title words (titleWords.ts), fed batches of taxpayers by
 // indexSink.ts. Messages are handled strictly in order.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { FromIndexWorker, ToIndexWorker } from './indexSink';
+import { writeEncoded, type FromIndexWorker, type ToIndexWorker } from './indexSink';
 import { RecordBlocks } from './recordBlocks';
 import { TitleWords } from './titleWords';
 
@@ -19,6 +19,9 @@ async function handle(message: ToIndexWorker): Promise<void> {
     for (const block of message.blocks) await blocks.add(block);
     await words.addTitles(message.titles, message.first);
     send({ kind: 'took', batch: message.batch });
+  } else if (message.kind === 'encoded') {
+    await writeEncoded(await records, words, message);
+    port!.postMessage({ kind: 'took', batch: message.batch, spare: message.buffer } satisfies FromIndexWorker, [message.buffer]);
   } else {
     await (await records).finish();
     send({ kind: 'finished', words: await words.finish() });

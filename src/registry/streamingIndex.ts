@@ -8,13 +8,15 @@
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { streamFirstEntryBatches, zipFileEntries, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
+import { streamFirstEntry, zipFileEntries, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
 import { IndexBuildCancelledError, PendingIndex, type BuildOptions } from './builder';
 import { buildIndexFromZip } from './fromZip';
+import { TAXPAYERS_PER_BATCH } from './indexSink';
+import { ListEncoder } from './listEncoder';
 import type { IndexMeta } from './format';
 
-/** ZIP bytes buffered ahead of the index build before the download waits for it. */
-const AHEAD_BYTES = 1024 * 1024;
+/** ZIP bytes buffered ahead of the index build before the download waits for it (kept small, as ListEncoder.readAheadBytes is: 1 MiB raised the peak RSS). */
+const AHEAD_BYTES = 256 * 1024;
 
 export interface ListKind {
   aliasType: string;
@@ -104,7 +106,9 @@ class StreamingIndex {
     let pending: PendingIndex | undefined;
     try {
       pending = await PendingIndex.start(storageDir, options);
-      const summary = await pending.addFrom(streamFirstEntryBatches(this.zip, options));
+      // The list's usual shape is read by the index's own encoder; any other shape (NotCanonicalListError)
+      // ends the build on the way, and the finished file is read by the general parser instead.
+      const summary = await pending.addFrom(streamFirstEntry(this.zip, new ListEncoder(TAXPAYERS_PER_BATCH), options));
       if (!summary) throw new Error('the entry ended without a summary');
       return { pending, summary };
     } catch (error) {

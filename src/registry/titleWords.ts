@@ -28,6 +28,15 @@ export class TitleWords {
   /** The last ordinal added: a build adds titles in list order, which the runs and the merge rely on. */
   private lastOrdinal = 0;
   private readonly runs: string[] = [];
+  // Working arrays of spillRun, orderNewWords and addTitles, kept from one call to the next: the
+  // batches give the worker's heap little to collect, so what a spill let go (10 MB and more) was
+  // freed only by a full collection, tens of MB later (a streamed 1.5 M build, scratch probe).
+  private groupEnd = new Uint32Array(0);
+  private spilledOrdinals = new Uint32Array(0);
+  private readonly runWriter = new ByteWriter(1 << 20);
+  private readonly deltas = new ByteWriter(1 << 12);
+  private spareOrder = new Uint32Array(0);
+  private ids = new Int32Array(1 << 14);
 
   constructor(
     private readonly folder: string,
@@ -69,7 +78,8 @@ export class TitleWords {
     }
     // Numbered straight from the folded code units (the batch's arrays are reused by the next fold).
     const { codes, bounds, boundCount } = batch;
-    const ids = new Int32Array(boundCount);
+    if (this.ids.length < boundCount) this.ids = new Int32Array(2 * boundCount);
+    const ids = this.ids;
     let n = 0;
     for (let k = 0; k < boundCount; k++) {
       if (bounds[k] < 0) ids[n++] = -1;
@@ -107,6 +117,7 @@ export class TitleWords {
     this.pairWords = new Uint32Array(0);
     this.pairOrdinals = new Uint32Array(0);
     this.orderNewWords();
+    this.dropSpillArrays();
     this.words = this.table.words();
     await this.writeWords();
     return this.words.length;
@@ -126,14 +137,17 @@ export class TitleWords {
     const n = this.pairCount;
     if (n === 0) return;
     const wordCount = this.table.count;
-    const groupEnd = new Uint32Array(wordCount + 1);
+    if (this.groupEnd.length < wordCount + 1) this.groupEnd = new Uint32Array(Math.ceil(1.5 * (wordCount + 1)));
+    const groupEnd = this.groupEnd.fill(0, 0, wordCount + 1);
     for (let i = 0; i < n; i++) groupEnd[this.pairWords[i] + 1]++;
     for (let w = 0; w < wordCount; w++) groupEnd[w + 1] += groupEnd[w];
     // groupEnd[w] is now where word w's group starts; placing each pair moves it to the group's end.
-    const ordinals = new Uint32Array(n);
+    if (this.spilledOrdinals.length < n) this.spilledOrdinals = new Uint32Array(this.pairWords.length);
+    const ordinals = this.spilledOrdinals;
     for (let i = 0; i < n; i++) ordinals[groupEnd[this.pairWords[i]]++] = this.pairOrdinals[i];
-    const w = new ByteWriter(1 << 20);
-    const deltas = new ByteWriter(1 << 12);
+    const w = this.runWriter;
+    const deltas = this.deltas;
+    w.reset();
     let previousWord = 0;
     let start = 0;
     for (let word = 0; word < wordCount; word++) {
@@ -164,6 +178,15 @@ export class TitleWords {
     this.orderNewWords();
   }
 
+  /** The spill's working arrays go before the merge (the build's peak). */
+  private dropSpillArrays(): void {
+    this.groupEnd = new Uint32Array(0);
+    this.spilledOrdinals = new Uint32Array(0);
+    this.runWriter.release();
+    this.spareOrder = new Uint32Array(0);
+    this.ids = new Int32Array(0);
+  }
+
   /**
    * Brings the alphabetical order up to date with the words met since the last call: those are sorted
    * and merged in. Done at each spilled run, so the end of a build sorts only the newest words: a
@@ -176,13 +199,16 @@ export class TitleWords {
     // Compared in the table's code units: no string is made or kept for it.
     const added = Uint32Array.from({ length: table.count - first }, (_, i) => first + i).sort((a, b) => table.compare(a, b));
     const before = this.alphabetical;
-    const merged = new Uint32Array(table.count);
+    // Two arrays take turns (the one before last is reused), room to grow for the words still to come.
+    if (this.spareOrder.length < table.count) this.spareOrder = new Uint32Array(Math.ceil(1.5 * table.count));
+    const merged = this.spareOrder.subarray(0, table.count);
     let i = 0;
     let j = 0;
     let k = 0;
     while (i < before.length && j < added.length) merged[k++] = table.compare(added[j], before[i]) < 0 ? added[j++] : before[i++];
     while (i < before.length) merged[k++] = before[i++];
     while (j < added.length) merged[k++] = added[j++];
+    this.spareOrder = new Uint32Array(before.buffer, 0, before.buffer.byteLength / 4);
     this.alphabetical = merged;
   }
 

@@ -82,6 +82,12 @@ export class ByteWriter {
   reset(): void {
     this.length = 0;
   }
+
+  /** Empties the writer and lets its buffer go (it grows again if written to). */
+  release(): void {
+    this.length = 0;
+    this.buf = Buffer.alloc(0);
+  }
 }
 
 /** Whether s[i] starts a surrogate pair (a high surrogate followed by a low one). */

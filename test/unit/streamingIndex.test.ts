@@ -154,6 +154,20 @@ describe('registry ZIPs that cannot be read on the way', () => {
     });
   }
 
+  test('a list of another shape (a comment inside a user) is indexed from the finished file by the general parser, the same as before', async () => {
+    const dir = tempDir();
+    const zipPath = path.join(dir, 'list.zip');
+    const unusual = xml.replace('<Type>', '<!-- checked --><Type>');
+    const zip = await makeZip([{ name: 'list.xml', data: unusual }], 'DEFLATE');
+    const result = await downloadAndIndex(fromBuffer(zip, zipPath), zipPath, path.join(dir, 'live'), KIND);
+    assert.equal(result.streamed, false);
+    assert.match(result.notStreamedBecause ?? '', /usual shape/);
+    assert.equal(result.meta.taxpayers, taxpayers.length);
+    await buildIndexFromZip(zipPath, path.join(dir, 'fromFile'), { ...KIND, zipBytes: zip.length });
+    assertSameIndex(path.join(dir, 'live'), path.join(dir, 'fromFile'));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   test('a plain one-entry ZIP handed over in small pieces is indexed on the way', async () => {
     const dir = tempDir();
     const zipPath = path.join(dir, 'list.zip');
