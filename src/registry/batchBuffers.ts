@@ -1,6 +1,7 @@
 // The buffers encoded batches travel in (listEncoder.ts → the index worker → back here), reused
-// rather than allocated for each of the ~730 batches of a full list: the worker's collector let the
-// freed ones pile up, and the peak RSS of a 1.5 M download + index rose by 30-50 MB (scratch probe).
+// rather than allocated for each of the ~730 batches of a full list (about 0.5 MB each): buffers that
+// only a full collection frees were what raised the peak RSS of the streamed build (see
+// ListEncoder.readAheadBytes). This pool was not measured apart from the other changes made with it.
 const spare: ArrayBuffer[] = [];
 /** More than the batches in flight (indexSink.ts's BATCHES_AHEAD) plus the one being written. */
 const MAX_SPARE = 8;
@@ -16,4 +17,9 @@ export function batchBuffer(bytes: number): ArrayBuffer {
 /** A batch's buffer is free again (its batch was written). */
 export function recycleBatchBuffer(buffer: ArrayBuffer): void {
   if (spare.length < MAX_SPARE && buffer.byteLength > 0) spare.push(buffer);
+}
+
+/** Lets the spare buffers go (a build is over). */
+export function releaseBatchBuffers(): void {
+  spare.length = 0;
 }

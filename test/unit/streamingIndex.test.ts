@@ -168,6 +168,18 @@ describe('registry ZIPs that cannot be read on the way', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  test('indexed on the way with the records and words written in this thread (no worker): the same files', async () => {
+    const dir = tempDir();
+    const zipPath = path.join(dir, 'list.zip');
+    const zip = await makeZip([{ name: 'list.xml', data: xml }], 'DEFLATE');
+    const result = await downloadAndIndex(fromBuffer(zip, zipPath), zipPath, path.join(dir, 'live'), KIND, { inWorker: false });
+    assert.equal(result.streamed, true, `not streamed: ${result.notStreamedBecause}`);
+    assert.equal(result.writtenIn, 'thread');
+    await buildIndexFromZip(zipPath, path.join(dir, 'fromFile'), { ...KIND, zipBytes: zip.length });
+    assertSameIndex(path.join(dir, 'live'), path.join(dir, 'fromFile'));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   test('a plain one-entry ZIP handed over in small pieces is indexed on the way', async () => {
     const dir = tempDir();
     const zipPath = path.join(dir, 'list.zip');
