@@ -21,6 +21,7 @@ import { decodeXmlEntities } from '../domain/registryXml';
 import { batchBuffer } from './batchBuffers';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { ALIAS_SEP, cleanValue, FIELD_SEP, PART_SEP, RECORD_SEP, RECORDS_PER_BLOCK, taxNumberKey } from './format';
+import { ByteWriter } from './varint';
 
 /** The list is not of the usual shape (or not whole): the caller reads it with the general parser instead. */
 export class NotCanonicalListError extends Error {
@@ -72,32 +73,6 @@ function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d);
 }
 
-/** A byte buffer written from the front, grown by doubling. */
-class ByteSink {
-  bytes: Uint8Array;
-  length = 0;
-  constructor(capacity: number) {
-    this.bytes = new Uint8Array(capacity);
-  }
-  room(n: number): void {
-    if (this.length + n <= this.bytes.length) return;
-    const bigger = new Uint8Array(Math.max(2 * this.bytes.length, this.length + n));
-    bigger.set(this.bytes.subarray(0, this.length));
-    this.bytes = bigger;
-  }
-  byte(b: number): void {
-    this.room(1);
-    this.bytes[this.length++] = b;
-  }
-  text(s: string): void {
-    this.room(3 * s.length);
-    this.length += buffer.Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).write(s, this.length, 'utf8');
-  }
-  view(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
-  }
-}
-
 export class ListEncoder {
   /**
    * Inflated bytes buffered ahead (registryZip.ts's ListReader): 512 KiB, not the general parser's
@@ -113,8 +88,8 @@ export class ListEncoder {
   private count = 0;
   private batchFirst = 0;
   private inBatch = 0;
-  private readonly records = new ByteSink(1 << 19);
-  private readonly titles = new ByteSink(1 << 17);
+  private readonly records = new ByteWriter(1 << 19);
+  private readonly titles = new ByteWriter(1 << 17);
   private readonly blockEnds: number[] = [];
   private keys: Float64Array;
   private readonly ready: EncodedBatch[] = [];
@@ -152,9 +127,8 @@ export class ListEncoder {
 
   /** The list ended: anything unfinished is not the usual shape (the general parser says what is wrong). */
   end(): void {
-    const rest = this.held;
-    this.held = undefined;
-    if (rest && (rest.indexOf(LT) >= 0 || rest.toString('latin1').trim() !== '')) throw new NotCanonicalListError('it ends inside an element');
+    // What is held back always starts at a '<' (scan stops only there), so it is an unfinished construct.
+    if (this.held) throw new NotCanonicalListError('it ends inside an element');
     if (!this.sawElement) throw new NotCanonicalListError('no elements');
     if (this.inBatch > 0) this.finishBatch();
   }
@@ -273,8 +247,8 @@ export class ListEncoder {
     const ends = new Uint32Array(buffer, endsAt, this.blockEnds.length);
     ends.set(this.blockEnds);
     this.ready.push(new EncodedBatch(buffer, this.batchFirst, recordsCopy, ends, titlesCopy, keys));
-    this.records.length = 0;
-    this.titles.length = 0;
+    this.records.reset();
+    this.titles.reset();
     this.blockEnds.length = 0;
     this.batchFirst = this.count;
     this.inBatch = 0;
@@ -353,8 +327,8 @@ export class ListEncoder {
       }
     }
     const records = this.records;
-    records.room(b - a);
-    const out = records.bytes;
+    records.ensure(b - a);
+    const out = records.buf;
     const start = records.length;
     let o = start;
     for (let i = a; i < b; i++) {
@@ -365,10 +339,7 @@ export class ListEncoder {
     }
     records.length = o;
     if (kind === 'title') {
-      const titles = this.titles;
-      titles.room(b - a);
-      titles.bytes.set(out.subarray(start, o), titles.length);
-      titles.length += b - a;
+      this.titles.bytes(out.subarray(start, o));
     } else if (kind === 'key') {
       this.keys[this.inBatch] = digitsKey(s, a, b);
     }

@@ -9,7 +9,8 @@ export class ByteWriter {
     this.buf = Buffer.allocUnsafe(capacity);
   }
 
-  private ensure(extra: number): void {
+  /** Room for `extra` more bytes in buf (the buffer may be replaced: read buf after this). */
+  ensure(extra: number): void {
     if (this.length + extra <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + extra));
     this.buf.copy(next, 0, 0, this.length);
@@ -24,6 +25,11 @@ export class ByteWriter {
       v = Math.floor(v / 0x80);
     }
     this.buf[this.length++] = v;
+  }
+
+  byte(b: number): void {
+    this.ensure(1);
+    this.buf[this.length++] = b;
   }
 
   bytes(b: Uint8Array): void {
@@ -73,6 +79,12 @@ export class ByteWriter {
       }
     }
     this.length = n;
+  }
+
+  /** s as UTF-8, with no length before it (a lone surrogate as U+FFFD, as Buffer.write does). */
+  text(s: string): void {
+    this.ensure(3 * s.length);
+    this.length += this.buf.write(s, this.length, 'utf8');
   }
 
   view(): Buffer {

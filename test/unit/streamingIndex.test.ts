@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createClient, NilveraApiError, type NilveraClient } from '../../src/api';
-import { buildIndexFromZip, currentIndexFolder, downloadAndIndex, IndexBuildCancelledError, RegistryIndexReader, type ZipDownload } from '../../src/registry';
+import { buildIndexFromZip, currentIndexFolder, downloadAndIndex, IndexBuildCancelledError, RegistryIndexReader, type DownloadedIndex, type DownloadIndexOptions, type ZipDownload } from '../../src/registry';
 import { buildTaxpayer, makeZip, registryXml } from '../support/registryFixtures';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 
@@ -134,50 +134,46 @@ describe('registry ZIPs that cannot be read on the way', () => {
     return { bytes: zip.length };
   };
 
+  /**
+   * Downloads `entries` as one ZIP, indexed on the way where that can be, and builds the same ZIP's
+   * index from the finished file: both give the same files and leave nothing behind.
+   */
+  async function indexedBothWays(entries: Parameters<typeof makeZip>[0], compression: 'DEFLATE' | 'STORE', options: DownloadIndexOptions = {}): Promise<DownloadedIndex> {
+    const dir = tempDir();
+    const zipPath = path.join(dir, 'list.zip');
+    const zip = await makeZip(entries, compression);
+    const result = await downloadAndIndex(fromBuffer(zip, zipPath), zipPath, path.join(dir, 'live'), KIND, options);
+    await buildIndexFromZip(zipPath, path.join(dir, 'fromFile'), { ...KIND, zipBytes: zip.length });
+    assertSameIndex(path.join(dir, 'live'), path.join(dir, 'fromFile'));
+    assert.deepEqual(leftovers(path.join(dir, 'live')), []);
+    fs.rmSync(dir, { recursive: true, force: true });
+    return result;
+  }
+
   for (const [label, entries, compression] of [
     ['a second entry after the list', [{ name: 'list.xml', data: xml }, { name: 'notes.txt', data: 'a note' }], 'DEFLATE'],
     ['a stored (not deflated) entry', [{ name: 'list.xml', data: xml }], 'STORE'],
     ['a first entry that is not the list', [{ name: 'notes.txt', data: 'just words' }, { name: 'list.xml', data: xml }], 'DEFLATE'],
   ] as const) {
     test(`${label}: indexed from the finished file, the same as before`, async () => {
-      const dir = tempDir();
-      const zipPath = path.join(dir, 'list.zip');
-      const zip = await makeZip([...entries], compression);
-      const result = await downloadAndIndex(fromBuffer(zip, zipPath), zipPath, path.join(dir, 'live'), KIND);
+      const result = await indexedBothWays([...entries], compression);
       assert.equal(result.streamed, false);
       assert.ok(result.notStreamedBecause, 'a reason is given');
       assert.equal(result.meta.taxpayers, taxpayers.length);
-      await buildIndexFromZip(zipPath, path.join(dir, 'fromFile'), { ...KIND, zipBytes: zip.length });
-      assertSameIndex(path.join(dir, 'live'), path.join(dir, 'fromFile'));
-      assert.deepEqual(leftovers(path.join(dir, 'live')), []);
-      fs.rmSync(dir, { recursive: true, force: true });
     });
   }
 
   test('a list of another shape (a comment inside a user) is indexed from the finished file by the general parser, the same as before', async () => {
-    const dir = tempDir();
-    const zipPath = path.join(dir, 'list.zip');
-    const unusual = xml.replace('<Type>', '<!-- checked --><Type>');
-    const zip = await makeZip([{ name: 'list.xml', data: unusual }], 'DEFLATE');
-    const result = await downloadAndIndex(fromBuffer(zip, zipPath), zipPath, path.join(dir, 'live'), KIND);
+    const result = await indexedBothWays([{ name: 'list.xml', data: xml.replace('<Type>', '<!-- checked --><Type>') }], 'DEFLATE');
     assert.equal(result.streamed, false);
     assert.match(result.notStreamedBecause ?? '', /usual shape/);
     assert.equal(result.meta.taxpayers, taxpayers.length);
-    await buildIndexFromZip(zipPath, path.join(dir, 'fromFile'), { ...KIND, zipBytes: zip.length });
-    assertSameIndex(path.join(dir, 'live'), path.join(dir, 'fromFile'));
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('indexed on the way with the records and words written in this thread (no worker): the same files', async () => {
-    const dir = tempDir();
-    const zipPath = path.join(dir, 'list.zip');
-    const zip = await makeZip([{ name: 'list.xml', data: xml }], 'DEFLATE');
-    const result = await downloadAndIndex(fromBuffer(zip, zipPath), zipPath, path.join(dir, 'live'), KIND, { inWorker: false });
+    const result = await indexedBothWays([{ name: 'list.xml', data: xml }], 'DEFLATE', { inWorker: false });
     assert.equal(result.streamed, true, `not streamed: ${result.notStreamedBecause}`);
     assert.equal(result.writtenIn, 'thread');
-    await buildIndexFromZip(zipPath, path.join(dir, 'fromFile'), { ...KIND, zipBytes: zip.length });
-    assertSameIndex(path.join(dir, 'live'), path.join(dir, 'fromFile'));
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('a plain one-entry ZIP handed over in small pieces is indexed on the way', async () => {
