@@ -95,3 +95,14 @@ test('compare() orders two words as < orders their text (code units; a prefix fi
     assert.equal(Math.sign(table.compare(a, b)), expected, `${JSON.stringify(words[a])} vs ${JSON.stringify(words[b])}`);
   }
 });
+
+test('release() gives the arrays back: the table is empty and numbers words from 0 again', () => {
+  const table = new WordTable();
+  for (let i = 0; i < 50_000; i++) table.idOf(`w${i}`);
+  table.release();
+  assert.equal(table.count, 0);
+  assert.deepEqual(table.words(), []);
+  assert.equal(table.idOf('w7'), 0);
+  assert.equal(table.idOf('yeni'), 1);
+  assert.equal(table.idOf('w7'), 0);
+});
