@@ -437,9 +437,20 @@ export function viewHeader(wb: Workbench, view: string): Locator {
   return wb.page.locator(`.pane-header[aria-label^="${view}"]`).first();
 }
 
-/** Expands or collapses a view's section by clicking its header when it is not as wanted. */
+/**
+ * Expands or collapses a view's section by clicking its header, until the header says so and still does
+ * a moment later. A click while the side bar is still laying out its views can be lost: the
+ * reconciliation scenario once found Account still open after folding it, and the view it needed
+ * room for too short to show its rows.
+ */
 export async function setViewExpanded(wb: Workbench, view: string, expanded: boolean): Promise<void> {
   const h = viewHeader(wb, view);
   await h.waitFor();
-  if (((await h.getAttribute('aria-expanded')) === 'true') !== expanded) await h.click();
+  const asWanted = async () => ((await h.getAttribute('aria-expanded')) === 'true') === expanded;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (!(await asWanted())) await h.click();
+    await wb.page.waitForTimeout(300);
+    if (await asWanted()) return;
+  }
+  throw new Error(`The ${view} view did not ${expanded ? 'expand' : 'collapse'} after 5 clicks on its header.`);
 }

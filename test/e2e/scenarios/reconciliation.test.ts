@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Workbench } from '../index';
-import { nls, openWorkbench, waitUntil } from '../index';
+import { nls, openWorkbench, setViewExpanded, waitUntil } from '../index';
 import { isValidTckn, isValidVkn } from '../../../src/domain/taxId';
 
 interface Customer {
@@ -41,18 +41,6 @@ async function expected(): Promise<{ users: Customer[]; nonUsers: Customer[]; in
   return out;
 }
 
-async function collapse(view: string): Promise<void> {
-  const h = wb.page.locator(`.pane-header[aria-label^="${view}"]`).first();
-  await h.waitFor();
-  if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
-}
-
-async function expand(view: string): Promise<void> {
-  const h = wb.page.locator(`.pane-header[aria-label^="${view}"]`).first();
-  await h.waitFor();
-  if ((await h.getAttribute('aria-expanded')) !== 'true') await h.click();
-}
-
 const rowsOf = () => wb.treeRows(VIEW);
 const hasRow = (rows: string[], text: string) => rows.some((r) => r.startsWith(text));
 
@@ -72,8 +60,8 @@ test('reconciliation shows each group, and after a registry change the differenc
     assert.equal(before.invalid.length, 4);
     await wb.openContainer('Nilvera');
     // Room for the reconciliation view: the others are folded.
-    for (const v of ['%view.customers%', '%view.account%']) await collapse(nls(v));
-    await expand(VIEW);
+    for (const v of ['%view.customers%', '%view.account%']) await setViewExpanded(wb, nls(v), false);
+    await setViewExpanded(wb, VIEW, true);
     // A wider side bar, so descriptions (alias, reason, old → new) show in the screenshots.
     const bar = await wb.page.locator('.part.sidebar').boundingBox();
     if (bar) {
@@ -133,6 +121,8 @@ test('reconciliation shows each group, and after a registry change the differenc
       const r = await rowsOf();
       return [leaving, moving, joining].every((c) => r.some((x) => x.includes(c.Name))) ? r : undefined;
     }, 'the changed customers');
+    // The run is over: its progress notification has gone (with its Cancel button).
+    await until(async () => ((await wb.notifications()).some((n) => n.startsWith('Reconciling customers')) ? undefined : true), 'the progress notification closed', 10_000);
     const moved = wb.view(VIEW).locator('.monaco-list-row', { hasText: moving.Name }).last();
     assert.match(await moved.innerText(), /→\s*urn:mail:yenipk@e2e\.com\.tr/);
     // Move the pointer off the tree, so no hover card covers the rows.
