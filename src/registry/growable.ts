@@ -28,9 +28,21 @@ export function discard(array: NumberArray): void {
   }
 }
 
+/** A new zeroed array of `array`'s type, `length` long. */
+function zeroedLike<T extends NumberArray>(array: T, length: number): T {
+  return new (array.constructor as new (length: number) => T)(length);
+}
+
+/** A new zeroed array of `array`'s type, `length` long, in place of `array`, which is discarded (nothing else views it). */
+export function replaced<T extends NumberArray>(array: T, length: number): T {
+  const fresh = zeroedLike(array, length);
+  discard(array);
+  return fresh;
+}
+
 /** `array`'s contents in a new array `length` long (the elements past the old length are 0); `array` is discarded. */
 export function grown<T extends NumberArray>(array: T, length: number): T {
-  const bigger = new (array.constructor as new (length: number) => T)(length);
+  const bigger = zeroedLike(array, length);
   bigger.set(array);
   discard(array);
   return bigger;

@@ -12,7 +12,7 @@ import { foldedLatinBatch, foldedWordsOfOtherTitles } from './fold';
 import { FILES, WORDS_PER_BLOCK } from './format';
 import { ByteReader, ByteWriter } from './varint';
 import { WordTable } from './wordTable';
-import { discard } from './growable';
+import { discard, replaced } from './growable';
 
 /** Pairs (word, ordinal) held before a run is spilled to disk: 8 MB (two Uint32Array). */
 export const RUN_PAIRS = 1 << 20;
@@ -79,10 +79,7 @@ export class TitleWords {
     }
     // Numbered straight from the folded code units (the batch's arrays are reused by the next fold).
     const { codes, bounds, boundCount } = batch;
-    if (this.ids.length < boundCount) {
-      discard(this.ids);
-      this.ids = new Int32Array(2 * boundCount);
-    }
+    if (this.ids.length < boundCount) this.ids = replaced(this.ids, 2 * boundCount);
     const ids = this.ids;
     let n = 0;
     for (let k = 0; k < boundCount; k++) {
@@ -118,10 +115,8 @@ export class TitleWords {
   async finish(): Promise<number> {
     await this.spillRun();
     // What the merge no longer needs goes before it reads the runs back (the peak of the build).
-    discard(this.pairWords);
-    discard(this.pairOrdinals);
-    this.pairWords = new Uint32Array(0);
-    this.pairOrdinals = new Uint32Array(0);
+    this.pairWords = replaced(this.pairWords, 0);
+    this.pairOrdinals = replaced(this.pairOrdinals, 0);
     this.orderNewWords();
     this.dropSpillArrays();
     this.words = this.table.words();
@@ -191,8 +186,7 @@ export class TitleWords {
     this.spilledOrdinals = replaced(this.spilledOrdinals, 0);
     this.runWriter.release();
     this.spareOrder = replaced(this.spareOrder, 0);
-    discard(this.ids);
-    this.ids = new Int32Array(0);
+    this.ids = replaced(this.ids, 0);
   }
 
   /**
@@ -297,12 +291,6 @@ export class TitleWords {
     await fs.promises.writeFile(path.join(this.folder, FILES.wordIndex), JSON.stringify(index));
     for (const f of this.runs) await fs.promises.rm(f, { force: true });
   }
-}
-
-/** A new, empty working array of `length` in place of `array`, which is discarded (nothing else views it). */
-function replaced(array: Uint32Array, length: number): Uint32Array<ArrayBuffer> {
-  discard(array);
-  return new Uint32Array(length);
 }
 
 /**

@@ -8,14 +8,23 @@ import { discard, grown } from './growable';
 
 const FIRST_SLOTS = 1 << 14;
 
+/** The arrays of an empty table (a new one, or one released). */
+function emptyArrays() {
+  return { chars: new Uint16Array(1 << 16), starts: new Uint32Array(FIRST_SLOTS / 2 + 1), hashes: new Int32Array(FIRST_SLOTS / 2), slots: new Int32Array(FIRST_SLOTS) };
+}
+
 export class WordTable {
   /** Every distinct word's code units, back to back; word `id` is chars[starts[id], starts[id + 1]). */
-  private chars = new Uint16Array(1 << 16);
-  private starts = new Uint32Array(FIRST_SLOTS / 2 + 1);
-  private hashes = new Int32Array(FIRST_SLOTS / 2);
+  private chars: Uint16Array<ArrayBuffer>;
+  private starts: Uint32Array<ArrayBuffer>;
+  private hashes: Int32Array<ArrayBuffer>;
   /** id + 1 of the word in each slot, 0 where empty; never more than half full. */
-  private slots = new Int32Array(FIRST_SLOTS);
+  private slots: Int32Array<ArrayBuffer>;
   private wordCount = 0;
+
+  constructor() {
+    ({ chars: this.chars, starts: this.starts, hashes: this.hashes, slots: this.slots } = emptyArrays());
+  }
 
   /** Distinct words so far. */
   get count(): number {
@@ -59,10 +68,7 @@ export class WordTable {
   /** Gives the table's memory back at once (words() and compare() are done with); the table is empty after. */
   release(): void {
     for (const array of [this.chars, this.starts, this.hashes, this.slots]) discard(array);
-    this.chars = new Uint16Array(1 << 16);
-    this.starts = new Uint32Array(FIRST_SLOTS / 2 + 1);
-    this.hashes = new Int32Array(FIRST_SLOTS / 2);
-    this.slots = new Int32Array(FIRST_SLOTS);
+    ({ chars: this.chars, starts: this.starts, hashes: this.hashes, slots: this.slots } = emptyArrays());
     this.wordCount = 0;
   }
 
