@@ -18,6 +18,7 @@ import { buildReport, type ReconciliationReport } from './report';
 import { runReconciliation, RunCancelledError, type RegistrySource } from './run';
 import { SnapshotStore } from './snapshot';
 import { CustomerNode, LoadMoreNode, ReconciliationTree } from './tree';
+import { customersCounted, exportedCustomersMessage, lookupRequestsCounted } from '../shell/counted';
 
 export interface RunArgs {
   /** auto (default): the offline index when one is downloaded, else the online bulk lookup. */
@@ -100,11 +101,15 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     await store.save(snapshot);
     tree.show(report);
     view.message = useOffline
-      ? vscode.l10n.t('{0} customers, checked against the registry list downloaded {1}.', report.totalCustomers, report.indexDate ? formatWhen(report.indexDate) : '—')
-      : vscode.l10n.t('{0} customers, checked online ({1} lookup requests).', report.totalCustomers, report.lookupRequests);
+      ? vscode.l10n.t('{0}, checked against the registry list downloaded {1}.', customersCounted(report.totalCustomers), report.indexDate ? formatWhen(report.indexDate) : '—')
+      : vscode.l10n.t('{0}, checked online ({1}).', customersCounted(report.totalCustomers), lookupRequestsCounted(report.lookupRequests));
     await vscode.commands.executeCommand('setContext', HAS_RESULT, true);
     if (report.unchecked.length) {
-      void prompts.message('warning', vscode.l10n.t('{0} tax numbers could not be looked up; they are listed under "Not checked". Run again to check them.', report.unchecked.length));
+      const text =
+        report.unchecked.length === 1
+          ? vscode.l10n.t('{0} tax number could not be looked up; it is listed under "Not checked". Run again to check it.', 1)
+          : vscode.l10n.t('{0} tax numbers could not be looked up; they are listed under "Not checked". Run again to check them.', report.unchecked.length);
+      void prompts.message('warning', text);
     }
     return report;
   };
@@ -123,7 +128,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     });
     if (!target) throw new UserCancelledError();
     const written = await writeReconciliationCsv(target.fsPath, report, exportLabels());
-    void prompts.message('info', vscode.l10n.t('Exported {0} customers to {1}.', written, target.fsPath));
+    void prompts.message('info', exportedCustomersMessage(written, target.fsPath));
     return { path: target.fsPath, written };
   };
 

@@ -135,7 +135,7 @@ export class ShellStatusBar implements vscode.Disposable {
       const summary = summarizeCredits(await client.account.credits({ signal: controller.signal }));
       if (controller.signal.aborted) return;
       const threshold = readSettings().creditWarningThreshold;
-      this.creditsItem.text = `$(credit-card) ${vscode.l10n.t('{0} credits', summary.remaining.toLocaleString(vscode.env.language))}`;
+      this.creditsItem.text = `$(credit-card) ${summary.remaining === 1 ? vscode.l10n.t('{0} credit', 1) : vscode.l10n.t('{0} credits', summary.remaining.toLocaleString(vscode.env.language))}`;
       this.creditsItem.tooltip = creditsTooltip(summary, environment);
       this.creditsItem.backgroundColor = summary.remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.lastRefresh = Date.now();

@@ -186,7 +186,10 @@ suite('Palette commands', function () {
     const text = doc.getText();
     assert.ok(text.includes(row.Title), 'the document lacks the title');
     for (const c of check) assert.match(text, new RegExp(`\`${c.Name.replace(/[.]/g, '\\.')}\` \\| (PK|GB) \\|.*\\| active \\|`));
-    assert.ok(prompts.messages.some((m) => m.level === 'info' && m.text.includes(row.Title) && m.actions.length === 2));
+    const announced = prompts.messages.find((m) => m.level === 'info' && m.text.includes(row.Title) && m.actions.length === 2);
+    assert.ok(announced, JSON.stringify(prompts.messages));
+    // English counts one alias in the singular.
+    assert.ok(announced.text.endsWith(check.length === 1 ? '(1 alias).' : `(${check.length} aliases).`), announced.text);
     assert.equal(requests(/check\/taxnumber/i).length, 2, 'the command and this test each made one call');
     // Next time DespatchAdvice is offered first.
     prompts.reset();

@@ -6,6 +6,7 @@ import type { CustomerResponse } from '../../api/types';
 import { CUSTOMER_FIELDS, exportCustomersCsv, type CustomerRecord } from '../../domain/customerImport';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
+import { exportedCustomersMessage } from '../../shell/counted';
 
 const EXPORT_PAGE_SIZE = 100;
 
@@ -71,6 +72,6 @@ export async function exportCustomers(ctx: CommandContext): Promise<ExportSummar
       return { written, path: target.fsPath };
     },
   );
-  void prompts.message('info', vscode.l10n.t('Exported {0} customers to {1}.', summary.written, summary.path));
+  void prompts.message('info', exportedCustomersMessage(summary.written, summary.path));
   return summary;
 }

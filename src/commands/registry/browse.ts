@@ -6,6 +6,7 @@ import { prompts, UserCancelledError } from '../../shell/prompts';
 import { fullClient, type PaletteContext } from './commandContext';
 import { showDetail, withBusy } from './lookups';
 import type { RegistryDetail } from './registryDetail';
+import { aliasesCounted } from '../../shell/counted';
 
 type BrowseItem = vscode.QuickPickItem & { taxNumber?: string; loadMore?: boolean };
 
@@ -28,11 +29,11 @@ export async function browseRegistry(ctx: PaletteContext): Promise<RegistryDetai
     const items: BrowseItem[] = loaded.map((e) => ({
       label: e.Title ?? e.TaxNumber ?? '',
       description: e.TaxNumber ?? '',
-      detail: [e.Type, e.AccountType, vscode.l10n.t('{0} aliases', e.Aliases?.length ?? 0)].filter(Boolean).join(' · '),
+      detail: [e.Type, e.AccountType, aliasesCounted(e.Aliases?.length ?? 0)].filter(Boolean).join(' · '),
       taxNumber: e.TaxNumber ?? undefined,
     }));
     if (page < totalPages) items.push({ label: `$(more) ${vscode.l10n.t('Load more…')}`, description: vscode.l10n.t('{0} of {1} shown', loaded.length, total), loadMore: true, alwaysShow: true });
-    const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Taxpayer Registry ({0} taxpayers)', total), matchOnDescription: true, ignoreFocusOut: true });
+    const picked = await prompts.quickPick(items, { title: total === 1 ? vscode.l10n.t('Taxpayer Registry ({0} taxpayer)', 1) : vscode.l10n.t('Taxpayer Registry ({0} taxpayers)', total), matchOnDescription: true, ignoreFocusOut: true });
     if (!picked) throw new UserCancelledError();
     if (picked.loadMore) {
       await loadNext();

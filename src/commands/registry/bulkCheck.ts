@@ -74,7 +74,7 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
   let cancelled = false;
   if (list.valid.length > 0) {
     const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking {0} tax numbers', list.valid.length), cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: list.valid.length === 1 ? vscode.l10n.t('Checking {0} tax number', 1) : vscode.l10n.t('Checking {0} tax numbers', list.valid.length), cancellable: true },
       async (progress, token) => {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());

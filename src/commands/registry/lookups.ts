@@ -9,6 +9,7 @@ import { prompts, UserCancelledError } from '../../shell/prompts';
 import { fullClient, type PaletteContext } from './commandContext';
 import { detailFromCheckRows, detailFromInfo, type RegistryDetail } from './registryDetail';
 import { askTaxNumber, askUserType, taxNumberProblem } from './registryPrompts';
+import { aliasesCounted } from '../../shell/counted';
 
 export interface CheckArgs {
   taxNumber?: string;
@@ -36,7 +37,7 @@ export async function checkTaxNumber(ctx: PaletteContext, args: CheckArgs = {}):
 async function announceRegistered(detail: RegistryDetail): Promise<void> {
   const addAction = vscode.l10n.t('Add as Customer');
   const copyAction = vscode.l10n.t('Copy Tax Number');
-  const choice = await prompts.message('info', vscode.l10n.t('{0} is registered: {1} ({2} aliases).', detail.taxNumber, detail.title, detail.aliases.length), undefined, addAction, copyAction);
+  const choice = await prompts.message('info', vscode.l10n.t('{0} is registered: {1} ({2}).', detail.taxNumber, detail.title, aliasesCounted(detail.aliases.length)), undefined, addAction, copyAction);
   if (choice === addAction) await vscode.commands.executeCommand(PaletteCommands.registryAddAsCustomer, detail);
   if (choice === copyAction) await vscode.commands.executeCommand(PaletteCommands.registryCopyTaxNumber, detail.taxNumber);
 }

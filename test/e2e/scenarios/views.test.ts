@@ -264,8 +264,12 @@ test('customers: import a Turkish Excel CSV with bad rows, then export the filte
     const target = path.join(folder, 'export.csv');
     await runCommandWithDialog(wb, 'Nilvera: Export Customers to CSV…');
     await answerFileDialog(wb, target);
-    await wb.page.locator('.notification-list-item-message', { hasText: /^Exported \d+ customers to / }).first().waitFor({ timeout: 30_000 });
     const expected = await apiGet<Page<Customer>>(wb, '/general/Customers?Page=1&PageSize=1&Search=Anadolu%20G%C4%B1da');
+    // One customer matches: English says "1 customer", not "1 customers".
+    assert.equal(expected.TotalCount, 1);
+    await wb.page.locator('.notification-list-item-message', { hasText: /^Exported 1 customer to / }).first().waitFor({ timeout: 30_000 });
+    // The export is over: its progress notification has gone before the screenshot.
+    await until(async () => ((await wb.notifications()).some((n) => n.startsWith('Exporting customers')) ? undefined : true), 'the progress notification closed', 10_000);
     // Parsed as CSV: an imported address holds a line break inside quotes.
     const records = parseCsv(fs.readFileSync(target, 'utf8')).records;
     assert.equal(records[0].cells[0], 'TaxNumber', 'the header comes first');
