@@ -415,6 +415,11 @@ export async function waitUntil<T>(probe: () => Promise<T | undefined>, what: st
   }
 }
 
+/** Waits until no notification on screen starts with `prefix`: a finished task's progress notification has closed. */
+export async function notificationGone(wb: Workbench, prefix: string, timeoutMs = 10_000): Promise<void> {
+  await waitUntil(async () => ((await wb.notifications()).some((n) => n.startsWith(prefix)) ? undefined : true), `the "${prefix}" notification to close`, timeoutMs, 200);
+}
+
 /** The folder the workbench opened (its `folder` URL parameter); the server's user data is next to it. */
 export function workspaceFolder(page: Page): string {
   const folder = new URL(page.url()).searchParams.get('folder');

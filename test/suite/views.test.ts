@@ -148,8 +148,13 @@ suite('Sidebar trees', function () {
   }
 
   /** GETs of /general/Customers (the list) the sandbox saw since the last reset. */
+  /** The query of each customer-list request the sandbox has logged. */
+  function listRequestQueries(): URLSearchParams[] {
+    return sandbox.requestLog().filter((r) => r.method === 'GET' && /^\/general\/customers$/i.test(r.path)).map((r) => new URLSearchParams(r.query ?? ''));
+  }
+
   function listRequests(): number {
-    return sandbox.requestLog().filter((r) => r.method === 'GET' && /^\/general\/customers$/i.test(r.path.split('?')[0])).length;
+    return listRequestQueries().length;
   }
 
   async function customerRows(): Promise<TreeNode[]> {
@@ -470,9 +475,9 @@ suite('Sidebar trees', function () {
     assert.ok(prompts.messages.some((m) => m.level === 'info' && m.text === `Exported ${expected.TotalCount} customers to ${path.join(tmp, 'export.csv')}.`), JSON.stringify(prompts.messages));
     // Only the export's own pages count: the view may still reload its page (PageSize 25) after the
     // search, later than any quiet period can wait for (ci on VS Code 1.100 saw it arrive mid-export).
-    const exportPages = sandbox.requestLog().filter((r) => r.method === 'GET' && /^\/general\/customers$/i.test(r.path) && new URLSearchParams(r.query ?? '').get('PageSize') === '100');
+    const exportPages = listRequestQueries().filter((q) => q.get('PageSize') === '100');
     assert.equal(exportPages.length, Math.ceil(expected.TotalCount / 100));
-    assert.ok(exportPages.every((r) => new URLSearchParams(r.query ?? '').get('Search') === 'Ltd'), 'every exported page uses the filter');
+    assert.ok(exportPages.every((q) => q.get('Search') === 'Ltd'), 'every exported page uses the filter');
     await vscode.commands.executeCommand(TreeCommands.customersClearSearch);
   });
 

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Workbench } from '../index';
-import { nls, openWorkbench, setViewExpanded, waitUntil } from '../index';
+import { nls, notificationGone, openWorkbench, setViewExpanded, waitUntil } from '../index';
 import { isValidTckn, isValidVkn } from '../../../src/domain/taxId';
 
 interface Customer {
@@ -122,7 +122,7 @@ test('reconciliation shows each group, and after a registry change the differenc
       return [leaving, moving, joining].every((c) => r.some((x) => x.includes(c.Name))) ? r : undefined;
     }, 'the changed customers');
     // The run is over: its progress notification has gone (with its Cancel button).
-    await until(async () => ((await wb.notifications()).some((n) => n.startsWith('Reconciling customers')) ? undefined : true), 'the progress notification closed', 10_000);
+    await notificationGone(wb, 'Reconciling customers');
     const moved = wb.view(VIEW).locator('.monaco-list-row', { hasText: moving.Name }).last();
     assert.match(await moved.innerText(), /→\s*urn:mail:yenipk@e2e\.com\.tr/);
     // Move the pointer off the tree, so no hover card covers the rows.

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { chooseMenuItem, openWorkbench, setViewExpanded, steps, viewHeader, waitUntil, workspaceFolder } from '../index';
+import { chooseMenuItem, notificationGone, openWorkbench, setViewExpanded, steps, viewHeader, waitUntil, workspaceFolder } from '../index';
 import { repoRoot } from '../repo';
 import { parseCsv } from '../../../src/domain/csv';
 
@@ -269,7 +269,7 @@ test('customers: import a Turkish Excel CSV with bad rows, then export the filte
     assert.equal(expected.TotalCount, 1);
     await wb.page.locator('.notification-list-item-message', { hasText: /^Exported 1 customer to / }).first().waitFor({ timeout: 30_000 });
     // The export is over: its progress notification has gone before the screenshot.
-    await until(async () => ((await wb.notifications()).some((n) => n.startsWith('Exporting customers')) ? undefined : true), 'the progress notification closed', 10_000);
+    await notificationGone(wb, 'Exporting customers');
     // Parsed as CSV: an imported address holds a line break inside quotes.
     const records = parseCsv(fs.readFileSync(target, 'utf8')).records;
     assert.equal(records[0].cells[0], 'TaxNumber', 'the header comes first');
