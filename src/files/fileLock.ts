@@ -1,0 +1,112 @@
+// A lock that several VS Code windows (several extension hosts, one globalStorage) take before they
+// change shared files. The lock is a file created with O_EXCL holding its owner's pid, host and a random
+// token. A holder that crashed cannot keep it forever: the lock counts as stale when its process is gone
+// (same host) or when it has not been refreshed for `staleMs` (the holder touches it while it works).
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { processIsAlive, retryWhileLocked } from './lockedFiles';
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  token: string;
+}
+
+export interface LockOptions {
+  /** A lock not refreshed for this long is taken over (default 30 s; the holder refreshes at a third of it). */
+  staleMs?: number;
+  /** How long to wait for a live holder before giving up (default 60 s). */
+  waitMs?: number;
+  signal?: AbortSignal;
+}
+
+export class LockTimeoutError extends Error {
+  override readonly name = 'LockTimeoutError';
+  constructor(readonly lockFile: string) {
+    super(`another window holds ${lockFile}`);
+  }
+}
+
+async function readOwner(lockFile: string): Promise<LockOwner | undefined> {
+  try {
+    const owner = JSON.parse(await fs.promises.readFile(lockFile, 'utf8')) as Partial<LockOwner>;
+    return typeof owner.pid === 'number' && typeof owner.host === 'string' && typeof owner.token === 'string' ? (owner as LockOwner) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function isStale(lockFile: string, staleMs: number): Promise<boolean> {
+  const stat = await fs.promises.stat(lockFile).catch(() => undefined);
+  if (!stat) return false; // gone: simply try again
+  const owner = await readOwner(lockFile);
+  if (owner && owner.host === os.hostname() && owner.pid !== process.pid && !processIsAlive(owner.pid)) return true;
+  // A lock whose content is not readable yet is being written: only its age can make it stale.
+  return Date.now() - stat.mtimeMs > staleMs;
+}
+
+/**
+ * Takes over a stale lock. Two waiters may both find it stale: the lock is first renamed to a name of
+ * the waiter's own (only one rename of the file succeeds), and removed only if it is still the stale
+ * one; a live lock taken by the other waiter in between is put back.
+ */
+async function breakStale(lockFile: string, stale: LockOwner | undefined): Promise<void> {
+  const aside = `${lockFile}.${randomBytes(4).toString('hex')}.stale`;
+  try {
+    await fs.promises.rename(lockFile, aside);
+  } catch {
+    return; // someone else moved it first
+  }
+  const moved = await readOwner(aside);
+  if (stale && moved && moved.token !== stale.token) {
+    await fs.promises.link(aside, lockFile).catch(() => undefined);
+  }
+  await fs.promises.rm(aside, { force: true });
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `work` while holding `lockFile`; waits (polling) while another live holder has it. The lock is
+ * refreshed while `work` runs and removed afterwards, also when `work` throws.
+ */
+export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const staleMs = options.staleMs ?? 30_000;
+  const deadline = Date.now() + (options.waitMs ?? 60_000);
+  const owner: LockOwner = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString('hex') };
+  for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
+    options.signal?.throwIfAborted();
+    try {
+      const handle = await retryWhileLocked(lockFile, () => fs.promises.open(lockFile, 'wx'));
+      try {
+        await handle.writeFile(JSON.stringify(owner));
+      } finally {
+        await handle.close();
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = await readOwner(lockFile);
+    if (await isStale(lockFile, staleMs)) {
+      await breakStale(lockFile, holder);
+      continue;
+    }
+    if (Date.now() > deadline) throw new LockTimeoutError(lockFile);
+    await pause(delay);
+  }
+  const refresh = setInterval(() => {
+    const now = new Date();
+    fs.promises.utimes(lockFile, now, now).catch(() => undefined);
+  }, Math.max(1000, staleMs / 3));
+  refresh.unref?.();
+  try {
+    return await work();
+  } finally {
+    clearInterval(refresh);
+    // Only our own lock is removed: after a takeover (we were presumed dead) it belongs to someone else.
+    const current = await readOwner(lockFile);
+    if (current?.token === owner.token) await retryWhileLocked(lockFile, () => fs.promises.rm(lockFile, { force: true })).catch(() => undefined);
+  }
+}
