@@ -64,6 +64,8 @@ test('party roles by element path, per document type; exact paths first, then an
   assert.equal(role('Invoice', `DespatchSupplierParty/${party}`), 'other');
   assert.equal(role('Invoice', `AccountingSupplierParty/Party/AgentParty/PartyIdentification/ID`), 'other');
   assert.equal(role('Invoice', `X/AccountingSupplierParty/${party}`), 'other');
+  assert.equal(role('Invoice', `AccountingSupplierParty/${party}/X`), 'other');
+  assert.equal(role('DespatchAdvice', 'Shipment/Delivery/CarrierParty/PartyIdentification/ID/X'), 'other', 'an anywhere-path ends where the number is');
   assert.equal(role('Invoice', 'ID'), 'other');
 });
 

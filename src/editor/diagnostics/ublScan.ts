@@ -48,8 +48,6 @@ const SQUOTE = 39;
 
 /** Content longer than this (trimmed) is no identifier being typed: an unclosed CDATA ran on, a paste. */
 const MAX_VALUE_CHARS = 256;
-/** Untrimmed content past this stops being collected (the value is then dropped, see above). */
-const MAX_COLLECTED_CHARS = 4096;
 /** End tags are matched this far down the open elements (UBL nests about ten deep). */
 const MAX_POP_SEARCH = 64;
 /** Skipping is tried for elements up to this depth, and party roles are read up to it. */
@@ -176,14 +174,11 @@ class EndTagFinder {
 class Capture {
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
-  private collected = 0;
-  overflow = false;
 
   constructor(
     readonly kind: 'profile' | 'taxNumber',
     /** Index of the element in the open-element stack. */
     readonly depth: number,
-    readonly local: string,
     /** The start tag's range (where an empty value is reported). */
     readonly tagStart: number,
     readonly tagEnd: number,
@@ -193,19 +188,13 @@ class Capture {
   ) {}
 
   add(from: number, to: number): void {
-    if (this.overflow || to <= from) return;
-    this.collected += to - from;
-    if (this.collected > MAX_COLLECTED_CHARS) {
-      this.overflow = true;
-      return;
-    }
+    if (to <= from) return;
     this.starts.push(from);
     this.ends.push(to);
   }
 
   /** The trimmed value and its document range; undefined when empty, or too long to be a value. */
   value(text: string): ScannedText | 'empty' | undefined {
-    if (this.overflow) return undefined;
     const { starts, ends } = this;
     // The first and the last character that is not white space, across the segments.
     let first = -1;
@@ -379,13 +368,13 @@ export function scanUbl(text: string): UblScan {
     let opened: Capture | undefined;
     const depth = stack.length;
     if (depth === 1 && local === 'ProfileID') {
-      opened = new Capture('profile', depth, local, lt, resume);
+      opened = new Capture('profile', depth, lt, resume);
     } else if (depth > 0 && NUMBER_ELEMENTS.has(local)) {
       const element = taxNumberElement(stack[depth - 1], local);
       const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? schemeIdOf(text, nameEnd, attrsEnd) : element.scheme);
       if (scheme) {
         const place = depth <= MAX_SKIP_DEPTH ? placeOf(stack, local) : { path: [local], role: 'other' as const };
-        opened = new Capture('taxNumber', depth, local, lt, resume, scheme, place.role, place.path);
+        opened = new Capture('taxNumber', depth, lt, resume, scheme, place.role, place.path);
       }
     }
 

@@ -95,8 +95,7 @@ export function xmlSaysTaxNumber(before: string): boolean {
     const attribute = /^<[^\s/>!?]+\s[\s\S]*?([^\s=<>"']+)\s*=\s*["']\s*$/.exec(before.slice(lt, end));
     return attribute !== null && isTaxNumberLabel(localName(attribute[1]));
   }
-  // Element text: the number must open it (not "Tel 5321234567" in a note).
-  if (before.slice(gt + 1, end).trim() !== '') return false;
+  // Element text: the element that contains it says what it is.
   const tag = startTag(before.slice(lt, gt + 1));
   return tag !== undefined && elementSaysTaxNumber(before, lt, tag);
 }
