@@ -286,8 +286,8 @@ export function scanUbl(text: string): UblScan {
     return gt < 0 ? undefined : gt + 1;
   };
 
-  // Hot loop (a 20 MB invoice has ~800,000 tags, most of them skipped): char codes and indexOf, no
-  // regex; attributes are parsed only where they matter (the root, number elements).
+  // Hot loop (a large document's tags are mostly in its lines, skipped unread): char codes and indexOf,
+  // no regex; attributes are parsed only where they matter (the root, number elements).
   let i = 0;
   while (i < length) {
     const lt = text.indexOf('<', i);
