@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { scanUbl } from '../../src/editor/diagnostics/ublScan';
-import { invoiceFindings } from '../../src/editor/diagnostics/rules';
+import { documentFindings } from '../../src/editor/diagnostics/rules';
 import { largeInvoice } from '../support/largeInvoice';
 import { printBench } from './benchLine';
 
@@ -32,7 +32,7 @@ function percentile(values: number[], p: number): number {
 function pureUpdate(text: string): { ms: number; cpuMs: number; errors: number } {
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const findings = invoiceFindings(scanUbl(text), undefined);
+  const findings = documentFindings(scanUbl(text), undefined);
   const used = process.cpuUsage(cpu);
   return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, errors: findings.filter((f) => f.severity === 'error').length };
 }

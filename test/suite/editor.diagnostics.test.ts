@@ -1,7 +1,8 @@
-// Tax-number diagnostics in a real extension host: the fixture invoices and the Turkish Excel CSV
-// get their errors at the right ranges; they follow edits; quick fixes change the check digit, copy
-// the active PK alias and run the registry look-up; registry warnings appear once a list has been
-// downloaded (through the download command, from an in-process sandbox).
+// Tax-number diagnostics in a real extension host: the fixture invoices, a despatch advice and the
+// Turkish Excel CSV get their errors at the right ranges; they follow edits; quick fixes change the
+// check digit, copy the active PK alias and run the registry look-up; registry warnings appear once a
+// list has been downloaded (through the download command, from an in-process sandbox): the e-invoice
+// list for invoices, the e-despatch list for despatch advices.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -199,5 +200,44 @@ suite('Editor diagnostics', function () {
     assert.equal(nilveraDiagnostics(commercial.uri).length, 1);
     const plain = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', commercial.uri, warning.range, vscode.CodeActionKind.QuickFix.value);
     assert.deepEqual(plain.map((a) => a.title).filter((t) => /registry|alias/.test(t)), ['Look up in registry']);
+  });
+
+  test('a despatch advice: its parties and driver checked, the missing e-despatch list named, then the e-despatch list decides', async () => {
+    const deliveryCustomer = '7351948201';
+    const despatchUser = completeVkn('618203947');
+    const despatch = await copyFixture(path.join('ubl', 'despatch-advice.xml'), undefined, 'irsaliye.xml');
+    assert.ok(despatch.getText().includes('\r\n'), 'the CRLF fixture');
+    const expected = [
+      ['despatch-registry-not-downloaded', vscode.DiagnosticSeverity.Information, deliveryCustomer],
+      ['invalid-tax-id', vscode.DiagnosticSeverity.Error, '8451209375'],
+      ['invalid-tax-id', vscode.DiagnosticSeverity.Error, '6123456785'],
+      ['invalid-tax-id', vscode.DiagnosticSeverity.Error, '12345678951'],
+    ];
+    const summary = (d: vscode.Diagnostic[]) => [...d].sort((a, b) => a.range.start.compareTo(b.range.start)).map((x) => [codeOf(x), x.severity, despatch.getText(x.range)]);
+    const first = await diagnosticsWhere(despatch, 'the despatch findings', (d) => d.length === 4);
+    assert.deepEqual(summary(first), expected);
+    const byNumber = (d: vscode.Diagnostic[], n: string) => d.find((x) => despatch.getText(x.range) === n) as vscode.Diagnostic;
+    assert.equal(byNumber(first, '12345678951').message, 'Invalid TCKN 12345678951: the 10th and 11th digits should be 50 for these first nine digits.');
+    assert.deepEqual(byNumber(first, '12345678951').range, rangeOf(despatch, '12345678951'));
+    // The e-invoice list of the test above is no e-despatch list: the note names the one missing.
+    assert.equal(byNumber(first, deliveryCustomer).message, 'The e-despatch registry list (DespatchAdvice) is not downloaded, only the e-invoice list: e-despatch status not checked.');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', despatch.uri, byNumber(first, deliveryCustomer).range, vscode.CodeActionKind.QuickFix.value);
+    const download = actions.find((a) => a.title === 'Download the e-Despatch Registry List');
+    assert.deepEqual(download?.command?.arguments, [{ aliasType: 'PK', userType: 'DespatchAdvice' }]);
+    assert.deepEqual(actions.find((a) => a.title === 'Look up in registry')?.command?.arguments, [{ taxNumber: deliveryCustomer, userType: 'DespatchAdvice' }]);
+
+    // One delivery customer without an e-despatch mailbox, another with one; then the e-despatch list.
+    await control({ action: 'deregister', TaxNumber: deliveryCustomer });
+    await control({ action: 'register', TaxNumber: despatchUser, Title: 'İrsaliye Testi Lojistik A.Ş.' });
+    await control({ action: 'changeAlias', TaxNumber: despatchUser, AliasType: 'PK', DocumentType: 'DespatchAdvice', Alias: 'urn:mail:irsaliye-pk@test.example' });
+    const registered = await copyFixture(path.join('ubl', 'despatch-advice.xml'), (t) => t.replace(deliveryCustomer, despatchUser), 'irsaliye-kayitli.xml');
+    await diagnosticsWhere(registered, 'the second despatch advice', (d) => d.length === 4);
+    await vscode.commands.executeCommand(PaletteCommands.registryDownload, { aliasType: 'PK', userType: 'DespatchAdvice', folder: path.join(tmp, 'lists') });
+    const [warning] = await diagnosticsWhere(despatch, 'the not-an-e-despatch-user warning', (d) => d.some((x) => codeOf(x) === 'not-e-despatch-user')).then((d) => d.filter((x) => x.severity === vscode.DiagnosticSeverity.Warning));
+    assert.deepEqual(warning.range, rangeOf(despatch, deliveryCustomer));
+    assert.equal(warning.message, `${deliveryCustomer} is not an e-despatch user: an e-İrsaliye under TEMELIRSALIYE cannot be delivered to it.`);
+    // A registered e-despatch user: only the three number errors are left.
+    const left = await diagnosticsWhere(registered, 'the registry note gone', (d) => d.length === 3);
+    assert.ok(left.every((x) => x.severity === vscode.DiagnosticSeverity.Error && codeOf(x) === 'invalid-tax-id'), left.map((x) => x.message).join(' | '));
   });
 });

@@ -13,6 +13,8 @@ import { completeTckn, completeVkn, vknCheckDigit } from '../../src/domain/taxId
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from './sandboxEnvironment';
 
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+
 /** Answers nothing (the download's "ready" message is dismissed) and records the messages shown. */
 const shownMessages: Array<{ level: string; text: string }> = [];
 const silentPrompts: Prompts = {
@@ -161,8 +163,31 @@ suite('Editor: tax-number hovers', function () {
     const text = await untitled('plaintext', `build ${unregistered} done\nVergi No: ${unregistered}\n`);
     assert.equal(await hoverCardAt(text, new vscode.Position(0, 7)), undefined, 'an unlabelled number in text');
     assert.ok((await hoverCardAt(text, new vscode.Position(1, 11)))?.startsWith('**VKN — valid**'), 'after "Vergi No:"');
-    const xml = await untitled('xml', `<a>${stamp}</a>`);
-    assert.ok(await hoverCard(xml, stamp), 'XML keeps its cards everywhere');
+    // XML too: only where the element says tax number.
+    const xml = await untitled('xml', `<a>${stamp}</a>\n<cbc:Telephone>${unregistered}</cbc:Telephone>\n<cbc:ID schemeID="VKN">${unregistered}</cbc:ID>\n`);
+    assert.equal(await hoverCard(xml, stamp), undefined, 'an unlabelled number in XML');
+    assert.equal(await hoverCardAt(xml, new vscode.Position(1, '<cbc:Telephone>'.length + 2)), undefined, 'a telephone number');
+    assert.ok((await hoverCardAt(xml, new vscode.Position(2, '<cbc:ID schemeID="VKN">'.length + 2)))?.startsWith('**VKN — valid**'), 'a party identification under VKN');
+  });
+
+  test('UBL-TR documents: cards on party, driver and signature numbers, none on phone, order, registry or part numbers; placeholders named', async () => {
+    const fixture = (name: string) => vscode.workspace.openTextDocument(path.join(repoRoot, 'test', 'fixtures', 'ubl', name));
+    const despatch = await fixture('despatch-advice.xml');
+    const at = (doc: vscode.TextDocument, text: string, offset = 2) => hoverCardAt(doc, doc.positionAt(doc.getText().indexOf(text) + offset));
+    const driver = (await at(despatch, '<cbc:NationalityID>12345678951', '<cbc:NationalityID>'.length + 3)) ?? '';
+    assert.ok(driver.startsWith('**TCKN — invalid**'), driver);
+    assert.ok((await at(despatch, '<cbc:ID schemeID="VKN_TCKN">4540536920', '<cbc:ID schemeID="VKN_TCKN">'.length + 3))?.startsWith('**VKN — valid**'), 'the signature');
+    for (const [text, what] of [
+      ['<cbc:Telephone>2125550123', 'a telephone number'],
+      ['<cbc:ID>4500012345', 'an order number'],
+      ['<cbc:ID schemeID="TICARETSICILNO">4567891230', 'a trade-registry number'],
+      ['parça no 7000123456', 'a part number'],
+    ]) {
+      assert.equal(await at(despatch, text, text.length - 3), undefined, what);
+    }
+    const abroad = await fixture('invoice-earsiv-abroad.xml');
+    const placeholder = (await at(abroad, '<cbc:ID schemeID="VKN">2222222222', '<cbc:ID schemeID="VKN">'.length + 3)) ?? '';
+    assert.ok(placeholder.startsWith("**VKN — GİB placeholder**") && placeholder.includes('company abroad'), placeholder);
   });
 
   test('online look-up off (the default): hovers make no request', async () => {
@@ -243,7 +268,7 @@ suite('Editor: tax-number hovers', function () {
   });
 
   test('nilvera.editor.taxNumberHovers off: no card', async () => {
-    const doc = await untitled('xml', `<ID>${unregistered}</ID>`);
+    const doc = await untitled('xml', `<cbc:ID schemeID="VKN">${unregistered}</cbc:ID>`);
     assert.ok(await hoverCard(doc, unregistered));
     await config().update(Settings.editorTaxNumberHovers, false, vscode.ConfigurationTarget.Global);
     try {

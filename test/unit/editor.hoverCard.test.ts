@@ -157,3 +157,14 @@ test('a taxpayer whose title the registry left empty is named "(no name)", offli
   const online = card({ check: checkTaxId(VKN), registry: { state: 'noIndex' }, online: { state: 'registered', title: ' ', aliases: [] } });
   assert.match(renderedText(online), /Online: registered e-invoice user, \(no name\)/);
 });
+
+test("GİB's placeholders: the card says what they stand for instead of a check digit, and offers no online check", () => {
+  const vkn = card({ check: checkTaxId('2222222222'), placeholder: { value: '2222222222', kind: 'VKN', standsFor: 'companyAbroad' } });
+  const text = renderedText(vkn);
+  assert.ok(text.startsWith('VKN — GİB placeholder 2222222222'), text);
+  assert.ok(text.includes("GİB's placeholder for a company abroad: accepted for the buyer of an e-Arşiv, export or tax-free invoice."), text);
+  assert.ok(!text.includes('should be'), 'no check digit advice for a placeholder');
+  assert.deepEqual(links(vkn).map((l) => l.command), [CARD_COMMANDS.copy]);
+  const tckn = renderedText(card({ check: checkTaxId('11111111111'), placeholder: { value: '11111111111', kind: 'TCKN', standsFor: 'foreignOrUnidentifiedPerson' } }));
+  assert.ok(tckn.startsWith('TCKN — GİB placeholder 11111111111') && tckn.includes('foreign or unidentified person'), tckn);
+});

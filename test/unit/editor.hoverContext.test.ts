@@ -1,11 +1,12 @@
-// Where JSON and plain text say "tax number" (the hover shows only there), and which documents count
-// as Nilvera content (an invoice or a customer list wakes the status bar).
+// Where JSON, plain text and XML say "tax number" (the hover shows only there), and which documents
+// count as Nilvera content (a UBL-TR document or a customer list wakes the status bar).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { headerAbove, isTaxNumberLabel, labelBefore, saysTaxNumber } from '../../src/editor/hover/taxNumberContext';
 import { nilveraContentOf } from '../../src/shell/nilveraContent';
+import { xmlSaysTaxNumber } from '../../src/editor/hover/xmlTaxNumberContext';
 
 const VKN = '1234567890';
 
@@ -69,4 +70,59 @@ test('Nilvera content: a UBL-TR invoice or a list with a tax-number column, by c
   assert.equal(nilveraContentOf('name,phone,city\nACME,05321234567,Ankara\n'), undefined, 'a CSV without a tax-number column');
   assert.equal(nilveraContentOf('VKN;\n'), 'customerList');
   assert.equal(nilveraContentOf('The VKN of ACME\n'), undefined, 'prose is not a header');
+});
+
+/** xmlSaysTaxNumber for the first occurrence of `number` in `xml`. */
+function xmlSays(xml: string, number = VKN): boolean {
+  const at = xml.indexOf(number);
+  assert.ok(at >= 0, `${number} is not in the XML`);
+  return xmlSaysTaxNumber(xml.slice(0, at));
+}
+
+test('XML: a card where the element says tax number (tax scheme, UBL-TR place, name), none for phones, orders, parts, registries', () => {
+  // Party identifications under a tax scheme, any prefix, either quote, white space and CDATA.
+  assert.equal(xmlSays(`<cac:PartyIdentification><cbc:ID schemeID="VKN">${VKN}</cbc:ID>`), true);
+  assert.equal(xmlSays(`<ID schemeID='tckn'>\n   10000000146</ID>`, '10000000146'), true);
+  assert.equal(xmlSays(`<cbc:ID schemeID="VKN"><![CDATA[${VKN}]]></cbc:ID>`), true);
+  for (const scheme of ['VKN_TCKN', 'ARACIKURUMVKN', 'MALSAHIBIVKNTCKN']) assert.equal(xmlSays(`<cbc:ID schemeID="${scheme}">${VKN}</cbc:ID>`), true, scheme);
+  // The driver's TCKN and a signature's ID by their place; a traveller's NationalityID is a country code's place.
+  assert.equal(xmlSays(`<cac:DriverPerson>\r\n  <cbc:FirstName>Hasan</cbc:FirstName>\r\n  <cbc:NationalityID>10000000146</cbc:NationalityID>`, '10000000146'), true);
+  assert.equal(xmlSays(`<cac:Person><cbc:FirstName>Anna</cbc:FirstName><cbc:NationalityID>10000000146</cbc:NationalityID>`, '10000000146'), false);
+  assert.equal(xmlSays(`<cac:Signature><cbc:ID>${VKN}</cbc:ID>`), true);
+  assert.equal(xmlSays(`<cac:Signature><cac:SignatoryParty><x/></cac:SignatoryParty><cbc:ID>${VKN}</cbc:ID>`), true, 'siblings before it are skipped over');
+  assert.equal(xmlSays(`<cac:InvoiceLine><cbc:ID>${VKN}</cbc:ID>`), false, 'a line number');
+  // Elements and attributes named for a tax number, in any XML.
+  assert.equal(xmlSays(`<musteri><VKN>${VKN}</VKN>`), true);
+  assert.equal(xmlSays(`<party taxNumber="${VKN}" name="x"/>`), true);
+  assert.equal(xmlSays(`<sh:Identifier Authority="VKN_TCKN">${VKN}</sh:Identifier>`), true);
+  // What real UBL-TR files hold in 10 or 11 digits that is no tax number.
+  for (const xml of [
+    `<cbc:Telephone>${VKN}</cbc:Telephone>`,
+    `<cbc:Telefax>${VKN}</cbc:Telefax>`,
+    `<cbc:ID schemeID="MERSISNO">${VKN}</cbc:ID>`,
+    `<cbc:ID schemeID="TICARETSICILNO">${VKN}</cbc:ID>`,
+    `<cbc:ID schemeID="TELEFONNO">${VKN}</cbc:ID>`,
+    `<cac:OrderReference><cbc:ID>${VKN}</cbc:ID>`,
+    `<cbc:Name>Rulman (parça no ${VKN})</cbc:Name>`,
+    `<cbc:Note>VKN ${VKN}</cbc:Note>`,
+    `<a>${VKN}</a>`,
+    `<a stamp="${VKN}"/>`,
+    `<!-- <cbc:ID schemeID="VKN"> --><cbc:Note>${VKN}</cbc:Note>`,
+    `</cbc:ID>${VKN}`,
+    VKN,
+  ]) {
+    assert.equal(xmlSays(xml), false, xml);
+  }
+});
+
+test('Nilvera content: every UBL-TR document type by its root and namespace, prefixed or not', () => {
+  const ns = (type: string) => `urn:oasis:names:specification:ubl:schema:xsd:${type}-2`;
+  for (const type of ['Invoice', 'DespatchAdvice', 'ReceiptAdvice', 'CreditNote', 'ApplicationResponse']) {
+    assert.equal(nilveraContentOf(`<?xml version="1.0"?>\r\n<${type} xmlns="${ns(type)}" xmlns:cac="urn:cac">`), 'invoice', type);
+    assert.equal(nilveraContentOf(`<d:${type} xmlns:cbc="urn:cbc"\n  xmlns:d='${ns(type)}'>`), 'invoice', `${type} with a prefix`);
+  }
+  assert.equal(nilveraContentOf(`<DespatchAdvice xmlns="${ns('Invoice')}">`), undefined, 'a root in another type\'s namespace');
+  assert.equal(nilveraContentOf(`<d:DespatchAdvice xmlns="${ns('DespatchAdvice')}" xmlns:d="urn:other">`), undefined, 'the prefix is bound elsewhere');
+  assert.equal(nilveraContentOf(`<!-- <Invoice xmlns="${ns('Invoice')}"> -->\n<project xmlns="${ns('Invoice')}">`), undefined, 'a commented-out root');
+  assert.equal(nilveraContentOf(`<Order xmlns="${ns('Order')}">`), undefined, 'a UBL type the platform does not exchange');
 });

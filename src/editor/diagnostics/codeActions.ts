@@ -2,6 +2,7 @@
 // code and the number under its range, so it stays right after edits moved the text around.
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
+import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import type { OfflineRegistry } from '../../registry/offlineLookup';
 import { DIAGNOSTIC_SOURCE } from '../selectors';
 import { checkNumber, correctedNumber, FindingCodes } from './rules';
@@ -15,7 +16,7 @@ function codeOf(d: vscode.Diagnostic): string | undefined {
 export class TaxNumberCodeActions implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
 
-  constructor(private readonly registry: () => OfflineRegistry) {}
+  constructor(private readonly registry: (documentType: RegistryDocumentType) => OfflineRegistry) {}
 
   provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
@@ -29,12 +30,17 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
           break;
         }
         case FindingCodes.registryNotDownloaded:
-          actions.push(this.downloadFix(d), this.lookUpFix(d, taxNumber));
+          actions.push(this.downloadFix(d, 'Invoice'), this.lookUpFix(d, taxNumber, 'Invoice'));
+          break;
+        case FindingCodes.despatchRegistryNotDownloaded:
+          actions.push(this.downloadFix(d, 'DespatchAdvice'), this.lookUpFix(d, taxNumber, 'DespatchAdvice'));
           break;
         case FindingCodes.notEInvoiceUser:
-        case FindingCodes.eInvoiceUserOnEArchive: {
-          actions.push(this.lookUpFix(d, taxNumber));
-          const copy = this.copyAliasFix(d, taxNumber);
+        case FindingCodes.eInvoiceUserOnEArchive:
+        case FindingCodes.notEDespatchUser: {
+          const documentType: RegistryDocumentType = codeOf(d) === FindingCodes.notEDespatchUser ? 'DespatchAdvice' : 'Invoice';
+          actions.push(this.lookUpFix(d, taxNumber, documentType));
+          const copy = this.copyAliasFix(d, taxNumber, documentType);
           if (copy) actions.push(copy);
           break;
         }
@@ -55,15 +61,15 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
     return action;
   }
 
-  private lookUpFix(d: vscode.Diagnostic, taxNumber: string): vscode.CodeAction {
+  private lookUpFix(d: vscode.Diagnostic, taxNumber: string, userType: RegistryDocumentType): vscode.CodeAction {
     const action = new vscode.CodeAction(vscode.l10n.t('Look up in registry'), vscode.CodeActionKind.QuickFix);
-    action.command = { title: action.title, command: PaletteCommands.registryCheckTaxNumber, arguments: [{ taxNumber, userType: 'Invoice' }] };
+    action.command = { title: action.title, command: PaletteCommands.registryCheckTaxNumber, arguments: [{ taxNumber, userType }] };
     action.diagnostics = [d];
     return action;
   }
 
-  private copyAliasFix(d: vscode.Diagnostic, taxNumber: string): vscode.CodeAction | undefined {
-    const registry = this.registry();
+  private copyAliasFix(d: vscode.Diagnostic, taxNumber: string, documentType: RegistryDocumentType): vscode.CodeAction | undefined {
+    const registry = this.registry(documentType);
     const taxpayer = registry.hasIndex() ? registry.lookup(taxNumber) : undefined;
     const alias = taxpayer ? activeAliases(taxpayer, 'PK')[0]?.name : undefined;
     if (!alias) return undefined;
@@ -74,9 +80,10 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
     return action;
   }
 
-  private downloadFix(d: vscode.Diagnostic): vscode.CodeAction {
-    const action = new vscode.CodeAction(vscode.l10n.t('Download Registry List'), vscode.CodeActionKind.QuickFix);
-    action.command = { title: action.title, command: PaletteCommands.registryDownload, arguments: [{ aliasType: 'PK', userType: 'Invoice' }] };
+  private downloadFix(d: vscode.Diagnostic, userType: RegistryDocumentType): vscode.CodeAction {
+    const title = userType === 'Invoice' ? vscode.l10n.t('Download Registry List') : vscode.l10n.t('Download the e-Despatch Registry List');
+    const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+    action.command = { title: action.title, command: PaletteCommands.registryDownload, arguments: [{ aliasType: 'PK', userType }] };
     action.diagnostics = [d];
     return action;
   }

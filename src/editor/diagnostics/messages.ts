@@ -1,12 +1,14 @@
 // The wording of the findings. The translator comes in as a parameter (vscode.l10n in the
 // extension, an English formatter in unit tests), so this stays free of the vscode module.
+import type { PartyRole, UblDocumentKind } from '../../domain/ubl/documentTypes';
+import type { GibPlaceholder } from '../../domain/ubl/taxSchemes';
 import type { Finding, InvalidTaxId } from './rules';
 
 export interface Translator {
   t(message: string, ...args: Array<string | number>): string;
 }
 
-function invalidMessage(l10n: Translator, n: string, invalid: InvalidTaxId): string {
+function invalidMessage(l10n: Translator, n: string, invalid: InvalidTaxId, scheme: string | undefined): string {
   switch (invalid.problem) {
     case 'checksum':
       return invalid.kind === 'TCKN'
@@ -25,21 +27,113 @@ function invalidMessage(l10n: Translator, n: string, invalid: InvalidTaxId): str
           ? l10n.t('Invalid VKN "{0}": only digits are allowed.', n)
           : l10n.t('Invalid tax number "{0}": only digits are allowed.', n);
     case 'empty':
-      return l10n.t('The tax number is empty.');
+      return scheme
+        ? l10n.t('The {0} is empty: a party identification without its tax number makes the document invalid.', scheme)
+        : l10n.t('The tax number is empty.');
+  }
+}
+
+/** The party a role names, as a noun after "the" ("cannot stand for the {0}"). */
+export function roleName(l10n: Translator, role: PartyRole): string {
+  switch (role) {
+    case 'supplier':
+      return l10n.t('supplier');
+    case 'customer':
+      return l10n.t('customer');
+    case 'buyer':
+      return l10n.t('buyer');
+    case 'seller':
+      return l10n.t('seller');
+    case 'originator':
+      return l10n.t('originator');
+    case 'payee':
+      return l10n.t('payee');
+    case 'despatchSupplier':
+      return l10n.t('despatching party');
+    case 'deliveryCustomer':
+      return l10n.t('delivery customer');
+    case 'deliveryParty':
+      return l10n.t('delivery party');
+    case 'carrier':
+      return l10n.t('carrier');
+    case 'driver':
+      return l10n.t('driver');
+    case 'sender':
+      return l10n.t('sender');
+    case 'receiver':
+      return l10n.t('receiver');
+    case 'producer':
+      return l10n.t('producer');
+    case 'goodsOwner':
+      return l10n.t('owner of the goods');
+    case 'intermediary':
+      return l10n.t('intermediary');
+    case 'signatory':
+      return l10n.t('signer');
+    case 'other':
+      return l10n.t('party');
+  }
+}
+
+export function documentKindName(l10n: Translator, kind: UblDocumentKind): string {
+  switch (kind) {
+    case 'Invoice':
+      return l10n.t('invoice');
+    case 'DespatchAdvice':
+      return l10n.t('despatch advice (e-İrsaliye)');
+    case 'ReceiptAdvice':
+      return l10n.t('receipt advice (irsaliye yanıtı)');
+    case 'CreditNote':
+      return l10n.t('e-Müstahsil receipt');
+    case 'ApplicationResponse':
+      return l10n.t('application response');
+  }
+}
+
+function placeholderName(l10n: Translator, p: GibPlaceholder): string {
+  return p.standsFor === 'companyAbroad'
+    ? l10n.t("{0} is GİB's placeholder VKN for a company abroad", p.value)
+    : l10n.t("{0} is GİB's placeholder TCKN for a foreign or unidentified person", p.value);
+}
+
+function placeholderMessage(l10n: Translator, f: Finding): string {
+  const p = f.placeholder as GibPlaceholder;
+  const what = placeholderName(l10n, p);
+  if (f.code === 'gib-placeholder') return l10n.t('{0}: accepted for the buyer of an e-Arşiv, export or tax-free invoice.', what);
+  switch (f.misplacement) {
+    case 'documentKind':
+      return l10n.t('{0}: GİB accepts it only for the buyer of an invoice, not in a {1}.', what, documentKindName(l10n, f.documentKind ?? 'Invoice'));
+    case 'profile':
+      return l10n.t('{0}: GİB accepts it only on e-Arşiv, export and tax-free invoices (EARSIVFATURA, IHRACAT, YOLCUBERABERFATURA), not under {1}.', what, f.profile ?? '');
+    default:
+      return l10n.t('{0}: GİB accepts it only for the buyer, it cannot stand for the {1}.', what, roleName(l10n, f.role ?? 'other'));
   }
 }
 
 export function findingMessage(l10n: Translator, f: Finding): string {
   switch (f.code) {
     case 'invalid-tax-id':
-      return invalidMessage(l10n, f.taxNumber, f.invalid ?? { kind: undefined, problem: 'checksum' });
+      return invalidMessage(l10n, f.taxNumber, f.invalid ?? { kind: undefined, problem: 'checksum' }, f.scheme);
     case 'registry-not-downloaded':
-      return l10n.t('Registry list not downloaded: e-invoice status not checked.');
+      return f.otherListDownloaded
+        ? l10n.t('The e-invoice registry list is not downloaded (only the e-despatch list is): e-invoice status not checked.')
+        : l10n.t('Registry list not downloaded: e-invoice status not checked.');
+    case 'despatch-registry-not-downloaded':
+      return f.otherListDownloaded
+        ? l10n.t('The e-despatch registry list (DespatchAdvice) is not downloaded, only the e-invoice list: e-despatch status not checked.')
+        : l10n.t('The e-despatch registry list (DespatchAdvice) is not downloaded: e-despatch status not checked.');
     case 'not-e-invoice-user':
       return f.status === 'deregistered'
         ? l10n.t('{0} is not an e-invoice user (every alias deleted in the registry list): e-Arşiv expected, the profile is {1}.', f.taxNumber, f.profile ?? '')
         : l10n.t('{0} is not an e-invoice user: e-Arşiv expected, the profile is {1}.', f.taxNumber, f.profile ?? '');
     case 'e-invoice-user-on-e-archive':
       return l10n.t('{0} is a registered e-invoice user ({1}): an e-invoice profile expected, not {2}.', f.taxNumber, f.title ?? '', f.profile ?? '');
+    case 'not-e-despatch-user':
+      return f.status === 'deregistered'
+        ? l10n.t('{0} is not an e-despatch user (every alias deleted in the e-despatch registry list): an e-İrsaliye under {1} cannot be delivered to it.', f.taxNumber, f.profile ?? '')
+        : l10n.t('{0} is not an e-despatch user: an e-İrsaliye under {1} cannot be delivered to it.', f.taxNumber, f.profile ?? '');
+    case 'gib-placeholder':
+    case 'misplaced-gib-placeholder':
+      return placeholderMessage(l10n, f);
   }
 }

@@ -1,21 +1,23 @@
-// Keeps the "Nilvera" diagnostics of open UBL-TR invoices and CSV files current: on open, on edit
+// Keeps the "Nilvera" diagnostics of open UBL-TR documents and CSV files current: on open, on edit
 // (debounced per document: a burst of typing costs one scan), on close, on a settings change and when
-// the offline registry index changes. A scan is synchronous and linear (a 5 MB invoice: see
-// test/bench/diagnostics.bench.ts); a run scheduled for an older version of the text is dropped.
+// an offline registry index changes. A scan is synchronous and linear on any text, finished or
+// half-typed (test/bench/diagnostics.bench.ts); a run scheduled for an older version of the text is dropped.
 import * as vscode from 'vscode';
+import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import type { OfflineRegistry } from '../../registry/offlineLookup';
 import { scanCsv } from './csvScan';
 import { findingMessage } from './messages';
-import { csvFindings, invoiceFindings, type Finding } from './rules';
+import { csvFindings, documentFindings, type Finding, type RegistryLookups } from './rules';
 import { scanUbl } from './ublScan';
 
 import { DIAGNOSTIC_SOURCE } from '../selectors';
 
+/** 'invoice': UBL-TR XML documents of every type (setting nilvera.editor.invoiceDiagnostics); 'csv': customer lists. */
 export type DocumentKind = 'invoice' | 'csv';
 
 export interface DiagnosticsOptions {
-  /** The shared offline registry, created on first use. */
-  registry(): OfflineRegistry;
+  /** The shared offline registry of a document type's lists (Invoice, DespatchAdvice), created on first use. */
+  registry(documentType: RegistryDocumentType): OfflineRegistry;
   enabled(kind: DocumentKind): boolean;
   /** Quiet time after the last edit before a document is scanned again. */
   debounceMs: number;
@@ -45,13 +47,20 @@ export function toDiagnostic(doc: vscode.TextDocument, f: Finding): vscode.Diagn
   return d;
 }
 
+/** The look-ups in the downloaded registry lists: undefined for a document type none of whose lists is there. */
+export function registryLookups(registry: (documentType: RegistryDocumentType) => OfflineRegistry): RegistryLookups {
+  return (documentType) => {
+    const r = registry(documentType);
+    return r.hasIndex() ? (taxNumber: string) => r.lookup(taxNumber) : undefined;
+  };
+}
+
 /** The findings of a document's current text (no vscode state involved beyond the text). */
-export function findingsOf(kind: DocumentKind, text: string, registry: OfflineRegistry | undefined): Finding[] {
+export function findingsOf(kind: DocumentKind, text: string, registries: RegistryLookups | undefined): Finding[] {
   if (kind === 'csv') return csvFindings(scanCsv(text));
   const scan = scanUbl(text);
-  if (!scan.isInvoice) return [];
-  const lookup = registry?.hasIndex() ? (taxNumber: string) => registry.lookup(taxNumber) : undefined;
-  return invoiceFindings(scan, lookup);
+  if (!scan.documentType) return [];
+  return documentFindings(scan, registries);
 }
 
 export interface ScanTiming {
@@ -65,7 +74,7 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('nilvera');
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly disposables: vscode.Disposable[] = [];
-  private registrySubscription: { dispose(): void } | undefined;
+  private readonly registrySubscriptions = new Map<RegistryDocumentType, { dispose(): void }>();
   /** Figures of the last updates, for the benchmark: wall and CPU milliseconds, text length. */
   readonly timings: ScanTiming[] = [];
 
@@ -114,7 +123,7 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
     const started = performance.now();
     const cpu = process.cpuUsage();
     const text = doc.getText();
-    const findings = findingsOf(kind, text, kind === 'invoice' ? this.registry() : undefined);
+    const findings = findingsOf(kind, text, kind === 'invoice' ? registryLookups((documentType) => this.registry(documentType)) : undefined);
     const diagnostics = findings.map((f) => toDiagnostic(doc, f));
     this.collection.set(doc.uri, diagnostics);
     const cpuUsed = process.cpuUsage(cpu);
@@ -123,10 +132,10 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
     return diagnostics;
   }
 
-  private registry(): OfflineRegistry {
-    const registry = this.options.registry();
-    // A new download (or a deleted index) changes what the invoices say.
-    this.registrySubscription ??= registry.onDidChange(() => this.refreshAll('invoice'));
+  private registry(documentType: RegistryDocumentType): OfflineRegistry {
+    const registry = this.options.registry(documentType);
+    // A new download (or a deleted index) changes what the documents say.
+    if (!this.registrySubscriptions.has(documentType)) this.registrySubscriptions.set(documentType, registry.onDidChange(() => this.refreshAll('invoice')));
     return registry;
   }
 
@@ -141,7 +150,8 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    this.registrySubscription?.dispose();
+    for (const s of this.registrySubscriptions.values()) s.dispose();
+    this.registrySubscriptions.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
     this.collection.dispose();
   }

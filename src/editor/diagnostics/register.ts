@@ -1,8 +1,9 @@
-// The tax-number diagnostics of invoices and CSV files, registered when the editor feature loads (when
+// The tax-number diagnostics of UBL-TR documents and CSV files, registered when the editor feature loads (when
 // such a document is open, src/features/index.ts); the registry index is opened on the first scan that needs it.
 import * as vscode from 'vscode';
 import { DiagnosticsCommands, Settings } from '../../constants';
 import { indexRoot } from '../../commands/registry/offlineRegistry';
+import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import { offlineRegistry } from '../../registry/offlineLookup';
 import { registerCommand } from '../../shell/commandRunner';
 import type { ShellServices } from '../../shell/services';
@@ -26,7 +27,7 @@ export interface DiagnosticsTestState {
 }
 
 export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _shell: ShellServices): void {
-  const registry = () => offlineRegistry(indexRoot({ extension: context }));
+  const registry = (documentType: RegistryDocumentType) => offlineRegistry(indexRoot({ extension: context }), documentType);
   const diagnostics = new TaxNumberDiagnostics({ registry, enabled, debounceMs: DEBOUNCE_MS });
   context.subscriptions.push(
     diagnostics,

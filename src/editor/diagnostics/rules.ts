@@ -1,45 +1,32 @@
-// What is wrong in a scanned invoice or CSV: tax-number checksums, and for an invoice the receiver's
-// e-invoice registration against its profile. Pure: the registry comes in as a lookup function, the
-// wording is in ./messages.
+// What is wrong in a scanned UBL-TR document or CSV: tax numbers checked under their scheme (with GİB's
+// placeholders where GİB prescribes them, src/domain/ubl/taxSchemes.ts), and the receiver's registration
+// against the profile in the registry list its document type is sent by (documentTypes.ts). Pure: the
+// registry comes in as lookup functions, the wording is in ./messages.
 import type { AliasType } from '../../api/types';
 import { activeAliases, type OfflineTaxpayer } from '../../registry/offlineLookup';
-import { checkTaxId, type TaxIdKind, type TaxIdProblem } from '../../domain/taxId';
+import type { TaxIdKind, TaxIdProblem } from '../../domain/taxId';
+import type { PartyRole, RegistryDocumentType, UblDocumentKind } from '../../domain/ubl/documentTypes';
+import { checkTaxNumber, type GibPlaceholder, type PlaceholderMisplacement, type TaxNumberCheck } from '../../domain/ubl/taxSchemes';
 import type { CsvScan } from './csvScan';
-import type { ScannedPartyId, UblScan } from './ublScan';
+import type { ScannedTaxNumber, UblScan } from './ublScan';
 
-/**
- * UBL-TR ProfileID values of the e-Fatura (e-invoice) scenarios, sent only to registered e-invoice
- * users. Source: GİB "UBL-TR Kod Listeleri" (ProfileID / senaryo list) and the e-Fatura scenario
- * guide: TEMELFATURA, TICARIFATURA, IHRACAT, YOLCUBERABERFATURA, HKS, KAMU, ENERJI,
- * ILAC_TIBBICIHAZ, YATIRIMTESVIK, IDIS, OZELFATURA. EARSIVFATURA is the e-Arşiv profile, for
- * receivers that are not e-invoice users. Other values (a typo, a new profile) get no registry rule.
- */
-export const E_INVOICE_PROFILES: ReadonlySet<string> = new Set([
-  'TEMELFATURA',
-  'TICARIFATURA',
-  'IHRACAT',
-  'YOLCUBERABERFATURA',
-  'HKS',
-  'KAMU',
-  'ENERJI',
-  'ILAC_TIBBICIHAZ',
-  'YATIRIMTESVIK',
-  'IDIS',
-  'OZELFATURA',
-]);
-export const E_ARCHIVE_PROFILE = 'EARSIVFATURA';
+export { E_ARCHIVE_PROFILE, E_DESPATCH_PROFILES, E_INVOICE_PROFILES } from '../../domain/ubl/documentTypes';
 
 export const FindingCodes = {
   invalidTaxId: 'invalid-tax-id',
   notEInvoiceUser: 'not-e-invoice-user',
   eInvoiceUserOnEArchive: 'e-invoice-user-on-e-archive',
   registryNotDownloaded: 'registry-not-downloaded',
+  notEDespatchUser: 'not-e-despatch-user',
+  despatchRegistryNotDownloaded: 'despatch-registry-not-downloaded',
+  gibPlaceholder: 'gib-placeholder',
+  misplacedGibPlaceholder: 'misplaced-gib-placeholder',
 } as const;
 export type FindingCode = (typeof FindingCodes)[keyof typeof FindingCodes];
 
 export type FindingSeverity = 'error' | 'warning' | 'information';
 
-/** Registered: an active alias in the Invoice lists; deregistered: listed, every alias deleted. */
+/** Registered: an active alias in the lists of the document type; deregistered: listed, every alias deleted. */
 export type RegistryStatus = 'registered' | 'deregistered' | 'notRegistered';
 
 export interface InvalidTaxId {
@@ -62,9 +49,19 @@ export interface Finding {
   title?: string;
   /** The receiver's first active PK (receiving) alias, when the index has one. */
   activePkAlias?: string;
+  /** In a document: the party the number belongs to, the document's type and the number's scheme. */
+  role?: PartyRole;
+  documentKind?: UblDocumentKind;
+  scheme?: string;
+  placeholder?: GibPlaceholder;
+  misplacement?: PlaceholderMisplacement;
+  /** On a "list not downloaded" note: the other registry list family is downloaded. */
+  otherListDownloaded?: boolean;
 }
 
 export type RegistryLookup = (taxNumber: string) => OfflineTaxpayer | undefined;
+/** The look-up in one registry list family, or undefined when none of its lists is downloaded. */
+export type RegistryLookups = (registry: RegistryDocumentType) => RegistryLookup | undefined;
 
 export function registryStatus(taxpayer: OfflineTaxpayer | undefined): RegistryStatus {
   if (!taxpayer) return 'notRegistered';
@@ -75,47 +72,74 @@ function firstActiveAlias(taxpayer: OfflineTaxpayer | undefined, kind: AliasType
   return taxpayer ? activeAliases(taxpayer, kind)[0]?.name : undefined;
 }
 
-/** Checks a number; `declared` (an invoice's schemeID) fixes the kind, so an 11-digit "VKN" is a length error. */
-export function checkNumber(value: string, declared?: TaxIdKind): InvalidTaxId | undefined {
-  const check = checkTaxId(value);
-  if (declared) {
-    const digitsOnly = /^\d+$/.test(value);
-    if (digitsOnly && value.length !== (declared === 'VKN' ? 10 : 11)) return { kind: declared, problem: 'length' };
-  }
-  if (check.valid) return undefined;
-  return { kind: declared ?? check.kind, problem: check.problem, ...(check.expectedCheckDigits ? { expectedCheckDigits: check.expectedCheckDigits } : {}) };
+/** Checks a number; `declared` (a schemeID's kind) fixes the kind, so an 11-digit "VKN" is a length error. */
+export function checkNumber(value: string, declared?: TaxNumberCheck): InvalidTaxId | undefined {
+  const verdict = checkTaxNumber(declared, value);
+  if (verdict.verdict === 'valid') return undefined;
+  if (verdict.verdict === 'invalid') return { kind: verdict.kind, problem: verdict.problem, ...(verdict.expectedCheckDigits ? { expectedCheckDigits: verdict.expectedCheckDigits } : {}) };
+  return { kind: declared === 'VKN' || declared === 'TCKN' ? declared : undefined, problem: 'empty' };
 }
 
-/** The receiver's identifier: the first VKN/TCKN of AccountingCustomerParty. */
-export function receiverId(scan: UblScan): ScannedPartyId | undefined {
-  return scan.partyIds.find((p) => p.role === 'customer');
+/** The number the document is sent to, by its type's profile rule: e.g. the customer's VKN/TCKN of an invoice. */
+export function receiverId(scan: UblScan): ScannedTaxNumber | undefined {
+  const role = scan.documentType?.registryRule?.receiverRole;
+  return role ? scan.taxNumbers.find((n) => n.role === role && !n.empty) : undefined;
+}
+
+function numberFindings(scan: UblScan, n: ScannedTaxNumber, profile: string | undefined): Finding | undefined {
+  const verdict = checkTaxNumber(n.scheme.check, n.value, { documentKind: scan.documentType?.kind, role: n.role, profile });
+  const base = { start: n.start, end: n.end, taxNumber: n.value, role: n.role, documentKind: scan.documentType?.kind, scheme: n.scheme.id };
+  switch (verdict.verdict) {
+    case 'valid':
+      return undefined;
+    case 'empty':
+      return { ...base, code: FindingCodes.invalidTaxId, severity: 'error', invalid: { kind: n.scheme.check === 'VKN_OR_TCKN' ? undefined : n.scheme.check, problem: 'empty' } };
+    case 'invalid': {
+      const invalid: InvalidTaxId = { kind: verdict.kind, problem: verdict.problem, ...(verdict.expectedCheckDigits ? { expectedCheckDigits: verdict.expectedCheckDigits } : {}) };
+      return { ...base, code: FindingCodes.invalidTaxId, severity: 'error', invalid };
+    }
+    case 'placeholder':
+      return { ...base, code: FindingCodes.gibPlaceholder, severity: 'information', placeholder: verdict.placeholder, ...(profile ? { profile } : {}) };
+    case 'misplacedPlaceholder':
+      return { ...base, code: FindingCodes.misplacedGibPlaceholder, severity: 'error', placeholder: verdict.placeholder, misplacement: verdict.reason, ...(profile ? { profile } : {}) };
+  }
 }
 
 /**
- * Findings of an invoice. `registry` is undefined when no offline index exists: then one
- * information finding at the receiver's (valid) identifier says the status was not checked.
+ * Findings of a UBL-TR document: every tax number checked, then the profile rule of its type. Without
+ * the rule's registry list (`registries` answers undefined for it), one information finding at the
+ * receiver's valid number says which list is missing.
  */
-export function invoiceFindings(scan: UblScan, registry: RegistryLookup | undefined): Finding[] {
-  if (!scan.isInvoice) return [];
+export function documentFindings(scan: UblScan, registries: RegistryLookups | undefined): Finding[] {
+  const type = scan.documentType;
+  if (!type) return [];
+  const profile = scan.profileId?.value.toUpperCase();
   const findings: Finding[] = [];
-  for (const id of scan.partyIds) {
-    const invalid = checkNumber(id.value, id.scheme);
-    if (invalid) findings.push({ code: FindingCodes.invalidTaxId, severity: 'error', start: id.start, end: id.end, taxNumber: id.value, invalid });
+  for (const n of scan.taxNumbers) {
+    const finding = numberFindings(scan, n, profile);
+    if (finding) findings.push(finding);
   }
+  const rule = type.registryRule;
   const receiver = receiverId(scan);
-  if (!receiver || checkNumber(receiver.value, receiver.scheme)) return findings;
-  const base = { start: receiver.start, end: receiver.end, taxNumber: receiver.value };
-  if (!registry) {
-    findings.push({ ...base, code: FindingCodes.registryNotDownloaded, severity: 'information' });
+  if (!rule || !receiver) return findings;
+  // An invalid number is already an error; a placeholder stands for a buyer no registry lists.
+  if (checkTaxNumber(receiver.scheme.check, receiver.value, { documentKind: type.kind, role: receiver.role, profile }).verdict !== 'valid') return findings;
+  const base = { start: receiver.start, end: receiver.end, taxNumber: receiver.value, role: receiver.role, documentKind: type.kind, scheme: receiver.scheme.id };
+  const lookup = registries?.(rule.registry);
+  if (!lookup) {
+    const other: RegistryDocumentType = rule.registry === 'Invoice' ? 'DespatchAdvice' : 'Invoice';
+    const code = rule.registry === 'Invoice' ? FindingCodes.registryNotDownloaded : FindingCodes.despatchRegistryNotDownloaded;
+    findings.push({ ...base, code, severity: 'information', otherListDownloaded: registries?.(other) !== undefined });
     return findings;
   }
-  const profile = scan.profileId?.value.toUpperCase();
   if (!profile) return findings;
-  const taxpayer = registry(receiver.value);
+  const taxpayer = lookup(receiver.value);
   const status = registryStatus(taxpayer);
   const known = { profile, status, title: taxpayer?.title, activePkAlias: firstActiveAlias(taxpayer, 'PK') };
-  if (E_INVOICE_PROFILES.has(profile) && status !== 'registered') findings.push({ ...base, ...known, code: FindingCodes.notEInvoiceUser, severity: 'warning' });
-  if (profile === E_ARCHIVE_PROFILE && status === 'registered') findings.push({ ...base, ...known, code: FindingCodes.eInvoiceUserOnEArchive, severity: 'warning' });
+  if (rule.registeredProfiles.has(profile) && status !== 'registered') {
+    findings.push({ ...base, ...known, code: rule.registry === 'Invoice' ? FindingCodes.notEInvoiceUser : FindingCodes.notEDespatchUser, severity: 'warning' });
+  }
+  if (rule.unregisteredProfiles.has(profile) && status === 'registered') findings.push({ ...base, ...known, code: FindingCodes.eInvoiceUserOnEArchive, severity: 'warning' });
   return findings;
 }
 

@@ -1,12 +1,16 @@
-// A linear, forgiving scan of a UBL-TR invoice's text: the root element, cbc:ProfileID and every
-// PartyIdentification/ID with schemeID VKN or TCKN, with document offsets. No DOM and no validation:
-// any prefix, attributes in any order, either quote, CDATA, comments and a half-typed tail all work,
-// so diagnostics follow the text as it is edited.
-
-export const UBL_INVOICE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
-
-export type PartyRole = 'supplier' | 'customer' | 'other';
-export type PartyScheme = 'VKN' | 'TCKN';
+// A linear, forgiving scan of a UBL-TR document's text: which document type the root is (by local name
+// and namespace, src/domain/ubl/documentTypes.ts), its cbc:ProfileID, and every element that holds a
+// tax number (src/domain/ubl/taxSchemes.ts: party identifications with a tax scheme, signature ids,
+// HKS goods owners, a despatch's driver) with its party role and document offsets. No DOM and no
+// validation: any prefix, attributes in any order, either quote, CDATA, comments and a half-typed
+// text all work, so diagnostics follow the text as it is edited.
+//
+// Linear on any text: every search reads ahead of the scan position and the position passes what it
+// read; an unclosed CDATA, comment or quote ends at the end of the text (or, for a quote, at the next
+// '<', which XML does not allow in an attribute), and the subtrees skipped without being read are
+// found by searches whose total reading is capped (SKIP_READ_BUDGET).
+import { documentTypeOf, partyRoleOf, UBL_DOCUMENT_TYPES, type PartyRole, type UblDocumentType } from '../../domain/ubl/documentTypes';
+import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf, type TaxScheme } from '../../domain/ubl/taxSchemes';
 
 /** An element's text with the document range of its trimmed value (CDATA markers and comments skipped). */
 export interface ScannedText {
@@ -15,24 +19,21 @@ export interface ScannedText {
   end: number;
 }
 
-export interface ScannedPartyId extends ScannedText {
-  scheme: PartyScheme;
+export interface ScannedTaxNumber extends ScannedText {
+  /** The scheme it is checked under: its schemeID's, or the one its element's place implies. */
+  scheme: TaxScheme;
   role: PartyRole;
-  /** Local name of the nearest enclosing *Party element (AccountingCustomerParty, BuyerCustomerParty…). */
-  partyElement: string | undefined;
+  /** Local names from the root's child down to the number's element (shared between numbers: read-only). */
+  path: readonly string[];
+  /** The element was empty: then value is '' and the range is the element's start tag. */
+  empty: boolean;
 }
 
 export interface UblScan {
-  /** The root is a UBL Invoice (local name Invoice in the Invoice-2 namespace). */
-  isInvoice: boolean;
+  /** The root's document type; undefined for any other XML (nothing else is then scanned). */
+  documentType: UblDocumentType | undefined;
   profileId?: ScannedText;
-  partyIds: ScannedPartyId[];
-}
-
-interface OpenElement {
-  local: string;
-  /** Set for the elements whose text is collected. */
-  capture?: { kind: 'profile' } | { kind: 'partyId'; scheme: PartyScheme };
+  taxNumbers: ScannedTaxNumber[];
 }
 
 const LT = 60; // <
@@ -41,77 +42,86 @@ const SLASH = 47;
 const BANG = 33;
 const QUESTION = 63;
 const COLON = 58;
+const EQUALS = 61;
+const DQUOTE = 34;
+const SQUOTE = 39;
 
-function isNameEnd(code: number): boolean {
-  // white space, '>', '/', or end of text (NaN)
-  return code === 32 || code === 9 || code === 10 || code === 13 || code === GT || code === 47 || Number.isNaN(code);
+/** Content longer than this (trimmed) is no identifier being typed: an unclosed CDATA ran on, a paste. */
+const MAX_VALUE_CHARS = 256;
+/** End tags are matched this far down the open elements (UBL nests about ten deep). */
+const MAX_POP_SEARCH = 64;
+/** Skipping is tried for elements up to this depth, and party roles are read up to it. */
+const MAX_SKIP_DEPTH = 24;
+/** Elements nested deeper than this are not tracked (no UBL document comes near; garbage would grow the stack). */
+const MAX_OPEN_ELEMENTS = 256;
+/** Searches for end tags of skipped subtrees may read this many times the text, then skipping stops. */
+const SKIP_READ_BUDGET = 4;
+/** Distinct element names whose end tags are searched for (UBL has a few hundred). */
+const MAX_END_TAG_FINDERS = 4096;
+
+const ROOT_NAMES = new Set(UBL_DOCUMENT_TYPES.map((t) => t.rootLocalName));
+const NUMBER_ELEMENTS = new Set(TAX_NUMBER_ELEMENTS.map((e) => e.element));
+/** Elements whose children hold numbers: never skipped whole. */
+const NEVER_SKIPPED = new Set(TAX_NUMBER_ELEMENTS.map((e) => e.parent));
+/**
+ * An element whose span holds one of these is not skipped: a number's parent element somewhere below
+ * (cac:Signature only sits under the root), or a comment or CDATA that could hide its end tag.
+ */
+const SKIP_MARKERS = ['PartyIdentification', 'AdditionalItemIdentification', 'DriverPerson', '<!--', '<![CDATA['];
+
+function isWhiteSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
-/** Parses `name="value"` pairs between `from` and the tag's '>' (quoted '>' allowed). */
+/** XML white space, and the Unicode spaces a pasted number may carry (no-break space, BOM...). */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || code === 9 || code === 10 || code === 13 || code === 11 || code === 12;
+  return code > 127 && /\s/.test(String.fromCharCode(code));
+}
+
+function isNameEnd(code: number): boolean {
+  // white space, '>', '/', '<', '=', a quote, or the end of the text (NaN)
+  return isWhiteSpace(code) || code === GT || code === SLASH || code === LT || code === EQUALS || code === DQUOTE || code === SQUOTE || Number.isNaN(code);
+}
+
+/** Parses `name="value"` pairs of a start tag between `from` and `end`. */
 function parseAttributes(text: string, from: number, end: number): Map<string, string> {
   const attrs = new Map<string, string>();
   const re = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
-  const slice = text.slice(from, end);
-  for (const m of slice.matchAll(re)) attrs.set(m[1], m[3] ?? m[4] ?? '');
+  for (const m of text.slice(from, end).matchAll(re)) attrs.set(m[1], m[3] ?? m[4] ?? '');
   return attrs;
 }
 
-/** End of a start tag: the index of its '>' outside quotes, or -1 when the text ends first. */
+const SCHEME_ID = /(?:^|\s)schemeID\s*=\s*(?:"([^"]*)"|'([^']*)')/;
+
+/** The schemeID attribute of a start tag between `from` and `end`, or undefined. */
+function schemeIdOf(text: string, from: number, end: number): string | undefined {
+  const m = SCHEME_ID.exec(text.slice(from, end));
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+/**
+ * The end of a start or end tag: the index of its '>' (quoted '>' allowed), or, for a tag that is
+ * still being typed, the bitwise NOT (~) of where the next tag or the text begins: a '<' ends it even
+ * inside quotes, since XML allows no '<' in an attribute.
+ */
 function tagEnd(text: string, from: number): number {
   let quote = 0;
-  for (let i = from; i < text.length; i++) {
+  const length = text.length;
+  for (let i = from; i < length; i++) {
     const c = text.charCodeAt(i);
+    if (c === LT) return ~i;
     if (quote) {
       if (c === quote) quote = 0;
-    } else if (c === 34 || c === 39) quote = c;
+    } else if (c === DQUOTE || c === SQUOTE) quote = c;
     else if (c === GT) return i;
-    else if (c === LT) return -1; // a half-typed tag: the next '<' starts a new one
   }
-  return -1;
-}
-
-/** Collects an element's text content from `from` to its end tag, skipping comments and CDATA markers. */
-class TextCollector {
-  private chars: string[] = [];
-  private offsets: number[] = [];
-
-  add(text: string, from: number, to: number): void {
-    for (let i = from; i < to; i++) {
-      this.chars.push(text[i]);
-      this.offsets.push(i);
-    }
-  }
-
-  result(): ScannedText | undefined {
-    let a = 0;
-    let b = this.chars.length - 1;
-    while (a <= b && /\s/.test(this.chars[a])) a++;
-    while (b >= a && /\s/.test(this.chars[b])) b--;
-    if (a > b) return undefined;
-    return { value: this.chars.slice(a, b + 1).join(''), start: this.offsets[a], end: this.offsets[b] + 1 };
-  }
-}
-
-function partyContext(stack: OpenElement[]): { role: PartyRole; partyElement: string | undefined } {
-  for (let i = stack.length - 1; i >= 0; i--) {
-    const name = stack[i].local;
-    if (name === 'Party' || !name.endsWith('Party')) continue;
-    if (name === 'AccountingSupplierParty') return { role: 'supplier', partyElement: name };
-    if (name === 'AccountingCustomerParty') return { role: 'customer', partyElement: name };
-    return { role: 'other', partyElement: name };
-  }
-  return { role: 'other', partyElement: undefined };
-}
-
-function schemeOf(attrs: Map<string, string>): PartyScheme | undefined {
-  const scheme = attrs.get('schemeID')?.trim().toUpperCase();
-  return scheme === 'VKN' || scheme === 'TCKN' ? scheme : undefined;
+  return ~length;
 }
 
 /** The next occurrence of a needle at or after a position, cached so a forward scan stays linear. */
 class NextOccurrence {
-  private found = -2; // -2: not searched yet; Infinity: none left
-  private searchedFrom = 0;
+  private found = -1;
 
   constructor(
     private readonly text: string,
@@ -119,53 +129,170 @@ class NextOccurrence {
   ) {}
 
   from(position: number): number {
-    if (this.found === -2 || (this.found < position && this.found !== Infinity) || position < this.searchedFrom) {
+    if (this.found < position) {
       const at = this.text.indexOf(this.needle, position);
       this.found = at < 0 ? Infinity : at;
-      this.searchedFrom = position;
     }
     return this.found;
   }
 }
 
-/**
- * Where a child of the root that holds nothing of interest ends (just after its end tag), so its
- * subtree is skipped: ~99% of a large invoice is InvoiceLines. Not skipped when its span holds a
- * PartyIdentification, a comment or CDATA (which could hide the end tag), or it has no end tag yet.
- */
-function skippableEnd(text: string, qname: string, contentStart: number, markers: NextOccurrence[]): number | undefined {
-  const close = text.indexOf(`</${qname}`, contentStart);
-  if (close < 0) return undefined;
-  for (const m of markers) if (m.from(contentStart) < close) return undefined;
-  const gt = text.indexOf('>', close);
-  return gt < 0 ? undefined : gt + 1;
+/** Finds the end tags of one qualified name (`</cac:Party` but not `</cac:PartyName`), cached. */
+class EndTagFinder {
+  private found = -1;
+  private readonly needle: string;
+
+  constructor(
+    private readonly text: string,
+    qname: string,
+  ) {
+    this.needle = `</${qname}`;
+  }
+
+  /** The next end tag at or after `position` (Infinity: none) and how many characters were read for it. */
+  from(position: number): { at: number; read: number } {
+    if (this.found >= position) return { at: this.found, read: 0 };
+    const { text, needle } = this;
+    let search = position;
+    for (;;) {
+      const k = text.indexOf(needle, search);
+      if (k < 0) {
+        this.found = Infinity;
+        return { at: Infinity, read: text.length - position };
+      }
+      const after = text.charCodeAt(k + needle.length);
+      if (after === GT || isWhiteSpace(after) || Number.isNaN(after)) {
+        this.found = k;
+        return { at: k, read: k - position };
+      }
+      search = k + 1;
+    }
+  }
+}
+
+/** An element whose text is being collected: segments of the text, CDATA markers and comments left out. */
+class Capture {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  constructor(
+    readonly kind: 'profile' | 'taxNumber',
+    /** Index of the element in the open-element stack. */
+    readonly depth: number,
+    /** The start tag's range (where an empty value is reported). */
+    readonly tagStart: number,
+    readonly tagEnd: number,
+    readonly scheme?: TaxScheme,
+    readonly role?: PartyRole,
+    readonly path?: readonly string[],
+  ) {}
+
+  add(from: number, to: number): void {
+    if (to <= from) return;
+    this.starts.push(from);
+    this.ends.push(to);
+  }
+
+  /** The trimmed value and its document range; undefined when empty, or too long to be a value. */
+  value(text: string): ScannedText | 'empty' | undefined {
+    const { starts, ends } = this;
+    // The first and the last character that is not white space, across the segments.
+    let first = -1;
+    let firstSegment = 0;
+    for (let s = 0; s < starts.length && first < 0; s++) {
+      for (let i = starts[s]; i < ends[s]; i++) {
+        if (!isSpace(text.charCodeAt(i))) {
+          first = i;
+          firstSegment = s;
+          break;
+        }
+      }
+    }
+    if (first < 0) return 'empty';
+    let last = -1;
+    let lastSegment = 0;
+    for (let s = starts.length - 1; s >= 0 && last < 0; s--) {
+      for (let i = ends[s] - 1; i >= starts[s]; i--) {
+        if (!isSpace(text.charCodeAt(i))) {
+          last = i;
+          lastSegment = s;
+          break;
+        }
+      }
+    }
+    let value = '';
+    for (let s = firstSegment; s <= lastSegment; s++) {
+      value += text.slice(s === firstSegment ? first : starts[s], s === lastSegment ? last + 1 : ends[s]);
+      if (value.length > MAX_VALUE_CHARS) return undefined;
+    }
+    return { value, start: first, end: last + 1 };
+  }
 }
 
 export function scanUbl(text: string): UblScan {
-  const result: UblScan = { isInvoice: false, partyIds: [] };
-  const stack: OpenElement[] = [];
-  let collector: TextCollector | undefined;
-  let capturing: OpenElement | undefined;
-  let sawRoot = false;
-  let i = 0;
+  const result: UblScan = { documentType: undefined, taxNumbers: [] };
   const length = text.length;
-  const markers = ['PartyIdentification', '<!--', '<![CDATA['].map((needle) => new NextOccurrence(text, needle));
+  /** Local names of the open elements, the root first. */
+  const stack: string[] = [];
+  let capture: Capture | undefined;
+  let type: UblDocumentType | undefined;
+  const markers = SKIP_MARKERS.map((needle) => new NextOccurrence(text, needle));
+  const endTags = new Map<string, EndTagFinder>();
+  let skipBudget = SKIP_READ_BUDGET * length;
 
-  const finishCapture = (): void => {
-    if (!capturing?.capture || !collector) return;
-    const scanned = collector.result();
-    if (scanned && capturing.capture.kind === 'profile') result.profileId ??= scanned;
-    if (scanned && capturing.capture.kind === 'partyId') result.partyIds.push({ ...scanned, scheme: capturing.capture.scheme, ...partyContext(stack) });
-    collector = undefined;
-    capturing = undefined;
+  /** Path and role of a number's element below the open elements; one shared, read-only path per place. */
+  const places = new Map<string, { path: readonly string[]; role: PartyRole }>();
+  const placeOf = (open: string[], local: string): { path: readonly string[]; role: PartyRole } => {
+    const key = `${open.slice(1).join('/')}/${local}`;
+    let place = places.get(key);
+    if (!place) {
+      const path = [...open.slice(1), local];
+      places.set(key, (place = { path, role: partyRoleOf(type as UblDocumentType, path) }));
+    }
+    return place;
   };
 
-  // Hot loop (a 5 MB invoice has ~200,000 tags): char codes and indexOf, no regex and no
-  // allocation for end tags; attributes are parsed only where they matter (root, party IDs).
+  /** `terminated`: the element's own end tag (or />) closed it, so an empty value is a finding. */
+  const finishCapture = (terminated: boolean): void => {
+    const c = capture;
+    capture = undefined;
+    if (!c) return;
+    const scanned = c.value(text);
+    if (scanned === undefined) return;
+    if (c.kind === 'profile') {
+      if (scanned !== 'empty') result.profileId ??= scanned;
+      return;
+    }
+    const scheme = c.scheme as TaxScheme;
+    const role = c.role as PartyRole;
+    const path = c.path as readonly string[];
+    if (scanned !== 'empty') result.taxNumbers.push({ value: scanned.value, start: scanned.start, end: scanned.end, scheme, role, path, empty: false });
+    else if (terminated) result.taxNumbers.push({ value: '', start: c.tagStart, end: c.tagEnd, scheme, role, path, empty: true });
+  };
+
+  /** Where an element that holds nothing of interest ends (just after its end tag), to skip it unread. */
+  const skippableEnd = (qname: string, contentStart: number): number | undefined => {
+    if (skipBudget <= 0) return undefined;
+    let finder = endTags.get(qname);
+    if (!finder) {
+      if (endTags.size >= MAX_END_TAG_FINDERS) return undefined;
+      endTags.set(qname, (finder = new EndTagFinder(text, qname)));
+    }
+    const { at, read } = finder.from(contentStart);
+    skipBudget -= read;
+    if (at === Infinity) return undefined;
+    for (const m of markers) if (m.from(contentStart) < at) return undefined;
+    const gt = tagEnd(text, at + 2);
+    return gt < 0 ? undefined : gt + 1;
+  };
+
+  // Hot loop (a large document's tags are mostly in its lines, skipped unread): char codes and indexOf,
+  // no regex; attributes are parsed only where they matter (the root, number elements).
+  let i = 0;
   while (i < length) {
     const lt = text.indexOf('<', i);
     const textEnd = lt < 0 ? length : lt;
-    if (collector && textEnd > i) collector.add(text, i, textEnd);
+    if (capture && textEnd > i) capture.add(i, textEnd);
     if (lt < 0) break;
     const next = text.charCodeAt(lt + 1);
 
@@ -176,11 +303,11 @@ export function scanUbl(text: string): UblScan {
         i = close + 3;
       } else if (text.startsWith('<![CDATA[', lt)) {
         const close = text.indexOf(']]>', lt + 9);
-        if (collector) collector.add(text, lt + 9, close < 0 ? length : close);
+        if (capture) capture.add(lt + 9, close < 0 ? length : close);
         if (close < 0) break;
         i = close + 3;
       } else {
-        // Processing instruction or DOCTYPE (internal subsets are not expected in invoices).
+        // Processing instruction or DOCTYPE (internal subsets are not expected in UBL documents).
         const close = text.indexOf('>', lt + 2);
         if (close < 0) break;
         i = close + 1;
@@ -202,63 +329,82 @@ export function scanUbl(text: string): UblScan {
       i = lt + 1;
       continue;
     }
-    const gt = tagEnd(text, nameEnd);
+    const end = tagEnd(text, nameEnd);
+    const gt = end >= 0 ? end : -1;
+    /** Where the scan goes on: after the '>', or at the next tag when this one is half-typed. */
+    const resume = end >= 0 ? end + 1 : ~end;
 
     if (isEnd) {
       // Pop to the matching element, so a missing end tag does not derail the rest.
       const localLength = nameEnd - localStart;
+      const floor = Math.max(0, stack.length - MAX_POP_SEARCH);
       let at = stack.length - 1;
-      while (at >= 0 && !(stack[at].local.length === localLength && text.startsWith(stack[at].local, localStart))) at--;
-      if (at >= 0) {
-        if (capturing && stack.indexOf(capturing) >= at) finishCapture();
+      while (at >= floor && !(stack[at].length === localLength && text.startsWith(stack[at], localStart))) at--;
+      if (at >= floor) {
+        if (capture && capture.depth >= at) finishCapture(capture.depth === at);
         stack.length = at;
       }
-      i = gt < 0 ? nameEnd : gt + 1;
+      i = resume;
       continue;
     }
 
     const local = text.slice(localStart, nameEnd);
     const selfClosing = gt > 0 && text.charCodeAt(gt - 1) === SLASH;
-    const attrsEnd = gt < 0 ? length : selfClosing ? gt - 1 : gt;
+    const attrsEnd = gt < 0 ? resume : selfClosing ? gt - 1 : gt;
 
-    if (!sawRoot) {
-      sawRoot = true;
+    if (!type) {
+      // The root decides: any other XML (a pom.xml, a .csproj) is left at once.
+      if (!ROOT_NAMES.has(local)) return result;
       const prefix = localStart > nameStart ? text.slice(nameStart, localStart - 1) : '';
-      const ns = parseAttributes(text, nameEnd, attrsEnd).get(prefix ? `xmlns:${prefix}` : 'xmlns');
-      result.isInvoice = local === 'Invoice' && ns === UBL_INVOICE_NAMESPACE;
-      if (!result.isInvoice) return result;
+      const namespace = parseAttributes(text, nameEnd, attrsEnd).get(prefix ? `xmlns:${prefix}` : 'xmlns');
+      type = documentTypeOf(local, namespace);
+      result.documentType = type;
+      if (!type) return result;
     }
 
     // A start tag inside a captured element (unexpected) ends the capture at that point.
-    if (capturing) finishCapture();
-    const element: OpenElement = { local };
-    if (stack.length === 1 && local === 'ProfileID') element.capture = { kind: 'profile' };
-    else if (local === 'ID' && stack.length > 0 && stack[stack.length - 1].local === 'PartyIdentification') {
-      const scheme = schemeOf(parseAttributes(text, nameEnd, attrsEnd));
-      if (scheme) element.capture = { kind: 'partyId', scheme };
+    if (capture) finishCapture(false);
+
+    let opened: Capture | undefined;
+    const depth = stack.length;
+    if (depth === 1 && local === 'ProfileID') {
+      opened = new Capture('profile', depth, lt, resume);
+    } else if (depth > 0 && NUMBER_ELEMENTS.has(local)) {
+      const element = taxNumberElement(stack[depth - 1], local);
+      const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? schemeIdOf(text, nameEnd, attrsEnd) : element.scheme);
+      if (scheme) {
+        const place = depth <= MAX_SKIP_DEPTH ? placeOf(stack, local) : { path: [local], role: 'other' as const };
+        opened = new Capture('taxNumber', depth, lt, resume, scheme, place.role, place.path);
+      }
     }
+
     if (gt < 0) {
       // Half-typed tag: nothing after it can be trusted as its content.
-      i = nameEnd;
+      i = resume;
       continue;
     }
-    if (!selfClosing && stack.length === 1 && !element.capture) {
-      const end = skippableEnd(text, text.slice(nameStart, nameEnd), gt + 1, markers);
-      if (end !== undefined) {
-        i = end;
+    if (selfClosing) {
+      if (opened) {
+        capture = opened;
+        finishCapture(true);
+      }
+      i = resume;
+      continue;
+    }
+    if (!opened && depth > 0 && depth <= MAX_SKIP_DEPTH && !NEVER_SKIPPED.has(local)) {
+      const skipTo = skippableEnd(text.slice(nameStart, nameEnd), resume);
+      if (skipTo !== undefined) {
+        i = skipTo;
         continue;
       }
     }
-    if (!selfClosing) {
-      stack.push(element);
-      if (element.capture) {
-        capturing = element;
-        collector = new TextCollector();
-      }
+    if (stack.length < MAX_OPEN_ELEMENTS) {
+      stack.push(local);
+      capture = opened;
     }
-    i = gt + 1;
+    i = resume;
   }
   // A value typed at the end of a half-typed document still counts.
-  finishCapture();
+  finishCapture(false);
   return result;
 }

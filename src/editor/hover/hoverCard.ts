@@ -5,6 +5,7 @@
 import { PaletteCommands } from '../../constants';
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import type { TaxIdCheck } from '../../domain/taxId';
+import type { GibPlaceholder } from '../../domain/ubl/taxSchemes';
 
 export interface CardL10n {
   t(message: string, ...args: Array<string | number>): string;
@@ -36,6 +37,8 @@ export interface HoverCardInput {
   registry?: RegistryFinding;
   /** Present only when the online look-up setting is on and the number is valid. */
   online?: OnlineFinding;
+  /** The number is one of GİB's placeholders (it then fails the check digits on purpose). */
+  placeholder?: GibPlaceholder;
 }
 
 /** How many alias names a line shows before it says "and N more". */
@@ -51,7 +54,8 @@ function commandLink(label: string, command: string, args?: unknown): string {
   return `[${escapeMarkdown(label)}](command:${command}${query})`;
 }
 
-function statusLine(check: TaxIdCheck, l10n: CardL10n): string {
+function statusLine(check: TaxIdCheck, l10n: CardL10n, placeholder: GibPlaceholder | undefined): string {
+  if (placeholder) return placeholder.kind === 'VKN' ? l10n.t('VKN — GİB placeholder') : l10n.t('TCKN — GİB placeholder');
   if (check.valid) return check.kind === 'VKN' ? l10n.t('VKN — valid') : l10n.t('TCKN — valid');
   return check.kind === 'VKN' ? l10n.t('VKN — invalid') : l10n.t('TCKN — invalid');
 }
@@ -132,9 +136,13 @@ function onlineLine(finding: OnlineFinding, l10n: CardL10n): string {
 
 /** The card as markdown paragraphs (a blank line between them, as hovers render single lines joined). */
 export function hoverCardMarkdown(input: HoverCardInput, l10n: CardL10n, formatDate: (iso: string) => string): string {
-  const { check } = input;
-  const paragraphs = [`**${statusLine(check, l10n)}** \u00a0\`${check.value.replace(/\D/g, '')}\``];
-  const reason = invalidReason(check, l10n);
+  const { check, placeholder } = input;
+  const paragraphs = [`**${statusLine(check, l10n, placeholder)}** \u00a0\`${check.value.replace(/\D/g, '')}\``];
+  const reason = placeholder
+    ? placeholder.standsFor === 'companyAbroad'
+      ? l10n.t("GİB's placeholder for a company abroad: accepted for the buyer of an e-Arşiv, export or tax-free invoice. It fails the check digits on purpose.")
+      : l10n.t("GİB's placeholder for a foreign or unidentified person: accepted for the buyer of an e-Arşiv, export or tax-free invoice. It fails the check digits on purpose.")
+    : invalidReason(check, l10n);
   if (reason) paragraphs.push(reason);
   if (input.registry) paragraphs.push(...registryLines(input.registry, l10n, formatDate));
   if (input.online) paragraphs.push(onlineLine(input.online, l10n));

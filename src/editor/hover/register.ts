@@ -8,12 +8,25 @@ import { checkTaxId } from '../../domain/taxId';
 import type { ShellServices } from '../../shell/services';
 import { CARD_COMMANDS, hoverCardMarkdown, type OnlineFinding, type RegistryFinding } from './hoverCard';
 import { HoverOnlineLookup } from './onlineLookup';
+import { gibPlaceholderOf } from '../../domain/ubl/taxSchemes';
 import { saysTaxNumber } from './taxNumberContext';
 import { taxNumberAt } from './taxNumberTokens';
+import { XML_CONTEXT_CHARS, xmlSaysTaxNumber } from './xmlTaxNumberContext';
 
 // In JSON and plain text a 10-digit number is as often a Unix timestamp or an id: a hover shows there
-// only where a key, label or column header says tax number (taxNumberContext.ts).
+// only where a key, label or column header says tax number (taxNumberContext.ts). In XML, only where
+// the element says so (a tax scheme, a UBL-TR tax-number element, a tax-number name: xmlTaxNumberContext.ts).
 const NEEDS_LABEL = new Set(['json', 'jsonc', 'plaintext']);
+
+/** Whether the document around the number found on `line` says it is a tax number. */
+function labelledHere(document: vscode.TextDocument, line: number, start: number): boolean {
+  if (document.languageId === 'xml') {
+    const at = document.offsetAt(new vscode.Position(line, start));
+    return xmlSaysTaxNumber(document.getText(new vscode.Range(document.positionAt(Math.max(0, at - XML_CONTEXT_CHARS)), new vscode.Position(line, start))));
+  }
+  if (NEEDS_LABEL.has(document.languageId)) return saysTaxNumber(document.lineAt(line).text, start, document.lineCount > 1 ? document.lineAt(0).text : undefined);
+  return true;
+}
 
 function editorSetting<T>(name: string, fallback: T): T {
   return vscode.workspace.getConfiguration(Settings.section).get<T>(name, fallback);
@@ -47,10 +60,10 @@ class TaxNumberHoverProvider implements vscode.HoverProvider {
     if (!editorSetting(Settings.editorTaxNumberHovers, true)) return undefined;
     const found = taxNumberAt(document.lineAt(position.line).text, position.character);
     if (!found) return undefined;
-    if (NEEDS_LABEL.has(document.languageId) && !saysTaxNumber(document.lineAt(position.line).text, found.start, document.lineCount > 1 ? document.lineAt(0).text : undefined)) {
-      return undefined;
-    }
+    if (!labelledHere(document, position.line, found.start)) return undefined;
     const check = checkTaxId(found.text);
+    // GİB's placeholders fail the check digits on purpose: the card says what they stand for.
+    const placeholder = gibPlaceholderOf(found.text);
     let registry: RegistryFinding | undefined;
     let online: OnlineFinding | undefined;
     if (check.valid) {
@@ -59,7 +72,7 @@ class TaxNumberHoverProvider implements vscode.HoverProvider {
       if (editorSetting(Settings.editorHoverOnlineLookup, false) && this.usedHere()) online = await this.online.find(check.value, token);
     }
     if (token.isCancellationRequested) return undefined;
-    const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online }, vscode.l10n, formatDate));
+    const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online, placeholder }, vscode.l10n, formatDate));
     markdown.isTrusted = { enabledCommands: Object.values(CARD_COMMANDS) };
     return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
   }

@@ -1,0 +1,240 @@
+// The UBL-TR document types exchanged on the platform, recognised by content: the root element's local
+// name and its namespace (never the file name). For each type: where its parties' tax numbers sit
+// (element path → party role), and which registry list, if any, its profile rule checks the receiver
+// against. Pure tables and functions, no vscode import: the editor's diagnostics and any other view of
+// a document (a preview, a report) classify parties the same way.
+//
+// Use:
+//   const type = documentTypeOf('DespatchAdvice', 'urn:oasis:names:specification:ubl:schema:xsd:DespatchAdvice-2');
+//   partyRoleOf(type, ['Shipment', 'ShipmentStage', 'DriverPerson', 'NationalityID']) // 'driver'
+//   type.registryRule?.registry                                                        // 'DespatchAdvice'
+//
+// Sources: GİB's UBL-TR schematron (UBL-TR_Main_Schematron.xml: the rule contexts per document type,
+// e.g. desp:DespatchAdvice/cac:Shipment/cac:Delivery/cac:CarrierParty/cac:PartyIdentification;
+// UBL-TR_Common_Schematron.xml: DespatchCarrierDriverCheck names cac:ShipmentStage/cac:DriverPerson,
+// SignatureCheck cac:Signature/cbc:ID, the YOLCUBERABERFATURA rule cac:TaxRepresentativeParty, the
+// HKS rule cac:Item/cac:AdditionalItemIdentification) and the e-Müstahsil guide (CreditNote, ProfileID
+// EARSIVBELGE, CreditNoteTypeCode MUSTAHSILMAKBUZ: the supplier party issues the receipt, the customer
+// party is the producer). Paths are local names: the prefixes (cac:, cbc:, none) vary between files.
+
+const UBL_SCHEMA = 'urn:oasis:names:specification:ubl:schema:xsd:';
+
+export type UblDocumentKind = 'Invoice' | 'DespatchAdvice' | 'ReceiptAdvice' | 'CreditNote' | 'ApplicationResponse';
+
+/** The registry's document types (GlobalUserType): each has its own PK and GB lists. */
+export type RegistryDocumentType = 'Invoice' | 'DespatchAdvice';
+
+export type PartyRole =
+  | 'supplier'
+  | 'customer'
+  | 'buyer'
+  | 'seller'
+  | 'originator'
+  | 'payee'
+  | 'despatchSupplier'
+  | 'deliveryCustomer'
+  | 'deliveryParty'
+  | 'carrier'
+  | 'driver'
+  | 'sender'
+  | 'receiver'
+  | 'producer'
+  | 'goodsOwner'
+  | 'intermediary'
+  | 'signatory'
+  /** A party identification found anywhere else (still checked). */
+  | 'other';
+
+export interface PartyRolePath {
+  /**
+   * Local names from the root's child down to the element that holds the number, separated by '/';
+   * a leading '**' matches any elements above (the same party inside a line, a delivery, a shipment).
+   */
+  path: string;
+  role: PartyRole;
+}
+
+/** The profile rule: which registered users the receiving party must (not) be, by ProfileID. */
+export interface RegistryRule {
+  /** The registry list family the receiver is looked up in. */
+  registry: RegistryDocumentType;
+  /** The party whose registration decides where the document may go. */
+  receiverRole: PartyRole;
+  /** Profiles sent only to registered users of `registry`. */
+  registeredProfiles: ReadonlySet<string>;
+  /** Profiles for receivers that are not registered users (e-Arşiv). */
+  unregisteredProfiles: ReadonlySet<string>;
+}
+
+export interface UblDocumentType {
+  kind: UblDocumentKind;
+  rootLocalName: string;
+  namespace: string;
+  /** The ProfileID values GİB defines for the type (informative; an unknown one gets no profile rule). */
+  profiles: readonly string[];
+  partyRoles: readonly PartyRolePath[];
+  registryRule?: RegistryRule;
+}
+
+/**
+ * ProfileID values of the e-Fatura (e-invoice) scenarios, sent only to registered e-invoice users.
+ * Source: GİB "UBL-TR Kod Listeleri" (ProfileIDType) and the e-Fatura scenario guide.
+ */
+export const E_INVOICE_PROFILES: ReadonlySet<string> = new Set([
+  'TEMELFATURA',
+  'TICARIFATURA',
+  'IHRACAT',
+  'YOLCUBERABERFATURA',
+  'HKS',
+  'KAMU',
+  'ENERJI',
+  'ILAC_TIBBICIHAZ',
+  'YATIRIMTESVIK',
+  'IDIS',
+  'OZELFATURA',
+]);
+/** The e-Arşiv profile: for receivers that are not e-invoice users. */
+export const E_ARCHIVE_PROFILE = 'EARSIVFATURA';
+/** ProfileIDTypeDespatchAdvice of GİB's code list: e-İrsaliye goes only to registered e-despatch users. */
+export const E_DESPATCH_PROFILES: ReadonlySet<string> = new Set(['TEMELIRSALIYE', 'HKSIRSALIYE']);
+/** The e-Müstahsil receipt's profile (CreditNoteTypeCode MUSTAHSILMAKBUZ). */
+export const E_PRODUCER_RECEIPT_PROFILE = 'EARSIVBELGE';
+
+const PARTY_ID = 'PartyIdentification/ID';
+
+/** Roles every type shares: the signer (cac:Signature) and the owner of goods on HKS lines. */
+const COMMON_ROLES: PartyRolePath[] = [
+  { path: 'Signature/ID', role: 'signatory' },
+  { path: `Signature/SignatoryParty/${PARTY_ID}`, role: 'signatory' },
+  { path: '**/Item/AdditionalItemIdentification/ID', role: 'goodsOwner' },
+];
+
+/** The shipment parties of the despatch family (and of a delivery inside an invoice). */
+const SHIPMENT_ROLES: PartyRolePath[] = [
+  { path: `**/CarrierParty/${PARTY_ID}`, role: 'carrier' },
+  { path: '**/DriverPerson/NationalityID', role: 'driver' },
+  { path: `**/DeliveryParty/${PARTY_ID}`, role: 'deliveryParty' },
+];
+
+export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
+  {
+    kind: 'Invoice',
+    rootLocalName: 'Invoice',
+    namespace: `${UBL_SCHEMA}Invoice-2`,
+    profiles: [...E_INVOICE_PROFILES, E_ARCHIVE_PROFILE],
+    partyRoles: [
+      { path: `AccountingSupplierParty/Party/${PARTY_ID}`, role: 'supplier' },
+      { path: `AccountingCustomerParty/Party/${PARTY_ID}`, role: 'customer' },
+      { path: `BuyerCustomerParty/Party/${PARTY_ID}`, role: 'buyer' },
+      { path: `SellerSupplierParty/Party/${PARTY_ID}`, role: 'seller' },
+      { path: `TaxRepresentativeParty/${PARTY_ID}`, role: 'intermediary' },
+      { path: `PayeeParty/${PARTY_ID}`, role: 'payee' },
+      ...SHIPMENT_ROLES,
+      ...COMMON_ROLES,
+    ],
+    registryRule: { registry: 'Invoice', receiverRole: 'customer', registeredProfiles: E_INVOICE_PROFILES, unregisteredProfiles: new Set([E_ARCHIVE_PROFILE]) },
+  },
+  {
+    kind: 'DespatchAdvice',
+    rootLocalName: 'DespatchAdvice',
+    namespace: `${UBL_SCHEMA}DespatchAdvice-2`,
+    profiles: [...E_DESPATCH_PROFILES],
+    partyRoles: [
+      { path: `DespatchSupplierParty/Party/${PARTY_ID}`, role: 'despatchSupplier' },
+      { path: `DeliveryCustomerParty/Party/${PARTY_ID}`, role: 'deliveryCustomer' },
+      { path: `BuyerCustomerParty/Party/${PARTY_ID}`, role: 'buyer' },
+      { path: `SellerSupplierParty/Party/${PARTY_ID}`, role: 'seller' },
+      { path: `OriginatorCustomerParty/Party/${PARTY_ID}`, role: 'originator' },
+      ...SHIPMENT_ROLES,
+      ...COMMON_ROLES,
+    ],
+    registryRule: { registry: 'DespatchAdvice', receiverRole: 'deliveryCustomer', registeredProfiles: E_DESPATCH_PROFILES, unregisteredProfiles: new Set() },
+  },
+  {
+    // The receipt advice (irsaliye yanıtı) goes back from the delivery customer to the despatch's
+    // sender, who sent an e-İrsaliye and so must be a registered e-despatch user.
+    kind: 'ReceiptAdvice',
+    rootLocalName: 'ReceiptAdvice',
+    namespace: `${UBL_SCHEMA}ReceiptAdvice-2`,
+    profiles: [...E_DESPATCH_PROFILES],
+    partyRoles: [
+      { path: `DespatchSupplierParty/Party/${PARTY_ID}`, role: 'despatchSupplier' },
+      { path: `DeliveryCustomerParty/Party/${PARTY_ID}`, role: 'deliveryCustomer' },
+      { path: `BuyerCustomerParty/Party/${PARTY_ID}`, role: 'buyer' },
+      { path: `SellerSupplierParty/Party/${PARTY_ID}`, role: 'seller' },
+      ...SHIPMENT_ROLES,
+      ...COMMON_ROLES,
+    ],
+    registryRule: { registry: 'DespatchAdvice', receiverRole: 'despatchSupplier', registeredProfiles: E_DESPATCH_PROFILES, unregisteredProfiles: new Set() },
+  },
+  {
+    // UBL-TR uses the CreditNote schema for the e-Müstahsil receipt (an e-Arşiv family document: no
+    // registry list decides where it goes, so no profile rule).
+    kind: 'CreditNote',
+    rootLocalName: 'CreditNote',
+    namespace: `${UBL_SCHEMA}CreditNote-2`,
+    profiles: [E_PRODUCER_RECEIPT_PROFILE],
+    partyRoles: [
+      { path: `AccountingSupplierParty/Party/${PARTY_ID}`, role: 'supplier' },
+      { path: `AccountingCustomerParty/Party/${PARTY_ID}`, role: 'producer' },
+      { path: `BuyerCustomerParty/Party/${PARTY_ID}`, role: 'buyer' },
+      { path: `SellerSupplierParty/Party/${PARTY_ID}`, role: 'seller' },
+      ...SHIPMENT_ROLES,
+      ...COMMON_ROLES,
+    ],
+  },
+  {
+    // Answers (KABUL/RED, system responses) travel between parties the platform already knows.
+    kind: 'ApplicationResponse',
+    rootLocalName: 'ApplicationResponse',
+    namespace: `${UBL_SCHEMA}ApplicationResponse-2`,
+    profiles: [],
+    partyRoles: [
+      { path: `SenderParty/${PARTY_ID}`, role: 'sender' },
+      { path: `ReceiverParty/${PARTY_ID}`, role: 'receiver' },
+      ...COMMON_ROLES,
+    ],
+  },
+];
+
+/** Every namespace of UBL_DOCUMENT_TYPES (a quick "could this be one?" before parsing a root). */
+export const UBL_DOCUMENT_NAMESPACES: readonly string[] = UBL_DOCUMENT_TYPES.map((t) => t.namespace);
+
+/** The document type of a root element, or undefined when it is not one of UBL_DOCUMENT_TYPES. */
+export function documentTypeOf(rootLocalName: string, namespace: string | undefined): UblDocumentType | undefined {
+  return UBL_DOCUMENT_TYPES.find((t) => t.rootLocalName === rootLocalName && t.namespace === namespace?.trim());
+}
+
+export function documentTypeByKind(kind: UblDocumentKind): UblDocumentType {
+  return UBL_DOCUMENT_TYPES.find((t) => t.kind === kind) as UblDocumentType;
+}
+
+/** The registry list family a type's profile rule checks against; undefined when it has no such rule. */
+export function registryDocumentTypeOf(type: UblDocumentType): RegistryDocumentType | undefined {
+  return type.registryRule?.registry;
+}
+
+const segmentsOf = new Map<string, string[]>();
+
+function matches(rule: string, path: readonly string[]): boolean {
+  let segments = segmentsOf.get(rule);
+  if (!segments) segmentsOf.set(rule, (segments = rule.split('/')));
+  if (segments[0] === '**') {
+    const tail = segments.slice(1);
+    if (tail.length > path.length) return false;
+    const from = path.length - tail.length;
+    return tail.every((s, i) => s === path[from + i]);
+  }
+  return segments.length === path.length && segments.every((s, i) => s === path[i]);
+}
+
+/**
+ * The role of the party whose number sits at `path` (local names from the root's child down to the
+ * number's element, e.g. ['AccountingSupplierParty', 'Party', 'PartyIdentification', 'ID']): the
+ * first matching entry of the type's table, exact paths before '**' ones; 'other' when none matches.
+ */
+export function partyRoleOf(type: UblDocumentType, path: readonly string[]): PartyRole {
+  const exact = type.partyRoles.find((r) => !r.path.startsWith('**') && matches(r.path, path));
+  if (exact) return exact.role;
+  return type.partyRoles.find((r) => r.path.startsWith('**') && matches(r.path, path))?.role ?? 'other';
+}
