@@ -124,6 +124,40 @@ for (const profile of PROFILES) {
       assert.equal((await state()).counts.customers, before + 16, 'nothing stored twice');
     });
 
+    test('row 3b: answers lost after the write, at a service that would store a tax number twice: every row created once, none unconfirmed', async () => {
+      // duplicateStatus=accept (in neither profile): only the extension's look-up before it sends a
+      // row again keeps a row from being stored twice.
+      sandbox.setBehaviour({ quirks: { duplicateStatus: 'accept' } });
+      const numbers = Array.from({ length: 12 }, (_, i) => completeVkn(String(876_500_000 + PROFILES.indexOf(profile) * 1000 + i)));
+      const source = path.join(tmp, 'kayip-cevap.csv');
+      fs.writeFileSync(source, `\uFEFFVergi Numarası;Ünvan;İl\r\n${numbers.map((n, i) => `${n};Kayıp Cevap ${profile} ${i};Bursa`).join('\r\n')}\r\n`);
+      // The batch's answer is lost after it was stored, and so are the first look-ups' answers.
+      sandbox.setFaults({ queue: ['reset', '500', 'malformed', 'reset'], phase: 'after', match: { path: '^/general/Customers(/GetCustomerInfo/[^/]+)?$' } });
+      const before = (await state()).counts.customers;
+      try {
+        const summary = await exec<{ created: number; rejected: number; unknown: number }>(TreeCommands.customersImport, vscode.Uri.file(source));
+        assert.deepEqual([summary.created, summary.rejected, summary.unknown], [12, 0, 0], JSON.stringify(prompts.messages));
+      } finally {
+        sandbox.clearFaults();
+        sandbox.setBehaviour({ quirks: { duplicateStatus: null } });
+      }
+      assert.equal((await state()).counts.customers, before + 12, 'a row was stored twice or lost');
+      const struck = sandbox.requestLog().filter((r) => r.fault).map((r) => `${r.method} ${r.fault?.kind}`);
+      assert.deepEqual(struck, ['POST reset', 'GET 500', 'GET malformed', 'GET reset'], 'the planned faults struck the write and its look-ups');
+      assert.match(last()?.text ?? '', /Import finished: 12 created, 0 rejected, 0 unconfirmed, 0 not sent\./);
+      // Read back with every field filled (profile alternate leaves some null).
+      sandbox.setBehaviour({ quirks: { nullableFields: 'filled' } });
+      try {
+        for (const n of numbers) {
+          const found = await fetch(`${sandbox.url}/general/Customers?Page=1&PageSize=100&Search=${n}`, { headers: { Authorization: `Bearer ${sandbox.keys.full}` } });
+          const rows = ((await found.json()) as { Content: Array<{ TaxNumber: string }> | null }).Content ?? [];
+          assert.equal(rows.filter((c) => c.TaxNumber === n).length, 1, `${n} stored ${rows.length} times`);
+        }
+      } finally {
+        sandbox.setBehaviour({ quirks: { nullableFields: null } });
+      }
+    });
+
     test('row 6: saving one field of the company form keeps every other field', async () => {
       const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.keys.full });
       await client.company.update({ ...(await client.company.get()), PaymentMeansCode: 'HAVALE_EFT' } as never);
