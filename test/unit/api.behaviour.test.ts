@@ -288,6 +288,23 @@ describe('single answers neither profile shows', () => {
     }
   }
 
+  for (const batch of ['rejectAll', 'createGood'] as const) {
+    test(`customerBatchBadRow=${batch}, duplicateStatus=accept: after a refused batch only the rows not stored are sent again, none doubled`, async () => {
+      // accept: the service would store a good row a second time, so only the look-up after the 422 keeps the count.
+      sb.setBehaviour({ profile: 'default', quirks: { customerBatchBadRow: batch, duplicateStatus: 'accept' } });
+      const fresh = freshVkns(8, 80 + ['rejectAll', 'createGood'].indexOf(batch));
+      const rows: CustomerDto[] = fresh.map((t, i) => ({ TaxNumber: t, Name: `Kabul ${batch} ${i}` }));
+      rows[3] = { TaxNumber: fresh[3].slice(0, 9) + String((Number(fresh[3][9]) + 1) % 10), Name: 'Bozuk Sağlama' };
+      const before = await customerCount(sb);
+      const report = await createCustomersInBatches(api.customers, rows, { batchSize: 8 });
+      const stored = await allCustomerTaxNumbers(sb);
+      assert.equal(stored.length, new Set(stored).size, `${stored.length - new Set(stored).size} customer(s) stored twice`);
+      assert.equal(await customerCount(sb), before + 7, 'the good rows stored once each');
+      assert.deepEqual(report.rejected.map((r) => r.index), [3]);
+      assert.deepEqual(report.created.map((r) => r.index), [0, 1, 2, 4, 5, 6, 7]);
+    });
+  }
+
   for (const answer of ['countText', 'true', 'emptyBody'] as const) {
     test(`customerCreateAnswer=${answer}: the rows count as created`, async () => {
       sb.setBehaviour({ profile: 'default', quirks: { customerCreateAnswer: answer } });
