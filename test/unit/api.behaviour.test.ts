@@ -315,6 +315,78 @@ describe('single answers neither profile shows', () => {
   }
 });
 
+describe('row 5: every operation documented as answering true/false refuses `false` (13 operations)', () => {
+  let sb: SandboxHandle;
+  let api: NilveraClient;
+  before(async () => {
+    sb = await startTestSandbox({ customers: 20, registry: 50, seed: 25 });
+    api = clientFor(sb);
+  });
+  after(async () => sb?.close());
+
+  type State = { [k in 'certificates' | 'identifications' | 'documents' | 'mailing' | 'templates' | 'series']: Array<Record<string, unknown>> } & {
+    taxOffice: Record<string, unknown>;
+    counts: { customers: number };
+  };
+  const state = async () => (await sandboxState(sb)) as unknown as State;
+  const customer = async (id: number) => rawApi(sb, 'GET', `/general/Customers/${id}`).then((r) => (r.status === 200 ? r.json : r.status));
+  const active = (st: State, module: string) => st.mailing.find((m) => m.ModuleID === module)?.IsActive === true;
+
+  /** Each operation, and what of the sandbox's data it changes (read before and after). */
+  const cases: Array<{ operation: string; run: () => Promise<unknown>; touched: () => Promise<unknown> }> = [
+    {
+      operation: 'certificates.create',
+      run: () => api.certificates.create({ SerialNo: 'BOOL-YENI-1', Type: 'EIMZA', StartDate: '2026-01-01T00:00:00', EndDate: '2027-01-01T00:00:00' }),
+      touched: async () => (await state()).certificates.map((c) => c.SerialNo),
+    },
+    {
+      operation: 'certificates.update',
+      run: async () => {
+        const c = (await state()).certificates[0];
+        return api.certificates.update({ ID: c.ID as number, SerialNo: c.SerialNo as string, Type: c.Type as 'EIMZA', StartDate: c.StartDate as string, EndDate: c.EndDate as string, Description: 'Güncellendi' });
+      },
+      touched: async () => (await state()).certificates[0],
+    },
+    { operation: 'certificates.delete', run: async () => api.certificates.delete((await state()).certificates[1].ID as number), touched: async () => (await state()).certificates.length },
+    { operation: 'identifications.delete', run: async () => api.identifications.delete((await state()).identifications[0].ID as number), touched: async () => (await state()).identifications },
+    {
+      operation: 'customers.update',
+      run: async () => {
+        const c = (await customer(1)) as CustomerDto & { ID: number };
+        return api.customers.update({ ID: 1, TaxNumber: c.TaxNumber, Name: `${c.Name} (yeni)` });
+      },
+      touched: () => customer(1),
+    },
+    { operation: 'customers.delete', run: () => api.customers.delete(2), touched: () => customer(2) },
+    { operation: 'customers.deleteBulk', run: () => api.customers.deleteBulk([3, 4]), touched: async () => [await customer(3), await customer(4)] },
+    { operation: 'documents.delete', run: async () => api.documents.delete((await state()).documents[0].ID as number), touched: async () => (await state()).documents },
+    { operation: 'taxOffice.update', run: () => api.taxOffice.update('yeni-kullanici', 'Yeni-Parola-1'), touched: async () => (await state()).taxOffice },
+    { operation: 'mailing.setChat', run: async () => api.mailing.setChat(!active(await state(), 'WhatsApp')), touched: async () => active(await state(), 'WhatsApp') },
+    { operation: 'mailing.setEmail', run: async () => api.mailing.setEmail({ IsActive: !active(await state(), 'Portal') }), touched: async () => active(await state(), 'Portal') },
+    { operation: 'ebill.updateTemplate', run: () => api.ebill.updateTemplate({ ID: 2, Name: 'Logolu (yeni)', IsActive: true, IsDefault: true }), touched: async () => (await state()).templates },
+    { operation: 'evoucher.updateSeries', run: () => api.evoucher.updateSeries({ ID: 2, IsActive: true, IsDefault: true }), touched: async () => (await state()).series },
+  ];
+
+  for (const { operation, run, touched } of cases) {
+    test(`${operation}: \`false\` is a "declined" error and nothing changed; \`true\` is success and the change is there`, async () => {
+      sb.setBehaviour({ profile: 'default', quirks: { booleanAnswer: 'false' } });
+      const before = await touched();
+      const e = await fails(run(), ['declined']);
+      assert.equal(e.operation, operation);
+      assert.match(e.message, /declined/);
+      assert.deepEqual(await touched(), before, 'a declined change must change nothing');
+      sb.setBehaviour({ quirks: { booleanAnswer: 'true' } });
+      assert.equal(await run(), true);
+      assert.notDeepEqual(await touched(), before, 'the operation changes something when it succeeds');
+    });
+  }
+
+  test('the table covers every operation the sandbox answers `false` for', async () => {
+    const { BOOLEAN_ANSWER_ROUTES } = await import('../../src/sandbox/routes/operationSets');
+    assert.deepEqual(cases.map((c) => c.operation).sort(), [...BOOLEAN_ANSWER_ROUTES].sort());
+  });
+});
+
 /** Faults the sandbox logged, by the request they struck (POST = the write, GET = the look-up) and when. */
 function faultsStruck(log: ReadonlyArray<RequestLogEntry>): Record<'POST before' | 'POST after' | 'GET before' | 'GET after', number> {
   const counts = { 'POST before': 0, 'POST after': 0, 'GET before': 0, 'GET after': 0 };
