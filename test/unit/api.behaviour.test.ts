@@ -4,6 +4,9 @@
 
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { createClient, createCustomersInBatches, lookupRegistryInBatches, NilveraApiError } from '../../src/api';
 import type { CustomerDto, NilveraClient } from '../../src/api';
 import { completeVkn } from '../../src/domain/taxId';
@@ -252,15 +255,34 @@ describe('single answers neither profile shows', () => {
     }
   }
 
-  for (const answer of ['jsonBase64', 'textBase64', 'rawZip'] as const) {
-    test(`registryZipEncoding=${answer}: the same ZIP, to a buffer`, async () => {
-      sb.setBehaviour({ profile: 'default', quirks: { registryZipEncoding: answer } });
-      const result = await api.registry.downloadList('GB', 'Invoice', { kind: 'buffer', verifyZip: true });
-      assert.ok(result.buffer);
-      assert.equal(result.buffer.subarray(0, 4).toString('latin1'), 'PK\u0003\u0004');
-      assert.ok((await readRegistryZip(result.buffer, () => undefined)).taxpayers > 0);
-    });
-  }
+  test('registryZipEncoding: the saved ZIP is the same, byte for byte, whichever encoding carries it (to a file and to a buffer)', async () => {
+    // The platform serves a prepared file: keepLists makes the sandbox send one ZIP's bytes under
+    // each encoding (otherwise each request builds a new ZIP with its own time stamp).
+    const prepared = await startTestSandbox({ customers: 5, registry: 600, seed: 23, keepLists: true });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-zip-encodings-'));
+    try {
+      const client = clientFor(prepared);
+      const saved: Record<string, Buffer> = {};
+      for (const answer of ['jsonBase64', 'textBase64', 'rawZip'] as const) {
+        prepared.setBehaviour({ quirks: { registryZipEncoding: answer } });
+        const file = path.join(dir, `${answer}.zip`);
+        await client.registry.downloadList('GB', 'Invoice', { kind: 'file', path: file });
+        saved[`${answer} file`] = fs.readFileSync(file);
+        const result = await client.registry.downloadList('GB', 'Invoice', { kind: 'buffer', verifyZip: true });
+        assert.ok(result.buffer);
+        saved[`${answer} buffer`] = result.buffer;
+      }
+      // What the sandbox sent, decoded from its own answer in the platform's documented form.
+      prepared.setBehaviour({ quirks: { registryZipEncoding: 'jsonBase64' } });
+      const sent = Buffer.from((await rawApi(prepared, 'GET', '/general/GlobalCompany/GB/Invoice')).json as string, 'base64');
+      assert.equal(sent.subarray(0, 4).toString('latin1'), 'PK\u0003\u0004');
+      assert.ok((await readRegistryZip(sent, () => undefined)).taxpayers > 0);
+      for (const [how, bytes] of Object.entries(saved)) assert.ok(bytes.equals(sent), `${how}: ${bytes.length} bytes differ from the ${sent.length} sent`);
+    } finally {
+      await prepared.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   for (const answer of ['decoded', 'keptEncoded', 'notFound'] as const) {
     test(`encodedSlash=${answer}: a certificate whose serial number has a slash is still found`, async () => {
