@@ -1,7 +1,8 @@
-// Where the specification is silent (issue 15): the user-visible outcome of registry look-ups,
-// customer import, the company form, template/series updates and reconciliation, in a real
-// extension host, against a sandbox answering each open point either way (profiles `default` and
-// `alternate`). The same correct outcome is asserted under both; row 5's `false` shows a clear error.
+// Where the specification is silent: the user-visible outcome of registry look-ups, customer
+// import, certificate details, the company and settings forms, template/series updates, the
+// customers view's sort, dates and reconciliation, in a real extension host, against a sandbox
+// answering each open point either way (profiles `default` and `alternate`, and single answers
+// neither shows). The same correct outcome is asserted under both; row 5's `false` shows a clear error.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
