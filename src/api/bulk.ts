@@ -88,6 +88,11 @@ const ROW_REFUSALS = new Set(['validation', 'conflict']);
 const MAX_SENDS = 6;
 /** Look-ups in flight at once while a batch is resolved. */
 const LOOKUP_CONCURRENCY = 8;
+/**
+ * Times one look-up is asked before its row waits for a later round. A read is safe to repeat, and
+ * the HTTP layer does not repeat a 500 or an unreadable answer by itself.
+ */
+const LOOKUP_ATTEMPTS = 3;
 
 interface PendingBatch {
   rows: CustomerRow[];
@@ -113,13 +118,17 @@ async function presenceOf(customers: CustomersApi, rows: CustomerRow[], callOpts
   }
   const numbers = [...byTaxNumber.keys()];
   await drain(numbers, LOOKUP_CONCURRENCY, async (tn) => {
-    let presence: RowPresence;
-    try {
-      await customers.getByTaxNumber(tn, callOpts);
-      presence = 'present';
-    } catch (err) {
-      if (!(err instanceof NilveraApiError)) throw err;
-      presence = err.kind === 'notFound' ? 'absent' : { error: err };
+    let presence: RowPresence = 'absent';
+    for (let attempt = 1; attempt <= LOOKUP_ATTEMPTS; attempt++) {
+      try {
+        await customers.getByTaxNumber(tn, callOpts);
+        presence = 'present';
+      } catch (err) {
+        if (!(err instanceof NilveraApiError)) throw err;
+        presence = err.kind === 'notFound' ? 'absent' : { error: err };
+        if (OUTCOME_UNKNOWN.has(err.kind) && attempt < LOOKUP_ATTEMPTS && !callOpts.signal?.aborted) continue;
+      }
+      break;
     }
     for (const r of byTaxNumber.get(tn) ?? []) out.set(r, presence);
   });

@@ -99,9 +99,11 @@ export const BEHAVIOUR_POINTS = {
     means: 'date-times in answers: without offset (2026-01-01T00:00:00) / with offset and fractions (2026-01-01T00:00:00.000+03:00)',
   },
   duplicateStatus: {
-    answers: ['422', '409'],
+    // `accept` is in neither profile: a service that does not keep tax numbers unique, so that only the
+    // client's own look-up before it sends a row again keeps a customer from being stored twice.
+    answers: ['422', '409', 'accept'],
     alternate: '409',
-    means: 'a customer tax number that exists already (POST and PUT Customers): 422 business rule / 409 with code 1015 "already added"',
+    means: 'a customer tax number that exists already (POST and PUT Customers): 422 business rule / 409 with code 1015 "already added" / accepted, a second customer with that tax number',
   },
   searchNoMatch: {
     answers: ['emptyArray', 'notFound'],

@@ -23,7 +23,8 @@ export interface CustomerQuery {
 
 export class CustomerStore {
   private readonly byId = new Map<number, CustomerRecord>();
-  private readonly idByTaxNumber = new Map<string, number>();
+  /** Several only where the service is made to accept a tax number twice (duplicateStatus `accept`), in ID order. */
+  private readonly idsByTaxNumber = new Map<string, number[]>();
   private readonly searchKeys = new Map<number, string>();
   /** Unfiltered orders by "column\0direction", patched in place on changes. */
   private readonly sorted = new Map<string, { rows: CustomerRecord[]; compare: (a: CustomerRecord, b: CustomerRecord) => number }>();
@@ -42,8 +43,9 @@ export class CustomerStore {
     return this.byId.get(id);
   }
 
+  /** The customer with this tax number (the first stored, when there are several). */
   getByTaxNumber(taxNumber: string): CustomerRecord | undefined {
-    const id = this.idByTaxNumber.get(taxNumber);
+    const id = this.idsByTaxNumber.get(taxNumber)?.[0];
     return id === undefined ? undefined : this.byId.get(id);
   }
 
@@ -82,7 +84,7 @@ export class CustomerStore {
   update(id: number, fields: CustomerFields): CustomerRecord | undefined {
     const old = this.byId.get(id);
     if (!old) return undefined;
-    if (old.TaxNumber) this.idByTaxNumber.delete(old.TaxNumber);
+    this.forgetTaxNumber(old);
     this.removeSorted(old);
     const next = this.put({ ...fields, ID: id, CreatedDate: old.CreatedDate, ModifiedDate: nowString() });
     this.insertSorted(next);
@@ -97,7 +99,7 @@ export class CustomerStore {
       this.removeSorted(old);
       this.byId.delete(id);
       this.searchKeys.delete(id);
-      if (old.TaxNumber && this.idByTaxNumber.get(old.TaxNumber) === id) this.idByTaxNumber.delete(old.TaxNumber);
+      this.forgetTaxNumber(old);
     }
     this.changed();
   }
@@ -116,10 +118,22 @@ export class CustomerStore {
 
   private put(r: CustomerRecord): CustomerRecord {
     this.byId.set(r.ID, r);
-    if (r.TaxNumber) this.idByTaxNumber.set(r.TaxNumber, r.ID);
+    if (r.TaxNumber) {
+      const ids = this.idsByTaxNumber.get(r.TaxNumber) ?? [];
+      const at = ids.findIndex((id) => id >= r.ID);
+      if (ids[at] !== r.ID) ids.splice(at < 0 ? ids.length : at, 0, r.ID);
+      this.idsByTaxNumber.set(r.TaxNumber, ids);
+    }
     this.searchKeys.set(r.ID, foldTr([r.Name, r.TaxNumber, r.City, r.Email].filter(Boolean).join('\u0001')));
     if (r.ID >= this.nextId) this.nextId = r.ID + 1;
     return r;
+  }
+
+  private forgetTaxNumber(r: CustomerRecord): void {
+    if (!r.TaxNumber) return;
+    const ids = (this.idsByTaxNumber.get(r.TaxNumber) ?? []).filter((id) => id !== r.ID);
+    if (ids.length) this.idsByTaxNumber.set(r.TaxNumber, ids);
+    else this.idsByTaxNumber.delete(r.TaxNumber);
   }
 
   private sortedRows(column: string, dir: SortDirection): CustomerRecord[] {

@@ -132,11 +132,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     // Logged when the answer is complete, or with status 0 when the connection dies first.
     let logged = false;
+    let struck: RequestLogEntry['fault'];
     const record = (status: number) => {
       if (logged) return;
       logged = true;
       if (log.length >= MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES + 1);
-      log.push({ method, path, status, ...(q >= 0 ? { query: url.slice(q + 1) } : {}) });
+      log.push({ method, path, status, ...(q >= 0 ? { query: url.slice(q + 1) } : {}), ...(struck ? { fault: struck } : {}) });
     };
     inFlight.count++;
     res.once('finish', () => record(res.statusCode));
@@ -150,6 +151,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const strike = async (): Promise<boolean> => {
       if (decision?.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
       if (decision?.fault && !zipFault) {
+        struck = { kind: decision.fault, phase: decision.phase };
         applyFault(res, decision);
         return true;
       }

@@ -61,6 +61,8 @@ export interface RequestLogEntry {
   status: number;
   /** The raw query string without `?`, when the request had one (e.g. `Page=2&PageSize=100`). */
   query?: string;
+  /** The planned fault that answered this request, and whether it struck before or after the handler ran. */
+  fault?: { kind: FaultKind; phase: 'before' | 'after' };
 }
 
 export interface SandboxHandle {

@@ -74,14 +74,12 @@ suite('Extension activation', () => {
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
   });
 
-  test("opens every contributed view container; every contributed view's focus command succeeds and the customers tree becomes visible", async function () {
+  test("opens every contributed view container; every contributed view's focus command succeeds and the customers tree becomes visible", async () => {
     const contributes = (extension().packageJSON as Manifest).contributes ?? {};
     const containers = Object.values(contributes.viewsContainers ?? {}).flat();
     const views = Object.values(contributes.views ?? {}).flat();
-    if (containers.length === 0 && views.length === 0) {
-      suiteLog('    (package.json contributes no views yet: nothing to focus)');
-      this.skip();
-    }
+    assert.ok(containers.length > 0, 'package.json contributes no view container');
+    assert.ok(views.length > 0, 'package.json contributes no views');
     for (const c of containers) {
       await vscode.commands.executeCommand(`workbench.view.extension.${c.id}`);
     }

@@ -1,14 +1,16 @@
-// Where the specification is silent (issue 15): the user-visible outcome of registry look-ups,
-// customer import, the company form, template/series updates and reconciliation, in a real
-// extension host, against a sandbox answering each open point either way (profiles `default` and
-// `alternate`). The same correct outcome is asserted under both; row 5's `false` shows a clear error.
+// Where the specification is silent: the user-visible outcome of registry look-ups, customer
+// import, certificate details, the company and settings forms, template/series updates, the
+// customers view's sort, dates and reconciliation, in a real extension host, against a sandbox
+// answering each open point either way (profiles `default` and `alternate`, and single answers
+// neither shows). The same correct outcome is asserted under both; row 5's `false` shows a clear error.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createClient } from '../../src/api';
-import { EXTENSION_ID, PaletteCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
+import { EXTENSION_ID, FormCommands, PaletteCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
+import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
@@ -43,6 +45,7 @@ class QuietPrompts implements Prompts {
 
 interface State {
   company: Record<string, string | null>;
+  mailing: Array<{ ModuleID: string; IsActive: boolean }>;
   templates: Array<{ ID: number; Name: string; IsActive: boolean; IsDefault: boolean }>;
   counts: { customers: number };
 }
@@ -122,6 +125,171 @@ for (const profile of PROFILES) {
       const again = await exec<{ created: number; rejected: number; unknown: number }>(TreeCommands.customersImport, vscode.Uri.file(source));
       assert.deepEqual([again.created, again.rejected, again.unknown], [0, 20, 0]);
       assert.equal((await state()).counts.customers, before + 16, 'nothing stored twice');
+    });
+
+    test('row 3b: answers lost after the write, at a service that would store a tax number twice: every row created once, none unconfirmed', async () => {
+      // duplicateStatus=accept (in neither profile): only the extension's look-up before it sends a
+      // row again keeps a row from being stored twice.
+      sandbox.setBehaviour({ quirks: { duplicateStatus: 'accept' } });
+      const numbers = Array.from({ length: 12 }, (_, i) => completeVkn(String(876_500_000 + PROFILES.indexOf(profile) * 1000 + i)));
+      const source = path.join(tmp, 'kayip-cevap.csv');
+      fs.writeFileSync(source, `\uFEFFVergi Numarası;Ünvan;İl\r\n${numbers.map((n, i) => `${n};Kayıp Cevap ${profile} ${i};Bursa`).join('\r\n')}\r\n`);
+      // The batch's answer is lost after it was stored, and so are the first look-ups' answers.
+      sandbox.setFaults({ queue: ['reset', '500', 'malformed', 'reset'], phase: 'after', match: { path: '^/general/Customers(/GetCustomerInfo/[^/]+)?$' } });
+      const before = (await state()).counts.customers;
+      try {
+        const summary = await exec<{ created: number; rejected: number; unknown: number }>(TreeCommands.customersImport, vscode.Uri.file(source));
+        assert.deepEqual([summary.created, summary.rejected, summary.unknown], [12, 0, 0], JSON.stringify(prompts.messages));
+      } finally {
+        sandbox.clearFaults();
+        sandbox.setBehaviour({ quirks: { duplicateStatus: null } });
+      }
+      assert.equal((await state()).counts.customers, before + 12, 'a row was stored twice or lost');
+      const struck = sandbox.requestLog().filter((r) => r.fault).map((r) => `${r.method} ${r.fault?.kind}`);
+      assert.deepEqual(struck, ['POST reset', 'GET 500', 'GET malformed', 'GET reset'], 'the planned faults struck the write and its look-ups');
+      assert.match(last()?.text ?? '', /Import finished: 12 created, 0 rejected, 0 unconfirmed, 0 not sent\./);
+      // Read back with every field filled (profile alternate leaves some null).
+      sandbox.setBehaviour({ quirks: { nullableFields: 'filled' } });
+      try {
+        for (const n of numbers) {
+          const found = await fetch(`${sandbox.url}/general/Customers?Page=1&PageSize=100&Search=${n}`, { headers: { Authorization: `Bearer ${sandbox.keys.full}` } });
+          const rows = ((await found.json()) as { Content: Array<{ TaxNumber: string }> | null }).Content ?? [];
+          assert.equal(rows.filter((c) => c.TaxNumber === n).length, 1, `${n} stored ${rows.length} times`);
+        }
+      } finally {
+        sandbox.setBehaviour({ quirks: { nullableFields: null } });
+      }
+    });
+
+    test('row 2: a certificate deleted meanwhile reads "The record no longer exists", whether the look-up answers 404, empty or null', async () => {
+      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      trees.certificates.refresh();
+      const node = (await trees.certificates.getChildren()).find((n) => /\/certificate-/.test(n.id) || n.treeItem().contextValue === 'certificate');
+      assert.ok(node, 'no certificate row');
+      const { certificate } = node as unknown as { certificate: { ID: number; SerialNo: string } };
+      // Another window deletes it (a `true` answer, so the delete is done).
+      sandbox.setBehaviour({ quirks: { booleanAnswer: 'true' } });
+      const removed = await fetch(`${sandbox.url}/general/Company/Certificate/${certificate.ID}`, { method: 'DELETE', headers: { Authorization: `Bearer ${sandbox.keys.full}` } });
+      assert.equal(removed.status, 200);
+      try {
+        for (const answer of ['404', 'emptyBody', 'null'] as const) {
+          sandbox.setBehaviour({ quirks: { recordLookupMissing: answer } });
+          prompts.messages.length = 0;
+          await exec(TreeCommands.certificatesDetails, node);
+          const shown = prompts.messages.filter((m) => m.level === 'error').map((m) => m.text);
+          assert.equal(shown.length, 1, `${answer}: ${JSON.stringify(prompts.messages)}`);
+          assert.match(shown[0], /^The record no longer exists; refresh the view\./, `${answer}: ${shown[0]}`);
+        }
+      } finally {
+        sandbox.setBehaviour({ quirks: { booleanAnswer: null, recordLookupMissing: null } });
+      }
+    });
+
+    test('row 6: a payment means left empty in the company form keeps the service\'s value; the form then shows it', async () => {
+      const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.keys.full });
+      sandbox.setBehaviour({ quirks: { booleanAnswer: 'true' } });
+      try {
+        await client.company.update({ ...(await client.company.get()), PaymentMeansCode: 'KREDIKARTI_BANKAKARTI' } as never);
+      } finally {
+        sandbox.setBehaviour({ quirks: { booleanAnswer: null } });
+      }
+      await exec(FormCommands.company);
+      const send = async (message: Record<string, unknown>) => (await exec<HostMessage[] | undefined>(FormCommands.simulate, 'company', message)) ?? [];
+      const init = (await send({ type: 'ready' })).find((m): m is InitMessage => m.type === 'init');
+      assert.equal(init?.values.PaymentMeansCode, 'KREDIKARTI_BANKAKARTI');
+      // The user sets the payment means to "(not set)" and changes the city.
+      const saved = (await send({ type: 'save', requestId: 7, values: { ...init.values, PaymentMeansCode: '', City: `Kütahya ${profile}` } })).find((m) => m.type === 'response');
+      assert.ok(saved?.type === 'response' && saved.ok, JSON.stringify(saved));
+      const after = (await state()).company;
+      assert.deepEqual([after.PaymentMeansCode, after.City], ['KREDIKARTI_BANKAKARTI', `Kütahya ${profile}`], 'the service kept its payment means');
+      assert.equal(saved.values?.PaymentMeansCode, 'KREDIKARTI_BANKAKARTI', 'the form shows the value the service kept');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    });
+
+    test('row 11: a sort the server refuses still lists the customers, and the view says "the server does not sort by City: its own order"', async () => {
+      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const customerRows = async () => (await trees.customers.getChildren()).filter((n) => /\/customer-\d+$/.test(n.id));
+      const idOf = (n: { id: string }) => Number(/customer-(\d+)$/.exec(n.id)?.[1]);
+      const cityOf = (n: { treeItem(): vscode.TreeItem }) => String(n.treeItem().description ?? '').split(' · ')[1] ?? '';
+      const collator = new Intl.Collator('tr', { sensitivity: 'base' });
+      await vscode.commands.executeCommand('nilvera.customers.focus');
+      try {
+        for (const answer of ['fixedList', 'anyField'] as const) {
+          sandbox.setBehaviour({ quirks: { sortColumns: answer, nullableFields: 'filled' } });
+          trees.customers.root.setFilter({ search: '', sortColumn: 'City', sortType: 'ASC' });
+          trees.customers.refresh();
+          const rows = await customerRows();
+          assert.ok(rows.length >= 20, `${answer}: ${rows.length} customers listed`);
+          const description = trees.customersView.description ?? '';
+          if (answer === 'fixedList') {
+            assert.equal(description, 'the server does not sort by City: its own order');
+            const ids = rows.map(idOf);
+            assert.deepEqual(ids, [...ids].sort((a, b) => a - b), "the service's own order (by ID)");
+          } else {
+            assert.equal(description, 'sorted by City ↑');
+            const cities = rows.map(cityOf);
+            assert.deepEqual(cities, [...cities].sort(collator.compare), 'sorted by city');
+          }
+        }
+      } finally {
+        sandbox.setBehaviour({ quirks: { sortColumns: null, nullableFields: null } });
+        trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+        trees.customers.refresh();
+      }
+    });
+
+    test('row 17: certificate rows and the certificate form show the same dates whether the service writes offsets or not', async () => {
+      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const seen: Record<string, unknown> = {};
+      try {
+        for (const answer of ['local', 'offset'] as const) {
+          sandbox.setBehaviour({ quirks: { dateFormat: answer, nullableFields: 'filled' } });
+          trees.certificates.refresh();
+          const rows = (await trees.certificates.getChildren()).filter((n) => n.treeItem().contextValue === 'certificate');
+          assert.ok(rows.length > 0, 'no certificate rows');
+          const tooltip = (n: (typeof rows)[number]) => { const t = n.treeItem().tooltip; return t instanceof vscode.MarkdownString ? t.value : String(t ?? ''); };
+          const shown = rows.map((n) => ({ label: n.treeItem().label, description: n.treeItem().description, icon: (n.treeItem().iconPath as vscode.ThemeIcon).id, tooltip: tooltip(n) }));
+          for (const r of shown) {
+            assert.doesNotMatch(`${String(r.description)} ${r.tooltip}`, /T\d\d:|\+03:00/, `${answer}: a time or offset is shown: ${JSON.stringify(r)}`);
+          }
+          assert.ok(shown.some((r) => /\d{4}-\d\d-\d\d/.test(`${String(r.description)} ${r.tooltip}`)), `${answer}: no date shown`);
+          await exec(FormCommands.certificate, { certificate: (rows[0] as unknown as { certificate: unknown }).certificate });
+          const panels = (await exec<Array<{ viewType: string; recordKey: string }>>(FormCommands.inspect)) ?? [];
+          const panel = panels.find((p) => p.viewType === 'nilvera.form.certificate' && !p.recordKey.endsWith(':new'));
+          assert.ok(panel, JSON.stringify(panels));
+          const init = ((await exec<HostMessage[] | undefined>(FormCommands.simulate, panel.recordKey, { type: 'ready' })) ?? []).find((m): m is InitMessage => m.type === 'init');
+          assert.match(String(init?.values.EndDate), /^\d{4}-\d\d-\d\d$/, `${answer}: the form's date`);
+          seen[answer] = { rows: shown, form: [init?.values.StartDate, init?.values.EndDate] };
+          await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        }
+        assert.deepEqual(seen.offset, seen.local, 'the dates look the same in both forms');
+      } finally {
+        sandbox.setBehaviour({ quirks: { dateFormat: null, nullableFields: null } });
+      }
+    });
+
+    test('row 13: where the service lacks the tax office operations, the settings form loads the mailing switches, says the tax office is not offered, and saves a switch alone', async () => {
+      sandbox.setBehaviour({ quirks: { operations: 'olderExport', booleanAnswer: 'true' } });
+      try {
+        await exec(FormCommands.settings);
+        const send = async (message: Record<string, unknown>) => (await exec<HostMessage[] | undefined>(FormCommands.simulate, 'settings', message)) ?? [];
+        const answers = await send({ type: 'ready' });
+        assert.deepEqual(answers.filter((m) => m.type === 'response' && !m.ok), [], 'the form did not load');
+        const init = answers.find((m): m is InitMessage => m.type === 'init');
+        assert.ok(init);
+        const whatsapp = (await state()).mailing.find((m) => m.ModuleID === 'WhatsApp')?.IsActive === true;
+        assert.deepEqual([init.values.ChatActive, init.values.TaxOfficeUserName], [whatsapp, undefined]);
+        const taxOffice = init.spec.sections.find((sec) => sec.title === 'Interactive tax office');
+        assert.deepEqual([taxOffice?.fields, taxOffice?.info], [[], ['This server does not offer the interactive tax office settings']]);
+        sandbox.resetRequestLog();
+        const saved = (await send({ type: 'save', requestId: 3, values: { ...init.values, ChatActive: !whatsapp } })).find((m) => m.type === 'response');
+        assert.ok(saved?.type === 'response' && saved.ok, JSON.stringify(saved));
+        assert.equal((await state()).mailing.find((m) => m.ModuleID === 'WhatsApp')?.IsActive, !whatsapp);
+        assert.deepEqual(sandbox.requestLog().filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`), [`POST /general/Mailing/Whatsapp/Setting/${!whatsapp}`]);
+      } finally {
+        sandbox.setBehaviour({ quirks: { operations: null, booleanAnswer: null } });
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      }
     });
 
     test('row 6: saving one field of the company form keeps every other field', async () => {

@@ -151,9 +151,22 @@ suite('Check Connection', function () {
     assert.equal(await vscode.env.clipboard.readText(), result.markdown);
   });
 
-  test('the canary key is in no report, notification or log line', async () => {
+  test('the canary key is in no report, notification or log line; the log holds a line for every call of the check', async () => {
+    const checkLines = (text: string) => text.split('\n').filter((l) => /\bcheck: (GET|POST|PUT|DELETE) \/.+ (\d{3}|-) \d+ ms$/.test(l.trimEnd())).length;
+    const before = checkLines(logText(api.testing.logUri));
     const result = await runCheck();
-    for (const text of [result.markdown, ...prompts.messages.map((m) => m.text), logText(api.testing.logUri)]) {
+    assert.ok(result.summary.calls > 5, `only ${result.summary.calls} calls`);
+    // The log channel writes its file a moment later: wait for this run's lines, and fail without them.
+    const deadline = Date.now() + 10_000;
+    let log = logText(api.testing.logUri);
+    while (checkLines(log) < before + result.summary.calls && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      log = logText(api.testing.logUri);
+    }
+    assert.ok(fs.existsSync(api.testing.logUri.fsPath), `no log folder at ${api.testing.logUri.fsPath}`);
+    assert.ok(checkLines(log) >= before + result.summary.calls, `${checkLines(log) - before} log lines for the ${result.summary.calls} calls of the check`);
+    assert.match(log, /check: GET \/general\/Company 200 \d+ ms/);
+    for (const text of [result.markdown, ...prompts.messages.map((m) => m.text), log]) {
       assert.ok(!text.includes(CANARY), 'the key leaked');
       assert.ok(!text.includes(CANARY.slice(0, 16)) && !text.includes(CANARY.slice(-16)), 'part of the key leaked');
     }

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { ConnectionCommands, EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
 import type { NilveraExtensionApi } from '../../src/extension';
-import type { HostMessage } from '../../src/webviews/protocol';
+import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
 import { RecordingPrompts } from '../support/recordingPrompts';
 import { allRows, labelOf, walkViews } from './treeWalk';
@@ -24,6 +24,8 @@ const PRISM = path.join(ROOT, 'node_modules', '.bin', 'prism');
 const EXPORT = path.join(ROOT, 'test', 'fixtures', 'general.swagger.json');
 const SEED = '20261123';
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
+// Prism checks only that a Bearer key is sent.
+const PRISM_KEY = 'PRISM0000000000000000000000000000000000000000000000000000000000';
 
 async function freePort(): Promise<number> {
   const srv = net.createServer();
@@ -36,6 +38,7 @@ async function freePort(): Promise<number> {
 suite('Prism dynamic mock of the OpenAPI export', function () {
   this.timeout(90_000);
   let prism: ChildProcess | undefined;
+  let baseUrl = '';
   let output = '';
   let api: NilveraExtensionApi;
   let trees: NilveraTrees;
@@ -47,6 +50,7 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
   suiteSetup(async () => {
     assert.ok(fs.existsSync(PRISM), 'node_modules/.bin/prism is missing');
     const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
     prism = spawn(PRISM, ['mock', '-d', '--seed', SEED, '-h', '127.0.0.1', '-p', String(port), EXPORT], { stdio: ['ignore', 'pipe', 'pipe'] });
     prism.stdout?.on('data', (d: Buffer) => (output += d.toString()));
     prism.stderr?.on('data', (d: Buffer) => (output += d.toString()));
@@ -65,8 +69,7 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
     await config.update(Settings.customUrl, `http://127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
     await config.update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
     const services = api.testing.services;
-    // Prism checks only that a Bearer key is sent.
-    await services.keys.store(services.secretName('custom'), 'PRISM0000000000000000000000000000000000000000000000000000000000');
+    await services.keys.store(services.secretName('custom'), PRISM_KEY);
     process.on('unhandledRejection', onUnhandled);
   });
 
@@ -108,19 +111,40 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
   });
 
   test('every form opens and loads its record: company, settings, new customer, new certificate', async () => {
-    const opened: Array<{ command: string; viewType: string }> = [
-      { command: FormCommands.company, viewType: 'nilvera.form.company' },
-      { command: FormCommands.settings, viewType: 'nilvera.form.settings' },
-      { command: FormCommands.customer, viewType: 'nilvera.form.customer' },
-      { command: FormCommands.certificate, viewType: 'nilvera.form.certificate' },
+    // What Prism answers (the same for the same request, with the seed): the values the forms must show.
+    const get = async <T>(apiPath: string): Promise<T> => {
+      const res = await fetch(`${baseUrl}${apiPath}`, { headers: { Authorization: `Bearer ${PRISM_KEY}` } });
+      assert.equal(res.status, 200, apiPath);
+      return (await res.json()) as T;
+    };
+    const company = await get<Record<string, unknown>>('/general/Company');
+    const mailing = await get<Array<{ ModuleID?: string; IsActive?: boolean }>>('/general/Mailing/Setting');
+    const shown = (v: unknown) => (typeof v === 'string' ? v : '');
+    const active = (module: string) => mailing.find((m) => m.ModuleID === module)?.IsActive === true;
+    const opened: Array<{ command: string; viewType: string; values: Record<string, string | boolean> }> = [
+      {
+        command: FormCommands.company,
+        viewType: 'nilvera.form.company',
+        values: Object.fromEntries(['Name', 'TaxNumber', 'TaxOffice', 'Address', 'District', 'City', 'Country', 'PostalCode', 'PhoneNumber', 'Email', 'WebSite', 'PayeeFinancialAccountID'].map((f) => [f, shown(company[f])])),
+      },
+      // The export has no InteractiveTaxOffice: the mailing switches load, the tax office section says it is not offered.
+      { command: FormCommands.settings, viewType: 'nilvera.form.settings', values: { EmailActive: active('Portal'), ChatActive: active('WhatsApp') } },
+      { command: FormCommands.customer, viewType: 'nilvera.form.customer', values: { TaxNumber: '', Name: '' } },
+      { command: FormCommands.certificate, viewType: 'nilvera.form.certificate', values: { SerialNo: '' } },
     ];
-    for (const { command, viewType } of opened) {
+    assert.ok(Object.values(opened[0].values).filter((v) => v !== '').length >= 5, `Prism's company has too few values to tell a loaded form: ${JSON.stringify(company).slice(0, 300)}`);
+    for (const { command, viewType, values } of opened) {
       await vscode.commands.executeCommand(command);
       const panels = (await vscode.commands.executeCommand<Array<{ viewType: string; recordKey: string }>>(FormCommands.inspect)) ?? [];
       const panel = panels.find((p) => p.viewType === viewType);
       assert.ok(panel, `${viewType} did not open`);
       const answers = (await vscode.commands.executeCommand<HostMessage[] | undefined>(FormCommands.simulate, panel.recordKey, { type: 'ready' })) ?? [];
-      assert.ok(answers.some((m) => m.type === 'init'), `${viewType}: no init message: ${JSON.stringify(answers).slice(0, 300)}`);
+      const init = answers.find((m): m is InitMessage => m.type === 'init');
+      assert.ok(init, `${viewType}: no init message: ${JSON.stringify(answers).slice(0, 300)}`);
+      // A failed load also sends init (an empty form), followed by the reason: neither may happen here.
+      assert.deepEqual(answers.filter((m) => m.type === 'response' && !m.ok), [], `${viewType}: the load failed`);
+      assert.ok(init.spec.sections.some((s) => s.fields.length > 0), `${viewType}: a form without fields`);
+      for (const [field, value] of Object.entries(values)) assert.deepEqual(init.values[field], value, `${viewType}: ${field} is not the server's value`);
     }
     assert.deepEqual(prompts.messages.filter((m) => m.level === 'error'), []);
     assert.deepEqual(unhandled.map(String), []);

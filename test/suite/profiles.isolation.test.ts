@@ -15,7 +15,7 @@ import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import type { TreeNode } from '../../src/views/treeNode';
 import type { ListedCompanyNode } from '../../src/views/records/companyListNodes';
 import type { NilveraTrees } from '../../src/views/trees';
-import { requestsSettled } from '../support/requestsSettled';
+import { sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { startCompaniesSandbox } from '../../src/sandbox/companies';
 import { suiteLog } from './report';
@@ -99,6 +99,26 @@ suite('Profiles: nothing crosses between two companies', function () {
     assert.equal(services.activeProfile().id, c.profileId);
     c.sandbox.resetRequestLog();
     other.sandbox.resetRequestLog();
+    // The other company's server answers slowly: a request that reaches it is still in flight (and
+    // not in its log yet) well after the views here have loaded; the wait below counts it.
+    other.sandbox.setFaults({ latencyMs: 1_000 });
+    try {
+      await exerciseViews(c, other, phase);
+    } finally {
+      other.sandbox.clearFaults();
+    }
+    const own = c.sandbox.requestLog();
+    const foreign = other.sandbox.requestLog();
+    assert.ok(own.length >= 4, `${phase}: expected the views' requests at ${c.name}'s origin`);
+    assert.deepEqual(own.filter((r) => r.status === 401), [], `${phase}: a request at ${c.name}'s origin carried another key`);
+    assert.deepEqual(foreign, [], `${phase}: requests went to the other company's origin while ${c.name} was active`);
+    counts[`${phase} key ${c.name[0]} at origin ${c.name[0]}`] = own.length;
+    counts[`${phase} any key at origin ${other.name[0]}`] = foreign.length;
+  }
+
+  /** The views, the account view, the credits and a client call, then every request of both origins answered. */
+  async function exerciseViews(c: Company, other: Company, phase: string): Promise<void> {
+    const { services } = api.testing;
     trees.refreshAll();
     // Every view, every group expanded (documents, certificates, identifications, the whole account).
     const walked = await walkViews(trees, 0);
@@ -114,14 +134,7 @@ suite('Profiles: nothing crosses between two companies', function () {
     await vscode.commands.executeCommand(Commands.creditsRefresh);
     const client = (await services.client()) as unknown as NilveraClient;
     assert.equal((await client.company.get()).TaxNumber, c.taxNumber);
-    await requestsSettled(() => c.sandbox.requestLog().length + other.sandbox.requestLog().length);
-    const own = c.sandbox.requestLog();
-    const foreign = other.sandbox.requestLog();
-    assert.ok(own.length >= 4, `${phase}: expected the views' requests at ${c.name}'s origin`);
-    assert.deepEqual(own.filter((r) => r.status === 401), [], `${phase}: a request at ${c.name}'s origin carried another key`);
-    assert.deepEqual(foreign, [], `${phase}: requests went to the other company's origin while ${c.name} was active`);
-    counts[`${phase} key ${c.name[0]} at origin ${c.name[0]}`] = own.length;
-    counts[`${phase} any key at origin ${other.name[0]}`] = foreign.length;
+    await sandboxIdle([c.sandbox, other.sandbox]);
   }
 
   suiteSetup(async () => {
@@ -202,7 +215,7 @@ suite('Profiles: nothing crosses between two companies', function () {
     assert.match(saved?.formErrors?.join(' ') ?? '', /belongs to the profile/);
     const reloaded = (await send({ type: 'reload', requestId: 2 }, A.profileId as string)).find((m) => m.type === 'response') as { ok: boolean } | undefined;
     assert.equal(reloaded?.ok, false, "A's form does not load B's record");
-    await requestsSettled(() => A.sandbox.requestLog().length + B.sandbox.requestLog().length);
+    await sandboxIdle([A.sandbox, B.sandbox]);
     // B's views reload after the switch (reads at B's origin); nothing reaches A's, and nothing is written.
     assert.deepEqual(A.sandbox.requestLog(), [], "the refused form sent nothing to A's account");
     assert.deepEqual(B.sandbox.requestLog().filter((r) => r.method !== 'GET'), [], "the refused form wrote nothing to B's account");
@@ -328,7 +341,7 @@ suite('Profiles: nothing crosses between two companies', function () {
         assert.equal(companyRows[0].treeItem().description, shared.companies[i].taxNumber, `company ${i}: the account view shows the other company`);
         const listRows = (await trees.account.getChildren(groups.find((g) => g.id === 'account/companies'))) as ListedCompanyNode[];
         assert.deepEqual(listRows.map((r) => r.company.TaxNumber), shared.companies.map((c) => c.taxNumber), 'GET /Company/List lists both companies');
-        await requestsSettled(() => shared.requestLog().length);
+        await sandboxIdle(shared);
         const log = shared.requestLog();
         assert.ok(log.length >= 3);
         assert.deepEqual(log.filter((r) => r.company !== i), [], `company ${i} active: a request carried another company's key`);

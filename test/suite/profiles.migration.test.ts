@@ -7,6 +7,7 @@ import { EXTENSION_ID, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { legacySecretName } from '../../src/shell/profiles/migration';
 import { defaultProfileId, profileSecretName } from '../../src/shell/profiles/profile';
+import { PROFILES_STATE_KEY } from '../../src/shell/profiles/profileStore';
 
 const CUSTOM_URL = 'https://nilvera-migration.example.com';
 const KEYS = {
@@ -101,12 +102,17 @@ suite('Profiles: migration from per-environment keys', function () {
     const { services } = api.testing;
     const written = Array.from({ length: 40 }, (_, i) => ({ id: `p-close-${String(i).padStart(2, '0')}`, name: `Close ${i}`, environment: 'test' as const }));
     try {
+      const writes: Array<Promise<void>> = [];
       for (const [i, record] of written.entries()) {
-        void services.profiles.store.put(record);
+        writes.push(services.profiles.store.put(record));
         await new Promise((r) => setTimeout(r, i % 3));
       }
-      await new Promise((r) => setTimeout(r, 300));
-      const missing = written.filter((r) => !services.profiles.store.get(r.id)).map((r) => r.id);
+      // Each write is confirmed only after the one before it, whose echo has come back by then.
+      await Promise.all(writes);
+      // Read VS Code's own globalState, not the extension's queue in front of it.
+      const context = (services as unknown as { context: vscode.ExtensionContext }).context;
+      const stored = new Set((context.globalState.get<Array<{ id: string }>>(PROFILES_STATE_KEY) ?? []).map((p) => p.id));
+      const missing = written.filter((r) => !stored.has(r.id)).map((r) => r.id);
       assert.deepEqual(missing, [], 'records lost to a write that came close to another');
     } finally {
       for (const record of written) await services.profiles.store.remove(record.id);

@@ -22,20 +22,28 @@ export async function requestsSettled(count: () => number | Promise<number>, opt
   }
 }
 
+interface WatchedSandbox {
+  requestLog(): ReadonlyArray<unknown>;
+  inFlight(): number;
+}
+
 /**
- * Resolves once the sandbox has no request in flight and its request log has not grown for
- * `quietMs` (a request is logged only when its answer is finished); throws after `maxMs`.
+ * Resolves once the sandbox (or every one of several) has no request in flight and the request
+ * logs have not grown for `quietMs` (a request is logged only when its answer is finished, so a
+ * slow one is seen only by its count in flight); throws after `maxMs`. Resolves with the log length.
  */
-export async function sandboxIdle(sandbox: { requestLog(): ReadonlyArray<unknown>; inFlight(): number }, options: SettleOptions = {}): Promise<number> {
+export async function sandboxIdle(sandboxes: WatchedSandbox | readonly WatchedSandbox[], options: SettleOptions = {}): Promise<number> {
+  const all: readonly WatchedSandbox[] = Array.isArray(sandboxes) ? sandboxes : [sandboxes as WatchedSandbox];
   const quietMs = options.quietMs ?? 300;
   const maxMs = options.maxMs ?? 15_000;
   const deadline = Date.now() + maxMs;
+  const inFlight = () => all.reduce((n, s) => n + s.inFlight(), 0);
   let seen = -1;
   for (;;) {
-    const now = sandbox.requestLog().length;
-    if (now === seen && sandbox.inFlight() === 0) return now;
-    if (Date.now() > deadline) throw new Error(`the sandbox still had ${sandbox.inFlight()} request(s) in flight after ${maxMs} ms`);
-    seen = sandbox.inFlight() === 0 ? now : -1;
+    const now = all.reduce((n, s) => n + s.requestLog().length, 0);
+    if (now === seen && inFlight() === 0) return now;
+    if (Date.now() > deadline) throw new Error(`the sandbox still had ${inFlight()} request(s) in flight after ${maxMs} ms`);
+    seen = inFlight() === 0 ? now : -1;
     await new Promise((resolve) => setTimeout(resolve, quietMs));
   }
 }

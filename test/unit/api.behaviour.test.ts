@@ -4,6 +4,9 @@
 
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { createClient, createCustomersInBatches, lookupRegistryInBatches, NilveraApiError } from '../../src/api';
 import type { CustomerDto, NilveraClient } from '../../src/api';
 import { completeVkn } from '../../src/domain/taxId';
@@ -11,6 +14,7 @@ import { readRegistryZip } from '../../src/domain/registryZip';
 import { runReconciliation } from '../../src/reconciliation/run';
 import { PROFILES } from '../../src/sandbox/behaviour';
 import { api as rawApi, sandboxState, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import type { RequestLogEntry } from '../../src/sandbox/types';
 
 const CUSTOMERS = 130;
 
@@ -251,15 +255,34 @@ describe('single answers neither profile shows', () => {
     }
   }
 
-  for (const answer of ['jsonBase64', 'textBase64', 'rawZip'] as const) {
-    test(`registryZipEncoding=${answer}: the same ZIP, to a buffer`, async () => {
-      sb.setBehaviour({ profile: 'default', quirks: { registryZipEncoding: answer } });
-      const result = await api.registry.downloadList('GB', 'Invoice', { kind: 'buffer', verifyZip: true });
-      assert.ok(result.buffer);
-      assert.equal(result.buffer.subarray(0, 4).toString('latin1'), 'PK\u0003\u0004');
-      assert.ok((await readRegistryZip(result.buffer, () => undefined)).taxpayers > 0);
-    });
-  }
+  test('registryZipEncoding: the saved ZIP is the same, byte for byte, whichever encoding carries it (to a file and to a buffer)', async () => {
+    // The platform serves a prepared file: keepLists makes the sandbox send one ZIP's bytes under
+    // each encoding (otherwise each request builds a new ZIP with its own time stamp).
+    const prepared = await startTestSandbox({ customers: 5, registry: 600, seed: 23, keepLists: true });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-zip-encodings-'));
+    try {
+      const client = clientFor(prepared);
+      const saved: Record<string, Buffer> = {};
+      for (const answer of ['jsonBase64', 'textBase64', 'rawZip'] as const) {
+        prepared.setBehaviour({ quirks: { registryZipEncoding: answer } });
+        const file = path.join(dir, `${answer}.zip`);
+        await client.registry.downloadList('GB', 'Invoice', { kind: 'file', path: file });
+        saved[`${answer} file`] = fs.readFileSync(file);
+        const result = await client.registry.downloadList('GB', 'Invoice', { kind: 'buffer', verifyZip: true });
+        assert.ok(result.buffer);
+        saved[`${answer} buffer`] = result.buffer;
+      }
+      // What the sandbox sent, decoded from its own answer in the platform's documented form.
+      prepared.setBehaviour({ quirks: { registryZipEncoding: 'jsonBase64' } });
+      const sent = Buffer.from((await rawApi(prepared, 'GET', '/general/GlobalCompany/GB/Invoice')).json as string, 'base64');
+      assert.equal(sent.subarray(0, 4).toString('latin1'), 'PK\u0003\u0004');
+      assert.ok((await readRegistryZip(sent, () => undefined)).taxpayers > 0);
+      for (const [how, bytes] of Object.entries(saved)) assert.ok(bytes.equals(sent), `${how}: ${bytes.length} bytes differ from the ${sent.length} sent`);
+    } finally {
+      await prepared.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   for (const answer of ['decoded', 'keptEncoded', 'notFound'] as const) {
     test(`encodedSlash=${answer}: a certificate whose serial number has a slash is still found`, async () => {
@@ -287,6 +310,23 @@ describe('single answers neither profile shows', () => {
     }
   }
 
+  for (const batch of ['rejectAll', 'createGood'] as const) {
+    test(`customerBatchBadRow=${batch}, duplicateStatus=accept: after a refused batch only the rows not stored are sent again, none doubled`, async () => {
+      // accept: the service would store a good row a second time, so only the look-up after the 422 keeps the count.
+      sb.setBehaviour({ profile: 'default', quirks: { customerBatchBadRow: batch, duplicateStatus: 'accept' } });
+      const fresh = freshVkns(8, 80 + ['rejectAll', 'createGood'].indexOf(batch));
+      const rows: CustomerDto[] = fresh.map((t, i) => ({ TaxNumber: t, Name: `Kabul ${batch} ${i}` }));
+      rows[3] = { TaxNumber: fresh[3].slice(0, 9) + String((Number(fresh[3][9]) + 1) % 10), Name: 'Bozuk Sağlama' };
+      const before = await customerCount(sb);
+      const report = await createCustomersInBatches(api.customers, rows, { batchSize: 8 });
+      const stored = await allCustomerTaxNumbers(sb);
+      assert.equal(stored.length, new Set(stored).size, `${stored.length - new Set(stored).size} customer(s) stored twice`);
+      assert.equal(await customerCount(sb), before + 7, 'the good rows stored once each');
+      assert.deepEqual(report.rejected.map((r) => r.index), [3]);
+      assert.deepEqual(report.created.map((r) => r.index), [0, 1, 2, 4, 5, 6, 7]);
+    });
+  }
+
   for (const answer of ['countText', 'true', 'emptyBody'] as const) {
     test(`customerCreateAnswer=${answer}: the rows count as created`, async () => {
       sb.setBehaviour({ profile: 'default', quirks: { customerCreateAnswer: answer } });
@@ -297,17 +337,99 @@ describe('single answers neither profile shows', () => {
   }
 });
 
-describe('bulk import over a failing network (2,000 rows, a quarter of the POSTs fail, before or after the write)', () => {
+describe('row 5: every operation documented as answering true/false refuses `false` (13 operations)', () => {
+  let sb: SandboxHandle;
+  let api: NilveraClient;
+  before(async () => {
+    sb = await startTestSandbox({ customers: 20, registry: 50, seed: 25 });
+    api = clientFor(sb);
+  });
+  after(async () => sb?.close());
+
+  type State = { [k in 'certificates' | 'identifications' | 'documents' | 'mailing' | 'templates' | 'series']: Array<Record<string, unknown>> } & {
+    taxOffice: Record<string, unknown>;
+    counts: { customers: number };
+  };
+  const state = async () => (await sandboxState(sb)) as unknown as State;
+  const customer = async (id: number) => rawApi(sb, 'GET', `/general/Customers/${id}`).then((r) => (r.status === 200 ? r.json : r.status));
+  const active = (st: State, module: string) => st.mailing.find((m) => m.ModuleID === module)?.IsActive === true;
+
+  /** Each operation, and what of the sandbox's data it changes (read before and after). */
+  const cases: Array<{ operation: string; run: () => Promise<unknown>; touched: () => Promise<unknown> }> = [
+    {
+      operation: 'certificates.create',
+      run: () => api.certificates.create({ SerialNo: 'BOOL-YENI-1', Type: 'EIMZA', StartDate: '2026-01-01T00:00:00', EndDate: '2027-01-01T00:00:00' }),
+      touched: async () => (await state()).certificates.map((c) => c.SerialNo),
+    },
+    {
+      operation: 'certificates.update',
+      run: async () => {
+        const c = (await state()).certificates[0];
+        return api.certificates.update({ ID: c.ID as number, SerialNo: c.SerialNo as string, Type: c.Type as 'EIMZA', StartDate: c.StartDate as string, EndDate: c.EndDate as string, Description: 'Güncellendi' });
+      },
+      touched: async () => (await state()).certificates[0],
+    },
+    { operation: 'certificates.delete', run: async () => api.certificates.delete((await state()).certificates[1].ID as number), touched: async () => (await state()).certificates.length },
+    { operation: 'identifications.delete', run: async () => api.identifications.delete((await state()).identifications[0].ID as number), touched: async () => (await state()).identifications },
+    {
+      operation: 'customers.update',
+      run: async () => {
+        const c = (await customer(1)) as CustomerDto & { ID: number };
+        return api.customers.update({ ID: 1, TaxNumber: c.TaxNumber, Name: `${c.Name} (yeni)` });
+      },
+      touched: () => customer(1),
+    },
+    { operation: 'customers.delete', run: () => api.customers.delete(2), touched: () => customer(2) },
+    { operation: 'customers.deleteBulk', run: () => api.customers.deleteBulk([3, 4]), touched: async () => [await customer(3), await customer(4)] },
+    { operation: 'documents.delete', run: async () => api.documents.delete((await state()).documents[0].ID as number), touched: async () => (await state()).documents },
+    { operation: 'taxOffice.update', run: () => api.taxOffice.update('yeni-kullanici', 'Yeni-Parola-1'), touched: async () => (await state()).taxOffice },
+    { operation: 'mailing.setChat', run: async () => api.mailing.setChat(!active(await state(), 'WhatsApp')), touched: async () => active(await state(), 'WhatsApp') },
+    { operation: 'mailing.setEmail', run: async () => api.mailing.setEmail({ IsActive: !active(await state(), 'Portal') }), touched: async () => active(await state(), 'Portal') },
+    { operation: 'ebill.updateTemplate', run: () => api.ebill.updateTemplate({ ID: 2, Name: 'Logolu (yeni)', IsActive: true, IsDefault: true }), touched: async () => (await state()).templates },
+    { operation: 'evoucher.updateSeries', run: () => api.evoucher.updateSeries({ ID: 2, IsActive: true, IsDefault: true }), touched: async () => (await state()).series },
+  ];
+
+  for (const { operation, run, touched } of cases) {
+    test(`${operation}: \`false\` is a "declined" error and nothing changed; \`true\` is success and the change is there`, async () => {
+      sb.setBehaviour({ profile: 'default', quirks: { booleanAnswer: 'false' } });
+      const before = await touched();
+      const e = await fails(run(), ['declined']);
+      assert.equal(e.operation, operation);
+      assert.match(e.message, /declined/);
+      assert.deepEqual(await touched(), before, 'a declined change must change nothing');
+      sb.setBehaviour({ quirks: { booleanAnswer: 'true' } });
+      assert.equal(await run(), true);
+      assert.notDeepEqual(await touched(), before, 'the operation changes something when it succeeds');
+    });
+  }
+
+  test('the table covers every operation the sandbox answers `false` for', async () => {
+    const { BOOLEAN_ANSWER_ROUTES } = await import('../../src/sandbox/routes/operationSets');
+    assert.deepEqual(cases.map((c) => c.operation).sort(), [...BOOLEAN_ANSWER_ROUTES].sort());
+  });
+});
+
+/** Faults the sandbox logged, by the request they struck (POST = the write, GET = the look-up) and when. */
+function faultsStruck(log: ReadonlyArray<RequestLogEntry>): Record<'POST before' | 'POST after' | 'GET before' | 'GET after', number> {
+  const counts = { 'POST before': 0, 'POST after': 0, 'GET before': 0, 'GET after': 0 };
+  for (const r of log) if (r.fault && (r.method === 'POST' || r.method === 'GET')) counts[`${r.method} ${r.fault.phase}` as keyof typeof counts]++;
+  return counts;
+}
+
+describe('bulk import over a failing network (2,000 rows; a quarter of the writes and of the look-ups fail, before or after the write)', () => {
   for (const profile of PROFILES) {
-    test(`profile ${profile}: at most 1 % unknown, nothing lost, nothing doubled`, async () => {
-      const sb = await startTestSandbox({ customers: 50, registry: 100, seed: 31, behaviour: { profile } });
+    test(`profile ${profile}, duplicate tax numbers accepted: no row unconfirmed, nothing lost, nothing doubled`, async () => {
+      // duplicateStatus=accept: the service stores a tax number it has already, so a row sent again
+      // after a lost answer would be stored twice unless the client looks it up first.
+      const sb = await startTestSandbox({ customers: 50, registry: 100, seed: 31, behaviour: { profile, quirks: { duplicateStatus: 'accept' } } });
       try {
         const api = clientFor(sb);
         const before = await customerCount(sb);
         const rows = freshVkns(2000, 60).map((t, i) => ({ TaxNumber: t, Name: `Dayanıklılık ${i}`, City: 'Ankara' }));
         sb.setFaults({
           rates: { '500': 0.05, '503': 0.05, reset: 0.05, truncate: 0.05, malformed: 0.05 },
-          match: { method: 'POST', path: '^/general/Customers$' },
+          // The batch writes (POST /Customers) and the look-ups that resolve them (GET GetCustomerInfo).
+          match: { path: '^/general/Customers(/GetCustomerInfo/[^/]+)?$' },
           phase: 'either',
           retryAfterSeconds: 0,
         });
@@ -315,25 +437,30 @@ describe('bulk import over a failing network (2,000 rows, a quarter of the POSTs
         const report = await createCustomersInBatches(api.customers, rows, { batchSize: 20, concurrency: 4 });
         const ms = performance.now() - started;
         sb.clearFaults();
-        const posts = sb.requestLog().filter((r) => r.method === 'POST').length;
-        const lookups = sb.requestLog().filter((r) => r.method === 'GET' && /GetCustomerInfo/.test(r.path)).length;
-        const stored = new Set(await allCustomerTaxNumbers(sb));
+        const log = sb.requestLog();
+        const posts = log.filter((r) => r.method === 'POST').length;
+        const lookups = log.filter((r) => r.method === 'GET' && /GetCustomerInfo/.test(r.path)).length;
+        const struck = faultsStruck(log);
         const all = await allCustomerTaxNumbers(sb);
+        const stored = new Set(all);
         const placed = [...report.created, ...report.rejected, ...report.unknown, ...report.notSent].map((r) => r.index).sort((a, b) => a - b);
         console.log(
           `  ${profile}: ${rows.length} rows -> created ${report.created.length}, rejected ${report.rejected.length}, unknown ${report.unknown.length}, not sent ${report.notSent.length}; ` +
-            `${posts} POSTs for 100 batches (a quarter faulted, before or after the write), ${lookups} look-ups; stored ${all.length - before} new; ${ms.toFixed(0)} ms (machine shared)`,
+            `${posts} POSTs for 100 batches, ${lookups} look-ups; faults struck: ${JSON.stringify(struck)}; stored ${all.length - before} new; ${ms.toFixed(0)} ms (machine shared)`,
         );
+        // Nothing doubled: the service would have stored a resent row again.
+        assert.equal(all.length, stored.size, `${all.length - stored.size} customer(s) stored twice`);
+        // The network did fail, on both kinds of request, before and after the write.
+        for (const [where, n] of Object.entries(struck)) assert.ok(n > 0, `no fault struck ${where} the handler: ${JSON.stringify(struck)}`);
+        assert.ok(struck['POST before'] + struck['POST after'] >= posts / 8, `only ${struck['POST before'] + struck['POST after']} of ${posts} POSTs faulted`);
         assert.deepEqual(placed, [...Array(rows.length).keys()], 'every row reported exactly once');
-        assert.equal(all.length, stored.size, 'no customer doubled');
-        assert.ok(report.unknown.length <= rows.length / 100, `${report.unknown.length} unknown`);
-        assert.deepEqual(report.rejected, []);
-        for (const r of report.created) assert.ok(stored.has(r.row.TaxNumber as string), `created row ${r.index} is not stored`);
-        const storedOfOurs = rows.filter((r) => stored.has(r.TaxNumber)).length;
-        assert.equal(all.length - before, storedOfOurs, 'only our rows were added');
-        assert.ok(storedOfOurs >= report.created.length && storedOfOurs <= report.created.length + report.unknown.length, 'unknown rows are the only ones that may differ');
-        // Every state check agrees with the control endpoint too.
-        assert.equal((await sandboxState(sb)).inFlight <= 1, true);
+        assert.deepEqual(report.unknown.map((r) => `${r.index}: ${r.error.message}`), [], 'no row stays unconfirmed');
+        assert.deepEqual(report.rejected.map((r) => r.index), [], 'no row is refused');
+        // Nothing lost: every row is stored, once, and nothing else was added.
+        assert.equal(report.created.length, rows.length);
+        for (const r of rows) assert.ok(stored.has(r.TaxNumber), `${r.TaxNumber} was not stored`);
+        assert.equal(all.length - before, rows.length, 'only our rows were added');
+        assert.equal((await sandboxState(sb)).inFlight, 0);
       } finally {
         await sb.close();
       }

@@ -518,4 +518,22 @@ describe('duplicateStatus: a customer tax number that exists already', () => {
       assert.equal(mixed.status, 422, 'a missing name is not a duplicate');
     });
   });
+
+  test('accept (in neither profile): a second customer with the tax number is stored; the look-up finds the first; a delete leaves the other', async () => {
+    await withFresh({}, async (s) => {
+      s.setBehaviour({ quirks: { duplicateStatus: 'accept' } });
+      const first = ((await api(s, 'GET', '/general/Customers?PageSize=2')).json as { Content: Array<{ ID: number; TaxNumber: string }> }).Content;
+      const tn = first[0].TaxNumber;
+      const count = async () => ((await api(s, 'GET', '/__sandbox/customers/count')).json as { count: number }).count;
+      const before = await count();
+      assert.equal((await api(s, 'POST', '/general/Customers', [{ Name: 'Kopya 1', TaxNumber: tn }, { Name: 'Kopya 2', TaxNumber: tn }])).status, 200);
+      assert.equal(await count(), before + 2, 'both copies stored');
+      const same = ((await api(s, 'GET', `/general/Customers?PageSize=100&Search=${tn}`)).json as { Content: Array<{ ID: number; TaxNumber: string }> }).Content.filter((c) => c.TaxNumber === tn);
+      assert.equal(same.length, 3);
+      assert.equal(((await api(s, 'GET', `/general/Customers/GetCustomerInfo/${tn}`)).json as { ID: number }).ID, first[0].ID);
+      assert.equal((await api(s, 'PUT', '/general/Customers', { ID: first[1].ID, Name: 'Kopya 3', TaxNumber: tn })).status, 200, 'PUT accepts it too');
+      assert.equal((await api(s, 'DELETE', `/general/Customers/${first[0].ID}`)).status, 200);
+      assert.equal(((await api(s, 'GET', `/general/Customers/GetCustomerInfo/${tn}`)).json as { ID: number }).ID, first[1].ID, 'the look-up finds another copy');
+    });
+  });
 });

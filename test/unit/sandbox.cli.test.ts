@@ -51,7 +51,10 @@ describe('CLI behaviour options', () => {
   });
 });
 
-describe('bundled CLI', { skip: !fs.existsSync(BUNDLE) && 'dist/sandbox.js not built' }, () => {
+describe('bundled CLI', () => {
+  // A missing bundle is a failure, not a reason to skip: `npm run build` makes it (npm test does).
+  test('dist/sandbox.js is built', () => assert.ok(fs.existsSync(BUNDLE), `${BUNDLE} is missing: run \`npm run build\` first`));
+
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     test(`--json prints one listening line, serves with the given key, and exits 0 on ${signal}`, async () => {
       const child = spawn(process.execPath, [BUNDLE, '--json', '--port', '0', '--key', 'CLI-TEST-KEY', '--customers', '25', '--registry', '100'], { stdio: ['ignore', 'pipe', 'pipe'] });

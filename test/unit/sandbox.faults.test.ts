@@ -204,6 +204,16 @@ describe('fault phase', () => {
     assert.deepEqual([...outcomes].sort(), [false, true], 'stored and not stored both seen (chance of a false failure: 2^-23)');
   });
 
+  test('the request log names the fault that answered a request and its phase; other requests carry none', async () => {
+    sb.setFaults({ queue: ['500'], phase: 'after' });
+    await postCertificate();
+    sb.setFaults({ queue: ['reset'], phase: 'before' });
+    await postCertificate();
+    const posts = sb.requestLog().filter((r) => r.method === 'POST');
+    assert.deepEqual(posts.map((r) => r.fault), [{ kind: '500', phase: 'after' }, { kind: 'reset', phase: 'before' }]);
+    assert.deepEqual(sb.requestLog().filter((r) => r.method === 'GET').map((r) => r.fault), [undefined, undefined]);
+  });
+
   test('a bad phase is refused by the handle and the control endpoint; GET faults shows the phase', async () => {
     assert.throws(() => sb.setFaults({ phase: 'during' as never }), /phase must be one of: before, after, either/);
     const bad = await fetch(`${sb.url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify({ queue: ['500'], phase: 'later' }) });

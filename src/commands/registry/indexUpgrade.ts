@@ -2,59 +2,15 @@
 // from the list ZIP it came from, keeping its download date, or, when that ZIP is gone, the user is
 // asked to download the list again. Runs shortly after activation and whenever a search meets one.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../../api/types';
 import { PaletteCommands } from '../../constants';
-import { INDEX_FORMAT, type IndexMeta } from '../../registry/format';
-import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
-import { currentIndexFolder, readIndexMeta } from '../../registry/reader';
+import { INDEX_FORMAT } from '../../registry/format';
+import { closeOfflineRegistries, invalidateOfflineRegistries } from '../../registry/offlineLookup';
+import { keptDownloadDate, outdatedLists, zipToRebuildFrom, type OutdatedList } from '../../registry/upgradePlan';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 
-export interface OutdatedList {
-  aliasType: AliasType;
-  userType: GlobalUserType;
-  /** The list's index folder (registry-index/<alias>-<user>). */
-  storageDir: string;
-  meta?: IndexMeta;
-}
-
-/** The folder "Download Registry List" offers first (the extension's storage). */
-export function registryListsFolder(globalStoragePath: string): string {
-  return path.join(globalStoragePath, 'registry-lists');
-}
-
-/** The name a downloaded list's ZIP is saved under, in whichever folder. */
-export function registryZipName(aliasType: string, userType: string): string {
-  return `registry-${aliasType}-${userType}.zip`;
-}
-
-/** Where "Download Registry List" saves a list's ZIP when the extension's storage is chosen. */
-export function defaultZipPath(globalStoragePath: string, aliasType: string, userType: string): string {
-  return path.join(registryListsFolder(globalStoragePath), registryZipName(aliasType, userType));
-}
-
-/** Lists whose current index is of another format (or whose description cannot be read). */
-export function outdatedLists(globalStoragePath: string): OutdatedList[] {
-  const root = registryIndexRoot(globalStoragePath);
-  const out: OutdatedList[] = [];
-  for (const aliasType of ALIAS_TYPES) {
-    for (const userType of GLOBAL_USER_TYPES) {
-      const storageDir = path.join(root, `${aliasType}-${userType}`);
-      const folder = currentIndexFolder(storageDir);
-      if (!folder) continue;
-      let meta: IndexMeta | undefined;
-      try {
-        meta = readIndexMeta(folder);
-      } catch {
-        meta = undefined;
-      }
-      if (meta?.format !== INDEX_FORMAT) out.push({ aliasType, userType, storageDir, meta });
-    }
-  }
-  return out;
-}
+export { outdatedLists, registryListsFolder, registryZipName } from '../../registry/upgradePlan';
 
 const running = new Map<string, Promise<boolean>>();
 
@@ -73,7 +29,7 @@ export function upgradeList(globalStoragePath: string, list: OutdatedList): Prom
 
 async function rebuild(globalStoragePath: string, list: OutdatedList): Promise<boolean> {
   const { aliasType, userType } = list;
-  const zip = [list.meta?.zipPath, defaultZipPath(globalStoragePath, aliasType, userType)].find((p): p is string => !!p && fs.existsSync(p));
+  const zip = zipToRebuildFrom(globalStoragePath, list);
   if (!zip) {
     const download = vscode.l10n.t('Download List');
     void prompts
@@ -88,8 +44,7 @@ async function rebuild(globalStoragePath: string, list: OutdatedList): Promise<b
       async () => {
         // Windows cannot replace a folder with open files: let go of the lists first.
         closeOfflineRegistries();
-        const downloadedAt = list.meta?.downloadedAt ? new Date(list.meta.downloadedAt) : undefined;
-        await registry.buildIndexFromZip(zip, list.storageDir, { aliasType, userType, zipBytes: fs.statSync(zip).size, downloadedAt: downloadedAt && !Number.isNaN(downloadedAt.getTime()) ? downloadedAt : undefined });
+        await registry.buildIndexFromZip(zip, list.storageDir, { aliasType, userType, zipBytes: fs.statSync(zip).size, downloadedAt: keptDownloadDate(list.meta) });
       },
     );
   } catch (error) {

@@ -34,7 +34,7 @@ const DUPLICATES: ReadonlySet<string> = new Set(Object.values(DUPLICATE));
  * problem is a tax number that exists already, 422 (business rule) or 409 with code 1015
  * ("record already added" in the platform's catalogue); any other problem keeps it a 422.
  */
-function rejection(duplicateStatus: '422' | '409', errors: ErrorItem[]): ApiError {
+function rejection(duplicateStatus: '422' | '409' | 'accept', errors: ErrorItem[]): ApiError {
   if (duplicateStatus === '409' && errors.every((e) => DUPLICATES.has(e.Description))) {
     return ApiError.many(409, errors.map((e) => ({ ...e, Code: ErrorCode.alreadyExists })));
   }
@@ -99,9 +99,11 @@ export const customerRoutes: RouteSpec[] = [
       const errors: ErrorItem[] = [];
       const seen = new Set<string>();
       const good: CustomerFields[] = [];
+      // duplicateStatus `accept`: a tax number stored already, or twice in the list, is stored again.
+      const unique = app.behaviour.answerFor('duplicateStatus') !== 'accept';
       rows.forEach((f, i) => {
         const problems = ruleProblems(f);
-        if (f.TaxNumber && problems.length === 0) {
+        if (unique && f.TaxNumber && problems.length === 0) {
           if (app.customers.getByTaxNumber(f.TaxNumber)) problems.push(DUPLICATE.exists);
           else if (seen.has(f.TaxNumber)) problems.push(DUPLICATE.twice);
           seen.add(f.TaxNumber);
@@ -139,7 +141,7 @@ export const customerRoutes: RouteSpec[] = [
       if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
       const problems = ruleProblems(fields);
       const other = fields.TaxNumber ? app.customers.getByTaxNumber(fields.TaxNumber) : undefined;
-      if (other && other.ID !== id) problems.push(DUPLICATE.elsewhere);
+      if (other && other.ID !== id && app.behaviour.answerFor('duplicateStatus') !== 'accept') problems.push(DUPLICATE.elsewhere);
       if (problems.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), problems.map((p) => ({ Code: ErrorCode.businessRule, Description: p, Detail: `ID ${id}` })));
       app.customers.update(id, fields);
       app.changed();

@@ -3,29 +3,49 @@
 import * as vscode from 'vscode';
 import type { MailingSettingResponse } from '../../api/types';
 import type { FormValues, SectionSpec } from '../protocol';
+import { isOperationNotOffered } from '../../shell/missingOperation';
 import { text, type FormModel } from './formModel';
 
 function isActive(rows: MailingSettingResponse[], module: MailingSettingResponse['ModuleID']): boolean {
   return rows.find((r) => r.ModuleID === module)?.IsActive === true;
 }
 
-function sections(): SectionSpec[] {
+/** A section whose operation the server does not have (an older API) shows that instead of its fields. */
+function sections(offered: { mailing: boolean; taxOffice: boolean }): SectionSpec[] {
   return [
     {
       title: vscode.l10n.t('Invoice mailing'),
-      fields: [
-        { name: 'EmailActive', label: vscode.l10n.t('Send invoices by e-mail'), kind: 'checkbox' },
-        { name: 'ChatActive', label: vscode.l10n.t('Send invoices by WhatsApp'), kind: 'checkbox' },
-      ],
+      ...(offered.mailing
+        ? {
+            fields: [
+              { name: 'EmailActive', label: vscode.l10n.t('Send invoices by e-mail'), kind: 'checkbox' },
+              { name: 'ChatActive', label: vscode.l10n.t('Send invoices by WhatsApp'), kind: 'checkbox' },
+            ],
+          }
+        : { fields: [], info: [vscode.l10n.t('This server does not offer mailing settings')] }),
     },
     {
       title: vscode.l10n.t('Interactive tax office'),
-      fields: [
-        { name: 'TaxOfficeUserName', label: vscode.l10n.t('User name'), kind: 'text', maxLength: 100 },
-        { name: 'TaxOfficePassword', label: vscode.l10n.t('Password'), kind: 'password', maxLength: 200, hint: vscode.l10n.t('Enter the password to change the credentials; it is not shown again.') },
-      ],
+      ...(offered.taxOffice
+        ? {
+            fields: [
+              { name: 'TaxOfficeUserName', label: vscode.l10n.t('User name'), kind: 'text', maxLength: 100 },
+              { name: 'TaxOfficePassword', label: vscode.l10n.t('Password'), kind: 'password', maxLength: 200, hint: vscode.l10n.t('Enter the password to change the credentials; it is not shown again.') },
+            ],
+          }
+        : { fields: [], info: [vscode.l10n.t('This server does not offer the interactive tax office settings')] }),
     },
   ];
+}
+
+/** The answer, or the error when the server does not have the operation (a 404 on its fixed path). */
+async function unlessNotOffered<T>(call: Promise<T>): Promise<{ value: T } | { notOffered: unknown }> {
+  try {
+    return { value: await call };
+  } catch (error) {
+    if (isOperationNotOffered(error)) return { notOffered: error };
+    throw error;
+  }
 }
 
 export function settingsForm(): FormModel {
@@ -35,21 +55,30 @@ export function settingsForm(): FormModel {
     areas: ['mailing', 'taxOffice'],
     initialTitle: () => vscode.l10n.t('Nilvera Settings'),
     async load(client) {
-      const [mailing, taxOffice] = await Promise.all([client.mailing.settings(), client.taxOffice.get()]);
+      const [mailingAnswer, taxOfficeAnswer] = await Promise.all([unlessNotOffered(client.mailing.settings()), unlessNotOffered(client.taxOffice.get())]);
+      // Neither part offered: the form has nothing to show but why.
+      if ('notOffered' in mailingAnswer && 'notOffered' in taxOfficeAnswer) throw mailingAnswer.notOffered;
+      const mailing = 'value' in mailingAnswer ? mailingAnswer.value : undefined;
+      const taxOffice = 'value' in taxOfficeAnswer ? taxOfficeAnswer.value : undefined;
       return {
         title: vscode.l10n.t('Nilvera Settings'),
         description: vscode.l10n.t('Invoice mailing and the interactive tax office account.'),
-        sections: sections(),
-        values: { EmailActive: isActive(mailing, 'Portal'), ChatActive: isActive(mailing, 'WhatsApp'), TaxOfficeUserName: text(taxOffice.UserName), TaxOfficePassword: '' },
+        sections: sections({ mailing: mailing !== undefined, taxOffice: taxOffice !== undefined }),
+        values: {
+          ...(mailing ? { EmailActive: isActive(mailing, 'Portal'), ChatActive: isActive(mailing, 'WhatsApp') } : {}),
+          ...(taxOffice ? { TaxOfficeUserName: text(taxOffice.UserName), TaxOfficePassword: '' } : {}),
+        },
       };
     },
     async save(client, values: FormValues, baseline: FormValues) {
       // The credentials first: the server rejects an empty password (422), and then nothing else changes.
-      const userName = typeof values.TaxOfficeUserName === 'string' ? values.TaxOfficeUserName.trim() : '';
-      const password = typeof values.TaxOfficePassword === 'string' ? values.TaxOfficePassword : '';
-      if (userName !== baseline.TaxOfficeUserName || password !== '') await client.taxOffice.update(userName, password);
-      if (values.EmailActive !== baseline.EmailActive) await client.mailing.setEmail({ IsActive: values.EmailActive === true });
-      if (values.ChatActive !== baseline.ChatActive) await client.mailing.setChat(values.ChatActive === true);
+      if (typeof baseline.TaxOfficeUserName === 'string') {
+        const userName = typeof values.TaxOfficeUserName === 'string' ? values.TaxOfficeUserName.trim() : '';
+        const password = typeof values.TaxOfficePassword === 'string' ? values.TaxOfficePassword : '';
+        if (userName !== baseline.TaxOfficeUserName || password !== '') await client.taxOffice.update(userName, password);
+      }
+      if (typeof baseline.EmailActive === 'boolean' && values.EmailActive !== baseline.EmailActive) await client.mailing.setEmail({ IsActive: values.EmailActive === true });
+      if (typeof baseline.ChatActive === 'boolean' && values.ChatActive !== baseline.ChatActive) await client.mailing.setChat(values.ChatActive === true);
     },
   };
 }
