@@ -67,8 +67,9 @@ export function likelyCauses(design: string): DesignCause[] {
 
 /** The other files a design asks for: xsl:import/xsl:include hrefs and document() arguments. */
 export function externalReferences(design: string): string[] {
+  const code = design.replace(/<!--[\s\S]*?-->/g, '');
   const refs: string[] = [];
-  for (const m of design.matchAll(/<xsl:(?:import|include)\b[^>]*\shref\s*=\s*["']([^"']*)["']/g)) refs.push(m[1]);
-  for (const m of design.matchAll(/document\s*\(\s*(?:'([^']*)'|"([^"]*)"|([^)]*))\)/g)) refs.push((m[1] ?? m[2] ?? m[3] ?? '').trim());
-  return [...new Set(refs)];
+  for (const m of code.matchAll(/<xsl:(?:import|include)\b[^>]*\shref\s*=\s*["']([^"']*)["']/g)) refs.push(m[1]);
+  for (const m of code.matchAll(/document\s*\(\s*(?:'([^']*)'|"([^"]*)"|([^)]*))\)/g)) refs.push((m[1] ?? m[2] ?? m[3] ?? '').trim());
+  return [...new Set(refs)].filter((r) => r !== '');
 }

@@ -7,9 +7,10 @@ import type { GlobalUserType } from '../api/types';
 import { PaletteCommands } from '../constants';
 import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
-import { documentLabel } from './documentPreview';
+import { documentLabel, LINES_SENT } from './documentPreview';
 import { pickInvoice } from './invoicePicker';
 import { readDocument, type RegistryList } from './model/readDocument';
+import type { ReadResult } from './model/types';
 import { PreviewPanel } from './previewPanel';
 
 export const STUDIO_VIEW_TYPE = 'nilvera.preview.studio';
@@ -24,6 +25,8 @@ class Studio implements vscode.Disposable {
   private invoice: vscode.TextDocument | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The invoice's structured model, read again only when the invoice changes (not on design edits). */
+  private read: { uri: string; version: number; result: ReadResult } | undefined;
 
   constructor(
     readonly design: vscode.TextDocument,
@@ -56,7 +59,9 @@ class Studio implements vscode.Disposable {
     clearTimeout(this.timer);
     if (!this.invoice) return;
     const xml = this.invoice.getText();
-    const { result } = readDocument(xml, { registry: this.registry });
+    const key = { uri: this.invoice.uri.toString(), version: this.invoice.version };
+    if (this.read?.uri !== key.uri || this.read.version !== key.version) this.read = { ...key, result: readDocument(xml, { registry: this.registry, maxLines: LINES_SENT }).result };
+    const result = this.read.result;
     this.panel.panel.title = vscode.l10n.t('Design {0} with {1}', documentLabel(this.design.uri), documentLabel(this.invoice.uri));
     this.panel.show({
       source: vscode.l10n.t('{0} with {1}', documentLabel(this.design.uri), documentLabel(this.invoice.uri)),

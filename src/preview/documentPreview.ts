@@ -12,6 +12,8 @@ import type { DesignSource, ViewMode } from './protocol';
 export const DOCUMENT_VIEW_TYPE = 'nilvera.preview.document';
 /** Quiet time after the last edit before the preview is brought up to date. */
 export const DOCUMENT_DEBOUNCE_MS = 250;
+/** Lines sent to the page (the totals checks cover them all): a 20 MB invoice has some 55,000. */
+export const LINES_SENT = 1000;
 const SNIFF_CHARS = 4096;
 
 export function isUblDocument(doc: vscode.TextDocument): boolean {
@@ -78,10 +80,12 @@ export class DocumentPreview implements vscode.Disposable {
     const doc = this.document;
     if (!this.panel || !doc) return;
     const text = doc.getText();
-    const { result, design } = readDocument(text, { registry: this.registry });
+    const { result, design } = readDocument(text, { registry: this.registry, maxLines: LINES_SENT });
     const source: DesignSource = design === undefined ? { origin: 'embedded', problem: 'none' } : 'text' in design ? { origin: 'embedded', text: design.text, ...(design.name ? { name: design.name } : {}) } : { origin: 'embedded', problem: design.problem, ...(design.name ? { name: design.name } : {}) };
     const mode: ViewMode = source.text !== undefined ? 'design' : 'structured';
-    this.panel.show({ source: documentLabel(doc.uri), result, xml: text, design: source, mode });
+    // The text goes to the page only when it can render it through a design (it can be 20 MB).
+    const renderable = source.text !== undefined && this.panel.capabilities?.xslt !== false;
+    this.panel.show({ source: documentLabel(doc.uri), result, xml: renderable ? text : '', design: source, mode });
   }
 
   dispose(): void {

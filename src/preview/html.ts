@@ -1,54 +1,11 @@
-// The preview page. Its policy differs from the forms' in two points, both for the design's frame, which
-// is a srcdoc frame and so inherits this page's policy on top of its own (CSP3):
-// - script-src lists a second nonce, the design nonce, which the page puts on the design's own inline
-//   scripts (the QR code designs draw); markup of the design never enters this page, only the frame;
-// - style-src allows inline styles, which every design uses (style attributes, <style>).
-// Everything else stays shut: default-src 'none' (so no frame may navigate anywhere, and no fetch,
-// image, font or form goes to the network), images only from data: and the extension's assets.
+// The preview page for a webview: fresh nonces per render, the script from the built webview assets
+// (the page and its policies: ./page.ts).
 import * as vscode from 'vscode';
 import { newNonce, webviewAssetsRoot } from '../webviews/html';
+import { previewPage } from './page';
 import type { PanelKind } from './protocol';
 
-export function previewPolicy(cspSource: string, pageNonce: string, designNonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${pageNonce}' 'nonce-${designNonce}'`,
-    `style-src ${cspSource} 'unsafe-inline'`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-    "connect-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
-}
-
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
-
 export function previewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, kind: PanelKind, title: string): string {
-  const pageNonce = newNonce();
-  const designNonce = newNonce();
   const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewAssetsRoot(extensionUri), 'preview', 'main.js'));
-  return `<!DOCTYPE html>
-<html lang="${escape(vscode.env.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${previewPolicy(webview.cspSource, pageNonce, designNonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escape(title)}</title>
-</head>
-<body class="${kind}" data-design-nonce="${designNonce}">
-<header id="toolbar">
-<span id="title"></span>
-<button type="button" data-mode="design" data-label="mode.design"></button>
-<button type="button" data-mode="structured" data-label="mode.structured"></button>
-<button type="button" id="pick" class="studio-only" data-label="studio.pick"></button>
-<button type="button" id="upload" class="studio-only primary" data-label="studio.upload"></button>
-</header>
-<div id="banner" role="status" hidden></div>
-<div id="problem" role="alert" hidden></div>
-<iframe id="design" sandbox="allow-scripts" hidden></iframe>
-<main id="structured" aria-live="polite"></main>
-<script nonce="${pageNonce}" src="${script}"></script>
-</body>
-</html>`;
+  return previewPage({ kind, title, language: vscode.env.language, cspSource: webview.cspSource, scriptUri: script.toString(), pageNonce: newNonce(), designNonce: newNonce() });
 }

@@ -92,6 +92,7 @@ export function previewLabels(): PreviewLabels {
     'line.withheld': vscode.l10n.t('withheld:'),
     'lines.showAll': vscode.l10n.t('Show all {0} lines'),
     'lines.shown': vscode.l10n.t('Showing {0} of {1} lines.'),
+    'lines.firstOnly': vscode.l10n.t('Only the first {0} of {1} lines are shown here; the totals checks above cover them all.'),
     'tax.name': vscode.l10n.t('Tax'),
     'tax.code': vscode.l10n.t('Code'),
     'tax.percent': vscode.l10n.t('%'),

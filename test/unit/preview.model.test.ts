@@ -13,6 +13,7 @@ import { looksLikeUblDocument } from '../../src/preview/model/documentTypes';
 import { readXml, type XmlElement } from '../../src/preview/model/xmlReader';
 import type { StructuredModel } from '../../src/preview/model/types';
 import type { OfflineTaxpayer } from '../../src/registry/offlineLookup';
+import { largeInvoice } from '../support/largeInvoice';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const sample = (name: string) => fs.readFileSync(path.join(root, 'media', 'samples', name), 'utf8');
@@ -134,6 +135,18 @@ test('a document-level allowance lowers the tax-exclusive amount; a missing or n
   const m = model(notNumber);
   assert.ok(!checked(m).includes('lines'), 'no line check when a line amount is not a number');
   assert.equal(m.lines[1].amount?.numeric, false);
+});
+
+test('maxLines keeps the first lines in the model but counts and checks them all', () => {
+  const text = largeInvoice(path.join(root, 'test', 'fixtures', 'ubl-tr-invoice-valid.xml'), 200 * 1024);
+  const all = model(text);
+  const capped = model(text, { maxLines: 10 });
+  assert.ok(all.lineCount > 100);
+  assert.equal(capped.lineCount, all.lineCount);
+  assert.equal(capped.lines.length, 10);
+  assert.deepEqual(capped.lines, all.lines.slice(0, 10));
+  assert.deepEqual(capped.checks, all.checks, 'the line-sum check covers every line, kept or not');
+  assert.ok(!capped.checks.find((c) => c.id === 'lines')?.ok, 'the repeated lines no longer add up to the stated total');
 });
 
 test('a customer VKN with a wrong check digit is invalid, with the corrected number', () => {

@@ -22,6 +22,8 @@ export interface RegistryList {
 export interface ReadOptions {
   /** The downloaded list of a user type, or undefined when none is downloaded. */
   registry?: (userType: GlobalUserType) => RegistryList | undefined;
+  /** Lines kept in the model (all are counted and checked); default: all. */
+  maxLines?: number;
 }
 
 /** The design embedded in the document: its file name and text, or why it could not be read. */
@@ -178,6 +180,7 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
   const drivers: PartyView[] = [];
   let design: EmbeddedDesign | undefined;
   let list: RegistryList | undefined;
+  const maxLines = options.maxLines ?? Number.POSITIVE_INFINITY;
 
   /** Thrown to stop reading once the root says the document is not one of ours. */
   const stop = new Error('not a UBL-TR document');
@@ -262,9 +265,12 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
           return;
         }
         if (t.lineElement === el.local) {
-          const line = lineOf(el, t);
-          model.lines.push(line);
-          totals.lineAmounts.push(line.amount);
+          model.lineCount += 1;
+          if (model.lines.length < maxLines) {
+            const line = lineOf(el, t);
+            model.lines.push(line);
+            totals.lineAmounts.push(line.amount);
+          } else totals.lineAmounts.push(amountOf(child(el, 'LineExtensionAmount')));
           return;
         }
         if (t.partyElements.includes(el.local)) {
@@ -285,7 +291,6 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
   const documentType = type as DocumentType;
   for (const role of [...documentType.partyElements, 'CarrierParty']) model.parties.push(...(partiesByRole.get(role) ?? []));
   model.parties.push(...drivers);
-  model.lineCount = model.lines.length;
   if (documentType.hasTotals) {
     model.totals = TOTAL_KEYS.filter((k) => totals.totals[k]).map((key) => ({ key, amount: totals.totals[key] as Amount }));
     totals.taxes = model.taxes;

@@ -5,6 +5,7 @@
 // which the frame inherits, and the frame's own both say default-src 'none'). The design's inline
 // scripts carry the design nonce, the only way they run; this page's own script has another one.
 import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
+import { FRAME_POLICY } from '../../preview/page';
 import type { HostMessage, InitMessage, PageMessage, RenderOutcome, UpdateMessage, ViewMode } from '../../preview/protocol';
 import type { Amount, LineView, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
@@ -27,8 +28,6 @@ const sheet = new CSSStyleSheet();
 sheet.replaceSync(styles);
 document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
-/** The policy of the design's frame (the page's own, inherited by the frame, is as strict). */
-const FRAME_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 const LINES_SHOWN_AT_FIRST = 500;
 const hasXslt = typeof XSLTProcessor === 'function';
 const designNonce = document.body.dataset.designNonce ?? '';
@@ -36,6 +35,8 @@ const designNonce = document.body.dataset.designNonce ?? '';
 let init: InitMessage | undefined;
 let last: UpdateMessage | undefined;
 let xml = '';
+/** The document parsed once per text: a design edit transforms the same document again. */
+let parsedXml: { text: string; doc: Document } | undefined;
 let state: PageState = (vscode.getState() as PageState | undefined) ?? {};
 let linesShown = LINES_SHOWN_AT_FIRST;
 
@@ -106,7 +107,8 @@ function transform(xmlText: string, designText: string): DesignRender {
   const stylesheet = parser.parseFromString(designText, 'application/xml');
   const designError = parserError(stylesheet);
   if (designError) return { ok: false, title: L('design.notWellFormed'), detail: [designError] };
-  const source = parser.parseFromString(xmlText, 'application/xml');
+  if (parsedXml?.text !== xmlText) parsedXml = { text: xmlText, doc: parser.parseFromString(xmlText, 'application/xml') };
+  const source = parsedXml.doc;
   const sourceError = parserError(source);
   if (sourceError) return { ok: false, title: L('document.notWellFormed'), detail: [sourceError] };
   let output: Document | null;
@@ -227,8 +229,8 @@ function linesTable(model: StructuredModel): HTMLElement {
       linesShown = model.lines.length;
       renderStructured(model);
     });
-    wrap.append(el('p', 'muted', L('lines.shown', shown.length, model.lines.length)), more);
-  }
+    wrap.append(el('p', 'muted', L('lines.shown', shown.length, model.lineCount)), more);
+  } else if (model.lineCount > model.lines.length) wrap.append(el('p', 'muted', L('lines.firstOnly', model.lines.length, model.lineCount)));
   return wrap;
 }
 
@@ -380,7 +382,7 @@ function show(update: UpdateMessage, started = performance.now()): void {
     report(update.seq, 'structured', started, hasXslt || designText === undefined ? 'structured' : 'noXslt');
     return;
   }
-  const references = externalReferences(designText).filter((r) => r !== '');
+  const references = externalReferences(designText);
   if (references.length > 0) notices.push({ text: L('design.references', references.slice(0, 5).join(', ')) });
   setBanner(notices);
   const rendered = transform(xml, designText);
