@@ -57,8 +57,13 @@ async function designShows(preview: FrameLocator, texts: string[], timeoutMs = 3
 
 /** Opens a workspace file in the first editor group, so the preview beside it stays in view. */
 async function openInFirstGroup(wb: Workbench, name: string): Promise<void> {
-  await wb.page.keyboard.press('Control+1');
+  await focusFirstGroup(wb);
   await openFile(wb.page, name);
+}
+
+/** Focuses the first editor group by a click on its tab: keys pressed while a webview has the focus go to the webview. */
+async function focusFirstGroup(wb: Workbench): Promise<void> {
+  await wb.page.locator('.editor-group-container').first().locator('.tabs-container .tab.active').first().click();
 }
 
 /**
@@ -145,7 +150,7 @@ test('template studio: the design rendered with a built-in sample, following its
     const preview = await page(wb, 'Design my-design.xslt');
     await designShows(preview, ['Ayçiçek yağı 5 L', 'Ödenecek Tutar']);
     // Edit the design as a person would: find the payable row's label and type over it.
-    await wb.page.keyboard.press('Control+1');
+    await focusFirstGroup(wb);
     await activeEditorLines(wb).click();
     await wb.page.keyboard.press('Control+F');
     await wb.page.keyboard.type('Ödenecek Tutar');
@@ -196,8 +201,10 @@ test('a design that tries to read local files or reach the network gets nothing'
     for (const expected of ['file:0:', 'passwd:0', 'url:0:', 'resource:0:', 'fetch:blocked', 'xhr:blocked', 'parent:blocked', 'host:blocked']) assert.ok(text.includes(expected), `${expected} in: ${text}`);
     for (const leak of ['TOP-SECRET-4711', 'LEAKED']) assert.ok(!text.includes(leak), `${leak} in: ${text}`);
     await wb.screenshot('hostile design: every read and request came back empty');
-    // Its message to the page above it (asking for an upload) is ignored: no prompt, no request to the API.
+    // Its messages to the page above it (an upload, a forged update) are ignored: no prompt, no request to
+    // the API, and the page still shows what the host sent.
     await wb.page.waitForTimeout(4_000); // also lets its delayed navigation attempt happen
+    assert.equal(await preview.locator('#title').innerText(), 'hostile.xslt with invoice-TEMELFATURA.xml');
     assert.equal(await wb.page.locator('.quick-input-widget:visible').count(), 0, 'no upload prompt opened');
     const requests = (await wb.sandbox!.control('requests')) as Array<{ method: string; path: string }>;
     assert.deepEqual(requests.slice(requestsBefore).filter((r) => r.method !== 'GET'), []);
@@ -257,7 +264,7 @@ test('with the browser\'s XSLT turned off: the structured view and the message, 
     await wb.screenshot('no XSLT: structured view with the message');
     // Closed, it stays closed while the document is edited.
     await preview.locator('#banner .dismiss').click();
-    await wb.page.keyboard.press('Control+1');
+    await focusFirstGroup(wb);
     await activeEditorLines(wb).click();
     await wb.page.keyboard.press('Control+End');
     await wb.page.keyboard.type('\n<!-- edited -->');
