@@ -92,4 +92,6 @@ test('the other files a design asks for are listed: xsl:import, xsl:include, doc
   const hostile = externalReferences(fs.readFileSync(path.join(root, 'test', 'fixtures', 'preview', 'hostile-design.xslt'), 'utf8'));
   assert.deepEqual(hostile, ['file://WORKSPACE/secret.xml', 'file:///etc/passwd', 'SERVER/leak.xml', 'RESOURCE']);
   assert.deepEqual(externalReferences('<xsl:value-of select="document.title"/><script>document.getElementById(\'x\')</script>'), []);
+  // document('') is the design itself, and a comment asks for nothing.
+  assert.deepEqual(externalReferences('<!-- once used document(\'old.xml\') --><xsl:value-of select="count(document(\'\'))"/>'), []);
 });
