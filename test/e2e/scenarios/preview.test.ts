@@ -92,7 +92,8 @@ async function copyToWorkspace(wb: Workbench, from: string, name = path.basename
 }
 
 test('an invoice with its embedded design: rendered through it, with supplier, customer, a line and the payable amount', { timeout: 240_000 }, async () => {
-  const wb = await openWorkbench({ scenario: 'preview' });
+  // Auto save off, as a person may have it: Upload must save the edited design itself.
+  const wb = await openWorkbench({ scenario: 'preview', settings: { 'files.autoSave': 'off' } });
   open.push(wb);
   await steps(wb, async () => {
     await copyToWorkspace(wb, path.join(samples, 'invoice-TEMELFATURA.xml'));
