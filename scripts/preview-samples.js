@@ -114,7 +114,7 @@ function invoice(kind, spec) {
   const withholdings = lines.filter((l) => l.withholding);
   const totalWithheld = withholdings.reduce((s, l) => s + l.withheld, 0);
   const out = header(kind, { ...spec, currency: cur, lineCount: lines.length });
-  out.push(designReference(spec.design, `${spec.id}-XSLT`));
+  if (spec.design) out.push(designReference(spec.design, `${spec.id}-XSLT`));
   out.push('  <cac:AccountingSupplierParty>', party(spec.supplier ?? SUPPLIER), '  </cac:AccountingSupplierParty>');
   out.push('  <cac:AccountingCustomerParty>', party(spec.customer ?? CUSTOMER), '  </cac:AccountingCustomerParty>');
   if (spec.buyer) out.push('  <cac:BuyerCustomerParty>', party(spec.buyer), '  </cac:BuyerCustomerParty>');
@@ -270,7 +270,11 @@ function applicationResponse() {
   return out.join('\n');
 }
 
-/** The samples: file name → text. */
+/**
+ * The samples: file name → text. Every real UBL-TR invoice carries its design; here three samples do
+ * (an e-invoice, an e-archive invoice and a despatch advice, for "Preview Document"), the others leave
+ * it out to keep the VSIX small: the studio renders them with the design being edited.
+ */
 function samples(design) {
   const kdv20 = (name, quantity, unit, price) => ({ name, quantity, unit, price, vat: 20 });
   return {
@@ -284,7 +288,6 @@ function samples(design) {
       lines: [kdv20('Danışmanlık hizmeti (saat)', 10, 'HUR', 150000), kdv20('Yazılım lisansı', 1, 'C62', 500000)],
     }),
     'invoice-TICARIFATURA.xml': invoice('Invoice', {
-      design,
       profile: 'TICARIFATURA',
       id: 'ORN2026000000102',
       uuid: '6c0a3d2f-8b5e-4f9c-8d40-2b3c4d5e6f70',
@@ -302,7 +305,6 @@ function samples(design) {
       lines: [kdv20('Kablosuz kulaklık', 1, 'C62', 189990), kdv20('Kargo', 1, 'C62', 4990)],
     }),
     'invoice-IHRACAT.xml': invoice('Invoice', {
-      design,
       profile: 'IHRACAT',
       id: 'ORN2026000000104',
       uuid: '8e2c5f41-0d70-4b1e-8f62-4d5e6f708192',
@@ -314,7 +316,6 @@ function samples(design) {
       lines: [{ name: 'Kuru kayısı 10 kg koli', quantity: 500, unit: 'C62', price: 4200, vat: 0, exemption: ['301', '11/1-a Mal ihracatı'] }],
     }),
     'invoice-TEVKIFAT.xml': invoice('Invoice', {
-      design,
       profile: 'TICARIFATURA',
       id: 'ORN2026000000105',
       uuid: '9f3d6052-1e81-4c2f-9073-5e6f708192a3',
@@ -323,7 +324,6 @@ function samples(design) {
       lines: [{ name: 'Temizlik hizmeti (aylık)', quantity: 1, unit: 'MON', price: 2500000, vat: 20, withholding: { code: '614', name: 'KDV TEVKIFAT', percent: 70, ofVat: true } }],
     }),
     'e-mustahsil-makbuzu.xml': invoice('CreditNote', {
-      design,
       profile: 'EARSIVBELGE',
       id: 'EMM2026000000007',
       uuid: 'a0e4f163-2f92-4d30-8184-6f708192a3b4',

@@ -198,11 +198,12 @@ test('registry status from the downloaded list: registered with its PK alias, de
 
 test('the embedded design is found by DocumentType XSLT or its file name, decoded, and told apart from broken ones', () => {
   const design = fs.readFileSync(path.join(root, 'media', 'samples', 'sample-design.xslt'), 'utf8');
-  for (const name of ['invoice-TEMELFATURA.xml', 'despatch-advice.xml', 'e-mustahsil-makbuzu.xml']) {
+  for (const name of ['invoice-TEMELFATURA.xml', 'invoice-EARSIVFATURA.xml', 'despatch-advice.xml']) {
     const out = readDocument(sample(name));
     assert.deepEqual(out.design, { name: 'sample-design.xslt', text: design }, name);
     assert.ok(out.result.ok && out.result.model.design?.bytes === Buffer.byteLength(design));
   }
+  for (const name of ['invoice-TICARIFATURA.xml', 'e-mustahsil-makbuzu.xml']) assert.equal(readDocument(sample(name)).design, undefined, name);
   assert.equal(readDocument(fixture('ubl-tr-invoice-valid.xml')).design, undefined);
   const attach = (type: string, file: string, content: string) =>
     fixture('ubl-tr-invoice-valid.xml').replace('<cac:AccountingSupplierParty>', `<cac:AdditionalDocumentReference><cbc:ID>1</cbc:ID><cbc:DocumentType>${type}</cbc:DocumentType><cac:Attachment><cbc:EmbeddedDocumentBinaryObject filename="${file}">${content}</cbc:EmbeddedDocumentBinaryObject></cac:Attachment></cac:AdditionalDocumentReference>\n  <cac:AccountingSupplierParty>`);

@@ -87,7 +87,8 @@ type DesignRender = { ok: true; html: string } | { ok: false; title: string; det
 
 function parserError(doc: Document): string | undefined {
   const error = doc.getElementsByTagName('parsererror')[0];
-  return error ? (error.textContent ?? '').replace(/\s+/g, ' ').trim() : undefined;
+  // Chromium wraps the parser's own message (its <div>) in headings meant for a page rendering XML.
+  return error ? ((error.querySelector('div') ?? error).textContent ?? '').replace(/\s+/g, ' ').trim() : undefined;
 }
 
 function causeText(c: DesignCause): string {
