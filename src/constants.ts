@@ -122,6 +122,14 @@ export const DiagnosticsCommands = {
   testHook: 'nilvera.internal.diagnostics',
 } as const;
 
+/** Document preview and template studio (src/preview). The internal one is for the tests and the benchmark. */
+export const PreviewCommands = {
+  document: 'nilvera.preview.document',
+  design: 'nilvera.preview.design',
+  uploadDesign: 'nilvera.preview.uploadDesign',
+  testHook: 'nilvera.internal.preview',
+} as const;
+
 export const ViewContainerId = 'nilvera';
 
 export const Views = {
@@ -135,6 +143,8 @@ export const Views = {
 export const ContextKeys = {
   hasApiKey: 'nilvera.hasApiKey',
   environment: 'nilvera.environment',
+  /** The active editor shows a UBL-TR document (src/preview/contextKey.ts). */
+  ublDocument: 'nilvera.ublDocument',
 } as const;
 
 /** Setting names below the `nilvera` section. */

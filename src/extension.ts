@@ -15,6 +15,7 @@ import { ShellState } from './shell/shellState';
 import { ShellStatusBar } from './shell/statusBar';
 import { trackWorkspaceUse } from './shell/workspaceUsage';
 import { registerSelectionContext } from './commands/registry/selectionContext';
+import { registerUblDocumentContext } from './preview/contextKey';
 import { registerWalkthroughProgress } from './walkthrough/progress';
 
 /** What activate() returns: the activation time, and the hooks the extension-host tests use. */
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
     shell.onDidChangeProfile(() => void state.refresh()),
     shell.profiles.onDidChangeRecords(() => void state.refresh()),
     registerSelectionContext(),
+    registerUblDocumentContext(),
   );
   timing.mark('shell services, commands and listeners');
   const features = registerFeatures(context, shell, timing);

@@ -22,7 +22,7 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
   const forms = new LazyFeature<FormsFeatureModule>(FEATURES.forms, context, shell);
   const editor = new LazyFeature<EditorFeatureModule>(FEATURES.editor, context, shell);
   const reconciliation = new LazyFeature(FEATURES.reconciliation, context, shell);
-  const others = [FEATURES.registry, FEATURES.connection, FEATURES.profiles].map((d) => new LazyFeature(d, context, shell));
+  const others = [FEATURES.registry, FEATURES.connection, FEATURES.profiles, FEATURES.preview].map((d) => new LazyFeature(d, context, shell));
   const all: LazyFeature[] = [views, forms, editor, reconciliation, ...others];
   for (const feature of all) context.subscriptions.push(...feature.registerStubs());
   timing.mark('feature command stubs');

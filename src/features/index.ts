@@ -3,7 +3,7 @@
 // registers. activate() registers a stub per id
 // (src/shell/lazyFeatures.ts). test/unit/bundles.test.ts keeps each feature's modules out of the main
 // bundle; test/unit/manifest.test.ts checks that every contributed command is here or in activate().
-import { ConnectionCommands, DiagnosticsCommands, FormCommands, PaletteCommands, ProfileCommands, ReconciliationCommands, TreeCommands } from '../constants';
+import { ConnectionCommands, DiagnosticsCommands, FormCommands, PaletteCommands, PreviewCommands, ProfileCommands, ReconciliationCommands, TreeCommands } from '../constants';
 import type { FeatureDefinition, FeatureModule } from '../shell/lazyFeatures';
 import type * as vscode from 'vscode';
 
@@ -59,6 +59,8 @@ export const FEATURES = {
   reconciliation: { name: 'reconciliation', load: () => import('./reconciliation'), commands: ids(ReconciliationCommands) },
   connection: { name: 'connection', load: () => import('./connection'), commands: ids(ConnectionCommands) },
   profiles: { name: 'profiles', load: () => import('./profiles'), commands: ids(ProfileCommands) },
+  /** The document preview (a design or the structured view) and the template studio. */
+  preview: { name: 'preview', load: () => import('./preview'), commands: ids(PreviewCommands) },
 } satisfies Record<string, FeatureDefinition>;
 
 export type FeatureName = keyof typeof FEATURES;

@@ -99,6 +99,8 @@ export interface TemplateRecord {
   IsDefault: boolean;
   /** Length of the last uploaded template file, in bytes (the file itself is not kept). */
   FileSize: number;
+  /** SHA-256 (hex) of the last uploaded file, so tests can tell which file arrived; absent before an upload. */
+  FileSha256?: string;
 }
 
 export interface SeriesRecord {

@@ -21,6 +21,8 @@ export interface OpenWorkbenchOptions {
   settings?: Record<string, unknown>;
   /** Display language, e.g. 'tr' (code-server --locale, with the fixture language pack; see locale.ts). */
   locale?: string;
+  /** More Chromium switches for this workbench's browser, e.g. ['--disable-features=XSLT']. */
+  chromiumArgs?: string[];
 }
 
 export interface Workbench {
@@ -139,12 +141,12 @@ export async function chooseMenuItem(page: Page, action: string, open: () => Pro
   await page.locator('.monaco-menu').first().waitFor({ state: 'hidden' }).catch(() => undefined);
 }
 
-async function launchBrowser(): Promise<Browser> {
+async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage', ...extraArgs],
   });
 }
 
@@ -196,7 +198,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<Work
     const server = await codeServer().startServer({ version: codeServerVersion, workDir, userDataDir, extensionsDir, env, locale: options.locale });
     cleanups.push(() => server.stop());
     const ready = mark('code-server ready');
-    const browser = await launchBrowser();
+    const browser = await launchBrowser(options.chromiumArgs);
     cleanups.push(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(WAIT_MS);

@@ -29,6 +29,7 @@ const FEATURE_BUDGET_BYTES: Record<string, number> = {
   reconciliation: 100 * 1024,
   connection: 95 * 1024,
   profiles: 70 * 1024,
+  preview: 90 * 1024,
 };
 
 /**
@@ -48,6 +49,7 @@ const AREA_MODULES: Array<[string, RegExp]> = [
   ['sandbox server', /^src\/sandbox\//],
   ['profile commands', /^src\/shell\/profiles\/profileCommands\.ts$/],
   ['content sniffing', /^src\/shell\/nilveraContent\.ts$/],
+  ['preview and template studio', /^src\/preview\/(?!contextKey\.ts$|model\/documentTypes\.ts$)/],
   ['node-fetch, jszip', /node_modules\/(node-fetch|jszip)\//],
 ];
 

@@ -1,4 +1,5 @@
 // PUT /ebill/Templates and PUT /evoucher/Series: flags with one default at a time.
+import { createHash } from 'node:crypto';
 import type { RouteSpec } from '../router';
 import { badRequest, notFound, unprocessable } from '../errors';
 import { expectObject, optBool, optString, reqInt } from '../validate';
@@ -53,7 +54,11 @@ export const templateRoutes: RouteSpec[] = [
       if (file && (file.length % 4 !== 0 || !BASE64.test(file))) throw unprocessable('Base64String is not valid base64.', 'Base64String');
       applyFlags(app.state.templates, item, isActive, isDefault, 'template');
       if (name) item.Name = name.trim();
-      if (file) item.FileSize = Buffer.byteLength(file, 'base64');
+      if (file) {
+        const bytes = Buffer.from(file, 'base64');
+        item.FileSize = bytes.length;
+        item.FileSha256 = createHash('sha256').update(bytes).digest('hex');
+      }
       app.changed();
       return true;
     },

@@ -27,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
     vscode.workspace.onDidChangeTextDocument(nothing),
     vscode.window.onDidChangeTextEditorSelection(nothing),
     vscode.window.onDidChangeActiveTextEditor(nothing),
+    vscode.window.onDidChangeActiveTextEditor(nothing),
   );
   timing.mark('shell services, commands and listeners');
 

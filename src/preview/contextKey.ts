@@ -1,0 +1,29 @@
+// Context key `nilvera.ublDocument`: the active editor shows a UBL-TR document (recognised by its opening
+// text), so the editor title and context menus offer "Preview Document" on invoices and despatch
+// advices, not on every XML file. Registered at activation; it reads only the first few KB on an editor switch.
+import * as vscode from 'vscode';
+import { ContextKeys } from '../constants';
+import { looksLikeUblDocument } from './model/documentTypes';
+
+const SNIFF_CHARS = 4096;
+const XML_FILE = /\.xml$/i;
+
+function showsUblDocument(editor: vscode.TextEditor | undefined): boolean {
+  if (!editor) return false;
+  const doc = editor.document;
+  if (doc.languageId !== 'xml' && !XML_FILE.test(doc.uri.path)) return false;
+  return looksLikeUblDocument(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
+}
+
+export function registerUblDocumentContext(): vscode.Disposable {
+  // An unset context key reads as false: nothing is published until a UBL-TR document is shown.
+  let last = false;
+  const publish = (editor: vscode.TextEditor | undefined) => {
+    const value = showsUblDocument(editor);
+    if (value === last) return;
+    last = value;
+    void vscode.commands.executeCommand('setContext', ContextKeys.ublDocument, value);
+  };
+  publish(vscode.window.activeTextEditor);
+  return vscode.window.onDidChangeActiveTextEditor(publish);
+}

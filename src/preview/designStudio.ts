@@ -1,0 +1,157 @@
+// The template studio: an .xslt/.xsl design rendered with a UBL-TR document of the workspace or a built-in
+// sample, updated as the design (or that document) is edited, debounced. One panel per design; its
+// "Upload as e-Invoice Template…" hands the saved design file to the existing template update command
+// (its checks, the remembered IDs and flags).
+import * as vscode from 'vscode';
+import type { GlobalUserType } from '../api/types';
+import { PaletteCommands } from '../constants';
+import { log } from '../shell/log';
+import { prompts, UserCancelledError } from '../shell/prompts';
+import { documentLabel, LINES_SENT } from './documentPreview';
+import { pickInvoice } from './invoicePicker';
+import { readDocument, type RegistryList } from './model/readDocument';
+import type { ReadResult } from './model/types';
+import { PreviewPanel } from './previewPanel';
+
+export const STUDIO_VIEW_TYPE = 'nilvera.preview.studio';
+/** Quiet time after the last keystroke in the design before it is rendered again. */
+export const STUDIO_DEBOUNCE_MS = 300;
+
+export function isDesign(doc: vscode.TextDocument): boolean {
+  return /\.xslt?$/i.test(doc.uri.path) || doc.languageId === 'xsl';
+}
+
+class Studio implements vscode.Disposable {
+  private invoice: vscode.TextDocument | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** The invoice's structured model, read again only when the invoice changes (not on design edits). */
+  private read: { uri: string; version: number; result: ReadResult } | undefined;
+
+  constructor(
+    readonly design: vscode.TextDocument,
+    readonly panel: PreviewPanel,
+    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length === 0) return;
+        if (e.document === this.design || e.document === this.invoice) this.schedule();
+      }),
+    );
+  }
+
+  async useInvoice(uri: vscode.Uri): Promise<void> {
+    this.invoice = await vscode.workspace.openTextDocument(uri);
+    this.refresh();
+  }
+
+  get invoiceUri(): vscode.Uri | undefined {
+    return this.invoice?.uri;
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), STUDIO_DEBOUNCE_MS);
+  }
+
+  refresh(): void {
+    clearTimeout(this.timer);
+    if (!this.invoice) return;
+    const xml = this.invoice.getText();
+    const key = { uri: this.invoice.uri.toString(), version: this.invoice.version };
+    if (this.read?.uri !== key.uri || this.read.version !== key.version) this.read = { ...key, result: readDocument(xml, { registry: this.registry, maxLines: LINES_SENT }).result };
+    const result = this.read.result;
+    this.panel.panel.title = vscode.l10n.t('Design {0} with {1}', documentLabel(this.design.uri), documentLabel(this.invoice.uri));
+    this.panel.show({
+      source: vscode.l10n.t('{0} with {1}', documentLabel(this.design.uri), documentLabel(this.invoice.uri)),
+      result,
+      xml,
+      design: { origin: 'editor', text: this.design.getText(), name: documentLabel(this.design.uri) },
+      mode: 'design',
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+export class DesignStudio implements vscode.Disposable {
+  private readonly studios = new Map<string, Studio>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+  ) {}
+
+  all(): Studio[] {
+    return [...this.studios.values()];
+  }
+
+  /** Opens the studio of `design` (or reveals it) and renders it with `invoice`, or one the user picks. */
+  async open(design: vscode.TextDocument, invoice?: vscode.Uri): Promise<Studio> {
+    const key = design.uri.toString();
+    let studio = this.studios.get(key);
+    const chosen = invoice ?? (studio?.invoiceUri ? undefined : await pickInvoice(this.extensionUri, vscode.l10n.t('Preview {0} with…', documentLabel(design.uri))));
+    if (!studio) {
+      const webviewPanel = vscode.window.createWebviewPanel(STUDIO_VIEW_TYPE, vscode.l10n.t('Design {0}', documentLabel(design.uri)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableFindWidget: true });
+      const created: Studio = new Studio(
+        design,
+        new PreviewPanel(webviewPanel, 'studio', this.extensionUri, {
+          upload: () => void this.upload(created).catch((e: unknown) => this.report(e)),
+          pickInvoice: () => void this.changeInvoice(created).catch((e: unknown) => this.report(e)),
+        }),
+        this.registry,
+      );
+      created.panel.onDidDispose(() => {
+        if (this.studios.get(key) === created) this.studios.delete(key);
+        created.dispose();
+      });
+      this.studios.set(key, created);
+      studio = created;
+    } else studio.panel.panel.reveal(undefined, true);
+    if (chosen) await studio.useInvoice(chosen);
+    return studio;
+  }
+
+  private async changeInvoice(studio: Studio): Promise<void> {
+    await studio.useInvoice(await pickInvoice(this.extensionUri, vscode.l10n.t('Preview {0} with…', documentLabel(studio.design.uri))));
+  }
+
+  /** The studio of a design document, if one is open. */
+  studioOf(design: vscode.TextDocument): Studio | undefined {
+    return this.studios.get(design.uri.toString());
+  }
+
+  /** Saves the design (a new one: Save As) and runs the template update command with its file. */
+  async upload(studio: Studio | vscode.TextDocument): Promise<void> {
+    const design = studio instanceof Studio ? studio.design : studio;
+    let uri = design.uri;
+    if (design.isUntitled) {
+      const saved = await vscode.workspace.save(design.uri);
+      if (!saved) throw new UserCancelledError();
+      uri = saved;
+    } else if (design.isDirty && !(await design.save())) throw new UserCancelledError();
+    if (uri.scheme !== 'file') {
+      void prompts.message('error', vscode.l10n.t('{0} is not a file on this computer; save it to a local folder to upload it.', documentLabel(uri)));
+      return;
+    }
+    await vscode.commands.executeCommand(PaletteCommands.settingsTemplate, { change: 'replaceFile', file: uri.fsPath });
+  }
+
+  private report(error: unknown): void {
+    if (error instanceof UserCancelledError) return;
+    log.error(`Template studio: ${error instanceof Error ? error.message : String(error)}`);
+    void prompts.message('error', error instanceof Error ? error.message : String(error));
+  }
+
+  dispose(): void {
+    for (const s of this.studios.values()) s.dispose();
+    this.studios.clear();
+  }
+}
+
+export type { Studio };

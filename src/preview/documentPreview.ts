@@ -1,0 +1,96 @@
+// "Preview Document": one panel beside the editor that follows it, as the Markdown preview does. It shows
+// the UBL-TR document of the active editor (the last one, while another kind of file is active) through
+// its embedded design, or as the structured view, and updates as the document is edited (debounced).
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GlobalUserType } from '../api/types';
+import { looksLikeUblDocument } from './model/documentTypes';
+import { readDocument, type RegistryList } from './model/readDocument';
+import { PreviewPanel } from './previewPanel';
+import type { DesignSource, ViewMode } from './protocol';
+
+export const DOCUMENT_VIEW_TYPE = 'nilvera.preview.document';
+/** Quiet time after the last edit before the preview is brought up to date. */
+export const DOCUMENT_DEBOUNCE_MS = 250;
+/** Lines sent to the page (the totals checks cover them all): a 20 MB invoice has some 55,000. */
+export const LINES_SENT = 1000;
+const SNIFF_CHARS = 4096;
+
+export function isUblDocument(doc: vscode.TextDocument): boolean {
+  return looksLikeUblDocument(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
+}
+
+export function documentLabel(uri: vscode.Uri): string {
+  return uri.scheme === 'untitled' ? uri.path : path.basename(uri.fsPath || uri.path);
+}
+
+export class DocumentPreview implements vscode.Disposable {
+  private panel: PreviewPanel | undefined;
+  private document: vscode.TextDocument | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+  ) {
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (this.panel && editor && editor.document !== this.document && isUblDocument(editor.document)) this.follow(editor.document);
+      }),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (this.panel && e.document === this.document && e.contentChanges.length > 0) this.schedule();
+      }),
+    );
+  }
+
+  get current(): PreviewPanel | undefined {
+    return this.panel;
+  }
+
+  /** Opens (or reveals) the preview for `doc`, beside the editor. */
+  open(doc: vscode.TextDocument): void {
+    if (!this.panel) {
+      const webviewPanel = vscode.window.createWebviewPanel(DOCUMENT_VIEW_TYPE, vscode.l10n.t('Preview {0}', documentLabel(doc.uri)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableFindWidget: true });
+      const panel = new PreviewPanel(webviewPanel, 'document', this.extensionUri);
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.panel = undefined;
+        this.document = undefined;
+        clearTimeout(this.timer);
+      });
+      this.panel = panel;
+    } else this.panel.panel.reveal(undefined, true);
+    this.follow(doc);
+  }
+
+  private follow(doc: vscode.TextDocument): void {
+    this.document = doc;
+    if (this.panel) this.panel.panel.title = vscode.l10n.t('Preview {0}', documentLabel(doc.uri));
+    this.refresh();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), DOCUMENT_DEBOUNCE_MS);
+  }
+
+  /** Reads the document's current text and sends it to the page. */
+  refresh(): void {
+    clearTimeout(this.timer);
+    const doc = this.document;
+    if (!this.panel || !doc) return;
+    const text = doc.getText();
+    const { result, design } = readDocument(text, { registry: this.registry, maxLines: LINES_SENT });
+    const source: DesignSource = design === undefined ? { origin: 'embedded', problem: 'none' } : 'text' in design ? { origin: 'embedded', text: design.text, ...(design.name ? { name: design.name } : {}) } : { origin: 'embedded', problem: design.problem, ...(design.name ? { name: design.name } : {}) };
+    const mode: ViewMode = source.text !== undefined ? 'design' : 'structured';
+    // The text goes to the page only when it can render it through a design (it can be 20 MB).
+    const renderable = source.text !== undefined && this.panel.capabilities?.xslt !== false;
+    this.panel.show({ source: documentLabel(doc.uri), result, xml: renderable ? text : '', design: source, mode });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.panel?.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

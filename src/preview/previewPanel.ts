@@ -1,0 +1,133 @@
+// One preview webview panel: its page, the checked messages from it, and the updates sent to it. An
+// update waits until the page said it is ready and only the latest one is kept (a burst of edits sends
+// one). The page reports each update it has shown; those reports are kept for the tests and the benchmark.
+import * as vscode from 'vscode';
+import { log } from '../shell/log';
+import { webviewAssetsRoot } from '../webviews/html';
+import { previewHtml } from './html';
+import { previewLabels } from './labels';
+import { checkPreviewMessage, type PageMessage, type PanelKind, type RenderOutcome, type UpdateMessage, type ViewMode } from './protocol';
+
+export interface RenderReport {
+  seq: number;
+  mode: ViewMode;
+  outcome: RenderOutcome;
+  /** From the update's arrival in the page to the rendering shown (page clock). */
+  pageMs: number;
+  /** When the host received the report (performance.now()). */
+  at: number;
+}
+
+export type Unsent = Omit<UpdateMessage, 'type' | 'seq' | 'xml'> & { xml: string };
+
+export class PreviewPanel implements vscode.Disposable {
+  private ready = false;
+  private pending: UpdateMessage | undefined;
+  private seq = 0;
+  private lastXml: string | undefined;
+  /** The latest update whole (text included), sent again when the page reloads. */
+  private latest: UpdateMessage | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  readonly renders: RenderReport[] = [];
+  /** When each update was sent (host clock), by seq. */
+  readonly sentAt = new Map<number, number>();
+  /** What the page said it can do, once ready. */
+  capabilities: { xslt: boolean; engine: string } | undefined;
+  private readonly reported = new vscode.EventEmitter<RenderReport>();
+  readonly onDidRender = this.reported.event;
+  private readonly disposed = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposed.event;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly kind: PanelKind,
+    extensionUri: vscode.Uri,
+    private readonly handlers: { upload?(): void; pickInvoice?(): void; modeChosen?(mode: ViewMode): void } = {},
+  ) {
+    panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(extensionUri)] };
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'nilvera.svg');
+    panel.webview.html = previewHtml(panel.webview, extensionUri, kind, panel.title);
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      panel.onDidDispose(() => this.dispose()),
+      this.reported,
+    );
+  }
+
+  /** The latest update's sequence number (0 before the first). */
+  get latestSeq(): number {
+    return this.seq;
+  }
+
+  /** Sends the document and design to show; the document's text only when it changed. */
+  show(update: Unsent): number {
+    this.seq += 1;
+    this.latest = { type: 'update', ...update, seq: this.seq };
+    this.pending = this.latest;
+    this.flush();
+    return this.seq;
+  }
+
+  private flush(): void {
+    if (!this.ready || !this.pending) return;
+    const message = { ...this.pending };
+    this.pending = undefined;
+    if (message.xml === this.lastXml) delete message.xml;
+    else this.lastXml = message.xml;
+    this.sentAt.set(message.seq, performance.now());
+    void this.panel.webview.postMessage(message);
+  }
+
+  private receive(raw: unknown): void {
+    const checked = checkPreviewMessage(raw);
+    if (!checked.ok) {
+      log.warn(`Preview (${this.kind}): dropped a page message: ${checked.reason}.`);
+      return;
+    }
+    this.handle(checked.message);
+  }
+
+  private handle(message: PageMessage): void {
+    switch (message.type) {
+      case 'ready':
+        this.capabilities = { xslt: message.xslt, engine: message.engine };
+        // A page that (re)loads has nothing: the next update carries the document's text again.
+        this.lastXml = undefined;
+        void this.panel.webview.postMessage({ type: 'init', panel: this.kind, labels: previewLabels(), locale: vscode.env.language });
+        this.ready = true;
+        if (!message.xslt) log.info(`Preview: the webview (${message.engine}) has no XSLTProcessor; designs cannot be rendered.`);
+        if (!this.pending && this.latest) this.pending = { ...this.latest, seq: ++this.seq };
+        this.flush();
+        return;
+      case 'rendered': {
+        const report: RenderReport = { seq: message.seq, mode: message.mode, outcome: message.outcome, pageMs: message.ms, at: performance.now() };
+        this.renders.push(report);
+        if (this.renders.length > 200) this.renders.splice(0, this.renders.length - 200);
+        this.reported.fire(report);
+        return;
+      }
+      case 'mode':
+        this.handlers.modeChosen?.(message.mode);
+        return;
+      case 'upload':
+        this.handlers.upload?.();
+        return;
+      case 'pickInvoice':
+        this.handlers.pickInvoice?.();
+        return;
+    }
+  }
+
+  /** Handles a message as if the page had sent it (the extension-host tests). */
+  simulate(raw: unknown): void {
+    this.receive(raw);
+  }
+
+  dispose(): void {
+    if (this.disposables.length === 0) return;
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+    this.disposed.fire();
+    this.disposed.dispose();
+  }
+}

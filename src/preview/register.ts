@@ -1,0 +1,80 @@
+// The preview feature's registration (its entry is src/features/preview.ts): the commands, and the test
+// seam that lists the open previews with what their pages reported.
+import * as vscode from 'vscode';
+import { PreviewCommands } from '../constants';
+import { registerCommand } from '../shell/commandRunner';
+import { UserFacingError } from '../shell/errorMessages';
+import type { ShellServices } from '../shell/services';
+import { DocumentPreview, isUblDocument } from './documentPreview';
+import { DesignStudio, isDesign } from './designStudio';
+import type { PreviewPanel } from './previewPanel';
+import { registryLists } from './registryLists';
+
+/** The editor's document for a command run from a menu (its resource argument) or the palette. */
+async function documentFor(arg: unknown): Promise<vscode.TextDocument | undefined> {
+  if (arg instanceof vscode.Uri) return vscode.workspace.openTextDocument(arg);
+  return vscode.window.activeTextEditor?.document;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** What the test seam tells about a panel. */
+function describePanel(panel: PreviewPanel, extra: Record<string, unknown> = {}) {
+  return {
+    kind: panel.kind,
+    viewType: panel.panel.viewType,
+    title: panel.panel.title,
+    html: panel.panel.webview.html,
+    localResourceRoots: (panel.panel.webview.options.localResourceRoots ?? []).map((u) => u.toString()),
+    capabilities: panel.capabilities,
+    latestSeq: panel.latestSeq,
+    renders: [...panel.renders],
+    sentAt: Object.fromEntries(panel.sentAt),
+    ...extra,
+  };
+}
+
+export function registerPreview(context: vscode.ExtensionContext, _shell: ShellServices): void {
+  const registry = registryLists(context);
+  const preview = new DocumentPreview(context.extensionUri, registry);
+  const studio = new DesignStudio(context.extensionUri, registry);
+  context.subscriptions.push(
+    preview,
+    studio,
+    registerCommand(PreviewCommands.document, async (arg) => {
+      const doc = await documentFor(arg);
+      if (!doc || !isUblDocument(doc)) throw new UserFacingError(vscode.l10n.t('Open a UBL-TR document (an e-invoice, e-Müstahsil receipt, despatch advice, receipt advice or application response) to preview it.'));
+      preview.open(doc);
+    }),
+    registerCommand(PreviewCommands.design, async (arg) => {
+      // From a menu: the design's URI; from tests: { design?, invoice? } as URIs or paths.
+      const options = isRecord(arg) && !(arg instanceof vscode.Uri) ? arg : {};
+      const asUri = (v: unknown) => (v instanceof vscode.Uri ? v : typeof v === 'string' ? vscode.Uri.file(v) : undefined);
+      const designUri = arg instanceof vscode.Uri ? arg : asUri(options.design);
+      const design = designUri ? await vscode.workspace.openTextDocument(designUri) : vscode.window.activeTextEditor?.document;
+      if (!design || !isDesign(design)) throw new UserFacingError(vscode.l10n.t('Open an XSLT design (.xslt or .xsl file) to preview it with an invoice.'));
+      await studio.open(design, asUri(options.invoice));
+    }),
+    registerCommand(PreviewCommands.uploadDesign, async (arg) => {
+      // From the studio's title bar (its panel is active) or an editor of the design.
+      const inStudio = arg instanceof vscode.Uri ? undefined : studio.all().find((s) => s.panel.panel.active)?.design;
+      const target = inStudio ?? (await documentFor(arg));
+      if (!target || !isDesign(target)) throw new UserFacingError(vscode.l10n.t('Open an XSLT design (.xslt or .xsl file) to upload it as an e-invoice template.'));
+      await studio.upload(target);
+    }),
+    // Tests and the benchmark: the open previews, what their pages reported, and a way to post as the page.
+    registerCommand(PreviewCommands.testHook, (arg) => {
+      const panels = [
+        ...(preview.current ? [describePanel(preview.current)] : []),
+        ...studio.all().map((s) => describePanel(s.panel, { design: s.design.uri.toString(), invoice: s.invoiceUri?.toString() })),
+      ];
+      if (isRecord(arg) && typeof arg.simulate === 'object') {
+        const target = arg.kind === 'studio' ? studio.all()[0]?.panel : preview.current;
+        target?.simulate(arg.simulate);
+      }
+      return panels;
+    }),
+  );
+}

@@ -1,0 +1,446 @@
+// The page of a preview panel. It shows a UBL-TR document either through a design (XSLT, run by the
+// webview's own XSLTProcessor) inside a sandboxed frame, or as the structured view the host computed.
+// The design's output never enters this page: it goes into <iframe sandbox="allow-scripts" srcdoc>,
+// an opaque origin that cannot reach into this page, VS Code's messaging or the network (this page's policy,
+// which the frame inherits, and the frame's own both say default-src 'none'). The design's inline
+// scripts carry the design nonce, the only way they run; this page's own script has another one.
+import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
+import { FRAME_POLICY } from '../../preview/page';
+import type { HostMessage, InitMessage, PageMessage, RenderOutcome, UpdateMessage, ViewMode } from '../../preview/protocol';
+import type { Amount, LineView, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
+import styles from './styles.css';
+
+interface VsCodeApi {
+  postMessage(message: PageMessage): void;
+  getState(): unknown;
+  setState(state: PageState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+interface PageState {
+  userMode?: ViewMode;
+  /** The missing-XSLT message was closed in this panel (it is said once, not on every update). */
+  noXsltDismissed?: boolean;
+}
+
+const vscode = acquireVsCodeApi();
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(styles);
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+
+const LINES_SHOWN_AT_FIRST = 500;
+const hasXslt = typeof XSLTProcessor === 'function';
+const designNonce = document.body.dataset.designNonce ?? '';
+
+let init: InitMessage | undefined;
+let last: UpdateMessage | undefined;
+let xml = '';
+/** The document parsed once per text: a design edit transforms the same document again. */
+let parsedXml: { text: string; doc: Document } | undefined;
+let state: PageState = (vscode.getState() as PageState | undefined) ?? {};
+let linesShown = LINES_SHOWN_AT_FIRST;
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const frame = $<HTMLIFrameElement>('design');
+const structured = $<HTMLElement>('structured');
+const banner = $<HTMLElement>('banner');
+const problem = $<HTMLElement>('problem');
+
+function L(key: string, ...args: Array<string | number>): string {
+  const text = init?.labels[key] ?? key;
+  return text.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m));
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function saveState(change: Partial<PageState>): void {
+  state = { ...state, ...change };
+  vscode.setState(state);
+}
+
+// ---- numbers -------------------------------------------------------------------------------------
+
+/** An amount as written, grouped for the display language (1234567.5 → 1.234.567,50 in Turkish). */
+function formatNumber(value: string, minDecimals = 2): string {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(value.trim());
+  if (!m) return value;
+  const turkish = (init?.locale ?? 'en').toLowerCase().startsWith('tr');
+  const [group, point] = turkish ? ['.', ','] : [',', '.'];
+  const whole = (m[2] || '0').replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  const fraction = (m[3] ?? '').padEnd(minDecimals, '0');
+  return `${m[1] === '-' ? '-' : ''}${whole}${fraction ? point + fraction : ''}`;
+}
+
+function money(a: Amount | undefined): string {
+  if (!a) return '';
+  return `${a.numeric ? formatNumber(a.value) : a.value}${a.currency ? ` ${a.currency}` : ''}`;
+}
+
+// ---- the design --------------------------------------------------------------------------------
+
+type DesignRender = { ok: true; html: string } | { ok: false; title: string; detail: string[] };
+
+function parserError(doc: Document): string | undefined {
+  const error = doc.getElementsByTagName('parsererror')[0];
+  // Chromium wraps the parser's own message (its <div>) in headings meant for a page rendering XML.
+  return error ? ((error.querySelector('div') ?? error).textContent ?? '').replace(/\s+/g, ' ').trim() : undefined;
+}
+
+function causeText(c: DesignCause): string {
+  switch (c.kind) {
+    case 'xpath2Function':
+      return L('cause.xpath2', c.name, c.line);
+    case 'undeclaredVariable':
+      return L('cause.variable', c.name, c.line);
+    case 'terminatingMessage':
+      return L('cause.message', c.line);
+  }
+}
+
+/** Runs the design on the document: the frame's HTML, or what went wrong as the engine and the text tell it. */
+function transform(xmlText: string, designText: string): DesignRender {
+  const parser = new DOMParser();
+  const stylesheet = parser.parseFromString(designText, 'application/xml');
+  const designError = parserError(stylesheet);
+  if (designError) return { ok: false, title: L('design.notWellFormed'), detail: [designError] };
+  if (parsedXml?.text !== xmlText) parsedXml = { text: xmlText, doc: parser.parseFromString(xmlText, 'application/xml') };
+  const source = parsedXml.doc;
+  const sourceError = parserError(source);
+  if (sourceError) return { ok: false, title: L('document.notWellFormed'), detail: [sourceError] };
+  let output: Document | null;
+  try {
+    const processor = new XSLTProcessor();
+    processor.importStylesheet(stylesheet);
+    output = processor.transformToDocument(source);
+  } catch (error) {
+    return { ok: false, title: L('design.failed'), detail: [String(error)] };
+  }
+  if (!output?.documentElement) {
+    const causes = likelyCauses(designText).map(causeText);
+    return { ok: false, title: L('design.failed'), detail: [L('design.noResult'), ...(causes.length ? [L('design.likelyCauses'), ...causes] : [L('design.noCause')])] };
+  }
+  return { ok: true, html: frameDocument(output) };
+}
+
+/** The frame's document: the output with the frame's policy first, the design's scripts allowed by nonce. */
+function frameDocument(output: Document): string {
+  const root = output.documentElement;
+  if (root.localName.toLowerCase() !== 'html') {
+    // XML or text output: shown as text.
+    const pre = `<pre>${new XMLSerializer().serializeToString(output).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string)}</pre>`;
+    return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${FRAME_POLICY}"></head><body>${pre}</body></html>`;
+  }
+  let head = output.querySelector('head');
+  if (!head) {
+    head = output.createElement('head');
+    root.insertBefore(head, root.firstChild);
+  }
+  // A refresh would navigate the frame away (and be blocked): the preview keeps the design's page.
+  for (const meta of Array.from(output.querySelectorAll('meta[http-equiv]'))) if (/refresh|content-security-policy/i.test(meta.getAttribute('http-equiv') ?? '')) meta.remove();
+  for (const base of Array.from(output.querySelectorAll('base'))) base.remove();
+  for (const script of Array.from(output.querySelectorAll('script'))) script.setAttribute('nonce', designNonce);
+  const policy = output.createElement('meta');
+  policy.setAttribute('http-equiv', 'Content-Security-Policy');
+  policy.setAttribute('content', FRAME_POLICY);
+  head.insertBefore(policy, head.firstChild);
+  return `<!DOCTYPE html>${root.outerHTML}`;
+}
+
+// ---- the structured view -------------------------------------------------------------------------
+
+function section(title: string, ...content: Node[]): HTMLElement {
+  const s = el('section');
+  s.append(el('h2', undefined, title), ...content);
+  return s;
+}
+
+function table(headers: string[], rows: Array<Array<string | Node>>, numeric: number[] = []): HTMLTableElement {
+  const t = el('table');
+  const head = t.createTHead().insertRow();
+  headers.forEach((h, i) => head.append(el('th', numeric.includes(i) ? 'num' : undefined, h)));
+  const body = t.createTBody();
+  for (const row of rows) {
+    const tr = body.insertRow();
+    row.forEach((cell, i) => {
+      const td = tr.insertCell();
+      if (numeric.includes(i)) td.className = 'num';
+      if (typeof cell === 'string') td.textContent = cell;
+      else td.append(cell);
+    });
+  }
+  return t;
+}
+
+function identificationLine(id: PartyIdentification): HTMLElement {
+  const line = el('div', 'identification');
+  line.append(el('span', 'scheme', id.scheme || L('party.noScheme')), el('span', 'value', id.value));
+  const v = id.verdict;
+  if (v.taxNumber) {
+    if (v.valid) line.append(el('span', 'ok', `✓ ${L('taxId.valid', v.kind)}`));
+    else line.append(el('span', 'bad', `✗ ${L(`taxId.${v.problem}`, v.kind)}${v.corrected ? ` ${L('taxId.corrected', v.corrected)}` : ''}`));
+  }
+  const r = id.registry;
+  if (r) {
+    const text =
+      r.status === 'noList' ? L('registry.noList')
+      : r.status === 'registered' ? L('registry.registered', r.title, r.pkAlias ?? '-', r.listDate.slice(0, 10))
+      : r.status === 'deregistered' ? L('registry.deregistered', r.title, r.listDate.slice(0, 10))
+      : L('registry.notRegistered', r.listDate.slice(0, 10));
+    line.append(el('span', r.status === 'registered' ? 'registry ok' : 'registry', text));
+  }
+  return line;
+}
+
+function partyCard(p: PartyView): HTMLElement {
+  const card = el('div', 'party');
+  card.append(el('h3', undefined, L(`role.${p.role}`)), el('div', 'name', p.name ?? L('party.noName')));
+  for (const id of p.identifications) card.append(identificationLine(id));
+  if (p.identifications.length === 0) card.append(el('div', 'muted', L('party.noIdentification')));
+  if (p.address) card.append(el('div', 'muted', p.address));
+  if (p.taxOffice) card.append(el('div', 'muted', L('party.taxOffice', p.taxOffice)));
+  if (p.contact) card.append(el('div', 'muted', p.contact));
+  if (p.profileMismatch) card.append(el('div', 'warning', L(`mismatch.${p.profileMismatch}`)));
+  return card;
+}
+
+function taxText(t: TaxLine): string {
+  return [t.name ?? t.code ?? '', t.percent !== undefined ? `%${t.percent}` : '', t.amount ? money(t.amount) : ''].filter(Boolean).join(' ');
+}
+
+function linesTable(model: StructuredModel): HTMLElement {
+  const wrap = el('div');
+  const shown = model.lines.slice(0, linesShown);
+  const hasAmounts = model.lines.some((l) => l.amount || l.price);
+  const headers = hasAmounts ? [L('line.id'), L('line.name'), L('line.quantity'), L('line.price'), L('line.taxes'), L('line.amount')] : [L('line.id'), L('line.name'), L('line.quantity')];
+  const rows = shown.map((l: LineView) => {
+    const quantity = l.quantity ? `${formatNumber(l.quantity, 0)}${l.unit ? ` ${l.unit}` : ''}` : '';
+    if (!hasAmounts) return [l.id ?? '', l.name ?? '', quantity];
+    const taxes = [...l.taxes.map(taxText), ...l.withholdings.map((w) => `${L('line.withheld')} ${taxText(w)}`)].join('; ');
+    return [l.id ?? '', l.name ?? '', quantity, money(l.price), taxes, money(l.amount)];
+  });
+  wrap.append(table(headers, rows, hasAmounts ? [2, 3, 5] : [2]));
+  if (model.lines.length > shown.length) {
+    const more = el('button', 'secondary', L('lines.showAll', model.lines.length));
+    more.addEventListener('click', () => {
+      linesShown = model.lines.length;
+      renderStructured(model);
+    });
+    wrap.append(el('p', 'muted', L('lines.shown', shown.length, model.lineCount)), more);
+  } else if (model.lineCount > model.lines.length) wrap.append(el('p', 'muted', L('lines.firstOnly', model.lines.length, model.lineCount)));
+  return wrap;
+}
+
+function checkFor(model: StructuredModel, id: TotalsCheck['id'], index?: number): TotalsCheck | undefined {
+  return model.checks.find((c) => c.id === id && (index === undefined || c.index === index));
+}
+
+function checkText(c: TotalsCheck): string {
+  const cur = c.currency ? ` ${c.currency}` : '';
+  return L(`check.${c.id}`, `${formatNumber(c.stated)}${cur}`, `${formatNumber(c.computed)}${cur}`, `${formatNumber(c.difference)}${cur}`);
+}
+
+function taxSection(title: string, totals: TaxTotalView[], model: StructuredModel, checkId: 'taxSubtotals' | 'withholdingSubtotals'): HTMLElement {
+  const parts: Node[] = [];
+  totals.forEach((t, index) => {
+    const rows = t.subtotals.map((s) => [s.name ?? '', s.code ?? '', s.percent ?? '', money(s.taxable), money(s.amount), s.exemption ?? '']);
+    const check = checkFor(model, checkId, index);
+    const total = el('span', check && !check.ok ? 'bad' : undefined, `${money(t.total)}${check && !check.ok ? ` ✗` : ''}`);
+    rows.push([L('tax.total'), '', '', '', total as unknown as string, '']);
+    const tbl = table([L('tax.name'), L('tax.code'), L('tax.percent'), L('tax.taxable'), L('tax.amount'), L('tax.exemption')], rows as Array<Array<string | Node>>, [2, 3, 4]);
+    parts.push(tbl);
+    if (check && !check.ok) parts.push(el('p', 'bad', checkText(check)));
+  });
+  return section(title, ...parts);
+}
+
+function renderStructured(model: StructuredModel): void {
+  const out: Node[] = [];
+  const head = el('div', 'document-head');
+  head.append(el('h1', undefined, [L(`kind.${model.kind}`), model.profile, model.typeCode].filter(Boolean).join(' · ')));
+  const facts: Array<[string, string | undefined]> = [
+    [L('doc.id'), model.id],
+    [L('doc.date'), [model.issueDate, model.issueTime].filter(Boolean).join(' ') || undefined],
+    [L('doc.uuid'), model.uuid],
+    [L('doc.currency'), model.currency],
+  ];
+  const dl = el('dl');
+  for (const [k, v] of facts) if (v) dl.append(el('dt', undefined, k), el('dd', undefined, v));
+  head.append(dl);
+  for (const n of model.notes) head.append(el('p', 'note', n));
+  for (const r of model.references) head.append(el('p', 'muted', L('doc.reference', L(`reference.${r.type}`), r.id)));
+  for (const v of model.vehicles) head.append(el('p', 'muted', L('doc.vehicle', v)));
+  out.push(head);
+
+  const failedChecks = model.checks.filter((c) => !c.ok);
+  if (failedChecks.length > 0) {
+    const box = el('div', 'checks-failed');
+    box.setAttribute('role', 'alert');
+    box.append(el('strong', undefined, L('checks.failed')), ...failedChecks.map((c) => el('div', undefined, `✗ ${checkText(c)}`)));
+    out.push(box);
+  } else if (model.checks.length > 0) out.push(el('p', 'ok', `✓ ${L('checks.passed', model.checks.length)}`));
+
+  for (const r of model.responses) out.push(section(L('section.response'), el('p', r.code === 'RED' ? 'bad' : 'ok', [r.code, r.description].filter(Boolean).join(': ')), el('p', 'muted', L('doc.reference', L('reference.DocumentReference'), r.referenceId ?? '-'))));
+
+  const parties = el('div', 'parties');
+  parties.append(...model.parties.map(partyCard));
+  out.push(section(L('section.parties'), parties));
+  if (model.lines.length > 0 || model.lineCount > 0) out.push(section(L('section.lines', model.lineCount), linesTable(model)));
+  if (model.taxes.length > 0) out.push(taxSection(L('section.taxes'), model.taxes, model, 'taxSubtotals'));
+  if (model.withholdings.length > 0) out.push(taxSection(L('section.withholdings'), model.withholdings, model, 'withholdingSubtotals'));
+  if (model.totals.length > 0) {
+    const rows = model.totals.map((t) => {
+      const check = model.checks.find((c) => c.total === t.key && !c.ok);
+      const cell = el('span', check ? 'bad' : undefined, `${money(t.amount)}${check ? ' ✗' : ''}`);
+      if (check) cell.title = checkText(check);
+      const label = el('span', check ? 'bad' : undefined, L(`total.${t.key}`));
+      return [label, cell] as Array<string | Node>;
+    });
+    out.push(section(L('section.totals'), table([L('total.name'), L('total.amount')], rows, [1])));
+  }
+  structured.replaceChildren(...out);
+}
+
+// ---- showing an update ---------------------------------------------------------------------------
+
+interface Notice {
+  text: string;
+  /** Shown with a close button; closing it runs this. */
+  onDismiss?: () => void;
+}
+
+function setBanner(notices: Notice[]): void {
+  banner.replaceChildren(
+    ...notices.map((n) => {
+      const p = el('p', undefined, n.text);
+      if (n.onDismiss) {
+        const close = el('button', 'dismiss', '×');
+        close.title = L('notice.close');
+        close.setAttribute('aria-label', L('notice.close'));
+        close.addEventListener('click', () => {
+          n.onDismiss?.();
+          p.remove();
+          banner.hidden = banner.childElementCount === 0;
+        });
+        p.append(close);
+      }
+      return p;
+    }),
+  );
+  banner.hidden = notices.length === 0;
+}
+
+function setModeButtons(mode: ViewMode, designPossible: boolean): void {
+  for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('[data-mode]'))) {
+    const active = button.dataset.mode === mode;
+    button.setAttribute('aria-pressed', String(active));
+    button.classList.toggle('active', active);
+    if (button.dataset.mode === 'design') {
+      button.disabled = !designPossible;
+      button.title = designPossible ? '' : hasXslt ? L('design.none') : L('noXslt.short');
+    }
+  }
+}
+
+function report(seq: number, mode: ViewMode, started: number, outcome: RenderOutcome): void {
+  vscode.postMessage({ type: 'rendered', seq, mode, ms: Math.round((performance.now() - started) * 10) / 10, outcome });
+}
+
+function show(update: UpdateMessage, started = performance.now()): void {
+  const notices: Notice[] = [];
+  const result = update.result;
+  $<HTMLElement>('title').textContent = update.source;
+  const designText = update.design.text;
+  const designPossible = hasXslt && designText !== undefined;
+  let mode: ViewMode = state.userMode ?? update.mode;
+  if (mode === 'design' && !designPossible) mode = 'structured';
+  if (!hasXslt && designText !== undefined) {
+    if (init?.panel === 'studio') notices.push({ text: L('noXslt.studio', engineName()) });
+    else if (!state.noXsltDismissed) notices.push({ text: L('noXslt.document', engineName()), onDismiss: () => saveState({ noXsltDismissed: true }) });
+  }
+  if (designText === undefined && update.design.origin === 'embedded' && update.design.problem && update.design.problem !== 'none') notices.push({ text: L(`design.${update.design.problem}`) });
+  setModeButtons(mode, designPossible);
+  problem.replaceChildren();
+  problem.hidden = true;
+
+  if (!result.ok && (mode === 'structured' || result.reason === 'notUbl')) {
+    frame.hidden = true;
+    structured.hidden = false;
+    structured.replaceChildren(el('p', 'bad', result.reason === 'notWellFormed' ? L('document.notWellFormedAt', result.line, result.column, result.message) : L('document.notUbl', result.root, result.namespace || '-')));
+    setBanner(notices);
+    report(update.seq, 'structured', started, 'structured');
+    return;
+  }
+  if (mode === 'structured' || designText === undefined) {
+    frame.hidden = true;
+    structured.hidden = false;
+    if (result.ok) renderStructured(result.model);
+    setBanner(notices);
+    report(update.seq, 'structured', started, hasXslt || designText === undefined ? 'structured' : 'noXslt');
+    return;
+  }
+  const references = externalReferences(designText);
+  if (references.length > 0) notices.push({ text: L('design.references', references.slice(0, 5).join(', ')) });
+  setBanner(notices);
+  const rendered = transform(xml, designText);
+  if (!rendered.ok) {
+    frame.hidden = true;
+    structured.hidden = true;
+    problem.hidden = false;
+    const toStructured = el('button', 'secondary', L('mode.structured'));
+    toStructured.addEventListener('click', () => chooseMode('structured'));
+    problem.append(el('h2', 'bad', rendered.title), ...rendered.detail.map((d) => el('p', undefined, d)), toStructured);
+    report(update.seq, 'design', started, 'designFailed');
+    return;
+  }
+  structured.hidden = true;
+  frame.hidden = false;
+  frame.onload = () => {
+    frame.onload = null;
+    report(update.seq, 'design', started, 'design');
+  };
+  frame.srcdoc = rendered.html;
+}
+
+function engineName(): string {
+  const m = /Chrom(?:e|ium)\/(\d+)/.exec(navigator.userAgent);
+  return m ? `Chromium ${m[1]}` : navigator.userAgent.slice(0, 60);
+}
+
+function chooseMode(mode: ViewMode): void {
+  saveState({ userMode: mode });
+  vscode.postMessage({ type: 'mode', mode });
+  if (last) show(last);
+}
+
+for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('[data-mode]'))) {
+  button.addEventListener('click', () => chooseMode(button.dataset.mode as ViewMode));
+}
+$<HTMLButtonElement>('upload').addEventListener('click', () => vscode.postMessage({ type: 'upload' }));
+$<HTMLButtonElement>('pick').addEventListener('click', () => vscode.postMessage({ type: 'pickInvoice' }));
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  // Only VS Code speaks to this page: its messages come from this page's own origin. The design's frame
+  // has an opaque origin ("null"), so whatever it posts is ignored.
+  if (event.origin !== window.origin || event.source === frame.contentWindow) return;
+  const message = event.data;
+  if (message?.type === 'init') {
+    init = message;
+    document.documentElement.lang = message.locale;
+    document.body.classList.toggle('studio', message.panel === 'studio');
+    for (const node of Array.from(document.querySelectorAll<HTMLElement>('[data-label]'))) node.textContent = L(node.dataset.label as string);
+    frame.title = L('frame.title');
+  } else if (message?.type === 'update') {
+    const started = performance.now();
+    if (message.xml !== undefined) xml = message.xml;
+    last = message;
+    linesShown = LINES_SHOWN_AT_FIRST;
+    show(message, started);
+  }
+});
+
+vscode.postMessage({ type: 'ready', xslt: hasXslt, engine: engineName() });

@@ -1,0 +1,283 @@
+// The document preview and the template studio as a person uses them: a UBL-TR invoice rendered through
+// the design embedded in it (supplier, customer, a line and the payable amount on screen); the structured
+// view marking totals that do not add up; a design edited in the editor and the studio following it; a
+// hostile design that tries to read local files and reach the network and gets nothing; Upload sending
+// the design to the sandbox; and, in a browser with XSLT turned off, the structured view with the message.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import type { FrameLocator } from 'playwright-core';
+import type { Workbench } from '../index';
+import { openFile, openWorkbench, repoRoot, runAsking, steps, waitUntil, workspaceFolder } from '../index';
+
+const samples = path.join(repoRoot, 'media', 'samples');
+const open: Workbench[] = [];
+after(async () => {
+  for (const wb of open) await wb.close();
+});
+
+/** A server on the loopback that counts every request: a design must never reach it. */
+let listener: http.Server;
+const hits: string[] = [];
+before(async () => {
+  listener = http.createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    res.setHeader('content-type', 'application/xml');
+    res.setHeader('access-control-allow-origin', '*');
+    res.end('<leak>LEAKED-FROM-SERVER</leak>');
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+});
+after(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+const port = () => (listener.address() as { port: number }).port;
+
+/** The preview page (our page) of the panel whose tab title starts with `title`. */
+async function page(wb: Workbench, title: string): Promise<FrameLocator> {
+  // A panel just opened may show its webview a moment after its tab.
+  const frame = await waitUntil(() => wb.webview(title).catch(() => undefined), `the webview of "${title}"`, 30_000, 500);
+  await frame.locator('#toolbar').waitFor();
+  return frame;
+}
+
+async function frameText(frame: FrameLocator): Promise<string> {
+  return (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
+}
+
+/** Waits until the design's frame shows every one of `texts`; returns its text. */
+async function designShows(preview: FrameLocator, texts: string[], timeoutMs = 30_000): Promise<string> {
+  const design = preview.frameLocator('iframe#design');
+  return waitUntil(async () => {
+    const text = await frameText(design).catch(() => '');
+    return texts.every((t) => text.includes(t)) ? text : undefined;
+  }, `the design to show ${texts.join(', ')}`, timeoutMs, 250);
+}
+
+/** Opens a workspace file in the first editor group, so the preview beside it stays in view. */
+async function openInFirstGroup(wb: Workbench, name: string): Promise<void> {
+  await focusFirstGroup(wb);
+  await openFile(wb.page, name);
+}
+
+/** Focuses the first editor group by a click on its tab: keys pressed while a webview has the focus go to the webview. */
+async function focusFirstGroup(wb: Workbench): Promise<void> {
+  await wb.page.locator('.editor-group-container').first().locator('.tabs-container .tab.active').first().click();
+}
+
+/**
+ * Runs a palette command that opens a quick pick of its own. The palette lists the commands whose `when`
+ * holds as it opens; an editor switch a moment before may not be in it yet, so it is opened again.
+ */
+async function runPicking(wb: Workbench, title: string): Promise<void> {
+  await waitUntil(async () => {
+    try {
+      await runAsking(wb.page, title);
+      return true;
+    } catch {
+      await wb.page.keyboard.press('Escape');
+      return undefined;
+    }
+  }, `"${title}" in the palette`, 60_000, 500);
+}
+
+/** The editor that has the focus (the design or invoice being edited). */
+const activeEditorLines = (wb: Workbench) => wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+
+async function copyToWorkspace(wb: Workbench, from: string, name = path.basename(from)): Promise<string> {
+  const target = path.join(workspaceFolder(wb.page), name);
+  fs.copyFileSync(from, target);
+  return target;
+}
+
+test('an invoice with its embedded design: rendered through it, with supplier, customer, a line and the payable amount', { timeout: 240_000 }, async () => {
+  // Auto save off, as a person may have it: Upload must save the edited design itself.
+  const wb = await openWorkbench({ scenario: 'preview', settings: { 'files.autoSave': 'off' } });
+  open.push(wb);
+  await steps(wb, async () => {
+    await copyToWorkspace(wb, path.join(samples, 'invoice-TEMELFATURA.xml'));
+    await openFile(wb.page, 'invoice-TEMELFATURA.xml');
+    // The editor title's button, shown on UBL-TR documents only.
+    const button = wb.page.locator('.editor-actions .action-item a[aria-label^="Preview Document"]').first();
+    await button.waitFor({ timeout: 30_000 });
+    await button.click();
+    const preview = await page(wb, 'Preview invoice-TEMELFATURA.xml');
+    const text = await designShows(preview, ['Örnek Yazılım ve Danışmanlık A.Ş.', 'Anadolu Gıda Sanayi ve Ticaret A.Ş.', 'Danışmanlık hizmeti (saat)', '24.000,00 TRY']);
+    assert.match(text, /Ödenecek Tutar 24\.000,00 TRY/, 'the payable amount, formatted by the design\'s decimal format');
+    assert.ok(!text.includes('NaN'), 'amounts, not NaN');
+    // The design's own inline script ran inside its frame (it marks its canvas).
+    await waitUntil(async () => ((await preview.frameLocator('iframe#design').locator('#mark').getAttribute('data-drawn')) === 'yes' ? true : undefined), 'the design\'s script to run');
+    assert.equal(await preview.locator('iframe#design').getAttribute('sandbox'), 'allow-scripts');
+    await wb.screenshot('invoice rendered through its embedded design');
+
+    // The structured view is one click away.
+    await preview.locator('button[data-mode="structured"]').click();
+    await preview.locator('#structured', { hasText: 'All 5 totals checks add up.' }).waitFor();
+    await wb.screenshot('the same invoice in the structured view');
+    await preview.locator('button[data-mode="design"]').click();
+    await designShows(preview, ['24.000,00 TRY']);
+  });
+});
+
+test('the structured view marks totals that do not add up (line sum and payable amount)', { timeout: 120_000 }, async () => {
+  const wb = open[0];
+  await steps(wb, async () => {
+    await copyToWorkspace(wb, path.join(repoRoot, 'test', 'fixtures', 'preview', 'invoice-line-and-payable-totals-wrong.xml'));
+    await openInFirstGroup(wb, 'invoice-line-and-payable-totals-wrong.xml');
+    // The open preview follows the editor: this document has no design, so the structured view shows.
+    const preview = await page(wb, 'Preview invoice-line-and-payable-totals-wrong.xml');
+    const alert = preview.locator('.checks-failed');
+    await alert.waitFor({ timeout: 30_000 });
+    const text = (await alert.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /line amounts add up to 1,500\.00 TRY, but the line extension amount says 1,400\.00 TRY \(difference -100\.00 TRY\)/);
+    assert.match(text, /payable amount says 1,800\.00 TRY \(difference 100\.00 TRY\)/);
+    const marked = await preview.locator('#structured td.num .bad').allInnerTexts();
+    assert.deepEqual(marked.map((t) => t.trim()), ['1,400.00 TRY ✗', '1,800.00 TRY ✗'], 'the two totals are marked in the totals table');
+    assert.ok(await preview.locator('button[data-mode="design"]').isDisabled(), 'no design to show');
+    await wb.screenshot('structured view with totals that do not add up');
+    await preview.locator('#structured h2', { hasText: 'Totals' }).scrollIntoViewIfNeeded();
+    await wb.screenshot('structured view: the totals that do not add up are marked');
+  });
+});
+
+test('template studio: the design rendered with a built-in sample, following its edits', { timeout: 180_000 }, async () => {
+  const wb = open[0];
+  await steps(wb, async () => {
+    await copyToWorkspace(wb, path.join(samples, 'sample-design.xslt'), 'my-design.xslt');
+    await openInFirstGroup(wb, 'my-design.xslt');
+    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
+    await wb.quickPick('invoice-TICARIFATURA.xml');
+    const preview = await page(wb, 'Design my-design.xslt');
+    await designShows(preview, ['Ayçiçek yağı 5 L', 'Ödenecek Tutar']);
+    // Edit the design as a person would: find the payable row's label and type over it.
+    await focusFirstGroup(wb);
+    await activeEditorLines(wb).click();
+    await wb.page.keyboard.press('Control+F');
+    await wb.page.keyboard.type('Ödenecek Tutar');
+    await wb.page.keyboard.press('Escape');
+    await wb.page.keyboard.type('Genel Toplam (düzenlendi)');
+    const text = await designShows(preview, ['Genel Toplam (düzenlendi)']);
+    assert.ok(!text.includes('Ödenecek Tutar'));
+    await wb.screenshot('studio after an edit of the design');
+
+    // A mistake in the design: the engine's parser message is shown, and fixing it brings the rendering back.
+    await wb.page.keyboard.type('<broken');
+    await preview.locator('#problem', { hasText: 'The design is not well-formed XML' }).waitFor({ timeout: 30_000 });
+    assert.match(await preview.locator('#problem').innerText(), /line \d+ at column \d+/i, 'where the parser stopped');
+    await wb.screenshot('studio showing what the engine reported');
+    for (let i = 0; i < '<broken'.length; i++) await wb.page.keyboard.press('Backspace');
+    await designShows(preview, ['Genel Toplam (düzenlendi)']);
+  });
+});
+
+test('a design that tries to read local files or reach the network gets nothing', { timeout: 180_000 }, async () => {
+  const wb = open[0];
+  await steps(wb, async () => {
+    const workspace = workspaceFolder(wb.page);
+    fs.writeFileSync(path.join(workspace, 'secret.xml'), '<secret>TOP-SECRET-4711</secret>\n');
+    fs.writeFileSync(path.join(workspace, 'included.xsl'), '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template name="x">INCLUDED-FROM-DISK</xsl:template></xsl:stylesheet>\n');
+    // How the webview names a local file: its own script's address, with the workspace's path instead.
+    const any = await page(wb, 'Design my-design.xslt');
+    const scriptSrc = (await any.locator('script[src*="preview/main.js"]').getAttribute('src')) ?? '';
+    const extensionPart = scriptSrc.indexOf('/dist/webview/preview/main.js');
+    assert.ok(scriptSrc.startsWith('http') && extensionPart > 0, scriptSrc);
+    const extensionRoot = new URL(scriptSrc.slice(0, extensionPart)).pathname;
+    const resource = scriptSrc.slice(0, scriptSrc.indexOf(extensionRoot)) + encodeURI(`${workspace}/secret.xml`);
+    const server = `http://127.0.0.1:${port()}`;
+    const hostile = fs
+      .readFileSync(path.join(repoRoot, 'test', 'fixtures', 'preview', 'hostile-design.xslt'), 'utf8')
+      .replaceAll('SERVER', server)
+      .replaceAll('WORKSPACE', workspace)
+      .replaceAll('RESOURCE', resource);
+    fs.writeFileSync(path.join(workspace, 'hostile.xslt'), hostile);
+    const requestsBefore = ((await wb.sandbox!.control('requests')) as unknown[]).length;
+    hits.length = 0;
+
+    await openInFirstGroup(wb, 'hostile.xslt');
+    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
+    await wb.quickPick('invoice-TEMELFATURA.xml');
+    const preview = await page(wb, 'Design hostile.xslt');
+    const text = await designShows(preview, ['script:ran', 'post:']);
+    for (const expected of ['file:0:', 'passwd:0', 'url:0:', 'resource:0:', 'fetch:blocked', 'xhr:blocked', 'parent:blocked', 'host:blocked']) assert.ok(text.includes(expected), `${expected} in: ${text}`);
+    for (const leak of ['TOP-SECRET-4711', 'LEAKED']) assert.ok(!text.includes(leak), `${leak} in: ${text}`);
+    await wb.screenshot('hostile design: every read and request came back empty');
+    // Its messages to the page above it (an upload, a forged update) are ignored: no prompt, no request to
+    // the API, and the page still shows what the host sent.
+    await wb.page.waitForTimeout(4_000); // also lets its delayed navigation attempt happen
+    assert.equal(await preview.locator('#title').innerText(), 'hostile.xslt with invoice-TEMELFATURA.xml');
+    assert.equal(await wb.page.locator('.quick-input-widget:visible').count(), 0, 'no upload prompt opened');
+    const requests = (await wb.sandbox!.control('requests')) as Array<{ method: string; path: string }>;
+    assert.deepEqual(requests.slice(requestsBefore).filter((r) => r.method !== 'GET'), []);
+    assert.deepEqual(hits, [], 'the loopback server saw no request from the design');
+
+    // xsl:include of a local file and xsl:import of a URL: nothing is loaded, and the studio says the design failed.
+    fs.writeFileSync(path.join(workspace, 'importing.xslt'), fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'preview', 'importing-design.xslt'), 'utf8').replaceAll('SERVER', server).replaceAll('WORKSPACE', workspace));
+    await openInFirstGroup(wb, 'importing.xslt');
+    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
+    await wb.quickPick('invoice-TEMELFATURA.xml');
+    const importing = await page(wb, 'Design importing.xslt');
+    await importing.locator('#problem', { hasText: 'The design could not be applied' }).waitFor({ timeout: 30_000 });
+    assert.match(await importing.locator('#banner').innerText(), /asks for other files .*included\.xsl/s);
+    assert.ok(!(await frameText(importing)).includes('INCLUDED-FROM-DISK'));
+    assert.deepEqual(hits, [], 'no request for the imported stylesheet either');
+    await wb.screenshot('design with xsl:include and xsl:import: nothing loaded');
+  });
+});
+
+test('Upload as e-Invoice Template… sends the design through the template update to the sandbox', { timeout: 180_000 }, async () => {
+  const wb = open[0];
+  await steps(wb, async () => {
+    // "Try the Sandbox" stores the sandbox's key for the Sandbox environment.
+    await wb.runCommand('Nilvera: Try the Sandbox');
+    await wb.page.locator('.part.statusbar .statusbar-item', { hasText: /\d\s*credits/ }).first().waitFor({ timeout: 30_000 });
+    const preview = await page(wb, 'Design my-design.xslt');
+    await preview.locator('#upload').click();
+    // The template update's own questions: which template (no ID remembered yet), then its flags.
+    await wb.inputBox('2');
+    await wb.quickPick('Active');
+    const done = await waitUntil(async () => (await wb.notifications()).find((n) => n.includes('The file of Template #2 was replaced.')), 'the done message', 30_000);
+    assert.ok(done);
+    const file = path.join(workspaceFolder(wb.page), 'my-design.xslt');
+    const saved = fs.readFileSync(file);
+    assert.match(saved.toString('utf8'), /Genel Toplam \(düzenlendi\)/, 'the edited design was saved before it was sent');
+    const state = (await wb.sandbox!.control('state')) as { templates: Array<{ ID: number; IsActive: boolean; FileSize: number; FileSha256?: string }> };
+    const template = state.templates.find((t) => t.ID === 2);
+    assert.deepEqual([template?.FileSize, template?.FileSha256, template?.IsActive], [saved.length, createHash('sha256').update(saved).digest('hex'), true]);
+    await wb.screenshot('design uploaded as template 2');
+  });
+});
+
+test('with the browser\'s XSLT turned off: the structured view and the message, once', { timeout: 240_000 }, async () => {
+  const wb = await openWorkbench({ scenario: 'preview-no-xslt', chromiumArgs: ['--disable-features=XSLT'] });
+  open.push(wb);
+  await steps(wb, async () => {
+    await copyToWorkspace(wb, path.join(samples, 'invoice-EARSIVFATURA.xml'));
+    await openFile(wb.page, 'invoice-EARSIVFATURA.xml');
+    await wb.runCommand('Nilvera: Preview Document');
+    const preview = await page(wb, 'Preview invoice-EARSIVFATURA.xml');
+    await preview.locator('#banner', { hasText: 'cannot run XSLT' }).waitFor({ timeout: 30_000 });
+    assert.match(await preview.locator('#banner').innerText(), /webview \(Chromium \d+\) cannot run XSLT, so the document's own design cannot be shown here\. Showing the structured view\./);
+    await preview.locator('#structured', { hasText: 'Ayşe Yılmaz' }).waitFor();
+    assert.match(await preview.locator('#structured').innerText(), /All 5 totals checks add up/);
+    assert.ok(await preview.locator('button[data-mode="design"]').isDisabled());
+    assert.ok(await preview.locator('iframe#design').isHidden());
+    await wb.screenshot('no XSLT: structured view with the message');
+    // Closed, it stays closed while the document is edited.
+    await preview.locator('#banner .dismiss').click();
+    await focusFirstGroup(wb);
+    await activeEditorLines(wb).click();
+    await wb.page.keyboard.press('Control+End');
+    await wb.page.keyboard.type('\n\n'); // an edit that keeps the document well-formed
+    await wb.page.waitForTimeout(1_500);
+    assert.ok(await preview.locator('#banner').isHidden(), 'the message is said once');
+
+    await copyToWorkspace(wb, path.join(samples, 'sample-design.xslt'));
+    await openInFirstGroup(wb, 'sample-design.xslt');
+    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
+    await wb.quickPick('invoice-EARSIVFATURA.xml');
+    const studio = await page(wb, 'Design sample-design.xslt');
+    await studio.locator('#banner', { hasText: 'Chromium turns XSLT off from version 158' }).waitFor({ timeout: 30_000 });
+    await wb.screenshot('no XSLT: the studio says which versions render designs');
+  });
+});
