@@ -5,6 +5,7 @@ import type { ClientSource } from '../clientSource';
 import { PagedNode } from '../pagedNode';
 import type { ChangeListener, TreeNode } from '../treeNode';
 import { CustomerNode } from './customerNode';
+import { walkthroughStepDone } from '../../walkthrough/stepsDone';
 
 export interface CustomerFilter {
   search: string;
@@ -53,6 +54,8 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
   protected override onPage(page: Pagination<CustomerResponse>): void {
     this.sortRefused = (page as { sortRefused?: boolean }).sortRefused === true;
     this.onSummary();
+    // A page reached the view (a view asks only while it is shown): the walkthrough's "browse" step.
+    walkthroughStepDone('customers');
   }
 
   setFilter(change: Partial<CustomerFilter>): void {
