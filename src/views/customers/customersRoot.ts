@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { CustomerListQuery, CustomerResponse, Pagination, SortType } from '../../api/types';
 import type { ClientSource } from '../clientSource';
+import { readList, type EmptyOr404 } from '../listNode';
 import { PagedNode } from '../pagedNode';
 import type { ChangeListener, TreeNode } from '../treeNode';
 import { CustomerNode } from './customerNode';
@@ -22,6 +23,7 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
     private readonly pageSize: () => number,
     /** Told after every page and filter change (the view's title and description). */
     private readonly onSummary: () => void,
+    private readonly emptyOr404?: EmptyOr404,
   ) {
     super(undefined, 'customers', notify);
   }
@@ -37,7 +39,13 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
   }
 
   protected async fetchPage(page: number): Promise<Pagination<CustomerResponse>> {
-    return (await this.client()).customers.list(this.query(page));
+    const client = await this.client();
+    const empty: Pagination<CustomerResponse> = { Page: page, PageSize: this.pageSize(), TotalCount: 0, TotalPages: 0, Content: [] };
+    return readList(() => client.customers.list(this.query(page)), this.emptyOr404, empty);
+  }
+
+  protected override emptyOrNotOfferedText(): string {
+    return this.emptyOr404?.text() ?? super.emptyOrNotOfferedText();
   }
 
   protected toNode(record: CustomerResponse): TreeNode {
