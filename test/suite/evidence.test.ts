@@ -148,7 +148,9 @@ suite('Public evidence about the real service, as the user sees it', function ()
     }
   });
 
-  test('the walkthrough is told when a step happens: after Check a Tax Number, VS Code has confirmed the step', async () => {
+  // What the walkthrough then shows is test/e2e/scenarios/walkthrough.test.ts; here: the step is marked,
+  // through VS Code's own command, which answers (a wrong command id or no call at all is never confirmed).
+  test('the walkthrough is told when a step happens: after Check a Tax Number, VS Code\'s Mark Step Complete has confirmed the step', async () => {
     prompts.inputs = ['4540536920'];
     await vscode.commands.executeCommand(PaletteCommands.registryCheckTaxNumber);
     const told = () => api.testing.services.globalState.get<string[]>(STEPS_TOLD_STATE) ?? [];
