@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
   );
   timing.mark('shell services, commands and listeners');
   const features = registerFeatures(context, shell, timing);
-  registerWalkthroughProgress(context);
+  registerWalkthroughProgress(context, shell.globalState);
   setTimeout(() => void state.refresh(), 0);
   timing.mark('walkthrough progress');
 

@@ -82,8 +82,14 @@ export interface CustomerImportReport {
 
 /** Failures after which the server's answer cannot tell whether the rows were stored. */
 const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed', 'rateLimited']);
-/** Refusals of a batch that may name single rows (and, spec-silent, may have stored the others). */
-const ROW_REFUSALS = new Set(['validation', 'conflict']);
+/**
+ * Refusals of a batch that may name single rows (and, spec-silent, may have stored the others): 422,
+ * 409, and 400, the only refusal the specification lists for creating customers (behaviour point
+ * customerBatchStatus). Other 4xx (405, 413, 415…) refuse the request itself.
+ */
+function isRowRefusal(error: NilveraApiError): boolean {
+  return error.kind === 'validation' || error.kind === 'conflict' || (error.kind === 'badRequest' && error.status === 400);
+}
 /** Times one row is sent before its outcome stays "unknown" (each resend follows a look-up). */
 const MAX_SENDS = 6;
 /** Look-ups in flight at once while a batch is resolved. */
@@ -102,11 +108,20 @@ interface PendingBatch {
   verify?: NilveraApiError;
 }
 
-type RowPresence = 'present' | 'absent' | { error: NilveraApiError };
+/** `other`: a customer with the row's tax number exists, but not with the row's name: it was there before. */
+type RowPresence = 'present' | 'absent' | 'other' | { error: NilveraApiError };
+
+/** Names compared as the server may store them: trimmed, spaces collapsed, case folded (Turkish). */
+function sameName(a: string, b: string): boolean {
+  const fold = (s: string) => s.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('tr');
+  return fold(a) === fold(b);
+}
 
 /**
  * Which rows exist on the server now (GET /Customers/GetCustomerInfo/{TaxNumber}, a read that is
- * safe to repeat). A row without a tax number cannot be looked up.
+ * safe to repeat). A row without a tax number cannot be looked up. A record under the row's tax
+ * number with another name is not the row's (it existed before: a refusal that named no row may be
+ * about it); a record without a name cannot be told apart and counts as the row's.
  */
 async function presenceOf(customers: CustomersApi, rows: CustomerRow[], callOpts: CallOptions): Promise<Map<CustomerRow, RowPresence>> {
   const byTaxNumber = new Map<string, CustomerRow[]>();
@@ -118,35 +133,50 @@ async function presenceOf(customers: CustomersApi, rows: CustomerRow[], callOpts
   }
   const numbers = [...byTaxNumber.keys()];
   await drain(numbers, LOOKUP_CONCURRENCY, async (tn) => {
-    let presence: RowPresence = 'absent';
+    let found: { Name?: string | null } | undefined;
+    let failed: RowPresence | undefined;
     for (let attempt = 1; attempt <= LOOKUP_ATTEMPTS; attempt++) {
       try {
-        await customers.getByTaxNumber(tn, callOpts);
-        presence = 'present';
+        found = await customers.getByTaxNumber(tn, callOpts);
+        failed = undefined;
       } catch (err) {
         if (!(err instanceof NilveraApiError)) throw err;
-        presence = err.kind === 'notFound' ? 'absent' : { error: err };
+        failed = err.kind === 'notFound' ? 'absent' : { error: err };
         if (OUTCOME_UNKNOWN.has(err.kind) && attempt < LOOKUP_ATTEMPTS && !callOpts.signal?.aborted) continue;
       }
       break;
     }
-    for (const r of byTaxNumber.get(tn) ?? []) out.set(r, presence);
+    for (const r of byTaxNumber.get(tn) ?? []) {
+      const storedName = found?.Name?.trim();
+      out.set(r, failed ?? (storedName && r.row.Name?.trim() && !sameName(storedName, r.row.Name) ? 'other' : 'present'));
+    }
   });
   return out;
 }
 
+/** A position in the sent array: "index 3", or a property path such as `[3].TaxNumber` (a model-validation message). */
+const ROW_INDEX = /\bindex\s+(\d+)\b/i;
+const ROW_PATH = /(?:^|[\s$:'"(\w])\[(\d+)\](?=\.|:|'|\s|$)/;
+/** The position part of a path at the start of a message ("[3].", "$[3].", "'x[3]."): it means nothing outside the batch. */
+const LEADING_POSITION = /^(\s*'?)(?:\$|\w+)?\[\d+\]\.?/;
+
 /**
- * The rows a 422/409 names, by the positions ("index 3") or tax numbers its messages quote, each with
- * the messages about it. Empty when the answer names no row.
+ * The rows a 400/422/409 names, by the positions ("index 3", "[3].TaxNumber") or tax numbers its
+ * messages quote, each with the messages about it. Empty when the answer names no row.
  */
 function rowsNamed(rows: CustomerRow[], messages: ApiMessage[]): Map<CustomerRow, ApiMessage[]> {
   const named = new Map<CustomerRow, ApiMessage[]>();
   const add = (r: CustomerRow, m: ApiMessage) => named.set(r, [...(named.get(r) ?? []), m]);
   for (const m of messages) {
     const text = `${m.description} ${m.detail ?? ''}`;
-    const index = /\bindex\s+(\d+)\b/i.exec(text);
+    const index = ROW_INDEX.exec(text);
     if (index && rows[Number(index[1])]) {
       add(rows[Number(index[1])], m);
+      continue;
+    }
+    const path = ROW_PATH.exec(text);
+    if (path && rows[Number(path[1])]) {
+      add(rows[Number(path[1])], { ...m, description: m.description.replace(LEADING_POSITION, '$1') });
       continue;
     }
     for (const r of rows) {
@@ -161,15 +191,17 @@ function rowsNamed(rows: CustomerRow[], messages: ApiMessage[]): Map<CustomerRow
  * Creates many customers in batches (POST /Customers), and reports each row exactly once as created,
  * rejected, unknown or not sent. Two things the specification leaves open are resolved by asking the
  * server which rows exist (GET /Customers/GetCustomerInfo/{TaxNumber}) before anything is sent again:
- *  - a batch refused with 422/409 may have stored its good rows or none of them (behaviour point
+ *  - a batch refused with 400/422/409 may have stored its good rows or none of them (behaviour point
  *    customerBatchBadRow): rows that exist now and that the answer does not name were created; named
  *    rows are rejected with the messages about them; the rest are sent again as a new batch (halved
- *    when the answer named nobody, so a bad row ends up alone);
+ *    when the answer named nobody, so a bad row ends up alone and gets its own reason);
  *  - a batch whose answer was lost (connection broken, time limit, 5xx, unreadable answer) may or may
  *    not have been stored: rows that exist now count as created, absent rows are sent again (safe,
  *    since they were checked), and only rows whose look-up also fails stay "unknown".
- * Limit: a row whose tax number already existed before the import and whose batch's answer was lost
- * counts as created; the server's records are right either way (nothing doubled, nothing lost).
+ * A customer that exists under a row's tax number with another name existed before: the row is sent
+ * again alone, and the server's answer about it is its outcome. Limit: a row whose tax number
+ * already existed before the import under the same name (or no name) counts as created; the
+ * server's records are right either way (nothing doubled, nothing lost).
  */
 export async function createCustomersInBatches(customers: CustomersApi, rows: CustomerDto[], options: BulkOptions = {}): Promise<CustomerImportReport> {
   const report: CustomerImportReport = { created: [], rejected: [], unknown: [], notSent: [], requests: 0 };
@@ -201,6 +233,7 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
     const presence = await presenceOf(customers, batch.rows, callOpts);
     const named = refusal ? rowsNamed(batch.rows, error.messages) : new Map<CustomerRow, ApiMessage[]>();
     const again: CustomerRow[] = [];
+    const alone: CustomerRow[] = [];
     const recheck: CustomerRow[] = [];
     let lookupError: NilveraApiError | undefined;
     for (const r of batch.rows) {
@@ -213,6 +246,8 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
         report.created.push(r);
         settle(1);
       } else if (p === 'absent') again.push(r);
+      // Someone else's record under this tax number: sent again alone, the server says what it makes of it.
+      else if (p === 'other') alone.push(r);
       else if (!(r.row.TaxNumber ?? '').trim()) unknown([r], error);
       else {
         recheck.push(r);
@@ -223,6 +258,10 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
       // The look-up failed too: ask again in a later round, never send blind.
       if (batch.sends + 1 >= MAX_SENDS) unknown(recheck, lookupError ?? error);
       else q.push({ rows: recheck, sends: batch.sends + 1, verify: error });
+    }
+    for (const r of alone) {
+      if (batch.sends >= MAX_SENDS) unknown([r], error);
+      else q.unshift({ rows: [r], sends: batch.sends });
     }
     if (again.length === 0) return;
     if (batch.sends >= MAX_SENDS) return unknown(again, error);
@@ -264,15 +303,17 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
       for (const r of batch.rows) rejected(r, error.messages, error.status);
       return;
     }
-    const refusal = ROW_REFUSALS.has(error.kind);
+    const refusal = isRowRefusal(error);
     if (!refusal && !OUTCOME_UNKNOWN.has(error.kind)) {
-      // 400 and other refusals of the whole request: nothing was stored.
+      // Other refusals of the whole request: nothing was stored.
       for (const r of batch.rows) rejected(r, error.messages, error.status);
       return;
     }
-    // A lone row refused on its first send: nothing of it was stored (after a lost answer, look it up).
+    // A lone row refused on its first send: nothing of it was stored (after a lost answer, look it
+    // up). Its reason: the messages about it when the answer names it, else all of them.
     if (refusal && batch.rows.length === 1 && batch.sends === 0) {
-      rejected(batch.rows[0], error.messages, error.status);
+      const row = batch.rows[0];
+      rejected(row, rowsNamed(batch.rows, error.messages).get(row) ?? error.messages, error.status);
       return;
     }
     return resolve({ rows: batch.rows, sends }, error, refusal, q);

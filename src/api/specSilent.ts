@@ -61,6 +61,35 @@ export function listOrEmpty<T>(value: T[] | null | undefined, operation: string)
   throw new NilveraApiError({ kind: 'malformed', operation, status: 200, messages: [{ description: 'the response is not a list' }] });
 }
 
+// ---- Row 20: an empty list answered 404 ---------------------------------------------------------
+
+/** The platform's error code for "API not found" (the route does not exist), in its catalogue. */
+export const ROUTE_NOT_FOUND_CODE = 3030;
+
+/**
+ * Public evidence: a list with nothing in it may answer 404 instead of [] (an SDK's integration test
+ * against the real test service got 404 from the certificate list of an account without
+ * certificates). A 404 that carries the service's own error body (an `Errors` item with a code other
+ * than 3030, "API not found") comes from the operation itself: the list is empty, and reads as [].
+ * A bare 404 (no body, or one that is not the service's) is what a deployment without the operation
+ * answers too, so it stays an error: the views say both are possible, and Check Connection tells which.
+ */
+export function isEmptyListNotFound(err: unknown): boolean {
+  if (!(err instanceof NilveraApiError) || err.kind !== 'notFound') return false;
+  const codes = err.messages.map((m) => m.code).filter((c) => c !== undefined && c !== '');
+  return codes.length > 0 && codes.every((c) => Number(c) !== ROUTE_NOT_FOUND_CODE);
+}
+
+/** The list, or [] when the server said with its own 404 that there is nothing to list. */
+export async function listOr404Empty<T>(ask: Promise<T[] | null | undefined>, operation: string): Promise<T[]> {
+  try {
+    return listOrEmpty(await ask, operation);
+  } catch (err) {
+    if (isEmptyListNotFound(err)) return [];
+    throw err;
+  }
+}
+
 // ---- Row 5: boolean answers --------------------------------------------------------------------
 
 /**

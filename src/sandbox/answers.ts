@@ -27,9 +27,10 @@ export function sendJsonValue(res: ServerResponse, value: unknown, status = 200)
 
 /**
  * "Nothing found" for a single-record lookup, as the behaviour table answers it: the 404 error,
- * an empty 200, 200 `null`, 200 `{}`, or a Turkish plain-text sentence.
+ * an empty 200, 200 `null`, 200 `{}`, a Turkish plain-text sentence, or 204 No Content (what
+ * ASP.NET Core answers when an action returns null).
  */
-export function answerMissing(res: ServerResponse, answer: '404' | 'emptyBody' | 'null' | 'emptyObject' | 'oddText', error: Error): typeof RESPONDED {
+export function answerMissing(res: ServerResponse, answer: '404' | 'emptyBody' | 'null' | 'emptyObject' | 'oddText' | 'noContent', error: Error): typeof RESPONDED {
   switch (answer) {
     case '404':
       throw error;
@@ -41,7 +42,19 @@ export function answerMissing(res: ServerResponse, answer: '404' | 'emptyBody' |
       return sendJsonValue(res, {});
     case 'oddText':
       return sendText(res, 'Kayıt bulunamadı');
+    case 'noContent':
+      return sendEmpty(res, 204);
   }
+}
+
+/**
+ * A list with nothing in it (behaviour point emptyList): as it is ([] or an empty page), a 404 with
+ * the service's error body, or a 404 with an empty body (what an unknown route answers).
+ */
+export function emptyListAnswer<T>(res: ServerResponse, answer: 'notFound' | 'emptyArray' | 'bareNotFound', empty: boolean, list: T, what: string): T | typeof RESPONDED {
+  if (!empty || answer === 'emptyArray') return list;
+  if (answer === 'bareNotFound') return sendEmpty(res, 404);
+  throw notFound('No record found.', what);
 }
 
 /** A search with no match (spec-silent, behaviour point searchNoMatch): [] or a 404. */

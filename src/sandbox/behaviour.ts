@@ -13,14 +13,14 @@ interface PointSpec {
 export const BEHAVIOUR_POINTS = {
   registryLookupMissing: {
     // `oddText` is in neither profile: it exists so Check Connection can prove it reports "differs".
-    answers: ['404', 'emptyBody', 'null', 'emptyObject', 'oddText'],
+    answers: ['404', 'emptyBody', 'null', 'emptyObject', 'oddText', 'noContent'],
     alternate: 'null',
     means: 'GET GlobalCompany/GetGlobalCustomerInfo/{TaxNumber} for a valid, unregistered number',
   },
   recordLookupMissing: {
-    answers: ['404', 'emptyBody', 'null'],
+    answers: ['404', 'emptyBody', 'null', 'noContent'],
     alternate: 'emptyBody',
-    means: 'GET Customers/GetCustomerInfo/{TaxNumber} and GET Company/Certificate/{SerialNumber} for an unknown value',
+    means: 'GET Customers/GetCustomerInfo/{TaxNumber}, Company/Certificate/{SerialNumber} and Customers/{ID} for an unknown value: 404 / empty 200 / 200 null / 204 No Content (ASP.NET\'s answer to an action returning null)',
   },
   customerBatchBadRow: {
     answers: ['rejectAll', 'createGood'],
@@ -43,9 +43,10 @@ export const BEHAVIOUR_POINTS = {
     means: 'PUT Company: omitted fields unchanged / reset to defaults (empty strings, the enum\'s first value)',
   },
   templatePutOmitted: {
-    answers: ['keep', 'reset'],
+    // `refuse` first: an SDK notes that the series update answers 400 when the flags are left out.
+    answers: ['refuse', 'keep', 'reset'],
     alternate: 'reset',
-    means: 'PUT ebill/Templates and evoucher/Series with only the changed fields: others unchanged / read as null or false',
+    means: 'PUT ebill/Templates and evoucher/Series with IsActive or IsDefault left out: 400 / others unchanged / read as null or false',
   },
   badKeyStatus: {
     answers: ['401', '403'],
@@ -109,6 +110,19 @@ export const BEHAVIOUR_POINTS = {
     answers: ['emptyArray', 'notFound'],
     alternate: 'notFound',
     means: 'GET Customers/Search/{text} and GlobalCompany/Search/{text} with no match: [] / 404',
+  },
+  // Points read from public code that called the real service (README, "public evidence").
+  emptyList: {
+    // `notFound` first: an SDK's integration test got 404 from the certificate list of a test account without certificates.
+    answers: ['notFound', 'emptyArray', 'bareNotFound'],
+    alternate: 'emptyArray',
+    means: 'GET Company/Certificate, CompanyIdentification, CompanyDocuments and Customers with nothing to list: 404 with the error body / [] (an empty page) / 404 with an empty body, as an unknown route answers',
+  },
+  customerBatchStatus: {
+    // `400` first: the specification lists only 400 (no 409 or 422) for creating customers.
+    answers: ['400', '422', '400unnamed'],
+    alternate: '422',
+    means: 'POST Customers refused for some rows: 400 validation problem naming each row ([i].Field) / 422 naming them (index i) / 400 whose messages name no row (a duplicate still answers 409 under duplicateStatus=409)',
   },
 } as const satisfies Record<string, PointSpec>;
 

@@ -33,8 +33,27 @@ export class ApiError extends Error {
     return new ApiError(status, first.Code, first.Description, first.Detail, rest);
   }
 
-  body(): { Errors: ErrorItem[] } {
+  body(): object {
     return { Errors: this.items };
+  }
+}
+
+/**
+ * A model-validation 400 in the shape the platform documents for its e-invoice API (api-facts.md,
+ * section 6): a JSON array of strings, each naming the property path it is about, e.g.
+ * `[3].TaxNumber: …` for the fourth element of a list body.
+ */
+export class ValidationMessages extends ApiError {
+  private readonly messages: string[];
+
+  constructor(byPath: ReadonlyArray<[path: string, message: string]>) {
+    const messages = byPath.map(([path, message]) => `${path}: ${message}`);
+    super(400, ErrorCode.badRequest, messages[0] ?? 'The request is not valid.');
+    this.messages = messages;
+  }
+
+  override body(): object {
+    return this.messages;
   }
 }
 

@@ -2,7 +2,7 @@
 // actions help (set the key, retry). The server's own descriptions are shown where they explain it.
 import * as vscode from 'vscode';
 import { isApiError, type ApiErrorShape } from './apiContract';
-import { isBareRecordNotFound, isOperationNotOffered } from './missingOperation';
+import { isBareRecordNotFound, isEmptyOrNotOffered, isOperationNotOffered } from './missingOperation';
 import { UserCancelledError } from './prompts';
 
 /** An error whose message is already written for the user (localized, no stack, no secrets). */
@@ -105,6 +105,9 @@ export function describeError(error: unknown): DescribedError {
     case 'notFound':
       // Which 404 is which: see missingOperation.ts.
       if (isOperationNotOffered(error)) return { show: true, text: vscode.l10n.t('This server does not offer this operation (HTTP 404); it may run an older version of the API.'), actions: [] };
+      if (isEmptyOrNotOffered(error)) {
+        return { show: true, text: vscode.l10n.t('Not found (HTTP 404): the list is empty, or this server does not offer this operation. "Nilvera: Check Connection" tells which.'), actions: [] };
+      }
       if (isBareRecordNotFound(error)) {
         return {
           show: true,

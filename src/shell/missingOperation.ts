@@ -8,7 +8,11 @@
 // that is not there; that 404 keeps the "no longer exists" reading. When such a 404 comes with no
 // server message at all (an unknown route answers with an empty body), both readings remain, and
 // the message says so and points to "Nilvera: Check Connection", which asks the server which it is.
-import { isApiError } from './apiContract';
+// Four lists are the exception (row 20): the real service answers 404 for an empty certificate list,
+// so their 404 means "not offered" only when it says the route is unknown ("API not found"); a bare
+// one is either, and the client reads the service's own 404 as an empty list (src/api/specSilent.ts).
+import { isApiError, type ApiErrorShape } from './apiContract';
+import { EMPTY_LIST_READS } from './listAvailability';
 
 /** Client operations (src/api/areas) that GET a fixed path: their 404 means "not offered here". */
 const FIXED_PATH_READS = new Set([
@@ -28,9 +32,22 @@ const FIXED_PATH_READS = new Set([
   'taxOffice.get',
 ]);
 
+const LISTS: ReadonlySet<string> = new Set(EMPTY_LIST_READS);
+/** "API not found" in the platform's error catalogue (src/api/specSilent.ts ROUTE_NOT_FOUND_CODE). */
+const ROUTE_NOT_FOUND_CODE = 3030;
+
+function saysRouteMissing(error: ApiErrorShape): boolean {
+  return error.messages.some((m) => Number(m.code) === ROUTE_NOT_FOUND_CODE);
+}
+
 /** A 404 on a fixed-path GET: the server does not have this operation. */
 export function isOperationNotOffered(error: unknown): boolean {
-  return isApiError(error) && error.kind === 'notFound' && FIXED_PATH_READS.has(error.operation);
+  return isApiError(error) && error.kind === 'notFound' && FIXED_PATH_READS.has(error.operation) && (!LISTS.has(error.operation) || saysRouteMissing(error));
+}
+
+/** A list's 404 that does not say which it is: nothing to list, or no such operation here. */
+export function isEmptyOrNotOffered(error: unknown): boolean {
+  return isApiError(error) && error.kind === 'notFound' && LISTS.has(error.operation) && !saysRouteMissing(error);
 }
 
 /** A 404 naming a record, with no server message to say the record is what was missing. */

@@ -6,6 +6,7 @@ import { ContextKeys } from '../constants';
 import type { EnvironmentId } from './environments';
 import type { ShellServices } from './services';
 import type { ShellStatusBar } from './statusBar';
+import { walkthroughStepDone } from '../walkthrough/stepsDone';
 
 export class ShellState {
   private chain: Promise<void> = Promise.resolve();
@@ -31,6 +32,7 @@ export class ShellState {
     const hasKey = await this.services.hasApiKey(environment);
     await vscode.commands.executeCommand('setContext', ContextKeys.environment, environment);
     await vscode.commands.executeCommand('setContext', ContextKeys.hasApiKey, hasKey);
+    if (hasKey) walkthroughStepDone('connect');
     // Until Nilvera is used in this workspace: no status-bar item, and so no credits request.
     if (this.services.usage.isUsed()) await this.statusBar().update(environment, hasKey);
     else this.statusBar().hide();

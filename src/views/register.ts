@@ -8,6 +8,7 @@ import { registerRecordDocuments } from '../commands/recordDocument';
 import { registerRecordCommands } from '../commands/records/register';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
+import { knownListAvailability } from '../shell/listAvailability';
 import type { ShellServices } from '../shell/services';
 import { shellClientSource } from './clientSource';
 import { LoadMoreNode, PagedNode } from './pagedNode';
@@ -17,7 +18,11 @@ import { isDataArea, NilveraTrees } from './trees';
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   const client = shellClientSource(shell);
   // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
-  const trees = new NilveraTrees(client, () => (shell.usage.markUsed('view'), shell.hasApiKey()));
+  const trees = new NilveraTrees(
+    client,
+    () => (shell.usage.markUsed('view'), shell.hasApiKey()),
+    async (operation) => knownListAvailability(shell.globalState, await shell.baseUrl(shell.activeProfile().environment), operation),
+  );
   context.subscriptions.push(
     trees,
     registerRecordDocuments(),

@@ -3,9 +3,9 @@
 // item with Retry instead of an empty view; ids are stable and unique per parent.
 import * as vscode from 'vscode';
 import { describeError } from '../shell/errorMessages';
-import { isOperationNotOffered } from '../shell/missingOperation';
+import { isEmptyOrNotOffered, isOperationNotOffered } from '../shell/missingOperation';
 import { log } from '../shell/log';
-import { TreeCommands } from '../constants';
+import { ConnectionCommands, TreeCommands } from '../constants';
 
 export abstract class TreeNode {
   /** Unique in the view and stable across refreshes: the parent's id plus a key of the record. */
@@ -73,23 +73,39 @@ export class ErrorNode extends TreeNode {
 
 /**
  * Shown instead of a parent's children when the server answered its fixed-path list GET with 404:
- * this deployment does not have the operation (see shell/missingOperation.ts). Not an error with
- * Retry: asking again gives the same answer; the view's Refresh still asks again.
+ * this deployment does not have the operation (see shell/missingOperation.ts), or, for a list that
+ * may answer 404 when it is empty, it cannot be told which (`ambiguous`: a click runs Check
+ * Connection, which tells). Not an error with Retry: asking again gives the same answer; the view's
+ * Refresh still asks again.
  */
 export class NotOfferedNode extends TreeNode {
   constructor(
     readonly owner: ParentNode,
     readonly text: string,
+    readonly ambiguous = false,
   ) {
     super(owner, '~notOffered');
   }
 
   treeItem(): vscode.TreeItem {
     const item = this.item(this.text);
-    item.iconPath = new vscode.ThemeIcon('circle-slash');
-    item.tooltip = vscode.l10n.t('The server answered HTTP 404 (not found) to this list: this deployment of the API does not have the operation. The other views are not affected.');
+    item.iconPath = new vscode.ThemeIcon(this.ambiguous ? 'question' : 'circle-slash');
+    if (this.ambiguous) {
+      item.tooltip = vscode.l10n.t('The server answered HTTP 404 (not found) with no message. An account with nothing in this list and a deployment of the API without the operation answer alike. Click to run "Nilvera: Check Connection", which tells which. The other views are not affected.');
+      item.command = { command: ConnectionCommands.check, title: vscode.l10n.t('Check Connection') };
+    } else {
+      item.tooltip = vscode.l10n.t('The server answered HTTP 404 (not found) to this list: this deployment of the API does not have the operation. The other views are not affected.');
+    }
     item.contextValue = 'notOffered';
     return item;
+  }
+}
+
+/** Thrown by a list's load when Check Connection found that this server lacks the operation. */
+export class ListNotOfferedError extends Error {
+  constructor() {
+    super('Check Connection found that this server does not offer this list.');
+    this.name = 'ListNotOfferedError';
   }
 }
 
@@ -116,6 +132,18 @@ export abstract class ParentNode extends TreeNode {
   /** The row shown when the server does not offer this node's list (its GET answered 404). */
   protected notOfferedText(): string {
     return vscode.l10n.t('This server does not offer this list.');
+  }
+
+  /** The row shown when the list's 404 may mean either an empty list or a missing operation. */
+  protected emptyOrNotOfferedText(): string {
+    return vscode.l10n.t('Nothing to list, or this server does not offer this list (HTTP 404)');
+  }
+
+  /** What replaces the children when loading them failed. */
+  private failureNode(error: unknown): TreeNode {
+    if (error instanceof ListNotOfferedError || isOperationNotOffered(error)) return new NotOfferedNode(this, this.notOfferedText());
+    if (isEmptyOrNotOffered(error)) return new NotOfferedNode(this, this.emptyOrNotOfferedText(), true);
+    return new ErrorNode(this, error);
   }
 
   /** Whether this parent is the view's invisible root (its changes refresh the whole view). */
@@ -147,7 +175,7 @@ export abstract class ParentNode extends TreeNode {
         nodes = uniqueById(await this.load());
       } catch (error) {
         log.warn(`${this.id}: ${error instanceof Error ? error.message : String(error)}`);
-        nodes = [isOperationNotOffered(error) ? new NotOfferedNode(this, this.notOfferedText()) : new ErrorNode(this, error)];
+        nodes = [this.failureNode(error)];
       }
       if (generation === this.generation) {
         this.cached = nodes;

@@ -4,10 +4,11 @@ import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
 import { claimTreeView } from '../shell/lazyTrees';
+import type { EmptyListRead, ListAvailability } from '../shell/listAvailability';
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
 import { CustomersRoot } from './customers/customersRoot';
-import { ListNode } from './listNode';
+import { ListNode, type EmptyOr404 } from './listNode';
 import { AccountRoot, type AccountGroupKey } from './records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from './records/recordNodes';
 import { NodeTreeProvider } from './treeProvider';
@@ -32,22 +33,39 @@ export class NilveraTrees implements vscode.Disposable {
   readonly accountView: vscode.TreeView<TreeNode>;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(client: ClientSource, ready: () => Promise<boolean>) {
-    this.customers = new NodeTreeProvider(Views.customers, (notify) => new CustomersRoot(notify, client, () => readSettings().pageSize, () => this.updateCustomersSummary()), ready);
+  constructor(
+    client: ClientSource,
+    ready: () => Promise<boolean>,
+    /** What Check Connection found about a list on the active server (src/shell/listAvailability.ts). */
+    knownList: (operation: EmptyListRead) => Promise<ListAvailability | undefined> = async () => undefined,
+  ) {
+    // A list whose bare 404 may mean "nothing to list" as well as "no such operation here".
+    const emptyOr404 = (operation: EmptyListRead, text: () => string): EmptyOr404 => ({ text, known: () => knownList(operation) });
+    this.customers = new NodeTreeProvider(
+      Views.customers,
+      (notify) =>
+        new CustomersRoot(notify, client, () => readSettings().pageSize, () => this.updateCustomersSummary(), emptyOr404('customers.list', () => vscode.l10n.t('No customers, or this server does not offer the customer list (HTTP 404)'))),
+      ready,
+    );
     this.documents = new NodeTreeProvider(
       Views.documents,
-      (notify) => new ListNode<CompanyDocumentResponse>(undefined, 'documents', notify, async () => (await client()).documents.list(), (d, p) => new DocumentNode(p, d), undefined, undefined, () => vscode.l10n.t('This server does not offer company documents')),
+      (notify) =>
+        new ListNode<CompanyDocumentResponse>(undefined, 'documents', notify, async () => (await client()).documents.list(), (d, p) => new DocumentNode(p, d), undefined, undefined, () => vscode.l10n.t('This server does not offer company documents'),
+          emptyOr404('documents.list', () => vscode.l10n.t('No company documents, or this server does not offer company documents (HTTP 404)'))),
       ready,
     );
     this.certificates = new NodeTreeProvider(
       Views.certificates,
-      (notify) => new ListNode<CertificateResponse>(undefined, 'certificates', notify, async () => (await client()).certificates.list(), (c, p) => new CertificateNode(p, c), undefined, undefined, () => vscode.l10n.t('This server does not offer certificates')),
+      (notify) =>
+        new ListNode<CertificateResponse>(undefined, 'certificates', notify, async () => (await client()).certificates.list(), (c, p) => new CertificateNode(p, c), undefined, undefined, () => vscode.l10n.t('This server does not offer certificates'),
+          emptyOr404('certificates.list', () => vscode.l10n.t('No certificates, or this server does not offer certificates (HTTP 404)'))),
       ready,
     );
     this.identifications = new NodeTreeProvider(
       Views.identifications,
       (notify) =>
-        new ListNode<CompanyIdentificationResponse>(undefined, 'identifications', notify, async () => (await client()).identifications.list(), (i, p) => new IdentificationNode(p, i), undefined, undefined, () => vscode.l10n.t('This server does not offer company identifications')),
+        new ListNode<CompanyIdentificationResponse>(undefined, 'identifications', notify, async () => (await client()).identifications.list(), (i, p) => new IdentificationNode(p, i), undefined, undefined, () => vscode.l10n.t('This server does not offer company identifications'),
+          emptyOr404('identifications.list', () => vscode.l10n.t('No company identifications, or this server does not offer company identifications (HTTP 404)'))),
       ready,
     );
     this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);

@@ -1,15 +1,18 @@
-// Context keys for the "Get Started with Nilvera" walkthrough (contributes.walkthroughs): two of its
-// steps complete on what really happened, not on a command having been run (which a cancelled
-// download or an unopened file would also count):
-//   nilvera.walkthrough.registryDownloaded: a registry list is on disk and indexed (./registryProgress.ts,
-//     started by the features that open the registry);
-//   nilvera.walkthrough.invoiceChecked: the editor shows Nilvera diagnostics for an open file (here).
-// The other steps complete on VS Code's own events (nilvera.hasApiKey, onView, onCommand).
+// Progress of the "Get Started with Nilvera" walkthrough (contributes.walkthroughs): its steps
+// complete on what really happened, not on a command having been run (which a cancelled download or
+// an unopened file would also count), and VS Code is told at once (./stepsDone.ts):
+//   connect: the active profile has a key (src/shell/shellState.ts);
+//   customers: the Customers view showed a page (src/views/customers/customersRoot.ts);
+//   checkTaxNumber: "Check a Tax Number" got its answer (src/commands/registry/lookups.ts);
+//   downloadRegistry: a registry list is on disk and indexed (./registryProgress.ts, started by the
+//     features that open the registry; context key nilvera.walkthrough.registryDownloaded);
+//   invoice: the editor shows Nilvera diagnostics for an open file (here; nilvera.walkthrough.invoiceChecked).
 import * as vscode from 'vscode';
 import { DIAGNOSTIC_SOURCE } from '../editor/selectors';
-import { WalkthroughContextKeys } from './contextKeys';
+import { useWalkthroughState, walkthroughStepDone } from './stepsDone';
 
-export function registerWalkthroughProgress(context: vscode.ExtensionContext): void {
+export function registerWalkthroughProgress(context: vscode.ExtensionContext, globalState: vscode.Memento): void {
+  useWalkthroughState(globalState);
   let checked = false;
   const hasNilveraDiagnostics = (uris: readonly vscode.Uri[]): boolean =>
     uris.some((uri) => vscode.languages.getDiagnostics(uri).some((d) => d.source === DIAGNOSTIC_SOURCE));
@@ -18,7 +21,7 @@ export function registerWalkthroughProgress(context: vscode.ExtensionContext): v
     vscode.languages.onDidChangeDiagnostics((e) => {
       if (checked || !hasNilveraDiagnostics(e.uris)) return;
       checked = true;
-      void vscode.commands.executeCommand('setContext', WalkthroughContextKeys.invoiceChecked, true);
+      walkthroughStepDone('invoice');
     }),
   );
 }

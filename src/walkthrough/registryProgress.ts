@@ -2,11 +2,11 @@
 // (nilvera.walkthrough.registryDownloaded). Only the features that open the offline registry (registry
 // commands, editor, reconciliation) can see that, so each calls this when it loads; the first call
 // subscribes. Fired after every download (invalidateOfflineRegistries), and when a list downloaded in
-// an earlier session is first opened. VS Code remembers a step once it was completed.
-import * as vscode from 'vscode';
+// an earlier session is first opened; kept in global state from then on (./stepsDone.ts).
+import type * as vscode from 'vscode';
 import { GLOBAL_USER_TYPES } from '../api/types';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
-import { WalkthroughContextKeys } from './contextKeys';
+import { walkthroughStepDone } from './stepsDone';
 
 let tracking = false;
 
@@ -19,7 +19,7 @@ export function trackRegistryDownloads(context: vscode.ExtensionContext): void {
   const updateDownloaded = (): void => {
     if (downloaded) return;
     downloaded = registries.some((r) => r.hasIndex());
-    if (downloaded) void vscode.commands.executeCommand('setContext', WalkthroughContextKeys.registryDownloaded, true);
+    if (downloaded) walkthroughStepDone('downloadRegistry');
   };
   context.subscriptions.push(...registries.map((r) => r.onDidChange(updateDownloaded)), { dispose: () => (tracking = false) });
 }

@@ -1,7 +1,8 @@
 // "Nilvera: Check Connection" in a real extension host, against in-process sandboxes under both
 // behaviour profiles and with a quirk the check does not know (registryLookupMissing=oddText):
-// the command's verdicts, the read-only report document, the summary notification, "Copy Report",
-// and a canary key that must appear nowhere (report, notification, log).
+// the command's verdicts, the report shown rendered (its read-only Markdown document in VS Code's
+// preview), the summary notification, "Copy Report", and a canary key that must appear nowhere
+// (report, notification, log).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -39,10 +40,26 @@ function verdictMap(result: CheckConnectionResult): Record<string, string> {
   );
 }
 
+/** Every list of this sandbox has records: how an empty one answers (row 20) is not seen (test/suite/evidence.test.ts). */
 function expectedFor(profile: 'default' | 'alternate'): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(KNOWN_ROWS).map(([point, row]) => [point, 'needsWrite' in row && row.needsWrite ? 'none:wouldWrite' : profile === 'default' ? row.default : row.alternate]),
+    Object.entries(KNOWN_ROWS).map(([point, row]) => [
+      point,
+      'needsWrite' in row && row.needsWrite ? 'none:wouldWrite' : point === 'emptyList' ? 'none:noEmptyList' : profile === 'default' ? row.default : row.alternate,
+    ]),
   );
+}
+
+/** The active tab, once it is the Markdown preview of the report (the preview opens a moment after the command). */
+async function reportPreviewTab(uri: vscode.Uri): Promise<vscode.Tab> {
+  const name = path.posix.basename(uri.path);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    if (tab && tab.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(tab.input.viewType) && tab.label.endsWith(name)) return tab;
+    if (Date.now() > deadline) throw new Error(`the report's preview is not the active tab: ${tab?.label ?? 'none'}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Every file under the extension's log folder, as text. */
@@ -106,12 +123,11 @@ suite('Check Connection', function () {
       // Read-only: GETs and the one bulk look-up POST, nothing else reached the server.
       const other = sandbox.requestLog().filter((r) => r.method !== 'GET' && !(r.method === 'POST' && /\/GlobalCompany\/GetGlobalCustomerInfo$/i.test(r.path)));
       assert.deepEqual(other, []);
-      // The report document: a read-only virtual Markdown document holding the report.
-      const editor = vscode.window.activeTextEditor;
-      assert.ok(editor, 'the report is shown');
-      assert.equal(editor.document.uri.scheme, 'nilvera-connection');
-      assert.equal(editor.document.languageId, 'markdown');
-      assert.equal(editor.document.getText(), result.markdown);
+      // Shown rendered: the Markdown preview of a read-only virtual document holding the report.
+      await reportPreviewTab(result.uri);
+      assert.equal(result.uri.scheme, 'nilvera-connection');
+      const document = await vscode.workspace.openTextDocument(result.uri);
+      assert.equal(document.getText(), result.markdown);
       assert.match(result.markdown, /^# Nilvera: Check Connection/);
       assert.match(result.markdown, /\| 3 \| `customerBatchBadRow` \| not checked: would write \|/);
       assert.ok(!result.markdown.includes('⚠'), 'nothing differs from both profiles');
@@ -145,7 +161,13 @@ suite('Check Connection', function () {
     const deadline = Date.now() + 5000;
     while ((await vscode.env.clipboard.readText()) !== result.markdown && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(await vscode.env.clipboard.readText(), result.markdown);
-    // The title-bar command copies the report of the active editor.
+    // The title-bar command of the preview copies the report shown there, not the latest one.
+    await reportPreviewTab(result.uri);
+    const later = await runCheck();
+    await reportPreviewTab(later.uri);
+    await vscode.commands.executeCommand('markdown.showPreview', result.uri);
+    await reportPreviewTab(result.uri);
+    assert.notEqual(later.markdown, result.markdown);
     await vscode.env.clipboard.writeText('');
     await vscode.commands.executeCommand(ConnectionCommands.copyReport);
     assert.equal(await vscode.env.clipboard.readText(), result.markdown);

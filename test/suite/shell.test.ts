@@ -316,13 +316,14 @@ suite('Shell command wrapper and keyring fallback', () => {
 
   test('422 shows the server\'s own descriptions', async () => {
     const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.key });
-    const bad = [{ Name: '', TaxNumber: '1234567890' }] as unknown as Parameters<typeof client.customers.create>[0];
-    const error = await client.customers.create(bad).then(
+    // An update breaking the business rules (a refused POST /Customers is a 400 by default: row 21).
+    const bad = { ID: 1, Name: '', TaxNumber: '1234567890' } as unknown as Parameters<typeof client.customers.update>[0];
+    const error = await client.customers.update(bad).then(
       () => assert.fail('the sandbox accepted an invalid customer'),
       (e: { kind: string; messages: Array<{ description: string }> }) => e,
     );
     assert.equal(error.kind, 'validation');
-    await runCommand('test.validation', () => client.customers.create(bad), []);
+    await runCommand('test.validation', () => client.customers.update(bad), []);
     assert.equal(prompts.messages.length, 1);
     for (const m of error.messages) assert.ok(prompts.messages[0].text.includes(m.description), `"${m.description}" missing from "${prompts.messages[0].text}"`);
   });

@@ -179,7 +179,7 @@ describe('customers', () => {
     await fails(api.customers.getByTaxNumber('1234567890'), 'notFound', 404);
   });
 
-  test('create (JSON array), update, delete, bulk delete; all-or-nothing 422 names the bad element', async () => {
+  test('create (JSON array), update, delete, bulk delete; the all-or-nothing refusal names the bad element', async () => {
     const [a, b, c] = await freshTaxNumbers(3, 1);
     const msg = await api.customers.create([
       { TaxNumber: a, Name: 'Şirket A/Ş #1', City: 'İstanbul', IsExport: false },
@@ -190,8 +190,8 @@ describe('customers', () => {
     assert.equal(ca.Name, 'Şirket A/Ş #1');
     assert.ok((await api.customers.search('Şirket A/Ş #1')).some((x) => x.ID === ca.ID), 'search text with / and # reaches the server');
 
-    const bad = await fails(api.customers.create([{ TaxNumber: c, Name: 'İyi' }, { TaxNumber: '1234567891', Name: 'Kötü' }]), 'validation', 422);
-    assert.ok(bad.messages.some((m) => /index 1/.test(m.detail ?? '')), JSON.stringify(bad.messages));
+    const bad = await fails(api.customers.create([{ TaxNumber: c, Name: 'İyi' }, { TaxNumber: '1234567891', Name: 'Kötü' }]), 'badRequest', 400);
+    assert.ok(bad.messages.some((m) => /^\[1\]\.TaxNumber: /.test(m.description)), JSON.stringify(bad.messages));
     await fails(api.customers.getByTaxNumber(c), 'notFound', 404);
 
     assert.equal(await api.customers.update({ ID: ca.ID, TaxNumber: a, Name: 'Şirket A.Ş.', Email: 'info@sirket.com.tr' }), true);
@@ -291,13 +291,13 @@ describe('tax office, mailing, templates, series', () => {
     const after = await sandboxState();
     assert.ok(after.templates.find((t) => t.ID === other.ID)!.IsDefault);
     assert.equal(after.templates.filter((t) => t.IsDefault).length, 1);
-    await fails(api.ebill.updateTemplate({ ID: other.ID, IsActive: false }), 'validation', 422);
-    await fails(api.ebill.updateTemplate({ ID: 987_654 }), 'notFound', 404);
+    await fails(api.ebill.updateTemplate({ ID: other.ID, IsActive: false, IsDefault: true }), 'validation', 422);
+    await fails(api.ebill.updateTemplate({ ID: 987_654, IsActive: true, IsDefault: false }), 'notFound', 404);
 
     const series = state.series.find((s) => !s.IsDefault)!;
-    assert.equal(await api.evoucher.updateSeries({ ID: series.ID, IsActive: !series.IsActive }), true);
+    assert.equal(await api.evoucher.updateSeries({ ID: series.ID, IsActive: !series.IsActive, IsDefault: false }), true);
     assert.equal((await sandboxState()).series.find((s) => s.ID === series.ID)!.IsActive, !series.IsActive);
-    await fails(api.evoucher.updateSeries({ ID: 987_654, IsActive: true }), 'notFound', 404);
+    await fails(api.evoucher.updateSeries({ ID: 987_654, IsActive: true, IsDefault: false }), 'notFound', 404);
   });
 });
 
@@ -348,7 +348,7 @@ describe('bulk helpers', () => {
     const progress: number[] = [];
     const report = await createCustomersInBatches(api.customers, rows, { batchSize: 25, concurrency: 3, onProgress: (n) => progress.push(n) });
     assert.deepEqual(report.rejected.map((r) => r.index), [7, 50, 99]);
-    assert.ok(report.rejected.every((r) => r.messages.length > 0 && r.status === 422));
+    assert.ok(report.rejected.every((r) => r.messages.length > 0 && r.status === 400));
     assert.equal(report.created.length, 117);
     assert.deepEqual(report.unknown, []);
     assert.equal(progress.at(-1), 120);

@@ -244,9 +244,19 @@ test("the walkthrough's context keys are the ones src/walkthrough/ declares and 
   const keys = (identity.contributes?.walkthroughs?.[0].steps ?? []).flatMap((s) => s.completionEvents ?? []).filter((e) => e.startsWith('onContext:nilvera.walkthrough.'));
   assert.equal(keys.length, 2);
   for (const e of keys) assert.ok(declared.includes(`'${e.slice('onContext:'.length)}'`), `${e} is not declared`);
-  // Each key is set where its event is seen: diagnostics at activation, downloads in the features that open the registry.
-  assert.match(walkthrough('progress.ts'), /setContext', WalkthroughContextKeys\.invoiceChecked, true/);
-  assert.match(walkthrough('registryProgress.ts'), /setContext', WalkthroughContextKeys\.registryDownloaded, true/);
+  // Each key is set where its event is seen (diagnostics at activation, downloads in the features that
+  // open the registry), through the step it completes (stepsDone.ts also tells VS Code the step is done).
+  const stepsDone = walkthrough('stepsDone.ts');
+  assert.match(stepsDone, /downloadRegistry: WalkthroughContextKeys\.registryDownloaded/);
+  assert.match(stepsDone, /invoice: WalkthroughContextKeys\.invoiceChecked/);
+  assert.match(stepsDone, /setContext', key, true/);
+  assert.match(walkthrough('progress.ts'), /walkthroughStepDone\('invoice'\)/);
+  assert.match(walkthrough('registryProgress.ts'), /walkthroughStepDone\('downloadRegistry'\)/);
+  // The step ids VS Code is told (welcome.markStepComplete) are the manifest's.
+  const wt = identity.contributes?.walkthroughs?.[0];
+  assert.match(stepsDone, new RegExp(`WALKTHROUGH_ID = '${wt?.id}'`));
+  const type = /export type WalkthroughStep = ([^;]+);/.exec(stepsDone)?.[1] ?? '';
+  assert.deepEqual(type.split('|').map((t) => t.trim().replace(/'/g, '')), (wt?.steps ?? []).map((st) => st.id));
 });
 
 test("commands without a stub (src/features OWN_ROWS_ONLY) are offered only on their views' rows", () => {

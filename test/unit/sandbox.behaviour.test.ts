@@ -282,7 +282,7 @@ describe('customerBatchBadRow: POST /Customers with a bad row', () => {
   ];
   for (const [answer, stored] of [['rejectAll', 0], ['createGood', 2]] as const) {
     test(`${answer}: 422 naming index 1; ${stored} good rows stored`, async () => {
-      await withFresh({ customerBatchBadRow: answer }, async (s) => {
+      await withFresh({ customerBatchBadRow: answer, customerBatchStatus: '422' }, async (s) => {
         const before = (await sandboxState(s) as State).counts.customers;
         const r = await api(s, 'POST', '/general/Customers', batch);
         assert.equal(r.status, 422);
@@ -305,7 +305,7 @@ describe('booleanAnswer: operations answering a boolean', () => {
       assert.deepEqual([del.status, del.json], [200, false]);
       const cust = await api(s, 'DELETE', '/general/Customers/1');
       assert.deepEqual([cust.status, cust.json], [200, false]);
-      const tpl = await api(s, 'PUT', '/ebill/Templates', { ID: 2, IsDefault: true });
+      const tpl = await api(s, 'PUT', '/ebill/Templates', { ID: 2, IsActive: true, IsDefault: true });
       assert.deepEqual([tpl.status, tpl.json], [200, false]);
       assert.equal((await api(s, 'DELETE', '/general/Company/Certificate/99999')).status, 404, 'a missing record is still a 404');
       const after = (await sandboxState(s)) as State;
@@ -336,8 +336,8 @@ describe('companyPutOmitted: PUT /Company with only some fields', () => {
 });
 
 describe('templatePutOmitted: PUT /ebill/Templates and /evoucher/Series with only the changed fields', () => {
-  test('keep (default): the omitted flag stays', async () => {
-    await withFresh({}, async (s) => {
+  test('keep: the omitted flag stays', async () => {
+    await withFresh({ templatePutOmitted: 'keep' }, async (s) => {
       assert.equal((await api(s, 'PUT', '/ebill/Templates', { ID: 2, IsDefault: true })).json, true);
       const t = ((await sandboxState(s)) as State).templates.find((x) => x.ID === 2);
       assert.deepEqual([t?.IsActive, t?.IsDefault], [true, true]);
@@ -504,7 +504,7 @@ describe('points found in review', () => {
 
 describe('duplicateStatus: a customer tax number that exists already', () => {
   test('422 (default) / 409 with code 1015; a mix with other problems stays 422', async () => {
-    await withFresh({}, async (s) => {
+    await withFresh({ customerBatchStatus: '422' }, async (s) => {
       const existing = ((await api(s, 'GET', '/general/Customers?PageSize=2')).json as { Content: Array<{ ID: number; TaxNumber: string }> }).Content;
       const dup = [{ Name: 'Kopya', TaxNumber: existing[0].TaxNumber }];
       const a = await api(s, 'POST', '/general/Customers', dup);

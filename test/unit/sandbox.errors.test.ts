@@ -99,8 +99,8 @@ describe('404: unknown IDs and records', () => {
     await expectError(404, 'PUT', '/general/Customers', { ID: 999999, Name: 'x', TaxNumber: completeVkn('111222333') });
     await expectError(404, 'GET', `/general/Customers/GetCustomerInfo/${completeVkn('000000001')}`);
     await expectError(404, 'GET', '/general/GlobalCompany/GetGlobalCustomerInfo/0000000000');
-    await expectError(404, 'PUT', '/ebill/Templates', { ID: 999 });
-    await expectError(404, 'PUT', '/evoucher/Series', { ID: 999 });
+    await expectError(404, 'PUT', '/ebill/Templates', { ID: 999, IsActive: true, IsDefault: false });
+    await expectError(404, 'PUT', '/evoucher/Series', { ID: 999, IsActive: true, IsDefault: false });
     await expectError(404, 'GET', '/general/NoSuchThing');
   });
 
@@ -124,6 +124,10 @@ describe('409: already exists', () => {
 });
 
 describe('422: business rules', () => {
+  // A refused customer batch answers 422 under customerBatchStatus=422 (400 by default: test/unit/api.evidence.test.ts).
+  before(() => sb.setBehaviour({ quirks: { customerBatchStatus: '422' } }));
+  after(() => sb.setBehaviour({ profile: 'default' }));
+
   test('customer create with a bad checksum rejects the whole array and names each bad element', async () => {
     const before = ((await api(sb, 'GET', '/general/Customers')).json as { TotalCount: number }).TotalCount;
     const good = completeVkn('555666777');
@@ -156,7 +160,7 @@ describe('422: business rules', () => {
     await expectError(422, 'POST', '/general/CompanyDocuments', { Name: 'Boş', FileType: 'pdf', Base64String: '' });
     await expectError(422, 'POST', '/general/CompanyDocuments', { Name: 'Bozuk', FileType: 'pdf', Base64String: 'not base64!' });
     await expectError(422, 'PUT', '/general/Customers', { ID: 1, Name: 'x', TaxNumber: '1111111111' });
-    await expectError(422, 'PUT', '/ebill/Templates', { ID: 3, IsDefault: true });
+    await expectError(422, 'PUT', '/ebill/Templates', { ID: 3, IsActive: false, IsDefault: true });
     await expectError(422, 'DELETE', '/general/CompanyDocuments/0');
     await expectError(422, 'DELETE', '/general/CompanyIdentification/-1');
   });
@@ -175,7 +179,7 @@ describe('routing', () => {
       assert.equal((r.json as { PageSize: number }).PageSize, 3);
     }
     assert.equal((await api(sb, 'GET', '/general/mailing/setting')).status, 200);
-    assert.equal((await api(sb, 'PUT', '/EBILL/templates', { ID: 1, IsActive: true })).status, 200);
+    assert.equal((await api(sb, 'PUT', '/EBILL/templates', { ID: 1, IsActive: true, IsDefault: true })).status, 200);
   });
 
   test('a percent-encoded name with Turkish letters, a slash, a space and # reaches the search intact', async () => {

@@ -159,7 +159,7 @@ describe('settings, templates and series', () => {
   });
 
   test('template and series updates', async () => {
-    assert.equal(await ok('PUT', '/ebill/Templates', { ID: 2, Name: 'Logolu v2', IsActive: true, Base64String: Buffer.from('<xsl/>').toString('base64') }), true);
-    assert.equal(await ok('PUT', '/evoucher/Series', { ID: 2, IsActive: true }), true);
+    assert.equal(await ok('PUT', '/ebill/Templates', { ID: 2, Name: 'Logolu v2', IsActive: true, IsDefault: false, Base64String: Buffer.from('<xsl/>').toString('base64') }), true);
+    assert.equal(await ok('PUT', '/evoucher/Series', { ID: 2, IsActive: true, IsDefault: false }), true);
   });
 });

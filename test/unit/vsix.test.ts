@@ -10,8 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type JSZipType from 'jszip';
 
-/** Aim of the packaging issue: a small download. */
-const SIZE_BUDGET_BYTES = 400 * 1024;
+/** A small download: 400 KB before the preview's built-in samples (nine documents and a design, about 20 KB packed). */
+const SIZE_BUDGET_BYTES = 420 * 1024;
 
 // This bundle runs from out/test/unit/.
 const root = path.resolve(__dirname, '..', '..', '..');

@@ -2,16 +2,16 @@
 
 import type { CallOptions, HttpTransport } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasSlash, requireRecord, requireTrue } from '../specSilent';
+import { hasSlash, listOr404Empty, requireRecord, requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CertificateResponse, CreateCompanyCertificateCommand, UpdateCompanyCertificateCommand } from '../types';
 
 export class CertificatesApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** GET /general/Company/Certificate */
+  /** GET /general/Company/Certificate ([] also for the service's own 404: specSilent.ts, row 20). */
   list(opts?: CallOptions): Promise<CertificateResponse[]> {
-    return this.http.json({ operation: 'certificates.list', method: 'GET', path: '/general/Company/Certificate' }, opts);
+    return listOr404Empty(this.http.json<CertificateResponse[] | null | undefined>({ operation: 'certificates.list', method: 'GET', path: '/general/Company/Certificate' }, opts), 'certificates.list');
   }
 
   /** GET /general/Company/Certificate/{SerialNumber} */

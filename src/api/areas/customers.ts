@@ -2,25 +2,33 @@
 
 import type { CallOptions, HttpTransport } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasPageAfter, hasSlash, pathSafeSearchText, readPaging, refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
+import { hasPageAfter, hasSlash, isEmptyListNotFound, pathSafeSearchText, readPaging, refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse, CustomerResponsePagination, UpdateCustomerCommand } from '../types';
 
 export class CustomersApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** GET /general/Customers?Search=&PageSize=&Page=&SortColumn=&SortType= (1-based pages). */
+  /**
+   * GET /general/Customers?Search=&PageSize=&Page=&SortColumn=&SortType= (1-based pages). The
+   * service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, row 20).
+   */
   async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<CustomerResponsePagination> {
     const ask = (sorted: boolean) =>
-      this.http.json<CustomerResponsePagination>(
-        {
-          operation: 'customers.list',
-          method: 'GET',
-          path: '/general/Customers',
-          query: { Search: query.Search, PageSize: query.PageSize, Page: query.Page, ...(sorted ? { SortColumn: query.SortColumn, SortType: query.SortType } : {}) },
-        },
-        opts,
-      );
+      this.http
+        .json<CustomerResponsePagination>(
+          {
+            operation: 'customers.list',
+            method: 'GET',
+            path: '/general/Customers',
+            query: { Search: query.Search, PageSize: query.PageSize, Page: query.Page, ...(sorted ? { SortColumn: query.SortColumn, SortType: query.SortType } : {}) },
+          },
+          opts,
+        )
+        .catch((err: unknown) => {
+          if (!isEmptyListNotFound(err)) throw err;
+          return { Page: query.Page ?? 1, PageSize: query.PageSize ?? 0, TotalCount: 0, TotalPages: 0, Content: [] };
+        });
     if (!query.SortColumn) return ask(false);
     try {
       return await ask(true);
@@ -55,7 +63,9 @@ export class CustomersApi {
    */
   async get(id: number, opts?: CallOptions, hint?: { taxNumber?: string | null }): Promise<CustomerDetailResponse> {
     try {
-      return await this.http.json<CustomerDetailResponse>({ operation: 'customers.get', method: 'GET', path: `/general/Customers/${encodeSegment(id)}` }, opts);
+      const found = await this.http.json<CustomerDetailResponse | null | undefined>({ operation: 'customers.get', method: 'GET', path: `/general/Customers/${encodeSegment(id)}` }, opts);
+      // An unknown ID: 404, or an empty/`null`/`{}` 200, or 204 (see specSilent.ts).
+      return requireRecord(found, 'customers.get', ['ID', 'TaxNumber']);
     } catch (err) {
       if (!(err instanceof NilveraApiError) || err.kind !== 'notFound' || err.messages.length > 0) throw err;
       const taxNumber = hint?.taxNumber?.trim();

@@ -1,16 +1,16 @@
 // Company documents (files attached to the company record).
 
 import type { CallOptions, HttpTransport } from '../http';
-import { requireTrue } from '../specSilent';
+import { listOr404Empty, requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CompanyDocumentResponse, CreateCompanyDocumentCommand } from '../types';
 
 export class DocumentsApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** GET /general/CompanyDocuments */
+  /** GET /general/CompanyDocuments ([] also for the service's own 404: specSilent.ts, row 20). */
   list(opts?: CallOptions): Promise<CompanyDocumentResponse[]> {
-    return this.http.json({ operation: 'documents.list', method: 'GET', path: '/general/CompanyDocuments' }, opts);
+    return listOr404Empty(this.http.json<CompanyDocumentResponse[] | null | undefined>({ operation: 'documents.list', method: 'GET', path: '/general/CompanyDocuments' }, opts), 'documents.list');
   }
 
   /**

@@ -1,16 +1,16 @@
 // Company identification entries (MERSIS number, trade registry number, ...).
 
 import type { CallOptions, HttpTransport } from '../http';
-import { requireTrue } from '../specSilent';
+import { listOr404Empty, requireTrue } from '../specSilent';
 import { encodeSegment } from '../paths';
 import type { CompanyIdentificationResponse, CompanyIdentificationType } from '../types';
 
 export class IdentificationsApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** GET /general/CompanyIdentification */
+  /** GET /general/CompanyIdentification ([] also for the service's own 404: specSilent.ts, row 20). */
   list(opts?: CallOptions): Promise<CompanyIdentificationResponse[]> {
-    return this.http.json({ operation: 'identifications.list', method: 'GET', path: '/general/CompanyIdentification' }, opts);
+    return listOr404Empty(this.http.json<CompanyIdentificationResponse[] | null | undefined>({ operation: 'identifications.list', method: 'GET', path: '/general/CompanyIdentification' }, opts), 'identifications.list');
   }
 
   /** POST /general/CompanyIdentification?Name=&Value= (query parameters, no body). */

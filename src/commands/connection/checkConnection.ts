@@ -1,9 +1,10 @@
 // "Nilvera: Check Connection": the read-only calls against the selected environment under a
-// cancellable progress notification, then the report in a read-only document and a summary
-// notification with "Copy Report".
+// cancellable progress notification, then the report rendered (Markdown preview, its source one
+// click away) and a summary notification with "Copy Report".
 import * as vscode from 'vscode';
-import { ConnectionCommands } from '../../constants';
+import { ConnectionCommands, TreeCommands } from '../../constants';
 import { UserFacingError } from '../../shell/errorMessages';
+import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/listAvailability';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import type { ShellServices } from '../../shell/services';
@@ -12,13 +13,35 @@ import { readSettings } from '../../shell/settings';
 import { runChecks } from './probes';
 import { buildReport, summarize, type ReportSummary } from './report';
 import type { ConnectionReportProvider } from './reportDocument';
-import { readVerdicts, type RowVerdict } from './verdicts';
+import { readListFindings, readVerdicts, type ListFinding, type RowVerdict } from './verdicts';
 
 export interface CheckConnectionResult {
   uri: vscode.Uri;
   markdown: string;
   verdicts: RowVerdict[];
+  lists: ListFinding[];
   summary: ReportSummary;
+}
+
+/** The view that shows each list, told to reload once Check Connection found out about it. */
+const LIST_AREAS: Record<EmptyListRead, string> = {
+  'certificates.list': 'certificates',
+  'identifications.list': 'identifications',
+  'documents.list': 'documents',
+  'customers.list': 'customers',
+};
+
+/** Opens the report rendered; the Markdown source stays one click away ("Open Source" in the preview's title bar). */
+export async function showReport(uri: vscode.Uri): Promise<void> {
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
+    return;
+  } catch {
+    // No Markdown preview (the built-in Markdown extension is disabled): the source, as Markdown.
+  }
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(document, 'markdown');
+  await vscode.window.showTextDocument(document, { preview: false });
 }
 
 function summaryText(s: ReportSummary): string {
@@ -66,16 +89,22 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
   );
 
   const verdicts = readVerdicts(run);
+  const lists = readListFindings(run);
   const markdown = buildReport(
     { environmentLabel: label, origin: new URL(baseUrl).origin, finishedAt: new Date().toISOString(), extensionVersion, vscodeVersion: vscode.version },
     run.results,
     verdicts,
     vscode.l10n,
+    lists,
   );
+  // The views read it when a list answers a bare 404 (an empty list, or no such operation).
+  const found: Partial<Record<EmptyListRead, ListAvailability>> = {};
+  for (const f of lists) if (f.availability) found[f.operation] = f.availability;
+  await rememberListAvailability(shell.globalState, baseUrl, found);
+  for (const f of lists) void Promise.resolve(vscode.commands.executeCommand(TreeCommands.dataChanged, { area: LIST_AREAS[f.operation] })).catch(() => undefined);
+
   const uri = reports.add(markdown);
-  const document = await vscode.workspace.openTextDocument(uri);
-  await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-  await vscode.window.showTextDocument(document, { preview: false });
+  await showReport(uri);
 
   const summary = summarize(run.results, verdicts);
   const copy = vscode.l10n.t('Copy Report');
@@ -84,13 +113,13 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
     if (choice === copy) return vscode.commands.executeCommand(ConnectionCommands.copyReport, uri);
     return undefined;
   });
-  return { uri, markdown, verdicts, summary };
+  return { uri, markdown, verdicts, lists, summary };
 }
 
-/** Copies a report (the given one, the active editor's, or the latest) to the clipboard as Markdown. */
+/** Copies a report (the given one, the active editor's or preview's, or the latest) to the clipboard as Markdown. */
 export async function copyReport(reports: ConnectionReportProvider, arg: unknown): Promise<string | undefined> {
-  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-  const markdown = (uri && reports.get(uri)) ?? reports.get();
+  const candidates = [arg instanceof vscode.Uri ? arg : undefined, reports.activePreview(), vscode.window.activeTextEditor?.document.uri];
+  const markdown = candidates.map((uri) => uri && reports.get(uri)).find((m) => m !== undefined) ?? reports.get();
   if (!markdown) throw new UserFacingError(vscode.l10n.t('There is no Check Connection report yet. Run "Nilvera: Check Connection" first.'));
   await vscode.env.clipboard.writeText(markdown);
   void prompts.message('info', vscode.l10n.t('The Check Connection report was copied as Markdown.'));

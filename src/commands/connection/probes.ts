@@ -34,7 +34,14 @@ export type ProbeId =
   | 'documents'
   | 'taxOffice'
   | 'customerById'
-  | 'unknownRoute';
+  | 'unknownRoute'
+  // Only when a list answered 404: the same GET with a made-up key (a route that exists answers
+  // 401/403, a missing one 404), and a made-up route with it (that this server tells them apart).
+  | 'unknownRouteWrongKey'
+  | 'certificatesWrongKey'
+  | 'identificationsWrongKey'
+  | 'documentsWrongKey'
+  | 'customersWrongKey';
 
 export interface ProbeResult {
   id: ProbeId;
@@ -55,6 +62,8 @@ export interface ProbeFacts {
   unregistered?: string;
   /** The first customer's ID (for GET /Customers/{ID}). */
   customerId?: number;
+  /** The list calls that answered 404 (an empty list, or no such operation here). */
+  listsNotFound?: Set<ProbeId>;
 }
 
 export interface CheckRun {
@@ -100,6 +109,8 @@ export interface RunOptions {
 
 interface Planned {
   id: ProbeId;
+  /** Made only when this holds (else neither called nor listed). */
+  when?: (facts: ProbeFacts) => boolean;
   request: (facts: ProbeFacts) => ProbeRequest | ProbeResult['skipped'];
   /** The path shown when the call is skipped. */
   skipTemplate?: string;
@@ -115,7 +126,23 @@ function jsonObject(answer: ProbeAnswer): Record<string, unknown> | undefined {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
+/** Remembers a list call that answered 404 (see the wrong-key calls at the end of the plan). */
+function noteNotFound(id: ProbeId): (a: ProbeAnswer, f: ProbeFacts) => void {
+  return (a, f) => {
+    if (a.status === 404) (f.listsNotFound ??= new Set()).add(id);
+  };
+}
+
+/** The lists that may answer 404 when they are empty, each with its wrong-key call. */
+export const EMPTY_LIST_PROBES = [
+  { list: 'certificates', wrongKey: 'certificatesWrongKey', operation: 'certificates.list', path: '/general/Company/Certificate' },
+  { list: 'identifications', wrongKey: 'identificationsWrongKey', operation: 'identifications.list', path: '/general/CompanyIdentification' },
+  { list: 'documents', wrongKey: 'documentsWrongKey', operation: 'documents.list', path: '/general/CompanyDocuments' },
+  { list: 'customersPage', wrongKey: 'customersWrongKey', operation: 'customers.list', path: '/general/Customers' },
+] as const;
+
 function plan(realKey: string): Planned[] {
+  const fakeKey = generateFakeKey(realKey);
   return [
     {
       id: 'company',
@@ -127,8 +154,8 @@ function plan(realKey: string): Planned[] {
     },
     { id: 'credits', request: () => get('/general/Credits') },
     { id: 'modules', request: () => get('/general/Company/Modules') },
-    { id: 'certificates', request: () => get('/general/Company/Certificate') },
-    { id: 'identifications', request: () => get('/general/CompanyIdentification') },
+    { id: 'certificates', request: () => get('/general/Company/Certificate'), learn: noteNotFound('certificates') },
+    { id: 'identifications', request: () => get('/general/CompanyIdentification'), learn: noteNotFound('identifications') },
     { id: 'alerts', request: () => get('/general/Alerts') },
     { id: 'campaigns', request: () => get('/general/Campaigns') },
     { id: 'mailing', request: () => get('/general/Mailing/Setting') },
@@ -137,6 +164,7 @@ function plan(realKey: string): Planned[] {
       id: 'customersPage',
       request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1 }),
       learn: (a, f) => {
+        noteNotFound('customersPage')(a, f);
         const content = jsonObject(a)?.Content;
         const first = Array.isArray(content) ? (content[0] as { ID?: unknown } | undefined) : undefined;
         if (first && typeof first.ID === 'number') f.customerId = first.ID;
@@ -181,8 +209,8 @@ function plan(realKey: string): Planned[] {
       id: 'registryList',
       request: () => ({ ...get('/general/GlobalCompany/PK/Invoice'), maxBytes: REGISTRY_HEAD_BYTES, headers: { Range: `bytes=0-${REGISTRY_HEAD_BYTES - 1}` } }),
     },
-    { id: 'wrongKey', request: () => ({ ...get('/general/Company'), key: generateFakeKey(realKey) }) },
-    { id: 'documents', request: () => get('/general/CompanyDocuments') },
+    { id: 'wrongKey', request: () => ({ ...get('/general/Company'), key: fakeKey }) },
+    { id: 'documents', request: () => get('/general/CompanyDocuments'), learn: noteNotFound('documents') },
     { id: 'taxOffice', request: () => get('/general/InteractiveTaxOffice') },
     {
       id: 'customerById',
@@ -190,6 +218,14 @@ function plan(realKey: string): Planned[] {
       request: (f) => (f.customerId !== undefined ? get(`/general/Customers/${encodeSegment(f.customerId)}`, '/general/Customers/{ID}') : 'noCustomer'),
     },
     { id: 'unknownRoute', request: () => get('/general/NilveraCheckNoSuchOperation') },
+    { id: 'unknownRouteWrongKey', when: (f) => (f.listsNotFound?.size ?? 0) > 0, request: () => ({ ...get('/general/NilveraCheckNoSuchOperation'), key: fakeKey }) },
+    ...EMPTY_LIST_PROBES.map(
+      (p): Planned => ({
+        id: p.wrongKey,
+        when: (f) => f.listsNotFound?.has(p.list) === true,
+        request: () => ({ ...get(p.path, p.path, p.list === 'customersPage' ? { Page: 1, PageSize: 1 } : undefined), key: fakeKey }),
+      }),
+    ),
   ];
 }
 
@@ -207,7 +243,7 @@ function resultOf(id: ProbeId, request: ProbeRequest, answer: ProbeAnswer): Prob
   return { id, method: request.method, template: request.template, ...(query ? { query } : {}), answer };
 }
 
-/** Number of calls a run makes (for the progress bar; the candidate search may add up to two). */
+/** Number of calls a run makes at most (for the progress bar; the candidate search may add up to two). */
 export const PLANNED_CALLS = plan('').length + 1;
 
 /** Runs every call in order; throws ProbeCancelledError when the signal fires. */
@@ -224,6 +260,10 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
     return answer;
   };
   for (const step of steps) {
+    if (step.when && !step.when(facts)) {
+      done++;
+      continue;
+    }
     if (step.id === 'registryLookupMissing') {
       // Before the look-ups: find a valid VKN the registry does not have.
       let last: { request: ProbeRequest; answer: ProbeAnswer } | undefined;

@@ -4,7 +4,7 @@
 // (`vscode.l10n` in the extension, a plain formatter in the unit tests).
 import type { ProbeResult } from './probes';
 import { describeShape } from './shape';
-import { KNOWN_ROWS, type NoAnswerReason, type RowVerdict } from './verdicts';
+import { KNOWN_ROWS, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
 
 export interface Localizer {
   t(message: string, ...args: Array<string | number | boolean>): string;
@@ -60,6 +60,8 @@ function reasonText(reason: NoAnswerReason, l10n: Localizer): string {
       return l10n.t('not observed: the account has no customer to look up');
     case 'cannotTell':
       return l10n.t('not observed: the answer does not tell the answers apart');
+    case 'noEmptyList':
+      return l10n.t('not observed: every list the check reads has records');
   }
 }
 
@@ -105,7 +107,33 @@ export function summarize(results: readonly ProbeResult[], verdicts: readonly Ro
   };
 }
 
-export function buildReport(context: ReportContext, results: readonly ProbeResult[], verdicts: readonly RowVerdict[], l10n: Localizer): string {
+/** What a list's row in the report says: has records, empty (and how it said so), not offered, or cannot tell. */
+export function listFindingText(f: ListFinding, l10n: Localizer): string {
+  if (f.availability === 'missing') return l10n.t('this server does not offer it (HTTP 404)');
+  switch (f.emptyAnswer) {
+    case 'emptyArray':
+      return l10n.t('offered, nothing in it (an empty answer)');
+    case 'notFound':
+      return l10n.t("offered, nothing in it (HTTP 404 with the service's error)");
+    case 'bareNotFound':
+      return l10n.t('offered, nothing in it (HTTP 404 with an empty body; a made-up key got 401/403 there)');
+    case 'other':
+      return l10n.t('offered, nothing in it (HTTP 404 of another shape)');
+    case 'cannotTell':
+      return l10n.t('HTTP 404 with no message: nothing in it, or not offered; this server does not tell them apart');
+    case undefined:
+      return f.availability === 'offered' ? l10n.t('offered, with records') : l10n.t('not observed: the call did not give a usable answer');
+  }
+}
+
+const LIST_NAMES: Record<ListFinding['operation'], string> = {
+  'certificates.list': 'GET /general/Company/Certificate',
+  'identifications.list': 'GET /general/CompanyIdentification',
+  'documents.list': 'GET /general/CompanyDocuments',
+  'customers.list': 'GET /general/Customers',
+};
+
+export function buildReport(context: ReportContext, results: readonly ProbeResult[], verdicts: readonly RowVerdict[], l10n: Localizer, lists: readonly ListFinding[] = []): string {
   const s = summarize(results, verdicts);
   const lines: string[] = [];
   lines.push(`# ${l10n.t('Nilvera: Check Connection')}`, '');
@@ -128,6 +156,12 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   for (const v of verdicts) {
     const row = KNOWN_ROWS[v.point];
     lines.push(`| ${v.row} | \`${v.point}\` | ${shown(v, l10n)} | ${code(row.default)} | ${code(row.alternate)} | ${matchText(v, l10n)} |`);
+  }
+  if (lists.length > 0) {
+    lines.push('', `## ${l10n.t('Lists that may answer 404 when empty')}`, '');
+    lines.push(`| ${l10n.t('List')} | ${l10n.t('Found')} |`, '|---|---|');
+    for (const f of lists) lines.push(`| ${code(LIST_NAMES[f.operation])} | ${cell(listFindingText(f, l10n))} |`);
+    lines.push('', `_${l10n.t('The views show an empty list, or say that this server does not offer it, from what this check found.')}_`);
   }
   lines.push('', `## ${l10n.t('Calls')}`, '');
   lines.push(`| ${l10n.t('Call')} | ${l10n.t('Status')} | ${l10n.t('Time')} | ${l10n.t('Answer shape')} |`, '|---|---|---|---|');

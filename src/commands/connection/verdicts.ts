@@ -5,7 +5,8 @@
 // told about, such as the sandbox's registryLookupMissing=oddText) is reported as "differs", with
 // what was seen. A unit test keeps this table in step with the sandbox's.
 import type { ProbeAnswer } from './probeHttp';
-import { PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeId, type ProbeResult } from './probes';
+import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeId, type ProbeResult } from './probes';
+import type { EmptyListRead, ListAvailability } from '../../shell/listAvailability';
 
 export interface KnownRow {
   row: number;
@@ -20,13 +21,13 @@ export interface KnownRow {
 }
 
 export const KNOWN_ROWS = {
-  registryLookupMissing: { row: 1, default: '404', alternate: 'null', known: ['404', 'emptyBody', 'null', 'emptyObject'] },
-  recordLookupMissing: { row: 2, default: '404', alternate: 'emptyBody', known: ['404', 'emptyBody', 'null'] },
+  registryLookupMissing: { row: 1, default: '404', alternate: 'null', known: ['404', 'emptyBody', 'null', 'emptyObject', 'noContent'] },
+  recordLookupMissing: { row: 2, default: '404', alternate: 'emptyBody', known: ['404', 'emptyBody', 'null', 'noContent'] },
   customerBatchBadRow: { row: 3, default: 'rejectAll', alternate: 'createGood', known: ['rejectAll', 'createGood'], needsWrite: true },
   bulkLookupMissing: { row: 4, default: 'omit', alternate: 'emptyAliases', known: ['omit', 'emptyAliases', 'nullEntry'] },
   booleanAnswer: { row: 5, default: 'true', alternate: 'false', known: ['true', 'false'], needsWrite: true },
   companyPutOmitted: { row: 6, default: 'keep', alternate: 'reset', known: ['keep', 'reset'], needsWrite: true },
-  templatePutOmitted: { row: 7, default: 'keep', alternate: 'reset', known: ['keep', 'reset'], needsWrite: true },
+  templatePutOmitted: { row: 7, default: 'refuse', alternate: 'reset', known: ['refuse', 'keep', 'reset'], needsWrite: true },
   badKeyStatus: { row: 8, default: '401', alternate: '403', known: ['401', '403'] },
   pageSizeLimit: { row: 9, default: 'cap100', alternate: 'cap50', known: ['cap100', 'cap50', 'ignore'] },
   registryZipEncoding: { row: 10, default: 'jsonBase64', alternate: 'rawZip', known: ['jsonBase64', 'textBase64', 'rawZip'] },
@@ -39,13 +40,15 @@ export const KNOWN_ROWS = {
   dateFormat: { row: 17, default: 'local', alternate: 'offset', known: ['local', 'offset'] },
   searchNoMatch: { row: 18, default: 'emptyArray', alternate: 'notFound', known: ['emptyArray', 'notFound'] },
   duplicateStatus: { row: 19, default: '422', alternate: '409', known: ['422', '409'], needsWrite: true },
+  emptyList: { row: 20, default: 'notFound', alternate: 'emptyArray', known: ['notFound', 'emptyArray', 'bareNotFound'] },
+  customerBatchStatus: { row: 21, default: '400', alternate: '422', known: ['400', '422', '400unnamed'], needsWrite: true },
 } as const satisfies Record<string, KnownRow>;
 
 export type PointId = keyof typeof KNOWN_ROWS;
 export const POINT_IDS = Object.keys(KNOWN_ROWS) as PointId[];
 
 /** Why a row has no answer. */
-export type NoAnswerReason = 'wouldWrite' | 'callFailed' | 'noUnregisteredNumber' | 'noCustomer' | 'cannotTell';
+export type NoAnswerReason = 'wouldWrite' | 'callFailed' | 'noUnregisteredNumber' | 'noCustomer' | 'cannotTell' | 'noEmptyList';
 
 export type Verdict =
   | { kind: 'answer'; answer: string }
@@ -93,9 +96,10 @@ function unusable(a: ProbeAnswer | undefined): boolean {
   return !a || a.status === undefined || a.status === 401 || a.status === 403 || a.status === 429 || a.status >= 500;
 }
 
-/** "Nothing found" of a single-record look-up: 404, an empty 200, 200 null, 200 {}. */
+/** "Nothing found" of a single-record look-up: 404, an empty 200, 200 null, 200 {}, 204. */
 function missingAnswer(a: ProbeAnswer): string | undefined {
   if (a.status === 404) return '404';
+  if (a.status === 204) return 'noContent';
   if (a.status !== 200) return undefined;
   if (a.body.kind === 'empty') return 'emptyBody';
   if (a.body.kind === 'json' && a.body.value === null) return 'null';
@@ -158,9 +162,15 @@ function badKeyStatus(run: CheckRun): Verdict {
   return differs(a, a.status === 200 ? 'a made-up key was accepted' : undefined);
 }
 
+/** The customer list has nothing in it (then its 404s say nothing about paging or sorting). */
+function noCustomers(run: CheckRun, a: ProbeAnswer | undefined): boolean {
+  return a?.status === 404 && readListFindings(run).find((f) => f.operation === 'customers.list')?.emptyAnswer !== undefined;
+}
+
 function pageSizeLimit(run: CheckRun): Verdict {
   const a = answerOf(run, 'pageSizeAbove');
   if (unusable(a)) return none('callFailed', a);
+  if (noCustomers(run, a)) return none('noCustomer', a);
   const page = json(a) as { PageSize?: unknown; Content?: unknown; TotalCount?: unknown } | undefined;
   if (a!.status !== 200 || !page || typeof page !== 'object') return differs(a);
   const size = page.PageSize;
@@ -191,6 +201,7 @@ function registryZipEncoding(run: CheckRun): Verdict {
 function sortColumns(run: CheckRun): Verdict {
   const a = answerOf(run, 'sortUnlisted');
   if (unusable(a)) return none('callFailed', a);
+  if (noCustomers(run, a)) return none('noCustomer', a);
   if (a!.status === 200) return answer('anyField');
   if (a!.status === 400) return answer('fixedList');
   return differs(a);
@@ -221,11 +232,84 @@ function operations(run: CheckRun): Verdict {
   const ids: ProbeId[] = ['documents', 'taxOffice', 'customerById'];
   const answers = ids.map((id) => answerOf(run, id)).filter((a): a is ProbeAnswer => a !== undefined);
   if (answers.length === 0 || answers.some(unusable)) return none('callFailed', answers.find(unusable));
-  const ok = answers.filter((a) => a.status === 200).length;
-  const missing = answers.filter((a) => a.status === 404).length;
+  // An account without documents may answer their list with 404 (row 20): the list says whether the operation is there.
+  const documents = readListFindings(run).find((f) => f.operation === 'documents.list')?.availability;
+  const present = (a: ProbeAnswer) => a.status === 200 || (a === answerOf(run, 'documents') && documents === 'offered');
+  const ok = answers.filter(present).length;
+  const missing = answers.filter((a) => a.status === 404 && !present(a)).length;
   if (ok === answers.length) return answer('all');
   if (missing === answers.length) return answer('olderExport');
-  return differs(answers.find((a) => a.status !== 200), `${ok} of ${answers.length} operations the export lacks answered 200`);
+  return differs(answers.find((a) => !present(a)), `${ok} of ${answers.length} operations the export lacks answered 200`);
+}
+
+/** What the check found about one of the lists that may answer 404 when empty (row 20). */
+export interface ListFinding {
+  operation: EmptyListRead;
+  /** Whether this server has the operation; undefined when the answers cannot tell. */
+  availability?: ListAvailability;
+  /** How it answered with nothing to list: the known answers, `other` (a 404 of another shape), `cannotTell`. */
+  emptyAnswer?: 'notFound' | 'emptyArray' | 'bareNotFound' | 'other' | 'cannotTell';
+  /** The list call it was read from. */
+  answer?: ProbeAnswer;
+}
+
+/** "API not found" in the platform's catalogue: the route itself is unknown. */
+const ROUTE_NOT_FOUND_CODE = 3030;
+
+/** The codes of the service's error body ({"Errors":[{"Code"…}]}), if it is one. */
+function errorCodes(a: ProbeAnswer): number[] | undefined {
+  const v = json(a) as { Errors?: unknown } | undefined;
+  if (!v || typeof v !== 'object' || !Array.isArray(v.Errors)) return undefined;
+  const codes = v.Errors.map((e: unknown) => Number((e as { Code?: unknown } | null)?.Code)).filter((c) => Number.isFinite(c));
+  return codes.length ? codes : undefined;
+}
+
+function isEmptyAnswer(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (value && typeof value === 'object') {
+    const page = value as { Content?: unknown; TotalCount?: unknown };
+    return (page.Content === null || (Array.isArray(page.Content) && page.Content.length === 0)) && (page.TotalCount === 0 || page.TotalCount === null || page.TotalCount === undefined);
+  }
+  return false;
+}
+
+/**
+ * Per list: an answer (200, or a 404 with the service's own error body) shows the operation is there;
+ * "API not found" (3030) that it is not. A bare 404 is told apart by the same GET with a made-up key:
+ * a route that exists checks the key first (401/403), a missing one answers 404, provided a made-up
+ * route with that key answers 404 too (a gateway that checks keys before routing answers 401 to all).
+ */
+export function readListFindings(run: CheckRun): ListFinding[] {
+  const calibration = answerOf(run, 'unknownRouteWrongKey');
+  return EMPTY_LIST_PROBES.map((p): ListFinding => {
+    const a = answerOf(run, p.list);
+    const finding: ListFinding = { operation: p.operation, ...(a ? { answer: a } : {}) };
+    if (!a || unusable(a)) return finding;
+    if (a.status === 200) return { ...finding, availability: 'offered', ...(isEmptyAnswer(json(a)) ? { emptyAnswer: 'emptyArray' as const } : {}) };
+    if (a.status !== 404) return finding;
+    const codes = errorCodes(a);
+    if (codes?.includes(ROUTE_NOT_FOUND_CODE)) return { ...finding, availability: 'missing' };
+    if (codes) return { ...finding, availability: 'offered', emptyAnswer: 'notFound' };
+    const wrongKey = answerOf(run, p.wrongKey);
+    if (calibration?.status !== 404 || !wrongKey) return { ...finding, emptyAnswer: 'cannotTell' };
+    if (wrongKey.status === 401 || wrongKey.status === 403) return { ...finding, availability: 'offered', emptyAnswer: a.body.kind === 'empty' ? 'bareNotFound' : 'other' };
+    if (wrongKey.status === 404) return { ...finding, availability: 'missing' };
+    return { ...finding, emptyAnswer: 'cannotTell' };
+  });
+}
+
+/** Row 20: how the lists that had nothing to list answered (all four are read; any empty one tells). */
+function emptyList(run: CheckRun): Verdict {
+  const findings = readListFindings(run);
+  const empty = findings.filter((f) => f.emptyAnswer !== undefined);
+  if (empty.length === 0) return findings.some((f) => f.availability) ? none('noEmptyList') : none('callFailed', findings[0]?.answer);
+  const known = empty.filter((f) => f.emptyAnswer !== 'cannotTell');
+  if (known.length === 0) return none('cannotTell', empty[0].answer);
+  const other = known.find((f) => f.emptyAnswer === 'other');
+  if (other) return differs(other.answer, "a 404 whose body is not the service's error");
+  const seen = [...new Set(known.map((f) => f.emptyAnswer))];
+  if (seen.length > 1) return differs(known[0].answer, `the empty lists answered differently (${seen.join(' / ')})`);
+  return answer(seen[0]!);
 }
 
 /** Fields the schema allows to be null that the views show (names, values, tax numbers, content, totals). */
@@ -260,6 +344,7 @@ function nullableFields(run: CheckRun): Verdict {
 function pageBeyondEnd(run: CheckRun): Verdict {
   const a = answerOf(run, 'pageBeyondEnd');
   if (unusable(a)) return none('callFailed', a);
+  if (noCustomers(run, a)) return none('noCustomer', a);
   if (a!.status === 404) return answer('notFound');
   const page = json(a) as { Page?: unknown; Content?: unknown } | undefined;
   if (a!.status !== 200 || !page || typeof page !== 'object' || Array.isArray(page)) return differs(a);
@@ -316,6 +401,7 @@ const READERS: Partial<Record<PointId, { read: (run: CheckRun) => Verdict; from:
   pageBeyondEnd: { read: pageBeyondEnd, from: ['pageBeyondEnd'] },
   dateFormat: { read: dateFormat, from: ['company', 'credits', 'alerts', 'campaigns', 'certificates'] },
   searchNoMatch: { read: searchNoMatch, from: ['searchNoMatch'] },
+  emptyList: { read: emptyList, from: ['certificates', 'identifications', 'documents', 'customersPage', 'unknownRouteWrongKey', 'certificatesWrongKey', 'identificationsWrongKey', 'documentsWrongKey', 'customersWrongKey'] },
 };
 
 function matchOf(point: PointId, verdict: Verdict): RowVerdict['match'] {

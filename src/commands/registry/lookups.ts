@@ -10,6 +10,7 @@ import { fullClient, type PaletteContext } from './commandContext';
 import { detailFromCheckRows, detailFromInfo, type RegistryDetail } from './registryDetail';
 import { askTaxNumber, askUserType, taxNumberProblem } from './registryPrompts';
 import { aliasesCounted } from '../../shell/counted';
+import { walkthroughStepDone } from '../../walkthrough/stepsDone';
 
 export interface CheckArgs {
   taxNumber?: string;
@@ -24,6 +25,7 @@ export async function checkTaxNumber(ctx: PaletteContext, args: CheckArgs = {}):
   const userType = args.userType ?? (await askUserType(ctx));
   const client = await fullClient(ctx);
   const rows: GlobalCompanyInfoResponse[] = await withBusy(vscode.l10n.t('Checking {0}…', taxNumber), (signal) => client.registry.checkTaxNumber(taxNumber, userType, { signal }));
+  walkthroughStepDone('checkTaxNumber');
   if (!rows || rows.length === 0) {
     await prompts.message('info', vscode.l10n.t('{0} is not registered: the taxpayer registry has no {1} user with this number.', taxNumber, userType));
     return undefined;

@@ -2,7 +2,7 @@
 import type { RouteSpec } from '../router';
 import { CERTIFICATE_TYPES, type CertificateRecord } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
-import { answerMissing } from '../answers';
+import { answerMissing, emptyListAnswer } from '../answers';
 import { expectObject, optString, parseEnum, parseInt32, reqInt, type JsonObject } from '../validate';
 
 function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'TaxNumber'> {
@@ -21,7 +21,14 @@ function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'Ta
 }
 
 export const certificateRoutes: RouteSpec[] = [
-  { method: 'GET', path: '/general/Company/Certificate', write: false, name: 'certificates.list', handler: ({ app }) => app.state.certificates },
+  {
+    method: 'GET',
+    path: '/general/Company/Certificate',
+    write: false,
+    name: 'certificates.list',
+    // Spec-silent (behaviour point emptyList): an account without certificates.
+    handler: ({ app, res }) => emptyListAnswer(res, app.behaviour.answerFor('emptyList'), app.state.certificates.length === 0, app.state.certificates, 'no certificate'),
+  },
   {
     method: 'GET',
     path: '/general/Company/Certificate/{SerialNumber}',

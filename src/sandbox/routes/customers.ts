@@ -3,9 +3,8 @@ import type { RouteSpec } from '../router';
 import { checkTaxId } from '../../domain/taxId';
 import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
 import { SORTABLE_COLUMNS } from '../customerStore';
-import { ApiError, badRequest, ErrorCode, notFound, type ErrorItem } from '../errors';
-import { answerMissing, sendEmpty } from '../answers';
-import { noMatchAnswer } from '../answers';
+import { ApiError, badRequest, ErrorCode, notFound, ValidationMessages, type ErrorItem } from '../errors';
+import { answerMissing, emptyListAnswer, noMatchAnswer, sendEmpty } from '../answers';
 import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
 
 const SEARCH_LIMIT = 100;
@@ -29,14 +28,30 @@ const DUPLICATE = {
 } as const;
 const DUPLICATES: ReadonlySet<string> = new Set(Object.values(DUPLICATE));
 
+/** A problem with one element of a POST body, by its position and the field it is about. */
+interface RowProblem {
+  index: number;
+  field: 'Name' | 'TaxNumber';
+  text: string;
+}
+
 /**
  * The error for rejected customers. Spec-silent (behaviour point duplicateStatus): when every
  * problem is a tax number that exists already, 422 (business rule) or 409 with code 1015
- * ("record already added" in the platform's catalogue); any other problem keeps it a 422.
+ * ("record already added" in the platform's catalogue); any other problem keeps it a 422, or for a
+ * POST the status of behaviour point customerBatchStatus (`batch`).
  */
-function rejection(duplicateStatus: '422' | '409' | 'accept', errors: ErrorItem[]): ApiError {
+function rejection(duplicateStatus: '422' | '409' | 'accept', errors: ErrorItem[], batch?: { status: '400' | '422' | '400unnamed'; problems: RowProblem[] }): ApiError {
   if (duplicateStatus === '409' && errors.every((e) => DUPLICATES.has(e.Description))) {
     return ApiError.many(409, errors.map((e) => ({ ...e, Code: ErrorCode.alreadyExists })));
+  }
+  if (batch?.status === '400') {
+    // The model-validation answer: each message with the element's property path.
+    return new ValidationMessages(batch.problems.map((p) => [`[${p.index}].${p.field}`, p.text]));
+  }
+  if (batch?.status === '400unnamed') {
+    // The platform's error shape, with the messages only: which element each is about is not said.
+    return ApiError.many(400, batch.problems.map((p) => ({ Code: ErrorCode.badRequest, Description: p.text, Detail: '' })));
   }
   return ApiError.many(422, errors);
 }
@@ -66,7 +81,7 @@ export const customerRoutes: RouteSpec[] = [
     path: '/general/Customers',
     write: false,
     name: 'customers.list',
-    handler: ({ app, query }) => {
+    handler: ({ app, query, res }) => {
       const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
       const columnText = query.get('SortColumn');
       let sortColumn: string | undefined;
@@ -79,7 +94,8 @@ export const customerRoutes: RouteSpec[] = [
       const sortType = optEnum(query.get('SortType'), SORT_TYPES, 'SortType');
       const rows = app.customers.view({ search: query.get('Search') ?? '', sortColumn, sortType });
       const page = pageOf(rows.length, (start, end) => rows.slice(start, end), paging, app.behaviour.answerFor('pageBeyondEnd'));
-      return { ...page, Content: page.Content.map(toResponse) };
+      // Spec-silent (behaviour point emptyList): no customer at all, or none matching the search.
+      return emptyListAnswer(res, app.behaviour.answerFor('emptyList'), rows.length === 0, { ...page, Content: page.Content.map(toResponse) }, 'no customer');
     },
   },
   {
@@ -88,15 +104,17 @@ export const customerRoutes: RouteSpec[] = [
     write: true,
     name: 'customers.create',
     // Assumed (not shown in the specification; behaviour point customerBatchBadRow): all or nothing;
-    // any bad element (checksum, missing Name/TaxNumber, existing tax number) rejects the array with a
-    // 422 naming each one. `createGood` instead stores the good elements and the 422 names the bad
-    // ones. Success is a JSON string saying how many were created.
+    // any bad element (checksum, missing Name/TaxNumber, existing tax number) rejects the array, with
+    // a 400 naming each one by its property path (behaviour point customerBatchStatus: a 422 naming
+    // them, or a 400 naming none). `createGood` instead stores the good elements and the answer names
+    // the bad ones. Success is a JSON string saying how many were created.
     handler: async ({ app, json, res }) => {
       const list = expectArray(await json(), 'The customer list');
       if (list.length === 0) throw badRequest('The customer list is empty.');
       const rows = list.map((item, i) => readFields(expectObject(item, `Element ${i}`)));
       // All or nothing: collect every bad element, then reject the whole array.
       const errors: ErrorItem[] = [];
+      const rowProblems: RowProblem[] = [];
       const seen = new Set<string>();
       const good: CustomerFields[] = [];
       // duplicateStatus `accept`: a tax number stored already, or twice in the list, is stored again.
@@ -109,13 +127,16 @@ export const customerRoutes: RouteSpec[] = [
           seen.add(f.TaxNumber);
         }
         if (problems.length === 0) good.push(f);
-        for (const p of problems) errors.push({ Code: ErrorCode.businessRule, Description: p, Detail: `index ${i}, TaxNumber ${f.TaxNumber ?? ''}` });
+        for (const p of problems) {
+          errors.push({ Code: ErrorCode.businessRule, Description: p, Detail: `index ${i}, TaxNumber ${f.TaxNumber ?? ''}` });
+          rowProblems.push({ index: i, field: p.startsWith('Name') ? 'Name' : 'TaxNumber', text: p });
+        }
       });
       if (errors.length && app.behaviour.answerFor('customerBatchBadRow') === 'createGood' && good.length) {
         app.customers.create(good);
         app.changed();
       }
-      if (errors.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), errors);
+      if (errors.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), errors, { status: app.behaviour.answerFor('customerBatchStatus'), problems: rowProblems });
       const created = app.customers.create(rows);
       app.changed();
       // Spec-silent (behaviour point customerCreateAnswer): the export only says "a string".
@@ -154,10 +175,11 @@ export const customerRoutes: RouteSpec[] = [
     path: '/general/Customers/{ID}',
     write: false,
     name: 'customers.get',
-    handler: ({ app, params }) => {
+    handler: ({ app, params, res }) => {
       const id = parseInt32(params.ID, 'ID');
       const found = app.customers.get(id);
-      if (!found) throw notFound('Customer not found.', `ID ${id}`);
+      // Spec-silent (behaviour point recordLookupMissing).
+      if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `ID ${id}`));
       return found;
     },
   },

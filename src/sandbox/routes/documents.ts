@@ -7,6 +7,7 @@ import type { DocumentRecord } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
 import { expectObject, optString, parseInt32 } from '../validate';
 import { nowString } from '../seed/dates';
+import { emptyListAnswer } from '../answers';
 
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -16,7 +17,14 @@ function toResponse(d: DocumentRecord) {
 }
 
 export const documentRoutes: RouteSpec[] = [
-  { method: 'GET', path: '/general/CompanyDocuments', write: false, name: 'documents.list', handler: ({ app }) => app.state.documents.map(toResponse) },
+  {
+    method: 'GET',
+    path: '/general/CompanyDocuments',
+    write: false,
+    name: 'documents.list',
+    // Spec-silent (behaviour point emptyList).
+    handler: ({ app, res }) => emptyListAnswer(res, app.behaviour.answerFor('emptyList'), app.state.documents.length === 0, app.state.documents.map(toResponse), 'no document'),
+  },
   {
     method: 'POST',
     path: '/general/CompanyDocuments',

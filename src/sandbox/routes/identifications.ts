@@ -3,9 +3,17 @@ import type { RouteSpec } from '../router';
 import { IDENTIFICATION_TYPES } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
 import { parseEnum, parseInt32 } from '../validate';
+import { emptyListAnswer } from '../answers';
 
 export const identificationRoutes: RouteSpec[] = [
-  { method: 'GET', path: '/general/CompanyIdentification', write: false, name: 'identifications.list', handler: ({ app }) => app.state.identifications },
+  {
+    method: 'GET',
+    path: '/general/CompanyIdentification',
+    write: false,
+    name: 'identifications.list',
+    // Spec-silent (behaviour point emptyList).
+    handler: ({ app, res }) => emptyListAnswer(res, app.behaviour.answerFor('emptyList'), app.state.identifications.length === 0, app.state.identifications, 'no identification'),
+  },
   {
     method: 'POST',
     path: '/general/CompanyIdentification',

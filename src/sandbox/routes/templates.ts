@@ -1,7 +1,7 @@
 // PUT /ebill/Templates and PUT /evoucher/Series: flags with one default at a time.
 import { createHash } from 'node:crypto';
 import type { RouteSpec } from '../router';
-import { badRequest, notFound, unprocessable } from '../errors';
+import { badRequest, notFound, unprocessable, ValidationMessages } from '../errors';
 import { expectObject, optBool, optString, reqInt } from '../validate';
 
 interface Flagged {
@@ -26,12 +26,17 @@ function applyFlags<T extends Flagged>(list: T[], item: T, isActive: boolean | n
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
- * Spec-silent (behaviour point templatePutOmitted): an omitted flag is kept (`keep`), or the server
- * binds it as a non-nullable bool and reads false (`reset`). An omitted Name stays either way: a
- * null name cannot be stored, and no file means no new file.
+ * Spec-silent (behaviour point templatePutOmitted): an omitted flag is refused by the model
+ * validation, before the record is looked for (`refuse`: 400, as an SDK notes for the series update),
+ * kept (`keep`), or the server binds it as a non-nullable bool and reads false (`reset`). An omitted
+ * Name stays either way: a null name cannot be stored, and no file means no new file.
  */
-function omittedAs(answer: 'keep' | 'reset'): (flag: boolean | null | undefined) => boolean | null | undefined {
-  return (flag) => (answer === 'reset' && (flag === undefined || flag === null) ? false : flag);
+function readFlags(answer: 'refuse' | 'keep' | 'reset', body: Parameters<typeof optBool>[0]): { isActive: boolean | null | undefined; isDefault: boolean | null | undefined } {
+  const flags = { isActive: optBool(body, 'IsActive'), isDefault: optBool(body, 'IsDefault') };
+  const omitted = (['IsActive', 'IsDefault'] as const).filter((f) => flags[f === 'IsActive' ? 'isActive' : 'isDefault'] == null);
+  if (answer === 'refuse' && omitted.length) throw new ValidationMessages(omitted.map((f) => [f, `The ${f} field is required.`]));
+  if (answer === 'reset') return { isActive: flags.isActive ?? false, isDefault: flags.isDefault ?? false };
+  return flags;
 }
 
 export const templateRoutes: RouteSpec[] = [
@@ -44,9 +49,7 @@ export const templateRoutes: RouteSpec[] = [
       const body = expectObject(await json(), 'UpdateTemplateCommand');
       const id = reqInt(body, 'ID');
       const name = optString(body, 'Name');
-      const omitted = omittedAs(app.behaviour.answerFor('templatePutOmitted'));
-      const isActive = omitted(optBool(body, 'IsActive'));
-      const isDefault = omitted(optBool(body, 'IsDefault'));
+      const { isActive, isDefault } = readFlags(app.behaviour.answerFor('templatePutOmitted'), body);
       const file = optString(body, 'Base64String');
       const item = app.state.templates.find((t) => t.ID === id);
       if (!item) throw notFound('Template not found.', `ID ${id}`);
@@ -71,9 +74,7 @@ export const templateRoutes: RouteSpec[] = [
     handler: async ({ app, json }) => {
       const body = expectObject(await json(), 'UpdateSerieCommand');
       const id = reqInt(body, 'ID');
-      const omitted = omittedAs(app.behaviour.answerFor('templatePutOmitted'));
-      const isActive = omitted(optBool(body, 'IsActive'));
-      const isDefault = omitted(optBool(body, 'IsDefault'));
+      const { isActive, isDefault } = readFlags(app.behaviour.answerFor('templatePutOmitted'), body);
       const item = app.state.series.find((s) => s.ID === id);
       if (!item) throw notFound('Series not found.', `ID ${id}`);
       try {

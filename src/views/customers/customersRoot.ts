@@ -2,9 +2,11 @@
 import * as vscode from 'vscode';
 import type { CustomerListQuery, CustomerResponse, Pagination, SortType } from '../../api/types';
 import type { ClientSource } from '../clientSource';
+import { readList, type EmptyOr404 } from '../listNode';
 import { PagedNode } from '../pagedNode';
 import type { ChangeListener, TreeNode } from '../treeNode';
 import { CustomerNode } from './customerNode';
+import { walkthroughStepDone } from '../../walkthrough/stepsDone';
 
 export interface CustomerFilter {
   search: string;
@@ -21,6 +23,7 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
     private readonly pageSize: () => number,
     /** Told after every page and filter change (the view's title and description). */
     private readonly onSummary: () => void,
+    private readonly emptyOr404?: EmptyOr404,
   ) {
     super(undefined, 'customers', notify);
   }
@@ -36,7 +39,13 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
   }
 
   protected async fetchPage(page: number): Promise<Pagination<CustomerResponse>> {
-    return (await this.client()).customers.list(this.query(page));
+    const client = await this.client();
+    const empty: Pagination<CustomerResponse> = { Page: page, PageSize: this.pageSize(), TotalCount: 0, TotalPages: 0, Content: [] };
+    return readList(() => client.customers.list(this.query(page)), this.emptyOr404, empty);
+  }
+
+  protected override emptyOrNotOfferedText(): string {
+    return this.emptyOr404?.text() ?? super.emptyOrNotOfferedText();
   }
 
   protected toNode(record: CustomerResponse): TreeNode {
@@ -53,6 +62,8 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
   protected override onPage(page: Pagination<CustomerResponse>): void {
     this.sortRefused = (page as { sortRefused?: boolean }).sortRefused === true;
     this.onSummary();
+    // A page reached the view (a view asks only while it is shown): the walkthrough's "browse" step.
+    walkthroughStepDone('customers');
   }
 
   setFilter(change: Partial<CustomerFilter>): void {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { manifest, nls, openFile, openWorkbench, repoRoot, runAsking, waitUntil, workspaceFolder } from '../index';
+import { manifest, nls, openFile, openWorkbench, repoRoot, runAsking, steps, waitUntil, workspaceFolder } from '../index';
 
 interface WalkthroughManifest {
   displayName: string;
@@ -175,5 +175,79 @@ test('in Turkish the walkthrough, its steps and their pages are Turkish', { time
     await tr.screenshot('walkthrough in Turkish');
   } finally {
     await tr.close();
+  }
+});
+
+/** Help > Welcome, then "Get Started with Nilvera" from the Welcome page's list of walkthroughs. */
+async function openFromWelcome(w: Workbench, shot: string): Promise<void> {
+  await w.runCommand('Help: Welcome');
+  const entry = w.page.locator('button.getting-started-category', { hasText: nls(walkthrough.title) }).first();
+  const listed = await entry.waitFor({ timeout: 15_000 }).then(() => true, () => false);
+  await w.screenshot(shot);
+  if (listed) await entry.click();
+  else {
+    // The page lists a few walkthroughs; "More..." offers all of them in a list.
+    await w.page.locator('.see-all-walkthroughs').first().click();
+    await w.quickPick(nls(walkthrough.title));
+  }
+  await w.page.locator(`button.getting-started-step[data-step-id$="#${walkthrough.steps[0].id}"]`).waitFor();
+}
+
+/** Every step's check mark, read once VS Code has drawn the ones expected (or after 15 s, to report what it shows). */
+async function stepStates(w: Workbench, expected: Record<string, boolean>): Promise<Record<string, boolean>> {
+  const done = async (stepId: string) => ((await w.page.locator(`[data-done-step-id$="#${stepId}"]`).first().getAttribute('class')) ?? '').split(/\s+/).includes('complete');
+  const states = async () => Object.fromEntries(await Promise.all(walkthrough.steps.map(async (s) => [s.id, await done(s.id)] as const)));
+  await waitUntil(async () => (JSON.stringify(await states()) === JSON.stringify(expected) ? true : undefined), 'the steps done to be checked', 15_000, 250).catch(() => undefined);
+  return states();
+}
+
+test('steps done before the walkthrough is opened, in any order and in an earlier session, are checked when it opens', { timeout: 480_000 }, async () => {
+  const later = await openWorkbench({ scenario: 'walkthrough-later', withKey: false });
+  try {
+    await steps(later, async () => {
+      const { page } = later;
+      fs.copyFileSync(path.join(repoRoot, 'test', 'fixtures', 'ubl-tr-invoice-bad-customer-vkn.xml'), path.join(workspaceFolder(page), 'ubl-tr-invoice-bad-customer-vkn.xml'));
+      // As a newcomer: the Nilvera icon, "Try the Sandbox" in the Customers view, the customers, a
+      // tax number, an invoice; the walkthrough has not been opened in this window.
+      const container = manifest().contributes!.viewsContainers!.activitybar![0];
+      await later.openContainer(nls(container.title));
+      const customers = later.view(nls('%view.customers%'));
+      await customers.locator('.welcome-view-content .monaco-button', { hasText: nls('%command.sandbox.start%') }).first().click();
+      await customers.locator('.monaco-list-row').first().waitFor({ timeout: 60_000 });
+      await runAsking(page, nls('%command.registry.checkTaxNumber%'));
+      await later.inputBox('4540536920');
+      await later.quickPick('e-Invoice (Invoice)');
+      await waitUntil(async () => (await later.notifications().catch(() => [])).find((n) => /4540536920 is (not )?registered/.test(n)), 'the look-up answer', 60_000, 250);
+      await openFile(page, 'ubl-tr-invoice-bad-customer-vkn.xml');
+      await page.locator('.editor-group-container.active .monaco-editor .squiggly-error').first().waitFor({ timeout: 60_000 });
+      await later.screenshot('steps done before the walkthrough was opened');
+
+      // Only now Help > Welcome > Get Started with Nilvera: the four steps done are checked.
+      await openFromWelcome(later, 'welcome page');
+      const first = await stepStates(later, { connect: true, customers: true, checkTaxNumber: true, downloadRegistry: false, invoice: true });
+      await later.screenshot('walkthrough opened after four steps');
+      assert.deepEqual(first, { connect: true, customers: true, checkTaxNumber: true, downloadRegistry: false, invoice: true });
+
+      // The registry list, downloaded with the walkthrough closed; then a new session (reload).
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('W');
+      await runAsking(page, nls('%command.registry.download%'));
+      await later.quickPick('PK: receiving mailboxes');
+      await later.quickPick('e-Invoice (Invoice)');
+      await later.quickPick('Extension storage');
+      await waitUntil(async () => (await later.notifications().catch(() => [])).find((n) => /ready for offline search/.test(n)), 'the download to finish', 120_000, 250);
+      await openFromWelcome(later, 'welcome page after the download');
+      const afterDownload = await stepStates(later, Object.fromEntries(walkthrough.steps.map((s) => [s.id, true])));
+      await later.screenshot('walkthrough after the download');
+      assert.deepEqual(afterDownload, Object.fromEntries(walkthrough.steps.map((s) => [s.id, true])));
+      await page.reload();
+      await page.locator('.monaco-workbench .part.statusbar').waitFor();
+      await openFromWelcome(later, 'welcome page in a new session');
+      const all = await stepStates(later, Object.fromEntries(walkthrough.steps.map((s) => [s.id, true])));
+      await later.screenshot('walkthrough in a new session with every step checked');
+      assert.deepEqual(all, Object.fromEntries(walkthrough.steps.map((s) => [s.id, true])));
+    });
+  } finally {
+    await later.close();
   }
 });

@@ -1,0 +1,67 @@
+// Tells VS Code that a step of the "Get Started with Nilvera" walkthrough was done, so the walkthrough
+// shows it checked whenever it is opened, whatever happened first.
+//
+// Why not only the steps' completion events (package.json): VS Code's walkthrough service starts
+// only when the Welcome page or a walkthrough is first opened in a window, and marks a step only when
+// its event fires while it listens. A command run or a view shown before then is missed, and an
+// `onContext:` key that is already true when the walkthrough is registered is taken as seen and never
+// completes its step (gettingStartedService registerDoneListeners, VS Code 1.100 and 1.139; our
+// walkthrough is registered up to 5 s after the service starts). So when a step happens, the extension
+// also runs VS Code's own "Mark Step Complete" (welcome.markStepComplete), which stores the step's
+// progress in VS Code's walkthrough state (it stores it even while the walkthrough is not registered
+// yet, and then rejects; a later call finds it done). The completion events stay for a walkthrough
+// that is open while the step happens. Global state remembers the steps VS Code confirmed, so each
+// is told once, not at every activation.
+import * as vscode from 'vscode';
+import { EXTENSION_ID } from '../constants';
+import { WalkthroughContextKeys } from './contextKeys';
+
+export const WALKTHROUGH_ID = 'nilvera.gettingStarted';
+/** Global state key: the steps VS Code confirmed as done. */
+export const STEPS_TOLD_STATE = 'nilvera.walkthrough.stepsTold';
+
+/** The walkthrough's steps (contributes.walkthroughs[0].steps[].id). */
+export type WalkthroughStep = 'connect' | 'customers' | 'checkTaxNumber' | 'downloadRegistry' | 'invoice';
+
+/** The steps whose completion event is a context key of ours. */
+const STEP_CONTEXT: Partial<Record<WalkthroughStep, string>> = {
+  downloadRegistry: WalkthroughContextKeys.registryDownloaded,
+  invoice: WalkthroughContextKeys.invoiceChecked,
+};
+
+let memento: vscode.Memento | undefined;
+const doneThisSession = new Set<WalkthroughStep>();
+
+/** At activation: where the steps VS Code confirmed are remembered. */
+export function useWalkthroughState(globalState: vscode.Memento): void {
+  memento = globalState;
+}
+
+/** The id VS Code gives a step: `<publisher.name>#<walkthrough>#<step>`. */
+export function walkthroughStepId(step: WalkthroughStep): string {
+  return `${EXTENSION_ID}#${WALKTHROUGH_ID}#${step}`;
+}
+
+function told(): string[] {
+  const stored = memento?.get<unknown>(STEPS_TOLD_STATE);
+  return Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
+}
+
+/** A step really happened: the walkthrough shows it checked now or whenever it is opened later. */
+export function walkthroughStepDone(step: WalkthroughStep): void {
+  if (doneThisSession.has(step)) return;
+  doneThisSession.add(step);
+  const key = STEP_CONTEXT[step];
+  if (key) void vscode.commands.executeCommand('setContext', key, true);
+  if (told().includes(step)) return;
+  Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', walkthroughStepId(step))).then(
+    () => {
+      const list = told();
+      if (memento && !list.includes(step)) return memento.update(STEPS_TOLD_STATE, [...list, step]);
+      return undefined;
+    },
+    // Stored, but our walkthrough is not registered yet in this window; or the command is missing
+    // (then the completion events still work while the walkthrough is open). Told again next session.
+    () => undefined,
+  ).catch(() => undefined);
+}
