@@ -1,66 +1,31 @@
-// Offline indexes written by an older version (another index format) are never read: each is rebuilt
-// from the list ZIP it came from, keeping its download date, or, when that ZIP is gone, the user is
-// asked to download the list again. Runs shortly after activation and whenever a search meets one.
-import * as fs from 'node:fs';
+// Offline lists whose index cannot be read as it is are rebuilt from the list ZIP they came from,
+// keeping the download date (src/registry/listMaintenance.ts says which and why: an older index format,
+// a download whose index was not put in place, a `current` that names a folder that is gone). When the
+// ZIP is gone too, the user is asked to download the list again. Runs shortly after start-up, after the
+// sweep of what crashes left, and whenever a search meets such a list.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../../api/types';
 import { PaletteCommands } from '../../constants';
-import { INDEX_FORMAT, type IndexMeta } from '../../registry/format';
-import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
-import { currentIndexFolder, readIndexMeta } from '../../registry/reader';
+import { FileLockedError } from '../../files/lockedFiles';
+import { INDEX_FORMAT } from '../../registry/format';
+import { listsNeedingIndex, rebuildFromZip, sweepRegistryStorage, zipToRebuildFrom, type ListNeedingIndex } from '../../registry/listMaintenance';
+import { closeOfflineRegistries, invalidateOfflineRegistries } from '../../registry/offlineLookup';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 
-export interface OutdatedList {
-  aliasType: AliasType;
-  userType: GlobalUserType;
-  /** The list's index folder (registry-index/<alias>-<user>). */
-  storageDir: string;
-  meta?: IndexMeta;
-}
+export { defaultZipPath, registryListsFolder, registryZipName } from '../../registry/listMaintenance';
+export type OutdatedList = ListNeedingIndex;
 
-/** The folder "Download Registry List" offers first (the extension's storage). */
-export function registryListsFolder(globalStoragePath: string): string {
-  return path.join(globalStoragePath, 'registry-lists');
-}
-
-/** The name a downloaded list's ZIP is saved under, in whichever folder. */
-export function registryZipName(aliasType: string, userType: string): string {
-  return `registry-${aliasType}-${userType}.zip`;
-}
-
-/** Where "Download Registry List" saves a list's ZIP when the extension's storage is chosen. */
-export function defaultZipPath(globalStoragePath: string, aliasType: string, userType: string): string {
-  return path.join(registryListsFolder(globalStoragePath), registryZipName(aliasType, userType));
-}
-
-/** Lists whose current index is of another format (or whose description cannot be read). */
+/** Lists whose index must be rebuilt from their ZIP. */
 export function outdatedLists(globalStoragePath: string): OutdatedList[] {
-  const root = registryIndexRoot(globalStoragePath);
-  const out: OutdatedList[] = [];
-  for (const aliasType of ALIAS_TYPES) {
-    for (const userType of GLOBAL_USER_TYPES) {
-      const storageDir = path.join(root, `${aliasType}-${userType}`);
-      const folder = currentIndexFolder(storageDir);
-      if (!folder) continue;
-      let meta: IndexMeta | undefined;
-      try {
-        meta = readIndexMeta(folder);
-      } catch {
-        meta = undefined;
-      }
-      if (meta?.format !== INDEX_FORMAT) out.push({ aliasType, userType, storageDir, meta });
-    }
-  }
-  return out;
+  return listsNeedingIndex(globalStoragePath);
 }
 
 const running = new Map<string, Promise<boolean>>();
 
 /**
- * Rebuilds one outdated list from its ZIP (its recorded path, else the default one); true when a
- * current index is in place afterwards. Concurrent calls for one list share the work.
+ * Rebuilds one list from its ZIP (its recorded path, else the default one); true when a current
+ * index is in place afterwards. Concurrent calls for one list share the work.
  */
 export function upgradeList(globalStoragePath: string, list: OutdatedList): Promise<boolean> {
   let job = running.get(list.storageDir);
@@ -71,38 +36,59 @@ export function upgradeList(globalStoragePath: string, list: OutdatedList): Prom
   return job;
 }
 
+function askToDownload(list: OutdatedList): void {
+  const { aliasType, userType } = list;
+  const download = vscode.l10n.t('Download List');
+  const text =
+    list.reason === 'outdated'
+      ? vscode.l10n.t('The offline registry list {0}/{1} was saved by an older version and its ZIP is gone: download the list again to use it offline.', aliasType, userType)
+      : vscode.l10n.t('The offline registry list {0}/{1} and its ZIP are gone: download the list again to use it offline.', aliasType, userType);
+  void prompts.message('warning', text, undefined, download).then((choice) => (choice === download ? vscode.commands.executeCommand(PaletteCommands.registryDownload, { aliasType, userType }) : undefined));
+}
+
 async function rebuild(globalStoragePath: string, list: OutdatedList): Promise<boolean> {
   const { aliasType, userType } = list;
-  const zip = [list.meta?.zipPath, defaultZipPath(globalStoragePath, aliasType, userType)].find((p): p is string => !!p && fs.existsSync(p));
-  if (!zip) {
-    const download = vscode.l10n.t('Download List');
-    void prompts
-      .message('warning', vscode.l10n.t('The offline registry list {0}/{1} was saved by an older version and its ZIP is gone: download the list again to use it offline.', aliasType, userType), undefined, download)
-      .then((choice) => (choice === download ? vscode.commands.executeCommand(PaletteCommands.registryDownload, { aliasType, userType }) : undefined));
+  if (!zipToRebuildFrom(globalStoragePath, list)) {
+    await rebuildFromZip(globalStoragePath, list);
+    askToDownload(list);
     return false;
   }
-  const registry = await import('../../registry');
+  let outcome;
   try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Updating the offline registry list {0}/{1} to the new index format…', aliasType, userType) },
-      async () => {
-        // Windows cannot replace a folder with open files: let go of the lists first.
-        closeOfflineRegistries();
-        const downloadedAt = list.meta?.downloadedAt ? new Date(list.meta.downloadedAt) : undefined;
-        await registry.buildIndexFromZip(zip, list.storageDir, { aliasType, userType, zipBytes: fs.statSync(zip).size, downloadedAt: downloadedAt && !Number.isNaN(downloadedAt.getTime()) ? downloadedAt : undefined });
+    outcome = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title:
+          list.reason === 'outdated'
+            ? vscode.l10n.t('Updating the offline registry list {0}/{1} to the new index format…', aliasType, userType)
+            : vscode.l10n.t('Indexing the downloaded registry list {0}/{1}…', aliasType, userType),
       },
+      // Windows cannot replace a folder with open files: the lists are let go of first.
+      () => rebuildFromZip(globalStoragePath, list, { beforeInstall: closeOfflineRegistries }),
     );
   } catch (error) {
-    log.error(`registry index upgrade ${aliasType}/${userType}: ${String(error)}`);
-    void prompts.message('warning', vscode.l10n.t('The offline registry list {0}/{1} could not be rebuilt from its ZIP: download the list again.', aliasType, userType));
+    log.error(`registry index rebuild ${aliasType}/${userType}: ${String(error)}`);
+    const text =
+      error instanceof FileLockedError
+        ? vscode.l10n.t('{0} is open in another program, so the offline registry list {1}/{2} could not be indexed yet. Its ZIP is kept; it will be indexed the next time VS Code starts.', error.path, aliasType, userType)
+        : vscode.l10n.t('The offline registry list {0}/{1} could not be rebuilt from its ZIP: download the list again.', aliasType, userType);
+    void prompts.message('warning', text);
     return false;
   }
   invalidateOfflineRegistries();
-  log.info(`registry index ${aliasType}/${userType} rebuilt in format ${INDEX_FORMAT} from ${zip}`);
-  return true;
+  if (outcome === 'rebuilt') log.info(`registry index ${aliasType}/${userType} rebuilt in format ${INDEX_FORMAT} (${list.reason})`);
+  return !listsNeedingIndex(globalStoragePath).some((l) => l.storageDir === list.storageDir);
 }
 
-/** Rebuilds every outdated list, one after another. */
+/**
+ * What crashes left in the registry's storage is swept, then every list whose index cannot be read as
+ * it is gets rebuilt, one after another. A download another window is still indexing is left to it.
+ */
 export async function upgradeOutdatedLists(globalStoragePath: string): Promise<void> {
-  for (const list of outdatedLists(globalStoragePath)) await upgradeList(globalStoragePath, list);
+  const sweep = await sweepRegistryStorage(globalStoragePath);
+  if (sweep.removed.length) log.info(`registry storage: removed what crashes left: ${sweep.removed.map((p) => path.relative(globalStoragePath, p)).join(', ')}`);
+  for (const r of sweep.repointed) log.warn(`registry index ${r}: current named a folder that is gone; it now names this one`);
+  for (const list of outdatedLists(globalStoragePath)) {
+    if (!list.requestedByLiveProcess) await upgradeList(globalStoragePath, list);
+  }
 }
