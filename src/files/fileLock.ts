@@ -79,7 +79,7 @@ async function create(lockFile: string, owner: LockOwner): Promise<void> {
   const temp = tempPathBeside(lockFile);
   let linked: boolean;
   try {
-    await fs.promises.writeFile(temp, JSON.stringify(owner), { flag: 'wx' });
+    await retryWhileLocked(temp, () => fs.promises.writeFile(temp, JSON.stringify(owner), { flag: 'wx' }));
     linked = await fs.promises.link(temp, lockFile).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
