@@ -129,7 +129,7 @@ suite('Windows file locks in the extension host', function () {
     const before = fs.existsSync(snapshot) ? fs.readFileSync(snapshot, 'utf8') : undefined;
     locks.hold(snapshot, { code: 'EBUSY' });
     let report: ReconciliationReport | undefined;
-    let refused = 0;
+    let refused: number;
     try {
       report = await vscode.commands.executeCommand<ReconciliationReport>(ReconciliationCommands.run, { source: 'online' });
     } finally {
