@@ -56,7 +56,7 @@ async function saveSnapshot(store: SnapshotStore, snapshot: Snapshot): Promise<v
     log.error(`reconciliation: the snapshot could not be saved: ${String(error)}`);
     const text =
       error instanceof FileLockedError
-        ? vscode.l10n.t('{0} is open in another program, so this result could not be kept for the next run\'s comparison. The result shown is complete.', error.path)
+        ? vscode.l10n.t('This result could not be kept for the next run\'s comparison: {0} is open in another program. The result shown is complete.', error.path)
         : vscode.l10n.t('This result could not be kept for the next run\'s comparison ({0}). The result shown is complete.', error instanceof Error ? error.message : String(error));
     void prompts.message('warning', text);
   }

@@ -70,7 +70,7 @@ async function rebuild(globalStoragePath: string, list: OutdatedList): Promise<b
     log.error(`registry index rebuild ${aliasType}/${userType}: ${String(error)}`);
     const text =
       error instanceof FileLockedError
-        ? vscode.l10n.t('{0} is open in another program, so the offline registry list {1}/{2} could not be indexed yet. Its ZIP is kept; it will be indexed the next time VS Code starts.', error.path, aliasType, userType)
+        ? vscode.l10n.t('The offline registry list {0}/{1} could not be indexed yet: {2} is open in another program. Its ZIP is kept; it will be indexed the next time VS Code starts.', aliasType, userType, error.path)
         : vscode.l10n.t('The offline registry list {0}/{1} could not be rebuilt from its ZIP: download the list again.', aliasType, userType);
     void prompts.message('warning', text);
     return false;

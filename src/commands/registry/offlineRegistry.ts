@@ -176,17 +176,16 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
     throw error;
   });
   invalidateOfflineRegistries();
-  if (outcome.heldZip) {
-    log.warn(`registry list ${aliasType}/${userType}: ${outcome.heldZip} is held by another program; the new ZIP is ${outcome.zipPath}`);
-    void prompts.message(
-      'warning',
-      vscode.l10n.t('{0} is open in another program, so the downloaded list was saved as {1} instead. The offline index uses the new file.', outcome.heldZip, path.basename(outcome.zipPath)),
-    );
-  }
   log.info(`registry list ${aliasType}/${userType}: ${outcome.taxpayers} taxpayers, ${outcome.zipBytes} bytes, indexed`);
+  if (outcome.heldZip) log.warn(`registry list ${aliasType}/${userType}: ${outcome.heldZip} is held by another program; the new ZIP is ${outcome.zipPath}`);
   const search = vscode.l10n.t('Search Now');
+  const ready = vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), outcome.taxpayers.toLocaleString());
+  // One message: the list is ready, and where it went when the previous ZIP was held.
+  const text = outcome.heldZip
+    ? `${ready} ${vscode.l10n.t('{0} is open in another program, so the new list was saved beside it as {1}.', path.basename(outcome.heldZip), path.basename(outcome.zipPath))}`
+    : ready;
   void prompts
-    .message('info', vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), outcome.taxpayers.toLocaleString()), undefined, search)
+    .message(outcome.heldZip ? 'warning' : 'info', text, undefined, search)
     .then((choice) => (choice === search ? vscode.commands.executeCommand(PaletteCommands.registrySearchOffline, { aliasType, userType }) : undefined));
   return outcome;
 }
@@ -200,11 +199,11 @@ async function indexLater(ctx: PaletteContext, aliasType: AliasType, userType: G
   const choice = await prompts.message(
     'warning',
     vscode.l10n.t(
-      '{0} is open in another program, so the offline index of the registry list {1}/{2} could not be put in place. The downloaded list is kept ({3}) and will be indexed the next time VS Code starts.',
-      error.lock.path,
+      'The registry list {0}/{1} was downloaded and kept ({2}), but its offline index could not be put in place: {3} is open in another program. It will be indexed the next time VS Code starts.',
       aliasType,
       userType,
       error.zipPath,
+      error.lock.path,
     ),
     undefined,
     indexNow,
