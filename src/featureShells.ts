@@ -82,13 +82,14 @@ function loadWhenDiagnosedDocumentOpens(load: () => void): vscode.Disposable {
 }
 
 /**
- * Offline lists indexed by an older version are rebuilt from their ZIP shortly after start-up. Only a
- * window whose storage holds lists loads the upgrade code for that.
+ * Shortly after start-up, what crashes left in the registry's storage is swept and lists whose index
+ * cannot be read as it is (an older format, a deferred install) are rebuilt from their ZIP. Only a
+ * window whose storage holds lists loads the code for that.
  */
 function scheduleIndexUpgrade(context: vscode.ExtensionContext): void {
   const storage = context.globalStorageUri.fsPath;
   const timer = setTimeout(() => {
-    if (!fs.existsSync(path.join(storage, 'registry-index'))) return;
+    if (!fs.existsSync(path.join(storage, 'registry-index')) && !fs.existsSync(path.join(storage, 'registry-lists'))) return;
     void import('./commands/registry/indexUpgrade').then((m) => m.upgradeOutdatedLists(storage)).catch((e: unknown) => log.error(`registry index upgrade: ${String(e)}`));
   }, INDEX_UPGRADE_DELAY_MS);
   context.subscriptions.push({ dispose: () => clearTimeout(timer) });

@@ -1,11 +1,14 @@
 // GET /general/GlobalCompany/{AliasType}/{GlobalUserType}: the registry list as a ZIP, sent as a
 // JSON string of base64 (or, spec-silent, unquoted base64 text or raw bytes: RegistryBodyDecoder). The body is decoded as it arrives and the ZIP bytes go to a file (temp
-// file + rename) or into one Buffer; the base64 text is never held whole.
+// file + rename) or into one Buffer; the base64 text is never held whole. A previous ZIP that another
+// program holds (Windows refuses to replace an open file) never costs the finished download: after the
+// retries, the new ZIP is kept under a name of its own beside it.
 
 import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { FileLockedError, processIsAlive, removeRetrying, renameRetrying } from '../files/lockedFiles';
 import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
 import { NilveraApiError } from './errors';
 import { verifyZipBuffer, verifyZipFile, ZipIntegrityError } from './zipIntegrity';
@@ -39,8 +42,10 @@ export type DownloadTarget = (
 export interface DownloadResult {
   /** Size of the ZIP in bytes. */
   bytes: number;
-  /** The final file (kind 'file'). */
+  /** The final file (kind 'file'): the path asked for, or the name it was kept under when that one was held. */
   path?: string;
+  /** Kind 'file': the path asked for, when another program held it and the ZIP was kept as `path` instead. */
+  heldTarget?: string;
   /** The ZIP (kind 'buffer'). */
   buffer?: Buffer;
 }
@@ -55,8 +60,42 @@ interface ByteSink {
   discard(): Promise<void>;
 }
 
+/** `.<name>.<pid>-<random>.part` beside the ZIP: the pid tells a sweep whether its download still runs. */
+function partPath(finalPath: string): string {
+  return path.join(path.dirname(finalPath), `.${path.basename(finalPath)}.${process.pid}-${randomBytes(6).toString('hex')}.part`);
+}
+
+/**
+ * Removes what downloads that died left in `folder` (a crash, a killed window): `.part` files of
+ * processes that are gone, and an older version's (no pid in the name) after a day. A download in
+ * progress in another window is never touched.
+ */
+export async function sweepPartialDownloads(folder: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await fs.promises.readdir(folder).catch(() => [] as string[])) {
+    if (!name.startsWith('.') || !name.endsWith('.part')) continue;
+    const file = path.join(folder, name);
+    const m = /\.(\d+)-[0-9a-f]{12}\.part$/.exec(name);
+    let dead: boolean;
+    if (m) dead = Number(m[1]) !== process.pid && !processIsAlive(Number(m[1]));
+    else dead = ((await fs.promises.stat(file).catch(() => undefined))?.mtimeMs ?? Infinity) < Date.now() - 24 * 3600_000;
+    if (dead && (await removeRetrying(file, { totalMs: 0 }).then(() => true, () => false))) removed.push(file);
+  }
+  return removed;
+}
+
+/** `name (2).zip`, `name (3).zip`, …: the first that does not exist. */
+function keptName(finalPath: string): string {
+  const ext = path.extname(finalPath);
+  const base = finalPath.slice(0, finalPath.length - ext.length);
+  for (let n = 2; ; n++) {
+    const candidate = `${base} (${n})${ext}`;
+    if (!fs.existsSync(candidate)) return candidate;
+  }
+}
+
 function fileSink(finalPath: string): ByteSink {
-  const tempPath = path.join(path.dirname(finalPath), `.${path.basename(finalPath)}.${randomBytes(6).toString('hex')}.part`);
+  const tempPath = partPath(finalPath);
   const out = fs.createWriteStream(tempPath, { flags: 'wx' });
   let bytes = 0;
   let failed: Error | undefined;
@@ -90,12 +129,20 @@ function fileSink(finalPath: string): ByteSink {
       await once(out, 'finish');
       await closed();
       await verify?.({ path: tempPath });
-      await fs.promises.rename(tempPath, finalPath);
-      return { bytes, path: finalPath };
+      try {
+        await renameRetrying(tempPath, finalPath);
+        return { bytes, path: finalPath };
+      } catch (error) {
+        if (!(error instanceof FileLockedError)) throw error;
+        // The previous ZIP is open in another program: the new one is kept beside it, not thrown away.
+        const kept = keptName(finalPath);
+        await renameRetrying(tempPath, kept);
+        return { bytes, path: kept, heldTarget: finalPath };
+      }
     },
     async discard() {
       await closed();
-      await fs.promises.rm(tempPath, { force: true });
+      await removeRetrying(tempPath).catch(() => undefined);
     },
   };
 }

@@ -1,10 +1,11 @@
 // A lock that several VS Code windows (several extension hosts, one globalStorage) take before they
-// change shared files. The lock is a file created with O_EXCL holding its owner's pid, host and a random
-// token. A holder that crashed cannot keep it forever: the lock counts as stale when its process is gone
+// change shared files. The lock is a file created exclusively, holding its owner's pid, host and a random
+// token from the moment it exists. A holder that crashed cannot keep it forever: the lock counts as stale when its process is gone
 // (same host) or when it has not been refreshed for `staleMs` (the holder touches it while it works).
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { tempPathBeside } from './atomicFile';
 import { processIsAlive, retryWhileLocked } from './lockedFiles';
 
 interface LockOwner {
@@ -68,6 +69,37 @@ async function breakStale(lockFile: string, stale: LockOwner | undefined): Promi
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Creates the lock file with its owner already in it: the owner is written to a temporary file that is
+ * then hard-linked to the lock's name (which fails with EEXIST when the lock exists). A holder killed at
+ * any moment leaves either no lock or one that names it, never an empty one that only age could
+ * make stale. Where hard links are refused (some network or FAT volumes), the file is created with
+ * O_EXCL and the owner written into it.
+ */
+async function create(lockFile: string, owner: LockOwner): Promise<void> {
+  const temp = tempPathBeside(lockFile);
+  let linked: boolean;
+  try {
+    await retryWhileLocked(temp, () => fs.promises.writeFile(temp, JSON.stringify(owner), { flag: 'wx' }));
+    linked = await fs.promises.link(temp, lockFile).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') throw error;
+        return false;
+      },
+    );
+  } finally {
+    await fs.promises.rm(temp, { force: true }).catch(() => undefined);
+  }
+  if (linked) return;
+  const handle = await retryWhileLocked(lockFile, () => fs.promises.open(lockFile, 'wx'));
+  try {
+    await handle.writeFile(JSON.stringify(owner));
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * Runs `work` while holding `lockFile`; waits (polling) while another live holder has it. The lock is
  * refreshed while `work` runs and removed afterwards, also when `work` throws.
  */
@@ -78,12 +110,7 @@ export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, 
   for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
     options.signal?.throwIfAborted();
     try {
-      const handle = await retryWhileLocked(lockFile, () => fs.promises.open(lockFile, 'wx'));
-      try {
-        await handle.writeFile(JSON.stringify(owner));
-      } finally {
-        await handle.close();
-      }
+      await create(lockFile, owner);
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -10,13 +10,15 @@ import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { claimTreeView } from '../shell/lazyTrees';
 import { trackRegistryDownloads } from '../walkthrough/registryProgress';
 import { UserFacingError } from '../shell/errorMessages';
+import { FileLockedError } from '../files/lockedFiles';
+import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import type { ShellServices } from '../shell/services';
 import { writeReconciliationCsv } from './export';
 import { exportLabels, formatWhen } from './labels';
 import { buildReport, type ReconciliationReport } from './report';
 import { runReconciliation, RunCancelledError, type RegistrySource } from './run';
-import { SnapshotStore } from './snapshot';
+import { SnapshotStore, type Snapshot } from './snapshot';
 import { CustomerNode, LoadMoreNode, ReconciliationTree } from './tree';
 import { customersCounted, exportedCustomersMessage, lookupRequestsCounted } from '../shell/counted';
 
@@ -46,10 +48,29 @@ function customerOf(arg: unknown): CustomerNode['row'] | undefined {
   return r && typeof r.customerId === 'number' ? (r as CustomerNode['row']) : undefined;
 }
 
+/** Saves the run's snapshot; a failure is told on its own (the result is shown whatever happens here). */
+async function saveSnapshot(store: SnapshotStore, snapshot: Snapshot): Promise<void> {
+  try {
+    await store.save(snapshot);
+  } catch (error) {
+    log.error(`reconciliation: the snapshot could not be saved: ${String(error)}`);
+    const text =
+      error instanceof FileLockedError
+        ? vscode.l10n.t('This result could not be kept for the next run\'s comparison: {0} is open in another program. The result shown is complete.', error.path)
+        : vscode.l10n.t('This result could not be kept for the next run\'s comparison ({0}). The result shown is complete.', error instanceof Error ? error.message : String(error));
+    void prompts.message('warning', text);
+  }
+}
+
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   trackRegistryDownloads(context);
   const tree = new ReconciliationTree();
   const store = new SnapshotStore(path.join(context.globalStorageUri.fsPath, 'reconciliation'));
+  // What crashed saves left (the feature's first use, off activation's path).
+  void store.sweep().then(
+    (removed) => removed.length && log.info(`reconciliation: removed what crashed saves left: ${removed.map((f) => path.basename(f)).join(', ')}`),
+    (error: unknown) => log.warn(`reconciliation: sweep failed: ${String(error)}`),
+  );
   const indexRoot = registryIndexRoot(context.globalStorageUri.fsPath);
   // The view was created at activation (src/extension.ts); this feature provides its rows.
   const view = claimTreeView<unknown>(ReconciliationView, tree as vscode.TreeDataProvider<unknown>);
@@ -66,7 +87,13 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     const source: RegistrySource = useOffline
       ? { kind: 'offline', lookup: (tn) => registry.lookup(tn), ...(lists.length ? { downloadedAt: lists.map((l) => l.downloadedAt).sort()[0] } : {}) }
       : { kind: 'online', registry: client.registry };
-    const previous = await store.load(baseUrl, profileId);
+    // The run's time is when it started: a run that started later in another window and saved its
+    // snapshot first is not replaced by this one (SnapshotStore.save).
+    const startedAt = new Date().toISOString();
+    const previous = await store.load(baseUrl, profileId).catch((error: unknown) => {
+      log.warn(`reconciliation: the previous snapshot could not be read (${String(error)}); this run counts as the first`);
+      return undefined;
+    });
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconciling customers with the registry'), cancellable: true },
       async (progress, token) => {
@@ -97,8 +124,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
         }
       },
     );
-    const { report, snapshot } = buildReport(baseUrl, new Date().toISOString(), result, previous, profileId);
-    await store.save(snapshot);
+    const { report, snapshot } = buildReport(baseUrl, startedAt, result, previous, profileId);
     tree.show(report);
     view.message = useOffline
       ? vscode.l10n.t('{0}, checked against the registry list downloaded {1}.', customersCounted(report.totalCustomers), report.indexDate ? formatWhen(report.indexDate) : '—')
@@ -111,6 +137,8 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
           : vscode.l10n.t('{0} tax numbers could not be looked up; they are listed under "Not checked". Run again to check them.', report.unchecked.length);
       void prompts.message('warning', text);
     }
+    // The result is on screen already; a snapshot that cannot be saved only costs the next run's comparison.
+    await saveSnapshot(store, snapshot);
     return report;
   };
 

@@ -1,10 +1,15 @@
 // The result of a run kept for the next one (tax number → status + active PK alias), the diff of
 // two runs, and the store: one file per profile and base URL under the extension's global storage
 // (several companies' profiles share https://api.nilvera.com, and each compares with its own last
-// run), written to a temporary file and renamed, so a crash never leaves half a snapshot.
+// run), written to a temporary file and renamed, so a crash never leaves half a snapshot. Several
+// windows may reconcile the same account: each save takes the snapshot's lock and never replaces a
+// snapshot of a later run with an earlier one.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sweepTempFiles, writeFileAtomic } from '../files/atomicFile';
+import { withFileLock } from '../files/fileLock';
+import { processIsAlive, readFileRetrying, removeRetrying } from '../files/lockedFiles';
 import type { ReconRow } from './classify';
 
 /** Only the registry verdict is kept; invalid numbers cannot change, unchecked ones carry over. */
@@ -121,28 +126,55 @@ export class SnapshotStore {
   }
 
   async load(baseUrl: string, profileId?: string): Promise<Snapshot | undefined> {
+    const s = await this.read(this.fileFor(baseUrl, profileId));
+    return s && s.baseUrl === baseUrl && s.profileId === profileId ? s : undefined;
+  }
+
+  private async read(file: string): Promise<Snapshot | undefined> {
     let text: string;
     try {
-      text = await fs.promises.readFile(this.fileFor(baseUrl, profileId), 'utf8');
+      text = (await readFileRetrying(file)).toString('utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw e;
     }
-    const s = parseSnapshot(text);
-    return s && s.baseUrl === baseUrl && s.profileId === profileId ? s : undefined;
+    return parseSnapshot(text);
   }
 
+  /**
+   * Writes the snapshot whole (temporary file, then rename) under its lock and returns its file. A
+   * snapshot already there from a later run (another window's run that started after this one) is kept.
+   */
   async save(snapshot: Snapshot): Promise<string> {
     const file = this.fileFor(snapshot.baseUrl, snapshot.profileId);
     await fs.promises.mkdir(this.folder, { recursive: true });
-    const temp = `${file}.${process.pid}.${Date.now()}.part`;
-    try {
-      await fs.promises.writeFile(temp, serializeSnapshot(snapshot), 'utf8');
-      await fs.promises.rename(temp, file);
-    } catch (e) {
-      await fs.promises.rm(temp, { force: true });
-      throw e;
-    }
+    await withFileLock(`${file}.lock`, async () => {
+      const there = await this.read(file).catch(() => undefined);
+      if (there && there.takenAt > snapshot.takenAt) return;
+      await writeFileAtomic(file, serializeSnapshot(snapshot));
+    });
     return file;
+  }
+
+  /**
+   * What crashed saves left: temporary files of writers that are gone, and an older version's
+   * `snapshot-*.part` files (their names carry the writer's pid too). Locks of dead holders are taken
+   * over by the next save.
+   */
+  async sweep(): Promise<string[]> {
+    const removed = await sweepTempFiles(this.folder, 24 * 3600_000);
+    for (const name of await fs.promises.readdir(this.folder).catch(() => [] as string[])) {
+      const m = /^snapshot-[0-9a-f]+\.tsv\.(\d+)\.\d+\.part$/.exec(name);
+      if (!m || Number(m[1]) === process.pid || processIsAlive(Number(m[1]))) continue;
+      const file = path.join(this.folder, name);
+      if (await removeRetrying(file, { totalMs: 0 }).then(() => true, () => false)) removed.push(file);
+    }
+    for (const name of await fs.promises.readdir(this.folder).catch(() => [] as string[])) {
+      if (!/^snapshot-[0-9a-f]+\.tsv\.lock$/.test(name)) continue;
+      // Taking the lock takes over a dead holder's and removes it; a live holder's is left alone.
+      const lock = path.join(this.folder, name);
+      if (await withFileLock(lock, async () => true, { waitMs: 0 }).catch(() => false)) removed.push(lock);
+    }
+    return removed;
   }
 }

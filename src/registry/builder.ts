@@ -1,13 +1,16 @@
 // Builds the offline registry index (format.ts) from a downloaded registry ZIP in one streaming pass
-// with bounded memory. The index is built in a temporary folder and swapped in by a rename.
+// with bounded memory. The index is built in a temporary folder and put in place under the list's
+// lock, which several windows share (listStorage.ts).
 
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Taxpayer } from '../domain/registryXml';
-import { CURRENT_POINTER, encodeRecord, FILES, INDEX_FORMAT, taxNumberKey, type IndexMeta } from './format';
+import { removeRetrying } from '../files/lockedFiles';
+import { encodeRecord, FILES, INDEX_FORMAT, taxNumberKey, type IndexMeta } from './format';
 import { openIndexSink, type IndexSink } from './indexSink';
 import { EncodedBatch } from './listEncoder';
+import { buildFolderName, installIndexFolder } from './listStorage';
 import { TaxNumberTable } from './taxNumberTable';
 import { RUN_PAIRS } from './titleWords';
 
@@ -96,6 +99,7 @@ export class IndexBuilder {
     const words = await written;
     const files: Record<string, number> = {};
     for (const name of Object.values(FILES)) if (name !== FILES.meta) files[name] = (await fs.promises.stat(path.join(this.folder, name))).size;
+    const zipMtimeMs = source.zipPath ? (await fs.promises.stat(source.zipPath).catch(() => undefined))?.mtimeMs : undefined;
     const meta: IndexMeta = {
       format: INDEX_FORMAT,
       aliasType: source.aliasType,
@@ -105,6 +109,7 @@ export class IndexBuilder {
       zipBytes: source.zipBytes,
       words,
       ...(source.zipPath ? { zipPath: source.zipPath } : {}),
+      ...(zipMtimeMs !== undefined ? { zipMtimeMs } : {}),
       files,
     };
     await fs.promises.writeFile(path.join(this.folder, FILES.meta), JSON.stringify(meta, null, 2) + '\n');
@@ -113,7 +118,8 @@ export class IndexBuilder {
 
   async abandon(): Promise<void> {
     await this.sink.abandon().catch(() => undefined);
-    await fs.promises.rm(this.folder, { recursive: true, force: true });
+    // A folder another program holds for longer is swept at the next start (its build's process is gone then).
+    await removeRetrying(this.folder).catch(() => undefined);
   }
 }
 
@@ -134,9 +140,8 @@ export class PendingIndex {
 
   static async start(storageDir: string, options: BuildOptions = {}): Promise<PendingIndex> {
     await fs.promises.mkdir(storageDir, { recursive: true });
-    await removeStaleBuilds(storageDir);
     const name = `index-${Date.now()}-${randomBytes(4).toString('hex')}`;
-    const builder = await IndexBuilder.create(path.join(storageDir, `tmp-${name}`), options);
+    const builder = await IndexBuilder.create(path.join(storageDir, buildFolderName(name)), options);
     return new PendingIndex(storageDir, name, builder, options);
   }
 
@@ -176,10 +181,9 @@ export class PendingIndex {
     return this.builder.finish(source);
   }
 
-  /** Makes the finished index the current one (the older ones are removed). */
-  async install(): Promise<void> {
-    await fs.promises.rename(this.builder.folder, path.join(this.storageDir, this.name));
-    await installIndex(this.storageDir, this.name);
+  /** Makes the finished index the current one; the one it replaces goes once no window reads it. */
+  install(): Promise<void> {
+    return installIndexFolder(this.storageDir, this.builder.folder, this.name, this.options.signal);
   }
 
   abandon(): Promise<void> {
@@ -201,30 +205,5 @@ export async function buildIndex(storageDir: string, taxpayers: AsyncIterable<Ta
   } catch (error) {
     await pending.abandon();
     throw error;
-  }
-}
-
-/** Temporary folders of builds that died with their process (a day old), never a running build's. */
-async function removeStaleBuilds(storageDir: string): Promise<void> {
-  const dayAgo = Date.now() - 24 * 3600 * 1000;
-  for (const entry of await fs.promises.readdir(storageDir)) {
-    if (!entry.startsWith('tmp-index-')) continue;
-    const folder = path.join(storageDir, entry);
-    const stat = await fs.promises.stat(folder).catch(() => undefined);
-    if (stat && stat.mtimeMs < dayAgo) await fs.promises.rm(folder, { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-/** Points `current` at a finished index folder (rename: atomic), then removes the older ones. */
-export async function installIndex(storageDir: string, folderName: string): Promise<void> {
-  const pointer = path.join(storageDir, CURRENT_POINTER);
-  const temp = `${pointer}.${randomBytes(4).toString('hex')}.tmp`;
-  await fs.promises.writeFile(temp, folderName + '\n');
-  await fs.promises.rename(temp, pointer);
-  for (const entry of await fs.promises.readdir(storageDir)) {
-    if (entry.startsWith('index-') && entry !== folderName) {
-      // An open reader on Windows may keep files busy; the next install removes what is left.
-      await fs.promises.rm(path.join(storageDir, entry), { recursive: true, force: true }).catch(() => undefined);
-    }
   }
 }

@@ -61,6 +61,8 @@ export interface IndexMeta {
   words: number;
   /** The list ZIP the index was built from (absent in indexes built from a stream). */
   zipPath?: string;
+  /** That ZIP's modification time when the index was built: a ZIP changed since is indexed again. */
+  zipMtimeMs?: number;
   /** Byte size of each data file, checked on open (format 2). */
   files?: Record<string, number>;
 }

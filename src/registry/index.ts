@@ -3,9 +3,11 @@
 
 import * as path from 'node:path';
 
-export { buildIndex, IndexBuildCancelledError, installIndex } from './builder';
+export { buildIndex, IndexBuildCancelledError } from './builder';
+export { clearReindexRequest, reindexRequest, requestReindex, sweepListStorage } from './listStorage';
+export type { ListSweep, ReindexRequest } from './listStorage';
 export { buildIndexFromZip } from './fromZip';
-export { downloadAndIndex } from './streamingIndex';
+export { downloadAndIndex, IndexDeferredError } from './streamingIndex';
 export type { DownloadedIndex, DownloadIndexOptions, ZipDownload } from './streamingIndex';
 export type { BuildOptions, IndexSource } from './builder';
 export { RegistryIndexReader, currentIndexFolder, readIndexMeta } from './reader';

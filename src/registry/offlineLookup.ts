@@ -1,14 +1,16 @@
 // One taxpayer as every offline consumer sees it (hovers, diagnostics, reconciliation): the PK
 // (receiving) and GB (sending) lists of one user type merged, with the date of the lists consulted.
 // Readers stay open between lookups; the lists' `current` pointers are re-read at most once per
-// second, so a new download is picked up without a restart and without a syscall per lookup.
+// second, so a new download (in this window or another) is picked up without a restart and without a
+// syscall per lookup. Each open index is marked as in use (listStorage.ts), so another window's
+// install keeps it until this window has moved on to the new one.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALIAS_TYPES, type AliasType, type GlobalUserType } from '../api/types';
 import type { Taxpayer } from '../domain/registryXml';
-import { CURRENT_POINTER, RegistryIndexError } from './format';
-import { currentIndexFolder, RegistryIndexReader } from './reader';
+import { RegistryIndexError } from './format';
+import { currentIndexName, leaseCurrentIndex, releaseIndexFolder } from './listStorage';
+import { RegistryIndexReader } from './reader';
 
 export interface OfflineAlias {
   name: string;
@@ -91,6 +93,7 @@ export class OfflineRegistry {
         if (!(error instanceof RegistryIndexError)) throw error;
         // A damaged list answers nothing rather than something wrong, until it is downloaded again.
         r.reader.close();
+        releaseIndexFolder(r.folder);
         this.readers.delete(aliasType);
         continue;
       }
@@ -115,7 +118,10 @@ export class OfflineRegistry {
 
   /** Releases the open files (Windows cannot replace an index folder with open files). */
   close(): void {
-    for (const r of this.readers.values()) r.reader.close();
+    for (const r of this.readers.values()) {
+      r.reader.close();
+      releaseIndexFolder(r.folder);
+    }
     this.readers.clear();
     this.checkedAt = 0;
   }
@@ -127,19 +133,30 @@ export class OfflineRegistry {
     let changed = false;
     for (const aliasType of ALIAS_TYPES) {
       const dir = storageDir(this.root, aliasType, this.userType);
-      const folder = fs.existsSync(path.join(dir, CURRENT_POINTER)) ? currentIndexFolder(dir) : undefined;
+      const name = currentIndexName(dir);
+      const folder = name ? path.join(dir, name) : undefined;
       const open = this.readers.get(aliasType);
       if (open?.folder === folder || (!open && folder && this.unreadable.get(aliasType) === folder)) continue;
       this.unreadable.delete(aliasType);
-      open?.reader.close();
+      if (open) {
+        open.reader.close();
+        releaseIndexFolder(open.folder);
+      }
       this.readers.delete(aliasType);
       changed = true;
       if (!folder) continue;
-      try {
-        const reader = RegistryIndexReader.openFolder(folder);
-        this.readers.set(aliasType, { folder, reader, downloadedAt: reader.meta.downloadedAt, taxpayers: reader.meta.taxpayers });
-      } catch {
+      const leased = leaseCurrentIndex(dir);
+      if (!leased) {
+        // `current` names nothing complete (a start-up sweep repairs it) or changed meanwhile.
         this.unreadable.set(aliasType, folder);
+        continue;
+      }
+      try {
+        const reader = RegistryIndexReader.openFolder(leased);
+        this.readers.set(aliasType, { folder: leased, reader, downloadedAt: reader.meta.downloadedAt, taxpayers: reader.meta.taxpayers });
+      } catch {
+        releaseIndexFolder(leased);
+        this.unreadable.set(aliasType, leased);
         // An older format (rebuilt from its ZIP by the extension), or a damaged or foreign folder:
         // no list until then; the next download replaces it.
       }

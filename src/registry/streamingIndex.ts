@@ -14,6 +14,8 @@ import { IndexBuildCancelledError, PendingIndex, type BuildOptions } from './bui
 import { buildIndexFromZip } from './fromZip';
 import { TAXPAYERS_PER_BATCH } from './indexSink';
 import { ListEncoder } from './listEncoder';
+import { clearReindexRequest, requestReindex } from './listStorage';
+import { FileLockedError } from '../files/lockedFiles';
 import type { IndexMeta } from './format';
 
 /**
@@ -39,6 +41,10 @@ export type DownloadIndexOptions = BuildOptions & RegistryZipOptions & {
 export interface DownloadedIndex {
   meta: IndexMeta;
   zipBytes: number;
+  /** Where the ZIP is: the path asked for, or the name it was kept under when another program held that one. */
+  zipPath: string;
+  /** The path asked for, when another program held it. */
+  heldTarget?: string;
   /** Whether the index was built while the ZIP downloaded (false: from the finished file). */
   streamed: boolean;
   /** Why the index could not be built on the way, when it was not. */
@@ -59,7 +65,24 @@ export interface OnTheWayHooks {
 }
 
 /** What the download step must do: fetch the ZIP to `zipPath` with these hooks (verifyZip on). */
-export type ZipDownload = (hooks: OnTheWayHooks) => Promise<{ bytes: number }>;
+export type ZipDownload = (hooks: OnTheWayHooks) => Promise<{ bytes: number; path?: string; heldTarget?: string }>;
+
+/**
+ * The ZIP arrived whole and was checked, but its index could not be put in place: a file stayed held
+ * by another program (FileLockedError). The ZIP is kept and the list is marked to be
+ * indexed from it later (listStorage.ts requestReindex): nothing downloaded is lost.
+ */
+export class IndexDeferredError extends Error {
+  override readonly name = 'IndexDeferredError';
+  constructor(
+    readonly zipPath: string,
+    readonly zipBytes: number,
+    /** The file another program held. */
+    readonly lock: FileLockedError,
+  ) {
+    super(`the registry list was downloaded to ${zipPath}, but its index could not be installed: ${lock.message}`, { cause: lock });
+  }
+}
 
 /**
  * Downloads a registry list with `download` and indexes it into `storageDir` on the way; the finished,
@@ -76,33 +99,54 @@ export async function downloadAndIndex(download: ZipDownload, zipPath: string, s
 
 async function downloadAndIndexInto(download: ZipDownload, zipPath: string, storageDir: string, kind: ListKind, options: DownloadIndexOptions): Promise<DownloadedIndex> {
   const live = new StreamingIndex(storageDir, options);
-  let zipBytes: number;
+  let downloaded: { bytes: number; path?: string; heldTarget?: string };
   try {
-    ({ bytes: zipBytes } = await download({
+    downloaded = await download({
       onZipBytes: (bytes) => live.write(bytes),
       checkedOnTheWay: async (zip) => 'path' in zip && (await live.complete(zip.path)).pending !== undefined,
-    }));
+    });
   } catch (error) {
     await live.abandon();
     throw error;
   }
-  const source = { ...kind, zipBytes, zipPath: path.resolve(zipPath) };
-  const streamed = await live.complete(zipPath);
-  if (streamed.pending) {
-    try {
-      const meta = await streamed.pending.finish(source);
+  const zipBytes = downloaded.bytes;
+  const savedPath = path.resolve(downloaded.path ?? zipPath);
+  const held = downloaded.heldTarget ? { heldTarget: downloaded.heldTarget } : {};
+  const downloadedAt = new Date();
+  const source = { ...kind, zipBytes, zipPath: savedPath, downloadedAt };
+  // Until its index is in place, the finished ZIP is marked to be indexed: a window that dies (or a file
+  // held by another program) now costs a rebuild from the ZIP at the next start, not the download.
+  const request = { zipPath: savedPath, downloadedAt: downloadedAt.toISOString(), pid: process.pid };
+  await requestReindex(storageDir, request);
+  try {
+    const streamed = await live.complete(savedPath);
+    let installed: DownloadedIndex;
+    if (streamed.pending) {
+      try {
+        const meta = await streamed.pending.finish(source);
+        options.beforeInstall?.();
+        await streamed.pending.install();
+        installed = { meta, zipBytes, zipPath: savedPath, ...held, streamed: true, writtenIn: streamed.pending.writtenIn };
+      } catch (error) {
+        await streamed.pending.abandon();
+        throw error;
+      }
+    } else {
+      if (options.signal?.aborted) throw new IndexBuildCancelledError();
       options.beforeInstall?.();
-      await streamed.pending.install();
-      return { meta, zipBytes, streamed: true, writtenIn: streamed.pending.writtenIn };
-    } catch (error) {
-      await streamed.pending.abandon();
+      const meta = await buildIndexFromZip(savedPath, storageDir, source, options);
+      installed = { meta, zipBytes, zipPath: savedPath, ...held, streamed: false, notStreamedBecause: streamed.reason };
+    }
+    await clearReindexRequest(storageDir, request);
+    return installed;
+  } catch (error) {
+    // Kept for later only when a file stayed held; a cancel or a list that cannot be read is not retried.
+    if (!(error instanceof FileLockedError)) {
+      await clearReindexRequest(storageDir, request);
       throw error;
     }
+    throw new IndexDeferredError(savedPath, zipBytes, error);
   }
-  if (options.signal?.aborted) throw new IndexBuildCancelledError();
-  options.beforeInstall?.();
-  const meta = await buildIndexFromZip(zipPath, storageDir, source, options);
-  return { meta, zipBytes, streamed: false, notStreamedBecause: streamed.reason };
 }
 
 /** The index build fed by the download: write() as bytes arrive, complete() once the file is done. */

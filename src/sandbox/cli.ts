@@ -13,6 +13,7 @@ export const USAGE = `Usage: node dist/sandbox.js [options]
   --keep-lists      build each registry list's ZIP once, serve it from memory until the registry changes
   --seed S          seed of the generated data (default 1)
   --data FILE       keep changes in this JSON file across restarts
+  --data-dir DIR    keep changes in DIR/sandbox-N.json, the first N no other running sandbox holds
   --latency MS      add this latency to every API request
   --fail-rate R     share (0..1) of API requests answered 500/503
   --fault-phase P   before (default) | after (the change is stored, then the answer is lost) | either
@@ -53,6 +54,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
       case '--keep-lists': out.keepLists = true; break;
       case '--seed': out.seed = numberArg(flag, value(), 0, 2 ** 31 - 1); break;
       case '--data': out.dataFile = value(); break;
+      case '--data-dir': out.dataDir = value(); break;
       case '--latency': out.faults = { ...out.faults, latencyMs: numberArg(flag, value(), 0, 600_000) }; break;
       case '--fail-rate': {
         const r = numberArg(flag, value(), 0, 1, false);

@@ -36,7 +36,7 @@ function bearer(req: http.IncomingMessage): string | undefined {
 
 export async function startCompaniesSandbox(options: SandboxOptions & { companies: number }): Promise<CompaniesSandboxHandle> {
   const count = Math.max(1, Math.floor(options.companies));
-  const { port, host, dataFile: _ignoredDataFile, key, restrictedKey: _r, ...shared } = options;
+  const { port, host, dataFile: _ignoredDataFile, dataDir: _ignoredDataDir, key, restrictedKey: _r, ...shared } = options;
   const baseSeed = options.seed ?? 1;
   const backends: SandboxHandle[] = [];
   for (let i = 0; i < count; i++) {

@@ -1,5 +1,6 @@
-// `--companies N`: prints each company's key and serves until Ctrl-C / SIGTERM.
+// `--companies N`: prints each company's key and serves until stopped (lifecycle.ts).
 import { startCompaniesSandbox } from './companies';
+import { stopWhenAsked } from './lifecycle';
 import type { SandboxOptions } from './types';
 
 export async function serveCompanies(count: number, options: SandboxOptions, json: boolean): Promise<void> {
@@ -14,12 +15,5 @@ export async function serveCompanies(count: number, options: SandboxOptions, jso
     for (const c of sandbox.companies) console.log(`  ${c.taxNumber}  ${c.name}\n    full key:      ${c.key}\n    read-only key: ${c.restrictedKey}`);
     console.log('Press Ctrl-C to stop.');
   }
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    sandbox.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  stopWhenAsked(sandbox);
 }

@@ -1,6 +1,8 @@
-// CLI entry (bundled to dist/sandbox.js): starts the sandbox and stops it on Ctrl-C / SIGTERM.
+// CLI entry (bundled to dist/sandbox.js): starts the sandbox and stops it on Ctrl-C / SIGTERM, or on
+// the extension's shutdown message and when the extension's process goes (lifecycle.ts).
 import { parseCli, USAGE } from './cli';
 import { serveCompanies } from './companiesMain';
+import { stopWhenAsked } from './lifecycle';
 import { startSandbox } from './server';
 
 async function main(): Promise<void> {
@@ -31,14 +33,7 @@ async function main(): Promise<void> {
     if (b) console.log(`  behaviour:       profile ${b.profile ?? 'default'}${b.quirks ? `, quirks ${Object.entries(b.quirks).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
     console.log('Press Ctrl-C to stop.');
   }
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    sandbox.close().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  stopWhenAsked(sandbox);
 }
 
 main().catch((e) => {

@@ -8,7 +8,7 @@ import { handleControl } from './control';
 import { CustomerStore } from './customerStore';
 import { ApiError, ErrorCode } from './errors';
 import { FaultInjector, isZipFault, type FaultDecision } from './faults';
-import { loadData, SaveScheduler, type PersistedData } from './persistence';
+import { claimDataSlot, loadData, SaveScheduler, type DataSlot, type PersistedData } from './persistence';
 import { Registry } from './registry';
 import { PreparedLists } from './registryDownload';
 import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
@@ -86,7 +86,16 @@ function scratchCopy(app: SandboxContext): SandboxContext {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  const persisted = options.dataFile ? loadData(options.dataFile) : undefined;
+  // A data folder: a file of this sandbox's own, held while it runs (persistence.ts).
+  const slot: DataSlot | undefined = !options.dataFile && options.dataDir ? await claimDataSlot(options.dataDir) : undefined;
+  const dataFile = options.dataFile ?? slot?.file;
+  let persisted;
+  try {
+    persisted = dataFile ? await loadData(dataFile) : undefined;
+  } catch (error) {
+    await slot?.release();
+    throw error;
+  }
   // A saved demo keeps the seed it was made with, so its registry and seed records stay the same.
   const seed = persisted?.seed ?? options.seed ?? 1;
   const registry = new Registry(seed, options.registry ?? 5000);
@@ -107,12 +116,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const behaviour = new Behaviour(options.behaviour);
   const preparedLists = options.keepLists ? new PreparedLists() : undefined;
   const app: SandboxContext = { seed, registry, preparedLists, customers, state, statics, behaviour, changed: () => saver?.schedule() };
-  if (options.dataFile) {
+  if (dataFile) {
     const snapshot = (): PersistedData => ({
       format: 1, seed, state: app.state, customers: [...customers.all()], nextCustomerId: customers.nextIdValue(), registry: registry.exportOverrides(),
     });
-    saver = new SaveScheduler(options.dataFile, snapshot);
-    if (!persisted) saver.flush();
+    // A save that fails (the file held for longer than the retries) is said on stderr and tried again later.
+    saver = new SaveScheduler(dataFile, snapshot, (error) => {
+      if (!options.quiet) console.error(`sandbox: the data could not be saved to ${dataFile}: ${error.message}`);
+    });
+    if (!persisted) await saver.flush();
   }
 
   const keys = { full: options.key ?? generateKey(), restricted: options.restrictedKey ?? generateKey() };
@@ -242,11 +254,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     resetRequestLog: () => {
       log.length = 0;
     },
+    dataFile,
+    saveFailure: () => saver?.failure?.message,
     close: () =>
-      (closed ??= new Promise<void>((resolve) => {
-        saver?.flushPending();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })),
+      (closed ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        // After the last request: every change is in the final save.
+        await saver?.flushPending();
+        await slot?.release();
+      })()),
   };
 }

@@ -48,6 +48,8 @@ export interface SandboxOptions {
   keepLists?: boolean;
   seed?: number;
   dataFile?: string;
+  /** Keep changes in a data file of this folder that no other running sandbox holds (persistence.ts). */
+  dataDir?: string;
   faults?: FaultPlan;
   /** Profile and quirks of the spec-silent points (default profile when absent). */
   behaviour?: BehaviourSettings;
@@ -78,5 +80,10 @@ export interface SandboxHandle {
   inFlight(): number;
   requestLog(): ReadonlyArray<RequestLogEntry>;
   resetRequestLog(): void;
+  /** Where changes are kept (dataFile, or the file taken in dataDir). */
+  dataFile?: string;
+  /** Why the last save failed, while no later save has worked. */
+  saveFailure?(): string | undefined;
+  /** Stops serving, saves what is not saved yet and lets the data file go. */
   close(): Promise<void>;
 }

@@ -1,10 +1,14 @@
 // Starts the local sandbox API (dist/sandbox.js) as a child process on a free loopback port, or
 // uses an external one named by NILVERA_SANDBOX_URL / NILVERA_SANDBOX_KEY (a development hook used
-// by `npm start` and the UI tests; that key is a sandbox key, never a real one).
+// by `npm start` and the UI tests; that key is a sandbox key, never a real one). Each window's sandbox
+// keeps its data in a file of its own (the first one of the data folder no other running sandbox
+// holds); it is stopped by a message it answers once its data is saved, and it ends by itself when
+// this extension host goes (src/sandbox/lifecycle.ts).
 import type { ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { StoppedMessage } from '../sandbox/lifecycle';
 import { log } from './log';
 import { rememberSecret } from './redact';
 
@@ -16,6 +20,8 @@ export interface RunningSandbox {
 }
 
 const START_TIMEOUT_MS = 20_000;
+/** How long a sandbox asked to stop may take to save and exit before it is killed. */
+const STOP_TIMEOUT_MS = 5_000;
 
 export function externalSandbox(env: NodeJS.ProcessEnv = process.env): RunningSandbox | undefined {
   const url = env.NILVERA_SANDBOX_URL?.trim();
@@ -52,7 +58,8 @@ export class SandboxLauncher {
 
   constructor(
     private readonly extensionPath: string,
-    private readonly dataFile: string | undefined,
+    /** The data folder (one file per running sandbox), and the one file an earlier version used. */
+    private readonly data: { dir: string; legacyFile?: string } | undefined,
   ) {}
 
   current(): RunningSandbox | undefined {
@@ -76,10 +83,15 @@ export class SandboxLauncher {
     const { fork } = await import('node:child_process');
     const script = path.join(this.extensionPath, 'dist', 'sandbox.js');
     const args = ['--json', '--port', '0', '--host', '127.0.0.1', '--key', key];
-    if (this.dataFile) {
+    if (this.data) {
       // The extension's global storage folder does not exist until something creates it.
-      await fs.mkdir(path.dirname(this.dataFile), { recursive: true });
-      args.push('--data', this.dataFile);
+      await fs.mkdir(this.data.dir, { recursive: true });
+      // The one data file of earlier versions becomes the first slot's, unless that exists (a link never replaces).
+      if (this.data.legacyFile) {
+        const legacy = this.data.legacyFile;
+        await fs.link(legacy, path.join(this.data.dir, 'sandbox-1.json')).then(() => fs.rm(legacy, { force: true }), () => undefined);
+      }
+      args.push('--data-dir', this.data.dir);
     }
     // The extension host is Electron: ELECTRON_RUN_AS_NODE makes the child a plain Node process.
     const child = fork(script, args, {
@@ -129,23 +141,32 @@ export class SandboxLauncher {
     });
   }
 
-  /** Stops the child this launcher started (an external sandbox is left alone). */
+  /**
+   * Stops the child this launcher started (an external sandbox is left alone): asks it to save and
+   * exit, and kills it only if it has not within STOP_TIMEOUT_MS.
+   */
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
     this.running = undefined;
     publishRunning(false);
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
+        log.warn(`The sandbox (pid ${child.pid ?? '?'}) did not stop within ${STOP_TIMEOUT_MS / 1000} s; killed.`);
         child.kill('SIGKILL');
         resolve();
-      }, 3000);
+      }, STOP_TIMEOUT_MS);
+      child.on('message', (message: unknown) => {
+        const m = message as Partial<StoppedMessage> | null;
+        if (m?.event === 'stopped' && !m.saved) log.warn(`The sandbox could not save its data: ${m.failure ?? 'unknown reason'}`);
+      });
       child.once('exit', () => {
         clearTimeout(timer);
         resolve();
       });
-      child.kill('SIGTERM');
+      if (child.connected) child.send({ type: 'shutdown' });
+      else child.kill();
     });
   }
 }

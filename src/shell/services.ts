@@ -66,8 +66,11 @@ export class ShellServices implements vscode.Disposable {
   }
 
   get sandbox(): SandboxLauncher {
-    // The sandbox keeps its data between sessions in the extension's global storage.
-    this.launcher ??= new SandboxLauncher(this.context.extensionPath, vscode.Uri.joinPath(this.context.globalStorageUri, 'sandbox-data.json').fsPath);
+    // The sandbox keeps its data between sessions in the extension's global storage, a file per running sandbox.
+    this.launcher ??= new SandboxLauncher(this.context.extensionPath, {
+      dir: vscode.Uri.joinPath(this.context.globalStorageUri, 'sandbox-data').fsPath,
+      legacyFile: vscode.Uri.joinPath(this.context.globalStorageUri, 'sandbox-data.json').fsPath,
+    });
     return this.launcher;
   }
 

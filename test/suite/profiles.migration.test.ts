@@ -2,12 +2,14 @@
 // profiles wrote (one key per environment, one per custom origin) become one profile per
 // environment with the same keys, and a second run changes nothing. No request is made.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { legacySecretName } from '../../src/shell/profiles/migration';
 import { defaultProfileId, profileSecretName } from '../../src/shell/profiles/profile';
-import { PROFILES_STATE_KEY } from '../../src/shell/profiles/profileStore';
+import { PROFILES_FILE } from '../../src/shell/profiles/profileStore';
 
 const CUSTOM_URL = 'https://nilvera-migration.example.com';
 const KEYS = {
@@ -93,11 +95,9 @@ suite('Profiles: migration from per-environment keys', function () {
     assert.equal(await snapshot(), before, 'the second run changes no profile and no key');
   });
 
-  // CI lost a profile here once on VS Code 1.100: a switch of profile (its writes not awaited) and the
-  // migration's writes went to the shared globalState close together. VS Code echoes every write
-  // back as the whole stored object, and a read-modify-write made before the last echo is back
-  // builds on an older state. Written straight to context.globalState, this test loses most of its
-  // 40 records; src/shell/serialMemento.ts sends one write at a time and reads see the queued ones.
+  // Writes close together (a profile switch whose writes are not awaited beside the migration's) each
+  // build on the one before: every change is a read-modify-write of profiles.json under its lock.
+  // A read-modify-write that skipped the lock or read a stale copy would lose most of these 40 records.
   test('records written close together without waiting (0-2 ms apart) are all kept once every echo is back', async () => {
     const { services } = api.testing;
     const written = Array.from({ length: 40 }, (_, i) => ({ id: `p-close-${String(i).padStart(2, '0')}`, name: `Close ${i}`, environment: 'test' as const }));
@@ -109,9 +109,10 @@ suite('Profiles: migration from per-environment keys', function () {
       }
       // Each write is confirmed only after the one before it, whose echo has come back by then.
       await Promise.all(writes);
-      // Read VS Code's own globalState, not the extension's queue in front of it.
+      // Read the shared file itself, not the store's view of it (which applies this window's queued changes).
       const context = (services as unknown as { context: vscode.ExtensionContext }).context;
-      const stored = new Set((context.globalState.get<Array<{ id: string }>>(PROFILES_STATE_KEY) ?? []).map((p) => p.id));
+      const file = path.join(context.globalStorageUri.fsPath, PROFILES_FILE);
+      const stored = new Set((JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ id: string }>).map((p) => p.id));
       const missing = written.filter((r) => !stored.has(r.id)).map((r) => r.id);
       assert.deepEqual(missing, [], 'records lost to a write that came close to another');
     } finally {

@@ -1,11 +1,25 @@
 // The profile store and the upgrade from per-environment keys, in plain Node over in-memory
 // stand-ins for VS Code's Memento and SecretStorage (the same calls, the same semantics).
 import * as assert from 'node:assert/strict';
-import { test } from 'node:test';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
 import { legacySecretName, migrateCustomOrigin, migrateLegacyKeys, type SecretsLike } from '../../src/shell/profiles/migration';
 import { defaultProfileId, parseProfile, profileOrigin, profileSecretName } from '../../src/shell/profiles/profile';
 import { ProfileStore, PROFILES_STATE_KEY, type MementoLike } from '../../src/shell/profiles/profileStore';
 import { guardStaleAnswers, ProfileSwitchedError } from '../../src/shell/profiles/staleAnswers';
+
+const folders: string[] = [];
+/** A fresh global storage folder (the profile records live in a file there). */
+const tempDir = (): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-profiles-'));
+  folders.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 class MemoryMemento implements MementoLike {
   readonly values = new Map<string, unknown>();
@@ -49,7 +63,7 @@ function legacyState(): { secrets: MemorySecrets; memento: MemoryMemento } {
 
 test('the migration turns each old key into its environment default profile and removes the old secret', async () => {
   const { secrets, memento } = legacyState();
-  const store = new ProfileStore(memento);
+  const store = new ProfileStore(tempDir(), memento);
   const result = await migrateLegacyKeys({ secrets, store, customUrls: ['https://nilvera.example.com/general-is-not-here/', 'not a url'], label });
   assert.deepEqual(result.migrated.sort(), ['custom:https://nilvera.example.com', 'production', 'test']);
   assert.deepEqual(
@@ -74,7 +88,7 @@ test('the migration turns each old key into its environment default profile and 
 
 test('running the migration twice changes nothing the second time', async () => {
   const { secrets, memento } = legacyState();
-  const store = new ProfileStore(memento);
+  const store = new ProfileStore(tempDir(), memento);
   const input = { secrets, store, customUrls: ['https://nilvera.example.com'], label };
   await migrateLegacyKeys(input);
   const profilesAfterFirst = JSON.stringify(memento.values.get(PROFILES_STATE_KEY));
@@ -87,7 +101,7 @@ test('running the migration twice changes nothing the second time', async () => 
 
 test('a keyring failure while copying keeps the old secret for the next run', async () => {
   const { secrets, memento } = legacyState();
-  const store = new ProfileStore(memento);
+  const store = new ProfileStore(tempDir(), memento);
   secrets.failStoreOnce = true;
   await assert.rejects(migrateLegacyKeys({ secrets, store, customUrls: [], label }), /keyring locked/);
   assert.equal(secrets.values.get('nilvera.apiKey.production'), 'PROD-KEY', 'the only copy must survive');
@@ -99,7 +113,7 @@ test('a keyring failure while copying keeps the old secret for the next run', as
 test('a key set under the new name after the upgrade wins over a leftover old one', async () => {
   const { secrets, memento } = legacyState();
   secrets.values.set(profileSecretName('production'), 'NEWER-KEY');
-  await migrateLegacyKeys({ secrets, store: new ProfileStore(memento), customUrls: [], label });
+  await migrateLegacyKeys({ secrets, store: new ProfileStore(tempDir(), memento), customUrls: [], label });
   assert.equal(secrets.values.get(profileSecretName('production')), 'NEWER-KEY');
   assert.equal(secrets.values.has('nilvera.apiKey.production'), false);
 });
@@ -114,7 +128,7 @@ test('the store keeps valid records only; an environment always maps to its defa
     { name: 'no id', environment: 'test' },
     'junk',
   ]);
-  const store = new ProfileStore(memento);
+  const store = new ProfileStore(tempDir(), memento);
   assert.deepEqual(store.all().map((p) => p.id), ['a', 'b']);
   // Not stored yet: a draft of the default profile, written by nobody until it is used.
   const draft = store.forEnvironment('production', undefined, 'Production').profile;

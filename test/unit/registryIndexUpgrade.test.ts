@@ -1,4 +1,4 @@
-// The decisions of the offline index upgrade (src/registry/upgradePlan.ts), on a storage folder laid
+// The decisions of the offline index rebuild (src/registry/listMaintenance.ts), on a storage folder laid
 // out as the extension's: which lists must be rebuilt (an index of another format, or one whose
 // description cannot be read; never a current one), from which ZIP (the recorded one, else the
 // default place's, else none: the user is asked to download again), and which download date the
@@ -10,7 +10,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildIndexFromZip, currentIndexFolder, INDEX_FORMAT } from '../../src/registry';
-import { defaultZipPath, keptDownloadDate, outdatedLists, zipToRebuildFrom } from '../../src/registry/upgradePlan';
+import { defaultZipPath, keptDownloadDate, listsNeedingIndex, zipToRebuildFrom } from '../../src/registry/listMaintenance';
+
+/** The lists an update must rebuild because their index is of another format (or unreadable). */
+const outdatedLists = (globalStoragePath: string) => listsNeedingIndex(globalStoragePath).filter((l) => l.reason === 'outdated');
 
 const FIXTURE = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'registry-index-v1');
 const V1_ZIP = path.join(FIXTURE, 'registry-lists', 'registry-PK-Invoice.zip');
@@ -69,7 +72,7 @@ describe('which ZIP it is rebuilt from', () => {
     fs.mkdirSync(path.dirname(defaultZip()), { recursive: true });
     fs.copyFileSync(V1_ZIP, defaultZip());
     try {
-      assert.equal(zipToRebuildFrom(storage, { ...list(), meta: { ...list().meta!, zipPath: recorded } }), recorded);
+      assert.equal(zipToRebuildFrom(storage, { ...list(), zipPath: recorded }), recorded);
     } finally {
       fs.rmSync(path.dirname(recorded), { recursive: true, force: true });
       fs.rmSync(defaultZip(), { force: true });
@@ -80,25 +83,25 @@ describe('which ZIP it is rebuilt from', () => {
     fs.mkdirSync(path.dirname(defaultZip()), { recursive: true });
     fs.copyFileSync(V1_ZIP, defaultZip());
     try {
-      assert.equal(zipToRebuildFrom(storage, { ...list(), meta: { ...list().meta!, zipPath: path.join(storage, 'gone.zip') } }), defaultZip());
-      assert.equal(zipToRebuildFrom(storage, { ...list(), meta: undefined }), defaultZip());
+      assert.equal(zipToRebuildFrom(storage, { ...list(), zipPath: path.join(storage, 'gone.zip') }), defaultZip());
+      assert.equal(zipToRebuildFrom(storage, { ...list(), zipPath: undefined }), defaultZip());
     } finally {
       fs.rmSync(defaultZip(), { force: true });
     }
   });
 
   test('none when neither exists: the list must be downloaded again', () => {
-    assert.equal(zipToRebuildFrom(storage, { ...list(), meta: { ...list().meta!, zipPath: path.join(storage, 'gone.zip') } }), undefined);
+    assert.equal(zipToRebuildFrom(storage, { ...list(), zipPath: path.join(storage, 'gone.zip') }), undefined);
     assert.equal(zipToRebuildFrom(storage, list()), undefined);
   });
 });
 
 describe('the download date the rebuilt index keeps', () => {
   test("the old index's date; none when it is missing or cannot be read", () => {
-    const meta = outdatedLists(storage).find((l) => l.userType === 'Invoice')!.meta!;
-    assert.equal(keptDownloadDate(meta)?.toISOString(), '2026-11-23T22:41:56.957Z');
-    assert.equal(keptDownloadDate({ ...meta, downloadedAt: 'dün' }), undefined);
-    assert.equal(keptDownloadDate({ ...meta, downloadedAt: '' }), undefined);
+    const list = outdatedLists(storage).find((l) => l.userType === 'Invoice')!;
+    assert.equal(keptDownloadDate(list.downloadedAt)?.toISOString(), '2026-11-23T22:41:56.957Z');
+    assert.equal(keptDownloadDate('dün'), undefined);
+    assert.equal(keptDownloadDate(''), undefined);
     assert.equal(keptDownloadDate(undefined), undefined);
   });
 });

@@ -20,6 +20,7 @@ describe('CLI options', () => {
     assert.equal(o.registry, 1_500_000);
     assert.equal(o.seed, 9);
     assert.equal(o.dataFile, 'd.json');
+    assert.equal(parseCli(['--data-dir=sandbox-data']).dataDir, 'sandbox-data');
     assert.deepEqual(o.faults, { latencyMs: 50, rates: { '500': 0.1, '503': 0.1 } });
     assert.equal(o.json, true);
   });

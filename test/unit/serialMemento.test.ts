@@ -6,7 +6,6 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { ProfileStore } from '../../src/shell/profiles/profileStore';
 import { SerialMemento } from '../../src/shell/serialMemento';
 
 type State = Record<string, unknown>;
@@ -70,11 +69,30 @@ class SharedMementoModel {
 }
 
 const ticks = () => new Promise((r) => setImmediate(r));
-const profile = (id: string) => ({ id, name: id, environment: 'production' as const });
-const storedIds = (model: SharedMementoModel) => ((model.stored['nilvera.profiles'] as Array<{ id: string }>) ?? []).map((p) => p.id).sort();
+const LIST_KEY = 'nilvera.templateIds';
+type Row = { id: string; name: string };
+const profile = (id: string): Row => ({ id, name: id });
+const storedIds = (model: SharedMementoModel) => ((model.stored[LIST_KEY] as Row[]) ?? []).map((p) => p.id).sort();
+
+/** A list under one globalState key changed by read-modify-write, as the remembered template IDs are. */
+class ListStore {
+  constructor(private readonly memento: { get<T>(key: string): T | undefined; update(key: string, value: unknown): Thenable<void> }) {}
+  all(): Row[] {
+    return this.memento.get<Row[]>(LIST_KEY) ?? [];
+  }
+  get(id: string): Row | undefined {
+    return this.all().find((r) => r.id === id);
+  }
+  put(row: Row): Thenable<void> {
+    return this.memento.update(LIST_KEY, [...this.all().filter((r) => r.id !== row.id), row]);
+  }
+  remove(id: string): Thenable<void> {
+    return this.memento.update(LIST_KEY, this.all().filter((r) => r.id !== id));
+  }
+}
 
 /** A write not awaited is sent; a second write comes before its echo; the echo lands before the second is sent. */
-async function interleave(store: ProfileStore, model: SharedMementoModel): Promise<void> {
+async function interleave(store: ListStore, model: SharedMementoModel): Promise<void> {
   void store.put(profile('test'));
   await ticks();
   model.send();
@@ -92,13 +110,13 @@ async function interleave(store: ProfileStore, model: SharedMementoModel): Promi
 
 test('the model reproduces the loss: straight to the shared Memento, the second write is overwritten by the first one\'s echo', async () => {
   const model = new SharedMementoModel();
-  await interleave(new ProfileStore(model), model);
+  await interleave(new ListStore(model), model);
   assert.deepEqual(storedIds(model), ['test'], 'the model must show the failure the wrapper exists for');
 });
 
 test('through SerialMemento the same interleaving stores both records', async () => {
   const model = new SharedMementoModel();
-  const store = new ProfileStore(new SerialMemento(model));
+  const store = new ListStore(new SerialMemento(model));
   await interleave(store, model);
   assert.deepEqual(storedIds(model), ['production', 'test']);
   assert.deepEqual(store.all().map((p) => p.id).sort(), ['production', 'test']);
@@ -106,7 +124,7 @@ test('through SerialMemento the same interleaving stores both records', async ()
 
 test('reads see queued writes at once, so twenty puts issued together are all kept', async () => {
   const model = new SharedMementoModel();
-  const store = new ProfileStore(new SerialMemento(model));
+  const store = new ListStore(new SerialMemento(model));
   const puts = Array.from({ length: 20 }, (_, i) => store.put(profile(`p-${String(i).padStart(2, '0')}`)));
   assert.equal(store.all().length, 20, 'a read right after the calls sees every record');
   await model.settle();

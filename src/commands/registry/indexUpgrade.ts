@@ -1,22 +1,31 @@
-// Offline indexes written by an older version (another index format) are never read: each is rebuilt
-// from the list ZIP it came from, keeping its download date, or, when that ZIP is gone, the user is
-// asked to download the list again. Runs shortly after activation and whenever a search meets one.
-import * as fs from 'node:fs';
+// Offline lists whose index cannot be read as it is are rebuilt from the list ZIP they came from,
+// keeping the download date (src/registry/listMaintenance.ts says which and why: an older index format,
+// a download whose index was not put in place, a `current` that names a folder that is gone). When the
+// ZIP is gone too, the user is asked to download the list again. Runs shortly after start-up, after the
+// sweep of what crashes left, and whenever a search meets such a list.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
+import { FileLockedError } from '../../files/lockedFiles';
 import { INDEX_FORMAT } from '../../registry/format';
+import { listsNeedingIndex, rebuildFromZip, sweepRegistryStorage, zipToRebuildFrom, type ListNeedingIndex } from '../../registry/listMaintenance';
 import { closeOfflineRegistries, invalidateOfflineRegistries } from '../../registry/offlineLookup';
-import { keptDownloadDate, outdatedLists, zipToRebuildFrom, type OutdatedList } from '../../registry/upgradePlan';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 
-export { outdatedLists, registryListsFolder, registryZipName } from '../../registry/upgradePlan';
+export { defaultZipPath, registryListsFolder, registryZipName } from '../../registry/listMaintenance';
+export type OutdatedList = ListNeedingIndex;
+
+/** Lists whose index must be rebuilt from their ZIP. */
+export function outdatedLists(globalStoragePath: string): OutdatedList[] {
+  return listsNeedingIndex(globalStoragePath);
+}
 
 const running = new Map<string, Promise<boolean>>();
 
 /**
- * Rebuilds one outdated list from its ZIP (its recorded path, else the default one); true when a
- * current index is in place afterwards. Concurrent calls for one list share the work.
+ * Rebuilds one list from its ZIP (its recorded path, else the default one); true when a current
+ * index is in place afterwards. Concurrent calls for one list share the work.
  */
 export function upgradeList(globalStoragePath: string, list: OutdatedList): Promise<boolean> {
   let job = running.get(list.storageDir);
@@ -27,37 +36,59 @@ export function upgradeList(globalStoragePath: string, list: OutdatedList): Prom
   return job;
 }
 
+function askToDownload(list: OutdatedList): void {
+  const { aliasType, userType } = list;
+  const download = vscode.l10n.t('Download List');
+  const text =
+    list.reason === 'outdated'
+      ? vscode.l10n.t('The offline registry list {0}/{1} was saved by an older version and its ZIP is gone: download the list again to use it offline.', aliasType, userType)
+      : vscode.l10n.t('The offline registry list {0}/{1} and its ZIP are gone: download the list again to use it offline.', aliasType, userType);
+  void prompts.message('warning', text, undefined, download).then((choice) => (choice === download ? vscode.commands.executeCommand(PaletteCommands.registryDownload, { aliasType, userType }) : undefined));
+}
+
 async function rebuild(globalStoragePath: string, list: OutdatedList): Promise<boolean> {
   const { aliasType, userType } = list;
-  const zip = zipToRebuildFrom(globalStoragePath, list);
-  if (!zip) {
-    const download = vscode.l10n.t('Download List');
-    void prompts
-      .message('warning', vscode.l10n.t('The offline registry list {0}/{1} was saved by an older version and its ZIP is gone: download the list again to use it offline.', aliasType, userType), undefined, download)
-      .then((choice) => (choice === download ? vscode.commands.executeCommand(PaletteCommands.registryDownload, { aliasType, userType }) : undefined));
+  if (!zipToRebuildFrom(globalStoragePath, list)) {
+    await rebuildFromZip(globalStoragePath, list);
+    askToDownload(list);
     return false;
   }
-  const registry = await import('../../registry');
+  let outcome;
   try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Updating the offline registry list {0}/{1} to the new index format…', aliasType, userType) },
-      async () => {
-        // Windows cannot replace a folder with open files: let go of the lists first.
-        closeOfflineRegistries();
-        await registry.buildIndexFromZip(zip, list.storageDir, { aliasType, userType, zipBytes: fs.statSync(zip).size, downloadedAt: keptDownloadDate(list.meta) });
+    outcome = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title:
+          list.reason === 'outdated'
+            ? vscode.l10n.t('Updating the offline registry list {0}/{1} to the new index format…', aliasType, userType)
+            : vscode.l10n.t('Indexing the downloaded registry list {0}/{1}…', aliasType, userType),
       },
+      // Windows cannot replace a folder with open files: the lists are let go of first.
+      () => rebuildFromZip(globalStoragePath, list, { beforeInstall: closeOfflineRegistries }),
     );
   } catch (error) {
-    log.error(`registry index upgrade ${aliasType}/${userType}: ${String(error)}`);
-    void prompts.message('warning', vscode.l10n.t('The offline registry list {0}/{1} could not be rebuilt from its ZIP: download the list again.', aliasType, userType));
+    log.error(`registry index rebuild ${aliasType}/${userType}: ${String(error)}`);
+    const text =
+      error instanceof FileLockedError
+        ? vscode.l10n.t('The offline registry list {0}/{1} could not be indexed yet: {2} is open in another program. Its ZIP is kept; it will be indexed the next time VS Code starts.', aliasType, userType, error.path)
+        : vscode.l10n.t('The offline registry list {0}/{1} could not be rebuilt from its ZIP: download the list again.', aliasType, userType);
+    void prompts.message('warning', text);
     return false;
   }
   invalidateOfflineRegistries();
-  log.info(`registry index ${aliasType}/${userType} rebuilt in format ${INDEX_FORMAT} from ${zip}`);
-  return true;
+  if (outcome === 'rebuilt') log.info(`registry index ${aliasType}/${userType} rebuilt in format ${INDEX_FORMAT} (${list.reason})`);
+  return !listsNeedingIndex(globalStoragePath).some((l) => l.storageDir === list.storageDir);
 }
 
-/** Rebuilds every outdated list, one after another. */
+/**
+ * What crashes left in the registry's storage is swept, then every list whose index cannot be read as
+ * it is gets rebuilt, one after another. A download another window is still indexing is left to it.
+ */
 export async function upgradeOutdatedLists(globalStoragePath: string): Promise<void> {
-  for (const list of outdatedLists(globalStoragePath)) await upgradeList(globalStoragePath, list);
+  const sweep = await sweepRegistryStorage(globalStoragePath);
+  if (sweep.removed.length) log.info(`registry storage: removed what crashes left: ${sweep.removed.map((p) => path.relative(globalStoragePath, p)).join(', ')}`);
+  for (const r of sweep.repointed) log.warn(`registry index ${r}: current named a folder that is gone; it now names this one`);
+  for (const list of outdatedLists(globalStoragePath)) {
+    if (!list.requestedByLiveProcess) await upgradeList(globalStoragePath, list);
+  }
 }

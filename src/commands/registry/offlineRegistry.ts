@@ -13,6 +13,7 @@ import { isApiError } from '../../shell/apiContract';
 import { UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
+import { leaseCurrentIndex, releaseIndexFolder } from '../../registry/listStorage';
 import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
 import { fullClient, type PaletteContext } from './commandContext';
 import { outdatedLists, registryListsFolder, registryZipName, upgradeList } from './indexUpgrade';
@@ -29,7 +30,10 @@ export interface DownloadArgs {
 }
 
 export interface DownloadOutcome {
+  /** Where the ZIP is (another name beside the one asked for, when another program held that one). */
   zipPath: string;
+  /** The ZIP asked for, when another program held it. */
+  heldZip?: string;
   zipBytes: number;
   taxpayers: number;
   downloadedAt: string;
@@ -39,11 +43,14 @@ export interface DownloadOutcome {
   indexWrittenIn?: 'worker' | 'thread';
 }
 
-/** The last opened index, kept open between searches (its word dictionary is loaded once). */
+/** The last opened index, kept open between searches (its word dictionary is loaded once), marked as in use. */
 let openReader: { folder: string; reader: RegistryIndexReader } | undefined;
 
 export function closeOpenReader(): void {
-  openReader?.reader.close();
+  if (openReader) {
+    openReader.reader.close();
+    releaseIndexFolder(openReader.folder);
+  }
   openReader = undefined;
 }
 
@@ -74,6 +81,9 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
   await fs.promises.mkdir(folder, { recursive: true });
   const zipPath = path.join(folder, registryZipName(aliasType, userType));
   const client = await fullClient(ctx);
+  // What an earlier download that died left in this folder (a chosen folder is swept only here).
+  const { sweepPartialDownloads } = await import('../../api/registryDownload');
+  await sweepPartialDownloads(folder);
   const registry = await import('../../registry');
 
   const outcome = await vscode.window.withProgress(
@@ -143,8 +153,17 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
         const meta = result.meta;
         if (!result.streamed) log.info(`registry list ${aliasType}/${userType}: indexed from the finished file (${result.notStreamedBecause ?? 'unknown reason'})`);
         else log.info(`registry list ${aliasType}/${userType}: ${meta.taxpayers} taxpayers indexed while downloading, records and title words written in ${result.writtenIn === 'worker' ? 'a worker thread' : 'the extension host thread'}`);
-        return { zipPath, zipBytes: result.zipBytes, taxpayers: meta.taxpayers, downloadedAt: meta.downloadedAt, indexedWhileDownloading: result.streamed, indexWrittenIn: result.writtenIn };
+        return {
+          zipPath: result.zipPath,
+          ...(result.heldTarget ? { heldZip: result.heldTarget } : {}),
+          zipBytes: result.zipBytes,
+          taxpayers: meta.taxpayers,
+          downloadedAt: meta.downloadedAt,
+          indexedWhileDownloading: result.streamed,
+          indexWrittenIn: result.writtenIn,
+        };
       } catch (error) {
+        if (error instanceof registry.IndexDeferredError) throw error;
         if (controller.signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
         throw error;
       } finally {
@@ -153,15 +172,47 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
     },
   ).then(undefined, (error: unknown) => {
     if (!(error instanceof UserCancelledError) && !isApiError(error)) log.error(`registry download: ${String(error)}`);
+    if (error instanceof registry.IndexDeferredError) return indexLater(ctx, aliasType, userType, error);
     throw error;
   });
   invalidateOfflineRegistries();
   log.info(`registry list ${aliasType}/${userType}: ${outcome.taxpayers} taxpayers, ${outcome.zipBytes} bytes, indexed`);
+  if (outcome.heldZip) log.warn(`registry list ${aliasType}/${userType}: ${outcome.heldZip} is held by another program; the new ZIP is ${outcome.zipPath}`);
   const search = vscode.l10n.t('Search Now');
+  const ready = vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), outcome.taxpayers.toLocaleString());
+  // One message: the list is ready, and where it went when the previous ZIP was held.
+  const text = outcome.heldZip
+    ? `${ready} ${vscode.l10n.t('{0} is open in another program, so the new list was saved beside it as {1}.', path.basename(outcome.heldZip), path.basename(outcome.zipPath))}`
+    : ready;
   void prompts
-    .message('info', vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), outcome.taxpayers.toLocaleString()), undefined, search)
+    .message(outcome.heldZip ? 'warning' : 'info', text, undefined, search)
     .then((choice) => (choice === search ? vscode.commands.executeCommand(PaletteCommands.registrySearchOffline, { aliasType, userType }) : undefined));
   return outcome;
+}
+
+/**
+ * The download is whole and checked, but a file its index needed stayed held by another program: the
+ * ZIP is kept and marked to be indexed later. The user is told which file, and may index it now.
+ */
+async function indexLater(ctx: PaletteContext, aliasType: AliasType, userType: GlobalUserType, error: { zipPath: string; lock: { path: string } }): Promise<never> {
+  const indexNow = vscode.l10n.t('Index Now');
+  const choice = await prompts.message(
+    'warning',
+    vscode.l10n.t(
+      'The registry list {0}/{1} was downloaded and kept ({2}), but its offline index could not be put in place: {3} is open in another program. It will be indexed the next time VS Code starts.',
+      aliasType,
+      userType,
+      error.zipPath,
+      error.lock.path,
+    ),
+    undefined,
+    indexNow,
+  );
+  if (choice === indexNow) {
+    const deferred = outdatedLists(ctx.extension.globalStorageUri.fsPath).find((l) => l.aliasType === aliasType && l.userType === userType);
+    if (deferred) await upgradeList(ctx.extension.globalStorageUri.fsPath, deferred);
+  }
+  throw new UserCancelledError();
 }
 
 export interface OfflineSearchArgs {
@@ -186,7 +237,16 @@ export interface OfflineSearchOutcome {
 async function openCurrentFormat(ctx: PaletteContext, aliasType: AliasType, userType: GlobalUserType): Promise<RegistryIndexReader> {
   const registry = await import('../../registry');
   const dir = registry.indexStorageDir(indexRoot(ctx), aliasType, userType);
-  const open = () => registry.RegistryIndexReader.openFolder(registry.currentIndexFolder(dir) ?? dir);
+  const open = (): RegistryIndexReader => {
+    const folder = leaseCurrentIndex(dir);
+    if (!folder) throw new registry.RegistryIndexError('corrupt', `${dir} names no complete index`);
+    try {
+      return registry.RegistryIndexReader.openFolder(folder);
+    } catch (error) {
+      releaseIndexFolder(folder);
+      throw error;
+    }
+  };
   try {
     return open();
   } catch (error) {

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { Settings } from '../../constants';
 import { checkCustomUrl, type EnvironmentId } from '../environments';
+import { log } from '../log';
 import { readSettings } from '../settings';
 import { migrateCustomOrigin, migrateLegacyKeys, type MigrationResult } from './migration';
 import { defaultProfileId, type Profile } from './profile';
@@ -36,10 +37,10 @@ export class ActiveProfile implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly label: (environment: EnvironmentId) => string,
-    /** The extension's one serial writer of globalState (src/shell/serialMemento.ts). */
+    /** Where releases before profiles.json kept the records (read until the file exists). */
     globalState: vscode.Memento,
   ) {
-    this.store = new ProfileStore(globalState);
+    this.store = new ProfileStore(context.globalStorageUri.fsPath, globalState);
   }
 
   /** The active profile (synchronous: records live in memory; no secret is read). */
@@ -91,14 +92,15 @@ export class ActiveProfile implements vscode.Disposable {
   /** Makes `id` the active profile of this window; a new generation even when it already was. */
   switchTo(id: string, record?: Profile): void {
     // A default profile becomes a stored record once it is used (a custom one needs its URL).
-    if (record && record.id === id && !this.store.get(id) && (record.environment !== 'custom' || record.baseUrl)) void this.store.put(record);
+    if (record && record.id === id && !this.store.get(id) && (record.environment !== 'custom' || record.baseUrl)) void this.store.add(record).catch((e: unknown) => log.warn(`profile ${id} could not be stored: ${String(e)}`));
     this.activeId = id;
     this.controller.abort();
     this.controller = new AbortController();
     this.gen++;
     void this.context.workspaceState.update(ACTIVE_PROFILE_STATE_KEY, id);
     const profile = this.store.get(id);
-    if (profile) void this.store.put({ ...profile, lastUsedAt: Date.now() });
+    const now = Date.now();
+    if (profile) void this.store.update(id, (p) => ({ ...p, lastUsedAt: now })).catch((e: unknown) => log.warn(`profile ${id}: the last use could not be stored: ${String(e)}`));
     this.changed.fire({ profile: profile ?? this.fromSettings(), generation: this.gen });
   }
 

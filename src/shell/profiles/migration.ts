@@ -50,7 +50,7 @@ async function migrateOne(input: MigrationInput, environment: EnvironmentId, bas
   if (!input.store.get(id)) {
     const profile: Profile = { id, name: input.label(environment), environment };
     if (baseUrl) profile.baseUrl = baseUrl;
-    await input.store.put(profile);
+    await input.store.add(profile);
   }
   const newName = profileSecretName(id);
   // A key already under the new name was set after the upgrade (another window migrated, or the

@@ -101,7 +101,7 @@ async function askKey(title: string): Promise<string> {
 /** Stores the record and its key, then makes it this window's profile. */
 async function saveProfile(services: ShellServices, profile: Profile, key: string): Promise<void> {
   await services.keys.store(profileSecretName(profile.id), key);
-  await services.profiles.store.put(profile);
+  await services.profiles.store.add(profile);
   services.profiles.switchTo(profile.id);
   log.info(`Profile ${profile.id} (${profile.environment}) added and active.`);
 }
@@ -180,7 +180,7 @@ export async function addCompanyAsProfile(services: ShellServices, arg: unknown)
   const profile: Profile = { id: ProfileStore.newId(() => randomBytes(6).toString('hex')), name: company.Name ?? companyName, environment: active.environment, taxNumber };
   if (active.environment === 'custom' && active.baseUrl) profile.baseUrl = active.baseUrl;
   await services.keys.store(profileSecretName(profile.id), key);
-  await services.profiles.store.put(profile);
+  await services.profiles.store.add(profile);
   services.profiles.touched();
   log.info(`Profile ${profile.id} added from the company list.`);
   const switchNow = vscode.l10n.t('Switch to It');
@@ -218,7 +218,8 @@ export async function renameProfile(services: ShellServices, arg?: unknown): Pro
     })
   )?.trim();
   if (!name) throw new UserCancelledError();
-  await services.profiles.store.put({ ...profile, name });
+  // Only if it still exists: a profile another window removed meanwhile is not brought back.
+  await services.profiles.store.update(profile.id, (p) => ({ ...p, name }));
   services.profiles.touched();
 }
 

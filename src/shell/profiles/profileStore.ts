@@ -1,49 +1,89 @@
-// The profile records, kept in the extension's global state (shared by every window). Plain
-// logic over a Memento-shaped store, so the unit tests run it in Node.
+// The profile records, kept in a file of the extension's global storage (profiles.json) that every
+// window shares. Why not globalState: VS Code keeps an extension's whole globalState as one value, each
+// window holds its own copy and writes the whole of it, and the last write wins; two windows changing
+// profiles within milliseconds therefore dropped one window's change or brought a removed profile back
+// (its key already deleted). Here every change is a read-modify-write of the file under a lock
+// (src/files/fileLock.ts), so each change applies to what the other windows wrote; the file is written
+// whole. Reads are synchronous: the file is read again when it changed, with this window's changes
+// not yet written applied on top. Plain logic over node:fs, so the unit tests run it in Node.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { defaultProfileId, parseProfile, profileMatches, type Profile } from './profile';
 import type { EnvironmentId } from '../environments';
 
-/** The part of vscode.Memento this uses. VS Code updates the in-memory value at once, persists later. */
+/** The part of vscode.Memento the migration from globalState reads. */
 export interface MementoLike {
   get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): Thenable<void>;
 }
 
+/** Where releases before the file kept the records (read once, when there is no file yet). */
 export const PROFILES_STATE_KEY = 'nilvera.profiles';
+export const PROFILES_FILE = 'profiles.json';
+
+type Change = (records: Profile[]) => Profile[];
+
+/** Valid records only, each id once (the file, or globalState, may hold anything an older version wrote). */
+function parseRecords(raw: unknown): Profile[] {
+  if (!Array.isArray(raw)) return [];
+  const seen = new Set<string>();
+  const out: Profile[] = [];
+  for (const item of raw) {
+    const p = parseProfile(item);
+    if (p && !seen.has(p.id)) {
+      seen.add(p.id);
+      out.push(p);
+    }
+  }
+  return out;
+}
 
 export class ProfileStore {
-  constructor(private readonly memento: MementoLike) {}
+  private readonly file: string;
+  /** The file's records as last read, and how the file looked then. */
+  private cached: { signature: string; records: Profile[] } | undefined;
+  /** This window's changes not written yet, in order: reads apply them on top of the file. */
+  private readonly pending: Change[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    /** The extension's global storage folder (shared by every window). */
+    folder: string,
+    /** globalState of releases that kept the records there: the records until the file exists. */
+    private readonly legacy?: MementoLike,
+  ) {
+    this.file = path.join(folder, PROFILES_FILE);
+  }
 
   all(): Profile[] {
-    const raw = this.memento.get<unknown>(PROFILES_STATE_KEY);
-    if (!Array.isArray(raw)) return [];
-    const seen = new Set<string>();
-    const out: Profile[] = [];
-    for (const item of raw) {
-      const p = parseProfile(item);
-      if (p && !seen.has(p.id)) {
-        seen.add(p.id);
-        out.push(p);
-      }
-    }
-    return out;
+    let records = this.stored();
+    for (const change of this.pending) records = change(records);
+    return records;
   }
 
   get(id: string): Profile | undefined {
     return this.all().find((p) => p.id === id);
   }
 
-  /** Adds or replaces the record with this id. */
-  async put(profile: Profile): Promise<void> {
-    const others = this.all().filter((p) => p.id !== profile.id);
-    await this.memento.update(PROFILES_STATE_KEY, [...others, profile]);
+  /** Adds the record, or replaces the one with its id. */
+  put(profile: Profile): Promise<void> {
+    return this.change((records) => [...records.filter((p) => p.id !== profile.id), profile]);
   }
 
-  async remove(id: string): Promise<void> {
-    await this.memento.update(
-      PROFILES_STATE_KEY,
-      this.all().filter((p) => p.id !== id),
-    );
+  /** Adds the record unless one with its id exists (another window may have stored it first). */
+  add(profile: Profile): Promise<void> {
+    return this.change((records) => (records.some((p) => p.id === profile.id) ? records : [...records, profile]));
+  }
+
+  /**
+   * Changes the record with this id, if it still exists when the change is written: a profile another
+   * window removed (its key deleted) is never brought back by a rename or a switch here.
+   */
+  update(id: string, change: (profile: Profile) => Profile): Promise<void> {
+    return this.change((records) => records.map((p) => (p.id === id ? { ...change(p), id } : p)));
+  }
+
+  remove(id: string): Promise<void> {
+    return this.change((records) => records.filter((p) => p.id !== id));
   }
 
   /**
@@ -64,5 +104,56 @@ export class ProfileStore {
   /** A new id for a profile the user adds (never one of the default ids, which have no dash-hex tail). */
   static newId(random: () => string): string {
     return `p-${random()}`;
+  }
+
+  /** The records in the file (read again when it changed); globalState's until the file exists. */
+  private stored(): Profile[] {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(this.file, { throwIfNoEntry: false });
+    } catch {
+      stat = undefined;
+    }
+    if (!stat) return parseRecords(this.legacy?.get<unknown>(PROFILES_STATE_KEY));
+    const signature = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    if (this.cached?.signature !== signature) {
+      try {
+        this.cached = { signature, records: parseRecords(JSON.parse(fs.readFileSync(this.file, 'utf8'))) };
+      } catch {
+        // Held for a moment (Windows) or not JSON: the last records read stand until the next read.
+        return this.cached?.records ?? [];
+      }
+    }
+    return this.cached.records;
+  }
+
+  /** Applies `change` to the file's current records under the lock, one change at a time per window. */
+  private change(change: Change): Promise<void> {
+    this.pending.push(change);
+    const write = this.queue.then(async () => {
+      // Loaded on the first change: activation only reads.
+      const [{ withFileLock }, { writeFileAtomic }] = await Promise.all([import('../../files/fileLock'), import('../../files/atomicFile')]);
+      // The global storage folder does not exist until something creates it.
+      await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+      await withFileLock(`${this.file}.lock`, async () => {
+        const current = await this.readForChange();
+        await writeFileAtomic(this.file, JSON.stringify(change(current), null, 2) + '\n');
+      });
+    });
+    this.queue = write.catch(() => undefined);
+    return write.finally(() => {
+      this.pending.splice(this.pending.indexOf(change), 1);
+    });
+  }
+
+  private async readForChange(): Promise<Profile[]> {
+    const { readFileRetrying } = await import('../../files/lockedFiles');
+    try {
+      return parseRecords(JSON.parse((await readFileRetrying(this.file)).toString('utf8')));
+    } catch (error) {
+      // No file yet: the records releases before kept in globalState become its first content.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return parseRecords(this.legacy?.get<unknown>(PROFILES_STATE_KEY));
+      throw error;
+    }
   }
 }

@@ -5,6 +5,7 @@
 // sandbox's state is checked after each change; a screenshot is taken at every step.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
@@ -233,6 +234,39 @@ test('registry list: a download cancelled halfway leaves no file; a completed on
   const log = (await wb.sandbox!.control('requests')) as unknown[] | { requests: unknown[] };
   assert.equal((Array.isArray(log) ? log : log.requests).length, 0, 'the offline search called the server');
   await wb.runCommand('View: Close All Editors');
+});
+
+/**
+ * Makes `file` refuse to be replaced, as Windows refuses while another program has it open: the
+ * immutable attribute (chattr +i) makes rename over it fail with EPERM even for root, which the
+ * extension treats as a held file. Undefined where the file system or user cannot set it.
+ */
+function holdAsAnotherProgram(file: string): (() => void) | undefined {
+  if (spawnSync('chattr', ['+i', file]).status !== 0) return undefined;
+  return () => void spawnSync('chattr', ['-i', file]);
+}
+
+test('registry list: the previous ZIP held by another program: the new list is kept beside it, and the message says which file', { timeout: 180_000 }, async (t) => {
+  const listsDir = path.join(globalStorage(), 'registry-lists');
+  const held = path.join(listsDir, 'registry-PK-Invoice.zip');
+  assert.ok(fs.existsSync(held), 'the download test before this one left the list');
+  const release = holdAsAnotherProgram(held);
+  if (!release) return t.skip('chattr +i is not available here (needs root and a file system with the immutable attribute)');
+  try {
+    await runAsking(wb.page, 'Nilvera: Download Registry List for Offline Search');
+    await wb.quickPick('PK: receiving mailboxes');
+    await wb.quickPick('e-Invoice (Invoice)');
+    await wb.quickPick('Extension storage');
+    // The extension waits out a brief hold for about 10 s before it keeps the download under another name.
+    const text = await notification(/is open in another program/);
+    assert.match(text, /ready for offline search\. registry-PK-Invoice\.zip is open in another program, so the new list was saved beside it as registry-PK-Invoice \(2\)\.zip\./);
+    await wb.screenshot('lock message: the previous ZIP is open in another program');
+    assert.deepEqual(fs.readdirSync(listsDir).sort(), ['registry-PK-Invoice (2).zip', 'registry-PK-Invoice.zip']);
+  } finally {
+    release();
+  }
+  fs.rmSync(path.join(listsDir, 'registry-PK-Invoice (2).zip'), { force: true });
+  await wb.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
 });
 
 test('template, series, mailing and tax office switches change the sandbox', { timeout: 120_000 }, async () => {
