@@ -4,6 +4,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FormCommands, ReconciliationCommands, ReconciliationView } from '../constants';
+import { exportDialect } from '../commands/exportDialect';
+import { fileWriteError, reportSavedFile } from '../commands/fileMessages';
 import { fullClient } from '../commands/registry/commandContext';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
@@ -127,9 +129,12 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'reconciliation.csv') } : {}),
     });
     if (!target) throw new UserCancelledError();
-    const written = await writeReconciliationCsv(target.fsPath, report, exportLabels());
-    void prompts.message('info', exportedCustomersMessage(written, target.fsPath));
-    return { path: target.fsPath, written };
+    const dialect = exportDialect();
+    const { lines, saved } = await writeReconciliationCsv(target.fsPath, report, exportLabels(), { delimiter: dialect.delimiter }).catch((error: unknown) => {
+      throw fileWriteError(error, target.fsPath);
+    });
+    const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(lines, file)} ${dialect.note}`);
+    return { path: where.path, written: lines };
   };
 
   const hook: ReconciliationTestHook = { tree, store, view, indexRoot, snapshotFile: (baseUrl) => store.fileFor(baseUrl, shell.activeProfile().id) };

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { OfflineRegistry } from '../../registry/offlineLookup';
 import { scanCsv } from './csvScan';
 import { findingMessage } from './messages';
-import { csvFindings, invoiceFindings, type Finding } from './rules';
+import { csvFindings, encodingFindings, invoiceFindings, type Finding } from './rules';
 import { scanUbl } from './ublScan';
 
 import { DIAGNOSTIC_SOURCE } from '../selectors';
@@ -47,7 +47,10 @@ export function toDiagnostic(doc: vscode.TextDocument, f: Finding): vscode.Diagn
 
 /** The findings of a document's current text (no vscode state involved beyond the text). */
 export function findingsOf(kind: DocumentKind, text: string, registry: OfflineRegistry | undefined): Finding[] {
-  if (kind === 'csv') return csvFindings(scanCsv(text));
+  if (kind === 'csv') {
+    const scan = scanCsv(text);
+    return [...encodingFindings(text, scan), ...csvFindings(scan)];
+  }
   const scan = scanUbl(text);
   if (!scan.isInvoice) return [];
   const lookup = registry?.hasIndex() ? (taxNumber: string) => registry.lookup(taxNumber) : undefined;
