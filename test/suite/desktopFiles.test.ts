@@ -314,13 +314,16 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
     assert.deepEqual(actions.map((a) => a.title).filter((t) => /Encoding|Import/.test(t)), ['Import Customers from This File (it is in Mac Turkish, which the import reads)']);
   });
 
-  test('bulk check of a Windows-1254 list with a phone column first checks the "VERGİ NO" column', async () => {
-    const taxes = ['4540536920', '1234567890'];
+  test('bulk check of a Windows-1254 list checks the "VERGİ NO" column by its header, not a phone or account column before it', async () => {
     const file = path.join(tmp, 'vergi-listesi.csv');
-    fs.writeFileSync(file, Buffer.from(`TELEFON;VERG\xdd NO;\xdcNVAN\r\n5321234567;${taxes[0]};A\r\n5331234567;${taxes[1]};B\r\n`, 'latin1'));
+    // Mostly typos in the tax-number column; the account column holds a valid VKN by chance.
+    const rows = ['5321234567;4540536920;1234567891;A', '5331234567;1111111111;1234567890;B', '5341234567;2222222222;4540536921;C'];
+    fs.writeFileSync(file, Buffer.from(`TELEFON;HESAP NO;VERG\xdd NO;\xdcNVAN\r\n${rows.join('\r\n')}\r\n`, 'latin1'));
     const result = await vscode.commands.executeCommand<{ rows: Array<{ taxNumber: string; status: string }> }>(PaletteCommands.registryBulkCheck, { file, userType: 'Invoice', noDocument: true });
-    assert.deepEqual(result.rows.map((r) => r.taxNumber), taxes);
-    assert.ok(result.rows.every((r) => r.status !== 'invalid'));
+    assert.deepEqual(
+      result.rows.map((r) => `${r.taxNumber} ${r.status === 'invalid' ? 'invalid' : 'checked'}`),
+      ['1234567890 checked', '1234567891 invalid', '4540536921 invalid'],
+    );
   });
 });
 

@@ -111,12 +111,19 @@ describe('one header matcher for the import, the editor and the bulk check', () 
     const garbled = Buffer.from(list.replace('İ', '\xdd').replace('Ü', '\xdc'), 'latin1').toString('utf8');
     assert.ok(garbled.includes('VERG\uFFFD NO'));
     assert.deepEqual(extractTaxNumbers(garbled).valid, ['4540536920', '1234567890']);
+    // The header decides even when the column's numbers are all wrong and another holds a valid one by chance.
+    const typos = 'Hesap No;VERGİ NO\r\n4540536920;1234567891\r\n5321234567;4540536921\r\n';
+    assert.deepEqual(extractTaxNumbers(typos), { valid: [], invalid: [{ value: '1234567891', line: 2 }, { value: '4540536921', line: 3 }] });
   });
 
   test('without a tax-number header the bulk check takes the column of valid tax numbers, never a phone column', () => {
     // The phone numbers are 10 digits, and one of them even passes the VKN check.
     const list = 'Telefon;Numara;Firma\r\n4540536920;1234567890;A\r\n5321234567;0123456789;B\r\n5331234568;4540536920;C\r\n';
     assert.deepEqual(extractTaxNumbers(list).valid, ['1234567890', '0123456789', '4540536920']);
+    // A list being checked is often mostly wrong: as many valid numbers in the phone column as in the
+    // tax-number column, and the phone column comes first. Still the phone column is not taken.
+    const typos = 'Telefon;Numara\r\n4540536920;1234567890\r\n5321234567;1234567891\r\n5331234568;4540536921\r\n';
+    assert.deepEqual(extractTaxNumbers(typos), { valid: ['1234567890'], invalid: [{ value: '1234567891', line: 3 }, { value: '4540536921', line: 4 }] });
   });
 
   test('the editor recognises a Windows-1254 customer list opened as UTF-8: its columns, cells, and the encoding note', () => {
