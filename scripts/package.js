@@ -11,6 +11,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { folderLinkType } = require('./platform');
 
 const root = path.resolve(__dirname, '..');
 
@@ -42,7 +43,8 @@ function stage() {
     const from = path.join(root, name);
     if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true });
   }
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  // A junction on Windows: a 'dir' symlink there needs Developer Mode or an administrator.
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), folderLinkType());
   return dir;
 }
 
