@@ -48,8 +48,8 @@ export async function chooseImportEncoding(file: string): Promise<SourceEncoding
     encoding,
   }));
   const picked = await prompts.quickPick(items, {
-    title: vscode.l10n.t('Which encoding is {0} in?', path.basename(file)),
-    placeHolder: vscode.l10n.t('The file is not UTF-8, and its Turkish letters read differently in each: pick the one whose names look right'),
+    title: vscode.l10n.t('Which encoding is {0} in? (It is not UTF-8.)', path.basename(file)),
+    placeHolder: vscode.l10n.t('Pick the one whose names read right'),
     ignoreFocusOut: true,
   });
   if (!picked) throw new UserCancelledError();
