@@ -130,9 +130,20 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     });
     if (!target) throw new UserCancelledError();
     const dialect = exportDialect();
-    const { lines, saved } = await writeReconciliationCsv(target.fsPath, report, exportLabels(), { delimiter: dialect.delimiter }).catch((error: unknown) => {
-      throw fileWriteError(error, target.fsPath);
-    });
+    // Shown while a file held open is waited for (about 10 s); Cancel then keeps the previous file.
+    const { lines, saved } = await vscode.window
+      .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting the reconciliation'), cancellable: true }, (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        return writeReconciliationCsv(target.fsPath, report, exportLabels(), {
+          delimiter: dialect.delimiter,
+          signal: controller.signal,
+          onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target.fsPath)) }),
+        }).finally(() => sub.dispose());
+      })
+      .then(undefined, (error: unknown) => {
+        throw fileWriteError(error, target.fsPath);
+      });
     const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(lines, file)} ${dialect.note}`);
     return { path: where.path, written: lines };
   };

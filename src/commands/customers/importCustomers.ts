@@ -132,7 +132,10 @@ export async function importCustomers(ctx: CommandContext, fileArg?: unknown): P
  */
 async function saveRejectedRows(target: string, csv: string): Promise<{ file?: string; note?: string }> {
   try {
-    const saved = await saveUserFile(target, (out) => out.write(csv));
+    // Shown while a file held open is waited for (about 10 s).
+    const saved = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving the rows that were not created to {0}', path.basename(target)) }, () =>
+      saveUserFile(target, (out) => out.write(csv)),
+    );
     if (!saved.heldTarget) return { file: saved.path };
     return { file: saved.path, note: `${heldFileText(saved.heldTarget)} ${vscode.l10n.t('The rows that were not created, with the reason, are in {0}.', saved.path)}` };
   } catch (error) {
