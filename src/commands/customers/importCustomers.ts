@@ -141,10 +141,12 @@ async function saveRejectedRows(target: string, csv: string): Promise<{ file?: s
   } catch (error) {
     const reason = describeError(fileWriteError(error, target)).text;
     log.error(`rejected rows not written to ${target}: ${error instanceof Error ? error.message : String(error)}`);
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: csv.replace(/^\uFEFF/, ''), language: 'csv' }), { preview: false }).then(
-      () => undefined,
-      () => undefined,
-    );
+    try {
+      const untitled = await vscode.workspace.openTextDocument({ content: csv.replace(/^\uFEFF/, ''), language: 'csv' });
+      await vscode.window.showTextDocument(untitled, { preview: false });
+    } catch {
+      return { note: vscode.l10n.t('The rows that were not created could not be saved ({0}).', reason) };
+    }
     return { note: vscode.l10n.t('The rows that were not created could not be saved ({0}); they are open in an untitled editor: save them from there.', reason) };
   }
 }
