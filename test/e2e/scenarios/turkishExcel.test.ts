@@ -1,8 +1,8 @@
 // A Turkish desktop, in the UI: VS Code's display language is Turkish (the system's is English), so an
 // export opens in Excel with Turkish regional settings as columns: `;`, UTF-8 with its BOM, Turkish
-// letters intact, read here as Excel reads it. An export whose file is held open (as Excel holds it:
-// the file made immutable, so replacing it fails with EPERM as on Windows) is kept under another name
-// and the message says so, with "Try Again". Customer lists saved by Excel for Mac (Mac Turkish) and
+// letters intact, read here as Excel reads it; Cancel keeps the previous export. An export whose file
+// is held open (as Excel holds it: the file made immutable, so replacing it fails with EPERM as on
+// Windows) is kept under another name and the message says so, with "Try Again". Customer lists saved by Excel for Mac (Mac Turkish) and
 // Excel for Windows (Windows-1254) import with their names right; one whose bytes cannot tell is asked
 // about with names shown both ways. The registry's figures are in Turkish number format.
 import { after, before, test } from 'node:test';
@@ -140,6 +140,21 @@ test('export with a Turkish display language: Excel reads it in columns (";", BO
     const first = rows[1];
     assert.equal(await customerName(first[0]), first[1], 'the name as the service has it, Turkish letters intact');
     assert.ok(rows.some((r) => /[çğıöşüÇĞİÖŞÜ]/.test(r[1])), 'Turkish letters in the names');
+
+    // Cancel halfway (each page answers slowly): the previous export stays as it was, no partial file.
+    const previous = fs.readFileSync(target);
+    await wb.sandbox!.control('faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ latencyMs: 1500, match: { method: 'GET', path: '^/general/customers$' } }) });
+    try {
+      await runTurkish('command.customers.export');
+      await answerFileDialog(target);
+      const progress = wb.page.locator('.notification-toast', { hasText: tr('Exporting customers') }).first();
+      await progress.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 30_000 });
+      await notificationGone(wb, tr('Exporting customers'));
+    } finally {
+      await wb.sandbox!.control('faults', { method: 'DELETE' });
+    }
+    assert.deepEqual(fs.readFileSync(target), previous, 'Cancel left the previous export as it was');
+    assert.deepEqual(fs.readdirSync(folder).filter((n) => n.endsWith('.nilvera-tmp')), [], 'no partial file left');
 
     // Excel has the file open: on Windows it cannot be replaced. Here it is made immutable (as root).
     if (!immutable(target, true)) {
