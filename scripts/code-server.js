@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { signalTree } = require('./platform');
 
 const root = path.resolve(__dirname, '..');
 const DEFAULT_VERSION = '4.139.1';
@@ -216,18 +217,14 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Kills a process group started with `detached: true` (its own session): SIGTERM, then SIGKILL. */
+/**
+ * Kills a process group started with `detached: true` (its own session): SIGTERM, then SIGKILL. On
+ * Windows (no process groups, no negative pids) the tree goes at once (scripts/platform.js signalTree).
+ */
 async function killGroup(child, graceMs = 5000) {
   const pid = child.pid;
   if (!pid) return;
-  const signal = (sig) => {
-    try {
-      process.kill(-pid, sig);
-      return true;
-    } catch {
-      return false; // the group is gone
-    }
-  };
+  const signal = (sig) => signalTree(pid, sig);
   if (!signal('SIGTERM')) return;
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
@@ -279,11 +276,7 @@ async function startServer(options = {}) {
   void exited.then(() => (gone = true));
   // If this process dies without calling stop(), do not leave the server behind.
   const onExit = () => {
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
+    signalTree(child.pid, 'SIGKILL');
   };
   process.on('exit', onExit);
 

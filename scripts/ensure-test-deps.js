@@ -12,6 +12,7 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { realVsCodeUnsupported } = require('./platform');
 
 const CODE_SERVER_VERSIONS = ['4.139.1', '4.100.3'];
 
@@ -29,9 +30,10 @@ function which(name, PATH = process.env.PATH || '') {
   return undefined;
 }
 
-function dpkgHas(pkg) {
-  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
-  return r.status === 0 && /install ok installed/.test(r.stdout);
+/** Whether Debian's package is installed; false where there is no dpkg-query (not Debian, not Linux). */
+function dpkgHas(pkg, env = process.env) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8', env });
+  return !r.error && r.status === 0 && /install ok installed/.test(r.stdout);
 }
 
 /** A code-server version is there when the files its install creates last are (scripts/code-server.js). */
@@ -99,6 +101,8 @@ function plan(found, system) {
 
 /** Checks and installs; returns the environment the suites should get (CHROMIUM_PATH), or throws. */
 function ensureTestDeps({ checkOnly = false, log = console.log } = {}) {
+  const unsupported = realVsCodeUnsupported();
+  if (unsupported) throw new Error(`The suites in a real VS Code (code-server) cannot run here: ${unsupported}.`);
   const system = probeSystem();
   const found = detect(system);
   const missing = [...found.apt, ...found.codeServer.map((v) => `code-server ${v}`)];
@@ -120,7 +124,7 @@ function ensureTestDeps({ checkOnly = false, log = console.log } = {}) {
   return { CHROMIUM_PATH: after.chromium };
 }
 
-module.exports = { CODE_SERVER_VERSIONS, which, detect, plan, ensureTestDeps };
+module.exports = { CODE_SERVER_VERSIONS, which, dpkgHas, detect, plan, ensureTestDeps };
 
 if (require.main === module) {
   try {

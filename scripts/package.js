@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run package`: production build (minified, no source maps) and the VSIX, made by @vscode/vsce with
 // everything bundled (--no-dependencies); .vscodeignore decides what ships. Both run in a staging copy
-// of the sources (see stage()); --no-build packages the working tree's dist/ as it is.
+// of the sources (see stage()), with README made for the VSIX (readmeForVsix); --no-build packages the
+// working tree's dist/ as it is.
 //
 //   node scripts/package.js [--out file.vsix] [--no-build] [--quiet]
 // Prints the VSIX path, its size and its entries. The module API packageVsix({ out, build }) returns
@@ -11,6 +12,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { folderLinkType } = require('./platform');
 
 const root = path.resolve(__dirname, '..');
 
@@ -28,6 +30,22 @@ function run(cmd, args, quiet, cwd = root) {
   return r.stdout;
 }
 
+/**
+ * README as it goes into the VSIX. The Extensions page of an installed VSIX shows README from the
+ * extension's own folder, in a webview whose sanitizer and CSP let no relative image through (VS Code
+ * 1.100 and 1.139) and only https: and data: sources load. The project has no public home whose
+ * https address could serve the screenshots, so they are inlined as data: URIs of the PNGs in
+ * media/readme/ (those show with no network on VS Code up to 1.102; from 1.103 on VS Code drops
+ * data: image sources on this page too and shows each screenshot's alt text; see CONTRIBUTING). Links
+ * to other files of the source tree (CONTRIBUTING.md, LICENSE…) become their text: the VSIX does not
+ * ship those files and the page opens only http(s) links.
+ */
+function readmeForVsix(markdown, dir = root) {
+  const image = /!\[([^\]]*)\]\((media\/readme\/[\w.-]+\.png)\)/g;
+  const inlined = markdown.replace(image, (_, alt, file) => `![${alt}](data:image/png;base64,${fs.readFileSync(path.join(dir, file)).toString('base64')})`);
+  return inlined.replace(/(?<!!)\[([^\]]+)\]\((?![a-z][a-z0-9+.-]*:|#)([^)\s]+)\)/gi, '$1');
+}
+
 /** What the production build and vsce need from the working tree (node_modules is linked, not copied). */
 const STAGED = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'esbuild.js', 'tsconfig.json', 'src', 'media', 'l10n'];
 
@@ -42,14 +60,17 @@ function stage() {
     const from = path.join(root, name);
     if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, name), { recursive: true });
   }
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  // A junction on Windows: a 'dir' symlink there needs Developer Mode or an administrator.
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), folderLinkType());
+  fs.writeFileSync(path.join(dir, 'README.md'), readmeForVsix(fs.readFileSync(path.join(root, 'README.md'), 'utf8')));
   return dir;
 }
 
 function packageVsix({ out = defaultVsixPath(), build = true, quiet = false } = {}) {
-  const dir = build ? stage() : root;
+  const dir = stage();
   try {
     if (build) run(process.execPath, ['esbuild.js', '--production'], quiet, dir);
+    else fs.cpSync(path.join(root, 'dist'), path.join(dir, 'dist'), { recursive: true });
     fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
     const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
     run(
@@ -57,16 +78,17 @@ function packageVsix({ out = defaultVsixPath(), build = true, quiet = false } = 
       [
         vsce, 'package',
         '--no-dependencies',
-        // vsce rewrites README's relative links to the repository (package.json `repository`): images to
-        // <repo>/raw/HEAD/<path>, other links to <repo>/blob/HEAD/<path>. VS Code's extension page drops
-        // relative image sources, so this is how its screenshots show there (test/unit/vsix.test.ts).
+        // README is already made for the VSIX (readmeForVsix): nothing for vsce to point at a repository,
+        // which the project does not have (package.json names none; test/unit/vsix.test.ts).
+        '--no-rewrite-relative-links',
+        '--allow-missing-repository',
         '--out', path.resolve(out),
       ],
       quiet,
       dir,
     );
   } finally {
-    if (dir !== root) fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
   return { file: path.resolve(out), bytes: fs.statSync(out).size };
 }
@@ -96,7 +118,7 @@ async function cli() {
   for (const e of await listVsix(file)) console.log(`  ${e.name}${e.bytes !== undefined ? `  ${(e.bytes / 1024).toFixed(1)} KB` : ''}`);
 }
 
-module.exports = { packageVsix, packageFixture, listVsix, defaultVsixPath };
+module.exports = { packageVsix, packageFixture, listVsix, defaultVsixPath, readmeForVsix };
 
 if (require.main === module) {
   cli().catch((e) => {

@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const cs = require('./code-server');
+const { realVsCodeUnsupported } = require('./platform');
 const { packageVsix, packageFixture, defaultVsixPath } = require('./package');
 
 const root = path.resolve(__dirname, '..');
@@ -43,6 +44,11 @@ function scenarioFiles(filters) {
 
 async function main() {
   const argv = process.argv.slice(2);
+  const unsupported = realVsCodeUnsupported();
+  if (unsupported) {
+    console.error(`[e2e] the UI suite drives code-server in Chromium, and ${unsupported}.`);
+    process.exit(1);
+  }
   const version = argv.includes('--version') ? argv[argv.indexOf('--version') + 1] : cs.DEFAULT_VERSION;
   const filters = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--version');
   const started = Date.now();

@@ -16,6 +16,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const cs = require('./code-server');
+const { realVsCodeUnsupported } = require('./platform');
 
 const root = path.resolve(__dirname, '..');
 const suiteIndex = path.join(root, 'out', 'test', 'suite', 'index.js');
@@ -139,6 +140,8 @@ async function main() {
   if (o.build) build();
   if (!fs.existsSync(suiteIndex)) throw new Error(`${suiteIndex} is missing: build with \`node esbuild.js --tests\``);
   fs.mkdirSync(path.join(root, 'test-results'), { recursive: true });
+  const unsupported = o.electron ? undefined : realVsCodeUnsupported();
+  if (unsupported) throw new Error(`this suite runs in code-server, and ${unsupported}.`);
   const code = o.electron ? await runElectron(o) : await runOffline(o);
   process.exit(code);
 }

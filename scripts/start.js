@@ -15,6 +15,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { npmCommand, realVsCodeUnsupported } = require('./platform');
 
 const root = path.resolve(__dirname, '..');
 
@@ -48,7 +49,8 @@ function copySamples(workspace) {
 function ensureDependencies() {
   if (fs.existsSync(path.join(root, 'node_modules', 'esbuild')) && fs.existsSync(path.join(root, 'node_modules', '@vscode', 'vsce'))) return;
   console.log('[start] installing dependencies (npm ci)');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  const npm = npmCommand(['ci', '--no-audit', '--no-fund']);
+  const r = spawnSync(npm.command, npm.args, { cwd: root, stdio: 'inherit', shell: npm.shell });
   if (r.status !== 0) throw new Error('npm ci failed');
 }
 
@@ -77,6 +79,8 @@ function startSandbox(args) {
 
 async function main() {
   const argv = process.argv.slice(2);
+  const unsupported = realVsCodeUnsupported();
+  if (unsupported) throw new Error(`npm start serves VS Code through code-server, and ${unsupported}.`);
   ensureDependencies();
   // Loaded after npm ci: they need nothing from node_modules at load time, but package.js runs vsce.
   const cs = require('./code-server');

@@ -5,27 +5,48 @@
 // say so and are skipped; a failing step fails the whole run (exit code 1) after the rest ran.
 // The output of each step is passed through as it comes and also read for its test counts, so
 // the run ends with one line of totals over all suites.
+//
+// On macOS, Windows and Linux other than x64, the suites in code-server are skipped, and the run says
+// so and why (scripts/platform.js); build, type check, lint, unit and the prism-checked API suite run.
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { npmCommand, realVsCodeUnsupported } = require('./platform');
 
 const root = path.resolve(__dirname, '..');
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const npmRun = (...args) => ({ npm: ['run', ...args] });
 
 const steps = [
-  { name: 'build', cmd: [npm, 'run', 'build'] },
-  { name: 'typecheck', cmd: [npm, 'run', 'typecheck'] },
-  { name: 'lint', cmd: [npm, 'run', 'lint'] },
-  { name: 'unit', cmd: [npm, 'run', 'test:unit'] },
+  { name: 'build', ...npmRun('build') },
+  { name: 'typecheck', ...npmRun('typecheck') },
+  { name: 'lint', ...npmRun('lint') },
+  { name: 'unit', ...npmRun('test:unit') },
   // The API suite again with every sandbox behind `prism proxy --errors`: the sandbox's answers checked
   // against the platform's OpenAPI export (test/support/prismProxy.ts).
   { name: 'API suite through prism', cmd: [process.execPath, 'scripts/test-prism.js'] },
-  { name: 'extension host', cmd: [npm, 'run', 'test:suite'], needs: 'test/suite', realVsCode: true },
+  { name: 'extension host', ...npmRun('test:suite'), needs: 'test/suite', realVsCode: true },
   // The same suite on the oldest VS Code the extension supports (engines.vscode ^1.100.0).
-  { name: 'extension host, VS Code 1.100', cmd: [npm, 'run', 'test:suite:min', '--', '--no-build'], needs: 'test/suite', realVsCode: true },
-  { name: 'UI (browser)', cmd: [npm, 'run', 'test:e2e'], needs: 'test/e2e', realVsCode: true },
+  { name: 'extension host, VS Code 1.100', ...npmRun('test:suite:min', '--', '--no-build'), needs: 'test/suite', realVsCode: true },
+  { name: 'UI (browser)', ...npmRun('test:e2e'), needs: 'test/e2e', realVsCode: true },
 ];
+
+/**
+ * The steps to run (those named by `only`, or all), each with its command ({ command, args, shell }) or
+ * the reason it is skipped on this machine.
+ */
+function plannedSteps({ only = [], platform = process.platform, arch = process.arch, env = process.env, exists = (p) => fs.existsSync(path.join(root, p)) } = {}) {
+  const unsupported = realVsCodeUnsupported(platform, arch);
+  return steps
+    .filter((step) => !only.length || only.some((o) => step.name.startsWith(o)))
+    .map((step) => {
+      if (step.needs && !exists(path.join(step.needs, 'index.ts'))) return { name: step.name, skip: 'not there yet' };
+      if (step.realVsCode && unsupported) return { name: step.name, skip: unsupported };
+      const run = step.npm ? npmCommand(step.npm, env, platform) : { command: step.cmd[0], args: step.cmd.slice(1), shell: false };
+      return { name: step.name, realVsCode: !!step.realVsCode, run };
+    });
+}
 
 /**
  * Test counts as the runners print them: node:test (`ℹ pass N`, `ℹ fail N`, `ℹ cancelled N`,
@@ -49,9 +70,9 @@ function countTests(output) {
   return undefined;
 }
 
-function run(cmd, env) {
+function run({ command, args, shell }, env) {
   return new Promise((resolve) => {
-    const child = spawn(cmd[0], cmd.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: root, env, shell, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
@@ -63,8 +84,7 @@ function run(cmd, env) {
 }
 
 async function main() {
-  const only = process.argv.slice(2);
-  const chosen = steps.filter((step) => !only.length || only.some((o) => step.name.startsWith(o)));
+  const chosen = plannedSteps({ only: process.argv.slice(2) });
   const env = { ...process.env };
   if (chosen.some((step) => step.realVsCode)) {
     console.log('=== test dependencies ===');
@@ -77,21 +97,21 @@ async function main() {
   }
   const results = [];
   for (const step of chosen) {
-    if (step.needs && !fs.existsSync(path.join(root, step.needs, 'index.ts'))) {
-      console.log(`\n=== ${step.name}: not there yet (skipped) ===`);
-      results.push({ name: step.name, status: 'skipped' });
+    if (step.skip) {
+      console.log(`\n=== ${step.name}: skipped, ${step.skip} ===`);
+      results.push({ name: step.name, status: 'skipped', reason: step.skip });
       continue;
     }
     console.log(`\n=== ${step.name} ===`);
     const started = Date.now();
-    const { code, output } = await run(step.cmd, env);
+    const { code, output } = await run(step.run, env);
     results.push({ name: step.name, status: code === 0 ? 'passed' : 'failed', seconds: ((Date.now() - started) / 1000).toFixed(1), tests: countTests(output) });
   }
 
   console.log('\n=== summary ===');
   for (const r of results) {
     const tests = r.tests ? `: ${r.tests.passed} passed, ${r.tests.failed} failed, ${r.tests.skipped} skipped` : '';
-    console.log(`${r.status.padEnd(8)} ${r.name}${r.seconds ? ` (${r.seconds} s)` : ''}${tests}`);
+    console.log(`${r.status.padEnd(8)} ${r.name}${r.seconds ? ` (${r.seconds} s)` : ''}${tests}${r.reason ? `: ${r.reason}` : ''}`);
   }
   const failedSteps = results.filter((r) => r.status === 'failed').length;
   const passed = results.reduce((n, r) => n + (r.tests?.passed ?? 0), 0);
@@ -102,4 +122,6 @@ async function main() {
   process.exit(failedSteps > 0 ? 1 : 0);
 }
 
-main();
+module.exports = { plannedSteps, countTests };
+
+if (require.main === module) main();

@@ -120,6 +120,8 @@ export const ReconciliationView = 'nilvera.reconciliation';
 /** Tax-number diagnostics (src/editor/diagnostics); the internal command is for the tests and the benchmark. */
 export const DiagnosticsCommands = {
   testHook: 'nilvera.internal.diagnostics',
+  /** A quick fix's: reopens a document in another encoding (args: uri, VS Code encoding id). */
+  reopenWithEncoding: 'nilvera.editor.reopenWithEncoding',
 } as const;
 
 /** Document preview and template studio (src/preview). The internal one is for the tests and the benchmark. */
@@ -161,6 +163,8 @@ export const Settings = {
   /** Tax-number diagnostics (src/editor/diagnostics). */
   editorInvoiceDiagnostics: 'editor.invoiceDiagnostics',
   editorCsvDiagnostics: 'editor.csvDiagnostics',
+  /** The separator of CSV exports: auto (by the display language), comma, semicolon, tab. */
+  csvSeparator: 'csv.separator',
 } as const;
 
 export const OutputChannelName = 'Nilvera';

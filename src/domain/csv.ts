@@ -3,7 +3,7 @@
 // hands back complete records, so a large file never has to be one string.
 
 import { createReadStream } from 'node:fs';
-import { SniffingTextDecoder } from './textDecoding';
+import { SniffingTextDecoder, StreamDecoder } from './textDecoding';
 import type { SourceEncoding } from './textDecoding';
 
 export type CsvDelimiter = ',' | ';' | '\t';
@@ -268,16 +268,17 @@ export function parseCsv(text: string, options: CsvReaderOptions = {}): ParsedCs
 }
 
 /**
- * Reads CSV records from byte or text chunks (a file stream, an HTTP body...). Bytes are decoded as
- * UTF-8, UTF-16LE (with its BOM) or windows-1254 (Turkish Excel's "CSV" export), detected from the
- * bytes; characters split across chunks are reassembled. `reader` exposes the detected delimiter,
- * BOM and encoding once known.
+ * Reads CSV records from byte or text chunks (a file stream, an HTTP body...). Bytes are decoded in
+ * `encoding` when given, else in the encoding the bytes show (SniffingTextDecoder: UTF-8, UTF-16 with
+ * its BOM, windows-1254 or x-mac-turkish); characters split across chunks are reassembled. `reader`
+ * exposes the detected delimiter, BOM and encoding once known.
  */
 export async function* readCsvChunks(
   source: AsyncIterable<Buffer | Uint8Array | string>,
   reader: CsvReader = new CsvReader(),
+  encoding?: SourceEncoding,
 ): AsyncGenerator<CsvRecord> {
-  const decoder = new SniffingTextDecoder();
+  const decoder = encoding ? new StreamDecoder(encoding) : new SniffingTextDecoder();
   for await (const chunk of source) {
     const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
     reader.sourceEncoding = decoder.encoding;
@@ -288,9 +289,9 @@ export async function* readCsvChunks(
   yield* reader.end();
 }
 
-/** Reads a CSV file as a stream, record by record. */
-export function readCsvFile(path: string, reader: CsvReader = new CsvReader()): AsyncGenerator<CsvRecord> {
-  return readCsvChunks(createReadStream(path, { highWaterMark: 64 * 1024 }), reader);
+/** Reads a CSV file as a stream, record by record (in `encoding`, or the one its bytes show). */
+export function readCsvFile(path: string, reader: CsvReader = new CsvReader(), encoding?: SourceEncoding): AsyncGenerator<CsvRecord> {
+  return readCsvChunks(createReadStream(path, { highWaterMark: 64 * 1024 }), reader, encoding);
 }
 
 // ---------------------------------------------------------------------------------------------

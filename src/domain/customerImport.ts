@@ -4,8 +4,9 @@
 
 import { CsvReader, CsvWriter, parseCsv, readCsvChunks, readCsvFile } from './csv';
 import type { CsvDelimiter, CsvRecord, CsvWriterOptions } from './csv';
+import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
 import { checkTaxId, isValidVkn } from './taxId';
-import type { SourceEncoding } from './textDecoding';
+import { decodeText, type SourceEncoding } from './textDecoding';
 
 /** CustomerDto as POST /general/Customers takes it (PascalCase, as on the wire). */
 export interface CustomerRecord {
@@ -33,9 +34,9 @@ export const CUSTOMER_FIELDS: readonly CustomerField[] = [
 
 const REQUIRED_FIELDS: readonly CustomerField[] = ['Name', 'TaxNumber'];
 
-/** Header names accepted per field (compared after normalizeHeader). */
+/** Header names accepted per field (compared after folding: src/domain/headerMatch.ts). */
 export const CUSTOMER_HEADER_ALIASES: Readonly<Record<CustomerField, readonly string[]>> = {
-  TaxNumber: ['VKN/TCKN', 'VKN', 'TCKN', 'Vergi No', 'Vergi Numarası', 'Vergi Kimlik No', 'TC Kimlik No', 'TaxNumber', 'Tax Number', 'Tax Id', 'TaxId'],
+  TaxNumber: TAX_NUMBER_HEADER_NAMES,
   Name: ['Ünvan', 'Unvan', 'Ünvanı', 'Adı Soyadı / Ünvan', 'Firma Adı', 'Firma', 'Müşteri Adı', 'Name', 'Title', 'Company Name'],
   TaxDepartment: ['Vergi Dairesi', 'TaxDepartment', 'Tax Department', 'Tax Office', 'TaxOffice'],
   Address: ['Adres', 'Address'],
@@ -54,29 +55,15 @@ export const CUSTOMER_HEADER_ALIASES: Readonly<Record<CustomerField, readonly st
 export const REASON_HEADER = 'Reason';
 const REASON_ALIASES = ['Reason', 'Sebep', 'Ret Sebebi', 'Hata'];
 
-/**
- * Lower case, Turkish letters folded to ASCII, accents, spaces and punctuation dropped:
- * "Vergi Numarası" → "verginumarasi", "E-posta" → "eposta", "İl" → "il", "IsExport" → "isexport".
- */
-export function normalizeHeader(header: string): string {
-  return header
-    .replace(/[İIı]/g, 'i') // before toLowerCase, which would turn 'I' into 'i' but 'İ' into 'i̇'
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '');
-}
+/** The shared header folding (src/domain/headerMatch.ts): "Vergi Numarası" → "verginumarasi". */
+export const normalizeHeader = foldHeader;
 
-const FIELD_BY_HEADER: ReadonlyMap<string, CustomerField> = (() => {
-  const m = new Map<string, CustomerField>();
-  for (const f of CUSTOMER_FIELDS) for (const a of CUSTOMER_HEADER_ALIASES[f]) m.set(normalizeHeader(a), f);
-  return m;
-})();
+const FIELD_BY_HEADER = new HeaderNames<CustomerField>(CUSTOMER_FIELDS.flatMap((f) => CUSTOMER_HEADER_ALIASES[f].map((a) => [a, f] as const)));
 
-const REASON_KEYS = new Set(REASON_ALIASES.map(normalizeHeader));
+const REASON_HEADERS = HeaderNames.of(REASON_ALIASES);
 
 export function fieldForHeader(header: string): CustomerField | undefined {
-  return FIELD_BY_HEADER.get(normalizeHeader(header));
+  return FIELD_BY_HEADER.lookup(header);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,7 +242,7 @@ export function mapCustomerColumns(header: readonly string[]): ColumnMap {
   header.forEach((h, i) => {
     const f = fieldForHeader(h);
     if (f && index[f] === undefined) index[f] = i;
-    else if (!f && reasonIndex === undefined && REASON_KEYS.has(normalizeHeader(h))) reasonIndex = i;
+    else if (!f && reasonIndex === undefined && REASON_HEADERS.has(h)) reasonIndex = i;
   });
   const missing = REQUIRED_FIELDS.filter((f) => index[f] === undefined);
   if (missing.length > 0) {
@@ -332,12 +319,26 @@ export function importCustomersCsvText(text: string): CustomerImportResult {
   return result;
 }
 
-/** Imports customers from a CSV file, streamed. */
-export async function importCustomersCsvFile(path: string): Promise<CustomerImportResult> {
+/** Imports customers from a CSV file, streamed, in `encoding` or the one its bytes show. */
+export async function importCustomersCsvFile(path: string, encoding?: SourceEncoding): Promise<CustomerImportResult> {
   const reader = new CsvReader();
   const imp = new CustomerCsvImport();
-  for await (const r of readCsvFile(path, reader)) imp.add(r);
+  for await (const r of readCsvFile(path, reader, encoding)) imp.add(r);
   return imp.finish(reader);
+}
+
+/**
+ * Up to `count` names from the start of a CSV file decoded in `encoding`, those with non-ASCII letters
+ * first (where encodings differ), for the user to see which reading is right. The Name column by its
+ * header, else the first column. Unless `complete`, the sample may end inside its last record, which is left out.
+ */
+export function namePreview(sample: Uint8Array, encoding: SourceEncoding, complete: boolean, count = 3): string[] {
+  const { records } = parseCsv(decodeText(sample, encoding));
+  if (records.length < 2) return [];
+  const column = Math.max(0, records[0].cells.findIndex((h) => fieldForHeader(h) === 'Name'));
+  const names = records.slice(1, complete ? undefined : -1).map((r) => (r.cells[column] ?? '').trim()).filter((n) => n.length > 0);
+  const nonAscii = names.filter((n) => [...n].some((c) => c.charCodeAt(0) > 0x7f));
+  return [...nonAscii, ...names.filter((n) => !nonAscii.includes(n))].slice(0, count);
 }
 
 /** Imports customers from CSV byte/text chunks (any stream). */
@@ -426,7 +427,7 @@ export function writeRejectedCsv(
   formatReason: (reason: ImportIssue) => string = (r) => r.message,
 ): string {
   const header = result.header ?? [];
-  const reasonIndex = header.findIndex((h) => REASON_KEYS.has(normalizeHeader(h)));
+  const reasonIndex = header.findIndex((h) => REASON_HEADERS.has(h));
   const width = reasonIndex >= 0 ? header.length : header.length + 1;
   const at = reasonIndex >= 0 ? reasonIndex : header.length;
   // The rejected file is UTF-8: a BOM tells Excel so when the source was in another encoding.

@@ -33,8 +33,11 @@ export const OWN_ROWS_ONLY: ReadonlySet<string> = new Set<string>([
   ReconciliationCommands.loadMore,
 ]);
 
-/** The forms run it after a save only when the trees are loaded (they look it up first): no stub. */
-const LOADED_FEATURE_ONLY: ReadonlySet<string> = new Set<string>([TreeCommands.dataChanged]);
+/**
+ * Run only while their feature is loaded, so no stub: the forms run the first after a save only when
+ * the trees are loaded (they look it up first); the second is a quick fix of the editor's diagnostics.
+ */
+const LOADED_FEATURE_ONLY: ReadonlySet<string> = new Set<string>([TreeCommands.dataChanged, DiagnosticsCommands.reopenWithEncoding]);
 
 /** The ids of a table that need a stub. */
 const ids = (table: Record<string, string>): string[] => Object.values(table).filter((id) => !OWN_ROWS_ONLY.has(id) && !LOADED_FEATURE_ONLY.has(id));

@@ -1,8 +1,9 @@
 // CSV export of a reconciliation: one line per customer, in the same dialect as the customer export
-// (src/commands/customers/exportCustomers.ts: UTF-8 with a BOM so Excel reads Turkish letters,
-// comma separator, CRLF). Plain Node; the caller passes the localized labels.
-import * as fs from 'node:fs';
-import { CsvWriter } from '../domain/csv';
+// (UTF-8 with a BOM so Excel reads Turkish letters, CRLF, the separator Excel expects:
+// src/commands/exportDialect.ts), written whole or not at all (src/files/userFiles.ts). Plain Node; the
+// caller passes the localized labels and the separator.
+import { CsvWriter, type CsvDelimiter } from '../domain/csv';
+import { saveUserFile, type SaveOptions, type SavedFile } from '../files/userFiles';
 import type { ReconRow, ReconStatus } from './classify';
 import type { ReconciliationReport } from './report';
 
@@ -16,12 +17,12 @@ export interface ExportLabels {
 }
 
 /** The lines of the file (the first carries the BOM), users first, then non-users, invalid, unchecked. */
-export function* reconciliationCsvLines(report: ReconciliationReport, labels: ExportLabels): Generator<string> {
+export function* reconciliationCsvLines(report: ReconciliationReport, labels: ExportLabels, delimiter: CsvDelimiter = ','): Generator<string> {
   const changeOf = new Map<number, { kind: ChangeKind; previousAlias?: string }>();
   for (const r of report.changes?.newlyRegistered ?? []) changeOf.set(r.customerId, { kind: 'newlyRegistered' });
   for (const c of report.changes?.aliasChanged ?? []) changeOf.set(c.row.customerId, { kind: 'aliasChanged', ...(c.previousAlias ? { previousAlias: c.previousAlias } : {}) });
   for (const r of report.changes?.deregistered ?? []) changeOf.set(r.customerId, { kind: 'deregistered' });
-  const w = new CsvWriter({ bom: true });
+  const w = new CsvWriter({ bom: true, delimiter });
   yield w.row(labels.header);
   for (const group of [report.users, report.notUsers, report.invalid, report.unchecked]) {
     for (const row of group) {
@@ -41,24 +42,33 @@ export function* reconciliationCsvLines(report: ReconciliationReport, labels: Ex
   }
 }
 
-/** Writes the file in pieces; returns the number of customer lines. */
-export async function writeReconciliationCsv(file: string, report: ReconciliationReport, labels: ExportLabels): Promise<number> {
-  const out = fs.createWriteStream(file, { encoding: 'utf8' });
-  const done = new Promise<void>((resolve, reject) => {
-    out.on('finish', resolve);
-    out.on('error', reject);
-  });
+export interface WrittenReconciliation {
+  /** Customer lines written. */
+  lines: number;
+  saved: SavedFile;
+}
+
+/**
+ * Writes the file in pieces of about 64 kB to a temporary file that replaces `file` once complete; a
+ * held `file` ends in a numbered name beside it (SavedFile.heldTarget). Throws what the writing threw,
+ * with `file` as it was.
+ */
+export async function writeReconciliationCsv(
+  file: string,
+  report: ReconciliationReport,
+  labels: ExportLabels,
+  options: SaveOptions & { delimiter?: CsvDelimiter } = {},
+): Promise<WrittenReconciliation> {
   let lines = -1;
-  let buffer = '';
-  for (const line of reconciliationCsvLines(report, labels)) {
-    lines++;
-    buffer += line;
-    if (buffer.length > 64 * 1024) {
-      if (!out.write(buffer)) await new Promise<void>((r) => out.once('drain', r));
-      buffer = '';
-    }
-  }
-  out.end(buffer);
-  await done;
-  return lines;
+  const saved = await saveUserFile(
+    file,
+    async (out) => {
+      for (const line of reconciliationCsvLines(report, labels, options.delimiter)) {
+        lines++;
+        await out.write(line);
+      }
+    },
+    options,
+  );
+  return { lines, saved };
 }

@@ -1,5 +1,6 @@
 // The localized texts of a reconciliation: statuses, reasons, changes, export header.
 import * as vscode from 'vscode';
+import { formatDateTime } from '../shell/displayFormat';
 import type { InvalidReason, ReconRow, ReconStatus } from './classify';
 import type { ChangeKind, ExportLabels } from './export';
 
@@ -57,6 +58,5 @@ export function exportLabels(): ExportLabels {
 
 /** A date and time in the display language (for "Changes since …"). */
 export function formatWhen(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(vscode.env.language || undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(iso);
 }

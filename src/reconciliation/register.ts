@@ -4,6 +4,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FormCommands, ReconciliationCommands, ReconciliationView } from '../constants';
+import { exportDialect } from '../commands/exportDialect';
+import { fileWriteError, reportSavedFile } from '../commands/fileMessages';
 import { fullClient } from '../commands/registry/commandContext';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
@@ -155,9 +157,23 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'reconciliation.csv') } : {}),
     });
     if (!target) throw new UserCancelledError();
-    const written = await writeReconciliationCsv(target.fsPath, report, exportLabels());
-    void prompts.message('info', exportedCustomersMessage(written, target.fsPath));
-    return { path: target.fsPath, written };
+    const dialect = exportDialect();
+    // Shown while a file held open is waited for (about 10 s); Cancel then keeps the previous file.
+    const { lines, saved } = await vscode.window
+      .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting the reconciliation'), cancellable: true }, (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        return writeReconciliationCsv(target.fsPath, report, exportLabels(), {
+          delimiter: dialect.delimiter,
+          signal: controller.signal,
+          onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target.fsPath)) }),
+        }).finally(() => sub.dispose());
+      })
+      .then(undefined, (error: unknown) => {
+        throw fileWriteError(error, target.fsPath);
+      });
+    const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(lines, file)} ${dialect.note}`);
+    return { path: where.path, written: lines };
   };
 
   const hook: ReconciliationTestHook = { tree, store, view, indexRoot, snapshotFile: (baseUrl) => store.fileFor(baseUrl, shell.activeProfile().id) };

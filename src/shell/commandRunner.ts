@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../constants';
 import { actionTitle, describeError, type ErrorAction } from './errorMessages';
+import { openKeyringHelp } from './keyringHelp';
 import { log, logChannel } from './log';
 import { prompts } from './prompts';
 
@@ -22,6 +23,7 @@ export async function runCommand(id: string, handler: CommandHandler, args: unkn
     if (action === 'retry') return runCommand(id, handler, args);
     if (action === 'setApiKey') await vscode.commands.executeCommand(Commands.apiKeySet);
     if (action === 'showLog') logChannel().show(true);
+    if (action === 'keyringHelp') await openKeyringHelp();
     return undefined;
   }
 }

@@ -13,7 +13,7 @@ export class UserFacingError extends Error {
   }
 }
 
-export type ErrorAction = 'setApiKey' | 'retry' | 'showLog';
+export type ErrorAction = 'setApiKey' | 'retry' | 'showLog' | 'keyringHelp';
 
 export interface DescribedError {
   /** False when the user cancelled: nothing is shown. */
@@ -69,6 +69,8 @@ function registryZipMessage(error: unknown): string | undefined {
 export function describeError(error: unknown): DescribedError {
   if (isCancellation(error)) return { show: false, text: '', actions: [] };
   if (error instanceof UserFacingError) return { show: true, text: error.message, actions: [] };
+  // The keyring refused (src/shell/apiKeyStore.ts): its message says why and what to do on this system.
+  if (error instanceof Error && error.name === 'KeyringUnavailableError') return { show: true, text: error.message, actions: ['retry', 'keyringHelp'] };
   const zipProblem = registryZipMessage(error);
   if (zipProblem) return { show: true, text: zipProblem, actions: ['retry', 'showLog'] };
   if (!isApiError(error)) {
@@ -141,5 +143,7 @@ export function actionTitle(action: ErrorAction): string {
       return vscode.l10n.t('Retry');
     case 'showLog':
       return vscode.l10n.t('Show Log');
+    case 'keyringHelp':
+      return vscode.l10n.t('Open Keyring Help');
   }
 }

@@ -3,7 +3,7 @@
 // asks this object for "the active profile's" client, key, environment and URL; none keeps its own.
 import * as vscode from 'vscode';
 import type { ShellClient } from './apiContract';
-import { ApiKeyStore } from './apiKeyStore';
+import { ApiKeyStore, KeyringUnavailableError } from './apiKeyStore';
 import { UserFacingError } from './errorMessages';
 import { checkCustomUrl, FIXED_BASE_URLS, type EnvironmentId } from './environments';
 import { ActiveProfile, type ProfileChange } from './profiles/activeProfile';
@@ -141,8 +141,21 @@ export class ShellServices implements vscode.Disposable {
     return this.keys.get(profileSecretName(profile.id));
   }
 
+  /** Whether the environment's profile has a key: 'unreadable' when the keyring refused to say. */
+  async keyStatus(environment: EnvironmentId = this.environment()): Promise<{ kind: 'set' | 'absent' } | { kind: 'unreadable'; reason: string }> {
+    await this.profiles.ready();
+    const profile = this.profileFor(environment);
+    if (profile.environment === 'custom' && !profile.baseUrl) return { kind: 'absent' };
+    const read = await this.keys.read(profileSecretName(profile.id));
+    return read.kind === 'found' ? { kind: 'set' } : read;
+  }
+
+  /**
+   * Whether the commands that need a key are offered. A keyring that refused to be read counts as a key:
+   * the key may be there, and running a command says what the keyring answered instead of hiding it.
+   */
   async hasApiKey(environment: EnvironmentId = this.environment()): Promise<boolean> {
-    return (await this.apiKey(environment)) !== undefined;
+    return (await this.keyStatus(environment)).kind !== 'absent';
   }
 
   /**
@@ -189,6 +202,10 @@ export class ShellServices implements vscode.Disposable {
     }
     const timeoutMs = readSettings().requestTimeoutMs;
     const secretName = profileSecretName(profile.id);
+    // A keyring that refuses to be read is said as such here, with help, before the API layer would
+    // report the missing key as a rejected one (HTTP 401) on the first request.
+    const read = await this.keys.read(secretName);
+    if (read.kind === 'unreadable') throw new KeyringUnavailableError(read.reason, 'read');
     const signature = `${generation}|${profile.id}|${baseUrl}|${timeoutMs}`;
     if (this.cachedClient?.signature !== signature) {
       const raw = await createShellClient(

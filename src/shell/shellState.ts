@@ -3,13 +3,19 @@
 // and a secret at once) ends in the latest state.
 import * as vscode from 'vscode';
 import { ContextKeys } from '../constants';
+import { KeyringUnavailableError } from './apiKeyStore';
 import type { EnvironmentId } from './environments';
+import { openKeyringHelp } from './keyringHelp';
+import { log } from './log';
+import { prompts } from './prompts';
 import type { ShellServices } from './services';
 import type { ShellStatusBar } from './statusBar';
 import { walkthroughStepDone } from '../walkthrough/stepsDone';
 
 export class ShellState {
   private chain: Promise<void> = Promise.resolve();
+  /** The keyring answers already shown in this window: each is told once, not on every refresh. */
+  private readonly toldUnreadable = new Set<string>();
   private last: { environment: EnvironmentId; hasKey: boolean } | undefined;
 
   constructor(
@@ -27,9 +33,28 @@ export class ShellState {
     return this.last;
   }
 
+  private warnUnreadable(reason: string): void {
+    if (this.toldUnreadable.has(reason)) return;
+    this.toldUnreadable.add(reason);
+    const error = new KeyringUnavailableError(reason, 'read');
+    log.warn(`SecretStorage could not be read: ${reason}`);
+    const tryAgain = vscode.l10n.t('Try Again');
+    const help = vscode.l10n.t('Open Keyring Help');
+    void prompts.message('warning', error.message, undefined, tryAgain, help).then(async (choice) => {
+      if (choice === help) await openKeyringHelp();
+      if (choice === tryAgain) {
+        this.toldUnreadable.delete(reason);
+        await this.refresh();
+      }
+    });
+  }
+
   private async apply(): Promise<void> {
     const environment = this.services.environment();
-    const hasKey = await this.services.hasApiKey(environment);
+    const status = await this.services.keyStatus(environment);
+    // A keyring that refused to be read keeps the commands: the key may be there (apiKeyStore.ts).
+    const hasKey = status.kind !== 'absent';
+    if (status.kind === 'unreadable') this.warnUnreadable(status.reason);
     await vscode.commands.executeCommand('setContext', ContextKeys.environment, environment);
     await vscode.commands.executeCommand('setContext', ContextKeys.hasApiKey, hasKey);
     if (hasKey) walkthroughStepDone('connect');

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Commands, Views } from '../constants';
 import type { CreditPackage } from './apiContract';
+import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
 import { log } from './log';
@@ -25,8 +26,7 @@ export function summarizeCredits(packages: readonly CreditPackage[]): CreditsSum
 
 function formatDate(iso: string | undefined): string {
   if (!iso) return '-';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleDateString(vscode.env.language);
+  return formatDay(iso);
 }
 
 function escapeMarkdownCell(text: string): string {
@@ -41,7 +41,7 @@ export function creditsTooltip(summary: CreditsSummary, environment: Environment
   } else {
     md.appendMarkdown(`| ${vscode.l10n.t('Package')} | ${vscode.l10n.t('Used')} | ${vscode.l10n.t('Remaining')} | ${vscode.l10n.t('Ends')} |\n|---|---:|---:|---|\n`);
     for (const p of summary.packages) {
-      const fmt = (n: number | undefined): string => (typeof n === 'number' ? n.toLocaleString(vscode.env.language) : '-');
+      const fmt = (n: number | undefined): string => (typeof n === 'number' ? formatCount(n) : '-');
       md.appendMarkdown(`| ${escapeMarkdownCell(p.Name ?? '-')} | ${fmt(p.UsedCredit)} / ${fmt(p.TotalCredit)} | ${fmt(p.RemainingCredit)} | ${formatDate(p.EndDate)} |\n`);
     }
   }
@@ -135,7 +135,7 @@ export class ShellStatusBar implements vscode.Disposable {
       const summary = summarizeCredits(await client.account.credits({ signal: controller.signal }));
       if (controller.signal.aborted) return;
       const threshold = readSettings().creditWarningThreshold;
-      this.creditsItem.text = `$(credit-card) ${summary.remaining === 1 ? vscode.l10n.t('{0} credit', 1) : vscode.l10n.t('{0} credits', summary.remaining.toLocaleString(vscode.env.language))}`;
+      this.creditsItem.text = `$(credit-card) ${summary.remaining === 1 ? vscode.l10n.t('{0} credit', 1) : vscode.l10n.t('{0} credits', formatCount(summary.remaining))}`;
       this.creditsItem.tooltip = creditsTooltip(summary, environment);
       this.creditsItem.backgroundColor = summary.remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.lastRefresh = Date.now();

@@ -1,6 +1,7 @@
 // Readable stand-ins for values the schema allows to be null (issue 15, row 14): a tree row, hover
 // or details table never shows a blank where a name, value, tax number, text or total is missing.
 import * as vscode from 'vscode';
+import { formatCount } from '../shell/displayFormat';
 
 export const Missing = {
   name: (): string => vscode.l10n.t('(no name)'),
@@ -25,5 +26,5 @@ export function firstText(values: ReadonlyArray<string | null | undefined>, plac
 
 /** A number in the display language, or "unknown" when the server sent none. */
 export function amountOr(value: number | null | undefined): string {
-  return typeof value === 'number' && Number.isFinite(value) ? value.toLocaleString(vscode.env.language) : Missing.amount();
+  return typeof value === 'number' && Number.isFinite(value) ? formatCount(value) : Missing.amount();
 }

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
+import { formatCount } from '../shell/displayFormat';
 import { claimTreeView } from '../shell/lazyTrees';
 import type { EmptyListRead, ListAvailability } from '../shell/listAvailability';
 import { readSettings } from '../shell/settings';
@@ -119,7 +120,7 @@ export class NilveraTrees implements vscode.Disposable {
     const view = this.customersView;
     if (!view) return; // called while the constructor is still running
     const total = root.total;
-    view.title = total === null ? vscode.l10n.t('Customers') : vscode.l10n.t('Customers ({0})', total.toLocaleString(vscode.env.language));
+    view.title = total === null ? vscode.l10n.t('Customers') : vscode.l10n.t('Customers ({0})', formatCount(total));
     const parts: string[] = [];
     if (root.filter.search) parts.push(vscode.l10n.t('search: "{0}"', root.filter.search));
     if (root.filter.sortColumn && root.sortRefused) parts.push(vscode.l10n.t('the server does not sort by {0}: its own order', sortColumnLabel(root.filter.sortColumn)));

@@ -472,7 +472,7 @@ suite('Sidebar trees', function () {
     assert.equal(records.length - 1, expected.TotalCount);
     const exported = new Set(records.slice(1).map((r) => r.cells[0]));
     assert.equal(exported.size, expected.TotalCount, 'every customer once');
-    assert.ok(prompts.messages.some((m) => m.level === 'info' && m.text === `Exported ${expected.TotalCount} customers to ${path.join(tmp, 'export.csv')}.`), JSON.stringify(prompts.messages));
+    assert.ok(prompts.messages.some((m) => m.level === 'info' && m.text === `Exported ${expected.TotalCount} customers to ${path.join(tmp, 'export.csv')}. Columns are separated by ",", as Excel expects with the display language en; the "nilvera.csv.separator" setting changes this.`), JSON.stringify(prompts.messages));
     // Only the export's own pages count: the view may still reload its page (PageSize 25) after the
     // search, later than any quiet period can wait for (ci on VS Code 1.100 saw it arrive mid-export).
     const exportPages = listRequestQueries().filter((q) => q.get('PageSize') === '100');

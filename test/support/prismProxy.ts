@@ -29,7 +29,11 @@ import type { FaultPlan, SandboxHandle } from '../../src/sandbox/types';
 
 const root = path.resolve(__dirname, '../../..');
 const EXPORT_FILE = path.join(root, 'test/fixtures/general.swagger.json');
-const PRISM_BIN = path.join(root, 'node_modules/.bin/prism');
+/**
+ * Prism's own script, run by this Node: node_modules/.bin/prism is a shell script (prism.cmd on Windows,
+ * which Node does not spawn without a shell), the package's `bin` entry is the same everywhere.
+ */
+const PRISM_SCRIPT = path.join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 const TARGET_HEADER = 'x-sandbox-target';
 const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})?$';
 const VIA_PRISM = Symbol('viaPrism');
@@ -176,7 +180,7 @@ async function startShared(): Promise<Shared> {
   const probe = http.createServer();
   const prismPort = await listen(probe);
   await new Promise<void>((r) => probe.close(() => r()));
-  const child = spawn(PRISM_BIN, ['proxy', specFile, `http://127.0.0.1:${backPort}`, '--errors', '--validate-request=false', '-p', String(prismPort), '-h', '127.0.0.1', '-v', 'error'], {
+  const child = spawn(process.execPath, [PRISM_SCRIPT, 'proxy', specFile, `http://127.0.0.1:${backPort}`, '--errors', '--validate-request=false', '-p', String(prismPort), '-h', '127.0.0.1', '-v', 'error'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   child.stderr?.on('data', (d: Buffer) => process.stderr.write(`[prism] ${d.toString()}`));

@@ -25,9 +25,10 @@ const FEATURE_BUDGET_BYTES: Record<string, number> = {
   views: 100 * 1024,
   forms: 70 * 1024,
   registry: 130 * 1024,
-  // editor and preview read the downloaded registry list: with the marks that keep another window's
-  // install from deleting an index in use (src/registry/listStorage.ts) they grew by 1-4 KB.
-  editor: 115 * 1024,
+  // editor and preview read the downloaded registry list, with the marks that keep another window's
+  // install from deleting an index in use (src/registry/listStorage.ts); the editor also tells a
+  // customer list's encoding (src/domain/textDecoding.ts, headerMatch.ts) to offer "Reopen with Encoding".
+  editor: 125 * 1024,
   reconciliation: 100 * 1024,
   connection: 95 * 1024,
   profiles: 70 * 1024,

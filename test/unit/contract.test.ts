@@ -16,7 +16,8 @@ import type { FetchLike, NilveraClient } from '../../src/api';
 
 const root = path.resolve(__dirname, '../../..');
 const specPath = process.env.NILVERA_SWAGGER ?? path.resolve(root, 'test/fixtures/general.swagger.json');
-const prismBin = path.join(root, 'node_modules/.bin/prism');
+// Prism's own script, run by this Node (.bin/prism is a shell script; prism.cmd on Windows).
+const prismScript = path.join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 
 interface Exchange {
   method: string;
@@ -129,10 +130,10 @@ async function freePort(): Promise<number> {
 
 before(async () => {
   assert.ok(fs.existsSync(specPath), `the OpenAPI export is missing: ${specPath} (set NILVERA_SWAGGER)`);
-  assert.ok(fs.existsSync(prismBin), 'node_modules/.bin/prism is missing: run npm ci');
+  assert.ok(fs.existsSync(prismScript), `${prismScript} is missing: run npm ci`);
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  prism = spawn(prismBin, ['mock', '-h', '127.0.0.1', '-p', String(port), specPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  prism = spawn(process.execPath, [prismScript, 'mock', '-h', '127.0.0.1', '-p', String(port), specPath], { stdio: ['ignore', 'pipe', 'pipe'] });
   prism.stdout?.on('data', (d: Buffer) => (prismOutput += d.toString()));
   prism.stderr?.on('data', (d: Buffer) => (prismOutput += d.toString()));
   const started = Date.now();

@@ -194,11 +194,15 @@ test('name and description are localized, with a Turkish translation of their ow
   }
 });
 
-test('icon, banner and the repository links are set, and agree with each other', () => {
+test('icon and banner are set; repository links only all together, and then agree with each other', () => {
   assert.equal(identity.icon, 'media/icon.png');
   assert.ok(fs.existsSync(path.join(repoRoot, identity.icon)), 'the icon file is missing');
   assert.match(identity.galleryBanner?.color ?? '', /^#[0-9a-f]{6}$/i);
   assert.ok(identity.galleryBanner?.theme === 'dark' || identity.galleryBanner?.theme === 'light');
+  // The project has no public home yet, so none is named (test/unit/vsix.test.ts: no address that does
+  // not exist); once it has one, repository, bugs and homepage come back together.
+  const links = [identity.repository, identity.bugs, identity.homepage];
+  if (links.every((l) => l === undefined)) return;
   const repo = (identity.repository?.url ?? '').replace(/\.git$/, '');
   assert.match(repo, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/);
   assert.equal(identity.bugs?.url, `${repo}/issues`);

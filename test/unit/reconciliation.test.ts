@@ -158,8 +158,13 @@ test('export: BOM, header, one line per customer, change columns, quoting', asyn
   assert.equal(lines[2], `Not user,2,N2,${TCKN},,,,Gone,\r\n`);
   assert.equal(lines[3], 'Invalid,3,N3,123,,,bad length,,\r\n');
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-recon-')), 'out.csv');
-  assert.equal(await writeReconciliationCsv(file, report, labels), 3);
+  const written = await writeReconciliationCsv(file, report, labels);
+  assert.deepEqual(written, { lines: 3, saved: { path: file } });
   assert.equal(fs.readFileSync(file, 'utf8'), lines.join(''));
+  // With Turkish Excel's separator: the same cells, `;` between them, a comma inside a name unquoted.
+  const semicolon = [...reconciliationCsvLines(report, labels, ';')];
+  assert.equal(semicolon[0], '\uFEFFStatus;Customer ID;Name;Tax Number;PK Alias;Registry Title;Reason;Change;Previous Alias\r\n');
+  assert.equal(semicolon[1], `User;1;Yılmaz, Demir A.Ş.;${VKN};urn:mail:new@x;;;Alias;urn:mail:old@x\r\n`);
 });
 
 interface Listed { ID: number; TaxNumber: string; Name: string }

@@ -44,11 +44,22 @@ function encodeWindows1254(text: string): Buffer {
   return out;
 }
 
-type Encoding = 'utf-8' | 'windows-1254' | 'utf-16le';
+/** Bytes in x-mac-turkish, from the table Python's own codec made (test/fixtures/encodings/). */
+const MAC_ENCODE: ReadonlyMap<string, number> = new Map(
+  [...readFileSync(join(FIXTURES, 'encodings', 'x-mac-turkish-80-ff.txt'), 'utf8')].map((c, i) => [c, 0x80 + i] as const),
+);
+
+function encodeMacTurkish(text: string): Buffer {
+  return Buffer.from([...text].map((c) => (c.charCodeAt(0) < 0x80 ? c.charCodeAt(0) : (MAC_ENCODE.get(c) ?? assert.fail(`${c} has no Mac Turkish byte`)))));
+}
+
+type Encoding = 'utf-8' | 'windows-1254' | 'x-mac-turkish' | 'utf-16le' | 'utf-16be';
 
 function encode(text: string, encoding: Encoding): Buffer {
   if (encoding === 'windows-1254') return encodeWindows1254(text);
+  if (encoding === 'x-mac-turkish') return encodeMacTurkish(text);
   if (encoding === 'utf-16le') return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  if (encoding === 'utf-16be') return Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, 'utf16le').swap16()]);
   return Buffer.from(text, 'utf8');
 }
 
@@ -92,7 +103,9 @@ describe('the Turkish Excel fixture in every layout and encoding', () => {
       layouts.push({ delimiter, bom: true, lineEnding, encoding: 'utf-8' });
       layouts.push({ delimiter, bom: false, lineEnding, encoding: 'utf-8' });
       layouts.push({ delimiter, bom: false, lineEnding, encoding: 'windows-1254' });
+      layouts.push({ delimiter, bom: false, lineEnding, encoding: 'x-mac-turkish' });
       layouts.push({ delimiter, bom: false, lineEnding, encoding: 'utf-16le' });
+      layouts.push({ delimiter, bom: false, lineEnding, encoding: 'utf-16be' });
     }
   }
 
@@ -134,9 +147,14 @@ describe('the Turkish Excel fixture in every layout and encoding', () => {
     assert.equal(decodeWindows1254(all), new TextDecoder('windows-1254').decode(all));
   });
 
-  test('the encoding is decided by the first non-ASCII run, also when it comes after 100 kB of ASCII or is split', () => {
+  test('the encoding is decided from the first non-ASCII byte on, also when it comes after 100 kB of ASCII or is split', () => {
     const ascii = 'Name;VKN\r\n' + 'Firma;1234567890\r\n'.repeat(6000);
-    for (const [encoding, tail] of [['utf-8', Buffer.from('Şişli Ünlü;4540536920\r\n', 'utf8')], ['windows-1254', encodeWindows1254('Şişli Ünlü;4540536920\r\n')]] as const) {
+    const tails = [
+      ['utf-8', Buffer.from('Şişli Ünlü;4540536920\r\n', 'utf8')],
+      ['windows-1254', encodeWindows1254('Şişli Ünlü;4540536920\r\n')],
+      ['x-mac-turkish', encodeMacTurkish('Şişli Ünlü;4540536920\r\n')],
+    ] as const;
+    for (const [encoding, tail] of tails) {
       const bytes = Buffer.concat([Buffer.from(ascii, 'latin1'), tail]);
       for (const size of [1, 2, 4096, bytes.length]) {
         const decoder = new SniffingTextDecoder();

@@ -1,12 +1,17 @@
-// Export of the current filter's customers to CSV: every page, written to the file as it arrives.
-import * as fs from 'node:fs';
+// Export of the current filter's customers to CSV: every page, written as it arrives to a temporary
+// file beside the chosen one, which replaces it only once complete (src/files/userFiles.ts): Cancel or a
+// failure leaves the previous export as it was, and a file held open in Excel is not lost.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hasPageAfter, readPaging } from '../../api/specSilent';
 import type { CustomerResponse } from '../../api/types';
 import { CUSTOMER_FIELDS, exportCustomersCsv, type CustomerRecord } from '../../domain/customerImport';
+import { saveUserFile } from '../../files/userFiles';
+import { exportedCustomersMessage } from '../../shell/counted';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
-import { exportedCustomersMessage } from '../../shell/counted';
+import { exportDialect } from '../exportDialect';
+import { fileWriteError, reportSavedFile } from '../fileMessages';
 
 const EXPORT_PAGE_SIZE = 100;
 
@@ -19,6 +24,7 @@ function exportRecord(c: CustomerResponse): Partial<CustomerRecord> {
 
 export interface ExportSummary {
   written: number;
+  /** Where the file is: the chosen one, or a numbered name beside it when that was held open. */
   path: string;
 }
 
@@ -31,47 +37,56 @@ export async function exportCustomers(ctx: CommandContext): Promise<ExportSummar
       filters: { CSV: ['csv'] },
       ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'customers.csv') } : {}),
     }),
-  );
+  ).fsPath;
+  const dialect = exportDialect();
   const client = await ctx.client();
-  const summary = await vscode.window.withProgress(
+  let written = 0;
+  const saved = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting customers'), cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      const out = fs.createWriteStream(target.fsPath, { encoding: 'utf8' });
-      const write = (text: string) => new Promise<void>((resolve, reject) => (out.write(text, (e) => (e ? reject(e) : resolve()))));
-      let written = 0;
+      const sub = token.onCancellationRequested(() => controller.abort());
       try {
-        let page = 1;
-        let more = true;
-        let headerDone = false;
-        const seen = new Set<number>();
-        do {
-          const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal: controller.signal });
-          const content = Array.isArray(result?.Content) ? result.Content : [];
-          // The server's own paging decides (it may cap PageSize, omit totals, repeat its last page).
-          const read = readPaging(result, page, EXPORT_PAGE_SIZE);
-          more = hasPageAfter(read, page, content.length);
-          const rows = content.filter((c) => !seen.has(c.ID));
-          for (const c of rows) seen.add(c.ID);
-          if (rows.length === 0) more = false;
-          const totalPages = read.totalPages ?? page + (more ? 1 : 0);
-          // Excel opens UTF-8 only with a BOM; the header comes once.
-          for (const [i, line] of [...exportCustomersCsv(rows.map(exportRecord), { bom: true })].entries()) {
-            if (i === 0 && headerDone) continue;
-            await write(line);
-          }
-          headerDone = true;
-          written += rows.length;
-          progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
-          page = Math.max(read.page, page) + 1;
-        } while (more);
+        return await saveUserFile(
+          target,
+          async (file) => {
+            let page = 1;
+            let more: boolean;
+            let headerDone = false;
+            const seen = new Set<number>();
+            do {
+              const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal: controller.signal });
+              const content = Array.isArray(result?.Content) ? result.Content : [];
+              // The server's own paging decides (it may cap PageSize, omit totals, repeat its last page).
+              const read = readPaging(result, page, EXPORT_PAGE_SIZE);
+              more = hasPageAfter(read, page, content.length);
+              const rows = content.filter((c) => !seen.has(c.ID));
+              for (const c of rows) seen.add(c.ID);
+              if (rows.length === 0) more = false;
+              const totalPages = read.totalPages ?? page + (more ? 1 : 0);
+              // The BOM and the header come once, at the start of the file.
+              for (const [i, line] of [...exportCustomersCsv(rows.map(exportRecord), { bom: true, delimiter: dialect.delimiter })].entries()) {
+                if (i === 0 && headerDone) continue;
+                await file.write(line);
+              }
+              headerDone = true;
+              written += rows.length;
+              progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
+              page = Math.max(read.page, page) + 1;
+            } while (more);
+          },
+          {
+            signal: controller.signal,
+            onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target)) }),
+          },
+        );
+      } catch (error) {
+        throw fileWriteError(error, target);
       } finally {
-        await new Promise<void>((resolve) => out.end(resolve));
+        sub.dispose();
       }
-      return { written, path: target.fsPath };
     },
   );
-  void prompts.message('info', exportedCustomersMessage(summary.written, summary.path));
-  return summary;
+  const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(written, file)} ${dialect.note}`);
+  return { written, path: where.path };
 }

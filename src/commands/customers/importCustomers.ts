@@ -1,7 +1,10 @@
 // Customer import from a CSV or JSON file: rows are checked here first (columns by English or
-// Turkish header names, tax-number checksums), the good ones go to POST /Customers in batches under
-// a cancellable progress notification, and every row that was not created is written next to the
-// source as `<name>.rejected.csv` with a Reason column, so nothing is lost.
+// Turkish header names, tax-number checksums; the file's encoding from its bytes, or asked), the good
+// ones go to POST /Customers in batches under a cancellable progress notification, and every row that
+// was not created is written next to the source as `<name>.rejected.csv` with a Reason column, so
+// nothing is lost. That file is written whole beside the source, never over the file being read while
+// Excel may hold it; when it is held, the rows go to a new file, and when no file can be written they
+// open in an untitled editor. The summary and the refreshed view come whatever happens to that file.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,9 +18,13 @@ import {
   type CustomerImportResult,
 } from '../../domain/customerImport';
 import { mergeServerOutcome, type ServerOutcomeTexts } from '../../domain/customerImportOutcome';
-import { UserFacingError } from '../../shell/errorMessages';
+import { saveUserFile } from '../../files/userFiles';
+import { describeError, UserFacingError } from '../../shell/errorMessages';
+import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
+import { fileWriteError, heldFileText } from '../fileMessages';
+import { chooseImportEncoding, encodingLabel } from './importEncoding';
 import { localizedReason } from './importReasons';
 
 export interface ImportSummary {
@@ -32,7 +39,7 @@ export interface ImportSummary {
 async function readImport(file: string): Promise<CustomerImportResult> {
   try {
     if (/\.json$/i.test(file)) return importCustomersJson(await fs.promises.readFile(file, 'utf8'));
-    return await importCustomersCsvFile(file);
+    return await importCustomersCsvFile(file, await chooseImportEncoding(file));
   } catch (error) {
     // A file that cannot be read as a customer list at all: say why, in the user's language.
     if (error instanceof CustomerImportError) throw new UserFacingError(vscode.l10n.t('Cannot import {0}: {1}', path.basename(file), localizedReason(error.issue)));
@@ -88,15 +95,17 @@ export async function importCustomers(ctx: CommandContext, fileArg?: unknown): P
   );
 
   const rejected = mergeServerOutcome(result, report, sent, serverOutcomeTexts);
+  // The view shows what was created before anything else can go wrong.
+  if (report.created.length > 0) ctx.trees.dataChanged('customers');
   let rejectedFile: string | undefined;
+  let rejectedNote: string | undefined;
   if (rejected.length > 0) {
-    rejectedFile = rejectedFileName(file);
     // Only CSV sources keep their cells; a JSON source's rows are written with the API's column names.
     const header = result.header ?? ['TaxNumber', 'Name', 'TaxDepartment', 'Address', 'Country', 'City', 'District', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite', 'IsExport'];
     const rows = rejected.map((r) => (r.cells ? r : { ...r, cells: jsonCells(header, r.source) }));
-    await fs.promises.writeFile(rejectedFile, writeRejectedCsv({ ...result, header, rejected: rows }, localizedReason));
+    const csv = writeRejectedCsv({ ...result, header, rejected: rows }, localizedReason);
+    ({ file: rejectedFile, note: rejectedNote } = await saveRejectedRows(rejectedFileName(file), csv));
   }
-  if (report.created.length > 0) ctx.trees.dataChanged('customers');
 
   const summary: ImportSummary = {
     created: report.created.length,
@@ -106,12 +115,40 @@ export async function importCustomers(ctx: CommandContext, fileArg?: unknown): P
     rejectedFile,
   };
   const text = vscode.l10n.t('Import finished: {0} created, {1} rejected, {2} unconfirmed, {3} not sent.', summary.created, summary.rejected, summary.unknown, summary.notSent);
+  const encoding = result.encoding ? ` ${vscode.l10n.t('Read as {0}.', encodingLabel(result.encoding))}` : '';
   const openAction = vscode.l10n.t('Open Rejected Rows');
-  const detail = rejectedFile ? vscode.l10n.t('Rows that were not created, with the reason: {0}', rejectedFile) : undefined;
-  void prompts.message(rejected.length > 0 ? 'warning' : 'info', detail ? `${text} ${detail}` : text, undefined, ...(rejectedFile ? [openAction] : [])).then(async (choice) => {
+  const detail = rejectedNote ?? (rejectedFile ? vscode.l10n.t('Rows that were not created, with the reason: {0}', rejectedFile) : undefined);
+  void prompts.message(rejected.length > 0 ? 'warning' : 'info', `${text}${encoding}${detail ? ` ${detail}` : ''}`, undefined, ...(rejectedFile ? [openAction] : [])).then(async (choice) => {
     if (choice === openAction && rejectedFile) await vscode.window.showTextDocument(vscode.Uri.file(rejectedFile));
   });
   return summary;
+}
+
+/**
+ * Writes the rejected rows whole to `target` (temporary file, then rename), or, when `target` is held
+ * open (Excel holds the rejected file of the last import while the user fixes it), to a numbered file
+ * beside it. When no file can be written, the rows open in an untitled editor so they can be saved
+ * elsewhere. Never throws: the caller's summary must be shown.
+ */
+async function saveRejectedRows(target: string, csv: string): Promise<{ file?: string; note?: string }> {
+  try {
+    // Shown while a file held open is waited for (about 10 s).
+    const saved = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving the rows that were not created to {0}', path.basename(target)) }, () =>
+      saveUserFile(target, (out) => out.write(csv)),
+    );
+    if (!saved.heldTarget) return { file: saved.path };
+    return { file: saved.path, note: `${heldFileText(saved.heldTarget)} ${vscode.l10n.t('The rows that were not created, with the reason, are in {0}.', saved.path)}` };
+  } catch (error) {
+    const reason = describeError(fileWriteError(error, target)).text;
+    log.error(`rejected rows not written to ${target}: ${error instanceof Error ? error.message : String(error)}`);
+    try {
+      const untitled = await vscode.workspace.openTextDocument({ content: csv.replace(/^\uFEFF/, ''), language: 'csv' });
+      await vscode.window.showTextDocument(untitled, { preview: false });
+    } catch {
+      return { note: vscode.l10n.t('The rows that were not created could not be saved ({0}).', reason) };
+    }
+    return { note: vscode.l10n.t('The rows that were not created could not be saved ({0}); they are open in an untitled editor: save them from there.', reason) };
+  }
 }
 
 function jsonCells(header: readonly string[], source: unknown): string[] {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { lookupRegistryInBatches } from '../../api/bulk';
 import type { GlobalUserType } from '../../api/types';
 import { writeCsv } from '../../domain/csv';
+import { decodeText, detectEncoding } from '../../domain/textDecoding';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { fullClient, type PaletteContext } from './commandContext';
@@ -44,7 +45,9 @@ async function readFileText(file: string | vscode.Uri): Promise<string> {
   const p = typeof file === 'string' ? file : file.fsPath;
   const stat = await fs.stat(p);
   if (stat.size > MAX_FILE_BYTES) throw new UserFacingError(vscode.l10n.t('The file is larger than {0} MB.', MAX_FILE_BYTES / 1024 / 1024));
-  return fs.readFile(p, 'utf8');
+  // The same encodings as the customer import: a list saved by Excel is rarely UTF-8.
+  const bytes = await fs.readFile(p);
+  return decodeText(bytes, detectEncoding(bytes).encoding);
 }
 
 async function askSource(): Promise<string> {

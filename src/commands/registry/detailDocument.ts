@@ -2,6 +2,7 @@
 // with CodeLens actions "Add as Customer", "Copy Tax Number" and "Copy Alias" on each alias line.
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
+import { formatDateTime } from '../../shell/displayFormat';
 import type { RegistryDetail } from './registryDetail';
 
 export const DETAIL_SCHEME = 'nilvera-registry';
@@ -54,7 +55,7 @@ export function renderDetail(detail: RegistryDetail): string {
   lines.push(`# ${detail.title.trim() ? detail.title : detail.taxNumber.trim() ? detail.taxNumber : title}`, '');
   const source =
     detail.source === 'offline'
-      ? vscode.l10n.t('Offline registry list downloaded {0}', detail.downloadedAt ? new Date(detail.downloadedAt).toLocaleString() : '—')
+      ? vscode.l10n.t('Offline registry list downloaded {0}', detail.downloadedAt ? formatDateTime(detail.downloadedAt) : '—')
       : vscode.l10n.t('Taxpayer registry (online)');
   lines.push(`_${source}_`, '');
   lines.push(`| ${vscode.l10n.t('Field')} | ${vscode.l10n.t('Value')} |`, '|---|---|');

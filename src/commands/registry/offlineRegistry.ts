@@ -10,6 +10,7 @@ import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } f
 import type { Taxpayer } from '../../domain/registryXml';
 import type { RegistryIndexReader } from '../../registry';
 import { isApiError } from '../../shell/apiContract';
+import { formatBytes, formatCount, formatDateTime } from '../../shell/displayFormat';
 import { UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
@@ -58,10 +59,6 @@ export function indexRoot(ctx: Pick<PaletteContext, 'extension'>): string {
   return registryIndexRoot(ctx.extension.globalStorageUri.fsPath);
 }
 
-function formatBytes(bytes: number): string {
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1e3)} kB`;
-}
-
 async function askFolder(ctx: PaletteContext): Promise<string> {
   const storage = { label: vscode.l10n.t('Extension storage'), description: vscode.l10n.t('recommended'), folder: registryListsFolder(ctx.extension.globalStorageUri.fsPath) };
   const choose = { label: vscode.l10n.t('Choose a folder…'), folder: '' };
@@ -101,10 +98,10 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
           progress.report({
             message: downloaded
               ? indexed > 0
-                ? vscode.l10n.t('indexing… {0} taxpayers', indexed.toLocaleString())
+                ? vscode.l10n.t('indexing… {0} taxpayers', formatCount(indexed))
                 : vscode.l10n.t('indexing…')
               : indexed > 0
-                ? vscode.l10n.t('{0} downloaded, {1} taxpayers indexed', formatBytes(zipBytesSoFar), indexed.toLocaleString())
+                ? vscode.l10n.t('{0} downloaded, {1} taxpayers indexed', formatBytes(zipBytesSoFar), formatCount(indexed))
                 : vscode.l10n.t('{0} downloaded', formatBytes(zipBytesSoFar)),
           });
         };
@@ -179,7 +176,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
   log.info(`registry list ${aliasType}/${userType}: ${outcome.taxpayers} taxpayers, ${outcome.zipBytes} bytes, indexed`);
   if (outcome.heldZip) log.warn(`registry list ${aliasType}/${userType}: ${outcome.heldZip} is held by another program; the new ZIP is ${outcome.zipPath}`);
   const search = vscode.l10n.t('Search Now');
-  const ready = vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), outcome.taxpayers.toLocaleString());
+  const ready = vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), formatCount(outcome.taxpayers));
   // One message: the list is ready, and where it went when the previous ZIP was held.
   const text = outcome.heldZip
     ? `${ready} ${vscode.l10n.t('{0} is open in another program, so the new list was saved beside it as {1}.', path.basename(outcome.heldZip), path.basename(outcome.zipPath))}`
@@ -283,13 +280,13 @@ export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs
   let list = available[0];
   if (available.length > 1) {
     const picked = await prompts.quickPick(
-      available.map((l) => ({ label: `${l.aliasType} / ${l.userType}`, description: vscode.l10n.t('downloaded {0}, {1} taxpayers', new Date(l.downloadedAt).toLocaleString(), l.taxpayers.toLocaleString()), list: l })),
+      available.map((l) => ({ label: `${l.aliasType} / ${l.userType}`, description: vscode.l10n.t('downloaded {0}, {1} taxpayers', formatDateTime(l.downloadedAt), formatCount(l.taxpayers)), list: l })),
       { title: vscode.l10n.t('Search which downloaded list?') },
     );
     if (!picked) throw new UserCancelledError();
     list = picked.list;
   }
-  const downloaded = new Date(list.downloadedAt).toLocaleString();
+  const downloaded = formatDateTime(list.downloadedAt);
   const query =
     args.query ??
     (await prompts.inputBox({

@@ -1,7 +1,8 @@
 // Quick fixes for the "Nilvera" diagnostics. Stateless: each fix is derived from the diagnostic's
 // code and the number under its range, so it stays right after edits moved the text around.
 import * as vscode from 'vscode';
-import { PaletteCommands } from '../../constants';
+import { DiagnosticsCommands, PaletteCommands, TreeCommands } from '../../constants';
+import { detectEncoding, type SourceEncoding } from '../../domain/textDecoding';
 import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import type { OfflineRegistry } from '../../registry/offlineLookup';
 import { DIAGNOSTIC_SOURCE } from '../selectors';
@@ -18,12 +19,16 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
 
   constructor(private readonly registry: (documentType: RegistryDocumentType) => OfflineRegistry) {}
 
-  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] | Promise<vscode.CodeAction[]> {
     const actions: vscode.CodeAction[] = [];
+    let encodingNote: vscode.Diagnostic | undefined;
     for (const d of context.diagnostics) {
       if (d.source !== DIAGNOSTIC_SOURCE) continue;
       const taxNumber = doc.getText(d.range).trim();
       switch (codeOf(d)) {
+        case FindingCodes.notUtf8:
+          encodingNote = d;
+          break;
         case FindingCodes.invalidTaxId: {
           const fix = this.checkDigitFix(doc, d, taxNumber);
           if (fix) actions.push(fix);
@@ -46,7 +51,38 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
         }
       }
     }
-    return actions;
+    return encodingNote ? this.encodingFixes(doc, encodingNote).then((fixes) => [...fixes, ...actions]) : actions;
+  }
+
+  /**
+   * For a customer list VS Code read as UTF-8: reopen it in Windows-1254 when that is what its bytes are
+   * (VS Code has no Mac Turkish, so a Mac file is not offered a reopen that would garble it), and import
+   * it, which reads both.
+   */
+  private async encodingFixes(doc: vscode.TextDocument, d: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
+    const fixes: vscode.CodeAction[] = [];
+    const bytes = await vscode.workspace.fs.readFile(doc.uri).then(
+      (b) => b,
+      () => undefined,
+    );
+    const encoding: SourceEncoding | undefined = bytes ? detectEncoding(bytes.subarray(0, 256 * 1024), bytes.length <= 256 * 1024).encoding : undefined;
+    if (encoding !== 'x-mac-turkish') {
+      const reopen = new vscode.CodeAction(vscode.l10n.t('Reopen with Encoding Windows-1254'), vscode.CodeActionKind.QuickFix);
+      reopen.command = { title: reopen.title, command: DiagnosticsCommands.reopenWithEncoding, arguments: [doc.uri, 'windows1254'] };
+      reopen.diagnostics = [d];
+      reopen.isPreferred = true;
+      fixes.push(reopen);
+    }
+    if (doc.uri.scheme === 'file') {
+      const importFix = new vscode.CodeAction(
+        encoding === 'x-mac-turkish' ? vscode.l10n.t('Import Customers from This File (it is in Mac Turkish, which the import reads)') : vscode.l10n.t('Import Customers from This File'),
+        vscode.CodeActionKind.QuickFix,
+      );
+      importFix.command = { title: importFix.title, command: TreeCommands.customersImport, arguments: [doc.uri] };
+      importFix.diagnostics = [d];
+      fixes.push(importFix);
+    }
+    return fixes;
   }
 
   /** A checksum cannot say which digit is wrong; this offers the number the first nine digits complete to. */

@@ -1,7 +1,10 @@
-// Finds the tax-number columns of a CSV text by their header and the document range of every cell
-// in them. Separator sniffed from the header line (`;` from Turkish Excel, `,`, tab), quoted cells
-// (with `""`, separators and line breaks inside), a BOM and CRLF are handled. Pure, one pass.
+// Finds the tax-number columns of a CSV text by their header (the shared matcher of
+// src/domain/headerMatch.ts, which also reads a header whose Turkish letters became U+FFFD because the
+// file is not UTF-8) and the document range of every cell in them. Separator sniffed from the header
+// line (`;` from Turkish Excel, `,`, tab), quoted cells (with `""`, separators and line breaks inside),
+// a BOM and CRLF are handled. Pure, one pass.
 import { detectDelimiter, type CsvDelimiter } from '../../domain/csv';
+import { isTaxNumberHeader } from '../../domain/headerMatch';
 
 export interface CsvTaxColumn {
   index: number;
@@ -23,46 +26,6 @@ export interface CsvScan {
   delimiter: CsvDelimiter;
   columns: CsvTaxColumn[];
   cells: CsvTaxCell[];
-}
-
-/** Header spellings (after folding) that name a tax number. */
-const TAX_HEADERS = new Set([
-  'vkn',
-  'tckn',
-  'vkntckn',
-  'tcknvkn',
-  'vknveyatckn',
-  'vergino',
-  'verginumarasi',
-  'vergikimlikno',
-  'vergikimliknumarasi',
-  'tckimlikno',
-  'tckimliknumarasi',
-  'tcno',
-  'kimlikno',
-  'taxnumber',
-  'taxno',
-  'taxid',
-  'taxidentificationnumber',
-  'vatnumber',
-]);
-
-/** Turkish-aware lower case, Turkish letters to their ASCII bases, everything but letters and digits dropped. */
-export function foldHeader(header: string): string {
-  return header
-    .toLocaleLowerCase('tr')
-    .replace(/[ıİ]/g, 'i')
-    .replace(/ş/g, 's')
-    .replace(/ğ/g, 'g')
-    .replace(/ü/g, 'u')
-    .replace(/ö/g, 'o')
-    .replace(/ç/g, 'c')
-    .normalize('NFD')
-    .replace(/[^a-z0-9]/g, '');
-}
-
-export function isTaxNumberHeader(header: string): boolean {
-  return TAX_HEADERS.has(foldHeader(header));
 }
 
 const QUOTE = 34;

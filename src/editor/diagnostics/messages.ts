@@ -126,6 +126,8 @@ export function findingMessage(l10n: Translator, f: Finding): string {
       return f.status === 'deregistered'
         ? l10n.t('{0} is not an e-invoice user (every alias deleted in the registry list): e-Arşiv expected, the profile is {1}.', f.taxNumber, f.profile ?? '')
         : l10n.t('{0} is not an e-invoice user: e-Arşiv expected, the profile is {1}.', f.taxNumber, f.profile ?? '');
+    case 'not-utf8':
+      return l10n.t('Turkish letters show as \uFFFD: this customer list is not UTF-8. Excel saves "CSV" in Windows-1254 (Excel for Mac: Mac Turkish); reopen it in its encoding before editing.');
     case 'e-invoice-user-on-e-archive':
       return l10n.t('{0} is a registered e-invoice user ({1}): an e-invoice profile expected, not {2}.', f.taxNumber, f.title ?? '', f.profile ?? '');
     case 'not-e-despatch-user':

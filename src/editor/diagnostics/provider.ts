@@ -7,7 +7,7 @@ import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import type { OfflineRegistry } from '../../registry/offlineLookup';
 import { scanCsv } from './csvScan';
 import { findingMessage } from './messages';
-import { csvFindings, documentFindings, type Finding, type RegistryLookups } from './rules';
+import { csvFindings, documentFindings, encodingFindings, type Finding, type RegistryLookups } from './rules';
 import { scanUbl } from './ublScan';
 
 import { DIAGNOSTIC_SOURCE } from '../selectors';
@@ -57,7 +57,10 @@ export function registryLookups(registry: (documentType: RegistryDocumentType) =
 
 /** The findings of a document's current text (no vscode state involved beyond the text). */
 export function findingsOf(kind: DocumentKind, text: string, registries: RegistryLookups | undefined): Finding[] {
-  if (kind === 'csv') return csvFindings(scanCsv(text));
+  if (kind === 'csv') {
+    const scan = scanCsv(text);
+    return [...encodingFindings(text, scan), ...csvFindings(scan)];
+  }
   const scan = scanUbl(text);
   if (!scan.documentType) return [];
   return documentFindings(scan, registries);

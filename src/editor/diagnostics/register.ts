@@ -1,11 +1,13 @@
 // The tax-number diagnostics of UBL-TR documents and CSV files, registered when the editor feature loads (when
 // such a document is open, src/features/index.ts); the registry index is opened on the first scan that needs it.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DiagnosticsCommands, Settings } from '../../constants';
 import { indexRoot } from '../../commands/registry/offlineRegistry';
 import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import { offlineRegistry } from '../../registry/offlineLookup';
 import { registerCommand } from '../../shell/commandRunner';
+import { UserFacingError } from '../../shell/errorMessages';
 import type { ShellServices } from '../../shell/services';
 import { TaxNumberCodeActions } from './codeActions';
 import { TaxNumberDiagnostics, type DocumentKind, type ScanTiming } from './provider';
@@ -26,6 +28,21 @@ export interface DiagnosticsTestState {
   timings: ScanTiming[];
 }
 
+/**
+ * Reopens a document in `encoding` (a VS Code encoding id such as 'windows1254') through
+ * openTextDocument's `encoding` option (VS Code 1.100 and later); VS Code reloads an open document in
+ * place, and refuses while it has unsaved changes. Where the option has no effect, VS Code's own
+ * "Reopen with Encoding" picker is opened instead.
+ */
+async function reopenWithEncoding(uri: vscode.Uri, encoding: string): Promise<vscode.TextDocument> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open?.isDirty) throw new UserFacingError(vscode.l10n.t('{0} has unsaved changes: save or revert them, then reopen it with another encoding.', path.basename(uri.fsPath)));
+  const doc = await vscode.workspace.openTextDocument(uri, { encoding });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  if (doc.encoding !== encoding) await vscode.commands.executeCommand('workbench.action.editor.changeEncoding');
+  return doc;
+}
+
 export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _shell: ShellServices): void {
   const registry = (documentType: RegistryDocumentType) => offlineRegistry(indexRoot({ extension: context }), documentType);
   const diagnostics = new TaxNumberDiagnostics({ registry, enabled, debounceMs: DEBOUNCE_MS });
@@ -34,6 +51,7 @@ export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _sh
     vscode.languages.registerCodeActionsProvider(SELECTOR, new TaxNumberCodeActions(registry), TaxNumberCodeActions.metadata),
     // Tests and the benchmark read these through a command (their bundles do not share this module).
     registerCommand(DiagnosticsCommands.testHook, (): DiagnosticsTestState => ({ indexRoot: indexRoot({ extension: context }), timings: [...diagnostics.timings] })),
+    registerCommand(DiagnosticsCommands.reopenWithEncoding, (uri, encoding) => reopenWithEncoding(uri as vscode.Uri, String(encoding))),
   );
   // Documents open before activation (restored editors) are scanned once activate() has returned.
   setTimeout(() => diagnostics.refreshAll(), 0);

@@ -21,6 +21,7 @@ export const FindingCodes = {
   despatchRegistryNotDownloaded: 'despatch-registry-not-downloaded',
   gibPlaceholder: 'gib-placeholder',
   misplacedGibPlaceholder: 'misplaced-gib-placeholder',
+  notUtf8: 'not-utf8',
 } as const;
 export type FindingCode = (typeof FindingCodes)[keyof typeof FindingCodes];
 
@@ -151,6 +152,18 @@ export function csvFindings(scan: CsvScan): Finding[] {
     if (invalid) findings.push({ code: FindingCodes.invalidTaxId, severity: 'error', start: cell.start, end: cell.end, taxNumber: cell.value, invalid });
   }
   return findings;
+}
+
+/**
+ * A customer list shown with U+FFFD in it: VS Code read a Windows-1254 or Mac Turkish file (what
+ * Excel saves as "CSV") as UTF-8 and every Turkish letter was lost. One information finding at the first
+ * such character; its quick fixes reopen the file in its encoding or import it (codeActions.ts).
+ */
+export function encodingFindings(text: string, scan: CsvScan): Finding[] {
+  if (scan.columns.length === 0) return [];
+  const at = text.indexOf('\uFFFD');
+  if (at < 0) return [];
+  return [{ code: FindingCodes.notUtf8, severity: 'information', start: at, end: at + 1, taxNumber: '' }];
 }
 
 /** The number with the check digit(s) its first nine digits call for, for a checksum failure. */

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Settings } from '../../constants';
 import { checkTaxId } from '../../domain/taxId';
+import { formatDateTime } from '../../shell/displayFormat';
 import type { ShellServices } from '../../shell/services';
 import { CARD_COMMANDS, hoverCardMarkdown, type OnlineFinding, type RegistryFinding } from './hoverCard';
 import { HoverOnlineLookup } from './onlineLookup';
@@ -33,8 +34,7 @@ function editorSetting<T>(name: string, fallback: T): T {
 }
 
 function formatDate(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(vscode.env.language, { dateStyle: 'medium', timeStyle: 'short' });
+  return formatDateTime(iso);
 }
 
 async function offlineFinding(context: vscode.ExtensionContext, taxNumber: string): Promise<RegistryFinding> {

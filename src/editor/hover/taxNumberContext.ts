@@ -4,7 +4,7 @@
 // `TaxNumber = …`, `Vergi No: …`, `"identifier": …`) or stands in a column whose header names one.
 // Pure: the hover provider and the unit tests pass the lines.
 import { detectDelimiter } from '../../domain/csv';
-import { foldHeader } from '../diagnostics/csvScan';
+import { foldHeader } from '../../domain/headerMatch';
 
 /**
  * Folded label endings that name a tax number (see foldHeader: lower case, Turkish letters to ASCII,

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { CompanySummary } from '../apiContract';
+import { compareNames } from '../displayFormat';
 import { customUrlProblem } from '../environmentCommands';
 import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../environments';
 import { describeError, UserFacingError } from '../errorMessages';
@@ -33,7 +34,7 @@ function describeProfile(profile: Profile): string {
 function profileItems(services: ShellServices): ProfilePick[] {
   const active = services.activeProfile();
   // The active profile first (marked), then the others by name.
-  const list = [active, ...services.profiles.all().filter((p) => p.id !== active.id).sort((a, b) => a.name.localeCompare(b.name))];
+  const list = [active, ...services.profiles.all().filter((p) => p.id !== active.id).sort((a, b) => compareNames(a.name, b.name))];
   return list.map((p) => ({
     profileId: p.id,
     label: `${p.id === active.id ? '$(check) ' : ''}${p.name}`,

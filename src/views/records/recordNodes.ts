@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../../api/types';
 import { TreeCommands } from '../../constants';
+import { displayLocale } from '../../shell/displayFormat';
 import { datePart, detailsTooltip } from '../format';
 import { TreeNode, type ParentNode } from '../treeNode';
 import { Missing, textOr } from '../placeholders';
@@ -31,8 +32,9 @@ export class DocumentNode extends TreeNode {
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  const oneDecimal = (n: number) => n.toLocaleString(displayLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (bytes < 1024 * 1024) return `${oneDecimal(bytes / 1024)} KB`;
+  return `${oneDecimal(bytes / (1024 * 1024))} MB`;
 }
 
 export type CertificateValidity = 'expired' | 'expiring' | 'valid' | 'unknown';

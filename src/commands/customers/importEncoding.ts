@@ -1,0 +1,57 @@
+// Which encoding a customer file is in, asked only when its bytes cannot tell (src/domain/textDecoding.ts):
+// a Windows-1254 and a Mac Turkish file both look like Turkish when their only non-ASCII letters read as
+// letters either way. The user sees a few names decoded each way and picks the one that reads right.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { namePreview } from '../../domain/customerImport';
+import { detectEncoding, type SourceEncoding } from '../../domain/textDecoding';
+import { prompts, UserCancelledError } from '../../shell/prompts';
+
+/** How much of the file the detection and the preview read. */
+const SAMPLE_BYTES = 256 * 1024;
+
+export function encodingLabel(encoding: SourceEncoding): string {
+  switch (encoding) {
+    case 'utf-8':
+      return 'UTF-8';
+    case 'utf-16le':
+      return 'UTF-16 LE';
+    case 'utf-16be':
+      return 'UTF-16 BE';
+    case 'windows-1254':
+      return vscode.l10n.t('Windows-1254 (Turkish, Excel for Windows)');
+    case 'x-mac-turkish':
+      return vscode.l10n.t('Mac Turkish (Excel for Mac)');
+  }
+}
+
+async function readSample(file: string): Promise<{ sample: Buffer; complete: boolean }> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(SAMPLE_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SAMPLE_BYTES, 0);
+    return { sample: buffer.subarray(0, bytesRead), complete: bytesRead < SAMPLE_BYTES };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The encoding to read `file` in: from its bytes, or the user's choice when they cannot tell. */
+export async function chooseImportEncoding(file: string): Promise<SourceEncoding> {
+  const { sample, complete } = await readSample(file);
+  const guess = detectEncoding(sample, complete);
+  if (guess.certain) return guess.encoding;
+  const items = guess.candidates.map((encoding) => ({
+    label: encodingLabel(encoding),
+    detail: namePreview(sample, encoding, complete).join('  ·  ') || vscode.l10n.t('(no names to show)'),
+    encoding,
+  }));
+  const picked = await prompts.quickPick(items, {
+    title: vscode.l10n.t('Which encoding is {0} in? (It is not UTF-8.)', path.basename(file)),
+    placeHolder: vscode.l10n.t('Pick the one whose names read right'),
+    ignoreFocusOut: true,
+  });
+  if (!picked) throw new UserCancelledError();
+  return picked.encoding;
+}

@@ -1,0 +1,36 @@
+// The CSV dialect of exports (customers, reconciliation): UTF-8 with a BOM (Excel reads UTF-8 only with
+// it), CRLF, and the separator Excel expects: chosen by the display language, or by the
+// `nilvera.csv.separator` setting. The message after an export says which, and why.
+import * as vscode from 'vscode';
+import { Settings } from '../constants';
+import type { CsvDelimiter } from '../domain/csv';
+import { listSeparatorFor } from '../domain/spreadsheetSeparator';
+import { displayLocale } from '../shell/displayFormat';
+
+export type SeparatorSetting = 'auto' | 'comma' | 'semicolon' | 'tab';
+
+const BY_SETTING: Record<Exclude<SeparatorSetting, 'auto'>, CsvDelimiter> = { comma: ',', semicolon: ';', tab: '\t' };
+
+export interface ExportDialect {
+  delimiter: CsvDelimiter;
+  /** One sentence for the export's message: the separator and what chose it. */
+  note: string;
+}
+
+function shown(delimiter: CsvDelimiter): string {
+  return delimiter === '\t' ? vscode.l10n.t('tabs') : `"${delimiter}"`;
+}
+
+export function exportDialect(): ExportDialect {
+  const setting = vscode.workspace.getConfiguration(Settings.section).get<SeparatorSetting>(Settings.csvSeparator, 'auto');
+  if (setting in BY_SETTING) {
+    const delimiter = BY_SETTING[setting as keyof typeof BY_SETTING];
+    return { delimiter, note: vscode.l10n.t('Columns are separated by {0} (setting "nilvera.csv.separator").', shown(delimiter)) };
+  }
+  const language = displayLocale();
+  const delimiter = listSeparatorFor(language);
+  return {
+    delimiter,
+    note: vscode.l10n.t('Columns are separated by {0}, as Excel expects with the display language {1}; the "nilvera.csv.separator" setting changes this.', shown(delimiter), language),
+  };
+}

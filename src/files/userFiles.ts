@@ -1,0 +1,75 @@
+// Files written for the user to open (exports, the rejected rows of an import): whole or not at all, and
+// nothing lost when the chosen file is held open. The rows go to a temporary file beside the target, which
+// replaces the target only once complete (AtomicFile), so a cancel, a failure or a crash leaves the
+// previous file as it was. A target that another program keeps open (Excel holds every file it shows) is
+// waited for briefly; after that the finished file is saved beside it under the next free
+// "name (2).csv", and the caller says so. Plain Node: the commands and the tests use it alike.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AtomicFile, sweepTempFiles } from './atomicFile';
+import { FileLockedError, renameRetrying, type RetryOptions } from './lockedFiles';
+
+/** Temporary files of writers that died are swept from the folder of the next file saved there. */
+const ABANDONED_TEMP_MS = 24 * 3600_000;
+
+export interface SavedFile {
+  /** Where the file is now. */
+  path: string;
+  /** The file the user chose, when another program held it and the file was saved as `path` instead. */
+  heldTarget?: string;
+}
+
+export interface SaveOptions extends RetryOptions {
+  /** Called once every row is written, before the (possibly waiting) rename. */
+  onCommit?: () => void;
+}
+
+/** `customers.csv` → `customers (2).csv`. */
+export function numberedName(target: string, n: number): string {
+  const ext = path.extname(target);
+  return path.join(path.dirname(target), `${path.basename(target, ext)} (${n})${ext}`);
+}
+
+/** The first `name (n).ext` beside `target` that does not exist yet. */
+async function freeNumberedName(target: string, from: number): Promise<string | undefined> {
+  for (let n = from; n < 100; n++) {
+    const candidate = numberedName(target, n);
+    if (!(await fs.promises.stat(candidate).then(() => true, () => false))) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Writes a file through `write` and puts it in place of `target`. When `write` throws (a cancel, a
+ * failed request, a full disk), the temporary file is removed and the error passes on: `target` is as it
+ * was. When `target` stays held through the retries, the file is saved under a numbered name beside it
+ * (SavedFile.heldTarget tells); only if that fails too does the FileLockedError pass on.
+ */
+export async function saveUserFile(target: string, write: (file: AtomicFile) => Promise<void>, options: SaveOptions = {}): Promise<SavedFile> {
+  await sweepTempFiles(path.dirname(target), ABANDONED_TEMP_MS).catch(() => undefined);
+  const file = await AtomicFile.create(target);
+  try {
+    await write(file);
+    options.signal?.throwIfAborted();
+    options.onCommit?.();
+    try {
+      return { path: await file.commit(target, options) };
+    } catch (error) {
+      if (!(error instanceof FileLockedError) || error.path !== target) throw error;
+      const other = await freeNumberedName(target, 2);
+      if (!other) throw error;
+      await file.commit(other, { totalMs: 0 }).catch(() => {
+        throw error;
+      });
+      return { path: other, heldTarget: target };
+    }
+  } finally {
+    // Nothing to undo after a commit; otherwise the temporary file goes.
+    await file.abort();
+  }
+}
+
+/** Moves a file saved under another name into the place of the target that was held ("Try Again"). */
+export function moveToHeldTarget(saved: SavedFile & { heldTarget: string }, options?: RetryOptions): Promise<void> {
+  return renameRetrying(saved.path, saved.heldTarget, options);
+}
