@@ -3,13 +3,12 @@
 // "Upload as e-Invoice Template…" hands the saved design file to the existing template update command
 // (its checks, the remembered IDs and flags).
 import * as vscode from 'vscode';
-import type { GlobalUserType } from '../api/types';
 import { PaletteCommands } from '../constants';
 import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { documentLabel, LINES_SENT } from './documentPreview';
 import { pickInvoice } from './invoicePicker';
-import { readDocument, type RegistryList } from './model/readDocument';
+import { readDocument, type ReadOptions } from './model/readDocument';
 import type { ReadResult } from './model/types';
 import { PreviewPanel } from './previewPanel';
 
@@ -31,7 +30,7 @@ class Studio implements vscode.Disposable {
   constructor(
     readonly design: vscode.TextDocument,
     readonly panel: PreviewPanel,
-    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+    private readonly registry: ReadOptions['registry'],
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -60,7 +59,7 @@ class Studio implements vscode.Disposable {
     if (!this.invoice) return;
     const xml = this.invoice.getText();
     const key = { uri: this.invoice.uri.toString(), version: this.invoice.version };
-    if (this.read?.uri !== key.uri || this.read.version !== key.version) this.read = { ...key, result: readDocument(xml, { registry: this.registry, maxLines: LINES_SENT }).result };
+    if (this.read?.uri !== key.uri || this.read.version !== key.version) this.read = { ...key, result: readDocument(xml, { registry: this.registry, maxLines: LINES_SENT, l10n: vscode.l10n }).result };
     const result = this.read.result;
     this.panel.panel.title = vscode.l10n.t('Design {0} with {1}', documentLabel(this.design.uri), documentLabel(this.invoice.uri));
     this.panel.show({
@@ -84,7 +83,7 @@ export class DesignStudio implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+    private readonly registry: ReadOptions['registry'],
   ) {}
 
   all(): Studio[] {

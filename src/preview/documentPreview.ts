@@ -3,9 +3,8 @@
 // its embedded design, or as the structured view, and updates as the document is edited (debounced).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GlobalUserType } from '../api/types';
-import { looksLikeUblDocument } from './model/documentTypes';
-import { readDocument, type RegistryList } from './model/readDocument';
+import { documentTypeOfHead } from '../domain/ubl/documentTypes';
+import { readDocument, type ReadOptions } from './model/readDocument';
 import { PreviewPanel } from './previewPanel';
 import type { DesignSource, ViewMode } from './protocol';
 
@@ -17,7 +16,7 @@ export const LINES_SENT = 1000;
 const SNIFF_CHARS = 4096;
 
 export function isUblDocument(doc: vscode.TextDocument): boolean {
-  return looksLikeUblDocument(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
+  return documentTypeOfHead(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS)))) !== undefined;
 }
 
 export function documentLabel(uri: vscode.Uri): string {
@@ -32,7 +31,7 @@ export class DocumentPreview implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+    private readonly registry: ReadOptions['registry'],
   ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
@@ -80,7 +79,7 @@ export class DocumentPreview implements vscode.Disposable {
     const doc = this.document;
     if (!this.panel || !doc) return;
     const text = doc.getText();
-    const { result, design } = readDocument(text, { registry: this.registry, maxLines: LINES_SENT });
+    const { result, design } = readDocument(text, { registry: this.registry, maxLines: LINES_SENT, l10n: vscode.l10n });
     const source: DesignSource = design === undefined ? { origin: 'embedded', problem: 'none' } : 'text' in design ? { origin: 'embedded', text: design.text, ...(design.name ? { name: design.name } : {}) } : { origin: 'embedded', problem: design.problem, ...(design.name ? { name: design.name } : {}) };
     const mode: ViewMode = source.text !== undefined ? 'design' : 'structured';
     // The text goes to the page only when it can render it through a design (it can be 20 MB).
