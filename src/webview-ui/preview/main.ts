@@ -6,7 +6,7 @@
 // scripts carry the design nonce, the only way they run; this page's own script has another one.
 import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
 import { FRAME_POLICY } from '../../preview/page';
-import type { HostMessage, InitMessage, PageMessage, RenderOutcome, UpdateMessage, ViewMode } from '../../preview/protocol';
+import type { HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
 import type { PartyRole } from '../../domain/ubl/documentTypes';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
@@ -22,6 +22,8 @@ interface PageState {
   userMode?: ViewMode;
   /** The missing-XSLT message was closed in this panel (it is said once, not on every update). */
   noXsltDismissed?: boolean;
+  /** What the panel shows, for its serializer after a window reload (the host sends it with each update). */
+  restore?: RestoreState;
 }
 
 const vscode = acquireVsCodeApi();
@@ -470,6 +472,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   } else if (message?.type === 'update') {
     const started = performance.now();
     if (message.xml !== undefined) xml = message.xml;
+    if (JSON.stringify(state.restore) !== JSON.stringify(message.restore)) saveState({ restore: message.restore });
     last = message;
     linesShown = LINES_SHOWN_AT_FIRST;
     show(message, started);
