@@ -194,8 +194,8 @@ function findingLine(f: NumberFinding): HTMLElement {
   return line;
 }
 
-/** An identification: its scheme and value (after `label`, in a line), the valid mark or the editor's findings, its registry status. */
-function identificationLine(id: PartyIdentification, label?: string): HTMLElement {
+/** An identification: its scheme and value (after `label`, in a line), the valid mark or the editor's findings, its registry status (`quiet`: not when no list is downloaded, said once per party). */
+function identificationLine(id: PartyIdentification, label?: string, quiet = false): HTMLElement {
   const line = el('div', 'identification');
   const head = el('div', 'head');
   if (label) head.append(el('span', 'muted', label));
@@ -204,7 +204,7 @@ function identificationLine(id: PartyIdentification, label?: string): HTMLElemen
   if (n?.verdict === 'valid') head.append(el('span', 'ok', `✓ ${L('taxId.valid', n.kind ?? id.scheme)}`));
   if (n) line.dataset.verdict = n.verdict;
   const r = id.registry;
-  if (r) {
+  if (r && !(quiet && r.status === 'noList')) {
     const text =
       r.status === 'noList' ? L('registry.noList')
       : r.status === 'registered' ? L('registry.registered', r.title, r.pkAlias ?? '-', r.listDate.slice(0, 10))
@@ -224,7 +224,11 @@ function partyCard(p: PartyView): HTMLElement {
   const card = el('div', 'party');
   card.dataset.role = p.role;
   card.append(el('h3', undefined, roleLabel(p.role, p.element)), el('div', 'name', p.name ?? L('party.noName')));
-  for (const id of p.identifications) card.append(identificationLine(id));
+  let noListSaid = false;
+  for (const id of p.identifications) {
+    card.append(identificationLine(id, undefined, noListSaid));
+    noListSaid ||= id.registry?.status === 'noList';
+  }
   if (p.identifications.length === 0) card.append(el('div', 'muted', L('party.noIdentification')));
   if (p.address) card.append(el('div', 'muted', p.address));
   if (p.taxOffice) card.append(el('div', 'muted', L('party.taxOffice', p.taxOffice)));
@@ -236,7 +240,8 @@ function partyCard(p: PartyView): HTMLElement {
 function itemCell(l: LineView): HTMLElement {
   const cell = el('div');
   cell.append(l.name ?? '');
-  for (const id of l.identifications) cell.append(identificationLine(id, id.taxNumber ? `${roleLabel(id.taxNumber.role, '')}:` : undefined));
+  // A number of no known role in a line is shown by its scheme alone.
+  for (const id of l.identifications) cell.append(identificationLine(id, id.taxNumber && id.taxNumber.role !== 'other' ? `${L(`role.${id.taxNumber.role}`)}:` : undefined));
   return cell;
 }
 
