@@ -257,8 +257,10 @@ function receipt() {
 
 function applicationResponse() {
   const out = header('ApplicationResponse', { profile: 'TICARIFATURA', id: 'UYT2026000000001', uuid: 'e7f8a9b0-c1d2-4e3f-8a4b-5c6d7e8f9a0b', notes: ['Fatura kabul edilmiştir.'] });
-  out.push('  <cac:SenderParty>', party(CUSTOMER).replace(/^ {2}/gm, ''), '  </cac:SenderParty>');
-  out.push('  <cac:ReceiverParty>', party(SUPPLIER).replace(/^ {2}/gm, ''), '  </cac:ReceiverParty>');
+  // SenderParty and ReceiverParty are parties themselves (UBL's PartyType): no cac:Party inside.
+  const content = (p) => party(p, '  ').split('\n').slice(1, -1).join('\n');
+  out.push('  <cac:SenderParty>', content(CUSTOMER), '  </cac:SenderParty>');
+  out.push('  <cac:ReceiverParty>', content(SUPPLIER), '  </cac:ReceiverParty>');
   out.push(
     '  <cac:DocumentResponse>',
     '    <cac:Response><cbc:ReferenceID>ABC2026000000042</cbc:ReferenceID><cbc:ResponseCode>KABUL</cbc:ResponseCode><cbc:Description>Fatura kabul edildi.</cbc:Description></cac:Response>',

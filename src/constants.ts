@@ -132,6 +132,12 @@ export const PreviewCommands = {
   testHook: 'nilvera.internal.preview',
 } as const;
 
+/** The preview panels' view types; one serializer each brings a panel back after a window reload (src/featureShells.ts). */
+export const PreviewViewTypes = {
+  document: 'nilvera.preview.document',
+  studio: 'nilvera.preview.studio',
+} as const;
+
 export const ViewContainerId = 'nilvera';
 
 export const Views = {

@@ -1,13 +1,14 @@
 // What activate() registers for the features loaded on first use (src/features/index.ts): a stub for every
-// feature command, a shell for every tree view, the hover provider and the form serializers, each
+// feature command, a shell for every tree view, the hover provider and the serializers of the forms and
+// previews, each
 // loading its feature on first use; the editor feature also loads as soon as an invoice or customer
 // list is open (its diagnostics), and the registry's index upgrade when a list is on disk.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { FormViewTypes, ReconciliationView, Views } from './constants';
+import { FormViewTypes, PreviewViewTypes, ReconciliationView, Views } from './constants';
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from './editor/selectors';
-import { FEATURES, type EditorFeatureModule, type FormsFeatureModule } from './features';
+import { FEATURES, type EditorFeatureModule, type FormsFeatureModule, type PreviewFeatureModule } from './features';
 import type { ActivationSteps } from './shell/activationSteps';
 import { LazyFeature } from './shell/lazyFeatures';
 import { createShellTreeView } from './shell/lazyTrees';
@@ -22,8 +23,9 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
   const forms = new LazyFeature<FormsFeatureModule>(FEATURES.forms, context, shell);
   const editor = new LazyFeature<EditorFeatureModule>(FEATURES.editor, context, shell);
   const reconciliation = new LazyFeature(FEATURES.reconciliation, context, shell);
-  const others = [FEATURES.registry, FEATURES.connection, FEATURES.profiles, FEATURES.preview].map((d) => new LazyFeature(d, context, shell));
-  const all: LazyFeature[] = [views, forms, editor, reconciliation, ...others];
+  const preview = new LazyFeature<PreviewFeatureModule>(FEATURES.preview, context, shell);
+  const others = [FEATURES.registry, FEATURES.connection, FEATURES.profiles].map((d) => new LazyFeature(d, context, shell));
+  const all: LazyFeature[] = [views, forms, editor, reconciliation, ...others, preview];
   for (const feature of all) context.subscriptions.push(...feature.registerStubs());
   timing.mark('feature command stubs');
 
@@ -50,8 +52,14 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
         deserializeWebviewPanel: async (panel, state) => (await forms.module()).deserializeForm(kind, panel, state),
       }),
     ),
+    // And one per preview panel type (the document preview, the template studio), to the preview feature.
+    ...Object.values(PreviewViewTypes).map((viewType) =>
+      vscode.window.registerWebviewPanelSerializer(viewType, {
+        deserializeWebviewPanel: async (panel, state) => (await preview.module()).deserializePreview(viewType, panel, state),
+      }),
+    ),
   );
-  timing.mark('form serializers');
+  timing.mark('webview panel serializers');
   context.subscriptions.push(loadWhenDiagnosedDocumentOpens(() => void editor.module().catch((e: unknown) => log.error(`Loading the editor feature failed: ${String(e)}`))));
   scheduleIndexUpgrade(context);
   timing.mark('editor and index-upgrade watchers');

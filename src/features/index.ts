@@ -50,6 +50,10 @@ export interface FormsFeatureModule extends FeatureModule {
   deserializeForm(kind: string, panel: vscode.WebviewPanel, state: unknown): void;
 }
 
+export interface PreviewFeatureModule extends FeatureModule {
+  deserializePreview(viewType: string, panel: vscode.WebviewPanel, state: unknown): Promise<void>;
+}
+
 export const FEATURES = {
   /** The sidebar trees' rows and their commands (customers, documents, certificates, identifications, account). */
   views: { name: 'views', load: () => import('./views'), commands: ids(TreeCommands) },
@@ -63,7 +67,7 @@ export const FEATURES = {
   connection: { name: 'connection', load: () => import('./connection'), commands: ids(ConnectionCommands) },
   profiles: { name: 'profiles', load: () => import('./profiles'), commands: ids(ProfileCommands) },
   /** The document preview (a design or the structured view) and the template studio. */
-  preview: { name: 'preview', load: () => import('./preview'), commands: ids(PreviewCommands) },
+  preview: { name: 'preview', load: () => import('./preview'), commands: ids(PreviewCommands) } as FeatureDefinition<PreviewFeatureModule>,
 } satisfies Record<string, FeatureDefinition>;
 
 export type FeatureName = keyof typeof FEATURES;

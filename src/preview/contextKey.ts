@@ -3,7 +3,7 @@
 // advices, not on every XML file. Registered at activation; it reads only the first few KB on an editor switch.
 import * as vscode from 'vscode';
 import { ContextKeys } from '../constants';
-import { looksLikeUblDocument } from './model/documentTypes';
+import { documentTypeOfHead } from '../domain/ubl/documentTypes';
 
 const SNIFF_CHARS = 4096;
 const XML_FILE = /\.xml$/i;
@@ -12,7 +12,7 @@ function showsUblDocument(editor: vscode.TextEditor | undefined): boolean {
   if (!editor) return false;
   const doc = editor.document;
   if (doc.languageId !== 'xml' && !XML_FILE.test(doc.uri.path)) return false;
-  return looksLikeUblDocument(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
+  return documentTypeOfHead(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS)))) !== undefined;
 }
 
 export function registerUblDocumentContext(): vscode.Disposable {

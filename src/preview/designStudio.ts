@@ -1,19 +1,20 @@
 // The template studio: an .xslt/.xsl design rendered with a UBL-TR document of the workspace or a built-in
 // sample, updated as the design (or that document) is edited, debounced. One panel per design; its
 // "Upload as e-Invoice Template…" hands the saved design file to the existing template update command
-// (its checks, the remembered IDs and flags).
+// (its checks, the remembered IDs and flags). After a window reload each studio comes back with its
+// design and document (restore()).
 import * as vscode from 'vscode';
-import type { GlobalUserType } from '../api/types';
-import { PaletteCommands } from '../constants';
+import * as path from 'node:path';
+import { PaletteCommands, PreviewViewTypes } from '../constants';
 import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
-import { documentLabel, LINES_SENT } from './documentPreview';
-import { pickInvoice } from './invoicePicker';
-import { readDocument, type RegistryList } from './model/readDocument';
+import { documentLabel, LINES_SENT, openDocument } from './documentPreview';
+import { pickInvoice, samplesFolder } from './invoicePicker';
+import { readDocument, type ReadOptions } from './model/readDocument';
 import type { ReadResult } from './model/types';
 import { PreviewPanel } from './previewPanel';
+import type { RestoreState } from './protocol';
 
-export const STUDIO_VIEW_TYPE = 'nilvera.preview.studio';
 /** Quiet time after the last keystroke in the design before it is rendered again. */
 export const STUDIO_DEBOUNCE_MS = 300;
 
@@ -31,7 +32,8 @@ class Studio implements vscode.Disposable {
   constructor(
     readonly design: vscode.TextDocument,
     readonly panel: PreviewPanel,
-    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+    private readonly registry: ReadOptions['registry'],
+    private readonly samples: vscode.Uri,
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -55,12 +57,19 @@ class Studio implements vscode.Disposable {
     this.timer = setTimeout(() => this.refresh(), STUDIO_DEBOUNCE_MS);
   }
 
+  /** What the page keeps for a window reload: the design, and the document (a built-in sample by its name). */
+  private restoreState(invoice: vscode.Uri): RestoreState {
+    const sample = path.relative(this.samples.fsPath, invoice.fsPath);
+    const isSample = invoice.scheme === 'file' && !sample.startsWith('..') && !path.isAbsolute(sample) && !sample.includes(path.sep);
+    return { panel: 'studio', design: this.design.uri.toString(), ...(isSample ? { sample } : { invoice: invoice.toString() }) };
+  }
+
   refresh(): void {
     clearTimeout(this.timer);
     if (!this.invoice) return;
     const xml = this.invoice.getText();
     const key = { uri: this.invoice.uri.toString(), version: this.invoice.version };
-    if (this.read?.uri !== key.uri || this.read.version !== key.version) this.read = { ...key, result: readDocument(xml, { registry: this.registry, maxLines: LINES_SENT }).result };
+    if (this.read?.uri !== key.uri || this.read.version !== key.version) this.read = { ...key, result: readDocument(xml, { registry: this.registry, maxLines: LINES_SENT, l10n: vscode.l10n }).result };
     const result = this.read.result;
     this.panel.panel.title = vscode.l10n.t('Design {0} with {1}', documentLabel(this.design.uri), documentLabel(this.invoice.uri));
     this.panel.show({
@@ -69,6 +78,7 @@ class Studio implements vscode.Disposable {
       xml,
       design: { origin: 'editor', text: this.design.getText(), name: documentLabel(this.design.uri) },
       mode: 'design',
+      restore: this.restoreState(this.invoice.uri),
     });
   }
 
@@ -84,7 +94,7 @@ export class DesignStudio implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+    private readonly registry: ReadOptions['registry'],
   ) {}
 
   all(): Studio[] {
@@ -96,25 +106,46 @@ export class DesignStudio implements vscode.Disposable {
     const key = design.uri.toString();
     let studio = this.studios.get(key);
     const chosen = invoice ?? (studio?.invoiceUri ? undefined : await pickInvoice(this.extensionUri, vscode.l10n.t('Preview {0} with…', documentLabel(design.uri))));
-    if (!studio) {
-      const webviewPanel = vscode.window.createWebviewPanel(STUDIO_VIEW_TYPE, vscode.l10n.t('Design {0}', documentLabel(design.uri)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableFindWidget: true });
-      const created: Studio = new Studio(
-        design,
-        new PreviewPanel(webviewPanel, 'studio', this.extensionUri, {
-          upload: () => void this.upload(created).catch((e: unknown) => this.report(e)),
-          pickInvoice: () => void this.changeInvoice(created).catch((e: unknown) => this.report(e)),
-        }),
-        this.registry,
-      );
-      created.panel.onDidDispose(() => {
-        if (this.studios.get(key) === created) this.studios.delete(key);
-        created.dispose();
-      });
-      this.studios.set(key, created);
-      studio = created;
-    } else studio.panel.panel.reveal(undefined, true);
+    if (!studio) studio = this.adopt(design, vscode.window.createWebviewPanel(PreviewViewTypes.studio, vscode.l10n.t('Design {0}', documentLabel(design.uri)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableFindWidget: true }));
+    else studio.panel.panel.reveal(undefined, true);
     if (chosen) await studio.useInvoice(chosen);
     return studio;
+  }
+
+  /**
+   * Takes over a panel VS Code brought back after a window reload: the design and the document it
+   * showed (`state`: checked by the caller). When either cannot be opened any more, or the design has a
+   * studio already, the panel is closed.
+   */
+  async restore(webviewPanel: vscode.WebviewPanel, state: Extract<RestoreState, { panel: 'studio' }> | undefined): Promise<void> {
+    const design = state && (await openDocument(state.design));
+    const invoiceUri = state?.sample ? vscode.Uri.joinPath(samplesFolder(this.extensionUri), state.sample).toString() : state?.invoice;
+    const invoice = invoiceUri && (await openDocument(invoiceUri));
+    if (!design || !invoice || this.studios.has(design.uri.toString())) {
+      log.info(`Template studio: a restored panel was closed (${!state ? 'it kept no design' : !design ? `${state.design} cannot be opened` : !invoice ? `${invoiceUri ?? 'its document'} cannot be opened` : 'the design has a studio already'}).`);
+      webviewPanel.dispose();
+      return;
+    }
+    await this.adopt(design, webviewPanel).useInvoice(invoice.uri);
+  }
+
+  private adopt(design: vscode.TextDocument, webviewPanel: vscode.WebviewPanel): Studio {
+    const key = design.uri.toString();
+    const created: Studio = new Studio(
+      design,
+      new PreviewPanel(webviewPanel, 'studio', this.extensionUri, {
+        upload: () => void this.upload(created).catch((e: unknown) => this.report(e)),
+        pickInvoice: () => void this.changeInvoice(created).catch((e: unknown) => this.report(e)),
+      }),
+      this.registry,
+      samplesFolder(this.extensionUri),
+    );
+    created.panel.onDidDispose(() => {
+      if (this.studios.get(key) === created) this.studios.delete(key);
+      created.dispose();
+    });
+    this.studios.set(key, created);
+    return created;
   }
 
   private async changeInvoice(studio: Studio): Promise<void> {

@@ -1,15 +1,16 @@
 // "Preview Document": one panel beside the editor that follows it, as the Markdown preview does. It shows
 // the UBL-TR document of the active editor (the last one, while another kind of file is active) through
 // its embedded design, or as the structured view, and updates as the document is edited (debounced).
+// After a window reload the panel comes back showing the same document (restore()).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GlobalUserType } from '../api/types';
-import { looksLikeUblDocument } from './model/documentTypes';
-import { readDocument, type RegistryList } from './model/readDocument';
+import { PreviewViewTypes } from '../constants';
+import { documentTypeOfHead } from '../domain/ubl/documentTypes';
+import { log } from '../shell/log';
+import { readDocument, type ReadOptions } from './model/readDocument';
 import { PreviewPanel } from './previewPanel';
-import type { DesignSource, ViewMode } from './protocol';
+import type { DesignSource, RestoreState, ViewMode } from './protocol';
 
-export const DOCUMENT_VIEW_TYPE = 'nilvera.preview.document';
 /** Quiet time after the last edit before the preview is brought up to date. */
 export const DOCUMENT_DEBOUNCE_MS = 250;
 /** Lines sent to the page (the totals checks cover them all): a 20 MB invoice has some 55,000. */
@@ -17,11 +18,20 @@ export const LINES_SENT = 1000;
 const SNIFF_CHARS = 4096;
 
 export function isUblDocument(doc: vscode.TextDocument): boolean {
-  return looksLikeUblDocument(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
+  return documentTypeOfHead(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS)))) !== undefined;
 }
 
 export function documentLabel(uri: vscode.Uri): string {
   return uri.scheme === 'untitled' ? uri.path : path.basename(uri.fsPath || uri.path);
+}
+
+/** The document at a URI kept in a page's state, or undefined when it cannot be opened (gone, not text). */
+export async function openDocument(uri: string): Promise<vscode.TextDocument | undefined> {
+  try {
+    return await vscode.workspace.openTextDocument(vscode.Uri.parse(uri, true));
+  } catch {
+    return undefined;
+  }
 }
 
 export class DocumentPreview implements vscode.Disposable {
@@ -32,7 +42,7 @@ export class DocumentPreview implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly registry: (userType: GlobalUserType) => RegistryList | undefined,
+    private readonly registry: ReadOptions['registry'],
   ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
@@ -50,17 +60,35 @@ export class DocumentPreview implements vscode.Disposable {
 
   /** Opens (or reveals) the preview for `doc`, beside the editor. */
   open(doc: vscode.TextDocument): void {
-    if (!this.panel) {
-      const webviewPanel = vscode.window.createWebviewPanel(DOCUMENT_VIEW_TYPE, vscode.l10n.t('Preview {0}', documentLabel(doc.uri)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableFindWidget: true });
-      const panel = new PreviewPanel(webviewPanel, 'document', this.extensionUri);
-      panel.onDidDispose(() => {
-        if (this.panel === panel) this.panel = undefined;
-        this.document = undefined;
-        clearTimeout(this.timer);
-      });
-      this.panel = panel;
-    } else this.panel.panel.reveal(undefined, true);
+    if (!this.panel) this.adopt(vscode.window.createWebviewPanel(PreviewViewTypes.document, vscode.l10n.t('Preview {0}', documentLabel(doc.uri)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableFindWidget: true }));
+    else this.panel.panel.reveal(undefined, true);
     this.follow(doc);
+  }
+
+  /**
+   * Takes over a panel VS Code brought back after a window reload and shows the document it showed
+   * (`state`: checked by the caller). A document that is gone, or no longer a UBL-TR document, closes
+   * the panel; so does a second panel (there is one preview).
+   */
+  async restore(webviewPanel: vscode.WebviewPanel, state: Extract<RestoreState, { panel: 'document' }> | undefined): Promise<void> {
+    const doc = state && (await openDocument(state.document));
+    if (!doc || !isUblDocument(doc) || this.panel) {
+      log.info(`Preview: a restored panel was closed (${!state ? 'it kept no document' : !doc ? `${state.document} cannot be opened` : this.panel ? 'a preview is open already' : `${state.document} is not a UBL-TR document`}).`);
+      webviewPanel.dispose();
+      return;
+    }
+    this.adopt(webviewPanel);
+    this.follow(doc);
+  }
+
+  private adopt(webviewPanel: vscode.WebviewPanel): void {
+    const panel = new PreviewPanel(webviewPanel, 'document', this.extensionUri);
+    panel.onDidDispose(() => {
+      if (this.panel === panel) this.panel = undefined;
+      this.document = undefined;
+      clearTimeout(this.timer);
+    });
+    this.panel = panel;
   }
 
   private follow(doc: vscode.TextDocument): void {
@@ -80,12 +108,12 @@ export class DocumentPreview implements vscode.Disposable {
     const doc = this.document;
     if (!this.panel || !doc) return;
     const text = doc.getText();
-    const { result, design } = readDocument(text, { registry: this.registry, maxLines: LINES_SENT });
+    const { result, design } = readDocument(text, { registry: this.registry, maxLines: LINES_SENT, l10n: vscode.l10n });
     const source: DesignSource = design === undefined ? { origin: 'embedded', problem: 'none' } : 'text' in design ? { origin: 'embedded', text: design.text, ...(design.name ? { name: design.name } : {}) } : { origin: 'embedded', problem: design.problem, ...(design.name ? { name: design.name } : {}) };
     const mode: ViewMode = source.text !== undefined ? 'design' : 'structured';
     // The text goes to the page only when it can render it through a design (it can be 20 MB).
     const renderable = source.text !== undefined && this.panel.capabilities?.xslt !== false;
-    this.panel.show({ source: documentLabel(doc.uri), result, xml: renderable ? text : '', design: source, mode });
+    this.panel.show({ source: documentLabel(doc.uri), result, xml: renderable ? text : '', design: source, mode, restore: { panel: 'document', document: doc.uri.toString() } });
   }
 
   dispose(): void {

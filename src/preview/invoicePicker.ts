@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { prompts, UserCancelledError } from '../shell/prompts';
-import { looksLikeUblDocument } from './model/documentTypes';
+import { documentTypeOfHead, type UblDocumentType } from '../domain/ubl/documentTypes';
 
 const SNIFF_BYTES = 4096;
 const MAX_FILES = 2000;
@@ -25,11 +25,10 @@ async function head(file: string): Promise<string> {
 }
 
 /** What a document is, from its opening text: "Invoice · TEMELFATURA · SATIS". */
-function describe(text: string): string {
-  const root = /<(?![?!])(?:[\w.-]+:)?([\w.-]+)[\s>]/.exec(text)?.[1] ?? '';
+function describe(text: string, type: UblDocumentType | undefined): string {
   const profile = /<(?:[\w.-]+:)?ProfileID>([^<]*)</.exec(text)?.[1];
-  const type = /<(?:[\w.-]+:)?(?:Invoice|CreditNote|DespatchAdvice|ReceiptAdvice)TypeCode>([^<]*)</.exec(text)?.[1];
-  return [root, profile, type].filter(Boolean).join(' · ');
+  const code = type?.typeCodeElement ? new RegExp(`<(?:[\\w.-]+:)?${type.typeCodeElement}>([^<]*)<`).exec(text)?.[1] : undefined;
+  return [type?.kind, profile, code].filter(Boolean).join(' · ');
 }
 
 /** UBL-TR documents of the workspace's folders (XML files whose root is one), nearest first. */
@@ -41,7 +40,8 @@ async function workspaceDocuments(): Promise<Array<{ uri: vscode.Uri; descriptio
       .filter((uri) => uri.scheme === 'file')
       .map(async (uri) => {
         const text = await head(uri.fsPath).catch(() => '');
-        if (looksLikeUblDocument(text)) found.push({ uri, description: describe(text) });
+        const type = documentTypeOfHead(text);
+        if (type) found.push({ uri, description: describe(text, type) });
       }),
   );
   return found.sort((a, b) => a.uri.fsPath.split(path.sep).length - b.uri.fsPath.split(path.sep).length || a.uri.fsPath.localeCompare(b.uri.fsPath));
@@ -58,7 +58,8 @@ export async function pickInvoice(extensionUri: vscode.Uri, title: string): Prom
   const folder = samplesFolder(extensionUri).fsPath;
   for (const name of fs.readdirSync(folder).filter((f) => f.endsWith('.xml')).sort()) {
     const file = path.join(folder, name);
-    items.push({ label: name, description: describe(await head(file)), uri: vscode.Uri.file(file) });
+    const text = await head(file);
+    items.push({ label: name, description: describe(text, documentTypeOfHead(text)), uri: vscode.Uri.file(file) });
   }
   const picked = await prompts.quickPick(items, { title, placeHolder: vscode.l10n.t('A UBL-TR document to render the design with'), matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true });
   if (!picked?.uri) throw new UserCancelledError();

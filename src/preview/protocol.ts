@@ -19,8 +19,17 @@ export interface DesignSource {
   name?: string;
 }
 
+/**
+ * What a panel needs to come back after a window reload: the page keeps it in its state, which VS Code
+ * hands to the panel's serializer. URIs as strings; a built-in sample by its file name (its folder moves
+ * when the extension is updated).
+ */
+export type RestoreState = { panel: 'document'; document: string } | { panel: 'studio'; design: string; invoice?: string; sample?: string };
+
 export interface UpdateMessage {
   type: 'update';
+  /** Kept by the page for a window reload. */
+  restore: RestoreState;
   /** Increases with every update; the page reports it back once that update is shown. */
   seq: number;
   /** The document shown (file name). */
@@ -52,6 +61,31 @@ export type PageMessage =
 
 /** What a render came to, as the page reports it (tests and the benchmark read it through the host). */
 export type RenderOutcome = 'design' | 'structured' | 'designFailed' | 'noXslt';
+
+/** Longest URI kept (a path on any disk fits; a URI holding a document would not). */
+const MAX_URI = 4096;
+
+const isUri = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_URI && /^[a-z][a-z0-9+.-]*:/i.test(v);
+
+/**
+ * The restore state in a page's saved state (`{ …, restore }`), checked: the page wrote it, but a state
+ * is only data to the host, so its shape, kind and URIs are checked before any is opened. Undefined when
+ * there is none or it is not one of `panel`'s.
+ */
+export function restoreStateOf<K extends PanelKind>(pageState: unknown, panel: K): Extract<RestoreState, { panel: K }> | undefined {
+  return checkedRestore(pageState, panel) as Extract<RestoreState, { panel: K }> | undefined;
+}
+
+function checkedRestore(pageState: unknown, panel: PanelKind): RestoreState | undefined {
+  if (!isPlainObject(pageState) || !isPlainObject(pageState.restore)) return undefined;
+  const r = pageState.restore;
+  if (r.panel !== panel) return undefined;
+  if (panel === 'document') return isUri(r.document) ? { panel, document: r.document } : undefined;
+  if (!isUri(r.design)) return undefined;
+  if (r.invoice !== undefined && !isUri(r.invoice)) return undefined;
+  if (r.sample !== undefined && !(typeof r.sample === 'string' && /^[\w.-]{1,100}\.xml$/.test(r.sample))) return undefined;
+  return { panel, design: r.design, ...(typeof r.invoice === 'string' ? { invoice: r.invoice } : {}), ...(typeof r.sample === 'string' ? { sample: r.sample } : {}) };
+}
 
 const OUTCOMES: readonly RenderOutcome[] = ['design', 'structured', 'designFailed', 'noXslt'];
 const MODES: readonly ViewMode[] = ['design', 'structured'];

@@ -1,14 +1,27 @@
-// The preview feature's registration (its entry is src/features/preview.ts): the commands, and the test
-// seam that lists the open previews with what their pages reported.
+// The preview feature's registration (its entry is src/features/preview.ts): the commands, the restoring
+// of panels after a window reload (activate() registers a serializer per view type and hands the panel
+// over to deserializePreview), and the test seam that lists the open previews with what their pages
+// reported.
 import * as vscode from 'vscode';
-import { PreviewCommands } from '../constants';
+import { PreviewCommands, PreviewViewTypes } from '../constants';
+import { log } from '../shell/log';
 import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
 import type { ShellServices } from '../shell/services';
 import { DocumentPreview, isUblDocument } from './documentPreview';
 import { DesignStudio, isDesign } from './designStudio';
 import type { PreviewPanel } from './previewPanel';
+import { restoreStateOf } from './protocol';
 import { registryLists } from './registryLists';
+
+/** Set by registerPreview: reattaches a panel VS Code restored after a reload. */
+let restorePanel: ((viewType: string, webviewPanel: vscode.WebviewPanel, state: unknown) => Promise<void>) | undefined;
+
+/** The serializers' second half (the first, registered at activation, loads this feature). */
+export async function deserializePreview(viewType: string, webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
+  if (!restorePanel) throw new Error('The preview feature is not active.');
+  await restorePanel(viewType, webviewPanel, state);
+}
 
 /** The editor's document for a command run from a menu (its resource argument) or the palette. */
 async function documentFor(arg: unknown): Promise<vscode.TextDocument | undefined> {
@@ -40,6 +53,18 @@ export function registerPreview(context: vscode.ExtensionContext, _shell: ShellS
   const registry = registryLists(context);
   const preview = new DocumentPreview(context.extensionUri, registry);
   const studio = new DesignStudio(context.extensionUri, registry);
+  restorePanel = async (viewType, webviewPanel, state) => {
+    try {
+      if (viewType === PreviewViewTypes.document) await preview.restore(webviewPanel, restoreStateOf(state, 'document'));
+      else if (viewType === PreviewViewTypes.studio) await studio.restore(webviewPanel, restoreStateOf(state, 'studio'));
+      else webviewPanel.dispose();
+    } catch (error) {
+      // A panel that cannot be brought back is closed, not left blank.
+      log.error(`Preview: restoring a ${viewType} panel failed: ${error instanceof Error ? error.message : String(error)}`);
+      webviewPanel.dispose();
+    }
+  };
+  context.subscriptions.push({ dispose: () => (restorePanel = undefined) });
   context.subscriptions.push(
     preview,
     studio,
@@ -64,8 +89,13 @@ export function registerPreview(context: vscode.ExtensionContext, _shell: ShellS
       if (!target || !isDesign(target)) throw new UserFacingError(vscode.l10n.t('Open an XSLT design (.xslt or .xsl file) to upload it as an e-invoice template.'));
       await studio.upload(target);
     }),
-    // Tests and the benchmark: the open previews, what their pages reported, and a way to post as the page.
-    registerCommand(PreviewCommands.testHook, (arg) => {
+    // Tests and the benchmark: the open previews, what their pages reported, a way to post as the page,
+    // and one to hand a new panel to the serializers' second half as VS Code does after a reload.
+    registerCommand(PreviewCommands.testHook, async (arg) => {
+      if (isRecord(arg) && isRecord(arg.restore) && typeof arg.restore.viewType === 'string') {
+        const webviewPanel = vscode.window.createWebviewPanel(arg.restore.viewType, 'Restored', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+        await deserializePreview(arg.restore.viewType, webviewPanel, arg.restore.state);
+      }
       const panels = [
         ...(preview.current ? [describePanel(preview.current)] : []),
         ...studio.all().map((s) => describePanel(s.panel, { design: s.design.uri.toString(), invoice: s.invoiceUri?.toString() })),

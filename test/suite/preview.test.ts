@@ -1,8 +1,10 @@
 // The document preview in a real extension host (code-server 4.139 and 4.100, the page in the browser):
 // the panel opens beside the editor and its page reports the rendering (through the embedded design
 // where the webview has XSLT); the page's policy and resource roots; the preview follows the editor to
-// another UBL-TR document and not to other files; and the host drops malformed page messages. The UI
-// suite (test/e2e/scenarios/preview.test.ts) looks at what the page shows.
+// another UBL-TR document and not to other files; the host drops malformed page messages; and a panel
+// handed back after a window reload (the serializers' second half, as VS Code calls it) shows its
+// document again. The UI suite (test/e2e/scenarios/preview.test.ts) looks at what the page shows and
+// reloads the window for real.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -10,6 +12,8 @@ import { EXTENSION_ID, PreviewCommands } from '../../src/constants';
 
 interface PanelInfo {
   kind: 'document' | 'studio';
+  design?: string;
+  invoice?: string;
   viewType: string;
   title: string;
   html: string;
@@ -100,5 +104,47 @@ suite('Document preview', function () {
     await hook({ kind: 'document', simulate: { type: 'rendered', seq: 424242, mode: 'structured', ms: 3, outcome: 'structured' } });
     const after = await shown();
     assert.deepEqual(after.renders.slice(before).map((r) => [r.seq, r.outcome]), [[424242, 'structured']]);
+  });
+
+  test('a panel VS Code hands back after a window reload shows what its page kept; one whose document is gone, or whose state is not ours, closes', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until(async () => ((await hook()).length === 0 ? true : undefined), 'the previews to close');
+    const despatch = sample('despatch-advice.xml');
+    // The page's state as it keeps it: its own keys beside the restore state the host sent it.
+    await hook({ restore: { viewType: 'nilvera.preview.document', state: { userMode: 'structured', restore: { panel: 'document', document: despatch.toString() } } } });
+    const restored = await shown();
+    assert.equal(restored.title, 'Preview despatch-advice.xml');
+    assert.equal(restored.viewType, 'nilvera.preview.document');
+
+    // A second document panel (one preview follows the editor), a missing file, a foreign state: each closes at once.
+    const missing = vscode.Uri.file(path.join(root, 'media', 'samples', 'no-such-invoice.xml')).toString();
+    for (const state of [
+      { restore: { panel: 'document', document: sample('invoice-TEMELFATURA.xml').toString() } },
+      undefined,
+      { restore: { panel: 'studio', design: despatch.toString() } },
+      { restore: { panel: 'document', document: 'not a uri' } },
+    ]) {
+      await hook({ restore: { viewType: 'nilvera.preview.document', state } });
+      const panels = await hook();
+      assert.deepEqual(panels.map((p) => [p.kind, p.title]), [['document', 'Preview despatch-advice.xml']], JSON.stringify(state));
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await until(async () => ((await hook()).length === 0 ? true : undefined), 'the preview to close');
+    await hook({ restore: { viewType: 'nilvera.preview.document', state: { restore: { panel: 'document', document: missing } } } });
+    assert.deepEqual(await hook(), [], 'a document that is gone: no panel');
+
+    // The template studio: its design and the built-in sample it showed, found by name in this installation.
+    const design = sample('sample-design.xslt');
+    await hook({ restore: { viewType: 'nilvera.preview.studio', state: { restore: { panel: 'studio', design: design.toString(), sample: 'invoice-TICARIFATURA.xml' } } } });
+    const studio = await until(async () => {
+      const p = (await hook()).find((x) => x.kind === 'studio');
+      return p && p.latestSeq > 0 && p.renders.some((r) => r.seq === p.latestSeq) ? p : undefined;
+    }, 'the studio to report its rendering');
+    assert.equal(studio.title, 'Design sample-design.xslt with invoice-TICARIFATURA.xml');
+    assert.equal(studio.design, design.toString());
+    assert.equal(studio.invoice, sample('invoice-TICARIFATURA.xml').toString());
+    const another = vscode.Uri.file(path.join(root, 'test', 'fixtures', 'preview', 'importing-design.xslt')).toString();
+    await hook({ restore: { viewType: 'nilvera.preview.studio', state: { restore: { panel: 'studio', design: another, sample: '../../package.json' } } } });
+    assert.deepEqual((await hook()).filter((p) => p.kind === 'studio').map((p) => p.design), [design.toString()], 'a sample name that leaves the samples folder is refused');
   });
 });

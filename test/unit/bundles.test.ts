@@ -32,17 +32,20 @@ const FEATURE_BUDGET_BYTES: Record<string, number> = {
   reconciliation: 100 * 1024,
   connection: 95 * 1024,
   profiles: 70 * 1024,
-  preview: 100 * 1024,
+  // the preview shares the editor's document-type table and wording (src/domain/ubl/, the editor's
+  // messages) and restores its panels after a reload (103.7 KB when this was set).
+  preview: 105 * 1024,
 };
 
 /**
  * Modules of the areas loaded on first use: none of them may be loaded at activation. Everything under
- * these folders belongs to a feature; the shell keeps only the profile store and the selection context
- * key of the editor menu.
+ * these folders belongs to a feature; the shell keeps only the profile store, the selection context
+ * key of the editor menu, and the "Preview Document" menu's context key with the table of UBL-TR
+ * document types it recognises a document by (pure data, no imports).
  */
 const AREA_MODULES: Array<[string, RegExp]> = [
   ['API client', /^src\/api\//],
-  ['domain logic (CSV, ZIP, XML)', /^src\/domain\//],
+  ['domain logic (CSV, ZIP, XML)', /^src\/domain\/(?!ubl\/documentTypes\.ts$)/],
   ['registry index', /^src\/registry\//],
   ['reconciliation', /^src\/reconciliation\//],
   ['editor scanners, hovers and diagnostics', /^src\/editor\/(diagnostics|hover)\//],
@@ -52,7 +55,7 @@ const AREA_MODULES: Array<[string, RegExp]> = [
   ['sandbox server', /^src\/sandbox\//],
   ['profile commands', /^src\/shell\/profiles\/profileCommands\.ts$/],
   ['content sniffing', /^src\/shell\/nilveraContent\.ts$/],
-  ['preview and template studio', /^src\/preview\/(?!contextKey\.ts$|model\/documentTypes\.ts$)/],
+  ['preview and template studio', /^src\/preview\/(?!contextKey\.ts$)/],
   ['node-fetch, jszip', /node_modules\/(node-fetch|jszip)\//],
 ];
 

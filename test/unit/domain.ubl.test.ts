@@ -2,7 +2,7 @@
 // element path, the schemes that carry a tax number with their checks, and GİB's placeholders.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { documentTypeByKind, documentTypeOf, partyRoleOf, registryDocumentTypeOf, UBL_DOCUMENT_TYPES } from '../../src/domain/ubl/documentTypes';
+import { documentTypeByKind, documentTypeOf, documentTypeOfHead, partyRegistryOf, partyRoleOf, registryDocumentTypeOf, UBL_DOCUMENT_TYPES } from '../../src/domain/ubl/documentTypes';
 import { checkPartyTaxNumber, NON_TAX_PARTY_SCHEMES, TAX_SCHEMES, taxNumberElement, taxSchemeOf } from '../../src/domain/ubl/taxSchemes';
 import { completeTckn, completeVkn } from '../../src/domain/taxId';
 
@@ -35,6 +35,40 @@ test('registry lists: invoices against the e-invoice list, despatch and receipt 
   assert.equal(documentTypeByKind('DespatchAdvice').registryRule?.receiverRole, 'deliveryCustomer');
   assert.equal(documentTypeByKind('ReceiptAdvice').registryRule?.receiverRole, 'despatchSupplier');
   assert.ok(documentTypeByKind('DespatchAdvice').registryRule?.registeredProfiles.has('TEMELIRSALIYE'));
+});
+
+test('registry lists of the parties: the profile rule\'s list, else the e-invoice list', () => {
+  assert.deepEqual(UBL_DOCUMENT_TYPES.map((t) => [t.kind, partyRegistryOf(t)]), [
+    ['Invoice', 'Invoice'],
+    ['DespatchAdvice', 'DespatchAdvice'],
+    ['ReceiptAdvice', 'DespatchAdvice'],
+    ['CreditNote', 'Invoice'],
+    ['ApplicationResponse', 'Invoice'],
+  ]);
+});
+
+test('what a reader of each type finds beside the parties: type code, lines and their quantities, amounts', () => {
+  assert.deepEqual(
+    UBL_DOCUMENT_TYPES.map((t) => [t.kind, t.typeCodeElement, t.lineElement, t.quantityElements[0], t.hasTotals]),
+    [
+      ['Invoice', 'InvoiceTypeCode', 'InvoiceLine', 'InvoicedQuantity', true],
+      ['DespatchAdvice', 'DespatchAdviceTypeCode', 'DespatchLine', 'DeliveredQuantity', false],
+      ['ReceiptAdvice', 'ReceiptAdviceTypeCode', 'ReceiptLine', 'ReceivedQuantity', false],
+      ['CreditNote', 'CreditNoteTypeCode', 'CreditNoteLine', 'CreditedQuantity', true],
+      ['ApplicationResponse', undefined, undefined, undefined, false],
+    ],
+  );
+});
+
+test('documentTypeOfHead: the root element and the namespace its own prefix is bound to, from the opening text', () => {
+  const ns = (root: string) => `${NS}${root}-2`;
+  assert.equal(documentTypeOfHead(`<?xml version="1.0"?>\n<Invoice xmlns="${ns('Invoice')}" xmlns:cac="x">`)?.kind, 'Invoice');
+  assert.equal(documentTypeOfHead(`<!-- a comment <Order> --><inv:DespatchAdvice xmlns:inv="${ns('DespatchAdvice')}">`)?.kind, 'DespatchAdvice');
+  assert.equal(documentTypeOfHead(`<?xml version="1.0"?><!DOCTYPE x><CreditNote\n  xmlns:cbc="y"\n  xmlns='${ns('CreditNote')}'>`)?.kind, 'CreditNote');
+  assert.equal(documentTypeOfHead('<?xml version="1.0"?><project xmlns="http://maven.apache.org/POM/4.0.0"/>'), undefined);
+  assert.equal(documentTypeOfHead('<Invoice xmlns="urn:example"/>'), undefined, 'an Invoice outside the UBL namespace');
+  assert.equal(documentTypeOfHead(`<Invoice xmlns:u="${ns('Invoice')}">`), undefined, 'the namespace bound to another prefix than the root\'s');
+  assert.equal(documentTypeOfHead(`<ReceiptAdvice xmlns="${ns('Invoice')}">`), undefined, "a root in another type's namespace");
 });
 
 test('party roles by element path, per document type; exact paths first, then anywhere-paths', () => {

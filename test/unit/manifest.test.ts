@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { evaluateWhen, type WhenContext } from '../support/whenClause';
 import { OWN_ROWS_ONLY } from '../../src/features';
+import { FormViewTypes, PreviewViewTypes } from '../../src/constants';
 
 interface MenuEntry {
   command: string;
@@ -70,6 +71,12 @@ test('opening an invoice (XML) or a customer list (CSV/TSV) activates the extens
   const languages = manifest.contributes?.languages ?? [];
   assert.ok(languages.some((l) => l.id === 'csv' && l.extensions?.includes('.csv')), '.csv files get no csv language');
   assert.ok(languages.some((l) => l.id === 'tsv' && l.extensions?.includes('.tsv')), '.tsv files get no tsv language');
+});
+
+test('every webview panel that comes back after a window reload activates the extension for its serializer', () => {
+  // Without onWebviewPanel:<viewType>, a window that reloads with a form or preview open leaves its tab
+  // blank until something else activates the extension.
+  for (const viewType of [...Object.values(FormViewTypes), ...Object.values(PreviewViewTypes)]) assert.ok(events.includes(`onWebviewPanel:${viewType}`), `onWebviewPanel:${viewType} is missing`);
 });
 
 test('without a key the palette hides every command that needs one; with a key it offers them', () => {

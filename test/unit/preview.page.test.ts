@@ -1,11 +1,11 @@
 // What the preview's page and host agree on without a browser: the host's check of every page message
-// (src/preview/protocol.ts), the page's policy (src/preview/html.ts: the frame it inherits into stays shut),
+// and of the restore state a page keeps for a window reload (src/preview/protocol.ts), the page's policy (src/preview/html.ts: the frame it inherits into stays shut),
 // and what the page says when a design fails (src/preview/designDiagnosis.ts).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkPreviewMessage } from '../../src/preview/protocol';
+import { checkPreviewMessage, restoreStateOf } from '../../src/preview/protocol';
 import { FRAME_POLICY, previewPage, previewPolicy } from '../../src/preview/page';
 import { externalReferences, likelyCauses } from '../../src/preview/designDiagnosis';
 
@@ -49,6 +49,28 @@ test('page messages: anything else is dropped with a reason that names no value'
     assert.match(c.reason, reason);
     assert.ok(!c.reason.includes('/etc/passwd'));
   }
+});
+
+test('restore state: taken from the page\'s state for its own panel kind, with URIs and a sample name checked; anything else is none', () => {
+  const doc = 'file:///home/u/faturalar/invoice%20%C5%9F.xml';
+  assert.deepEqual(restoreStateOf({ userMode: 'structured', restore: { panel: 'document', document: doc } }, 'document'), { panel: 'document', document: doc });
+  assert.deepEqual(restoreStateOf({ restore: { panel: 'studio', design: 'file:///d.xslt', invoice: 'untitled:Untitled-1' } }, 'studio'), { panel: 'studio', design: 'file:///d.xslt', invoice: 'untitled:Untitled-1' });
+  assert.deepEqual(restoreStateOf({ restore: { panel: 'studio', design: 'file:///d.xslt', sample: 'invoice-TICARIFATURA.xml', extra: 1 } }, 'studio'), { panel: 'studio', design: 'file:///d.xslt', sample: 'invoice-TICARIFATURA.xml' }, 'rebuilt from the checked fields');
+  for (const [state, kind] of [
+    [undefined, 'document'],
+    [{}, 'document'],
+    [{ restore: null }, 'document'],
+    [{ restore: { panel: 'document', document: doc } }, 'studio'],
+    [{ restore: { panel: 'document', document: doc, design: 'file:///d.xslt' } }, 'studio'],
+    [{ restore: { panel: 'studio', design: 'file:///d.xslt' } }, 'document'],
+    [{ restore: { panel: 'document', document: '/home/u/invoice.xml' } }, 'document'],
+    [{ restore: { panel: 'document', document: `file:///${'a'.repeat(5000)}` } }, 'document'],
+    [{ restore: { panel: 'document', document: 42 } }, 'document'],
+    [{ restore: { panel: 'studio', design: 'file:///d.xslt', sample: '../../package.json' } }, 'studio'],
+    [{ restore: { panel: 'studio', design: 'file:///d.xslt', sample: 'x.xslt' } }, 'studio'],
+    [{ restore: { panel: 'studio', design: 'file:///d.xslt', invoice: 'no scheme' } }, 'studio'],
+    [[{ restore: { panel: 'document', document: doc } }], 'document'],
+  ] as Array<[unknown, 'document' | 'studio']>) assert.equal(restoreStateOf(state, kind), undefined, JSON.stringify(state));
 });
 
 test('the page and its policies: nothing from the network, scripts only by nonce, the design frame sandboxed', () => {

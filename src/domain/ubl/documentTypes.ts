@@ -72,8 +72,17 @@ export interface UblDocumentType {
   namespace: string;
   /** The ProfileID values GİB defines for the type (informative; an unknown one gets no profile rule). */
   profiles: readonly string[];
+  /** In the order a reader names them: the first entry of a role is where it is shown among the parties. */
   partyRoles: readonly PartyRolePath[];
   registryRule?: RegistryRule;
+  /** The root's child that holds the type code (InvoiceTypeCode, DespatchAdviceTypeCode…), if it has one. */
+  typeCodeElement?: string;
+  /** The root's children that are the document's lines, if it has lines. */
+  lineElement?: string;
+  /** A line's quantity elements, the main one first (a receipt advice line has received, rejected… quantities). */
+  quantityElements: readonly string[];
+  /** Whether it states amounts (line amounts, TaxTotal, LegalMonetaryTotal) that must add up. */
+  hasTotals: boolean;
 }
 
 /**
@@ -133,6 +142,10 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
       ...COMMON_ROLES,
     ],
     registryRule: { registry: 'Invoice', receiverRole: 'customer', registeredProfiles: E_INVOICE_PROFILES, unregisteredProfiles: new Set([E_ARCHIVE_PROFILE]) },
+    typeCodeElement: 'InvoiceTypeCode',
+    lineElement: 'InvoiceLine',
+    quantityElements: ['InvoicedQuantity'],
+    hasTotals: true,
   },
   {
     kind: 'DespatchAdvice',
@@ -149,6 +162,10 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
       ...COMMON_ROLES,
     ],
     registryRule: { registry: 'DespatchAdvice', receiverRole: 'deliveryCustomer', registeredProfiles: E_DESPATCH_PROFILES, unregisteredProfiles: new Set() },
+    typeCodeElement: 'DespatchAdviceTypeCode',
+    lineElement: 'DespatchLine',
+    quantityElements: ['DeliveredQuantity', 'OutstandingQuantity'],
+    hasTotals: false,
   },
   {
     // The receipt advice (irsaliye yanıtı) goes back from the delivery customer to the despatch's
@@ -166,6 +183,10 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
       ...COMMON_ROLES,
     ],
     registryRule: { registry: 'DespatchAdvice', receiverRole: 'despatchSupplier', registeredProfiles: E_DESPATCH_PROFILES, unregisteredProfiles: new Set() },
+    typeCodeElement: 'ReceiptAdviceTypeCode',
+    lineElement: 'ReceiptLine',
+    quantityElements: ['ReceivedQuantity', 'RejectedQuantity', 'ShortQuantity', 'OversupplyQuantity'],
+    hasTotals: false,
   },
   {
     // UBL-TR uses the CreditNote schema for the e-Müstahsil receipt (an e-Arşiv family document: no
@@ -182,6 +203,10 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
       ...SHIPMENT_ROLES,
       ...COMMON_ROLES,
     ],
+    typeCodeElement: 'CreditNoteTypeCode',
+    lineElement: 'CreditNoteLine',
+    quantityElements: ['CreditedQuantity'],
+    hasTotals: true,
   },
   {
     // Answers (KABUL/RED, system responses) travel between parties the platform already knows.
@@ -194,6 +219,8 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
       { path: `ReceiverParty/${PARTY_ID}`, role: 'receiver' },
       ...COMMON_ROLES,
     ],
+    quantityElements: [],
+    hasTotals: false,
   },
 ];
 
@@ -212,6 +239,30 @@ export function documentTypeByKind(kind: UblDocumentKind): UblDocumentType {
 /** The registry list family a type's profile rule checks against; undefined when it has no such rule. */
 export function registryDocumentTypeOf(type: UblDocumentType): RegistryDocumentType | undefined {
   return type.registryRule?.registry;
+}
+
+/**
+ * The registry list a type's parties are looked up in to show their status: the list of its profile
+ * rule. Types without one (e-Müstahsil receipts, application responses) pass between e-invoice users
+ * (an e-Müstahsil issuer is one, a response answers an e-invoice), so the e-invoice list.
+ */
+export function partyRegistryOf(type: UblDocumentType): RegistryDocumentType {
+  return type.registryRule?.registry ?? 'Invoice';
+}
+
+/**
+ * The document type of a text by its opening (the root element after the prolog, comments and a
+ * doctype: its local name and the namespace its prefix, or the default, is bound to on that element);
+ * undefined for any other text. For menus and pickers that look at the first few KB of a file.
+ */
+export function documentTypeOfHead(head: string): UblDocumentType | undefined {
+  if (!UBL_DOCUMENT_NAMESPACES.some((ns) => head.includes(ns))) return undefined;
+  // The first element that is not `<?…`, `<!…` (a signed document's root carries a dozen namespaces).
+  const root = /<(?![?!])(?:([\w.-]+):)?([\w.-]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)/.exec(head.replace(/<!--[\s\S]*?-->/g, ''));
+  if (!root) return undefined;
+  const [, prefix, local, attributes] = root;
+  const binding = new RegExp(`\\s${prefix ? `xmlns:${prefix.replace(/\./g, '\\.')}` : 'xmlns'}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attributes);
+  return documentTypeOf(local, binding?.[1] ?? binding?.[2]);
 }
 
 const segmentsOf = new Map<string, string[]>();

@@ -2,7 +2,7 @@
 // extension, an English formatter in unit tests), so this stays free of the vscode module.
 import type { PartyRole, UblDocumentKind } from '../../domain/ubl/documentTypes';
 import type { GibPlaceholder } from '../../domain/ubl/taxSchemes';
-import type { Finding, InvalidTaxId } from './rules';
+import type { FindingFacts, InvalidTaxId } from './rules';
 
 export interface Translator {
   t(message: string, ...args: Array<string | number>): string;
@@ -96,7 +96,7 @@ function placeholderName(l10n: Translator, p: GibPlaceholder): string {
     : l10n.t("{0} is GİB's placeholder TCKN for a foreign or unidentified person", p.value);
 }
 
-function placeholderMessage(l10n: Translator, f: Finding): string {
+function placeholderMessage(l10n: Translator, f: FindingFacts): string {
   const p = f.placeholder as GibPlaceholder;
   const what = placeholderName(l10n, p);
   if (f.code === 'gib-placeholder') return l10n.t('{0}: accepted for the buyer of an e-Arşiv, export or tax-free invoice.', what);
@@ -110,7 +110,7 @@ function placeholderMessage(l10n: Translator, f: Finding): string {
   }
 }
 
-export function findingMessage(l10n: Translator, f: Finding): string {
+export function findingMessage(l10n: Translator, f: FindingFacts): string {
   switch (f.code) {
     case 'invalid-tax-id':
       return invalidMessage(l10n, f.taxNumber, f.invalid ?? { kind: undefined, problem: 'checksum' }, f.scheme);

@@ -5,8 +5,8 @@
 import type { AliasType } from '../../api/types';
 import { activeAliases, type OfflineTaxpayer } from '../../registry/offlineLookup';
 import type { TaxIdKind, TaxIdProblem } from '../../domain/taxId';
-import type { PartyRole, RegistryDocumentType, UblDocumentKind } from '../../domain/ubl/documentTypes';
-import { checkTaxNumber, type GibPlaceholder, type PlaceholderMisplacement, type TaxNumberCheck } from '../../domain/ubl/taxSchemes';
+import type { PartyRole, RegistryDocumentType, UblDocumentKind, UblDocumentType } from '../../domain/ubl/documentTypes';
+import { checkTaxNumber, type GibPlaceholder, type PlaceholderMisplacement, type TaxNumberCheck, type TaxNumberVerdict, type TaxScheme } from '../../domain/ubl/taxSchemes';
 import type { CsvScan } from './csvScan';
 import type { ScannedTaxNumber, UblScan } from './ublScan';
 
@@ -38,11 +38,10 @@ export interface InvalidTaxId {
   expectedCheckDigits?: string;
 }
 
-export interface Finding {
+/** What a finding says, without its place in the text: enough for its message (./messages) and severity. */
+export interface FindingFacts {
   code: FindingCode;
   severity: FindingSeverity;
-  start: number;
-  end: number;
   taxNumber: string;
   invalid?: InvalidTaxId;
   profile?: string;
@@ -58,6 +57,11 @@ export interface Finding {
   misplacement?: PlaceholderMisplacement;
   /** On a "list not downloaded" note: the other registry list family is downloaded. */
   otherListDownloaded?: boolean;
+}
+
+export interface Finding extends FindingFacts {
+  start: number;
+  end: number;
 }
 
 export type RegistryLookup = (taxNumber: string) => OfflineTaxpayer | undefined;
@@ -87,9 +91,25 @@ export function receiverId(scan: UblScan): ScannedTaxNumber | undefined {
   return role ? scan.taxNumbers.find((n) => n.role === role && !n.empty) : undefined;
 }
 
-function numberFindings(scan: UblScan, n: ScannedTaxNumber, profile: string | undefined): Finding | undefined {
-  const verdict = checkTaxNumber(n.scheme.check, n.value, { documentKind: scan.documentType?.kind, role: n.role, profile });
-  const base = { start: n.start, end: n.end, taxNumber: n.value, role: n.role, documentKind: scan.documentType?.kind, scheme: n.scheme.id };
+/** A tax number of a document where it stands: its value, scheme, party role and the document's type and profile. */
+export interface DocumentTaxNumber {
+  value: string;
+  scheme: TaxScheme;
+  role: PartyRole;
+  documentKind: UblDocumentKind | undefined;
+  /** The document's ProfileID, upper-cased; undefined while none is written. */
+  profile: string | undefined;
+}
+
+/** The verdict on a document's tax number: the scheme's check, GİB's placeholders judged where they stand. */
+export function documentNumberVerdict(n: DocumentTaxNumber): TaxNumberVerdict {
+  return checkTaxNumber(n.scheme.check, n.value, { documentKind: n.documentKind, role: n.role, profile: n.profile });
+}
+
+/** What a document's tax number comes to: undefined when valid, else an error or, for a placeholder where GİB prescribes it, information. */
+export function numberFinding(n: DocumentTaxNumber, verdict: TaxNumberVerdict = documentNumberVerdict(n)): FindingFacts | undefined {
+  const { profile } = n;
+  const base = { taxNumber: n.value, role: n.role, documentKind: n.documentKind, scheme: n.scheme.id };
   switch (verdict.verdict) {
     case 'valid':
       return undefined;
@@ -107,6 +127,35 @@ function numberFindings(scan: UblScan, n: ScannedTaxNumber, profile: string | un
 }
 
 /**
+ * The profile rule of a document's type on its receiver (the number `rule.receiverRole` names): a
+ * warning when the receiver's registration does not fit the profile; without the rule's registry list
+ * (`registries` answers undefined for it), information that says which list is missing. Undefined when
+ * the type has no rule, the receiver's number is not valid (an invalid one is already an error, a
+ * placeholder stands for a buyer no registry lists), or all is well.
+ */
+export function profileRuleFinding(type: UblDocumentType, receiver: DocumentTaxNumber, registries: RegistryLookups | undefined): FindingFacts | undefined {
+  const rule = type.registryRule;
+  if (!rule || documentNumberVerdict(receiver).verdict !== 'valid') return undefined;
+  const { profile } = receiver;
+  const base = { taxNumber: receiver.value, role: receiver.role, documentKind: type.kind, scheme: receiver.scheme.id };
+  const lookup = registries?.(rule.registry);
+  if (!lookup) {
+    const other: RegistryDocumentType = rule.registry === 'Invoice' ? 'DespatchAdvice' : 'Invoice';
+    const code = rule.registry === 'Invoice' ? FindingCodes.registryNotDownloaded : FindingCodes.despatchRegistryNotDownloaded;
+    return { ...base, code, severity: 'information', otherListDownloaded: registries?.(other) !== undefined };
+  }
+  if (!profile) return undefined;
+  const taxpayer = lookup(receiver.value);
+  const status = registryStatus(taxpayer);
+  const known = { profile, status, title: taxpayer?.title, activePkAlias: firstActiveAlias(taxpayer, 'PK') };
+  if (rule.registeredProfiles.has(profile) && status !== 'registered') {
+    return { ...base, ...known, code: rule.registry === 'Invoice' ? FindingCodes.notEInvoiceUser : FindingCodes.notEDespatchUser, severity: 'warning' };
+  }
+  if (rule.unregisteredProfiles.has(profile) && status === 'registered') return { ...base, ...known, code: FindingCodes.eInvoiceUserOnEArchive, severity: 'warning' };
+  return undefined;
+}
+
+/**
  * Findings of a UBL-TR document: every tax number checked, then the profile rule of its type. Without
  * the rule's registry list (`registries` answers undefined for it), one information finding at the
  * receiver's valid number says which list is missing.
@@ -115,32 +164,15 @@ export function documentFindings(scan: UblScan, registries: RegistryLookups | un
   const type = scan.documentType;
   if (!type) return [];
   const profile = scan.profileId?.value.toUpperCase();
+  const inDocument = (n: ScannedTaxNumber): DocumentTaxNumber => ({ value: n.value, scheme: n.scheme, role: n.role, documentKind: type.kind, profile });
   const findings: Finding[] = [];
   for (const n of scan.taxNumbers) {
-    const finding = numberFindings(scan, n, profile);
-    if (finding) findings.push(finding);
+    const finding = numberFinding(inDocument(n));
+    if (finding) findings.push({ ...finding, start: n.start, end: n.end });
   }
-  const rule = type.registryRule;
   const receiver = receiverId(scan);
-  if (!rule || !receiver) return findings;
-  // An invalid number is already an error; a placeholder stands for a buyer no registry lists.
-  if (checkTaxNumber(receiver.scheme.check, receiver.value, { documentKind: type.kind, role: receiver.role, profile }).verdict !== 'valid') return findings;
-  const base = { start: receiver.start, end: receiver.end, taxNumber: receiver.value, role: receiver.role, documentKind: type.kind, scheme: receiver.scheme.id };
-  const lookup = registries?.(rule.registry);
-  if (!lookup) {
-    const other: RegistryDocumentType = rule.registry === 'Invoice' ? 'DespatchAdvice' : 'Invoice';
-    const code = rule.registry === 'Invoice' ? FindingCodes.registryNotDownloaded : FindingCodes.despatchRegistryNotDownloaded;
-    findings.push({ ...base, code, severity: 'information', otherListDownloaded: registries?.(other) !== undefined });
-    return findings;
-  }
-  if (!profile) return findings;
-  const taxpayer = lookup(receiver.value);
-  const status = registryStatus(taxpayer);
-  const known = { profile, status, title: taxpayer?.title, activePkAlias: firstActiveAlias(taxpayer, 'PK') };
-  if (rule.registeredProfiles.has(profile) && status !== 'registered') {
-    findings.push({ ...base, ...known, code: rule.registry === 'Invoice' ? FindingCodes.notEInvoiceUser : FindingCodes.notEDespatchUser, severity: 'warning' });
-  }
-  if (rule.unregisteredProfiles.has(profile) && status === 'registered') findings.push({ ...base, ...known, code: FindingCodes.eInvoiceUserOnEArchive, severity: 'warning' });
+  const rule = receiver && profileRuleFinding(type, inDocument(receiver), registries);
+  if (receiver && rule) findings.push({ ...rule, start: receiver.start, end: receiver.end });
   return findings;
 }
 

@@ -1,31 +1,45 @@
-// How the structured view classifies one identification of a party and checks it: the one function
-// that decides which identifications are tax numbers and whether a tax number is right. Today a tax
-// number is an identification with schemeID VKN or TCKN (a driver's NationalityID counts as TCKN),
-// checked by its check digits; every other scheme (MERSISNO, TICARETSICILNO, HIZMETNO…) is shown
-// as it is. Pure: the registry status is added by the model, from a lookup it is given.
-import { checkTaxId, type TaxIdKind, type TaxIdProblem } from '../../domain/taxId';
+// How the structured view judges one identification of a party, exactly as the editor does: the scheme
+// table and the check of src/domain/ubl/taxSchemes.ts (GİB's placeholders judged for the party's role,
+// the document's type and profile), then the editor's finding for the verdict and its message
+// (src/editor/diagnostics/rules.ts, messages.ts). What the editor underlines, the view says, in the same
+// words. Pure: the registry status is added by the model, from a lookup it is given.
+import type { PartyRole, UblDocumentKind } from '../../domain/ubl/documentTypes';
+import { checkPartyTaxNumber, taxSchemeOf } from '../../domain/ubl/taxSchemes';
+import { findingMessage, type Translator } from '../../editor/diagnostics/messages';
+import { numberFinding, type DocumentTaxNumber, type FindingFacts } from '../../editor/diagnostics/rules';
+import type { NumberFinding, PartyIdentification } from './types';
 
-export type PartyIdVerdict =
-  | { taxNumber: false }
-  | { taxNumber: true; kind: TaxIdKind; valid: true }
-  | {
-      taxNumber: true;
-      kind: TaxIdKind;
-      valid: false;
-      problem: TaxIdProblem;
-      /** For a checksum failure: the number with the check digit(s) its first nine digits call for. */
-      corrected?: string;
-    };
+/** The English source text of a message, its {0}… filled in (the host passes vscode.l10n instead). */
+export const sourceText: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)) };
 
-/** Classifies and checks an identification by its schemeID (case and spaces ignored) and value. */
-export function checkPartyIdentification(schemeID: string | undefined, value: string): PartyIdVerdict {
-  const scheme = schemeID?.trim().toUpperCase();
-  if (scheme !== 'VKN' && scheme !== 'TCKN') return { taxNumber: false };
-  const trimmed = value.trim();
-  // The scheme fixes the length: an 11-digit "VKN" is a length error, not a valid TCKN.
-  if (/^\d+$/.test(trimmed) && trimmed.length !== (scheme === 'VKN' ? 10 : 11)) return { taxNumber: true, kind: scheme, valid: false, problem: 'length' };
-  const check = checkTaxId(trimmed);
-  if (check.valid) return { taxNumber: true, kind: scheme, valid: true };
-  const corrected = check.problem === 'checksum' && check.expectedCheckDigits ? trimmed.slice(0, 9) + check.expectedCheckDigits : undefined;
-  return { taxNumber: true, kind: scheme, valid: false, problem: check.problem, ...(corrected ? { corrected } : {}) };
+/** Where a number stands: the party it belongs to, and the document's type and ProfileID (upper-cased). */
+export interface NumberPlace {
+  role: PartyRole;
+  documentKind: UblDocumentKind;
+  profile: string | undefined;
+}
+
+export function findingView(facts: FindingFacts, l10n: Translator): NumberFinding {
+  return { code: facts.code, severity: facts.severity, message: findingMessage(l10n, facts) };
+}
+
+/** The number as the editor's rules take it, or undefined when its scheme carries no tax number. */
+export function documentTaxNumber(schemeId: string, value: string, place: NumberPlace): DocumentTaxNumber | undefined {
+  const scheme = taxSchemeOf(schemeId);
+  return scheme && { value: value.trim(), scheme, role: place.role, documentKind: place.documentKind, profile: place.profile };
+}
+
+/**
+ * An identification checked: a tax number (by its scheme: VKN, TCKN, VKN_TCKN, ARACIKURUMVKN,
+ * MALSAHIBIVKNTCKN…, any case) gets the verdict and the editor's finding; any other scheme (MERSISNO,
+ * PARTYTYPE…) is shown as written.
+ */
+export function checkIdentification(schemeId: string, value: string, place: NumberPlace, l10n: Translator = sourceText): PartyIdentification {
+  const shown = { scheme: schemeId, value: value.trim() };
+  const number = documentTaxNumber(schemeId, value, place);
+  const verdict = checkPartyTaxNumber(schemeId, value, { documentKind: place.documentKind, role: place.role, profile: place.profile });
+  if (!number || !verdict) return { ...shown, findings: [] };
+  const kind = verdict.verdict === 'valid' || verdict.verdict === 'invalid' ? verdict.kind : verdict.verdict === 'empty' ? (verdict.check === 'VKN_OR_TCKN' ? undefined : verdict.check) : verdict.placeholder.kind;
+  const finding = numberFinding(number, verdict);
+  return { ...shown, taxNumber: { role: place.role, verdict: verdict.verdict, ...(kind ? { kind } : {}) }, findings: finding ? [findingView(finding, l10n)] : [] };
 }

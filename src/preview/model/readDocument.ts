@@ -1,29 +1,34 @@
 // Reads a UBL-TR document's text into the structured view's model: document type and profile, parties
 // with their identifications checked (and their registry status, through a lookup it is given), lines,
-// taxes and withholdings, totals and their arithmetic checks, and the design embedded in it. Pure (no
+// taxes and withholdings, totals and their arithmetic checks, and the design embedded in it. Which
+// document it is, which party a number belongs to and how a number is judged come from the tables of
+// src/domain/ubl/ and the editor's rules, so the view says what the editor's diagnostics say. Pure (no
 // vscode, no file access), so the unit tests run it on the fixtures; the host calls it as the editor's
 // text changes.
-import type { GlobalUserType } from '../../api/types';
-import type { OfflineTaxpayer } from '../../registry/offlineLookup';
-import { E_ARCHIVE_PROFILE, E_INVOICE_PROFILES } from '../../editor/diagnostics/rules';
-import { documentTypeOf, type DocumentType } from './documentTypes';
+import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentType } from '../../domain/ubl/documentTypes';
+import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
+import type { Translator } from '../../editor/diagnostics/messages';
+import { FindingCodes, profileRuleFinding, type RegistryLookups } from '../../editor/diagnostics/rules';
+import { activeAliases, type OfflineTaxpayer } from '../../registry/offlineLookup';
 import { parseDecimal } from './decimal';
-import { checkPartyIdentification } from './partyCheck';
+import { checkIdentification, documentTaxNumber, findingView, sourceText } from './partyCheck';
 import { totalsChecks, type TotalsInput } from './totalsChecks';
 import type { Amount, LineView, PartyIdentification, PartyRegistry, PartyView, ReadResult, StructuredModel, TaxLine, TaxTotalView, TotalKey } from './types';
 import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } from './xmlReader';
 
-/** A downloaded registry list of one user type: a lookup and the list's date. */
+/** A downloaded registry list family: a lookup and the list's date. */
 export interface RegistryList {
   lookup(taxNumber: string): OfflineTaxpayer | undefined;
   downloadedAt: string;
 }
 
 export interface ReadOptions {
-  /** The downloaded list of a user type, or undefined when none is downloaded. */
-  registry?: (userType: GlobalUserType) => RegistryList | undefined;
+  /** The downloaded lists of a family (e-invoice or e-despatch users), or undefined when none is downloaded. */
+  registry?: (list: RegistryDocumentType) => RegistryList | undefined;
   /** Lines kept in the model (all are counted and checked); default: all. */
   maxLines?: number;
+  /** The words of the findings: vscode.l10n in the extension; by default the English source text. */
+  l10n?: Translator;
 }
 
 /** The design embedded in the document: its file name and text, or why it could not be read. */
@@ -75,14 +80,9 @@ function registryOf(taxNumber: string, list: RegistryList | undefined): PartyReg
   if (!list) return { status: 'noList' };
   const taxpayer = list.lookup(taxNumber);
   if (!taxpayer) return { status: 'notRegistered', listDate: list.downloadedAt };
-  const active = taxpayer.aliases.filter((a) => !a.deleted);
+  const active = activeAliases(taxpayer);
   const pkAlias = active.find((a) => a.kind === 'PK')?.name;
   return { status: active.length > 0 ? 'registered' : 'deregistered', title: taxpayer.title, ...(pkAlias ? { pkAlias } : {}), listDate: list.downloadedAt };
-}
-
-function identification(scheme: string, value: string, list: RegistryList | undefined): PartyIdentification {
-  const verdict = checkPartyIdentification(scheme, value);
-  return { scheme, value, verdict, ...(verdict.taxNumber && verdict.valid ? { registry: registryOf(value, list) } : {}) };
 }
 
 function addressOf(address: XmlElement | undefined): string | undefined {
@@ -95,92 +95,134 @@ function personName(person: XmlElement | undefined): string | undefined {
   return joined([textAt(person, 'FirstName'), textAt(person, 'MiddleName'), textAt(person, 'FamilyName')], ' ');
 }
 
-/** A party element (the role wrapper holds a cac:Party; SenderParty, CarrierParty… are one). */
-function partyOf(role: string, wrapper: XmlElement, list: RegistryList | undefined): PartyView {
-  const party = child(wrapper, 'Party') ?? wrapper;
-  const ids: PartyIdentification[] = [];
-  for (const pid of childrenOf(party, 'PartyIdentification')) {
-    const id = child(pid, 'ID');
-    const value = id?.text.trim();
-    if (id && value) ids.push(identification(id.attrs.schemeID ?? '', value, list));
+/** Name, address, tax office and contact of a party's element (a DriverPerson is a person; a Signature speaks through its SignatoryParty). */
+function partyDetails(node: XmlElement): Omit<PartyView, 'role' | 'element' | 'identifications'> {
+  if (node.local === 'DriverPerson') {
+    const name = personName(node);
+    return name ? { name } : {};
   }
-  const view: PartyView = { role, identifications: ids };
+  const party = node.local === 'Signature' ? child(node, 'SignatoryParty') : node;
+  const out: Omit<PartyView, 'role' | 'element' | 'identifications'> = {};
+  if (!party) return out;
   const name = joined(childrenOf(party, 'PartyName').map((p) => textAt(p, 'Name'))) ?? personName(child(party, 'Person')) ?? textAt(party, 'PartyLegalEntity', 'RegistrationName');
   const address = addressOf(child(party, 'PostalAddress'));
   const taxOffice = textAt(party, 'PartyTaxScheme', 'TaxScheme', 'Name');
   const contact = joined([textAt(party, 'Contact', 'Telephone'), textAt(party, 'Contact', 'ElectronicMail')]);
-  if (name) view.name = name;
-  if (address) view.address = address;
-  if (taxOffice) view.taxOffice = taxOffice;
-  if (contact) view.contact = contact;
-  return view;
+  if (name) out.name = name;
+  if (address) out.address = address;
+  if (taxOffice) out.taxOffice = taxOffice;
+  if (contact) out.contact = contact;
+  return out;
 }
 
-/** A driver: a person whose NationalityID is a TCKN (UBL-TR despatch advice). */
-function driverOf(person: XmlElement, list: RegistryList | undefined): PartyView {
-  const tckn = textAt(person, 'NationalityID');
-  const view: PartyView = { role: 'DriverPerson', identifications: tckn ? [identification('TCKN', tckn, list)] : [] };
-  const name = personName(person);
-  if (name) view.name = name;
-  return view;
+/** An identification as written, judged once the whole document is read (its ProfileID decides where GİB's placeholders belong). */
+interface Site {
+  scheme: string;
+  value: string;
+  role: PartyRole;
+  /** Its scheme carries a tax number. */
+  tax: boolean;
+  /** Where its judgement goes: a party's or a line's identifications, or only the count of findings in lines not kept. */
+  into: PartyIdentification[] | undefined;
 }
 
-function lineOf(el: XmlElement, type: DocumentType): LineView {
-  const quantity = type.quantityElements.map((q) => child(el, q)).find((q) => q !== undefined);
-  const item = child(el, 'Item');
-  const line: LineView = { taxes: [], withholdings: [] };
-  const id = textAt(el, 'ID');
-  const name = joined([textAt(item, 'Name'), textAt(item, 'Description')], ' · ');
-  if (id) line.id = id;
-  if (name) line.name = name;
-  if (quantity?.text.trim()) line.quantity = quantity.text.trim();
-  if (quantity?.attrs.unitCode) line.unit = quantity.attrs.unitCode;
-  const price = amountOf(child(child(el, 'Price'), 'PriceAmount'));
-  const amount = amountOf(child(el, 'LineExtensionAmount'));
-  if (price) line.price = price;
-  if (amount) line.amount = amount;
-  for (const ac of childrenOf(el, 'AllowanceCharge')) {
-    const value = amountOf(child(ac, 'Amount'));
-    if (!value) continue;
-    if (textAt(ac, 'ChargeIndicator') === 'true') line.charges = value;
-    else line.allowances = value;
+/** A party found while reading. */
+interface PartyFound {
+  view: PartyView;
+  /** Where its role first appears in the type's table (the order parties are shown in); then document order. */
+  rank: number;
+  seq: number;
+}
+
+/**
+ * The party role of an element that stands for a party: a PartyIdentification below it would be one of
+ * the type's roles (the cac:Party of a supplier, a CarrierParty…), or an element that names a tax number
+ * by its place would be (a DriverPerson's NationalityID, a cac:Signature's ID); 'other' for any other
+ * element that has a PartyIdentification; undefined when it is no party.
+ */
+function partyRoleOfElement(type: UblDocumentType, node: XmlElement, path: readonly string[]): PartyRole | undefined {
+  const byIdentification = partyRoleOf(type, [...path, 'PartyIdentification', 'ID']);
+  if (byIdentification !== 'other') return byIdentification;
+  for (const e of TAX_NUMBER_ELEMENTS) {
+    if (e.parent !== node.local || e.parent === 'PartyIdentification') continue;
+    const role = partyRoleOf(type, [...path, e.element]);
+    if (role !== 'other') return role;
   }
-  for (const t of childrenOf(el, 'TaxTotal')) line.taxes.push(...childrenOf(t, 'TaxSubtotal').map(taxLineOf));
-  for (const t of childrenOf(el, 'WithholdingTaxTotal')) line.withholdings.push(...childrenOf(t, 'TaxSubtotal').map(taxLineOf));
-  return line;
+  return node.children.some((c) => c.local === 'PartyIdentification') ? 'other' : undefined;
 }
-
-function designOf(reference: XmlElement): EmbeddedDesign | undefined {
-  const object = child(child(reference, 'Attachment'), 'EmbeddedDocumentBinaryObject');
-  if (!object) return undefined;
-  const name = object.attrs.filename?.trim() || undefined;
-  const declared = textAt(reference, 'DocumentType')?.toUpperCase() === 'XSLT' || textAt(reference, 'DocumentTypeCode')?.toUpperCase() === 'XSLT';
-  if (!declared && !(name && /\.xslt?$/i.test(name))) return undefined;
-  const base64 = object.text.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length === 0) return { ...(name ? { name } : {}), problem: 'notBase64' };
-  const text = Buffer.from(base64, 'base64').toString('utf8').replace(/^\uFEFF/, '');
-  if (!/<(?:[\w.-]+:)?(stylesheet|transform)[\s>]/.test(text.slice(0, 64 * 1024))) return { ...(name ? { name } : {}), problem: 'notXslt' };
-  return { ...(name ? { name } : {}), text };
-}
-
-function referenceOf(el: XmlElement): { type: string; id: string } | undefined {
-  const id = textAt(el, 'ID');
-  return id ? { type: el.local, id } : undefined;
-}
-
-const REFERENCE_ELEMENTS = new Set(['OrderReference', 'DespatchDocumentReference', 'ReceiptDocumentReference', 'BillingReference', 'OriginatorDocumentReference', 'ContractDocumentReference']);
 
 /** Reads `text` as a UBL-TR document. */
 export function readDocument(text: string, options: ReadOptions = {}): ReadOutcome {
-  let type: DocumentType | undefined;
+  let type: UblDocumentType | undefined;
   let notUbl: { root: string; namespace: string } | undefined;
-  const model: StructuredModel = { kind: 'Invoice', notes: [], references: [], parties: [], lines: [], lineCount: 0, taxes: [], withholdings: [], totals: [], checks: [], responses: [], vehicles: [] };
+  const model: StructuredModel = { kind: 'Invoice', notes: [], references: [], parties: [], lines: [], lineCount: 0, findingsInLinesNotShown: {}, taxes: [], withholdings: [], totals: [], checks: [], responses: [], vehicles: [] };
   const totals: TotalsInput = { lineAmounts: [], allowanceCharges: [], taxes: [], withholdings: [], totals: {} };
-  const partiesByRole = new Map<string, PartyView[]>();
-  const drivers: PartyView[] = [];
+  const parties: PartyFound[] = [];
+  /** Every identification in document order. */
+  const sites: Site[] = [];
   let design: EmbeddedDesign | undefined;
-  let list: RegistryList | undefined;
   const maxLines = options.maxLines ?? Number.POSITIVE_INFINITY;
+  const l10n = options.l10n ?? sourceText;
+
+  const rankOf = (role: PartyRole): number => {
+    const at = (type as UblDocumentType).partyRoles.findIndex((r) => r.role === role);
+    return role === 'other' || at < 0 ? Number.MAX_SAFE_INTEGER : at;
+  };
+
+  const openParty = (role: PartyRole, node: XmlElement, path: readonly string[]): PartyFound => {
+    // A cac:Party is named by the element it stands in (AccountingSupplierParty…).
+    const element = node.local === 'Party' && path.length > 1 ? path[path.length - 2] : node.local;
+    const found: PartyFound = { view: { role, element, ...partyDetails(node), identifications: [] }, rank: rankOf(role), seq: parties.length };
+    parties.push(found);
+    return found;
+  };
+
+  /** The parties below a child of the root (not a line): each with the identifications it holds. */
+  const readParties = (node: XmlElement, path: readonly string[], party: PartyFound | undefined): void => {
+    const t = type as UblDocumentType;
+    const role = partyRoleOfElement(t, node, path);
+    // A party inside another of the same role is one party (a Signature's SignatoryParty); of another role, its own.
+    if (role !== undefined && party?.view.role !== role) party = openParty(role, node, path);
+    for (const c of node.children) {
+      const at = [...path, c.local];
+      if (c.local === 'PartyIdentification') {
+        party ??= openParty('other', node, path);
+        identificationSites(t, c, at, party.view.identifications, false);
+        continue;
+      }
+      const site = taxSite(t, node, c, at);
+      if (site) {
+        party ??= openParty(site.role, node, path);
+        sites.push({ ...site, into: party.view.identifications });
+        continue;
+      }
+      readParties(c, at, party);
+    }
+  };
+
+  /** Every identification of a PartyIdentification: tax numbers (an empty one too: an error) and other schemes that have a value. */
+  const identificationSites = (t: UblDocumentType, pid: XmlElement, at: readonly string[], into: PartyIdentification[] | undefined, taxOnly: boolean): void => {
+    for (const id of childrenOf(pid, 'ID')) {
+      const scheme = id.attrs.schemeID ?? '';
+      const value = id.text.trim();
+      const tax = taxSchemeOf(scheme) !== undefined;
+      if (tax || (!taxOnly && value)) sites.push({ scheme, value, role: partyRoleOf(t, [...at, 'ID']), tax, into });
+    }
+  };
+
+  /** The tax numbers written in a line, at any depth (the owner of the goods, a delivery party…). */
+  const readLineNumbers = (node: XmlElement, path: readonly string[], into: PartyIdentification[] | undefined): void => {
+    const t = type as UblDocumentType;
+    for (const c of node.children) {
+      const at = [...path, c.local];
+      if (c.local === 'PartyIdentification') identificationSites(t, c, at, into, true);
+      else {
+        const site = taxSite(t, node, c, at);
+        if (site) sites.push({ ...site, into });
+        else readLineNumbers(c, at, into);
+      }
+    }
+  };
 
   /** Thrown to stop reading once the root says the document is not one of ours. */
   const stop = new Error('not a UBL-TR document');
@@ -193,14 +235,27 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
           throw stop;
         }
         model.kind = type.kind;
-        list = options.registry?.(type.registry);
       },
       child(el) {
-        const t = type as DocumentType;
+        const t = type as UblDocumentType;
         const value = el.text.trim();
+        if (t.lineElement === el.local) {
+          model.lineCount += 1;
+          if (model.lines.length < maxLines) {
+            const line = lineOf(el, t);
+            model.lines.push(line);
+            totals.lineAmounts.push(line.amount);
+            readLineNumbers(el, [el.local], line.identifications);
+          } else {
+            totals.lineAmounts.push(amountOf(child(el, 'LineExtensionAmount')));
+            readLineNumbers(el, [el.local], undefined);
+          }
+          return;
+        }
+        readParties(el, [el.local], undefined);
         switch (el.local) {
           case 'ProfileID':
-            if (value) model.profile = value;
+            if (value) model.profile ??= value;
             return;
           case 'ID':
             if (value) model.id = value;
@@ -246,8 +301,6 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
             });
             return;
           case 'Shipment':
-            for (const stage of childrenOf(el, 'ShipmentStage')) for (const driver of childrenOf(stage, 'DriverPerson')) drivers.push(driverOf(driver, list));
-            for (const carrier of childrenOf(child(el, 'Delivery'), 'CarrierParty')) partiesByRole.set('CarrierParty', [...(partiesByRole.get('CarrierParty') ?? []), partyOf('CarrierParty', carrier, list)]);
             for (const unit of childrenOf(el, 'TransportHandlingUnit')) {
               for (const equipment of childrenOf(unit, 'TransportEquipment')) {
                 const plate = textAt(equipment, 'ID');
@@ -264,19 +317,6 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
           if (value) model.typeCode = value;
           return;
         }
-        if (t.lineElement === el.local) {
-          model.lineCount += 1;
-          if (model.lines.length < maxLines) {
-            const line = lineOf(el, t);
-            model.lines.push(line);
-            totals.lineAmounts.push(line.amount);
-          } else totals.lineAmounts.push(amountOf(child(el, 'LineExtensionAmount')));
-          return;
-        }
-        if (t.partyElements.includes(el.local)) {
-          partiesByRole.set(el.local, [...(partiesByRole.get(el.local) ?? []), partyOf(el.local, el, list)]);
-          return;
-        }
         if (REFERENCE_ELEMENTS.has(el.local)) {
           const reference = referenceOf(el.local === 'BillingReference' ? (child(el, 'InvoiceDocumentReference') ?? el) : el);
           if (reference) model.references.push({ ...reference, type: el.local });
@@ -288,30 +328,107 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
     if (error instanceof XmlSyntaxError) return { result: { ok: false, reason: 'notWellFormed', message: error.reason, line: error.line, column: error.column } };
     throw error;
   }
-  const documentType = type as DocumentType;
-  for (const role of [...documentType.partyElements, 'CarrierParty']) model.parties.push(...(partiesByRole.get(role) ?? []));
-  model.parties.push(...drivers);
+  const documentType = type as UblDocumentType;
+  judge(documentType, model, sites, options, l10n);
+  model.parties = parties.sort((a, b) => a.rank - b.rank || a.seq - b.seq).map((p) => p.view);
   if (documentType.hasTotals) {
     model.totals = TOTAL_KEYS.filter((k) => totals.totals[k]).map((key) => ({ key, amount: totals.totals[key] as Amount }));
     totals.taxes = model.taxes;
     totals.withholdings = model.withholdings;
     model.checks = totalsChecks(totals);
   }
-  markProfileMismatch(model);
   if (design && 'text' in design) model.design = { ...(design.name ? { name: design.name } : {}), bytes: Buffer.byteLength(design.text) };
   return { result: { ok: true, model }, ...(design ? { design } : {}) };
 }
 
 /**
- * The receiver of an invoice against its profile, as the editor's diagnostics judge it: under an
- * e-invoice profile it must be a registered e-invoice user, under EARSIVFATURA it must not be.
+ * Judges every identification as the editor does (its findings, in `l10n`'s words), adds the registry
+ * status of each valid tax number of a party from the list its type's parties are looked up in, and the
+ * profile rule's finding at the receiver.
  */
-function markProfileMismatch(model: StructuredModel): void {
-  if (model.kind !== 'Invoice' || !model.profile) return;
-  const receiver = model.parties.find((p) => p.role === 'AccountingCustomerParty');
-  const registry = receiver?.identifications.find((i) => i.registry)?.registry;
-  if (!receiver || !registry || registry.status === 'noList') return;
-  const profile = model.profile.toUpperCase();
-  if (E_INVOICE_PROFILES.has(profile) && registry.status !== 'registered') receiver.profileMismatch = 'eArchiveExpected';
-  if (profile === E_ARCHIVE_PROFILE && registry.status === 'registered') receiver.profileMismatch = 'eInvoiceUserOnEArchive';
+function judge(type: UblDocumentType, model: StructuredModel, sites: readonly Site[], options: ReadOptions, l10n: Translator): void {
+  const profile = model.profile?.toUpperCase();
+  const lists = new Map<RegistryDocumentType, RegistryList | undefined>();
+  const listOf = (family: RegistryDocumentType): RegistryList | undefined => {
+    if (!lists.has(family)) lists.set(family, options.registry?.(family));
+    return lists.get(family);
+  };
+  const lookups: RegistryLookups = (family) => {
+    const list = listOf(family);
+    return list && ((taxNumber: string) => list.lookup(taxNumber));
+  };
+  const partyList = listOf(partyRegistryOf(type));
+  const lineIdentifications = new Set(model.lines.map((l) => l.identifications));
+  const receiverRole = type.registryRule?.receiverRole;
+  let receiver: { site: Site; shown: PartyIdentification } | undefined;
+  for (const site of sites) {
+    const shown = checkIdentification(site.scheme, site.value, { role: site.role, documentKind: type.kind, profile }, l10n);
+    if (!site.into) {
+      for (const f of shown.findings) model.findingsInLinesNotShown[f.severity] = (model.findingsInLinesNotShown[f.severity] ?? 0) + 1;
+      continue;
+    }
+    if (shown.taxNumber?.verdict === 'valid' && !lineIdentifications.has(site.into)) shown.registry = registryOf(shown.value, partyList);
+    site.into.push(shown);
+    if (!receiver && site.tax && site.role === receiverRole && site.value) receiver = { site, shown };
+  }
+  if (!receiver) return;
+  const number = documentTaxNumber(receiver.site.scheme, receiver.site.value, { role: receiver.site.role, documentKind: type.kind, profile });
+  const finding = number && profileRuleFinding(type, number, lookups);
+  if (!finding) return;
+  receiver.shown.findings.push(findingView(finding, l10n));
+  // The finding names the missing list; a second line saying the status is unknown would repeat it.
+  if (finding.code === FindingCodes.registryNotDownloaded || finding.code === FindingCodes.despatchRegistryNotDownloaded) delete receiver.shown.registry;
 }
+
+/** The site of a tax-number element `c` under `parent` (its schemeID, or the scheme its place implies); undefined when it holds none. */
+function taxSite(type: UblDocumentType, parent: XmlElement, c: XmlElement, at: readonly string[]): Omit<Site, 'into'> | undefined {
+  const element = taxNumberElement(parent.local, c.local);
+  if (!element || element.parent === 'PartyIdentification') return undefined;
+  const scheme = element.scheme === 'schemeID' ? (c.attrs.schemeID ?? '') : element.scheme;
+  return taxSchemeOf(scheme) ? { scheme, value: c.text.trim(), role: partyRoleOf(type, at), tax: true } : undefined;
+}
+function lineOf(el: XmlElement, type: UblDocumentType): LineView {
+  const quantity = type.quantityElements.map((q) => child(el, q)).find((q) => q !== undefined);
+  const item = child(el, 'Item');
+  const line: LineView = { taxes: [], withholdings: [], identifications: [] };
+  const id = textAt(el, 'ID');
+  const name = joined([textAt(item, 'Name'), textAt(item, 'Description')], ' · ');
+  if (id) line.id = id;
+  if (name) line.name = name;
+  if (quantity?.text.trim()) line.quantity = quantity.text.trim();
+  if (quantity?.attrs.unitCode) line.unit = quantity.attrs.unitCode;
+  const price = amountOf(child(child(el, 'Price'), 'PriceAmount'));
+  const amount = amountOf(child(el, 'LineExtensionAmount'));
+  if (price) line.price = price;
+  if (amount) line.amount = amount;
+  for (const ac of childrenOf(el, 'AllowanceCharge')) {
+    const value = amountOf(child(ac, 'Amount'));
+    if (!value) continue;
+    if (textAt(ac, 'ChargeIndicator') === 'true') line.charges = value;
+    else line.allowances = value;
+  }
+  for (const t of childrenOf(el, 'TaxTotal')) line.taxes.push(...childrenOf(t, 'TaxSubtotal').map(taxLineOf));
+  for (const t of childrenOf(el, 'WithholdingTaxTotal')) line.withholdings.push(...childrenOf(t, 'TaxSubtotal').map(taxLineOf));
+  return line;
+}
+
+function designOf(reference: XmlElement): EmbeddedDesign | undefined {
+  const object = child(child(reference, 'Attachment'), 'EmbeddedDocumentBinaryObject');
+  if (!object) return undefined;
+  const name = object.attrs.filename?.trim() || undefined;
+  const declared = textAt(reference, 'DocumentType')?.toUpperCase() === 'XSLT' || textAt(reference, 'DocumentTypeCode')?.toUpperCase() === 'XSLT';
+  if (!declared && !(name && /\.xslt?$/i.test(name))) return undefined;
+  const base64 = object.text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length === 0) return { ...(name ? { name } : {}), problem: 'notBase64' };
+  const text = Buffer.from(base64, 'base64').toString('utf8').replace(/^\uFEFF/, '');
+  if (!/<(?:[\w.-]+:)?(stylesheet|transform)[\s>]/.test(text.slice(0, 64 * 1024))) return { ...(name ? { name } : {}), problem: 'notXslt' };
+  return { ...(name ? { name } : {}), text };
+}
+
+function referenceOf(el: XmlElement): { type: string; id: string } | undefined {
+  const id = textAt(el, 'ID');
+  return id ? { type: el.local, id } : undefined;
+}
+
+const REFERENCE_ELEMENTS = new Set(['OrderReference', 'DespatchDocumentReference', 'ReceiptDocumentReference', 'BillingReference', 'OriginatorDocumentReference', 'ContractDocumentReference']);
+

@@ -1,7 +1,10 @@
 // The structured view's model: what the host reads from a UBL-TR document and the webview only shows.
-// Plain data (it crosses postMessage): amounts are kept as the document writes them.
-import type { DocumentKind } from './documentTypes';
-import type { PartyIdVerdict } from './partyCheck';
+// Plain data (it crosses postMessage): amounts are kept as the document writes them; what is said about
+// a tax number is the editor's finding there, in its words.
+import type { TaxIdKind } from '../../domain/taxId';
+import type { PartyRole, UblDocumentKind } from '../../domain/ubl/documentTypes';
+import type { TaxNumberVerdict } from '../../domain/ubl/taxSchemes';
+import type { FindingCode, FindingSeverity } from '../../editor/diagnostics/rules';
 
 export interface Amount {
   /** The value as written (trimmed). */
@@ -17,23 +20,37 @@ export type PartyRegistry =
   | { status: 'registered' | 'deregistered'; title: string; pkAlias?: string; listDate: string }
   | { status: 'notRegistered'; listDate: string };
 
+/** One of the editor's findings at a number (its diagnostic): the same code, severity and message. */
+export interface NumberFinding {
+  code: FindingCode;
+  severity: FindingSeverity;
+  message: string;
+}
+
 export interface PartyIdentification {
+  /** The schemeID as written ('' when there is none). */
   scheme: string;
   value: string;
-  verdict: PartyIdVerdict;
+  /**
+   * Set when the element holds a tax number (its scheme is one of the tax schemes, or its place says so,
+   * as a driver's NationalityID): the party role it is checked for and the check's verdict.
+   */
+  taxNumber?: { role: PartyRole; verdict: TaxNumberVerdict['verdict']; kind?: TaxIdKind };
+  /** What the editor reports at this number, in its order: the number's own check, then the profile rule on the receiver. */
+  findings: NumberFinding[];
   registry?: PartyRegistry;
 }
 
-/** A party's role: the element it came from (AccountingSupplierParty, CarrierParty, DriverPerson…). */
+/** A party: the element holding its identifications (a cac:Party, a DriverPerson, a Signature…) and what it says about itself. */
 export interface PartyView {
-  role: string;
+  role: PartyRole;
+  /** The element it came from (AccountingSupplierParty for its cac:Party, CarrierParty, DriverPerson…). */
+  element: string;
   name?: string;
   identifications: PartyIdentification[];
   address?: string;
   taxOffice?: string;
   contact?: string;
-  /** Set on the receiver when its registry status does not fit the profile. */
-  profileMismatch?: 'eArchiveExpected' | 'eInvoiceUserOnEArchive';
 }
 
 export interface TaxLine {
@@ -56,6 +73,8 @@ export interface LineView {
   charges?: Amount;
   taxes: TaxLine[];
   withholdings: TaxLine[];
+  /** Tax numbers written in the line (the owner of the goods on an HKS line, a delivery party…). */
+  identifications: PartyIdentification[];
 }
 
 export interface TaxTotalView {
@@ -96,7 +115,7 @@ export interface DocumentResponseView {
 }
 
 export interface StructuredModel {
-  kind: DocumentKind;
+  kind: UblDocumentKind;
   profile?: string;
   typeCode?: string;
   id?: string;
@@ -110,6 +129,8 @@ export interface StructuredModel {
   parties: PartyView[];
   lines: LineView[];
   lineCount: number;
+  /** Findings at tax numbers in the lines left out of `lines` (maxLines), by severity. */
+  findingsInLinesNotShown: Partial<Record<FindingSeverity, number>>;
   taxes: TaxTotalView[];
   withholdings: TaxTotalView[];
   totals: Array<{ key: TotalKey; amount: Amount }>;

@@ -6,8 +6,9 @@
 // scripts carry the design nonce, the only way they run; this page's own script has another one.
 import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
 import { FRAME_POLICY } from '../../preview/page';
-import type { HostMessage, InitMessage, PageMessage, RenderOutcome, UpdateMessage, ViewMode } from '../../preview/protocol';
-import type { Amount, LineView, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
+import type { HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
+import type { PartyRole } from '../../domain/ubl/documentTypes';
+import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
 
 interface VsCodeApi {
@@ -21,6 +22,8 @@ interface PageState {
   userMode?: ViewMode;
   /** The missing-XSLT message was closed in this panel (it is said once, not on every update). */
   noXsltDismissed?: boolean;
+  /** What the panel shows, for its serializer after a window reload (the host sends it with each update). */
+  restore?: RestoreState;
 }
 
 const vscode = acquireVsCodeApi();
@@ -176,36 +179,70 @@ function table(headers: string[], rows: Array<Array<string | Node>>, numeric: nu
   return t;
 }
 
-function identificationLine(id: PartyIdentification): HTMLElement {
+/** How a finding is marked: the editor's severities, the same icons as its Problems view. */
+const SEVERITY_MARK: Record<NumberFinding['severity'], { className: string; icon: string }> = {
+  error: { className: 'bad', icon: '✗' },
+  warning: { className: 'warning', icon: '⚠' },
+  information: { className: 'info', icon: 'ℹ' },
+};
+
+function findingLine(f: NumberFinding): HTMLElement {
+  const mark = SEVERITY_MARK[f.severity];
+  const line = el('div', `finding ${mark.className}`, `${mark.icon} ${f.message}`);
+  line.dataset.code = f.code;
+  line.dataset.severity = f.severity;
+  return line;
+}
+
+/** An identification: its scheme and value (after `label`, in a line), the valid mark or the editor's findings, its registry status (`quiet`: not when no list is downloaded, said once per party). */
+function identificationLine(id: PartyIdentification, label?: string, quiet = false): HTMLElement {
   const line = el('div', 'identification');
-  line.append(el('span', 'scheme', id.scheme || L('party.noScheme')), el('span', 'value', id.value));
-  const v = id.verdict;
-  if (v.taxNumber) {
-    if (v.valid) line.append(el('span', 'ok', `✓ ${L('taxId.valid', v.kind)}`));
-    else line.append(el('span', 'bad', `✗ ${L(`taxId.${v.problem}`, v.kind)}${v.corrected ? ` ${L('taxId.corrected', v.corrected)}` : ''}`));
-  }
+  const head = el('div', 'head');
+  if (label) head.append(el('span', 'muted', label));
+  head.append(el('span', 'scheme', id.scheme || L('party.noScheme')), el('span', 'value', id.value));
+  const n = id.taxNumber;
+  if (n?.verdict === 'valid') head.append(el('span', 'ok', `✓ ${L('taxId.valid', n.kind ?? id.scheme)}`));
+  if (n) line.dataset.verdict = n.verdict;
   const r = id.registry;
-  if (r) {
+  if (r && !(quiet && r.status === 'noList')) {
     const text =
       r.status === 'noList' ? L('registry.noList')
       : r.status === 'registered' ? L('registry.registered', r.title, r.pkAlias ?? '-', r.listDate.slice(0, 10))
       : r.status === 'deregistered' ? L('registry.deregistered', r.title, r.listDate.slice(0, 10))
       : L('registry.notRegistered', r.listDate.slice(0, 10));
-    line.append(el('span', r.status === 'registered' ? 'registry ok' : 'registry', text));
+    head.append(el('span', r.status === 'registered' ? 'registry ok' : 'registry', text));
   }
+  line.append(head, ...id.findings.map(findingLine));
   return line;
+}
+
+function roleLabel(role: PartyRole, element: string): string {
+  return role === 'other' ? L('role.other', element) : L(`role.${role}`);
 }
 
 function partyCard(p: PartyView): HTMLElement {
   const card = el('div', 'party');
-  card.append(el('h3', undefined, L(`role.${p.role}`)), el('div', 'name', p.name ?? L('party.noName')));
-  for (const id of p.identifications) card.append(identificationLine(id));
+  card.dataset.role = p.role;
+  card.append(el('h3', undefined, roleLabel(p.role, p.element)), el('div', 'name', p.name ?? L('party.noName')));
+  let noListSaid = false;
+  for (const id of p.identifications) {
+    card.append(identificationLine(id, undefined, noListSaid));
+    noListSaid ||= id.registry?.status === 'noList';
+  }
   if (p.identifications.length === 0) card.append(el('div', 'muted', L('party.noIdentification')));
   if (p.address) card.append(el('div', 'muted', p.address));
   if (p.taxOffice) card.append(el('div', 'muted', L('party.taxOffice', p.taxOffice)));
   if (p.contact) card.append(el('div', 'muted', p.contact));
-  if (p.profileMismatch) card.append(el('div', 'warning', L(`mismatch.${p.profileMismatch}`)));
   return card;
+}
+
+/** A line's item cell: its name, and the tax numbers written in it (the owner of the goods…) with what the editor says about them. */
+function itemCell(l: LineView): HTMLElement {
+  const cell = el('div');
+  cell.append(l.name ?? '');
+  // A number of no known role in a line is shown by its scheme alone.
+  for (const id of l.identifications) cell.append(identificationLine(id, id.taxNumber && id.taxNumber.role !== 'other' ? `${L(`role.${id.taxNumber.role}`)}:` : undefined));
+  return cell;
 }
 
 function taxText(t: TaxLine): string {
@@ -217,11 +254,12 @@ function linesTable(model: StructuredModel): HTMLElement {
   const shown = model.lines.slice(0, linesShown);
   const hasAmounts = model.lines.some((l) => l.amount || l.price);
   const headers = hasAmounts ? [L('line.id'), L('line.name'), L('line.quantity'), L('line.price'), L('line.taxes'), L('line.amount')] : [L('line.id'), L('line.name'), L('line.quantity')];
-  const rows = shown.map((l: LineView) => {
+  const rows = shown.map((l: LineView): Array<string | Node> => {
     const quantity = l.quantity ? `${formatNumber(l.quantity, 0)}${l.unit ? ` ${l.unit}` : ''}` : '';
-    if (!hasAmounts) return [l.id ?? '', l.name ?? '', quantity];
+    const item = l.identifications.length > 0 ? itemCell(l) : (l.name ?? '');
+    if (!hasAmounts) return [l.id ?? '', item, quantity];
     const taxes = [...l.taxes.map(taxText), ...l.withholdings.map((w) => `${L('line.withheld')} ${taxText(w)}`)].join('; ');
-    return [l.id ?? '', l.name ?? '', quantity, money(l.price), taxes, money(l.amount)];
+    return [l.id ?? '', item, quantity, money(l.price), taxes, money(l.amount)];
   });
   wrap.append(table(headers, rows, hasAmounts ? [2, 3, 5] : [2]));
   if (model.lines.length > shown.length) {
@@ -232,6 +270,8 @@ function linesTable(model: StructuredModel): HTMLElement {
     });
     wrap.append(el('p', 'muted', L('lines.shown', shown.length, model.lineCount)), more);
   } else if (model.lineCount > model.lines.length) wrap.append(el('p', 'muted', L('lines.firstOnly', model.lines.length, model.lineCount)));
+  const { error = 0, warning = 0, information = 0 } = model.findingsInLinesNotShown;
+  if (error + warning + information > 0) wrap.append(el('p', error > 0 ? 'bad' : 'muted', L('lines.findingsNotShown', error, warning + information)));
   return wrap;
 }
 
@@ -437,6 +477,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   } else if (message?.type === 'update') {
     const started = performance.now();
     if (message.xml !== undefined) xml = message.xml;
+    if (JSON.stringify(state.restore) !== JSON.stringify(message.restore)) saveState({ restore: message.restore });
     last = message;
     linesShown = LINES_SHOWN_AT_FIRST;
     show(message, started);

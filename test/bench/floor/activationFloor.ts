@@ -5,7 +5,7 @@
 // extension, and prints our activate() beside it: what VS Code's registrations cost on this machine
 // at that moment, and what our code adds. It is a measuring device, never shipped.
 import * as vscode from 'vscode';
-import { Commands, FormViewTypes, ReconciliationView, Views } from '../../../src/constants';
+import { Commands, FormViewTypes, PreviewViewTypes, ReconciliationView, Views } from '../../../src/constants';
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../../../src/editor/selectors';
 import { FEATURES } from '../../../src/features';
 import { ActivationSteps } from '../../../src/shell/activationSteps';
@@ -50,8 +50,8 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
   timing.mark('tree view shells');
   context.subscriptions.push(vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, { provideHover: () => undefined }));
   timing.mark('hover provider');
-  context.subscriptions.push(...Object.values(FormViewTypes).map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async () => undefined })));
-  timing.mark('form serializers');
+  context.subscriptions.push(...[...Object.values(FormViewTypes), ...Object.values(PreviewViewTypes)].map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async () => undefined })));
+  timing.mark('webview panel serializers');
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument((doc) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc)));
   const timers = [setTimeout(nothing, 0), setTimeout(nothing, 2000)];
   context.subscriptions.push({ dispose: () => timers.forEach(clearTimeout) });

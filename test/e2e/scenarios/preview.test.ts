@@ -2,7 +2,9 @@
 // the design embedded in it (supplier, customer, a line and the payable amount on screen); the structured
 // view marking totals that do not add up; a design edited in the editor and the studio following it; a
 // hostile design that tries to read local files and reach the network and gets nothing; Upload sending
-// the design to the sandbox; and, in a browser with XSLT turned off, the structured view with the message.
+// the design to the sandbox; the structured view saying what the editor says about tax numbers (GİB's
+// placeholder for a buyer abroad as information); the preview and the studio back after "Developer:
+// Reload Window"; and, in a browser with XSLT turned off, the structured view with the message.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -36,6 +38,9 @@ const port = () => (listener.address() as { port: number }).port;
 
 /** The preview page (our page) of the panel whose tab title starts with `title`. */
 async function page(wb: Workbench, title: string): Promise<FrameLocator> {
+  // The tab first: a preview that follows the editor takes its new title a moment after the switch, and
+  // until then the last webview shown (another panel) would be taken for it.
+  await wb.page.locator(`.tabs-container .tab[aria-label^="${title}"]`).first().waitFor({ state: 'attached', timeout: 30_000 });
   // A panel just opened may show its webview a moment after its tab.
   const frame = await waitUntil(() => wb.webview(title).catch(() => undefined), `the webview of "${title}"`, 30_000, 500);
   await frame.locator('#toolbar').waitFor();
@@ -245,6 +250,72 @@ test('Upload as e-Invoice Template… sends the design through the template upda
     const template = state.templates.find((t) => t.ID === 2);
     assert.deepEqual([template?.FileSize, template?.FileSha256, template?.IsActive], [saved.length, createHash('sha256').update(saved).digest('hex'), true]);
     await wb.screenshot('design uploaded as template 2');
+  });
+});
+
+test("the structured view says what the editor says: the goods owner on an HKS line checked; GİB's placeholder for the buyer abroad is information, not an error", { timeout: 120_000 }, async () => {
+  const wb = open[0];
+  await steps(wb, async () => {
+    // An HKS invoice: the owner of the goods is named on each line, and checked there.
+    await copyToWorkspace(wb, path.join(repoRoot, 'test', 'fixtures', 'ubl', 'invoice-hks.xml'));
+    await openInFirstGroup(wb, 'invoice-hks.xml');
+    const hks = await page(wb, 'Preview invoice-hks.xml');
+    const owners = hks.locator('#structured td .identification');
+    await owners.first().waitFor({ timeout: 30_000 });
+    assert.deepEqual((await owners.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), [
+      'Owner of the goods: MALSAHIBIVKNTCKN 23456789138 ✓ valid TCKN',
+      'Owner of the goods: MALSAHIBIVKNTCKN 45678912317 ✗ Invalid TCKN 45678912317: the 10th and 11th digits should be 16 for these first nine digits.',
+    ]);
+    await hks.locator('#structured h2', { hasText: 'Lines' }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
+    await wb.screenshot('structured view: the owner of the goods checked on each HKS line');
+
+    await copyToWorkspace(wb, path.join(repoRoot, 'test', 'fixtures', 'ubl', 'invoice-ihracat.xml'));
+    await openInFirstGroup(wb, 'invoice-ihracat.xml');
+    // The open preview follows the editor; this export invoice has no design of its own.
+    const preview = await page(wb, 'Preview invoice-ihracat.xml');
+    const buyer = preview.locator('.party[data-role="buyer"]');
+    await buyer.waitFor({ timeout: 30_000 });
+    const placeholder = buyer.locator('.identification[data-verdict="placeholder"]');
+    assert.match((await placeholder.innerText()).replace(/\s+/g, ' '), /VKN 2222222222 ℹ 2222222222 is GİB's placeholder VKN for a company abroad: accepted for the buyer of an e-Arşiv, export or tax-free invoice\./);
+    assert.equal(await placeholder.locator('.finding').getAttribute('data-severity'), 'information');
+    assert.equal(await preview.locator('.parties .bad').count(), 0, 'no party number is marked invalid');
+    // The customs office (the customer) carries the editor's note about the missing registry list; the signer is checked too.
+    assert.match(await preview.locator('.party[data-role="customer"]').innerText(), /Registry list not downloaded: e-invoice status not checked\./);
+    assert.match(await preview.locator('.party[data-role="signatory"]').innerText(), /VKN_TCKN\s+4540536920\s+✓ valid VKN/);
+    await buyer.scrollIntoViewIfNeeded();
+    await wb.screenshot('structured view: the placeholder buyer abroad as information');
+  });
+});
+
+test('after "Developer: Reload Window" the preview and the studio come back, showing the same document and design', { timeout: 240_000 }, async () => {
+  const wb = open[0];
+  await steps(wb, async () => {
+    // What is open now: the preview of invoice-ihracat.xml and the studio of my-design.xslt (edited, saved by Upload).
+    await page(wb, 'Preview invoice-ihracat.xml');
+    await wb.runCommand('Developer: Reload Window');
+    await wb.page.waitForURL(/./);
+    await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+
+    const preview = await waitUntil(() => page(wb, 'Preview invoice-ihracat.xml').catch(() => undefined), 'the preview tab back after the reload', 90_000, 1_000);
+    await preview.locator('#title', { hasText: 'invoice-ihracat.xml' }).waitFor({ timeout: 60_000 });
+    const placeholder = preview.locator('.party[data-role="buyer"] .identification[data-verdict="placeholder"]');
+    await placeholder.waitFor({ timeout: 60_000 });
+    assert.match(await placeholder.innerText(), /GİB's placeholder VKN for a company abroad/);
+    await preview.locator('.party[data-role="buyer"]').scrollIntoViewIfNeeded();
+    await wb.screenshot('preview restored after a window reload');
+
+    const studio = await page(wb, 'Design my-design.xslt');
+    await studio.locator('#title', { hasText: 'my-design.xslt with invoice-TICARIFATURA.xml' }).waitFor({ timeout: 60_000 });
+    await designShows(studio, ['Genel Toplam (düzenlendi)', 'Ayçiçek yağı 5 L']);
+    await wb.screenshot('studio restored after a window reload');
+
+    // Still the live preview: it follows the editor to another document. Opened from the Explorer: while
+    // the restored panels start, Quick Open can lose the focus and close before it takes the name.
+    await focusFirstGroup(wb);
+    await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'invoice-line-and-payable-totals-wrong.xml' }).first().click();
+    await wb.page.locator('.tabs-container .tab.active', { hasText: 'invoice-line-and-payable-totals-wrong.xml' }).first().waitFor();
+    const followed = await page(wb, 'Preview invoice-line-and-payable-totals-wrong.xml');
+    await followed.locator('.checks-failed').waitFor({ timeout: 30_000 });
   });
 });
 
