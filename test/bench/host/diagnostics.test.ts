@@ -8,10 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DiagnosticsCommands, EXTENSION_ID } from '../../src/constants';
-import type { DiagnosticsTestState } from '../../src/editor/diagnostics/register';
-import { largeInvoice } from '../support/largeInvoice';
-import { suiteLog } from './report';
+import { DiagnosticsCommands, EXTENSION_ID } from '../../../src/constants';
+import type { DiagnosticsTestState } from '../../../src/editor/diagnostics/register';
+import { largeInvoice } from '../../support/largeInvoice';
+import { suiteLog } from '../../suite/report';
 
 const TARGET_BYTES = 5 * 1024 * 1024;
 const EDITS = 20;
@@ -57,7 +57,7 @@ suite('Editor diagnostics benchmark', function () {
     await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-diag-bench-'));
     const file = path.join(tmp, 'large-invoice.xml');
-    const text = largeInvoice(path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'ubl-tr-invoice-bad-customer-vkn.xml'), TARGET_BYTES);
+    const text = largeInvoice(path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'ubl-tr-invoice-bad-customer-vkn.xml'), TARGET_BYTES);
     fs.writeFileSync(file, text);
     try {
       const openStarted = performance.now();

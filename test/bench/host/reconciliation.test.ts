@@ -8,12 +8,12 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, ReconciliationCommands, Settings } from '../../src/constants';
-import type { NilveraExtensionApi } from '../../src/extension';
-import type { ReconciliationTestHook } from '../../src/reconciliation/register';
-import type { ReconciliationReport } from '../../src/reconciliation/report';
+import { EXTENSION_ID, ReconciliationCommands, Settings } from '../../../src/constants';
+import type { NilveraExtensionApi } from '../../../src/extension';
+import type { ReconciliationTestHook } from '../../../src/reconciliation/register';
+import type { ReconciliationReport } from '../../../src/reconciliation/report';
 import { startBenchSandbox } from './benchSandbox';
-import { suiteLog } from './report';
+import { suiteLog } from '../../suite/report';
 
 const CUSTOMERS = 100_000;
 const INVALID = 200;

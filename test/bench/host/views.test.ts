@@ -6,12 +6,12 @@ import * as assert from 'node:assert/strict';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, Settings, TreeCommands } from '../../src/constants';
-import type { NilveraExtensionApi } from '../../src/extension';
-import type { NilveraTrees } from '../../src/views/trees';
-import type { TreeNode } from '../../src/views/treeNode';
+import { EXTENSION_ID, Settings, TreeCommands } from '../../../src/constants';
+import type { NilveraExtensionApi } from '../../../src/extension';
+import type { NilveraTrees } from '../../../src/views/trees';
+import type { TreeNode } from '../../../src/views/treeNode';
 import { startBenchSandbox } from './benchSandbox';
-import { suiteLog } from './report';
+import { suiteLog } from '../../suite/report';
 
 const CUSTOMERS = 100_000;
 const PAGE_SIZE = 100;

@@ -9,13 +9,13 @@
 // starts. Skipped unless NILVERA_PROFILE_SWITCH_BENCH=1.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, ProfileCommands, Views } from '../../src/constants';
-import type { NilveraExtensionApi } from '../../src/extension';
-import { profileSecretName } from '../../src/shell/profiles/profile';
-import type { NilveraTrees } from '../../src/views/trees';
-import type { TreeNode } from '../../src/views/treeNode';
+import { EXTENSION_ID, ProfileCommands, Views } from '../../../src/constants';
+import type { NilveraExtensionApi } from '../../../src/extension';
+import { profileSecretName } from '../../../src/shell/profiles/profile';
+import type { NilveraTrees } from '../../../src/views/trees';
+import type { TreeNode } from '../../../src/views/treeNode';
 import { startBenchSandbox } from './benchSandbox';
-import { suiteLog } from './report';
+import { suiteLog } from '../../suite/report';
 
 const CUSTOMERS = 1_000;
 /** nilvera.pageSize's default: the rows of the first page. */

@@ -12,7 +12,7 @@ export interface BenchSandbox {
 }
 
 export async function startBenchSandbox(args: string[]): Promise<BenchSandbox> {
-  const entry = path.resolve(__dirname, '..', '..', '..', 'dist', 'sandbox.js');
+  const entry = path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'sandbox.js');
   const child = spawn(process.execPath, [entry, '--json', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let buffered = '';

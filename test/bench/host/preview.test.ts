@@ -9,12 +9,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PreviewCommands } from '../../src/constants';
-import { largeInvoice } from '../support/largeInvoice';
-import { suiteLog } from './report';
+import { EXTENSION_ID, PreviewCommands } from '../../../src/constants';
+import { largeInvoice } from '../../support/largeInvoice';
+import { suiteLog } from '../../suite/report';
 
 const EDITS = 12;
-const root = path.resolve(__dirname, '..', '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..', '..');
 const sample = (name: string) => path.join(root, 'media', 'samples', name);
 
 interface PanelInfo {
