@@ -1,4 +1,4 @@
-// Fault matrix (issue 9): every operation class of the client against every fault the sandbox can
+// Fault matrix: every operation class of the client against every fault the sandbox can
 // inject, over real HTTP with the real client. Each pair checks the documented outcome (retried and
 // succeeded, or a clear error), no unhandled rejection, no hang, no repeated POST, exact per-item
 // reports for bulk operations (failures written out and read back for re-import), and for the

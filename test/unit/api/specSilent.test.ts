@@ -1,6 +1,6 @@
-// The client where the specification is silent (issue 15): every row of the behaviour table, under
-// both sandbox profiles (`default` and `alternate`) and under the single answers neither profile
-// shows, over real HTTP. Each test asserts the same correct outcome whatever the server's answer.
+// The client where the specification is silent (README's spec-silent table): every row of the
+// behaviour table, under both sandbox profiles (`default` and `alternate`) and under the single answers
+// neither profile shows, over real HTTP. Each test asserts the same correct outcome whatever the server's answer.
 
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';

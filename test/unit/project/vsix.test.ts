@@ -12,9 +12,9 @@ import type JSZipType from 'jszip';
 
 /**
  * A small download. README's screenshots travel inside the VSIX (as data: URIs in readme.md,
- * scripts/package.js readmeForVsix) and are counted apart: the budget holds the rest, 400 KB before
- * the preview's built-in samples (nine documents and a design, 28 KB packed; three of them carry an
- * embedded design) and the preview's restore after a reload (420.0 KB when this was set).
+ * scripts/package.js readmeForVsix) and are counted apart: the budget holds the rest, the preview's
+ * built-in samples among it (nine documents and a design; three of them carry an embedded design).
+ * This test prints the sizes.
  */
 const SIZE_BUDGET_BYTES = 430 * 1024;
 

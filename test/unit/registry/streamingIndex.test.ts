@@ -1,7 +1,7 @@
 // The offline index built while the registry ZIP downloads (src/registry/streamingIndex.ts), over real
 // HTTP against the sandbox: the same index files as a build from the finished file, for every way the
 // ZIP may travel; damaged, truncated and cancelled downloads install nothing and leave nothing behind;
-// ZIPs of another layout are indexed from the finished file instead, as before.
+// ZIPs of another layout are indexed from the finished file instead.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

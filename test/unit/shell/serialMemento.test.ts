@@ -1,7 +1,7 @@
 // The extension's globalState writer (src/shell/serialMemento.ts), over a step-by-step model of
 // VS Code's shared Memento: the extension host keeps the whole object in memory, sends it on a
 // timer, and replaces it with every echo the main side sends back before the reply. The test
-// drives those steps itself, so the interleaving that lost a profile in CI is reproduced exactly.
+// drives those steps itself, so the interleaving that loses a profile is reproduced exactly.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
