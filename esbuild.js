@@ -248,6 +248,8 @@ async function main() {
     }
     return;
   }
+  // Runners take every bundle under out/test/, so none may outlive its source (a test moved or removed).
+  if (withTests) fs.rmSync(path.join(root, 'out', 'test'), { recursive: true, force: true });
   for (const { name, opts } of list) {
     // The vendor bundles first: the extension's bundles require them.
     await esbuild.build(opts);

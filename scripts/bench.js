@@ -5,6 +5,8 @@
 // (scripts/bench-report.js); the run ends with one table of them all: figure, value, same-run
 // baseline, goal, met / NOT MET / report / skipped.
 //
+// `npm run bench -- --list [name]` lists them (quick ones marked) without running any.
+//
 // `npm run bench -- --summary` runs only the quick benchmarks (QUICK below, each about a minute or
 // less on the 2-core machine), some at a smaller size, which their rows say.
 //
@@ -74,6 +76,10 @@ async function main() {
   const all = walk(benchDir).sort();
   let chosen = summary ? all.filter((f) => path.relative(benchDir, f) in QUICK) : all;
   if (filters.length) chosen = chosen.filter((f) => filters.some((name) => path.relative(root, f).includes(name)));
+  if (args.includes('--list')) {
+    for (const name of chosen.map((f) => path.relative(benchDir, f))) console.log(name in QUICK ? `${name}  (quick)` : name);
+    return 0;
+  }
   if (chosen.length === 0) {
     console.error(`bench: no ${summary ? 'quick ' : ''}benchmark matches ${filters.join(', ') || '(none built)'}; found: ${all.map((f) => path.basename(f)).join(', ') || 'none'}`);
     return 1;

@@ -79,7 +79,7 @@ function packageVsix({ out = defaultVsixPath(), build = true, quiet = false } = 
         vsce, 'package',
         '--no-dependencies',
         // README is already made for the VSIX (readmeForVsix): nothing for vsce to point at a repository,
-        // which the project does not have (package.json names none; test/unit/vsix.test.ts).
+        // which the project does not have (package.json names none; test/unit/project/vsix.test.ts).
         '--no-rewrite-relative-links',
         '--allow-missing-repository',
         '--out', path.resolve(out),

@@ -3,7 +3,7 @@
 // invoice profile and per other document type, each with media/samples/sample-design.xslt embedded,
 // and amounts computed here so that every total adds up. Run it after changing the design or a sample:
 //   node scripts/preview-samples.js
-// test/unit/preview.samples.test.ts checks that the files are what this script writes.
+// test/unit/preview/model/readDocument.test.ts checks that the files are what this script writes.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The API suite (test/unit/api.*.test.ts) and the schema tour (test/unit/sandbox.schemaTour.test.ts) with every sandbox behind `prism proxy --errors`, so the
+// The API suite (test/unit/api/*.test.ts) and the schema tour (test/unit/sandbox/schemaTour.test.ts) with every sandbox behind `prism proxy --errors`, so the
 // sandbox's answers are checked against the platform's own OpenAPI export (test/support/prismProxy.ts).
 // Test files that import src/sandbox/server directly are built with that import pointing at
 // test/support/sandboxServerViaPrism.ts, so their sandboxes go through prism too.
 //
-//   node scripts/test-prism.js [file-filter]      e.g. node scripts/test-prism.js api.sandbox
+//   node scripts/test-prism.js [file-filter]      e.g. node scripts/test-prism.js api/client
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -46,12 +46,15 @@ async function main() {
   const filter = process.argv[2] ?? '';
   const vendor = spawnSync(process.execPath, ['esbuild.js', '--only=vendor'], { cwd: root, stdio: 'inherit' });
   if (vendor.status !== 0) process.exit(1);
-  const entries = fs
-    .readdirSync(path.join(root, 'test/unit'))
-    // api.behaviour.test.ts and api.evidence.test.ts play the answers the export does not describe (the
+  const entries = [
+    ...fs.readdirSync(path.join(root, 'test/unit/api')).map((f) => `api/${f}`),
+    'sandbox/schemaTour.test.ts',
+  ]
+    // specSilent.test.ts and serviceEvidence.test.ts play the answers the export does not describe (the
     // alternate profile and single quirks) on purpose, so prism's --errors would refuse them; their
-    // default-profile answers are the same ones the other API suite files check here.
-    .filter((f) => /^(api\..*|sandbox\.schemaTour)\.test\.ts$/.test(f) && !['api.behaviour.test.ts', 'api.evidence.test.ts'].includes(f) && f.includes(filter))
+    // default-profile answers are the same ones the other API suite files check here. contract.test.ts
+    // runs prism itself (mock mode), faultMatrix.test.ts and pathsBadInput.test.ts are the reliability suites.
+    .filter((f) => f.endsWith('.test.ts') && !['specSilent', 'serviceEvidence', 'contract', 'faultMatrix', 'pathsBadInput'].includes(path.basename(f, '.test.ts')) && f.includes(filter))
     .map((f) => path.join(root, 'test/unit', f));
   if (entries.length === 0) throw new Error(`no API suite file matches "${filter}"`);
   fs.rmSync(outdir, { recursive: true, force: true });
@@ -67,6 +70,7 @@ async function main() {
     external: ['vscode', 'mocha', 'playwright-core', 'esbuild'],
     logLevel: 'warning',
     supported: { 'dynamic-import': false },
+    entryNames: '[name]', // one folder, so the lazy-vendor path above holds for every bundle
     plugins: [sandboxViaPrism, lazyVendor],
   });
 

@@ -1,5 +1,5 @@
-// The client's answers to the points where the specification is silent (issue 15, the behaviour
-// table in the sandbox: src/sandbox/behaviour.ts). Each guess lives here, once, with the reason; the
+// The client's answers to the points where the specification is silent (README's spec-silent table,
+// the sandbox's src/sandbox/behaviour.ts). Each guess lives here, once, with the reason; the
 // areas and helpers call these functions instead of deciding for themselves. Every function accepts
 // all the answers the platform could plausibly give, so no single guess has to be right.
 

@@ -1,10 +1,10 @@
 // Streaming parser for the GİB registered-user list (`<UserList><User>...</User>...</UserList>`).
 // The full list is 0.5–1 GB of XML, so this is a purpose-built scanner rather than a DOM.
-// How it stays fast (measured on the 2-core build machine):
-// - Each chunk becomes a latin1 string: one char per byte, a plain copy (≈ 7 GB/s, where UTF-8 decoding
-//   runs at ≈ 400 MB/s and yields two-byte strings once a Turkish letter appears). All markup is ASCII,
-//   so the structure is found with String.indexOf/charCodeAt, which V8 inlines (Buffer.indexOf pays a
-//   native call each time and measured 2.5x slower).
+// How it stays fast (`npm run bench -- domain` measures the parser):
+// - Each chunk becomes a latin1 string: one char per byte, a plain copy (UTF-8 decoding is far slower
+//   and yields two-byte strings once a Turkish letter appears). All markup is ASCII, so the structure
+//   is found with String.indexOf/charCodeAt, which V8 inlines (Buffer.indexOf pays a native call
+//   each time).
 // - Only the text of the fields that are kept is decoded from UTF-8, straight from the bytes (a fresh
 //   string: a slice of the chunk string would keep the whole 64 KiB chunk alive for as long as the
 //   consumer keeps the taxpayer). Text is taken only once the '<' after it has arrived, so a chunk may
@@ -109,9 +109,9 @@ const decodeUtf8: Utf8Slicer = typeof (Buffer.prototype as unknown as { utf8Slic
 /**
  * The text of buf[start, end), given s, the same bytes read as Latin-1 (one character a byte). A
  * run of ASCII (tax numbers, dates, types, most aliases) reads the same in Latin-1 and UTF-8, so it is
- * sliced from s: far cheaper than a call into the UTF-8 decoder, which cost about 2.6 s of parsing a
- * 1.5 M list, most of it per call. A slice may keep its chunk's string alive: the index build, the
- * parser's one user, keeps a taxpayer only until its batch is sent (a few chunks).
+ * sliced from s: far cheaper than a call into the UTF-8 decoder, whose cost is mostly per call. A
+ * slice may keep its chunk's string alive: the index build, the parser's one user, keeps a taxpayer
+ * only until its batch is sent (a few chunks).
  */
 function textOf(s: string, buf: Buffer, start: number, end: number): string {
   for (let i = start; i < end; i++) if (s.charCodeAt(i) > 0x7f) return decodeUtf8(buf, start, end);

@@ -1,8 +1,8 @@
 // The features loaded on first use: each one's entry is a module of this folder, which esbuild makes
 // a bundle of its own (it splits at every `import()` below, see esbuild.js), and the command ids it
 // registers. activate() registers a stub per id
-// (src/shell/lazyFeatures.ts). test/unit/bundles.test.ts keeps each feature's modules out of the main
-// bundle; test/unit/manifest.test.ts checks that every contributed command is here or in activate().
+// (src/shell/lazyFeatures.ts). test/unit/project/bundles.test.ts keeps each feature's modules out of the main
+// bundle; test/unit/project/manifest.test.ts checks that every contributed command is here or in activate().
 import { ConnectionCommands, DiagnosticsCommands, FormCommands, PaletteCommands, PreviewCommands, ProfileCommands, ReconciliationCommands, TreeCommands } from '../constants';
 import type { FeatureDefinition, FeatureModule } from '../shell/lazyFeatures';
 import type * as vscode from 'vscode';
@@ -11,7 +11,7 @@ import type * as vscode from 'vscode';
  * Commands offered only on the rows of the feature's own views (hidden from the palette, in no other
  * menu, run by no other feature): a row exists only once its feature is loaded, so these get no stub
  * and the feature registers them with VS Code itself. Fewer stubs, less work at activation.
- * test/unit/manifest.test.ts checks the manifest side of this promise.
+ * test/unit/project/manifest.test.ts checks the manifest side of this promise.
  */
 export const OWN_ROWS_ONLY: ReadonlySet<string> = new Set<string>([
   TreeCommands.customersOpen,

@@ -1,6 +1,6 @@
 // Pure: one customer plus what the registry says about its tax number → its reconciliation status.
 // "Registered" = in the Invoice lists with at least one active alias; "deregistered" = in the list
-// with every alias deleted; "not registered" = not in the list (shared definition of issue 10).
+// with every alias deleted; "not registered" = not in the list.
 import type { GlobalCustomerAliasesResponse } from '../api/types';
 import { checkTaxId, type TaxIdKind, type TaxIdProblem } from '../domain/taxId';
 import { activeAliases, type OfflineTaxpayer } from '../registry/offlineLookup';

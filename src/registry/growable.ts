@@ -10,8 +10,7 @@ const DISCARD_MIN_BYTES = 1 << 16;
  * Gives an array's memory back at the next minor collection instead of the next full one. The index
  * build's large arrays live long enough to reach the old generation, and the threads that build an
  * index allocate little else, so an array replaced or no longer needed stayed in memory until a full
- * collection, which V8 starts only after external memory has grown by tens of MB: at the end of a
- * 1.5 M build, about half of the worker's 58-64 MB of array buffers was such garbage (scratch probe).
+ * collection, which V8 starts only after external memory has grown by tens of MB.
  * Its buffer is transferred into a clone that nothing keeps, which dies young.
  *
  * Only for an array that views the whole of its own buffer, with no other view of that buffer still

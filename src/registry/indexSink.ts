@@ -49,8 +49,7 @@ export interface IndexSink {
 
 /**
  * Taxpayers sent to the worker in one message (whole record blocks), and batches it may be behind
- * before add() waits. 4 rather than 8 ahead: as fast, and the peak RSS of a 1.5 M build from its ZIP
- * was 266-301 MB against 305-313 MB (scratch probe, alternating runs).
+ * before add() waits. 4 rather than 8 ahead: as fast, with a lower peak RSS.
  */
 export const TAXPAYERS_PER_BATCH = 32 * RECORDS_PER_BLOCK;
 const BATCHES_AHEAD = 4;
@@ -61,9 +60,8 @@ export async function openIndexSink(folder: string, pairsInMemory: number, optio
   if (file) {
     const { Worker } = await import('node:worker_threads');
     try {
-      // A young generation of 8 MB instead of the default (about 34 MB in use in this worker): as
-      // fast on a 1.5 M list; the process's peak RSS moved within its run-to-run noise (248-281 MB
-      // against 255-271 MB), so this only keeps the worker's own heap smaller.
+      // A young generation of 8 MB instead of the default: as fast, and the worker's own heap stays
+      // smaller (the process's peak RSS does not change beyond its run-to-run noise).
       return new WorkerIndexSink(new Worker(file, { workerData: { folder, pairsInMemory }, resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
     } catch {
       // No thread could be started (a host that limits them): the same work in this thread.

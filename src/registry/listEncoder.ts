@@ -2,9 +2,8 @@
 // (streamingIndex.ts). For each <User> of the list's usual shape it writes the taxpayer's record
 // (format.ts's encodeRecord, as UTF-8), its title (fold.ts's titleForBatch, as UTF-8) and its tax-number
 // key (taxNumberKey) straight from the XML's bytes: no taxpayer object and no string is made for a
-// field that holds no entity. The extension host's thread, which the build waits on, then reads the
-// 1.5 M list's 600 MB of XML in 3.1-3.5 s of CPU time, against 5.5-6.0 s for the general parser plus
-// encodeRecord and the batch joins (scratch probe, three rounds).
+// field that holds no entity, so the extension host's thread, which the build waits on, spends less
+// CPU time than with the general parser plus encodeRecord and the batch joins.
 //
 // "The usual shape" is GİB's documented list: <User> without attributes holding Identifier, Title,
 // Type, AccountType and FirstCreationTime in that order, then optionally <Documents> of
@@ -77,9 +76,8 @@ export class ListEncoder {
   /**
    * Inflated bytes buffered ahead (registryZip.ts's ListReader): 512 KiB, not the general parser's
    * 2 MiB. This reader leaves V8 little to collect, so a full collection comes only once tens of MB of
-   * buffers wait for it; chunks that queued long enough to be promoted piled up that way (with 2 MiB
-   * here and 1 MiB of ZIP bytes ahead in streamingIndex.ts, the peak RSS of a 1.5 M build was 20-60 MB
-   * higher, scratch probe). As fast with less.
+   * buffers wait for it; chunks that queued long enough to be promoted piled up that way. As fast
+   * with less.
    */
   readonly readAheadBytes = 512 * 1024;
   /** Bytes from the start of an unfinished construct (a <User> or markup) at the end of the last chunk. */

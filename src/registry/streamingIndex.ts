@@ -1,9 +1,9 @@
 // Indexes a registry list while its ZIP downloads, so the wait for the network and the index build
 // overlap (the list is 1.5 million taxpayers; each step takes tens of seconds). The ZIP still goes to
-// its file and is checked whole as before; the index built on the way is installed only when that
-// finished file holds exactly the entry that was read, with the same CRC-32. In every other case
-// (another layout, a failure while reading on the way) the index is built from the finished file, as
-// it was before this existed, so what is installed and every error message stay the same.
+// its file and is checked whole; the index built on the way is installed only when that finished
+// file holds exactly the entry that was read, with the same CRC-32. In every other case (another
+// layout, a failure while reading on the way) the index is built from the finished file, so what is
+// installed and every error message are those of a build from the file.
 
 import { once } from 'node:events';
 import * as path from 'node:path';
@@ -21,10 +21,8 @@ import type { IndexMeta } from './format';
 /**
  * ZIP bytes buffered ahead of the index build before the download waits for it. Kept small: a piece
  * that waits here through two of the thread's minor collections (about 13 ms apart while a list
- * streams) is moved to the old generation, where only a full collection frees it. At 256 KiB the
- * extension host's array buffers swung between 10 and 45-53 MB and the peak RSS of a 1.5 M
- * download + index was 182-194 MB; at 128 KiB, 8-24 MB and 165-171 MB, as fast within the noise
- * (scratch probe, alternating runs; 64 KiB: 161-171 MB).
+ * streams) is moved to the old generation, where only a full collection frees it. 128 KiB is as
+ * fast as 256 KiB with a lower peak RSS (`npm run bench -- registryIndex` prints it at this size).
  */
 const AHEAD_BYTES = 128 * 1024;
 
@@ -115,7 +113,7 @@ async function downloadAndIndexInto(download: ZipDownload, zipPath: string, stor
   const downloadedAt = new Date();
   const source = { ...kind, zipBytes, zipPath: savedPath, downloadedAt };
   // Until its index is in place, the finished ZIP is marked to be indexed: a window that dies (or a file
-  // held by another program) now costs a rebuild from the ZIP at the next start, not the download.
+  // held by another program) costs a rebuild from the ZIP at the next start, not the download.
   const request = { zipPath: savedPath, downloadedAt: downloadedAt.toISOString(), pid: process.pid };
   await requestReindex(storageDir, request);
   try {

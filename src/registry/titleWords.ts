@@ -30,8 +30,8 @@ export class TitleWords {
   private lastOrdinal = 0;
   private readonly runs: string[] = [];
   // Working arrays of spillRun, orderNewWords and addTitles, kept from one call to the next: the
-  // batches give the worker's heap little to collect, so what a spill let go (10 MB and more) was
-  // freed only by a full collection, tens of MB later (a streamed 1.5 M build, scratch probe).
+  // batches give the worker's heap little to collect, so what a spill let go was freed only by a full
+  // collection, tens of MB later.
   private groupEnd = new Uint32Array(0);
   private spilledOrdinals = new Uint32Array(0);
   private readonly runWriter = new ByteWriter(1 << 20);
@@ -132,8 +132,8 @@ export class TitleWords {
 
   /**
    * Groups the pairs gathered so far by word and writes them as one run file. A counting sort: it keeps
-   * each word's ordinals in the order they came, which is ascending (push). A sort of the packed pairs
-   * took 1.9 s of a 1.5 M build; this takes about a quarter of that (0.5 s, in a CPU profile).
+   * each word's ordinals in the order they came, which is ascending (push), and is faster than a sort
+   * of the packed pairs.
    */
   private async spillRun(): Promise<void> {
     const n = this.pairCount;
@@ -191,8 +191,8 @@ export class TitleWords {
 
   /**
    * Brings the alphabetical order up to date with the words met since the last call: those are sorted
-   * and merged in. Done at each spilled run, so the end of a build sorts only the newest words: a
-   * sort of all 296,472 words there took about 0.5 s of the wait after the download.
+   * and merged in. Done at each spilled run, so the end of a build, which the user waits for after
+   * the download, sorts only the newest words.
    */
   private orderNewWords(): void {
     const first = this.alphabetical.length;

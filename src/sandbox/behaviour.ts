@@ -1,8 +1,8 @@
-// The sandbox behaviour table (issue 15): every point where the specification is silent, with the
+// The sandbox behaviour table (README's spec-silent table): every point where the specification is silent, with the
 // plausible answers the real platform might give. Profile `default` takes each point's first answer
-// (the sandbox's historical behaviour); profile `alternate` takes the answer marked `alternate`.
+// (the answers the tests assume unless they say otherwise); profile `alternate` takes the answer marked `alternate`.
 // A quirk overrides one point. Routes ask `answerFor(point)`; they never test a profile name.
-// The point ids and answer names are agreed with the client and Check Connection (shared BEHAVIOUR.md).
+// The point ids and answer names are those the client (src/api/specSilent.ts) and Check Connection use.
 
 interface PointSpec {
   readonly answers: readonly string[];

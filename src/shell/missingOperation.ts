@@ -1,7 +1,7 @@
 // Telling "this server does not offer the operation" from "the record is gone" on an HTTP 404.
 //
-// Decision (issue 15, row 13): a GET whose path names no record (a list, or the account's own
-// singleton such as GET /Company or GET /InteractiveTaxOffice) cannot miss a record: its 404 can
+// Decision (row 13 of README's spec-silent table): a GET whose path names no record (a list, or the
+// account's own singleton such as GET /Company or GET /InteractiveTaxOffice) cannot miss a record: its 404 can
 // only mean the route does not exist on this deployment (an older API version, as the platform's
 // older OpenAPI export lacks CompanyDocuments and InteractiveTaxOffice). A GET or change whose path
 // names a record (Customers/{ID}, Company/Certificate/{SerialNumber}, …) answers 404 for a record

@@ -1,5 +1,5 @@
-// Readable stand-ins for values the schema allows to be null (issue 15, row 14): a tree row, hover
-// or details table never shows a blank where a name, value, tax number, text or total is missing.
+// Readable stand-ins for values the schema allows to be null (row 14 of README's spec-silent table): a
+// tree row, hover or details table never shows a blank where a name, value, tax number, text or total is missing.
 import * as vscode from 'vscode';
 import { formatCount } from '../shell/displayFormat';
 

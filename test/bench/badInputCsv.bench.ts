@@ -1,7 +1,7 @@
 // CSV import of 100,000 rows of bad-input shape (10% wrong check digits, 4% duplicates, quoted
 // fields with `;`, quotes and line breaks) in the encodings Turkish Excel writes, and the cost of
 // detecting the encoding against plain UTF-8 decoding. Correctness is asserted by
-// test/unit/reliability.badInput.csv.test.ts; this only measures.
+// test/unit/domain/customerImportBadInput.test.ts; this only measures.
 // Run: npm run bench -- badInputCsv
 // Target: ≥ 100k rows/s for every encoding; encoding detection within 10% of a plain UTF-8 decode
 // (printed, not enforced: their BENCH lines are "report").

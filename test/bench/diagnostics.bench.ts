@@ -1,7 +1,7 @@
 // Diagnostics on a 5 MB UBL-TR invoice (aim: ≤ 100 ms per update after the first). Two parts:
 // 1. plain Node, the pure work of one update: scan + rules on the whole text, first run and 30 runs
 //    after one-character edits (median, p95);
-// 2. the real extension host (code-server), by test/suite/diagnosticsBench.test.ts: the scan time per
+// 2. the real extension host (code-server), by test/bench/host/diagnostics.test.ts: the scan time per
 //    update there and the edit → diagnostics round trip (which includes the 200 ms debounce).
 // The budget is held on CPU time (exit 1 when over); wall times are reported beside it. Each figure is
 // also a BENCH line (scripts/bench-report.js); without code-server the extension-host ones are skipped.

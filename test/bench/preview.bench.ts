@@ -1,7 +1,7 @@
 // The preview's speed. Two parts:
 // 1. plain Node: the structured view's model of a 20 MB invoice (readDocument on the whole text: parse,
 //    parties, lines, totals checks), median of 3, with its peak heap growth;
-// 2. the real extension host (code-server), by test/suite/previewBench.test.ts: the template studio with
+// 2. the real extension host (code-server), by test/bench/host/preview.test.ts: the template studio with
 //    the sample design, from an edit of the design to the updated preview shown, for a 1 MB invoice, with
 //    the sample invoice (a few KB) as the same-run baseline (the ratio is what the invoice's size adds;
 //    both include the 300 ms debounce); and "Preview Document" on a 20 MB invoice in the structured view,

@@ -1,6 +1,6 @@
 // Switching profiles with all views open: the time from "Switch Profile" until the customers view has
 // the new company's first page, in a real extension host (code-server), measured by
-// test/suite/profileSwitchBench.test.ts against one sandbox serving two companies (A → B → A …, 30
+// test/bench/host/profileSwitch.test.ts against one sandbox serving two companies (A → B → A …, 30
 // timed switches). Reported, no budget yet: median and p95.
 // Run: npm run bench -- profileSwitch
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 // Reconciliation budgets: 100,000 customers (plus 200 with bad checksums) on the sandbox, reconciled
-// in a real extension host (code-server, test/suite/reconciliationBench.test.ts) against an offline
+// in a real extension host (code-server, test/bench/host/reconciliation.test.ts) against an offline
 // index of 1.5 million taxpayers (target ≤ 10 s per run), and online through the bulk lookup
 // (requests made, time; no budget: it is bounded by the server).
 // The index is built here first, with buildIndex, from the same generated registry the sandbox

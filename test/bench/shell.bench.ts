@@ -196,7 +196,7 @@ async function main(): Promise<void> {
   if (!bundleMet) failed = true;
 
   const runs = Number(process.env.NILVERA_BENCH_ACTIVATION_RUNS ?? 5);
-  // Judged as before: activation while the workbench is still starting, as the suite's first test.
+  // Judged: activation while the workbench is still starting, as the suite's first test.
   // Each series alternates with the floor, an extension making only the same VS Code calls: the
   // baseline of what VS Code's registrations cost here, which no implementation of the same
   // contributions can go under.

@@ -1,5 +1,5 @@
 // Sidebar tree budgets with 100,000 customers, measured in a real extension host (code-server) by
-// test/suite/viewsBench.test.ts: expand → first page and "Load more" → next page, each ≤ 200 ms on
+// test/bench/host/views.test.ts: expand → first page and "Load more" → next page, each ≤ 200 ms on
 // the local sandbox; extension-host heap after 20 pages growing with the rows loaded only (a bound
 // per row); after a refresh the dropped rows are collectable (a WeakRef to one is cleared) and the
 // heap does not creep up over further rounds. Each figure is also a BENCH line (scripts/bench-report.js),

@@ -33,7 +33,8 @@ export async function run(): Promise<void> {
     // Plain text in the report file, also under CI=true (where supports-color would turn colours on).
     MochaClass.reporters.Base.useColors = false;
     const mocha = new MochaClass({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
-    const files = findTestBundles(__dirname);
+    // The extension-host halves of the benchmarks (test/bench/host/) skip themselves unless their benchmark asks.
+    const files = [...findTestBundles(__dirname), ...findTestBundles(path.join(__dirname, '..', 'bench', 'host'))];
     if (files.length === 0) throw new Error(`no *.test.js bundles under ${__dirname}: run \`node esbuild.js --tests\` first`);
     for (const f of files) mocha.addFile(f);
     const grep = process.env.NILVERA_SUITE_GREP;

@@ -1,4 +1,4 @@
-// What a user meets (issue 16) in a real extension host: nothing shown and nothing requested until
+// What a user meets in a real extension host: nothing shown and nothing requested until
 // Nilvera is used in the workspace; rows that open on click in read-only documents; mailing
 // checkboxes that ask before turning live sending off; the bulk-check selection key; "Switch
 // Environment" writing to the settings scope in force.

@@ -1,4 +1,4 @@
-// Which answer of the sandbox behaviour table (BEHAVIOUR.md, src/sandbox/behaviour.ts) the service
+// Which answer of the sandbox behaviour table (src/sandbox/behaviour.ts) the service
 // showed, row by row, read from Check Connection's calls. Pure (no `vscode`).
 //
 // The check knows the answers listed in KNOWN_ROWS. An answer outside them (a quirk it was not

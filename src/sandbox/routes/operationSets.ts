@@ -18,7 +18,7 @@ export const BOOLEAN_ANSWER_ROUTES: ReadonlySet<string> = new Set([
  * General API operations the platform's older OpenAPI export (shared/spec/reference/general.swagger.json)
  * lacks (behaviour point operations: with `olderExport` they answer 404 with an empty body, as an
  * unknown route does). /ebill and /evoucher belong to other APIs that export does not describe, so they
- * stay. test/unit/sandbox.behaviour.test.ts checks this list against the export.
+ * stay. test/unit/sandbox/behaviour.test.ts checks this list against the export.
  */
 export const NOT_IN_OLDER_EXPORT: ReadonlySet<string> = new Set([
   'customers.get',

@@ -111,8 +111,8 @@ export class AccountRoot extends ParentNode {
   }
 
   /**
-   * Forgets every group's rows. Before, a refresh made eight new groups, so each refresh while the old
-   * groups were loading sent all eight requests again; now a group's own load in flight is reused.
+   * Forgets every group's rows but keeps the groups: a refresh while they load reuses each group's load
+   * in flight instead of sending all eight requests again.
    */
   override invalidate(): void {
     super.invalidate();

@@ -1,0 +1,248 @@
+// Check Connection's plain-Node parts: the shape describer, the calls (over real HTTP against the
+// sandbox: read-only, never the key in a report), the row verdicts under both sandbox profiles and
+// an unknown quirk, and the report builder.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeShape } from '../../../../src/commands/connection/shape';
+import { runChecks, generateFakeKey, type CheckRun } from '../../../../src/commands/connection/probes';
+import type { FetchLike } from '../../../../src/api/http';
+import { readVerdicts, KNOWN_ROWS, type RowVerdict } from '../../../../src/commands/connection/verdicts';
+import { buildReport, summarize, type Localizer } from '../../../../src/commands/connection/report';
+import { setSandboxBehaviour, startTestSandbox, type SandboxHandle, type SandboxOptions } from '../../../support/sandbox';
+import { BEHAVIOUR_POINTS } from '../../../../src/sandbox/behaviour';
+
+/** English with {0} placeholders filled, as vscode.l10n.t does without a translation. */
+const english: Localizer = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
+
+const CANARY = 'CANARY0123456789ABCDEFCANARY0123456789ABCDEFCANARY0123456789ABCD';
+
+describe('describeShape', () => {
+  test('names and types, never values', () => {
+    const shape = describeShape({ Name: 'Gizli Şirket', TaxNumber: '1234567890', Count: 3, Rate: 1.5, Active: true, Fax: null, Note: '' });
+    assert.equal(shape, '{ Name: string, TaxNumber: string, Count: integer, Rate: number, Active: boolean, Fax: null, Note: string (empty) }');
+    for (const value of ['Gizli', '1234567890', '3', '1.5', 'true']) assert.ok(!shape.includes(value), `value ${value} leaked into ${shape}`);
+  });
+
+  test('arrays merge their elements; a field missing from some gets "?"; unions are listed', () => {
+    assert.equal(describeShape([{ A: 1, B: 'x' }, { A: null }]), '[ { A: integer | null, B?: string } ]');
+    assert.equal(describeShape([]), '[]');
+    assert.equal(describeShape({}), '{}');
+    assert.equal(describeShape(null), 'null');
+    assert.equal(describeShape('UEsDBBQ='), 'string');
+    assert.equal(describeShape([1, 2.5]), '[ number ]');
+  });
+
+  test('keys that hold data (a dictionary keyed by tax numbers) are not shown', () => {
+    const shape = describeShape({ '1234567890': { Title: 'x' }, 'Yılmaz Gıda': 1 });
+    assert.ok(!shape.includes('1234567890') && !shape.includes('Yılmaz'), shape);
+    assert.match(shape, /‹key›/);
+  });
+
+  test('deep and wide answers stay short', () => {
+    const deep = { a: { b: { c: { d: { e: { f: 1 } } } } } };
+    assert.equal(describeShape(deep), '{ a: { b: { c: { d: … } } } }');
+    const wide = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`F${i}`, i]));
+    assert.match(describeShape(wide), /… 10 more \}$/);
+  });
+});
+
+test('the fake key is random, of the platform shape, and shares nothing with the real key', () => {
+  const a = generateFakeKey(CANARY);
+  const b = generateFakeKey(CANARY);
+  assert.match(a, /^[0-9A-F]{64}$/);
+  assert.notEqual(a, b);
+  assert.ok(!a.includes(CANARY.slice(0, 12)));
+});
+
+interface Exchange {
+  method: string;
+  url: string;
+  authorization: string;
+}
+
+async function recordingFetch(into: Exchange[]): Promise<FetchLike> {
+  const mod = (await import('node-fetch')) as unknown as { default: FetchLike | { default: FetchLike } };
+  const nodeFetch = typeof mod.default === 'function' ? mod.default : mod.default.default;
+  return (url, init) => {
+    into.push({ method: init.method, url, authorization: init.headers.Authorization ?? '' });
+    return nodeFetch(url, init);
+  };
+}
+
+async function check(sandbox: SandboxHandle, key: string, exchanges: Exchange[] = []): Promise<{ run: CheckRun; verdicts: RowVerdict[]; report: string }> {
+  const run = await runChecks({ baseUrl: sandbox.url, apiKey: key, timeoutMs: 10_000, fetch: await recordingFetch(exchanges) }, { signal: new AbortController().signal });
+  const verdicts = readVerdicts(run);
+  const report = buildReport(
+    { environmentLabel: 'Sandbox', origin: sandbox.url, finishedAt: '2026-11-23T23:00:00Z', extensionVersion: '0.1.0', vscodeVersion: 'test' },
+    run.results,
+    verdicts,
+    english,
+  );
+  // NILVERA_PRINT_REPORT=1 prints each report (to look at it).
+  if (process.env.NILVERA_PRINT_REPORT) console.log(report);
+  return { run, verdicts, report };
+}
+
+function answers(verdicts: RowVerdict[]): Record<string, string> {
+  return Object.fromEntries(verdicts.map((v) => [v.point, v.verdict.kind === 'answer' ? v.verdict.answer : v.verdict.kind === 'differs' ? 'differs' : `none:${v.verdict.reason}`]));
+}
+
+/**
+ * What the check must report for a sandbox profile: the profile's answer where it can observe one.
+ * Every list of these sandboxes has records, so how an empty list answers (row 20) is not seen here
+ * (test/unit/commands/connection/serviceEvidence.test.ts empties them).
+ */
+function expectedFor(profile: 'default' | 'alternate'): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(KNOWN_ROWS).map(([point, row]) => [
+      point,
+      'needsWrite' in row && row.needsWrite ? 'none:wouldWrite' : point === 'emptyList' ? 'none:noEmptyList' : profile === 'default' ? row.default : row.alternate,
+    ]),
+  );
+}
+
+describe('against the sandbox (default profile)', () => {
+  let sandbox: SandboxHandle;
+  const options: SandboxOptions = { key: CANARY, customers: 120, registry: 300, seed: 11 };
+  before(async () => {
+    sandbox = await startTestSandbox(options);
+  });
+  after(() => sandbox.close());
+
+  test('read-only calls only, the real key only in Authorization, a generated key for the wrong-key call', async () => {
+    const exchanges: Exchange[] = [];
+    const { run } = await check(sandbox, CANARY, exchanges);
+    assert.ok(exchanges.length >= 20, `only ${exchanges.length} calls`);
+    const writes = exchanges.filter((e) => e.method !== 'GET');
+    assert.deepEqual(writes.map((e) => `${e.method} ${new URL(e.url).pathname}`), ['POST /general/GlobalCompany/GetGlobalCustomerInfo']);
+    const wrong = exchanges.filter((e) => e.authorization !== `Bearer ${CANARY}`);
+    assert.equal(wrong.length, 1, 'exactly one call with another key');
+    const fake = wrong[0].authorization.replace(/^Bearer /, '');
+    assert.match(fake, /^[0-9A-F]{64}$/);
+    // No run of 8 characters of the real key in the fake one (not a variation of it).
+    for (let i = 0; i + 8 <= CANARY.length; i++) assert.ok(!fake.includes(CANARY.slice(i, i + 8)), `the fake key repeats ${CANARY.slice(i, i + 8)}`);
+    for (const e of exchanges) assert.ok(!e.url.includes(CANARY), 'the key is never in a URL');
+    // The sandbox saw no write either.
+    assert.deepEqual(sandbox.requestLog().filter((r) => r.method !== 'GET' && r.path !== '/general/GlobalCompany/GetGlobalCustomerInfo'), []);
+    assert.ok(run.facts.unregistered, 'an unregistered tax number was found');
+  });
+
+  test('cancelling stops the check at once: it throws an AbortError and makes no further call', async () => {
+    const controller = new AbortController();
+    const exchanges: Exchange[] = [];
+    const started = runChecks(
+      { baseUrl: sandbox.url, apiKey: CANARY, timeoutMs: 10_000, fetch: await recordingFetch(exchanges) },
+      { signal: controller.signal, onProgress: (done) => (done === 3 ? controller.abort() : undefined) },
+    );
+    await assert.rejects(started, (e: Error) => e.name === 'AbortError');
+    assert.ok(exchanges.length <= 4, `${exchanges.length} calls after cancelling at the third`);
+  });
+
+  test('each observable row is the default profile answer; rows needing a write say so', async () => {
+    const { verdicts } = await check(sandbox, CANARY);
+    assert.deepEqual(answers(verdicts), expectedFor('default'));
+  });
+
+  test('the report holds no key, no tax number and no record value', async () => {
+    const { run, report } = await check(sandbox, CANARY);
+    assert.ok(!report.includes(CANARY) && !report.includes(CANARY.slice(0, 16)), 'the key is in the report');
+    assert.ok(run.facts.ownTaxNumber && !report.includes(run.facts.ownTaxNumber), "the company's tax number is in the report");
+    assert.ok(run.facts.unregistered && !report.includes(run.facts.unregistered));
+    const company = run.results.find((r) => r.id === 'company')?.answer;
+    const name = company?.body.kind === 'json' ? (company.body.value as { Name?: string }).Name : undefined;
+    assert.ok(name && !report.includes(name), "the company's name is in the report");
+    assert.match(report, /\| `GET \/general\/Company` \| 200 application\/json \| \d+ ms \| `\{ Name: string, TaxNumber: string/);
+    assert.match(report, /\| 3 \| `customerBatchBadRow` \| not checked: would write \|/);
+  });
+});
+
+for (const profile of ['alternate'] as const) {
+  describe(`against the sandbox (${profile} profile)`, () => {
+    let sandbox: SandboxHandle;
+    before(async () => {
+      sandbox = await startTestSandbox({ key: CANARY, customers: 120, registry: 300, seed: 12, behaviour: { profile } });
+    });
+    after(() => sandbox.close());
+
+    test(`each observable row is the ${profile} profile answer`, async () => {
+      const exchanges: Exchange[] = [];
+      const { verdicts, report } = await check(sandbox, CANARY, exchanges);
+      assert.deepEqual(answers(verdicts), expectedFor(profile));
+      assert.deepEqual(exchanges.filter((e) => e.method !== 'GET').length, 1);
+      assert.ok(!report.includes(CANARY.slice(0, 16)));
+      assert.ok(!report.includes('⚠'), 'no row differs from both profiles');
+    });
+  });
+}
+
+describe('against the sandbox with a quirk the check does not know (registryLookupMissing=oddText)', () => {
+  let sandbox: SandboxHandle;
+  before(async () => {
+    sandbox = await startTestSandbox({ key: CANARY, customers: 30, registry: 100, seed: 13, behaviour: { quirks: { registryLookupMissing: 'oddText' } } });
+  });
+  after(() => sandbox.close());
+
+  test('row 1 says "differs" with what came (status, type, size; not the text), the others stay default', async () => {
+    const { verdicts, report } = await check(sandbox, CANARY);
+    const expected = { ...expectedFor('default'), registryLookupMissing: 'differs' };
+    assert.deepEqual(answers(verdicts), expected);
+    const row1 = verdicts.find((v) => v.point === 'registryLookupMissing')!;
+    assert.equal(row1.match, 'neither');
+    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: 200 text\/plain, \d+ bytes/);
+    assert.ok(!report.includes('Kayıt bulunamadı'), 'the answer text itself is not in the report');
+  });
+});
+
+describe('one quirk at a time: every answer the check knows is recognised as that answer, in its row only', () => {
+  let sandbox: SandboxHandle;
+  before(async () => {
+    sandbox = await startTestSandbox({ key: CANARY, customers: 30, registry: 100, seed: 14 });
+  });
+  after(() => sandbox.close());
+
+  for (const [point, row] of Object.entries(KNOWN_ROWS)) {
+    // Row 20 needs empty lists: test/unit/commands/connection/serviceEvidence.test.ts.
+    if (('needsWrite' in row && row.needsWrite) || point === 'emptyList') continue;
+    for (const quirk of row.known) {
+      test(`${point}=${quirk}`, async () => {
+        await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { [point]: quirk } });
+        const { verdicts } = await check(sandbox, CANARY);
+        const expected = { ...expectedFor('default'), [point]: quirk };
+        // A look-up that answers "not found" with an empty 200 repeats no value, so whether the
+        // server decoded %2F or kept it cannot be seen (only that the call reached the route).
+        if (point === 'recordLookupMissing' && quirk !== '404') expected.encodedSlash = 'none:cannotTell';
+        assert.deepEqual(answers(verdicts), expected);
+      });
+    }
+  }
+});
+
+test("the check's table matches the sandbox's: same points, same profile answers, every answer known except the two in neither profile", () => {
+  assert.deepEqual(Object.keys(KNOWN_ROWS).sort(), Object.keys(BEHAVIOUR_POINTS).sort(), 'a new behaviour point: teach Check Connection about it');
+  for (const [point, spec] of Object.entries(BEHAVIOUR_POINTS)) {
+    const mine = KNOWN_ROWS[point as keyof typeof KNOWN_ROWS];
+    assert.equal(mine.default, spec.answers[0], `${point} default`);
+    assert.equal(mine.alternate, spec.alternate, `${point} alternate`);
+    const unknown = spec.answers.filter((a: string) => !(mine.known as readonly string[]).includes(a));
+    // oddText (an unreadable answer) and accept (a duplicate tax number stored) exist to prove the client right.
+    const testOnly: Record<string, string[]> = { registryLookupMissing: ['oddText'], duplicateStatus: ['accept'] };
+    assert.deepEqual(unknown, testOnly[point] ?? [], `${point}: answers the check cannot recognise`);
+  }
+});
+
+describe('report builder', () => {
+  test('summary counts and the "differs" warning', () => {
+    const verdicts: RowVerdict[] = [
+      { point: 'registryLookupMissing', row: 1, verdict: { kind: 'differs', seen: '200 text/plain, 16 bytes' }, from: [], match: 'neither' },
+      { point: 'badKeyStatus', row: 8, verdict: { kind: 'answer', answer: '401' }, from: [], match: 'default' },
+      { point: 'pageSizeLimit', row: 9, verdict: { kind: 'answer', answer: 'cap50' }, from: [], match: 'alternate' },
+      { point: 'booleanAnswer', row: 5, verdict: { kind: 'none', reason: 'wouldWrite' }, from: [], match: 'unknown' },
+    ];
+    const s = summarize([], verdicts);
+    assert.deepEqual(s, { calls: 0, matchDefault: 1, matchAlternate: 1, differs: 1, notChecked: 1, differingRows: ['1 registryLookupMissing'] });
+    const report = buildReport({ environmentLabel: 'Test', origin: 'https://apitest.nilvera.com', finishedAt: 'now', extensionVersion: '0.1.0', vscodeVersion: '1.100' }, [], verdicts, english);
+    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: 200 text\/plain, 16 bytes/);
+    assert.match(report, /\| 9 \| `pageSizeLimit` \| `cap50` \| `cap100` \| `cap50` \| as the alternate profile \|/);
+    assert.match(report, /1 rows as the default profile, 1 as the alternate, 1 differ from both, 1 not checked/);
+  });
+});

@@ -1,0 +1,162 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { RegistryXmlError, RegistryXmlParser, decodeXmlEntities, parseRegistryXml, parseRegistryXmlStream } from '../../../src/domain/registryXml';
+import type { Taxpayer } from '../../../src/domain/registryXml';
+import { buildTaxpayer, registryXml, registryXmlChunks, splitAt, taxpayerXml } from '../../support/registryFixtures';
+
+function parseChunks(chunks: Array<Buffer | string>): Taxpayer[] {
+  const out: Taxpayer[] = [];
+  const p = new RegistryXmlParser((t) => out.push(t));
+  for (const c of chunks) p.write(c);
+  p.end();
+  return out;
+}
+
+/** A small document exercising everything the parser must tolerate. */
+const TRICKY = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE UserList [ <!ELEMENT UserList ANY> ]>
+<!-- GİB e-Fatura kayıtlı kullanıcı listesi; a <User> in a comment is not a user -->
+<UserList xmlns:x="urn:example" version='2'>
+  <User>
+    <Identifier> 4540536920 </Identifier>
+    <Title>ÖZTÜRK &amp; OĞULLARI &lt;Ltd&gt; &quot;Şti&quot; &apos;x&apos; &#304;&#x15F; &#x1F600; &unknown;</Title>
+    <Type>Özel</Type>
+    <Notes><User><Identifier>999</Identifier></User><Deep a="1"><Deeper/></Deep></Notes>
+    <AccountType><![CDATA[Portal <&> ]]></AccountType>
+    <FirstCreationTime>2019-01-02T10:00:00</FirstCreationTime>
+    <Documents>
+      <Unknown/>
+      <Document type='Invoice' note="a > b">
+        <Alias><Name>urn:mail:defaultpk@öztürk.com.tr</Name><CreationTime>2019-01-02T10:00:00</CreationTime><Extra>skip</Extra></Alias>
+        <Alias>
+          <Name>urn:mail:eski@x.com</Name>
+          <CreationTime>2018-01-01T00:00:00</CreationTime>
+          <DeletionTime>2019-01-01T00:00:00</DeletionTime>
+        </Alias>
+      </Document>
+      <x:Document x:type="DespatchAdvice"><x:Alias><x:Name>urn:mail:irsaliye@x.com</x:Name><x:CreationTime>2020</x:CreationTime></x:Alias></x:Document>
+    </Documents>
+  </User>
+  <User><Identifier>10000000146</Identifier><Title>Ayşe 😀 <b>Yılmaz</b></Title><Documents/></User>
+</UserList>
+`;
+
+const TRICKY_EXPECTED: Taxpayer[] = [
+  {
+    Identifier: '4540536920',
+    Title: `ÖZTÜRK & OĞULLARI <Ltd> "Şti" 'x' İş \u{1F600} &unknown;`,
+    Type: 'Özel',
+    AccountType: 'Portal <&>',
+    FirstCreationTime: '2019-01-02T10:00:00',
+    Documents: [
+      {
+        type: 'Invoice',
+        aliases: [
+          { Name: 'urn:mail:defaultpk@öztürk.com.tr', CreationTime: '2019-01-02T10:00:00' },
+          { Name: 'urn:mail:eski@x.com', CreationTime: '2018-01-01T00:00:00', DeletionTime: '2019-01-01T00:00:00' },
+        ],
+      },
+      { type: 'DespatchAdvice', aliases: [{ Name: 'urn:mail:irsaliye@x.com', CreationTime: '2020' }] },
+    ],
+  },
+  // Text of a child element inside a field is skipped; the field keeps its own text.
+  { Identifier: '10000000146', Title: 'Ayşe \u{1F600}', Type: '', AccountType: '', FirstCreationTime: '', Documents: [] },
+];
+
+test('parses what the fixture builder writes, field for field', () => {
+  const taxpayers = Array.from({ length: 50 }, (_, i) => buildTaxpayer(i));
+  assert.deepEqual(parseRegistryXml(registryXml(taxpayers)), taxpayers);
+  assert.deepEqual(parseRegistryXml(Buffer.from(registryXml(taxpayers, { declaration: false, separator: '' }))), taxpayers);
+  // The builder varies what matters: persons and companies, deleted aliases, two document types.
+  assert.ok(taxpayers.some((t) => t.Identifier.length === 11) && taxpayers.some((t) => t.Identifier.length === 10));
+  assert.ok(taxpayers.some((t) => t.Documents.some((d) => d.aliases.some((a) => a.DeletionTime))));
+  assert.ok(taxpayers.some((t) => t.Documents.some((d) => d.type === 'DespatchAdvice')));
+});
+
+test('declaration, DOCTYPE, comments, CDATA, entities, unknown elements, namespaces and both quote styles', () => {
+  assert.deepEqual(parseRegistryXml(TRICKY), TRICKY_EXPECTED);
+});
+
+test('split at every byte (inside characters, tags, entities, comments and CDATA) the result is the same', () => {
+  const bytes = Buffer.from(TRICKY, 'utf8');
+  for (let i = 0; i <= bytes.length; i++) {
+    assert.deepEqual(parseChunks(splitAt(bytes, [i])), TRICKY_EXPECTED, `split at byte ${i}`);
+  }
+  // One byte at a time.
+  assert.deepEqual(parseChunks(splitAt(bytes, [...Array(bytes.length).keys()].slice(1))), TRICKY_EXPECTED);
+});
+
+test('string chunks split anywhere, also between the halves of a surrogate pair', () => {
+  for (let i = 0; i <= TRICKY.length; i++) {
+    assert.deepEqual(parseChunks([TRICKY.slice(0, i), TRICKY.slice(i)]), TRICKY_EXPECTED, `split at char ${i}`);
+  }
+});
+
+test('many users in uneven chunks match the builder output', () => {
+  const taxpayers = Array.from({ length: 400 }, (_, i) => buildTaxpayer(1000 + i));
+  const bytes = Buffer.from(registryXml(taxpayers), 'utf8');
+  const cuts: number[] = [];
+  for (let o = 0, k = 0; o < bytes.length; k++) {
+    o += 1 + ((k * 37) % 251);
+    if (o < bytes.length) cuts.push(o);
+  }
+  assert.deepEqual(parseChunks(splitAt(bytes, cuts)), taxpayers);
+});
+
+test('entity decoding', () => {
+  assert.equal(decodeXmlEntities('a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos;'), `a & b <c> "d" 'e'`);
+  assert.equal(decodeXmlEntities('&#65;&#x42; &#x131; &#128512;'), 'AB ı \u{1F600}');
+  assert.equal(decodeXmlEntities('&nbsp; &#xFFFFFFF; & alone'), '&nbsp; &#xFFFFFFF; & alone');
+  assert.equal(decodeXmlEntities('&amp;lt;'), '&lt;');
+});
+
+test('users come out one by one, before the input has ended', () => {
+  const seen: string[] = [];
+  const p = new RegistryXmlParser((t) => seen.push(t.Identifier));
+  const a = buildTaxpayer(1);
+  const b = buildTaxpayer(2);
+  p.write('<UserList>' + taxpayerXml(a));
+  assert.deepEqual(seen, [a.Identifier]);
+  p.write(taxpayerXml(b).slice(0, 40));
+  assert.deepEqual(seen, [a.Identifier]);
+  p.write(taxpayerXml(b).slice(40) + '</UserList>');
+  assert.deepEqual(seen, [a.Identifier, b.Identifier]);
+  p.end();
+  assert.equal(p.taxpayerCount, 2);
+});
+
+test('async iteration over a Readable', async () => {
+  const chunks = [...registryXmlChunks(300, 1000, 5)];
+  const got: Taxpayer[] = [];
+  for await (const t of parseRegistryXmlStream(Readable.from(chunks))) got.push(t);
+  assert.deepEqual(got, Array.from({ length: 300 }, (_, i) => buildTaxpayer(5 + i)));
+});
+
+test('truncated or broken input gives a RegistryXmlError', () => {
+  const full = registryXml([buildTaxpayer(1), buildTaxpayer(2)]);
+  const cut = full.slice(0, full.indexOf('<Title>', full.indexOf('<Title>') + 1) + 3);
+  assert.throws(() => parseRegistryXml(cut), (e: unknown) => e instanceof RegistryXmlError && /ends inside/.test(e.message));
+  assert.throws(() => parseRegistryXml(full.slice(0, full.lastIndexOf('</User>'))), RegistryXmlError);
+  assert.throws(() => parseRegistryXml('plain text, not XML'), RegistryXmlError);
+  assert.throws(() => parseRegistryXml(''), RegistryXmlError);
+  assert.throws(() => parseRegistryXml('<UserList><User><Identifier>1</Identifier></Wrong></UserList>'), (e: unknown) => e instanceof RegistryXmlError && /Wrong/.test(e.message));
+  assert.throws(() => parseRegistryXml('<UserList><!-- never closed </UserList>'), RegistryXmlError);
+  // An empty list is valid and yields nothing.
+  assert.deepEqual(parseRegistryXml('<?xml version="1.0"?><UserList/>'), []);
+});
+
+test('a field larger than the limit stops the parser instead of buffering without end', () => {
+  const p = new RegistryXmlParser(() => {}, { maxPendingBytes: 1000 });
+  p.write('<UserList><User><Title>');
+  assert.throws(() => {
+    for (let i = 0; i < 10; i++) p.write('x'.repeat(300));
+  }, (e: unknown) => e instanceof RegistryXmlError && /longer than 1000 bytes/.test(e.message));
+  // Skipped text does not count against the limit: it is dropped as it streams past.
+  const q = new RegistryXmlParser(() => {}, { maxPendingBytes: 1000 });
+  q.write('<UserList><User><Identifier>1</Identifier><Big>');
+  for (let i = 0; i < 100; i++) q.write('y'.repeat(300));
+  q.write('</Big></User></UserList>');
+  q.end();
+  assert.equal(q.taxpayerCount, 1);
+});

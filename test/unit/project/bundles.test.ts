@@ -1,0 +1,138 @@
+// The extension's bundles as `npm run package` builds them (esbuild.js buildExtension, minified): what
+// activation loads (dist/extension.js and the bundles it requires at once) stays small and holds no
+// feature's code; each feature loaded on first use (src/features/) is a bundle of its own; budgets per
+// bundle. The figures are deterministic for a given source, so they are asserted here, not benchmarked.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+// This bundle runs from out/test/unit/.
+const root = path.resolve(__dirname, '..', '..', '..', '..');
+
+interface Output {
+  bytes: number;
+  inputs: string[];
+  imports: Array<{ path: string; kind: string }>;
+  entryPoint?: string;
+}
+
+/** What activation loads. */
+const ACTIVATION_BUDGET_BYTES = 80 * 1024;
+/** Each feature with the bundles it requires at once (the main's among them); room for growth included. */
+const FEATURE_BUDGET_BYTES: Record<string, number> = {
+  views: 100 * 1024,
+  forms: 70 * 1024,
+  registry: 130 * 1024,
+  // editor and preview read the downloaded registry list, with the marks that keep another window's
+  // install from deleting an index in use (src/registry/listStorage.ts); the editor also tells a
+  // customer list's encoding (src/domain/textDecoding.ts, headerMatch.ts) to offer "Reopen with Encoding".
+  editor: 125 * 1024,
+  reconciliation: 100 * 1024,
+  connection: 95 * 1024,
+  profiles: 70 * 1024,
+  // the preview shares the editor's document-type table and wording (src/domain/ubl/, the editor's
+  // messages) and restores its panels after a reload (this test prints each feature's size).
+  preview: 105 * 1024,
+};
+
+/**
+ * Modules of the areas loaded on first use: none of them may be loaded at activation. Everything under
+ * these folders belongs to a feature; the shell keeps only the profile store, the selection context
+ * key of the editor menu, and the "Preview Document" menu's context key with the table of UBL-TR
+ * document types it recognises a document by (pure data, no imports).
+ */
+const AREA_MODULES: Array<[string, RegExp]> = [
+  ['API client', /^src\/api\//],
+  ['domain logic (CSV, ZIP, XML)', /^src\/domain\/(?!ubl\/documentTypes\.ts$)/],
+  ['registry index', /^src\/registry\//],
+  ['reconciliation', /^src\/reconciliation\//],
+  ['editor scanners, hovers and diagnostics', /^src\/editor\/(diagnostics|hover)\//],
+  ['forms (host side)', /^src\/webviews\//],
+  ['trees', /^src\/views\//],
+  ['palette commands', /^src\/commands\/(?!registry\/selectionContext\.ts$)/],
+  ['sandbox server', /^src\/sandbox\//],
+  ['profile commands', /^src\/shell\/profiles\/profileCommands\.ts$/],
+  ['content sniffing', /^src\/shell\/nilveraContent\.ts$/],
+  ['preview and template studio', /^src\/preview\/(?!contextKey\.ts$)/],
+  ['node-fetch, jszip', /node_modules\/(node-fetch|jszip)\//],
+];
+
+let outputs: Record<string, Output> = {};
+
+/** The bundle and every bundle it requires when it loads (not those behind import()). */
+function loadedWith(name: string): string[] {
+  const seen = new Set<string>();
+  const stack = [name];
+  while (stack.length) {
+    const file = stack.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const i of outputs[file].imports) if (i.kind !== 'dynamic-import') stack.push(i.path);
+  }
+  return [...seen];
+}
+
+const bytesOf = (files: string[]) => files.reduce((sum, f) => sum + outputs[f].bytes, 0);
+const inputsOf = (files: string[]) => files.flatMap((f) => outputs[f].inputs);
+const featureBundle = (feature: string) => Object.keys(outputs).find((name) => outputs[name].entryPoint === `src/features/${feature}.ts`);
+
+before(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildExtension } = require(path.join(root, 'esbuild.js')) as { buildExtension(o: { production: boolean; outdir: string }): Promise<{ outputs: Record<string, Output> }> };
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-bundles-'));
+  try {
+    outputs = (await buildExtension({ production: true, outdir })).outputs;
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+  const table = Object.keys(FEATURE_BUDGET_BYTES).map((f) => `${f} ${(bytesOf(loadedWith(featureBundle(f) ?? 'extension.js')) / 1024).toFixed(1)} KB`);
+  console.log(`bundles: ${Object.keys(outputs).length} files; at activation ${(bytesOf(loadedWith('extension.js')) / 1024).toFixed(1)} KB; features with what they load: ${table.join(', ')}`);
+});
+
+test(`activation loads at most ${ACTIVATION_BUDGET_BYTES / 1024} KB of bundles`, () => {
+  const files = loadedWith('extension.js');
+  assert.ok(bytesOf(files) <= ACTIVATION_BUDGET_BYTES, `${(bytesOf(files) / 1024).toFixed(1)} KB in ${files.join(', ')}`);
+});
+
+test("no area's modules are loaded at activation", () => {
+  const atActivation = inputsOf(loadedWith('extension.js'));
+  assert.ok(atActivation.includes('src/extension.ts') && atActivation.includes('src/shell/services.ts'), 'the metafile lists the shell');
+  const leaks = AREA_MODULES.flatMap(([area, pattern]) => atActivation.filter((m) => pattern.test(m)).map((m) => `${area}: ${m}`));
+  assert.deepEqual(leaks, []);
+});
+
+test('each feature of src/features/ is a bundle of its own, required only through import()', () => {
+  const features = fs.readdirSync(path.join(root, 'src', 'features')).filter((f) => f !== 'index.ts').map((f) => f.replace(/\.ts$/, ''));
+  assert.deepEqual(features.sort(), Object.keys(FEATURE_BUDGET_BYTES).sort(), 'every feature has a budget here');
+  for (const feature of features) {
+    const bundle = featureBundle(feature);
+    assert.ok(bundle, `no bundle for src/features/${feature}.ts`);
+    const requiredBy = Object.entries(outputs).filter(([, o]) => o.imports.some((i) => i.path === bundle && i.kind !== 'dynamic-import'));
+    assert.deepEqual(requiredBy.map(([name]) => name), [], `${bundle} is required at load time by another bundle`);
+    assert.ok(outputs['extension.js'].imports.some((i) => i.path === bundle && i.kind === 'dynamic-import'), `activation does not reach ${bundle} through import()`);
+  }
+});
+
+test("each module is in exactly one bundle (one copy of its state and classes)", () => {
+  const where = new Map<string, string[]>();
+  for (const [name, o] of Object.entries(outputs)) for (const input of o.inputs) where.set(input, [...(where.get(input) ?? []), name]);
+  const twice = [...where].filter(([, names]) => names.length > 1).map(([input, names]) => `${input}: ${names.join(', ')}`);
+  assert.deepEqual(twice, []);
+});
+
+test('each feature, with what it loads, stays within its budget', () => {
+  const over = Object.entries(FEATURE_BUDGET_BYTES)
+    .map(([feature, budget]) => ({ feature, budget, bytes: bytesOf(loadedWith(featureBundle(feature) as string)) }))
+    .filter((f) => f.bytes > f.budget)
+    .map((f) => `${f.feature}: ${(f.bytes / 1024).toFixed(1)} KB, budget ${f.budget / 1024} KB`);
+  assert.deepEqual(over, []);
+});
+
+test('a feature whose area is another feature\'s does not load it: the forms do not load the registry index, the profiles no trees', () => {
+  const inputsOfFeature = (f: string) => inputsOf(loadedWith(featureBundle(f) as string));
+  assert.deepEqual(inputsOfFeature('forms').filter((m) => /^src\/registry\//.test(m)), []);
+  assert.deepEqual(inputsOfFeature('profiles').filter((m) => /^src\/views\//.test(m)), []);
+  assert.deepEqual(inputsOfFeature('connection').filter((m) => /^src\/(views|webviews|registry)\//.test(m)), []);
+});
