@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
 import type { CompanySummary } from './apiContract';
 import type { EnvironmentId } from './environments';
-import { rememberCompany } from './profiles/rememberCompany';
+import { rememberCompany } from '../profiles/rememberCompany';
 import { describeError } from './errorMessages';
 import { offerSessionOnlyKey } from './keyringHelp';
 import { log } from './log';

@@ -9,7 +9,7 @@ import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
 import { log } from './log';
 import { environmentLabel, type ShellServices } from './services';
-import { profileTooltip, statusItemCommand } from './profiles/statusTooltip';
+import { profileTooltip, statusItemCommand } from '../profiles/statusTooltip';
 import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;

@@ -9,7 +9,7 @@ import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { log } from '../shell/log';
 import { prompts } from '../shell/prompts';
 import { UserFacingError } from '../shell/errorMessages';
-import type { Profile } from '../shell/profiles/profile';
+import type { Profile } from '../profiles/profile';
 import type { ShellServices } from '../shell/services';
 import { certificateForm } from './forms/certificate';
 import { companyForm } from './forms/company';

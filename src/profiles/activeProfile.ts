@@ -4,10 +4,10 @@
 // starts a new generation: the previous one's AbortController fires (its requests stop) and
 // answers that still arrive for it are dropped (staleAnswers.ts).
 import * as vscode from 'vscode';
-import { Settings } from '../../constants';
-import { checkCustomUrl, type EnvironmentId } from '../environments';
-import { log } from '../log';
-import { readSettings } from '../settings';
+import { Settings } from '../constants';
+import { checkCustomUrl, type EnvironmentId } from '../shell/environments';
+import { log } from '../shell/log';
+import { readSettings } from '../shell/settings';
 import { migrateCustomOrigin, migrateLegacyKeys, type MigrationResult } from './migration';
 import { defaultProfileId, type Profile } from './profile';
 import { ProfileStore } from './profileStore';

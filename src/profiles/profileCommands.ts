@@ -2,16 +2,16 @@
 // company of the Account view's list). Keys are checked with GET /Company before they are kept.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { CompanySummary } from '../apiContract';
-import { compareNames } from '../displayFormat';
-import { customUrlProblem } from '../environmentCommands';
-import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../environments';
-import { describeError, UserFacingError } from '../errorMessages';
-import { log } from '../log';
-import { prompts, UserCancelledError } from '../prompts';
-import { rememberSecret } from '../redact';
-import { createShellClient, environmentLabel, type ShellServices } from '../services';
-import { readSettings } from '../settings';
+import type { CompanySummary } from '../shell/apiContract';
+import { compareNames } from '../shell/displayFormat';
+import { customUrlProblem } from '../shell/environmentCommands';
+import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/environments';
+import { describeError, UserFacingError } from '../shell/errorMessages';
+import { log } from '../shell/log';
+import { prompts, UserCancelledError } from '../shell/prompts';
+import { rememberSecret } from '../shell/redact';
+import { createShellClient, environmentLabel, type ShellServices } from '../shell/services';
+import { readSettings } from '../shell/settings';
 import { profileSecretName, type Profile } from './profile';
 import { ProfileStore } from './profileStore';
 
