@@ -14,6 +14,7 @@ import { createShellClient, environmentLabel, type ShellServices } from '../shel
 import { readSettings } from '../shell/settings';
 import { profileSecretName, type Profile } from './profile';
 import { ProfileStore } from './profileStore';
+import { withCancellableProgress } from '../shell/cancellableProgress';
 
 /** A name is shown in the status bar and lists: never the key pasted a second time. */
 function nameProblem(value: string, key: string | undefined): string | undefined {
@@ -66,22 +67,15 @@ async function baseUrlFor(services: ShellServices, environment: EnvironmentId, c
 
 /** GET /Company with a key not stored yet, under a cancellable progress notification. */
 export async function fetchCompany(baseUrl: string, key: string): Promise<CompanySummary> {
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…'), cancellable: true },
-    async (_progress, token) => {
-      const controller = new AbortController();
-      const subscription = token.onCancellationRequested(() => controller.abort());
-      try {
-        const client = await createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
-        return await client.company.get({ signal: controller.signal });
-      } catch (error) {
-        if (token.isCancellationRequested) throw new UserCancelledError();
-        throw error;
-      } finally {
-        subscription.dispose();
-      }
-    },
-  );
+  return withCancellableProgress(vscode.l10n.t('Checking the API key…'), async (signal) => {
+    try {
+      const client = await createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
+      return await client.company.get({ signal });
+    } catch (error) {
+      if (signal.aborted) throw new UserCancelledError();
+      throw error;
+    }
+  });
 }
 
 async function askKey(title: string): Promise<string> {

@@ -23,6 +23,7 @@ import { runReconciliation, RunCancelledError, type RegistrySource } from './run
 import { SnapshotStore, type Snapshot } from './snapshot';
 import { CustomerNode, LoadMoreNode, ReconciliationTree } from './tree';
 import { customersCounted, exportedCustomersMessage, lookupRequestsCounted } from '../shell/counted';
+import { abortSignalOf } from '../shell/cancellableProgress';
 
 export interface RunArgs {
   /** auto (default): the offline index when one is downloaded, else the online bulk lookup. */
@@ -99,16 +100,14 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconciling customers with the registry'), cancellable: true },
       async (progress, token) => {
-        const controller = new AbortController();
-        const subs = [token.onCancellationRequested(() => controller.abort()), args.cancellation?.onCancellationRequested(() => controller.abort())];
-        if (args.cancellation?.isCancellationRequested) controller.abort();
+        const abort = abortSignalOf(token, args.cancellation);
         let reported = 0;
         let reportedAt = 0;
         try {
           return await runReconciliation({
             customers: client.customers,
             source,
-            signal: controller.signal,
+            signal: abort.signal,
             onProgress: (done, total) => {
               // At most ten updates a second: a run of 1,000 pages would otherwise send 1,000.
               const now = Date.now();
@@ -119,10 +118,10 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
             },
           });
         } catch (e) {
-          if (e instanceof RunCancelledError || controller.signal.aborted) throw new UserCancelledError();
+          if (e instanceof RunCancelledError || abort.signal.aborted) throw new UserCancelledError();
           throw e;
         } finally {
-          for (const s of subs) s?.dispose();
+          abort.dispose();
         }
       },
     );
@@ -161,13 +160,12 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     // Shown while a file held open is waited for (about 10 s); Cancel then keeps the previous file.
     const { lines, saved } = await vscode.window
       .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting the reconciliation'), cancellable: true }, (progress, token) => {
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
+        const abort = abortSignalOf(token);
         return writeReconciliationCsv(target.fsPath, report, exportLabels(), {
           delimiter: dialect.delimiter,
-          signal: controller.signal,
+          signal: abort.signal,
           onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target.fsPath)) }),
-        }).finally(() => sub.dispose());
+        }).finally(() => abort.dispose());
       })
       .then(undefined, (error: unknown) => {
         throw fileWriteError(error, target.fsPath);
