@@ -2,7 +2,7 @@
 // company of the Account view's list). Keys are checked with GET /Company before they are kept.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { CompanySummary } from '../shell/apiContract';
+import type { CompanyResponse as CompanySummary } from '../api';
 import { compareNames } from '../shell/displayFormat';
 import { customUrlProblem } from '../shell/environmentCommands';
 import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/environments';

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import { FormCommands, ReconciliationCommands, ReconciliationView } from '../constants';
 import { exportDialect } from '../commands/exportDialect';
 import { fileWriteError, reportSavedFile } from '../commands/fileMessages';
-import { fullClient } from '../commands/registry/commandContext';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { claimTreeView } from '../shell/lazyTrees';
@@ -82,7 +81,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     const baseUrl = await shell.baseUrl();
     // Snapshots are kept per profile: two companies at one address each compare with their own run.
     const profileId = shell.activeProfile().id;
-    const client = await fullClient({ shell });
+    const client = await shell.client();
     const registry = offlineRegistry(indexRoot, 'Invoice');
     const useOffline = args.source === 'offline' || (args.source !== 'online' && registry.hasIndex());
     if (args.source === 'offline' && !registry.hasIndex()) throw new UserFacingError(vscode.l10n.t('No registry list is downloaded. Run "Download Registry List for Offline Search" first.'));

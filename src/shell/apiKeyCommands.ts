@@ -1,7 +1,7 @@
 // "Set API Key" and "Clear API Key" for the active environment.
 import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
-import type { CompanySummary } from './apiContract';
+import type { CompanyResponse as CompanySummary } from '../api';
 import type { EnvironmentId } from './environments';
 import { rememberCompany } from '../profiles/rememberCompany';
 import { describeError } from './errorMessages';

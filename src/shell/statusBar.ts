@@ -3,7 +3,7 @@
 // the window is focused, so an idle window makes no requests.
 import * as vscode from 'vscode';
 import { Commands, Views } from '../constants';
-import type { CreditPackage } from './apiContract';
+import type { CreditResponse as CreditPackage } from '../api';
 import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';

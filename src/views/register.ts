@@ -10,13 +10,12 @@ import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
 import { knownListAvailability } from '../shell/listAvailability';
 import type { ShellServices } from '../shell/services';
-import { shellClientSource } from './clientSource';
 import { LoadMoreNode, PagedNode } from './pagedNode';
 import { ErrorNode } from './treeNode';
 import { isDataArea, NilveraTrees } from './trees';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
-  const client = shellClientSource(shell);
+  const client = () => shell.client();
   // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
   const trees = new NilveraTrees(
     client,

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { GlobalCustomerResponse } from '../../api/types';
 import { readSettings } from '../../shell/settings';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fullClient, type PaletteContext } from './commandContext';
+import type { PaletteContext } from './commandContext';
 import { showDetail } from './lookups';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
 import type { RegistryDetail } from './registryDetail';
@@ -12,7 +12,7 @@ import { aliasesCounted } from '../../shell/counted';
 type BrowseItem = vscode.QuickPickItem & { taxNumber?: string; loadMore?: boolean };
 
 export async function browseRegistry(ctx: PaletteContext): Promise<RegistryDetail> {
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   const pageSize = readSettings().pageSize;
   const loaded: GlobalCustomerResponse[] = [];
   let page = 0;

@@ -9,7 +9,7 @@ import { writeCsv } from '../../domain/csv';
 import { decodeText, detectEncoding } from '../../domain/textDecoding';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fullClient, type PaletteContext } from './commandContext';
+import type { PaletteContext } from './commandContext';
 import { activeAliases, detailFromInfo } from './registryDetail';
 import { askUserType } from './registryPrompts';
 import { extractTaxNumbers } from './taxNumberList';
@@ -73,7 +73,7 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
   const list = extractTaxNumbers(text);
   if (list.valid.length === 0 && list.invalid.length === 0) throw new UserFacingError(vscode.l10n.t('No tax numbers found.'));
   const userType = list.valid.length > 0 ? (args.userType ?? (await askUserType(ctx))) : 'Invoice';
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   const rows: BulkCheckRow[] = [];
   let cancelled = false;
   if (list.valid.length > 0) {

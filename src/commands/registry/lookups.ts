@@ -6,7 +6,7 @@ import { checkTaxId } from '../../domain/taxId';
 import { isApiError } from '../../shell/apiContract';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fullClient, type PaletteContext } from './commandContext';
+import type { PaletteContext } from './commandContext';
 import { detailFromCheckRows, detailFromInfo, type RegistryDetail } from './registryDetail';
 import { askTaxNumber, askUserType, taxNumberProblem } from './registryPrompts';
 import { aliasesCounted } from '../../shell/counted';
@@ -24,7 +24,7 @@ export async function checkTaxNumber(ctx: PaletteContext, args: CheckArgs = {}):
   const problem = taxNumberProblem(checkTaxId(taxNumber));
   if (problem) throw new UserFacingError(problem);
   const userType = args.userType ?? (await askUserType(ctx));
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   const rows: GlobalCompanyInfoResponse[] = await withCancellableProgress(vscode.l10n.t('Checking {0}…', taxNumber), (signal) => client.registry.checkTaxNumber(taxNumber, userType, { signal }));
   walkthroughStepDone('checkTaxNumber');
   if (!rows || rows.length === 0) {
@@ -76,7 +76,7 @@ async function askText(title: string, prompt: string): Promise<string> {
 export async function checkName(ctx: PaletteContext, args: { name?: string; userType?: GlobalUserType } = {}): Promise<RegistryDetail> {
   const name = args.name ?? (await askText(vscode.l10n.t('Check by Name'), vscode.l10n.t('Title or part of it')));
   const userType = args.userType ?? (await askUserType(ctx));
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   const rows = await withCancellableProgress(vscode.l10n.t('Searching the registry…'), (signal) => client.registry.checkName(name, userType, { signal }));
   const taxNumber = await pickResult(vscode.l10n.t('Registered users matching "{0}"', name), rows ?? []);
   return showDetail(ctx, { taxNumber, userType });
@@ -85,7 +85,7 @@ export async function checkName(ctx: PaletteContext, args: { name?: string; user
 /** "Search the Registry": /Search/{text}, results (title, tax number, city) lead to the detail. */
 export async function searchRegistry(ctx: PaletteContext, args: { text?: string } = {}): Promise<RegistryDetail> {
   const text = args.text ?? (await askText(vscode.l10n.t('Search the Taxpayer Registry'), vscode.l10n.t('Title, tax number or part of them')));
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   const rows: SearchGlobalCompanyResponse[] = await withCancellableProgress(vscode.l10n.t('Searching the registry…'), (signal) => client.registry.search(text, undefined, { signal }));
   const taxNumber = await pickResult(vscode.l10n.t('Taxpayers matching "{0}"', text), rows ?? []);
   return showDetail(ctx, { taxNumber });
@@ -94,7 +94,7 @@ export async function searchRegistry(ctx: PaletteContext, args: { text?: string 
 /** The detail of one taxpayer (GetGlobalCustomerInfo) in the read-only document. */
 export async function showDetail(ctx: PaletteContext, args: { taxNumber?: string; userType?: GlobalUserType } = {}): Promise<RegistryDetail> {
   const taxNumber = args.taxNumber ?? (await askTaxNumber());
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   try {
     const info = await withCancellableProgress(vscode.l10n.t('Loading {0}…', taxNumber), (signal) => client.registry.info(taxNumber, args.userType, { signal }));
     const detail = detailFromInfo(info);

@@ -16,7 +16,7 @@ import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { leaseCurrentIndex, releaseIndexFolder } from '../../registry/listStorage';
 import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
-import { fullClient, type PaletteContext } from './commandContext';
+import type { PaletteContext } from './commandContext';
 import { outdatedLists, registryListsFolder, registryZipName, upgradeList } from './indexUpgrade';
 import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';
 import { askAliasType, askUserType } from './registryPrompts';
@@ -78,7 +78,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
   const folder = args.folder ?? (await askFolder(ctx));
   await fs.promises.mkdir(folder, { recursive: true });
   const zipPath = path.join(folder, registryZipName(aliasType, userType));
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   // What an earlier download that died left in this folder (a chosen folder is swept only here).
   const { sweepPartialDownloads } = await import('../../api/registryDownload');
   await sweepPartialDownloads(folder);

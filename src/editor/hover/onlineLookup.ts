@@ -3,7 +3,6 @@
 // cancelled with the hover, with a short time limit. Never throws: a failure becomes a card line.
 import type * as vscode from 'vscode';
 import type { GlobalCompanyInfoResponse } from '../../api/types';
-import { fullClient } from '../../commands/registry/commandContext';
 import { isApiError } from '../../shell/apiContract';
 import type { ShellServices } from '../../shell/services';
 import type { OnlineFinding } from './hoverCard';
@@ -57,7 +56,7 @@ export class HoverOnlineLookup {
       const baseUrl = await this.shell.baseUrl(environment);
       if (!(await this.shell.hasApiKey(environment))) return { state: 'noKey' };
       const result = await this.cache.lookup(`${baseUrl}|${taxNumber}`, async () => {
-        const client = await fullClient({ shell: this.shell });
+        const client = await this.shell.client();
         const rows = await client.registry.checkTaxNumber(taxNumber, 'Invoice', { signal: abort.signal, timeoutMs: HOVER_LOOKUP_TIMEOUT_MS });
         return findingFromRows(rows);
       });
