@@ -4,8 +4,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FormCommands, ReconciliationCommands, ReconciliationView } from '../constants';
-import { exportDialect } from '../commands/exportDialect';
-import { fileWriteError, reportSavedFile } from '../commands/fileMessages';
+import { exportDialect } from '../shell/exportDialect';
+import { fileWriteError, reportSavedFile } from '../shell/fileMessages';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { claimTreeView } from '../shell/lazyTrees';

@@ -10,8 +10,8 @@ import { saveUserFile } from '../../files/userFiles';
 import { exportedCustomersMessage } from '../../shell/counted';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
-import { exportDialect } from '../exportDialect';
-import { fileWriteError, reportSavedFile } from '../fileMessages';
+import { exportDialect } from '../../shell/exportDialect';
+import { fileWriteError, reportSavedFile } from '../../shell/fileMessages';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 const EXPORT_PAGE_SIZE = 100;

@@ -23,7 +23,7 @@ import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
-import { fileWriteError, heldFileText } from '../fileMessages';
+import { fileWriteError, heldFileText } from '../../shell/fileMessages';
 import { chooseImportEncoding, encodingLabel } from './importEncoding';
 import { localizedReason } from './importReasons';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
