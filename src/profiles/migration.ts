@@ -13,7 +13,7 @@ export interface SecretsLike {
   delete(name: string): Thenable<void>;
 }
 
-/** The secret name the release before profiles used (kept here, the only place that still needs it). */
+/** The secret name of a key stored before there were profiles, which migrateLegacyKeys moves. */
 export function legacySecretName(environment: EnvironmentId, customBaseUrl?: string): string {
   if (environment === 'custom') return `nilvera.apiKey.custom:${customBaseUrl ? new URL(customBaseUrl).origin : 'unset'}`;
   return `nilvera.apiKey.${environment}`;
