@@ -2,6 +2,24 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const VIEWS_AND_FEATURES = ['views', 'commands', 'editor', 'preview', 'reconciliation', 'webviews', 'features'];
+
+/** A no-restricted-imports rule for src/<folder>/** of each folder: none of `banned` (folders or modules under src/). */
+function layer(folders, why, banned, plainNode = false) {
+  return folders.map((folder) => ({
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: plainNode ? [{ name: 'vscode', message: `src/${folder} runs in plain Node.` }] : [],
+          patterns: [{ group: banned.filter((b) => b !== folder).flatMap((b) => [`**/${b}`, `**/${b}/**`]), message: `src/${folder} ${why}.` }],
+        },
+      ],
+    },
+  }));
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '*.vsix'] },
   js.configs.recommended,
@@ -16,13 +34,16 @@ export default tseslint.config(
       'no-throw-literal': 'error',
     },
   },
-  {
-    files: ['src/api/**/*.ts', 'src/domain/**/*.ts', 'src/sandbox/**/*.ts'],
-    rules: {
-      // These layers run in plain Node: they must not reach for the VS Code API.
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'api/, domain/ and sandbox/ run in plain Node.' }] }],
-    },
-  },
+  // Layers point one way: plain Node (api, domain, files, registry, sandbox) < shell and profiles <
+  // views < the features (commands, editor, preview, reconciliation, webviews). Each block names what
+  // its folders must not import; test/unit/importCycles.test.ts keeps files from importing in a circle.
+  ...layer(['api', 'domain', 'files', 'registry', 'sandbox'], 'run in plain Node and know nothing of the VS Code side', ['shell', 'profiles', 'walkthrough', ...VIEWS_AND_FEATURES], true),
+  ...layer(['shell'], 'is what the features stand on', [...VIEWS_AND_FEATURES, 'profiles/profileCommands', 'profiles/register']),
+  ...layer(['profiles'], 'stands on the shell only', VIEWS_AND_FEATURES),
+  ...layer(['walkthrough'], 'stands on the shell and the editor\'s selectors only', [...VIEWS_AND_FEATURES.filter((f) => f !== 'editor'), 'editor/diagnostics', 'editor/hover']),
+  ...layer(['views'], 'show rows: the commands on them are registered on the commands side', VIEWS_AND_FEATURES.filter((f) => f !== 'views')),
+  ...layer(['editor', 'reconciliation', 'webviews'], 'reach the client and the registry through the shell and src/registry', ['commands', 'views', 'preview', 'features']),
+  ...layer(['preview'], 'uses only the editor\'s rules and the webviews\' page helpers', ['commands', 'views', 'reconciliation', 'features', 'editor/hover']),
   {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: {

@@ -11,7 +11,7 @@ export const Commands = {
   logShow: 'nilvera.log.show',
 } as const;
 
-/** Connection profiles (src/shell/profiles). */
+/** Connection profiles (src/profiles). */
 export const ProfileCommands = {
   add: 'nilvera.profile.add',
   switch: 'nilvera.profile.switch',

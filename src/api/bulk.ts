@@ -204,36 +204,90 @@ function rowsNamed(rows: CustomerRow[], messages: ApiMessage[]): Map<CustomerRow
  * server's records are right either way (nothing doubled, nothing lost).
  */
 export async function createCustomersInBatches(customers: CustomersApi, rows: CustomerDto[], options: BulkOptions = {}): Promise<CustomerImportReport> {
-  const report: CustomerImportReport = { created: [], rejected: [], unknown: [], notSent: [], requests: 0 };
-  const batchSize = Math.max(1, options.batchSize ?? 100);
-  const queue: PendingBatch[] = chunk(
+  const run = new CustomerImport(customers, rows.length, options);
+  const batches = chunk(
     rows.map((row, index) => ({ index, row })),
-    batchSize,
-  ).map((b) => ({ rows: b, sends: 0 }));
-  let settled = 0;
-  let stopped = false;
-  const settle = (n: number) => {
-    settled += n;
-    options.onProgress?.(settled, rows.length);
-  };
-  const callOpts: CallOptions = { signal: options.signal, timeoutMs: options.timeoutMs };
-  const unknown = (list: CustomerRow[], error: NilveraApiError) => {
-    report.unknown.push(...list.map((b) => ({ ...b, error })));
-    settle(list.length);
-  };
-  const rejected = (r: CustomerRow, messages: ApiMessage[], status: number | undefined) => {
-    report.rejected.push({ ...r, messages, ...(status !== undefined ? { status } : {}) });
-    settle(1);
-  };
+    Math.max(1, options.batchSize ?? 100),
+  );
+  await drain<PendingBatch>(
+    batches.map((b) => ({ rows: b, sends: 0 })),
+    Math.max(1, options.concurrency ?? 4),
+    (batch, queue) => run.take(batch, queue),
+  );
+  return run.finish();
+}
 
-  /** Looks the rows up, settles what the answer tells, and queues the rest (see the comment above). */
-  const resolve = async (batch: PendingBatch, error: NilveraApiError, refusal: boolean, q: PendingBatch[]): Promise<void> => {
-    if (options.signal?.aborted) return unknown(batch.rows, error);
-    report.requests += new Set(batch.rows.map((r) => r.row.TaxNumber)).size;
-    const presence = await presenceOf(customers, batch.rows, callOpts);
+/** One import's state: the report so far, the progress count, and whether a key error stopped it. */
+class CustomerImport {
+  private readonly report: CustomerImportReport = { created: [], rejected: [], unknown: [], notSent: [], requests: 0 };
+  private readonly callOpts: CallOptions;
+  private settled = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly customers: CustomersApi,
+    private readonly total: number,
+    private readonly options: BulkOptions,
+  ) {
+    this.callOpts = { signal: options.signal, timeoutMs: options.timeoutMs };
+  }
+
+  /** Every row settled, in input order. */
+  finish(): CustomerImportReport {
+    for (const list of [this.report.created, this.report.rejected, this.report.unknown, this.report.notSent]) list.sort((a, b) => a.index - b.index);
+    return this.report;
+  }
+
+  /** The queue's worker: sends a batch (or looks it up again first) and settles or requeues its rows. */
+  async take(batch: PendingBatch, queue: PendingBatch[]): Promise<void> {
+    if (this.stopped || this.options.signal?.aborted) {
+      this.report.notSent.push(...batch.rows);
+      return this.settle(batch.rows.length);
+    }
+    if (batch.verify) return this.resolve(batch, batch.verify, false, queue);
+    this.report.requests++;
+    try {
+      await this.customers.create(
+        batch.rows.map((b) => b.row),
+        this.callOpts,
+      );
+    } catch (err) {
+      if (!(err instanceof NilveraApiError)) throw err;
+      return this.failed(batch, err, queue);
+    }
+    this.created(batch.rows);
+  }
+
+  /** A send that failed: what the error tells about its rows. */
+  private failed(batch: PendingBatch, error: NilveraApiError, queue: PendingBatch[]): Promise<void> | void {
+    // Cancelled while the request was under way: it may have been stored; nothing more is asked.
+    if (error.kind === 'cancelled') return this.unknown(batch.rows, error);
+    // Every further request would get the same answer for a bad or under-permitted key.
+    if (error.kind === 'auth' || error.kind === 'forbidden') this.stopped = true;
+    const refusal = isRowRefusal(error);
+    if (!refusal && !OUTCOME_UNKNOWN.has(error.kind)) {
+      // Other refusals of the whole request (and key errors): nothing was stored.
+      for (const r of batch.rows) this.rejected(r, error.messages, error.status);
+      return;
+    }
+    // A lone row refused on its first send: nothing of it was stored (after a lost answer, look it
+    // up). Its reason: the messages about it when the answer names it, else all of them.
+    if (refusal && batch.rows.length === 1 && batch.sends === 0) {
+      const row = batch.rows[0];
+      return this.rejected(row, rowsNamed(batch.rows, error.messages).get(row) ?? error.messages, error.status);
+    }
+    // Only lost answers count towards MAX_SENDS: a refusal always narrows the rows down.
+    const sends = OUTCOME_UNKNOWN.has(error.kind) ? batch.sends + 1 : batch.sends;
+    return this.resolve({ rows: batch.rows, sends }, error, refusal, queue);
+  }
+
+  /** Looks the rows up, settles what the answer tells, and queues the rest (see createCustomersInBatches). */
+  private async resolve(batch: PendingBatch, error: NilveraApiError, refusal: boolean, queue: PendingBatch[]): Promise<void> {
+    if (this.options.signal?.aborted) return this.unknown(batch.rows, error);
+    this.report.requests += new Set(batch.rows.map((r) => r.row.TaxNumber)).size;
+    const presence = await presenceOf(this.customers, batch.rows, this.callOpts);
     const named = refusal ? rowsNamed(batch.rows, error.messages) : new Map<CustomerRow, ApiMessage[]>();
     const again: CustomerRow[] = [];
-    const alone: CustomerRow[] = [];
     const recheck: CustomerRow[] = [];
     let lookupError: NilveraApiError | undefined;
     for (const r of batch.rows) {
@@ -241,14 +295,12 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
       const aboutRow = named.get(r);
       // A named row that exists after an earlier send of ours whose answer was lost is ours: the
       // refusal only says the earlier request had stored it.
-      if (aboutRow && !(p === 'present' && batch.sends > 0)) rejected(r, aboutRow, error.status);
-      else if (p === 'present') {
-        report.created.push(r);
-        settle(1);
-      } else if (p === 'absent') again.push(r);
+      if (aboutRow && !(p === 'present' && batch.sends > 0)) this.rejected(r, aboutRow, error.status);
+      else if (p === 'present') this.created([r]);
+      else if (p === 'absent') again.push(r);
       // Someone else's record under this tax number: sent again alone, the server says what it makes of it.
-      else if (p === 'other') alone.push(r);
-      else if (!(r.row.TaxNumber ?? '').trim()) unknown([r], error);
+      else if (p === 'other') this.sendAgain([r], batch.sends, error, queue);
+      else if (!(r.row.TaxNumber ?? '').trim()) this.unknown([r], error);
       else {
         recheck.push(r);
         lookupError = p.error;
@@ -256,70 +308,41 @@ export async function createCustomersInBatches(customers: CustomersApi, rows: Cu
     }
     if (recheck.length) {
       // The look-up failed too: ask again in a later round, never send blind.
-      if (batch.sends + 1 >= MAX_SENDS) unknown(recheck, lookupError ?? error);
-      else q.push({ rows: recheck, sends: batch.sends + 1, verify: error });
+      if (batch.sends + 1 >= MAX_SENDS) this.unknown(recheck, lookupError ?? error);
+      else queue.push({ rows: recheck, sends: batch.sends + 1, verify: error });
     }
-    for (const r of alone) {
-      if (batch.sends >= MAX_SENDS) unknown([r], error);
-      else q.unshift({ rows: [r], sends: batch.sends });
-    }
-    if (again.length === 0) return;
-    if (batch.sends >= MAX_SENDS) return unknown(again, error);
     // After a refusal that named nobody, halve so a bad row ends up alone; else resend them together.
-    if (refusal && named.size === 0 && again.length > 1) {
-      const half = Math.ceil(again.length / 2);
-      q.unshift({ rows: again.slice(0, half), sends: batch.sends }, { rows: again.slice(half), sends: batch.sends });
-    } else q.unshift({ rows: again, sends: batch.sends });
-  };
+    const half = refusal && named.size === 0 && again.length > 1 ? Math.ceil(again.length / 2) : again.length;
+    this.sendAgain(again.slice(half), batch.sends, error, queue);
+    this.sendAgain(again.slice(0, half), batch.sends, error, queue);
+  }
 
-  await drain(queue, Math.max(1, options.concurrency ?? 4), async (batch, q) => {
-    if (stopped || options.signal?.aborted) {
-      report.notSent.push(...batch.rows);
-      settle(batch.rows.length);
-      return;
-    }
-    if (batch.verify) return resolve(batch, batch.verify, false, q);
-    report.requests++;
-    let error: NilveraApiError;
-    try {
-      await customers.create(
-        batch.rows.map((b) => b.row),
-        callOpts,
-      );
-      report.created.push(...batch.rows);
-      settle(batch.rows.length);
-      return;
-    } catch (err) {
-      if (!(err instanceof NilveraApiError)) throw err;
-      error = err;
-    }
-    // Only lost answers count towards MAX_SENDS: a refusal always narrows the rows down.
-    const sends = OUTCOME_UNKNOWN.has(error.kind) ? batch.sends + 1 : batch.sends;
-    // Cancelled while the request was under way: it may have been stored; nothing more is asked.
-    if (error.kind === 'cancelled') return unknown(batch.rows, error);
-    if (error.kind === 'auth' || error.kind === 'forbidden') {
-      // Every further request would get the same answer for a bad or under-permitted key.
-      stopped = true;
-      for (const r of batch.rows) rejected(r, error.messages, error.status);
-      return;
-    }
-    const refusal = isRowRefusal(error);
-    if (!refusal && !OUTCOME_UNKNOWN.has(error.kind)) {
-      // Other refusals of the whole request: nothing was stored.
-      for (const r of batch.rows) rejected(r, error.messages, error.status);
-      return;
-    }
-    // A lone row refused on its first send: nothing of it was stored (after a lost answer, look it
-    // up). Its reason: the messages about it when the answer names it, else all of them.
-    if (refusal && batch.rows.length === 1 && batch.sends === 0) {
-      const row = batch.rows[0];
-      rejected(row, rowsNamed(batch.rows, error.messages).get(row) ?? error.messages, error.status);
-      return;
-    }
-    return resolve({ rows: batch.rows, sends }, error, refusal, q);
-  });
-  for (const list of [report.created, report.rejected, report.unknown, report.notSent]) list.sort((a, b) => a.index - b.index);
-  return report;
+  /** Puts rows at the front of the queue, or settles them as unknown once they were sent MAX_SENDS times. */
+  private sendAgain(rows: CustomerRow[], sends: number, error: NilveraApiError, queue: PendingBatch[]): void {
+    if (rows.length === 0) return;
+    if (sends >= MAX_SENDS) this.unknown(rows, error);
+    else queue.unshift({ rows, sends });
+  }
+
+  private settle(n: number): void {
+    this.settled += n;
+    this.options.onProgress?.(this.settled, this.total);
+  }
+
+  private created(rows: CustomerRow[]): void {
+    this.report.created.push(...rows);
+    this.settle(rows.length);
+  }
+
+  private unknown(rows: CustomerRow[], error: NilveraApiError): void {
+    this.report.unknown.push(...rows.map((r) => ({ ...r, error })));
+    this.settle(rows.length);
+  }
+
+  private rejected(r: CustomerRow, messages: ApiMessage[], status: number | undefined): void {
+    this.report.rejected.push({ ...r, messages, ...(status !== undefined ? { status } : {}) });
+    this.settle(1);
+  }
 }
 
 // ---- Registry lookup -------------------------------------------------------------------------

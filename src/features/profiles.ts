@@ -1,2 +1,2 @@
 // Feature entry (its own bundle, src/features/index.ts): the connection-profile commands.
-export { activateFeature } from '../shell/profiles/register';
+export { activateFeature } from '../profiles/register';

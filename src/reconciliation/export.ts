@@ -1,6 +1,6 @@
 // CSV export of a reconciliation: one line per customer, in the same dialect as the customer export
 // (UTF-8 with a BOM so Excel reads Turkish letters, CRLF, the separator Excel expects:
-// src/commands/exportDialect.ts), written whole or not at all (src/files/userFiles.ts). Plain Node; the
+// src/shell/exportDialect.ts), written whole or not at all (src/files/userFiles.ts). Plain Node; the
 // caller passes the localized labels and the separator.
 import { CsvWriter, type CsvDelimiter } from '../domain/csv';
 import { saveUserFile, type SaveOptions, type SavedFile } from '../files/userFiles';

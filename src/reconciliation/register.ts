@@ -4,9 +4,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FormCommands, ReconciliationCommands, ReconciliationView } from '../constants';
-import { exportDialect } from '../commands/exportDialect';
-import { fileWriteError, reportSavedFile } from '../commands/fileMessages';
-import { fullClient } from '../commands/registry/commandContext';
+import { exportDialect } from '../shell/exportDialect';
+import { fileWriteError, reportSavedFile } from '../shell/fileMessages';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { claimTreeView } from '../shell/lazyTrees';
@@ -23,6 +22,7 @@ import { runReconciliation, RunCancelledError, type RegistrySource } from './run
 import { SnapshotStore, type Snapshot } from './snapshot';
 import { CustomerNode, LoadMoreNode, ReconciliationTree } from './tree';
 import { customersCounted, exportedCustomersMessage, lookupRequestsCounted } from '../shell/counted';
+import { abortSignalOf } from '../shell/cancellableProgress';
 
 export interface RunArgs {
   /** auto (default): the offline index when one is downloaded, else the online bulk lookup. */
@@ -81,7 +81,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     const baseUrl = await shell.baseUrl();
     // Snapshots are kept per profile: two companies at one address each compare with their own run.
     const profileId = shell.activeProfile().id;
-    const client = await fullClient({ shell });
+    const client = await shell.client();
     const registry = offlineRegistry(indexRoot, 'Invoice');
     const useOffline = args.source === 'offline' || (args.source !== 'online' && registry.hasIndex());
     if (args.source === 'offline' && !registry.hasIndex()) throw new UserFacingError(vscode.l10n.t('No registry list is downloaded. Run "Download Registry List for Offline Search" first.'));
@@ -99,16 +99,14 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconciling customers with the registry'), cancellable: true },
       async (progress, token) => {
-        const controller = new AbortController();
-        const subs = [token.onCancellationRequested(() => controller.abort()), args.cancellation?.onCancellationRequested(() => controller.abort())];
-        if (args.cancellation?.isCancellationRequested) controller.abort();
+        const abort = abortSignalOf(token, args.cancellation);
         let reported = 0;
         let reportedAt = 0;
         try {
           return await runReconciliation({
             customers: client.customers,
             source,
-            signal: controller.signal,
+            signal: abort.signal,
             onProgress: (done, total) => {
               // At most ten updates a second: a run of 1,000 pages would otherwise send 1,000.
               const now = Date.now();
@@ -119,10 +117,10 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
             },
           });
         } catch (e) {
-          if (e instanceof RunCancelledError || controller.signal.aborted) throw new UserCancelledError();
+          if (e instanceof RunCancelledError || abort.signal.aborted) throw new UserCancelledError();
           throw e;
         } finally {
-          for (const s of subs) s?.dispose();
+          abort.dispose();
         }
       },
     );
@@ -161,13 +159,12 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     // Shown while a file held open is waited for (about 10 s); Cancel then keeps the previous file.
     const { lines, saved } = await vscode.window
       .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting the reconciliation'), cancellable: true }, (progress, token) => {
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
+        const abort = abortSignalOf(token);
         return writeReconciliationCsv(target.fsPath, report, exportLabels(), {
           delimiter: dialect.delimiter,
-          signal: controller.signal,
+          signal: abort.signal,
           onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target.fsPath)) }),
-        }).finally(() => sub.dispose());
+        }).finally(() => abort.dispose());
       })
       .then(undefined, (error: unknown) => {
         throw fileWriteError(error, target.fsPath);

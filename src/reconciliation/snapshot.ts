@@ -22,7 +22,7 @@ export interface SnapshotEntry {
 
 export interface Snapshot {
   baseUrl: string;
-  /** The connection profile whose account was reconciled (src/shell/profiles). */
+  /** The connection profile whose account was reconciled (src/profiles). */
   profileId?: string;
   /** ISO time of the run. */
   takenAt: string;

@@ -1,38 +1,31 @@
 // "Set API Key" and "Clear API Key" for the active environment.
 import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
-import type { CompanySummary } from './apiContract';
+import type { CompanyResponse as CompanySummary } from '../api';
 import type { EnvironmentId } from './environments';
-import { rememberCompany } from './profiles/rememberCompany';
+import { rememberCompany } from '../profiles/rememberCompany';
 import { describeError } from './errorMessages';
 import { offerSessionOnlyKey } from './keyringHelp';
 import { log } from './log';
 import { prompts, UserCancelledError } from './prompts';
 import { rememberSecret } from './redact';
 import { environmentLabel, type ShellServices } from './services';
+import { withCancellableProgress } from './cancellableProgress';
 
 type CheckResult = { ok: true; company: string; summary: CompanySummary } | { ok: false; reason: string };
 
 async function checkKey(services: ShellServices, environment: EnvironmentId, key: string): Promise<CheckResult> {
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…'), cancellable: true },
-    async (_progress, token) => {
-      const controller = new AbortController();
-      const subscription = token.onCancellationRequested(() => controller.abort());
-      try {
-        const client = await services.clientForKey(environment, key);
-        const company = await client.company.get({ signal: controller.signal });
-        const name = [company.Name, company.TaxNumber ? `(${company.TaxNumber})` : ''].filter(Boolean).join(' ');
-        return { ok: true, company: name || '-', summary: company } as const;
-      } catch (error) {
-        if (token.isCancellationRequested) throw new UserCancelledError();
-        const described = describeError(error);
-        return { ok: false, reason: described.text || String(error) } as const;
-      } finally {
-        subscription.dispose();
-      }
-    },
-  );
+  return withCancellableProgress(vscode.l10n.t('Checking the API key…'), async (signal): Promise<CheckResult> => {
+    try {
+      const client = await services.clientForKey(environment, key);
+      const company = await client.company.get({ signal });
+      const name = [company.Name, company.TaxNumber ? `(${company.TaxNumber})` : ''].filter(Boolean).join(' ');
+      return { ok: true, company: name || '-', summary: company };
+    } catch (error) {
+      if (signal.aborted) throw new UserCancelledError();
+      return { ok: false, reason: describeError(error).text || String(error) };
+    }
+  });
 }
 
 /** Saves the key; when the keyring fails, offers to keep it for this session. Returns false if not kept. */

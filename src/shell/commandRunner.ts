@@ -9,6 +9,11 @@ import { prompts } from './prompts';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
+/** Whether another part of the extension registered a command (the forms may not exist yet). */
+export async function commandExists(id: string): Promise<boolean> {
+  return (await vscode.commands.getCommands(true)).includes(id);
+}
+
 /** Runs a handler with the shell's error handling; resolves when it (and any retry) settled. */
 export async function runCommand(id: string, handler: CommandHandler, args: unknown[]): Promise<unknown> {
   try {

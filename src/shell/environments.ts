@@ -1,8 +1,6 @@
 // The four places the extension can talk to, and the rules for a custom URL. No `vscode` import:
 // this is plain logic the tests can call directly.
 
-import { defaultProfileId, profileSecretName } from './profiles/profile';
-
 export type EnvironmentId = 'production' | 'test' | 'sandbox' | 'custom';
 
 export const ENVIRONMENT_IDS: readonly EnvironmentId[] = ['production', 'test', 'sandbox', 'custom'];
@@ -42,13 +40,4 @@ export function checkCustomUrl(raw: string): CustomUrlCheck {
   }
   const path = url.pathname.replace(/\/+$/, '');
   return { ok: true, baseUrl: `${url.protocol}//${url.host}${path}` };
-}
-
-/**
- * SecretStorage name of the key of an environment's default profile (profiles/profile.ts). A custom
- * URL gets one per origin, so changing the URL never sends the key saved for one host to another.
- * The names the release before profiles used are in profiles/migration.ts (legacySecretName).
- */
-export function secretNameFor(environment: EnvironmentId, customBaseUrl?: string): string {
-  return profileSecretName(defaultProfileId(environment, customBaseUrl));
 }

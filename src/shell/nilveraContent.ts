@@ -3,7 +3,7 @@
 // src/domain/ubl/documentTypes.ts) or a customer list (a CSV/TSV header with a tax-number column).
 // Decided by content, not by file name: a pom.xml or a .csproj is XML too, and a customer list may be
 // a .txt. Pure: the workspace-use tracker and the unit tests call it with a document's opening text.
-import { scanCsv } from '../editor/diagnostics/csvScan';
+import { scanCsv } from '../domain/csvScan';
 import { documentTypeOf, UBL_DOCUMENT_NAMESPACES } from '../domain/ubl/documentTypes';
 
 /** How much of a document is looked at: the root element and its namespaces, or the header line. */

@@ -2,13 +2,13 @@
 // store, the sandbox launcher, the active connection profile and its API client. Every feature
 // asks this object for "the active profile's" client, key, environment and URL; none keeps its own.
 import * as vscode from 'vscode';
-import type { ShellClient } from './apiContract';
+import type { NilveraClient } from '../api';
 import { ApiKeyStore, KeyringUnavailableError } from './apiKeyStore';
 import { UserFacingError } from './errorMessages';
 import { checkCustomUrl, FIXED_BASE_URLS, type EnvironmentId } from './environments';
-import { ActiveProfile, type ProfileChange } from './profiles/activeProfile';
-import { profileOrigin, profileSecretName, type Profile } from './profiles/profile';
-import { guardStaleAnswers, ProfileSwitchedError } from './profiles/staleAnswers';
+import { ActiveProfile, type ProfileChange } from '../profiles/activeProfile';
+import { profileOrigin, profileSecretName, type Profile } from '../profiles/profile';
+import { guardStaleAnswers, ProfileSwitchedError } from '../profiles/staleAnswers';
 import { requestLogger } from './log';
 import { SandboxLauncher } from './sandboxLauncher';
 import { SerialMemento } from './serialMemento';
@@ -32,7 +32,7 @@ export function environmentLabel(environment: EnvironmentId): string {
 }
 
 /** Creates an API client on the contract of src/api (loaded on first use, not at activation). */
-export async function createShellClient(baseUrl: string, getApiKey: () => Promise<string | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<ShellClient> {
+export async function createShellClient(baseUrl: string, getApiKey: () => Promise<string | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<NilveraClient> {
   const api = await import('../api');
   return api.createClient({ baseUrl, getApiKey, timeoutMs, logger: requestLogger, ...(signal ? { signal } : {}) });
 }
@@ -43,7 +43,7 @@ export class ShellServices implements vscode.Disposable {
   private workspaceUsage: WorkspaceUsage | undefined;
   private profileState: ActiveProfile | undefined;
   private serialGlobalState: SerialMemento | undefined;
-  private cachedClient: { signature: string; client: ShellClient } | undefined;
+  private cachedClient: { signature: string; client: NilveraClient } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly context: vscode.ExtensionContext) {}
@@ -187,7 +187,7 @@ export class ShellServices implements vscode.Disposable {
    * once. It belongs to this generation: a profile switch aborts its requests (the generation's
    * AbortController) and turns any answer still arriving into a silent ProfileSwitchedError.
    */
-  async client(): Promise<ShellClient> {
+  async client(): Promise<NilveraClient> {
     const profile = this.activeProfile();
     const generation = this.profiles.generation();
     const signal = this.profiles.signal();
@@ -224,7 +224,7 @@ export class ShellServices implements vscode.Disposable {
   }
 
   /** A one-off client for checking a key that is not stored yet. */
-  async clientForKey(environment: EnvironmentId, key: string): Promise<ShellClient> {
+  async clientForKey(environment: EnvironmentId, key: string): Promise<NilveraClient> {
     const baseUrl = await this.baseUrl(environment, key);
     return createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
   }

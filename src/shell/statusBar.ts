@@ -3,13 +3,13 @@
 // the window is focused, so an idle window makes no requests.
 import * as vscode from 'vscode';
 import { Commands, Views } from '../constants';
-import type { CreditPackage } from './apiContract';
+import type { CreditResponse as CreditPackage } from '../api';
 import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
 import { log } from './log';
 import { environmentLabel, type ShellServices } from './services';
-import { profileTooltip, statusItemCommand } from './profiles/statusTooltip';
+import { profileTooltip, statusItemCommand } from '../profiles/statusTooltip';
 import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;

@@ -68,7 +68,7 @@ export class WorkspaceUsage implements vscode.Disposable {
 
 /**
  * Watches for the first use: Nilvera commands (through the shell's command wrapper) and editors
- * showing an invoice or a customer list. Views report themselves (src/views/register.ts).
+ * showing an invoice or a customer list. Views report themselves (src/commands/viewCommands.ts).
  * `onUsed` runs once, when the workspace becomes used.
  */
 export function trackWorkspaceUse(usage: WorkspaceUsage, onUsed: () => void): vscode.Disposable {

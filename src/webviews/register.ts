@@ -3,13 +3,12 @@
 // the panel over to deserializeForm), and one panel per record: opening a record twice focuses its panel.
 import * as vscode from 'vscode';
 import { FormCommands, FormViewTypes, TreeCommands } from '../constants';
-import type { NilveraClient } from '../api';
 import type { CertificateResponse, CustomerDto } from '../api/types';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { log } from '../shell/log';
 import { prompts } from '../shell/prompts';
 import { UserFacingError } from '../shell/errorMessages';
-import type { Profile } from '../shell/profiles/profile';
+import type { Profile } from '../profiles/profile';
 import type { ShellServices } from '../shell/services';
 import { certificateForm } from './forms/certificate';
 import { companyForm } from './forms/company';
@@ -99,8 +98,7 @@ function registerForms(context: vscode.ExtensionContext, shell: ShellServices): 
         if (active.id !== owner.id) {
           throw new UserFacingError(vscode.l10n.t('This form belongs to the profile "{0}", and "{1}" is active now. Nothing was loaded or saved: switch back to "{0}" to use it.', owner.name, active.name));
         }
-        // The shell's client is typed by the slice the shell uses; it is the full src/api client.
-        return (await shell.client()) as unknown as NilveraClient;
+        return shell.client();
       },
       closed(panel: FormPanel, draft: FormValues | undefined) {
         const key = keyOf(owner.id, panel.recordKey);

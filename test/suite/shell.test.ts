@@ -12,7 +12,8 @@ import { Commands, EXTENSION_ID, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { ApiKeyStore, KeyringUnavailableError } from '../../src/shell/apiKeyStore';
 import { runCommand } from '../../src/shell/commandRunner';
-import { checkCustomUrl, secretNameFor, type EnvironmentId } from '../../src/shell/environments';
+import { checkCustomUrl, type EnvironmentId } from '../../src/shell/environments';
+import { defaultProfileId, profileSecretName } from '../../src/profiles/profile';
 import { offerSessionOnlyKey } from '../../src/shell/keyringHelp';
 import { replacePrompts as replaceLocalPrompts, UserCancelledError, type MessageLevel, type Prompts } from '../../src/shell/prompts';
 import { requestsSettled } from '../support/requestsSettled';
@@ -177,7 +178,7 @@ suite('Extension shell', function () {
     assert.match(running.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     sandbox = { url: running.url, key: running.key };
     assert.equal(config().get(Settings.environment), 'sandbox');
-    assert.equal(await api.testing.services.keys.get(secretNameFor('sandbox')), running.key);
+    assert.equal(await api.testing.services.keys.get(profileSecretName(defaultProfileId('sandbox'))), running.key);
     assert.ok(prompts.messages.some((m) => m.level === 'info' && m.text.includes(running.url)), 'no message naming the sandbox URL');
 
     await api.testing.state.refresh();
@@ -223,7 +224,7 @@ suite('Extension shell', function () {
     assert.equal(warning.actions.length, 2);
     const saved = prompts.messages.find((m) => m.level === 'info');
     assert.ok(saved && saved.text.includes(company.Name), `the confirmation should name the company "${company.Name}"`);
-    assert.equal(await api.testing.services.keys.get(secretNameFor('sandbox')), sandbox.key);
+    assert.equal(await api.testing.services.keys.get(profileSecretName(defaultProfileId('sandbox'))), sandbox.key);
     const checks = (await sandboxRequests(sandbox.url)).filter((r) => r.method === 'GET' && /\/general\/company$/i.test(r.path)).map((r) => r.status);
     assert.deepEqual(checks.slice(0, 2), [401, 200]);
   });
@@ -232,13 +233,13 @@ suite('Extension shell', function () {
     assertSandboxActive();
     prompts.answerInputs('ALSO-REJECTED-KEY-00000000000').answerMessage((actions) => actions[0]);
     await vscode.commands.executeCommand(Commands.apiKeySet);
-    assert.equal(await api.testing.services.keys.get(secretNameFor('sandbox')), 'ALSO-REJECTED-KEY-00000000000');
+    assert.equal(await api.testing.services.keys.get(profileSecretName(defaultProfileId('sandbox'))), 'ALSO-REJECTED-KEY-00000000000');
     await api.testing.state.refresh();
     const bar = api.testing.statusBar().snapshot();
     assert.equal(bar.creditsVisible, true);
     assert.equal(digits(bar.creditsText), '', 'no credit figure without a valid key');
     assert.match(bar.creditsTooltip, /401/);
-    await api.testing.services.keys.store(secretNameFor('sandbox'), sandbox.key);
+    await api.testing.services.keys.store(profileSecretName(defaultProfileId('sandbox')), sandbox.key);
   });
 
   test('"Switch Environment" changes the setting, the status bar and the key in use; each environment keeps its own key', async () => {
@@ -284,11 +285,11 @@ suite('Extension shell', function () {
 
   test('"Clear API Key" removes the key and the welcome state returns', async () => {
     await vscode.commands.executeCommand(Commands.apiKeyClear);
-    assert.equal(await api.testing.services.keys.get(secretNameFor('sandbox')), undefined);
+    assert.equal(await api.testing.services.keys.get(profileSecretName(defaultProfileId('sandbox'))), undefined);
     await waitFor(() => api.testing.state.current()?.hasKey === false, 'hasApiKey to turn false');
     assert.equal(api.testing.statusBar().snapshot().creditsVisible, false);
     assert.ok(prompts.messages.some((m) => m.level === 'info'), 'clearing should confirm');
-    await api.testing.services.keys.store(secretNameFor('sandbox'), sandbox.key);
+    await api.testing.services.keys.store(profileSecretName(defaultProfileId('sandbox')), sandbox.key);
   });
 });
 

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
 import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraExtensionApi } from '../../src/extension';
-import { secretNameFor } from '../../src/shell/environments';
+import { defaultProfileId, profileSecretName } from '../../src/profiles/profile';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import type { HostMessage, InitMessage, ResponseMessage } from '../../src/webviews/protocol';
 
@@ -149,7 +149,7 @@ suite('Webview forms', function () {
     restorePrompts = api.testing.replacePrompts(prompts);
     const running = api.testing.services.sandbox.current() ?? (await api.testing.services.sandbox.ensure(randomBytes(16).toString('hex')));
     sandbox = { url: running.url, key: running.key };
-    await api.testing.services.keys.store(secretNameFor('sandbox'), sandbox.key);
+    await api.testing.services.keys.store(profileSecretName(defaultProfileId('sandbox')), sandbox.key);
     await vscode.workspace.getConfiguration(Settings.section).update(Settings.environment, 'sandbox', vscode.ConfigurationTarget.Global);
   });
 

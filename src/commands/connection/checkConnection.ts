@@ -14,6 +14,7 @@ import { runChecks } from './probes';
 import { buildReport, summarize, type ReportSummary } from './report';
 import type { ConnectionReportProvider } from './reportDocument';
 import { readListFindings, readVerdicts, type ListFinding, type RowVerdict } from './verdicts';
+import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 export interface CheckConnectionResult {
   uri: vscode.Uri;
@@ -64,29 +65,20 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
   const baseUrl = await shell.baseUrl(environment);
   const timeoutMs = readSettings().requestTimeoutMs;
 
-  const run = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the connection to {0}', label), cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const subscription = token.onCancellationRequested(() => controller.abort());
-      let reported = 0;
-      try {
-        return await runChecks(
-          { baseUrl, apiKey: key, timeoutMs, log: (method, path, status, ms) => log.info(`check: ${method} ${path} ${status ?? '-'} ${ms} ms`) },
-          {
-            signal: controller.signal,
-            onProgress: (done, total, template) => {
-              const percent = Math.round((done / total) * 100);
-              progress.report({ increment: percent - reported, message: template });
-              reported = percent;
-            },
-          },
-        );
-      } finally {
-        subscription.dispose();
-      }
-    },
-  );
+  const run = await withCancellableProgress(vscode.l10n.t('Checking the connection to {0}', label), (signal, progress) => {
+    let reported = 0;
+    return runChecks(
+      { baseUrl, apiKey: key, timeoutMs, log: (method, path, status, ms) => log.info(`check: ${method} ${path} ${status ?? '-'} ${ms} ms`) },
+      {
+        signal,
+        onProgress: (done, total, template) => {
+          const percent = Math.round((done / total) * 100);
+          progress.report({ increment: percent - reported, message: template });
+          reported = percent;
+        },
+      },
+    );
+  });
 
   const verdicts = readVerdicts(run);
   const lists = readListFindings(run);

@@ -6,7 +6,8 @@ import type { CustomerResponse } from '../../api/types';
 import { isApiError } from '../../shell/apiContract';
 import { prompts } from '../../shell/prompts';
 import { CustomerNode } from '../../views/customers/customerNode';
-import { commandExists, required, showRecord, type CommandContext } from '../commandContext';
+import { commandExists } from '../../shell/commandRunner';
+import { required, showRecord, type CommandContext } from '../commandContext';
 import { askCustomerFields, taxNumberProblem } from './customerInputs';
 
 /** The customers a command applies to: the clicked row plus the selection it belongs to, else the selection. */

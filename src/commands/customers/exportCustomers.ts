@@ -10,8 +10,9 @@ import { saveUserFile } from '../../files/userFiles';
 import { exportedCustomersMessage } from '../../shell/counted';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
-import { exportDialect } from '../exportDialect';
-import { fileWriteError, reportSavedFile } from '../fileMessages';
+import { exportDialect } from '../../shell/exportDialect';
+import { fileWriteError, reportSavedFile } from '../../shell/fileMessages';
+import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 const EXPORT_PAGE_SIZE = 100;
 
@@ -41,52 +42,45 @@ export async function exportCustomers(ctx: CommandContext): Promise<ExportSummar
   const dialect = exportDialect();
   const client = await ctx.client();
   let written = 0;
-  const saved = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting customers'), cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        return await saveUserFile(
-          target,
-          async (file) => {
-            let page = 1;
-            let more: boolean;
-            let headerDone = false;
-            const seen = new Set<number>();
-            do {
-              const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal: controller.signal });
-              const content = Array.isArray(result?.Content) ? result.Content : [];
-              // The server's own paging decides (it may cap PageSize, omit totals, repeat its last page).
-              const read = readPaging(result, page, EXPORT_PAGE_SIZE);
-              more = hasPageAfter(read, page, content.length);
-              const rows = content.filter((c) => !seen.has(c.ID));
-              for (const c of rows) seen.add(c.ID);
-              if (rows.length === 0) more = false;
-              const totalPages = read.totalPages ?? page + (more ? 1 : 0);
-              // The BOM and the header come once, at the start of the file.
-              for (const [i, line] of [...exportCustomersCsv(rows.map(exportRecord), { bom: true, delimiter: dialect.delimiter })].entries()) {
-                if (i === 0 && headerDone) continue;
-                await file.write(line);
-              }
-              headerDone = true;
-              written += rows.length;
-              progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
-              page = Math.max(read.page, page) + 1;
-            } while (more);
-          },
-          {
-            signal: controller.signal,
-            onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target)) }),
-          },
-        );
-      } catch (error) {
-        throw fileWriteError(error, target);
-      } finally {
-        sub.dispose();
-      }
-    },
-  );
+  const saved = await withCancellableProgress(vscode.l10n.t('Exporting customers'), async (signal, progress) => {
+    try {
+      return await saveUserFile(
+        target,
+        async (file) => {
+          let page = 1;
+          let more: boolean;
+          let headerDone = false;
+          const seen = new Set<number>();
+          do {
+            const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal });
+            const content = Array.isArray(result?.Content) ? result.Content : [];
+            // The server's own paging decides (it may cap PageSize, omit totals, repeat its last page).
+            const read = readPaging(result, page, EXPORT_PAGE_SIZE);
+            more = hasPageAfter(read, page, content.length);
+            const rows = content.filter((c) => !seen.has(c.ID));
+            for (const c of rows) seen.add(c.ID);
+            if (rows.length === 0) more = false;
+            const totalPages = read.totalPages ?? page + (more ? 1 : 0);
+            // The BOM and the header come once, at the start of the file.
+            for (const [i, line] of [...exportCustomersCsv(rows.map(exportRecord), { bom: true, delimiter: dialect.delimiter })].entries()) {
+              if (i === 0 && headerDone) continue;
+              await file.write(line);
+            }
+            headerDone = true;
+            written += rows.length;
+            progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
+            page = Math.max(read.page, page) + 1;
+          } while (more);
+        },
+        {
+          signal,
+          onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target)) }),
+        },
+      );
+    } catch (error) {
+      throw fileWriteError(error, target);
+    }
+  });
   const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(written, file)} ${dialect.note}`);
   return { written, path: where.path };
 }

@@ -23,9 +23,10 @@ import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
-import { fileWriteError, heldFileText } from '../fileMessages';
+import { fileWriteError, heldFileText } from '../../shell/fileMessages';
 import { chooseImportEncoding, encodingLabel } from './importEncoding';
 import { localizedReason } from './importReasons';
+import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 export interface ImportSummary {
   created: number;
@@ -72,27 +73,22 @@ export async function importCustomers(ctx: CommandContext, fileArg?: unknown): P
   const client = await ctx.client();
   const api = await import('../../api');
   const sent = result.accepted;
-  const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Importing customers from {0}', path.basename(file)), cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      token.onCancellationRequested(() => controller.abort());
-      let last = 0;
-      return api.createCustomersInBatches(
-        client.customers,
-        sent.map((a) => a.customer),
-        {
-          batchSize: 100,
-          concurrency: 2,
-          signal: controller.signal,
-          onProgress: (settled, total) => {
-            progress.report({ message: vscode.l10n.t('{0} of {1} rows', settled, total), increment: ((settled - last) / Math.max(1, total)) * 100 });
-            last = settled;
-          },
+  const report = await withCancellableProgress(vscode.l10n.t('Importing customers from {0}', path.basename(file)), async (signal, progress) => {
+    let last = 0;
+    return api.createCustomersInBatches(
+      client.customers,
+      sent.map((a) => a.customer),
+      {
+        batchSize: 100,
+        concurrency: 2,
+        signal,
+        onProgress: (settled, total) => {
+          progress.report({ message: vscode.l10n.t('{0} of {1} rows', settled, total), increment: ((settled - last) / Math.max(1, total)) * 100 });
+          last = settled;
         },
-      );
-    },
-  );
+      },
+    );
+  });
 
   const rejected = mergeServerOutcome(result, report, sent, serverOutcomeTexts);
   // The view shows what was created before anything else can go wrong.

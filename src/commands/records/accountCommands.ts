@@ -4,7 +4,8 @@ import { FormCommands } from '../../constants';
 import { prompts } from '../../shell/prompts';
 import { readSettings } from '../../shell/settings';
 import { MailingNode } from '../../views/records/accountNodes';
-import { commandExists, showRecord, type CommandContext } from '../commandContext';
+import { commandExists } from '../../shell/commandRunner';
+import { showRecord, type CommandContext } from '../commandContext';
 
 export async function openCompany(ctx: CommandContext): Promise<void> {
   if (await commandExists(FormCommands.company)) {

@@ -3,15 +3,16 @@ import * as vscode from 'vscode';
 import type { GlobalCustomerResponse } from '../../api/types';
 import { readSettings } from '../../shell/settings';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fullClient, type PaletteContext } from './commandContext';
-import { showDetail, withBusy } from './lookups';
+import type { PaletteContext } from './commandContext';
+import { showDetail } from './lookups';
+import { withCancellableProgress } from '../../shell/cancellableProgress';
 import type { RegistryDetail } from './registryDetail';
 import { aliasesCounted } from '../../shell/counted';
 
 type BrowseItem = vscode.QuickPickItem & { taxNumber?: string; loadMore?: boolean };
 
 export async function browseRegistry(ctx: PaletteContext): Promise<RegistryDetail> {
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   const pageSize = readSettings().pageSize;
   const loaded: GlobalCustomerResponse[] = [];
   let page = 0;
@@ -19,7 +20,7 @@ export async function browseRegistry(ctx: PaletteContext): Promise<RegistryDetai
   let total = 0;
   const loadNext = async () => {
     page++;
-    const result = await withBusy(vscode.l10n.t('Loading registry page {0}…', page), (signal) => client.registry.list({ Page: page, PageSize: pageSize }, { signal }));
+    const result = await withCancellableProgress(vscode.l10n.t('Loading registry page {0}…', page), (signal) => client.registry.list({ Page: page, PageSize: pageSize }, { signal }));
     loaded.push(...(result.Content ?? []));
     totalPages = result.TotalPages ?? Math.ceil((result.TotalCount ?? 0) / pageSize);
     total = result.TotalCount ?? loaded.length;

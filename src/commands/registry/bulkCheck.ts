@@ -9,10 +9,11 @@ import { writeCsv } from '../../domain/csv';
 import { decodeText, detectEncoding } from '../../domain/textDecoding';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fullClient, type PaletteContext } from './commandContext';
+import type { PaletteContext } from './commandContext';
 import { activeAliases, detailFromInfo } from './registryDetail';
 import { askUserType } from './registryPrompts';
 import { extractTaxNumbers } from './taxNumberList';
+import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 export interface BulkCheckArgs {
   /** A file to read instead of asking (tests, the explorer's context menu passes a Uri). */
@@ -72,31 +73,26 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
   const list = extractTaxNumbers(text);
   if (list.valid.length === 0 && list.invalid.length === 0) throw new UserFacingError(vscode.l10n.t('No tax numbers found.'));
   const userType = list.valid.length > 0 ? (args.userType ?? (await askUserType(ctx))) : 'Invoice';
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   const rows: BulkCheckRow[] = [];
   let cancelled = false;
   if (list.valid.length > 0) {
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: list.valid.length === 1 ? vscode.l10n.t('Checking {0} tax number', 1) : vscode.l10n.t('Checking {0} tax numbers', list.valid.length), cancellable: true },
-      async (progress, token) => {
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
-        let reported = 0;
-        try {
-          return await lookupRegistryInBatches(client.registry, list.valid, {
-            userType,
-            signal: controller.signal,
-            onProgress: (settled, total) => {
-              progress.report({ increment: ((settled - reported) / total) * 100, message: `${settled}/${total}` });
-              reported = settled;
-            },
-          });
-        } finally {
-          sub.dispose();
-          cancelled = controller.signal.aborted;
-        }
-      },
-    );
+    const title = list.valid.length === 1 ? vscode.l10n.t('Checking {0} tax number', 1) : vscode.l10n.t('Checking {0} tax numbers', list.valid.length);
+    const report = await withCancellableProgress(title, async (signal, progress) => {
+      let reported = 0;
+      try {
+        return await lookupRegistryInBatches(client.registry, list.valid, {
+          userType,
+          signal,
+          onProgress: (settled, total) => {
+            progress.report({ increment: ((settled - reported) / total) * 100, message: `${settled}/${total}` });
+            reported = settled;
+          },
+        });
+      } finally {
+        cancelled = signal.aborted;
+      }
+    });
     const failed = new Map<string, string>();
     for (const f of report.failed) for (const t of f.taxNumbers) failed.set(t, f.error.kind === 'cancelled' ? vscode.l10n.t('cancelled') : f.error.message);
     for (const t of list.valid) {

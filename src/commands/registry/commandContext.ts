@@ -1,7 +1,8 @@
 // What the palette commands of this folder share: the shell, the extension context (global state
-// and storage), the full API client, and the detail document provider.
+// and storage), and the detail document provider.
 import * as vscode from 'vscode';
-import type { NilveraClient } from '../../api';
+import { TreeCommands } from '../../constants';
+import { commandExists } from '../../shell/commandRunner';
 import type { ShellServices } from '../../shell/services';
 import type { RegistryDetailProvider } from './detailDocument';
 
@@ -11,22 +12,9 @@ export interface PaletteContext {
   details: RegistryDetailProvider;
 }
 
-/** The shell types its client as the slice it uses itself; the object is src/api's full client. */
-export async function fullClient(ctx: Pick<PaletteContext, 'shell'>): Promise<NilveraClient> {
-  return (await ctx.shell.client()) as unknown as NilveraClient;
-}
-
-export const DATA_CHANGED_COMMAND = 'nilvera.internal.dataChanged';
-
 export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
-
-async function commandExists(id: string): Promise<boolean> {
-  return (await vscode.commands.getCommands(true)).includes(id);
-}
 
 /** Tells the views what changed, when the views are there (another part registers the command). */
 export async function notifyDataChanged(area: DataArea): Promise<void> {
-  if (await commandExists(DATA_CHANGED_COMMAND)) await vscode.commands.executeCommand(DATA_CHANGED_COMMAND, { area });
+  if (await commandExists(TreeCommands.dataChanged)) await vscode.commands.executeCommand(TreeCommands.dataChanged, { area });
 }
-
-export { commandExists };

@@ -2,10 +2,10 @@
 import * as vscode from 'vscode';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { commandExists, fullClient, notifyDataChanged, type PaletteContext } from './commandContext';
+import { FormCommands } from '../../constants';
+import { commandExists } from '../../shell/commandRunner';
+import { notifyDataChanged, type PaletteContext } from './commandContext';
 import { customerPrefill, type RegistryDetail } from './registryDetail';
-
-export const CUSTOMER_FORM_COMMAND = 'nilvera.forms.customer';
 
 function isDetail(value: unknown): value is RegistryDetail {
   return typeof value === 'object' && value !== null && typeof (value as RegistryDetail).taxNumber === 'string' && Array.isArray((value as RegistryDetail).aliases);
@@ -25,14 +25,14 @@ export async function addAsCustomer(ctx: PaletteContext, arg?: unknown, options:
   const detail = isDetail(arg) ? arg : activeDetail(ctx);
   if (!detail) throw new UserFacingError(vscode.l10n.t('Open a taxpayer from the registry first (Check a Tax Number or Search the Registry).'));
   const prefill = customerPrefill(detail);
-  if (options.useForm !== false && (await commandExists(CUSTOMER_FORM_COMMAND))) {
-    await vscode.commands.executeCommand(CUSTOMER_FORM_COMMAND, { prefill });
+  if (options.useForm !== false && (await commandExists(FormCommands.customer))) {
+    await vscode.commands.executeCommand(FormCommands.customer, { prefill });
     return 'form';
   }
   const create = vscode.l10n.t('Create Customer');
   const choice = await prompts.message('info', vscode.l10n.t('Add {0} ({1}) as a customer?', detail.title, detail.taxNumber), { modal: true }, create);
   if (choice !== create) throw new UserCancelledError();
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   await client.customers.create([prefill]);
   await notifyDataChanged('customers');
   void prompts.message('info', vscode.l10n.t('Customer {0} created.', detail.title));

@@ -6,11 +6,12 @@ import { checkTaxId } from '../../domain/taxId';
 import { isApiError } from '../../shell/apiContract';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fullClient, type PaletteContext } from './commandContext';
+import type { PaletteContext } from './commandContext';
 import { detailFromCheckRows, detailFromInfo, type RegistryDetail } from './registryDetail';
 import { askTaxNumber, askUserType, taxNumberProblem } from './registryPrompts';
 import { aliasesCounted } from '../../shell/counted';
 import { walkthroughStepDone } from '../../walkthrough/stepsDone';
+import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 export interface CheckArgs {
   taxNumber?: string;
@@ -23,8 +24,8 @@ export async function checkTaxNumber(ctx: PaletteContext, args: CheckArgs = {}):
   const problem = taxNumberProblem(checkTaxId(taxNumber));
   if (problem) throw new UserFacingError(problem);
   const userType = args.userType ?? (await askUserType(ctx));
-  const client = await fullClient(ctx);
-  const rows: GlobalCompanyInfoResponse[] = await withBusy(vscode.l10n.t('Checking {0}…', taxNumber), (signal) => client.registry.checkTaxNumber(taxNumber, userType, { signal }));
+  const client = await ctx.shell.client();
+  const rows: GlobalCompanyInfoResponse[] = await withCancellableProgress(vscode.l10n.t('Checking {0}…', taxNumber), (signal) => client.registry.checkTaxNumber(taxNumber, userType, { signal }));
   walkthroughStepDone('checkTaxNumber');
   if (!rows || rows.length === 0) {
     await prompts.message('info', vscode.l10n.t('{0} is not registered: the taxpayer registry has no {1} user with this number.', taxNumber, userType));
@@ -42,19 +43,6 @@ async function announceRegistered(detail: RegistryDetail): Promise<void> {
   const choice = await prompts.message('info', vscode.l10n.t('{0} is registered: {1} ({2}).', detail.taxNumber, detail.title, aliasesCounted(detail.aliases.length)), undefined, addAction, copyAction);
   if (choice === addAction) await vscode.commands.executeCommand(PaletteCommands.registryAddAsCustomer, detail);
   if (choice === copyAction) await vscode.commands.executeCommand(PaletteCommands.registryCopyTaxNumber, detail.taxNumber);
-}
-
-/** Runs a request under a cancellable progress notification. */
-export async function withBusy<T>(title: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (_progress, token) => {
-    const controller = new AbortController();
-    const sub = token.onCancellationRequested(() => controller.abort());
-    try {
-      return await work(controller.signal);
-    } finally {
-      sub.dispose();
-    }
-  });
 }
 
 type ResultItem = vscode.QuickPickItem & { taxNumber: string };
@@ -88,8 +76,8 @@ async function askText(title: string, prompt: string): Promise<string> {
 export async function checkName(ctx: PaletteContext, args: { name?: string; userType?: GlobalUserType } = {}): Promise<RegistryDetail> {
   const name = args.name ?? (await askText(vscode.l10n.t('Check by Name'), vscode.l10n.t('Title or part of it')));
   const userType = args.userType ?? (await askUserType(ctx));
-  const client = await fullClient(ctx);
-  const rows = await withBusy(vscode.l10n.t('Searching the registry…'), (signal) => client.registry.checkName(name, userType, { signal }));
+  const client = await ctx.shell.client();
+  const rows = await withCancellableProgress(vscode.l10n.t('Searching the registry…'), (signal) => client.registry.checkName(name, userType, { signal }));
   const taxNumber = await pickResult(vscode.l10n.t('Registered users matching "{0}"', name), rows ?? []);
   return showDetail(ctx, { taxNumber, userType });
 }
@@ -97,8 +85,8 @@ export async function checkName(ctx: PaletteContext, args: { name?: string; user
 /** "Search the Registry": /Search/{text}, results (title, tax number, city) lead to the detail. */
 export async function searchRegistry(ctx: PaletteContext, args: { text?: string } = {}): Promise<RegistryDetail> {
   const text = args.text ?? (await askText(vscode.l10n.t('Search the Taxpayer Registry'), vscode.l10n.t('Title, tax number or part of them')));
-  const client = await fullClient(ctx);
-  const rows: SearchGlobalCompanyResponse[] = await withBusy(vscode.l10n.t('Searching the registry…'), (signal) => client.registry.search(text, undefined, { signal }));
+  const client = await ctx.shell.client();
+  const rows: SearchGlobalCompanyResponse[] = await withCancellableProgress(vscode.l10n.t('Searching the registry…'), (signal) => client.registry.search(text, undefined, { signal }));
   const taxNumber = await pickResult(vscode.l10n.t('Taxpayers matching "{0}"', text), rows ?? []);
   return showDetail(ctx, { taxNumber });
 }
@@ -106,9 +94,9 @@ export async function searchRegistry(ctx: PaletteContext, args: { text?: string 
 /** The detail of one taxpayer (GetGlobalCustomerInfo) in the read-only document. */
 export async function showDetail(ctx: PaletteContext, args: { taxNumber?: string; userType?: GlobalUserType } = {}): Promise<RegistryDetail> {
   const taxNumber = args.taxNumber ?? (await askTaxNumber());
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   try {
-    const info = await withBusy(vscode.l10n.t('Loading {0}…', taxNumber), (signal) => client.registry.info(taxNumber, args.userType, { signal }));
+    const info = await withCancellableProgress(vscode.l10n.t('Loading {0}…', taxNumber), (signal) => client.registry.info(taxNumber, args.userType, { signal }));
     const detail = detailFromInfo(info);
     await ctx.details.open(detail);
     return detail;

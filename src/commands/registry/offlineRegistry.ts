@@ -16,10 +16,11 @@ import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { leaseCurrentIndex, releaseIndexFolder } from '../../registry/listStorage';
 import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
-import { fullClient, type PaletteContext } from './commandContext';
+import type { PaletteContext } from './commandContext';
 import { outdatedLists, registryListsFolder, registryZipName, upgradeList } from './indexUpgrade';
 import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';
 import { askAliasType, askUserType } from './registryPrompts';
+import { abortSignalOf } from '../../shell/cancellableProgress';
 
 export interface DownloadArgs {
   aliasType?: AliasType;
@@ -77,7 +78,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
   const folder = args.folder ?? (await askFolder(ctx));
   await fs.promises.mkdir(folder, { recursive: true });
   const zipPath = path.join(folder, registryZipName(aliasType, userType));
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   // What an earlier download that died left in this folder (a chosen folder is swept only here).
   const { sweepPartialDownloads } = await import('../../api/registryDownload');
   await sweepPartialDownloads(folder);
@@ -86,8 +87,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Registry list {0}/{1}', aliasType, userType), cancellable: true },
     async (progress, token) => {
-      const controller = new AbortController();
-      const subs = [token.onCancellationRequested(() => controller.abort()), args.cancellation?.onCancellationRequested(() => controller.abort())];
+      const abort = abortSignalOf(token, args.cancellation);
       try {
         // The index is built while the ZIP downloads (src/registry/streamingIndex.ts): one message for both.
         let zipBytesSoFar = 0;
@@ -125,7 +125,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
                   },
                 },
                 // A download may take minutes: no overall time limit, the user cancels.
-                { signal: controller.signal, timeoutMs: 24 * 3600 * 1000 },
+                { signal: abort.signal, timeoutMs: 24 * 3600 * 1000 },
               )
               .finally(() => {
                 downloaded = true;
@@ -135,7 +135,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
           registry.indexStorageDir(indexRoot(ctx), aliasType, userType),
           { aliasType, userType },
           {
-            signal: controller.signal,
+            signal: abort.signal,
             onProgress: (n) => {
               indexed = n;
               report();
@@ -161,10 +161,10 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
         };
       } catch (error) {
         if (error instanceof registry.IndexDeferredError) throw error;
-        if (controller.signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
+        if (abort.signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
         throw error;
       } finally {
-        for (const s of subs) s?.dispose();
+        abort.dispose();
       }
     },
   ).then(undefined, (error: unknown) => {

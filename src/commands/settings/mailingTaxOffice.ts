@@ -4,7 +4,7 @@ import type { MailingSettingResponse } from '../../api/types';
 import { isApiError } from '../../shell/apiContract';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fullClient, notifyDataChanged, type PaletteContext } from '../registry/commandContext';
+import { notifyDataChanged, type PaletteContext } from '../registry/commandContext';
 
 export type MailingFeature = 'whatsapp' | 'email';
 
@@ -24,7 +24,7 @@ function currentState(rows: MailingSettingResponse[], feature: MailingFeature): 
 }
 
 export async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promise<{ feature: MailingFeature; isActive: boolean }> {
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   let { feature, isActive } = args;
   if (!feature || isActive === undefined) {
     const rows = await client.mailing.settings();
@@ -58,7 +58,7 @@ export interface TaxOfficeArgs {
 
 /** PUT /InteractiveTaxOffice?UserName=&Password=; a 422 shows the server's reason. */
 export async function updateTaxOffice(ctx: PaletteContext, args: TaxOfficeArgs = {}): Promise<string> {
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   let userName = args.userName;
   if (userName === undefined) {
     const current = await client.taxOffice.get().catch(() => undefined);

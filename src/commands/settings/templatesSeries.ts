@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { UpdateSeriesCommand, UpdateTemplateCommand } from '../../api/types';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fullClient, type PaletteContext } from '../registry/commandContext';
+import type { PaletteContext } from '../registry/commandContext';
 import { askId } from './idPicker';
 import { RememberedIds, type RememberedId } from './rememberedIds';
 import { readTemplateFile } from './templateFile';
@@ -140,7 +140,7 @@ export async function updateTemplate(ctx: PaletteContext, args: TemplateArgs = {
   else if (change === 'replaceFile') cmd.Base64String = (await readTemplateFile(args.file ?? (await askTemplateFile()))).base64;
   const flags = change === 'rename' || change === 'replaceFile' ? await flagsToKeep(vscode.l10n.t('Template {0}', name ?? `#${target.ID}`), known, args.keep) : flagsFor(change, known);
   Object.assign(cmd, flags);
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   await client.ebill.updateTemplate(cmd);
   await ids.remember(target.ID, name, flags);
   void prompts.message('info', doneText(change, change === 'rename' ? (name as string) : vscode.l10n.t('Template {0}', name ?? `#${target.ID}`)));
@@ -158,7 +158,7 @@ export async function updateSeries(ctx: PaletteContext, args: SeriesArgs = {}): 
   }
   const flags = flagsFor(change, ids.all().find((r) => r.ID === target.ID));
   const cmd: UpdateSeriesCommand = { ID: target.ID, ...flags };
-  const client = await fullClient(ctx);
+  const client = await ctx.shell.client();
   await client.evoucher.updateSeries(cmd);
   await ids.remember(target.ID, target.Name, flags);
   void prompts.message('info', doneText(change, vscode.l10n.t('Series {0}', target.Name ?? `#${target.ID}`)));

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import type { OfflineRegistry } from '../../registry/offlineLookup';
-import { scanCsv } from './csvScan';
+import { scanCsv } from '../../domain/csvScan';
 import { findingMessage } from './messages';
 import { csvFindings, documentFindings, encodingFindings, type Finding, type RegistryLookups } from './rules';
 import { scanUbl } from './ublScan';

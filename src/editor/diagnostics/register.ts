@@ -3,9 +3,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DiagnosticsCommands, Settings } from '../../constants';
-import { indexRoot } from '../../commands/registry/offlineRegistry';
 import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
-import { offlineRegistry } from '../../registry/offlineLookup';
+import { offlineRegistry, registryIndexRoot } from '../../registry/offlineLookup';
 import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
 import type { ShellServices } from '../../shell/services';
@@ -44,13 +43,14 @@ async function reopenWithEncoding(uri: vscode.Uri, encoding: string): Promise<vs
 }
 
 export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _shell: ShellServices): void {
-  const registry = (documentType: RegistryDocumentType) => offlineRegistry(indexRoot({ extension: context }), documentType);
+  const indexRoot = registryIndexRoot(context.globalStorageUri.fsPath);
+  const registry = (documentType: RegistryDocumentType) => offlineRegistry(indexRoot, documentType);
   const diagnostics = new TaxNumberDiagnostics({ registry, enabled, debounceMs: DEBOUNCE_MS });
   context.subscriptions.push(
     diagnostics,
     vscode.languages.registerCodeActionsProvider(SELECTOR, new TaxNumberCodeActions(registry), TaxNumberCodeActions.metadata),
     // Tests and the benchmark read these through a command (their bundles do not share this module).
-    registerCommand(DiagnosticsCommands.testHook, (): DiagnosticsTestState => ({ indexRoot: indexRoot({ extension: context }), timings: [...diagnostics.timings] })),
+    registerCommand(DiagnosticsCommands.testHook, (): DiagnosticsTestState => ({ indexRoot, timings: [...diagnostics.timings] })),
     registerCommand(DiagnosticsCommands.reopenWithEncoding, (uri, encoding) => reopenWithEncoding(uri as vscode.Uri, String(encoding))),
   );
   // Documents open before activation (restored editors) are scanned once activate() has returned.

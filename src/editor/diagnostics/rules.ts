@@ -7,7 +7,7 @@ import { activeAliases, type OfflineTaxpayer } from '../../registry/offlineLooku
 import type { TaxIdKind, TaxIdProblem } from '../../domain/taxId';
 import type { PartyRole, RegistryDocumentType, UblDocumentKind, UblDocumentType } from '../../domain/ubl/documentTypes';
 import { checkTaxNumber, type GibPlaceholder, type PlaceholderMisplacement, type TaxNumberCheck, type TaxNumberVerdict, type TaxScheme } from '../../domain/ubl/taxSchemes';
-import type { CsvScan } from './csvScan';
+import type { CsvScan } from '../../domain/csvScan';
 import type { ScannedTaxNumber, UblScan } from './ublScan';
 
 export { E_ARCHIVE_PROFILE, E_DESPATCH_PROFILES, E_INVOICE_PROFILES } from '../../domain/ubl/documentTypes';

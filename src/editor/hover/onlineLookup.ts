@@ -3,11 +3,11 @@
 // cancelled with the hover, with a short time limit. Never throws: a failure becomes a card line.
 import type * as vscode from 'vscode';
 import type { GlobalCompanyInfoResponse } from '../../api/types';
-import { fullClient } from '../../commands/registry/commandContext';
 import { isApiError } from '../../shell/apiContract';
 import type { ShellServices } from '../../shell/services';
 import type { OnlineFinding } from './hoverCard';
 import { OnlineLookupCache, type OnlineLookupOptions } from './onlineCache';
+import { abortSignalOf } from '../../shell/cancellableProgress';
 
 /** A hover waits at most this long for the registry. */
 export const HOVER_LOOKUP_TIMEOUT_MS = 5000;
@@ -51,21 +51,20 @@ export class HoverOnlineLookup {
     const environment = this.shell.environment();
     // Looking up must not start a sandbox process: that is "Try the Sandbox"'s job.
     if (environment === 'sandbox' && !this.shell.sandbox.current()) return { state: 'sandboxStopped' };
-    const controller = new AbortController();
-    const subscription = token.onCancellationRequested(() => controller.abort());
+    const abort = abortSignalOf(token);
     try {
       const baseUrl = await this.shell.baseUrl(environment);
       if (!(await this.shell.hasApiKey(environment))) return { state: 'noKey' };
       const result = await this.cache.lookup(`${baseUrl}|${taxNumber}`, async () => {
-        const client = await fullClient({ shell: this.shell });
-        const rows = await client.registry.checkTaxNumber(taxNumber, 'Invoice', { signal: controller.signal, timeoutMs: HOVER_LOOKUP_TIMEOUT_MS });
+        const client = await this.shell.client();
+        const rows = await client.registry.checkTaxNumber(taxNumber, 'Invoice', { signal: abort.signal, timeoutMs: HOVER_LOOKUP_TIMEOUT_MS });
         return findingFromRows(rows);
       });
       return result.outcome === 'rateLimited' ? { state: 'rateLimited' } : result.value;
     } catch (error) {
       return failureOf(error);
     } finally {
-      subscription.dispose();
+      abort.dispose();
     }
   }
 

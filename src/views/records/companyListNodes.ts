@@ -1,5 +1,5 @@
 // The Account view's "Companies" group: the companies GET /Company/List names for the calling
-// user. Each row offers "Add as Profile…" (src/shell/profiles/profileCommands.ts).
+// user. Each row offers "Add as Profile…" (src/profiles/profileCommands.ts).
 import * as vscode from 'vscode';
 import type { CompanyListItem } from '../../api/types';
 import type { ParentNode } from '../treeNode';

@@ -13,7 +13,7 @@ import { importCustomersCsvChunks, namePreview } from '../../../src/domain/custo
 import { foldHeader, isPhoneHeader, isTaxNumberHeader } from '../../../src/domain/headerMatch';
 import { listSeparatorFor } from '../../../src/domain/spreadsheetSeparator';
 import { decodeMacTurkish, decodeText, detectEncoding, SniffingTextDecoder } from '../../../src/domain/textDecoding';
-import { scanCsv } from '../../../src/editor/diagnostics/csvScan';
+import { scanCsv } from '../../../src/domain/csvScan';
 import { encodingFindings } from '../../../src/editor/diagnostics/rules';
 import { nilveraContentOf } from '../../../src/shell/nilveraContent';
 

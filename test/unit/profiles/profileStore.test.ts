@@ -1,4 +1,4 @@
-// The profile records shared by every window (src/shell/profiles/profileStore.ts). VS Code keeps an
+// The profile records shared by every window (src/profiles/profileStore.ts). VS Code keeps an
 // extension's globalState as one value per extension: each window holds a copy, writes the whole of it,
 // and the last write wins; the first test plays that out step by step for the list the releases before
 // kept there. The store keeps the records in a file of the global storage instead, changed under a lock
@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { Profile } from '../../../src/shell/profiles/profile';
-import { PROFILES_FILE, PROFILES_STATE_KEY, ProfileStore } from '../../../src/shell/profiles/profileStore';
+import type { Profile } from '../../../src/profiles/profile';
+import { PROFILES_FILE, PROFILES_STATE_KEY, ProfileStore } from '../../../src/profiles/profileStore';
 
 const profile = (id: string, name = id): Profile => ({ id, name, environment: 'production' });
 const ids = (records: Profile[]) => records.map((p) => p.id).sort();

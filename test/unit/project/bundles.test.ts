@@ -53,7 +53,7 @@ const AREA_MODULES: Array<[string, RegExp]> = [
   ['trees', /^src\/views\//],
   ['palette commands', /^src\/commands\/(?!registry\/selectionContext\.ts$)/],
   ['sandbox server', /^src\/sandbox\//],
-  ['profile commands', /^src\/shell\/profiles\/profileCommands\.ts$/],
+  ['profile commands', /^src\/profiles\/profileCommands\.ts$/],
   ['content sniffing', /^src\/shell\/nilveraContent\.ts$/],
   ['preview and template studio', /^src\/preview\/(?!contextKey\.ts$)/],
   ['node-fetch, jszip', /node_modules\/(node-fetch|jszip)\//],

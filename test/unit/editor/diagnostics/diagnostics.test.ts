@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { scanUbl } from '../../../../src/editor/diagnostics/ublScan';
 import { documentTypeByKind } from '../../../../src/domain/ubl/documentTypes';
-import { scanCsv } from '../../../../src/editor/diagnostics/csvScan';
+import { scanCsv } from '../../../../src/domain/csvScan';
 import { foldHeader, isTaxNumberHeader } from '../../../../src/domain/headerMatch';
 import { correctedNumber, csvFindings, documentFindings, E_INVOICE_PROFILES, type Finding, type RegistryLookup } from '../../../../src/editor/diagnostics/rules';
 import { findingMessage, type Translator } from '../../../../src/editor/diagnostics/messages';

@@ -3,7 +3,7 @@
 // environment's default profile, with nothing to type. Plain logic over SecretStorage- and
 // Memento-shaped objects, so the unit tests run it in Node; idempotent (a second run finds no old
 // secret and changes nothing).
-import { checkCustomUrl, type EnvironmentId } from '../environments';
+import { checkCustomUrl, type EnvironmentId } from '../shell/environments';
 import { defaultProfileId, profileSecretName, type Profile } from './profile';
 import type { ProfileStore } from './profileStore';
 
@@ -13,7 +13,7 @@ export interface SecretsLike {
   delete(name: string): Thenable<void>;
 }
 
-/** The secret name the release before profiles used (kept here, the only place that still needs it). */
+/** The secret name of a key stored before there were profiles, which migrateLegacyKeys moves. */
 export function legacySecretName(environment: EnvironmentId, customBaseUrl?: string): string {
   if (environment === 'custom') return `nilvera.apiKey.custom:${customBaseUrl ? new URL(customBaseUrl).origin : 'unset'}`;
   return `nilvera.apiKey.${environment}`;

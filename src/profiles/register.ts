@@ -1,9 +1,9 @@
 // The profiles feature (loaded on first use, src/features/index.ts): the profile commands. The reactions to a
 // switch (context keys, status bar, trees) are wired at activation and in the views feature.
 import type * as vscode from 'vscode';
-import { ProfileCommands } from '../../constants';
-import { registerCommand } from '../commandRunner';
-import type { ShellServices } from '../services';
+import { ProfileCommands } from '../constants';
+import { registerCommand } from '../shell/commandRunner';
+import type { ShellServices } from '../shell/services';
 import { addCompanyAsProfile, addProfile, removeProfile, renameProfile, switchProfile } from './profileCommands';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { Settings } from '../constants';
 import type { CsvDelimiter } from '../domain/csv';
 import { listSeparatorFor } from '../domain/spreadsheetSeparator';
-import { displayLocale } from '../shell/displayFormat';
+import { displayLocale } from './displayFormat';
 
 export type SeparatorSetting = 'auto' | 'comma' | 'semicolon' | 'tab';
 

@@ -1,22 +1,21 @@
-// The views feature (loaded on first use, src/features/index.ts): the sidebar trees' providers, their shared
-// commands (Retry, Load more, data changed) and the customer and record commands. Nothing here touches
-// the network.
+// The views feature (loaded on first use): the sidebar trees and every command on them (Retry, Load
+// more, data changed, the customer and record commands). The views only show rows; the commands live here.
+// Nothing here touches the network.
 import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
-import { registerCustomerCommands } from '../commands/customers/register';
-import { registerRecordDocuments } from '../commands/recordDocument';
-import { registerRecordCommands } from '../commands/records/register';
+import { registerCustomerCommands } from './customers/register';
+import { registerRecordDocuments } from './recordDocument';
+import { registerRecordCommands } from './records/register';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
 import { knownListAvailability } from '../shell/listAvailability';
 import type { ShellServices } from '../shell/services';
-import { shellClientSource } from './clientSource';
-import { LoadMoreNode, PagedNode } from './pagedNode';
-import { ErrorNode } from './treeNode';
-import { isDataArea, NilveraTrees } from './trees';
+import { LoadMoreNode, PagedNode } from '../views/pagedNode';
+import { ErrorNode } from '../views/treeNode';
+import { isDataArea, NilveraTrees } from '../views/trees';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
-  const client = shellClientSource(shell);
+  const client = () => shell.client();
   // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
   const trees = new NilveraTrees(
     client,

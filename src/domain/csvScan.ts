@@ -3,8 +3,8 @@
 // file is not UTF-8) and the document range of every cell in them. Separator sniffed from the header
 // line (`;` from Turkish Excel, `,`, tab), quoted cells (with `""`, separators and line breaks inside),
 // a BOM and CRLF are handled. Pure, one pass.
-import { detectDelimiter, type CsvDelimiter } from '../../domain/csv';
-import { isTaxNumberHeader } from '../../domain/headerMatch';
+import { detectDelimiter, type CsvDelimiter } from './csv';
+import { isTaxNumberHeader } from './headerMatch';
 
 export interface CsvTaxColumn {
   index: number;

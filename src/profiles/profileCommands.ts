@@ -2,18 +2,19 @@
 // company of the Account view's list). Keys are checked with GET /Company before they are kept.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { CompanySummary } from '../apiContract';
-import { compareNames } from '../displayFormat';
-import { customUrlProblem } from '../environmentCommands';
-import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../environments';
-import { describeError, UserFacingError } from '../errorMessages';
-import { log } from '../log';
-import { prompts, UserCancelledError } from '../prompts';
-import { rememberSecret } from '../redact';
-import { createShellClient, environmentLabel, type ShellServices } from '../services';
-import { readSettings } from '../settings';
+import type { CompanyResponse as CompanySummary } from '../api';
+import { compareNames } from '../shell/displayFormat';
+import { customUrlProblem } from '../shell/environmentCommands';
+import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/environments';
+import { describeError, UserFacingError } from '../shell/errorMessages';
+import { log } from '../shell/log';
+import { prompts, UserCancelledError } from '../shell/prompts';
+import { rememberSecret } from '../shell/redact';
+import { createShellClient, environmentLabel, type ShellServices } from '../shell/services';
+import { readSettings } from '../shell/settings';
 import { profileSecretName, type Profile } from './profile';
 import { ProfileStore } from './profileStore';
+import { withCancellableProgress } from '../shell/cancellableProgress';
 
 /** A name is shown in the status bar and lists: never the key pasted a second time. */
 function nameProblem(value: string, key: string | undefined): string | undefined {
@@ -66,22 +67,15 @@ async function baseUrlFor(services: ShellServices, environment: EnvironmentId, c
 
 /** GET /Company with a key not stored yet, under a cancellable progress notification. */
 export async function fetchCompany(baseUrl: string, key: string): Promise<CompanySummary> {
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Checking the API key…'), cancellable: true },
-    async (_progress, token) => {
-      const controller = new AbortController();
-      const subscription = token.onCancellationRequested(() => controller.abort());
-      try {
-        const client = await createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
-        return await client.company.get({ signal: controller.signal });
-      } catch (error) {
-        if (token.isCancellationRequested) throw new UserCancelledError();
-        throw error;
-      } finally {
-        subscription.dispose();
-      }
-    },
-  );
+  return withCancellableProgress(vscode.l10n.t('Checking the API key…'), async (signal) => {
+    try {
+      const client = await createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
+      return await client.company.get({ signal });
+    } catch (error) {
+      if (signal.aborted) throw new UserCancelledError();
+      throw error;
+    }
+  });
 }
 
 async function askKey(title: string): Promise<string> {

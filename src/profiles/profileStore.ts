@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultProfileId, parseProfile, profileMatches, type Profile } from './profile';
-import type { EnvironmentId } from '../environments';
+import type { EnvironmentId } from '../shell/environments';
 
 /** The part of vscode.Memento the migration from globalState reads. */
 export interface MementoLike {
@@ -132,7 +132,7 @@ export class ProfileStore {
     this.pending.push(change);
     const write = this.queue.then(async () => {
       // Loaded on the first change: activation only reads.
-      const [{ withFileLock }, { writeFileAtomic }] = await Promise.all([import('../../files/fileLock'), import('../../files/atomicFile')]);
+      const [{ withFileLock }, { writeFileAtomic }] = await Promise.all([import('../files/fileLock'), import('../files/atomicFile')]);
       // The global storage folder does not exist until something creates it.
       await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
       await withFileLock(`${this.file}.lock`, async () => {
@@ -147,7 +147,7 @@ export class ProfileStore {
   }
 
   private async readForChange(): Promise<Profile[]> {
-    const { readFileRetrying } = await import('../../files/lockedFiles');
+    const { readFileRetrying } = await import('../files/lockedFiles');
     try {
       return parseRecords(JSON.parse((await readFileRetrying(this.file)).toString('utf8')));
     } catch (error) {

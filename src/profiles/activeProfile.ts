@@ -1,13 +1,13 @@
 // Which profile this window talks to. The choice is per window (remembered per workspace in
-// workspaceState); the user-level settings `nilvera.environment` / `nilvera.customUrl` still work
-// as before: when they change, the window follows them to that environment's profile. Each switch
+// workspaceState); when the user-level settings `nilvera.environment` / `nilvera.customUrl`
+// change, the window follows them to that environment's profile. Each switch
 // starts a new generation: the previous one's AbortController fires (its requests stop) and
 // answers that still arrive for it are dropped (staleAnswers.ts).
 import * as vscode from 'vscode';
-import { Settings } from '../../constants';
-import { checkCustomUrl, type EnvironmentId } from '../environments';
-import { log } from '../log';
-import { readSettings } from '../settings';
+import { Settings } from '../constants';
+import { checkCustomUrl, type EnvironmentId } from '../shell/environments';
+import { log } from '../shell/log';
+import { readSettings } from '../shell/settings';
 import { migrateCustomOrigin, migrateLegacyKeys, type MigrationResult } from './migration';
 import { defaultProfileId, type Profile } from './profile';
 import { ProfileStore } from './profileStore';
@@ -78,7 +78,7 @@ export class ActiveProfile implements vscode.Disposable {
   }
 
   /**
-   * "Switch Environment" (and "Try the Sandbox") write the settings as before, then call this: the
+   * "Switch Environment" (and "Try the Sandbox") write the settings, then call this: the
    * window moves to the profile of that environment (the most recently used one, else its default
    * profile, created now), even when the setting already had that value.
    */

@@ -1,8 +1,8 @@
 // Keeps what "Set API Key" learnt of the company with the environment's profile (part of the shell:
 // the key commands run at activation's side, the profile commands load on first use).
-import type { CompanySummary } from '../apiContract';
-import type { EnvironmentId } from '../environments';
-import { environmentLabel, type ShellServices } from '../services';
+import type { CompanyResponse as CompanySummary } from '../api';
+import type { EnvironmentId } from '../shell/environments';
+import { environmentLabel, type ShellServices } from '../shell/services';
 import type { Profile } from './profile';
 
 /**

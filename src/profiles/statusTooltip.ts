@@ -2,7 +2,7 @@
 // environment and the tooltip links to the profiles; with several (the accountant's case) a click
 // switches the profile (company) and the tooltip links to the environments.
 import * as vscode from 'vscode';
-import { Commands, ProfileCommands } from '../../constants';
+import { Commands, ProfileCommands } from '../constants';
 
 export function statusItemCommand(severalProfiles: boolean): string {
   return severalProfiles ? ProfileCommands.switch : Commands.environmentSwitch;

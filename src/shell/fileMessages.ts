@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FileLockedError } from '../files/lockedFiles';
 import { moveToHeldTarget, type SavedFile } from '../files/userFiles';
-import { isApiError } from '../shell/apiContract';
-import { UserFacingError } from '../shell/errorMessages';
-import { prompts, type MessageLevel } from '../shell/prompts';
+import { isApiError } from './apiContract';
+import { UserFacingError } from './errorMessages';
+import { prompts, type MessageLevel } from './prompts';
 
 /** "customers.csv is open in another program, e.g. Excel: close it and try again." */
 export function heldFileText(file: string): string {
