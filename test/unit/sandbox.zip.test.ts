@@ -1,27 +1,26 @@
-// The streaming ZIP writer and the aligned base64 encoder, checked against jszip and zlib with
-// odd chunk sizes, an empty entry and a non-ASCII entry name.
+// The sandbox's ZIP of one entry (streaming, src/domain/zip.ts) and its aligned base64 encoder: the extension's own
+// ZIP reader (src/domain/zip.ts) reads the entry back byte for byte with odd chunk sizes, an empty
+// entry and a non-ASCII entry name; the ZIP comes out while its entry is still being read.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
-import type JSZipType from 'jszip';
-import { Base64Encoder, zipEntryStages } from '../../src/sandbox/zipWriter';
+import { ZipArchive, zipOfOneEntry } from '../../src/domain/zip';
+import { Base64Encoder } from '../../src/sandbox/registryDownload';
 import { Prng } from '../../src/sandbox/seed/prng';
-
-async function loadJsZip(): Promise<typeof JSZipType> {
-  let mod = (await import('jszip')) as unknown as { default?: unknown; loadAsync?: unknown };
-  while (typeof mod.loadAsync !== 'function' && mod.default) mod = mod.default as typeof mod;
-  return mod as unknown as typeof JSZipType;
-}
 
 /** Text-like data (compressible) cut into chunks of random sizes, some of them tiny. */
 function chunked(total: number, seed: number): { data: Buffer; chunks: Buffer[] } {
   const rng = new Prng(seed);
   const words = ['<User>', 'Şirket', ' & ', 'ğüşıöç', '2026-01-01T00:00:00', '\n', 'urn:mail:defaultpk@'];
-  let text = '';
-  while (Buffer.byteLength(text) < total) text += rng.pick(words) + rng.digits(rng.int(0, 4));
-  const data = Buffer.from(text);
+  const pieces: Buffer[] = [];
+  for (let bytes = 0; bytes < total; ) {
+    const piece = Buffer.from(rng.pick(words) + rng.digits(rng.int(0, 4)));
+    pieces.push(piece);
+    bytes += piece.length;
+  }
+  const data = Buffer.concat(pieces);
   const chunks: Buffer[] = [];
   for (let at = 0; at < data.length; ) {
     const n = rng.chance(0.3) ? rng.int(1, 4) : rng.int(5, 70_000);
@@ -31,15 +30,11 @@ function chunked(total: number, seed: number): { data: Buffer; chunks: Buffer[] 
   return { data, chunks };
 }
 
-/** Runs chunks through the ZIP stages and the base64 encoder; returns the JSON text produced. */
+/** Runs chunks through the ZIP writer and the base64 encoder; returns the JSON text produced. */
 async function zipToJsonString(name: string, chunks: Buffer[]): Promise<string> {
-  const [counter, deflate, framer] = zipEntryStages(name, new Date(2026, 0, 2, 3, 4, 6));
   const pieces: string[] = [];
   await pipeline(
-    Readable.from(chunks),
-    counter,
-    deflate,
-    framer,
+    zipOfOneEntry(name, Readable.from(chunks), 1, new Date(2026, 0, 2, 3, 4, 6)),
     new Base64Encoder('"', '"'),
     new Writable({
       write(c: Buffer, _e, cb) {
@@ -54,39 +49,65 @@ async function zipToJsonString(name: string, chunks: Buffer[]): Promise<string> 
   return pieces.join('');
 }
 
-describe('streaming ZIP writer', () => {
+/** The one entry of a ZIP as its directory describes it, and its content as the reader inflates it. */
+async function readBack(zip: Buffer): Promise<{ name: string; crc32: number; size: number; content: Buffer }> {
+  const archive = await ZipArchive.open(zip);
+  try {
+    assert.equal(archive.entries.length, 1);
+    const [entry] = archive.entries;
+    await archive.check(entry);
+    const parts: Buffer[] = [];
+    for await (const c of await archive.open(entry)) parts.push(c as Buffer);
+    return { name: entry.name, crc32: entry.crc32, size: entry.size, content: Buffer.concat(parts) };
+  } finally {
+    await archive.close();
+  }
+}
+
+describe('sandbox ZIP writer', () => {
   for (const [label, size, seed] of [['small', 10_000, 1], ['1 MB in odd chunks', 1_000_000, 2]] as const) {
-    test(`${label}: jszip reads the entry back byte for byte; CRC and sizes are right`, async () => {
+    test(`${label}: the reader gets the entry back byte for byte; CRC and sizes are right`, async () => {
       const { data, chunks } = chunked(size, seed);
       const json = await zipToJsonString('KullaniciListesi_PK_Invoice_20260102.xml', chunks);
       const base64 = JSON.parse(json) as string;
       assert.match(base64, /^[A-Za-z0-9+/]*={0,2}$/);
-      const zip = Buffer.from(base64, 'base64');
-      const JSZip = await loadJsZip();
-      const opened = await JSZip.loadAsync(zip, { checkCRC32: true });
-      const entry = opened.file('KullaniciListesi_PK_Invoice_20260102.xml')!;
-      assert.ok(entry);
-      assert.ok((await entry.async('nodebuffer')).equals(data));
-      // Descriptor (after the data): signature, CRC-32, compressed size, uncompressed size.
-      const eocd = zip.length - 22;
-      const centralOffset = zip.readUInt32LE(eocd + 16);
-      const descriptor = centralOffset - 16;
-      assert.equal(zip.readUInt32LE(descriptor), 0x08074b50);
-      assert.equal(zip.readUInt32LE(descriptor + 4), zlib.crc32(data));
-      assert.equal(zip.readUInt32LE(descriptor + 12), data.length);
-      const nameLength = zip.readUInt16LE(26);
-      const compressed = zip.subarray(30 + nameLength, descriptor);
-      assert.equal(zip.readUInt32LE(descriptor + 8), compressed.length);
-      assert.ok(zlib.inflateRawSync(compressed).equals(data));
+      const entry = await readBack(Buffer.from(base64, 'base64'));
+      assert.equal(entry.name, 'KullaniciListesi_PK_Invoice_20260102.xml');
+      assert.ok(entry.content.equals(data));
+      assert.equal(entry.crc32, zlib.crc32(data));
+      assert.equal(entry.size, data.length);
     });
   }
 
   test('an empty entry and a Turkish entry name', async () => {
     const json = await zipToJsonString('Mükellef_Listesi_ş.xml', []);
-    const JSZip = await loadJsZip();
-    const opened = await JSZip.loadAsync(Buffer.from(JSON.parse(json) as string, 'base64'));
-    assert.deepEqual(Object.keys(opened.files), ['Mükellef_Listesi_ş.xml']);
-    assert.equal(await opened.files['Mükellef_Listesi_ş.xml'].async('string'), '');
+    const entry = await readBack(Buffer.from(JSON.parse(json) as string, 'base64'));
+    assert.equal(entry.name, 'Mükellef_Listesi_ş.xml');
+    assert.equal(entry.content.length, 0);
+  });
+
+  test('the ZIP streams: its first bytes come out before the entry has been read to the end', async () => {
+    // 64 pieces of 256 KiB that do not compress: the deflated data is about as large as the entry.
+    const total = 64;
+    const rng = new Prng(4);
+    let pulled = 0;
+    const source = Readable.from((function* () {
+      for (; pulled < total; pulled++) yield Buffer.from(Array.from({ length: 256 * 1024 }, () => rng.int(0, 255)));
+    })());
+    let written = 0;
+    let pulledAtOneMegabyte = -1;
+    await pipeline(
+      zipOfOneEntry('big.xml', source, 1),
+      new Writable({
+        write(c: Buffer, _e, cb) {
+          written += c.length;
+          if (written >= 1 << 20 && pulledAtOneMegabyte < 0) pulledAtOneMegabyte = pulled;
+          cb();
+        },
+      }),
+    );
+    assert.equal(pulled, total);
+    assert.ok(pulledAtOneMegabyte > 0 && pulledAtOneMegabyte < total / 2, `1 MB of ZIP came out after ${pulledAtOneMegabyte} of ${total} pieces were read`);
   });
 });
 
