@@ -5,7 +5,7 @@
 //   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
 //   workers    src/registry/indexWorker.ts -> dist/registryIndexWorker.js (a worker thread of the
 //              registry index build, started by src/registry/indexSink.ts)
-//   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
+//   vendor     node-fetch              -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
 // Flags: --production (minify, no maps), --watch, --tests, --only=<entry,...>
@@ -27,10 +27,10 @@ const distDir = path.join(root, 'dist');
 const vendorDir = path.join(distDir, 'vendor');
 
 /** Packages that are bundled on their own and required lazily at first use. */
-const LAZY_VENDOR = { 'node-fetch': 'node-fetch.js', jszip: 'jszip.js' };
+const LAZY_VENDOR = { 'node-fetch': 'node-fetch.js' };
 
 /**
- * Keeps node-fetch and jszip out of every bundle that imports them: the import becomes a
+ * Keeps node-fetch out of every bundle that imports them: the import becomes a
  * require of dist/vendor/<name>.js, relative to the output file. Code uses `await import(...)`,
  * which esbuild turns into a deferred require (see `supported` below), so nothing loads until first use.
  */
@@ -38,7 +38,7 @@ function lazyVendor(outDirOfBundle) {
   return {
     name: 'lazy-vendor',
     setup(build) {
-      build.onResolve({ filter: /^(node-fetch|jszip)$/ }, (a) => {
+      build.onResolve({ filter: /^node-fetch$/ }, (a) => {
         const rel = path.relative(outDirOfBundle, path.join(vendorDir, LAZY_VENDOR[a.path])).split(path.sep).join('/');
         return { path: rel.startsWith('.') ? rel : './' + rel, external: true };
       });
@@ -156,7 +156,7 @@ function configs() {
       ...nodeCommon,
       sourcemap: false,
       minify: true,
-      entryPoints: { 'node-fetch': path.join(root, 'src/vendor/node-fetch.ts'), jszip: path.join(root, 'src/vendor/jszip.ts') },
+      entryPoints: { 'node-fetch': path.join(root, 'src/vendor/node-fetch.ts') },
       outdir: vendorDir,
     });
   }

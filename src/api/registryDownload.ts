@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { FileLockedError, processIsAlive, removeRetrying, renameRetrying } from '../files/lockedFiles';
 import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
 import { NilveraApiError } from './errors';
-import { verifyZipBuffer, verifyZipFile, ZipIntegrityError } from './zipIntegrity';
+import { checkZip, ZipError } from '../domain/zip';
 import type { CallOptions, HttpTransport } from './http';
 import { encodeSegment } from './paths';
 import type { AliasType, GlobalUserType } from './types';
@@ -237,11 +237,11 @@ export function downloadRegistryList(
 
 async function verifyZip(zip: { path: string } | { buffer: Buffer }, signal: AbortSignal): Promise<void> {
   try {
-    await ('path' in zip ? verifyZipFile(zip.path, signal) : verifyZipBuffer(zip.buffer, signal));
+    await checkZip('path' in zip ? zip.path : zip.buffer, signal);
   } catch (err) {
     // A cancel during the check is reported by the HTTP layer as such.
     if (signal.aborted) throw err;
-    if (err instanceof ZipIntegrityError) throw malformed(`the downloaded ZIP is damaged: ${err.message}`);
+    if (err instanceof ZipError) throw malformed(`the downloaded ZIP is damaged: ${err.message}`);
     throw err;
   }
 }

@@ -2,14 +2,12 @@
 // inside a JSON string) and streams its list into the XML parser. What the ZIP holds is undocumented,
 // so entry names are not trusted: the entry is chosen by its first bytes, and nothing is written to disk.
 
-import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { crc32 } from './crc32';
 import { RegistryXmlParser } from './registryXml';
 import type { Taxpayer } from './registryXml';
-import type JSZipModule from 'jszip';
+import { readLocalHeader, ZipArchive, ZipError, type ZipEntry } from './zip';
 
 export type RegistryZipErrorCode =
   | 'corrupt' // not a ZIP, truncated, or an entry that does not inflate
@@ -61,86 +59,6 @@ export function isUnsafeEntryName(name: string): boolean {
   return name.includes('\\') || name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.split('/').includes('..');
 }
 
-interface ZipEntryLike {
-  name: string;
-  dir: boolean;
-  nodeStream(type?: 'nodebuffer'): NodeJS.ReadableStream;
-  /** jszip's record of the entry as stored; `crc32` is the checksum from the ZIP's headers. */
-  _data?: { crc32?: number; compressedSize?: number; uncompressedSize?: number; localOffset?: number };
-}
-
-
-export interface RegistryZipSummary {
-  entryName: string;
-  taxpayers: number;
-  /** Inflated size of the entry in bytes. */
-  bytes: number;
-}
-
-type JSZipClass = typeof JSZipModule;
-
-/**
- * jszip, loaded on first use. The build bundles it apart (dist/vendor/jszip.js) and may leave a real
- * `import()` of that CommonJS file, whose namespace `default` is then the exports object holding
- * another `default`: unwrap until the constructor is reached.
- */
-export async function loadJSZip(): Promise<JSZipClass> {
-  let m: unknown = await import('jszip');
-  for (let i = 0; i < 3 && typeof m !== 'function' && m && typeof m === 'object' && 'default' in m; i++) m = (m as { default: unknown }).default;
-  if (typeof m !== 'function') throw new Error('jszip could not be loaded.');
-  return m as JSZipClass;
-}
-
-/** Loads the archive's directory (the compressed data stays in the buffer until streamed). */
-async function loadEntries(source: Buffer | string): Promise<ZipEntryLike[]> {
-  const data = typeof source === 'string' ? await readFile(source) : source;
-  const JSZip = await loadJSZip();
-  let zip: InstanceType<JSZipClass>;
-  try {
-    zip = await JSZip.loadAsync(data);
-  } catch (e) {
-    throw new RegistryZipError('corrupt', `The registry file is not a readable ZIP (corrupt or truncated): ${(e as Error).message}`);
-  }
-  // jszip drops entries whose name resolves to nothing (".."): check the names as stored first.
-  for (const stored of storedEntryNames(data)) {
-    if (isUnsafeEntryName(stored)) {
-      throw new RegistryZipError('unsafeEntryName', `The ZIP holds an entry with an unsafe name ("${stored}"); it was not opened.`, stored);
-    }
-  }
-  const entries: ZipEntryLike[] = [];
-  zip.forEach((_path, file) => {
-    // jszip resolves "a/../b" on load and keeps the name as stored in unsafeOriginalName.
-    const stored = file.unsafeOriginalName ?? file.name;
-    if (isUnsafeEntryName(stored)) {
-      throw new RegistryZipError('unsafeEntryName', `The ZIP holds an entry with an unsafe name ("${stored}"); it was not opened.`, stored);
-    }
-    if (!file.dir) entries.push(file as unknown as ZipEntryLike);
-  });
-  return entries;
-}
-
-/**
- * Entry names exactly as the central directory stores them (UTF-8 when flagged, else read as
- * Latin-1, enough to see separators and dots). Stops quietly at anything unexpected; ZIP64 archives
- * (over 65,535 entries) are left to jszip's own check.
- */
-export function storedEntryNames(zip: Buffer): string[] {
-  const names: string[] = [];
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (eocd < 0 || eocd + 22 > zip.length) return names;
-  const count = zip.readUInt16LE(eocd + 10);
-  let at = zip.readUInt32LE(eocd + 16);
-  for (let i = 0; i < count && at + 46 <= zip.length && zip.readUInt32LE(at) === 0x02014b50; i++) {
-    const utf8 = (zip.readUInt16LE(at + 8) & 0x800) !== 0;
-    const nameLength = zip.readUInt16LE(at + 28);
-    const next = at + 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-    if (next > zip.length) break;
-    names.push(zip.toString(utf8 ? 'utf8' : 'latin1', at + 46, at + 46 + nameLength));
-    at = next;
-  }
-  return names;
-}
-
 /** Inflated bytes buffered ahead of the parser (unless its ListReader asks for another amount). */
 const READ_AHEAD_BYTES = 2 * 1024 * 1024;
 
@@ -187,6 +105,14 @@ function corruptEntry(entryName: string, e: unknown): RegistryZipError {
   return new RegistryZipError('corrupt', `The ZIP entry "${entryName}" could not be inflated (corrupt data): ${(e as Error)?.message ?? String(e)}`, entryName);
 }
 
+function unreadable(e: unknown): unknown {
+  return e instanceof ZipError ? new RegistryZipError('corrupt', `The registry file is not a readable ZIP (corrupt or truncated): ${e.message}`) : e;
+}
+
+function unsafeName(name: string): RegistryZipError {
+  return new RegistryZipError('unsafeEntryName', `The ZIP holds an entry with an unsafe name ("${name}"); it was not opened.`, name);
+}
+
 /**
  * Taxpayers of a registry ZIP (a Buffer or a file path), in batches as the entry inflates (one batch
  * per inflated chunk, a few hundred taxpayers), from its one entry whose content is XML. Batches
@@ -197,37 +123,52 @@ function corruptEntry(entryName: string, e: unknown): RegistryZipError {
  * iterates, so memory does not grow with the list.
  */
 export async function* iterateRegistryZipBatches(source: Buffer | string, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer[], RegistryZipSummary> {
-  const max = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
-  // zlib inflates natively (and a file is read as a stream); unusual archives (ZIP64, encryption,
-  // other methods, anything that does not add up) go to jszip, which reads or refuses them.
-  const entries = (await zlibEntries(source)) ?? (await loadEntries(source));
+  const zip = await ZipArchive.open(source).catch((e: unknown) => {
+    throw unreadable(e);
+  });
+  try {
+    const unsafe = zip.entries.find((e) => isUnsafeEntryName(e.name));
+    if (unsafe) throw unsafeName(unsafe.name);
+    const files = zip.files();
+    const list = await findList(zip, files);
+    if (list) return yield* parseEntry(list, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, new TaxpayerReader());
+    throw new RegistryZipError('noUsableEntry', files.length === 0 ? 'The ZIP is empty.' : `None of the ZIP's ${files.length} entries holds a registry list.`);
+  } finally {
+    await zip.close();
+  }
+}
+
+/** The one entry whose content is XML, paused after its first bytes; undefined if none is. */
+async function findList(zip: ZipArchive, files: readonly ZipEntry[]): Promise<ListEntry | undefined> {
   const otherFormats: Array<{ name: string; format: EntryFormat }> = [];
   let list: ListEntry | undefined;
-  for (const entry of entries) {
-    const stream = entry.nodeStream('nodebuffer') as unknown as Readable;
-    const head = await readHead(stream, entry.name).catch((e: unknown) => {
-      list?.stream.destroy();
-      throw e;
-    });
-    const format = head ? sniffFormat(head) : 'unknown';
-    if (format !== 'xml' || !head) {
-      stream.destroy();
-      if (format !== 'unknown') otherFormats.push({ name: entry.name, format });
-      continue;
+  try {
+    for (const entry of files) {
+      const stream = await zip.open(entry).catch((e: unknown) => {
+        throw unreadable(e);
+      });
+      const head = await readHead(stream, entry.name);
+      const format = head ? sniffFormat(head) : 'unknown';
+      if (format !== 'xml' || !head) {
+        stream.destroy();
+        if (format !== 'unknown') otherFormats.push({ name: entry.name, format });
+        continue;
+      }
+      if (list) {
+        stream.destroy();
+        throw new RegistryZipError('multipleLists', `The ZIP holds more than one XML list ("${list.name}" and "${entry.name}"); it is not clear which one to use, so none was read.`, entry.name);
+      }
+      list = { name: entry.name, stream, head, crc32: entry.crc32 };
     }
-    if (list) {
-      stream.destroy();
-      list.stream.destroy();
-      throw new RegistryZipError('multipleLists', `The ZIP holds more than one XML list ("${list.name}" and "${entry.name}"); it is not clear which one to use, so none was read.`, entry.name);
-    }
-    list = { name: entry.name, stream, head, crc32: entry._data?.crc32 };
+  } catch (e) {
+    list?.stream.destroy();
+    throw e;
   }
-  if (list) return yield* parseEntry(list, max, new TaxpayerReader());
-  if (otherFormats.length > 0) {
+  if (!list && otherFormats.length > 0) {
     const f = otherFormats[0];
     throw new RegistryZipError('unsupportedFormat', `The ZIP entry "${f.name}" holds ${f.format.toUpperCase()}, which is not supported yet (only the XML list is).`, f.name);
   }
-  throw new RegistryZipError('noUsableEntry', entries.length === 0 ? 'The ZIP is empty.' : `None of the ZIP's ${entries.length} entries holds a registry list.`);
+  return list;
 }
 
 /** iterateRegistryZipBatches one taxpayer at a time (for callers that want single items). */
@@ -252,12 +193,19 @@ export async function readRegistryZip(
   }
 }
 
+export interface RegistryZipSummary {
+  entryName: string;
+  taxpayers: number;
+  /** Inflated size of the entry in bytes. */
+  bytes: number;
+}
+
 interface ListEntry {
   name: string;
   stream: Readable;
   /** The first bytes, already read from `stream`. */
   head: Buffer;
-  /** Checksum from the ZIP's headers, when jszip exposes it. */
+  /** Checksum from the central directory (unknown while the ZIP is still arriving). */
   crc32?: number;
 }
 
@@ -276,7 +224,7 @@ export interface ListReader<B> {
 }
 
 /** The XML parser as a ListReader: the taxpayers of each chunk as one batch. */
-class TaxpayerReader implements ListReader<Taxpayer[]> {
+export class TaxpayerReader implements ListReader<Taxpayer[]> {
   private batch: Taxpayer[] = [];
   private readonly parser = new RegistryXmlParser((t) => this.batch.push(t));
 
@@ -301,17 +249,14 @@ class TaxpayerReader implements ListReader<Taxpayer[]> {
 }
 
 /**
- * Streams one entry into a list reader. The inflated bytes are checked against the entry's CRC-32 at
- * the end: deflate itself has no integrity check, so a damaged byte can inflate "fine" into a wrong tax
- * number. The taxpayers already handed out are then to be thrown away (the index build does).
+ * Streams one entry into a list reader, taking the CRC-32 of what inflates. It is matched against the
+ * directory's at the end when that is known; the taxpayers already handed out are then to be thrown
+ * away (the index build does).
  */
 async function* parseEntry<B>(entry: ListEntry, maxBytes: number, reader: ListReader<B>, checksum?: { crc32?: number }): AsyncGenerator<B, RegistryZipSummary> {
   const { name: entryName, stream: entryStream, head } = entry;
   let crc = 0;
-  // jszip's stream is a readable-stream v2 object without async iteration: pipe it into a core
-  // PassThrough, which keeps back-pressure and can be iterated. Its 2 MiB of read-ahead lets zlib
-  // inflate the next chunks on the thread pool while this thread parses (with the default 16 KiB,
-  // parsing waited for every chunk's inflate).
+  // The read-ahead lets zlib inflate the next chunks on the thread pool while this thread parses.
   const pass = new PassThrough({ highWaterMark: reader.readAheadBytes ?? READ_AHEAD_BYTES });
   entryStream.on('error', (e) => pass.destroy(corruptEntry(entryName, e)));
   let bytes = 0;
@@ -345,101 +290,6 @@ async function* parseEntry<B>(entry: ListEntry, maxBytes: number, reader: ListRe
   return { entryName, taxpayers: reader.taxpayerCount, bytes };
 }
 
-/** Random access to the archive: a Buffer in memory or a file read in pieces. */
-interface ZipBytes {
-  size: number;
-  read(position: number, length: number): Promise<Buffer>;
-  /** The bytes [start, end) as a stream. */
-  stream(start: number, end: number): Readable;
-  close(): Promise<void>;
-}
-
-async function zipBytes(source: Buffer | string): Promise<ZipBytes | undefined> {
-  if (typeof source !== 'string') {
-    return { size: source.length, read: async (p, n) => source.subarray(p, p + n), stream: (a, b) => Readable.from([source.subarray(a, b)]), close: async () => undefined };
-  }
-  const handle = await open(source, 'r').catch(() => undefined);
-  if (!handle) return undefined;
-  const { size } = await handle.stat();
-  return {
-    size,
-    read: async (p, n) => {
-      const b = Buffer.alloc(Math.max(0, Math.min(n, size - p)));
-      await handle.read(b, 0, b.length, p);
-      return b;
-    },
-    stream: (a, b) => createReadStream(source, { start: a, end: b - 1, highWaterMark: 1 << 16 }),
-    close: () => handle.close(),
-  };
-}
-
-const EOCD = 0x06054b50;
-const CENTRAL = 0x02014b50;
-const LOCAL = 0x04034b50;
-
-/**
- * The archive's entries with node:zlib streams, or undefined when the archive is not a plain
- * single-disk ZIP this reader handles (jszip then decides). Entry names are checked as stored.
- */
-async function zlibEntries(source: Buffer | string): Promise<ZipEntryLike[] | undefined> {
-  const zip = await zipBytes(source);
-  if (!zip) return undefined;
-  try {
-    const tailStart = Math.max(0, zip.size - 65_557);
-    const tail = await zip.read(tailStart, zip.size - tailStart);
-    const at = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-    if (at < 0 || at + 22 > tail.length || tail.readUInt32LE(at) !== EOCD || at + 22 + tail.readUInt16LE(at + 20) !== tail.length) return undefined;
-    const count = tail.readUInt16LE(at + 10);
-    const cdSize = tail.readUInt32LE(at + 12);
-    const cdOffset = tail.readUInt32LE(at + 16);
-    if (tail.readUInt16LE(at + 4) !== 0 || count === 0xffff || cdOffset === 0xffffffff || cdOffset + cdSize > tailStart + at) return undefined;
-    const cd = await zip.read(cdOffset, cdSize);
-    const entries: ZipEntryLike[] = [];
-    let p = 0;
-    for (let i = 0; i < count; i++) {
-      if (p + 46 > cd.length || cd.readUInt32LE(p) !== CENTRAL) return undefined;
-      const flags = cd.readUInt16LE(p + 8);
-      const method = cd.readUInt16LE(p + 10);
-      const crc = cd.readUInt32LE(p + 16);
-      const compressed = cd.readUInt32LE(p + 20);
-      const uncompressed = cd.readUInt32LE(p + 24);
-      const nameLength = cd.readUInt16LE(p + 28);
-      const local = cd.readUInt32LE(p + 42);
-      const next = p + 46 + nameLength + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32);
-      if (next > cd.length || (flags & 1) !== 0 || (method !== 0 && method !== 8) || compressed === 0xffffffff || uncompressed === 0xffffffff || local === 0xffffffff) return undefined;
-      const name = cd.toString(flags & 0x800 ? 'utf8' : 'latin1', p + 46, p + 46 + nameLength);
-      if (isUnsafeEntryName(name)) throw new RegistryZipError('unsafeEntryName', `The ZIP holds an entry with an unsafe name ("${name}"); it was not opened.`, name);
-      p = next;
-      if (name.endsWith('/')) continue;
-      const header = await zip.read(local, 30);
-      if (header.length < 30 || header.readUInt32LE(0) !== LOCAL) return undefined;
-      const start = local + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-      if (start + compressed > zip.size) return undefined;
-      entries.push({
-        name,
-        dir: false,
-        _data: { crc32: crc, compressedSize: compressed, uncompressedSize: uncompressed, localOffset: local },
-        nodeStream: () => {
-          const raw = zip.stream(start, start + compressed);
-          if (method === 0) return raw;
-          const inflate = zlib.createInflateRaw({ chunkSize: 1 << 16 });
-          raw.on('error', (e) => inflate.destroy(e));
-          return raw.pipe(inflate);
-        },
-      });
-    }
-    return entries;
-  } finally {
-    // A file's streams open the file themselves; the handle was for the directory only.
-    await zip.close();
-  }
-}
-
-/** The API returns the ZIP as base64 inside a JSON string; this turns that string into bytes. */
-export function registryZipFromBase64(base64: string): Buffer {
-  return Buffer.from(base64, 'base64');
-}
-
 /** The download cannot be read as it arrives (the caller reads the whole file afterwards instead). */
 export class NotStreamableError extends Error {
   constructor(reason: string) {
@@ -455,56 +305,20 @@ export interface StreamedEntrySummary extends RegistryZipSummary {
   compressedBytes: number;
 }
 
-/** The next `n` bytes of a paused stream (fewer only if it ends first). */
-async function readBytes(stream: Readable, n: number): Promise<Buffer> {
-  for (;;) {
-    const chunk = stream.read(n) as Buffer | null;
-    if (chunk) return chunk;
-    if (stream.readableEnded) return (stream.read() as Buffer | null) ?? Buffer.alloc(0);
-    await new Promise<void>((resolve, reject) => {
-      const done = (): void => {
-        stream.off('readable', done);
-        stream.off('end', done);
-        stream.off('error', fail);
-        resolve();
-      };
-      const fail = (e: Error): void => {
-        stream.off('readable', done);
-        stream.off('end', done);
-        reject(e);
-      };
-      stream.once('readable', done);
-      stream.once('end', done);
-      stream.once('error', fail);
-    });
-  }
-}
-
 /**
- * Taxpayers of the first entry of a ZIP read front to back as it downloads (local header, then its
- * deflate data, which ends by itself). Only the plain case streams: a deflated, unencrypted entry with
- * a safe name whose content is XML. Anything else is a NotStreamableError, and the caller reads the
- * finished file with iterateRegistryZipBatches, which decides about the other cases as it always has.
- * Whether the ZIP holds only this entry, and with this CRC-32, is known only from the central
- * directory at the end: the caller checks that (zipFileEntries) before using what was read.
+ * What `reader` reads of the first entry of a ZIP read front to back as it downloads (local header,
+ * then its deflate data, which ends by itself). Only the plain case streams: a deflated, unencrypted
+ * entry with a safe name whose content is XML. Anything else is a NotStreamableError, and the caller
+ * reads the finished file with iterateRegistryZipBatches, which decides about the other cases. Whether
+ * the ZIP holds only this entry, and with this CRC-32, is known only from the central directory at
+ * the end: the caller checks that (ZipArchive) before using what was read.
  */
-export function streamFirstEntryBatches(zip: Readable, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer[], StreamedEntrySummary> {
-  return streamFirstEntry(zip, new TaxpayerReader(), options);
-}
-
-/** streamFirstEntryBatches with another reader of the entry's bytes (the index build's own). */
 export async function* streamFirstEntry<B>(zip: Readable, reader: ListReader<B>, options: RegistryZipOptions = {}): AsyncGenerator<B, StreamedEntrySummary> {
-  const header = await readBytes(zip, 30);
-  if (header.length < 30 || header.readUInt32LE(0) !== LOCAL) throw new NotStreamableError('it does not start with a file entry');
-  const flags = header.readUInt16LE(6);
-  const method = header.readUInt16LE(8);
-  if (flags & 0x0001) throw new NotStreamableError('the entry is encrypted');
-  if (method !== 8) throw new NotStreamableError(`the entry is not deflated (method ${method})`);
-  const nameLength = header.readUInt16LE(26);
-  const headerRest = nameLength + header.readUInt16LE(28);
-  const rest = await readBytes(zip, headerRest);
-  if (rest.length < headerRest) throw new NotStreamableError('the ZIP ends inside its first header');
-  const name = rest.toString(flags & 0x0800 ? 'utf8' : 'latin1', 0, nameLength);
+  const header = await readLocalHeader(zip);
+  if (!header) throw new NotStreamableError('it does not start with a file entry');
+  if (header.encrypted) throw new NotStreamableError('the entry is encrypted');
+  if (header.method !== 8) throw new NotStreamableError(`the entry is not deflated (method ${header.method})`);
+  const { name } = header;
   if (isUnsafeEntryName(name) || name.endsWith('/')) throw new NotStreamableError('the first entry is not a plain file');
   const inflate = zlib.createInflateRaw({ chunkSize: 1 << 16 });
   // The bytes after the deflate data (descriptor, directory) make zlib end the entry; the rest flows on.
@@ -522,25 +336,4 @@ export async function* streamFirstEntry<B>(zip: Readable, reader: ListReader<B>,
     zip.unpipe(inflate);
     inflate.destroy();
   }
-}
-
-export interface ZipFileEntry {
-  name: string;
-  crc32: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  /** Where the entry's local header starts. */
-  localOffset: number;
-}
-
-/** The file entries of a plain ZIP file as its central directory gives them (undefined for anything unusual). */
-export async function zipFileEntries(file: string): Promise<ZipFileEntry[] | undefined> {
-  const entries = await zlibEntries(file);
-  return entries?.map((e) => ({
-    name: e.name,
-    crc32: (e._data?.crc32 ?? 0) >>> 0,
-    compressedSize: e._data?.compressedSize ?? -1,
-    uncompressedSize: e._data?.uncompressedSize ?? -1,
-    localOffset: e._data?.localOffset ?? -1,
-  }));
 }

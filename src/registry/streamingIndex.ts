@@ -8,7 +8,8 @@
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { streamFirstEntry, zipFileEntries, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
+import { streamFirstEntry, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
+import { ZipArchive, type ZipEntry } from '../domain/zip';
 import { releaseBatchBuffers } from './batchBuffers';
 import { IndexBuildCancelledError, PendingIndex, type BuildOptions } from './builder';
 import { buildIndexFromZip } from './fromZip';
@@ -201,11 +202,11 @@ class StreamingIndex {
     this.zip.end();
     const outcome = await this.task;
     if ('reason' in outcome) return { reason: outcome.reason };
-    const entries = await zipFileEntries(zipPath).catch(() => undefined);
+    const entries = await zipEntries(zipPath);
     const [only] = entries ?? [];
     const read = outcome.summary;
     // The directory describes exactly what was read: the first entry, its name, CRC-32 and both sizes.
-    if (entries?.length === 1 && only.localOffset === 0 && only.name === read.entryName && only.crc32 === read.crc32 && only.uncompressedSize === read.bytes && only.compressedSize === read.compressedBytes) {
+    if (entries?.length === 1 && only.localOffset === 0 && only.name === read.entryName && only.crc32 === read.crc32 && only.size === read.bytes && only.compressedSize === read.compressedBytes) {
       return { pending: outcome.pending };
     }
     await outcome.pending.abandon();
@@ -219,4 +220,11 @@ class StreamingIndex {
     // Removing twice is harmless (the folder is gone or going); a judged build may have been kept.
     if ('pending' in outcome) await outcome.pending.abandon();
   }
+}
+
+/** The entries of the ZIP file's central directory, or undefined if it cannot be read. */
+async function zipEntries(zipPath: string): Promise<readonly ZipEntry[] | undefined> {
+  const zip = await ZipArchive.open(zipPath).catch(() => undefined);
+  await zip?.close();
+  return zip?.entries;
 }

@@ -1,4 +1,4 @@
-// startSandbox(): the in-process HTTP server that stands in for the General API.
+// startSandbox(): the in-process HTTP server that stands in for the General API (SandboxServer).
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authorize, generateKey } from './auth';
@@ -17,7 +17,7 @@ import { BOOLEAN_ANSWER_ROUTES, NOT_IN_OLDER_EXPORT } from './routes/operationSe
 import { sendEmpty } from './answers';
 import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
-import type { RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
+import type { BehaviourSettings, FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
 export type { BehaviourSettings, FaultPlan, SandboxHandle, SandboxOptions } from './types';
 
@@ -85,132 +85,115 @@ function scratchCopy(app: SandboxContext): SandboxContext {
   return { ...app, state: structuredClone(app.state), customers, changed: () => undefined };
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  // A data folder: a file of this sandbox's own, held while it runs (persistence.ts).
-  const slot: DataSlot | undefined = !options.dataFile && options.dataDir ? await claimDataSlot(options.dataDir) : undefined;
-  const dataFile = options.dataFile ?? slot?.file;
-  let persisted;
-  try {
-    persisted = dataFile ? await loadData(dataFile) : undefined;
-  } catch (error) {
-    await slot?.release();
-    throw error;
-  }
+/** The data a sandbox starts from: saved in its data file, or generated from its seed. */
+async function loadOrGenerate(options: SandboxOptions, dataFile: string | undefined): Promise<{ app: SandboxContext; persisted: boolean }> {
+  const persisted = dataFile ? await loadData(dataFile) : undefined;
   // A saved demo keeps the seed it was made with, so its registry and seed records stay the same.
   const seed = persisted?.seed ?? options.seed ?? 1;
   const registry = new Registry(seed, options.registry ?? 5000);
+  const state = persisted?.state ?? generateMutableState(seed);
   let customers: CustomerStore;
-  let state;
   if (persisted) {
-    state = persisted.state;
     customers = new CustomerStore(persisted.customers);
     customers.restoreNextId(persisted.nextCustomerId);
     registry.importOverrides(persisted.registry);
   } else {
-    state = generateMutableState(seed);
     const regular = generateCustomers(seed, options.customers ?? 300, registry);
     customers = new CustomerStore([...regular, ...generateInvalidCustomers(seed, options.invalidCustomers ?? 0, regular.length + 1)]);
   }
-  const statics = generateStaticState(seed, state.company);
-  let saver: SaveScheduler | undefined;
-  const behaviour = new Behaviour(options.behaviour);
   const preparedLists = options.keepLists ? new PreparedLists() : undefined;
-  const app: SandboxContext = { seed, registry, preparedLists, customers, state, statics, behaviour, changed: () => saver?.schedule() };
-  if (dataFile) {
-    const snapshot = (): PersistedData => ({
-      format: 1, seed, state: app.state, customers: [...customers.all()], nextCustomerId: customers.nextIdValue(), registry: registry.exportOverrides(),
-    });
-    // A save that fails (the file held for longer than the retries) is said on stderr and tried again later.
-    saver = new SaveScheduler(dataFile, snapshot, (error) => {
-      if (!options.quiet) console.error(`sandbox: the data could not be saved to ${dataFile}: ${error.message}`);
-    });
-    if (!persisted) await saver.flush();
+  const app: SandboxContext = { seed, registry, preparedLists, customers, state, statics: generateStaticState(seed, state.company), behaviour: new Behaviour(options.behaviour), changed: () => undefined };
+  return { app, persisted: persisted !== undefined };
+}
+
+/** The HTTP server that stands in for the General API: one request at a time through handle(). */
+class SandboxServer implements SandboxHandle {
+  readonly keys: { full: string; restricted: string };
+  url = '';
+  port = 0;
+  private readonly faults = new FaultInjector();
+  private readonly log: RequestLogEntry[] = [];
+  private readonly router = createRouter();
+  /** API requests received whose answer has not finished (or died) yet. */
+  private inFlightCount = 0;
+  private readonly server = http.createServer((req, res) => {
+    this.handle(req, res).catch(() => res.destroy());
+  });
+  private closed: Promise<void> | undefined;
+
+  constructor(
+    private readonly app: SandboxContext,
+    private readonly options: SandboxOptions,
+    readonly dataFile: string | undefined,
+    private readonly saver: SaveScheduler | undefined,
+    private readonly slot: DataSlot | undefined,
+  ) {
+    this.keys = { full: options.key ?? generateKey(), restricted: options.restrictedKey ?? generateKey() };
+    if (options.faults) this.faults.set(options.faults);
+    this.server.keepAliveTimeout = 30_000;
   }
 
-  const keys = { full: options.key ?? generateKey(), restricted: options.restrictedKey ?? generateKey() };
-  const faults = new FaultInjector();
-  if (options.faults) faults.set(options.faults);
-  const log: RequestLogEntry[] = [];
-  const router = createRouter();
-  // API requests received whose answer has not finished (or died) yet.
-  const inFlight = { count: 0 };
+  async listen(): Promise<void> {
+    const host = this.options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port ?? 0, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+    this.url = `http://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
+  }
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  readonly setFaults = (plan: FaultPlan): void => this.faults.set(plan);
+  readonly clearFaults = (): void => this.faults.clear();
+  readonly setBehaviour = (settings: BehaviourSettings): void => this.app.behaviour.change(settings);
+  readonly inFlight = (): number => this.inFlightCount;
+  readonly requestLog = (): RequestLogEntry[] => [...this.log];
+  readonly resetRequestLog = (): void => void (this.log.length = 0);
+  readonly saveFailure = (): string | undefined => this.saver?.failure?.message;
+
+  close(): Promise<void> {
+    return (this.closed ??= (async () => {
+      await new Promise<void>((resolve) => {
+        this.server.close(() => resolve());
+        this.server.closeAllConnections();
+      });
+      // After the last request: every change is in the final save.
+      await this.saver?.flushPending();
+      await this.slot?.release();
+    })());
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const method = (req.method ?? 'GET').toUpperCase();
-    if (path.toLowerCase().startsWith(CONTROL_PREFIX)) return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app, faults, log, inFlight: () => inFlight.count });
-
-    // Logged when the answer is complete, or with status 0 when the connection dies first.
-    let logged = false;
-    let struck: RequestLogEntry['fault'];
-    const record = (status: number) => {
-      if (logged) return;
-      logged = true;
-      if (log.length >= MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES + 1);
-      log.push({ method, path, status, ...(q >= 0 ? { query: url.slice(q + 1) } : {}), ...(struck ? { fault: struck } : {}) });
-    };
-    inFlight.count++;
-    res.once('finish', () => record(res.statusCode));
-    res.once('close', () => {
-      record(0);
-      inFlight.count--;
-    });
-    const decision = faults.decide(method, path);
+    if (path.toLowerCase().startsWith(CONTROL_PREFIX)) {
+      return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app: this.app, faults: this.faults, log: this.log, inFlight: () => this.inFlightCount });
+    }
+    const decision = this.faults.decide(method, path);
     const zipFault = decision && isZipFault(decision.fault) ? decision.fault : undefined;
+    let struck: RequestLogEntry['fault'];
+    this.logWhenDone(res, () => ({ method, path, ...(q >= 0 ? { query: url.slice(q + 1) } : {}), ...(struck ? { fault: struck } : {}) }));
     /** Latency, then the planned fault (if any); true when the fault answered. */
     const strike = async (): Promise<boolean> => {
       if (decision?.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
-      if (decision?.fault && !zipFault) {
-        struck = { kind: decision.fault, phase: decision.phase };
-        applyFault(res, decision);
-        return true;
-      }
-      return false;
+      if (!decision?.fault || zipFault) return false;
+      struck = { kind: decision.fault, phase: decision.phase };
+      applyFault(res, decision);
+      return true;
     };
     // Phase `after`: the handler runs (and stores its change) first; the answer is lost afterwards.
     const faultAfter = decision?.phase === 'after';
     if (!faultAfter && (await strike())) return;
-
     try {
-      const match = router.match(method, path, behaviour.answerFor('encodedSlash'));
-      if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
-      if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
-      // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
-      if (behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name)) {
-        sendEmpty(res, 404);
-        return;
-      }
-      authorize(req, keys, match.route.write, behaviour.answerFor('badKeyStatus'));
-      // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
-      // (so bad input still gets its error), answers false and keeps nothing.
-      const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && BOOLEAN_ANSWER_ROUTES.has(match.route.name);
-      let bodyPromise: Promise<unknown> | undefined;
-      const ctx: RequestContext = {
-        method,
-        path,
-        params: match.params,
-        query: caseInsensitiveQuery(q < 0 ? '' : url.slice(q + 1)),
-        req,
-        res,
-        app: answerFalse ? scratchCopy(app) : app,
-        ...(zipFault ? { zipFault } : {}),
-        json: () =>
-          (bodyPromise ??= readBody(req).then((buf) => {
-            const text = buf.toString('utf8').replace(/^\uFEFF/, '');
-            if (!text.trim()) return undefined;
-            try {
-              return JSON.parse(text) as unknown;
-            } catch {
-              throw new ApiError(400, ErrorCode.badRequest, 'The request body is not valid JSON.', '');
-            }
-          })),
-      };
-      const result = await match.route.handler(ctx);
+      const result = await this.answer(method, path, q < 0 ? '' : url.slice(q + 1), req, res, zipFault);
       if (result === RESPONDED) return;
       if (faultAfter && (await strike())) return;
-      sendJson(res, 200, reshapeAnswer(answerFalse && result === true ? false : result, behaviour));
+      sendJson(res, 200, result);
     } catch (e) {
       if (res.headersSent) {
         res.destroy();
@@ -220,51 +203,96 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (e instanceof ApiError) sendJson(res, e.status, e.body(), e.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
       else {
         // A bug in the sandbox, not a planned answer: say so on stderr (headers and bodies are never printed).
-        if (!options.quiet) console.error(`sandbox: ${method} ${path} failed:`, e);
+        if (!this.options.quiet) console.error(`sandbox: ${method} ${path} failed:`, e);
         sendJson(res, 500, { Errors: [{ Code: 5000, Description: 'Internal server error.', Detail: (e as Error)?.message ?? '' }] });
       }
     }
   }
 
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch(() => res.destroy());
-  });
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  /** Logs the request when its answer is complete, or with status 0 when the connection dies first. */
+  private logWhenDone(res: http.ServerResponse, entry: () => Omit<RequestLogEntry, 'status'>): void {
+    let logged = false;
+    const record = (status: number): void => {
+      if (logged) return;
+      logged = true;
+      if (this.log.length >= MAX_LOG_ENTRIES) this.log.splice(0, this.log.length - MAX_LOG_ENTRIES + 1);
+      this.log.push({ ...entry(), status } as RequestLogEntry);
+    };
+    this.inFlightCount++;
+    res.once('finish', () => record(res.statusCode));
+    res.once('close', () => {
+      record(0);
+      this.inFlightCount--;
     });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = options.host ?? '127.0.0.1';
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  let closed: Promise<void> | undefined;
+  }
 
-  return {
-    url: `http://${urlHost}:${port}`,
-    port,
-    keys,
-    setFaults: (plan) => faults.set(plan),
-    clearFaults: () => faults.clear(),
-    setBehaviour: (settings) => behaviour.change(settings),
-    inFlight: () => inFlight.count,
-    requestLog: () => [...log],
-    resetRequestLog: () => {
-      log.length = 0;
-    },
-    dataFile,
-    saveFailure: () => saver?.failure?.message,
-    close: () =>
-      (closed ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        // After the last request: every change is in the final save.
-        await saver?.flushPending();
-        await slot?.release();
-      })()),
-  };
+  /** The operation's answer (already reshaped), or RESPONDED when its handler answered itself. */
+  private async answer(method: string, path: string, query: string, req: http.IncomingMessage, res: http.ServerResponse, zipFault: RequestContext['zipFault']): Promise<unknown> {
+    const { behaviour } = this.app;
+    const match = this.router.match(method, path, behaviour.answerFor('encodedSlash'));
+    if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
+    if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
+    // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
+    if (behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name)) {
+      sendEmpty(res, 404);
+      return RESPONDED;
+    }
+    authorize(req, this.keys, match.route.write, behaviour.answerFor('badKeyStatus'));
+    // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
+    // (so bad input still gets its error), answers false and keeps nothing.
+    const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && BOOLEAN_ANSWER_ROUTES.has(match.route.name);
+    let bodyPromise: Promise<unknown> | undefined;
+    const ctx: RequestContext = {
+      method,
+      path,
+      params: match.params,
+      query: caseInsensitiveQuery(query),
+      req,
+      res,
+      app: answerFalse ? scratchCopy(this.app) : this.app,
+      ...(zipFault ? { zipFault } : {}),
+      json: () => (bodyPromise ??= readBody(req).then(parseJsonBody)),
+    };
+    const result = await match.route.handler(ctx);
+    return result === RESPONDED ? RESPONDED : reshapeAnswer(answerFalse && result === true ? false : result, behaviour);
+  }
+}
+
+function parseJsonBody(buf: Buffer): unknown {
+  const text = buf.toString('utf8').replace(/^\uFEFF/, '');
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, ErrorCode.badRequest, 'The request body is not valid JSON.', '');
+  }
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  // A data folder: a file of this sandbox's own, held while it runs (persistence.ts).
+  const slot: DataSlot | undefined = !options.dataFile && options.dataDir ? await claimDataSlot(options.dataDir) : undefined;
+  const dataFile = options.dataFile ?? slot?.file;
+  let loaded;
+  try {
+    loaded = await loadOrGenerate(options, dataFile);
+  } catch (error) {
+    await slot?.release();
+    throw error;
+  }
+  const { app } = loaded;
+  let saver: SaveScheduler | undefined;
+  if (dataFile) {
+    const snapshot = (): PersistedData => ({
+      format: 1, seed: app.seed, state: app.state, customers: [...app.customers.all()], nextCustomerId: app.customers.nextIdValue(), registry: app.registry.exportOverrides(),
+    });
+    // A save that fails (the file held for longer than the retries) is said on stderr and tried again later.
+    saver = new SaveScheduler(dataFile, snapshot, (error) => {
+      if (!options.quiet) console.error(`sandbox: the data could not be saved to ${dataFile}: ${error.message}`);
+    });
+    app.changed = () => saver?.schedule();
+    if (!loaded.persisted) await saver.flush();
+  }
+  const sandbox = new SandboxServer(app, options, dataFile, saver, slot);
+  await sandbox.listen();
+  return sandbox;
 }

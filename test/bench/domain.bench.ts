@@ -12,7 +12,7 @@ import { RegistryXmlParser } from '../../src/domain/registryXml';
 import { iterateRegistryZip } from '../../src/domain/registryZip';
 import { Registry } from '../../src/sandbox/registry';
 import { registryXmlChunks as sandboxRegistryXml } from '../../src/sandbox/registryXml';
-import { zipEntryStages } from '../../src/sandbox/zipWriter';
+import { zipOfOneEntry } from '../../src/domain/zip';
 import { importCustomersCsvChunks } from '../../src/domain/customerImport';
 import { CsvWriter } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
@@ -138,7 +138,7 @@ async function realisticRegistryZip(users: number): Promise<{ zip: Buffer; xmlBy
   let xmlBytes = 0;
   const source = Readable.from(sandboxRegistryXml(new Registry(7, users).entries(), 'PK', 'Invoice'), { objectMode: false });
   source.on('data', (c: string | Buffer) => (xmlBytes += Buffer.byteLength(c)));
-  await pipeline([source, ...zipEntryStages('KullaniciListesi_PK_Invoice_20261123.xml', new Date(), 6), new Writable({ write: (c: Buffer, _e, cb) => (parts.push(c), cb()) })]);
+  await pipeline([zipOfOneEntry('KullaniciListesi_PK_Invoice_20261123.xml', source, 6), new Writable({ write: (c: Buffer, _e, cb) => (parts.push(c), cb()) })]);
   return { zip: Buffer.concat(parts), xmlBytes };
 }
 

@@ -24,12 +24,11 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { once } from 'node:events';
 import * as readline from 'node:readline';
-import { pipeline } from 'node:stream/promises';
-import { Writable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { createClient } from '../../src/api';
 import type { Taxpayer } from '../../src/domain/registryXml';
-import { iterateRegistryZipBatches, zipFileEntries } from '../../src/domain/registryZip';
+import { iterateRegistryZipBatches } from '../../src/domain/registryZip';
+import { ZipArchive } from '../../src/domain/zip';
 import { buildIndexFromZip, downloadAndIndex, foldedWords, RegistryIndexReader } from '../../src/registry';
 import { printBench } from './benchLine';
 
@@ -94,23 +93,13 @@ async function startSandboxProcess(keepLists = false): Promise<{ url: string; ke
 
 /** The one entry of a ZIP file inflated by zlib alone, bytes counted and dropped: the floor for any parser. */
 async function inflateOnly(zipPath: string): Promise<number> {
-  const zip = fs.readFileSync(zipPath);
-  const eocd = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const central = zip.readUInt32LE(eocd + 16);
-  const local = zip.readUInt32LE(central + 42);
-  const compressed = zip.readUInt32LE(central + 20);
-  const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+  const zip = await ZipArchive.open(zipPath);
   let bytes = 0;
-  await pipeline(
-    fs.createReadStream(zipPath, { start, end: start + compressed - 1, highWaterMark: 1 << 16 }),
-    zlib.createInflateRaw(),
-    new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        bytes += chunk.length;
-        cb();
-      },
-    }),
-  );
+  try {
+    for await (const chunk of await zip.open(zip.entries[0])) bytes += (chunk as Buffer).length;
+  } finally {
+    await zip.close();
+  }
   return bytes;
 }
 
@@ -210,8 +199,9 @@ class EntryInflater {
   async matches(zipPath: string): Promise<boolean> {
     if (!this.finished) this.inflate?.end();
     await this.ended;
-    const entries = await zipFileEntries(zipPath);
-    return entries?.length === 1 && entries[0].crc32 === this.crc && entries[0].uncompressedSize === this.bytes;
+    const zip = await ZipArchive.open(zipPath);
+    await zip.close();
+    return zip.entries.length === 1 && zip.entries[0].crc32 === this.crc && zip.entries[0].size === this.bytes;
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { completeTckn, completeVkn } from '../../src/domain/taxId';
 import type { Taxpayer } from '../../src/domain/registryXml';
-import { loadJSZip } from '../../src/domain/registryZip';
+import JSZip from 'jszip';
 
 /** Escapes text for an XML element or a double-quoted attribute. */
 export function xmlEscape(s: string): string {
@@ -96,7 +96,6 @@ export type ZipEntrySpec = { name: string; data: string | Buffer; dir?: boolean 
 
 /** A ZIP of these entries (folders when `dir`), made with jszip: the entries are in the given order. */
 export async function makeZip(entries: readonly ZipEntrySpec[], compression: 'DEFLATE' | 'STORE' = 'DEFLATE'): Promise<Buffer> {
-  const JSZip = await loadJSZip();
   const zip = new JSZip();
   for (const e of entries) {
     if (e.dir) zip.folder(e.name);

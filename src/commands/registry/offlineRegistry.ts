@@ -71,6 +71,41 @@ async function askFolder(ctx: PaletteContext): Promise<string> {
   return chosen[0].fsPath;
 }
 
+/** The notification's text while the ZIP downloads and the index is built on the way: one message for both. */
+class DownloadProgress {
+  private zipBytes = 0;
+  private shownAt = 0;
+  private indexed = 0;
+  private done = false;
+
+  constructor(private readonly progress: vscode.Progress<{ message?: string }>) {}
+
+  downloading(zipBytes: number): void {
+    this.zipBytes = zipBytes;
+    if (zipBytes - this.shownAt < 256 * 1024) return;
+    this.shownAt = zipBytes;
+    this.show();
+  }
+
+  indexing(taxpayers: number): void {
+    this.indexed = taxpayers;
+    this.show();
+  }
+
+  downloaded(): void {
+    this.done = true;
+    this.show();
+  }
+
+  private show(): void {
+    const { zipBytes, indexed } = this;
+    const message = this.done
+      ? indexed > 0 ? vscode.l10n.t('indexing… {0} taxpayers', formatCount(indexed)) : vscode.l10n.t('indexing…')
+      : indexed > 0 ? vscode.l10n.t('{0} downloaded, {1} taxpayers indexed', formatBytes(zipBytes), formatCount(indexed)) : vscode.l10n.t('{0} downloaded', formatBytes(zipBytes));
+    this.progress.report({ message });
+  }
+}
+
 /** "Download Registry List": the ZIP to disk and the offline index built on the way, cancellable. */
 export async function downloadRegistryList(ctx: PaletteContext, args: DownloadArgs = {}): Promise<DownloadOutcome> {
   const aliasType = args.aliasType ?? (await askAliasType());
@@ -89,22 +124,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
     async (progress, token) => {
       const abort = abortSignalOf(token, args.cancellation);
       try {
-        // The index is built while the ZIP downloads (src/registry/streamingIndex.ts): one message for both.
-        let zipBytesSoFar = 0;
-        let indexed = 0;
-        let lastReport = 0;
-        let downloaded = false;
-        const report = (): void => {
-          progress.report({
-            message: downloaded
-              ? indexed > 0
-                ? vscode.l10n.t('indexing… {0} taxpayers', formatCount(indexed))
-                : vscode.l10n.t('indexing…')
-              : indexed > 0
-                ? vscode.l10n.t('{0} downloaded, {1} taxpayers indexed', formatBytes(zipBytesSoFar), formatCount(indexed))
-                : vscode.l10n.t('{0} downloaded', formatBytes(zipBytesSoFar)),
-          });
-        };
+        const shown = new DownloadProgress(progress);
         const result = await registry.downloadAndIndex(
           (hooks) =>
             client.registry
@@ -117,29 +137,18 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
                   // A damaged ZIP must not replace a good one: checked before the rename.
                   verifyZip: true,
                   ...hooks,
-                  onProgress: (bytes) => {
-                    zipBytesSoFar = bytes;
-                    if (bytes - lastReport < 256 * 1024) return;
-                    lastReport = bytes;
-                    report();
-                  },
+                  onProgress: (bytes) => shown.downloading(bytes),
                 },
                 // A download may take minutes: no overall time limit, the user cancels.
                 { signal: abort.signal, timeoutMs: 24 * 3600 * 1000 },
               )
-              .finally(() => {
-                downloaded = true;
-                report();
-              }),
+              .finally(() => shown.downloaded()),
           zipPath,
           registry.indexStorageDir(indexRoot(ctx), aliasType, userType),
           { aliasType, userType },
           {
             signal: abort.signal,
-            onProgress: (n) => {
-              indexed = n;
-              report();
-            },
+            onProgress: (n) => shown.indexing(n),
             // Windows cannot remove a folder with open files: let go of the index being replaced.
             beforeInstall: () => {
               closeOpenReader();

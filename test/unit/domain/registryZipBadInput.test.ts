@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { RegistryZipError, iterateRegistryZip, loadJSZip } from '../../../src/domain/registryZip';
+import { RegistryZipError, iterateRegistryZip } from '../../../src/domain/registryZip';
+import JSZip from 'jszip';
 import type { RegistryZipErrorCode } from '../../../src/domain/registryZip';
 import { RegistryXmlError } from '../../../src/domain/registryXml';
 import { buildIndexFromZip, RegistryIndexReader } from '../../../src/registry';
@@ -23,7 +24,6 @@ const BOMB_LIMIT = 1024 * 1024;
 type Entry = { name: string; data: string | Buffer };
 
 async function makeZip(entries: Entry[], compression: 'DEFLATE' | 'STORE' = 'DEFLATE'): Promise<Buffer> {
-  const JSZip = await loadJSZip();
   const zip = new JSZip();
   for (const e of entries) zip.file(e.name, e.data, { createFolders: false });
   return zip.generateAsync({ type: 'nodebuffer', compression, compressionOptions: { level: 9 } });

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type JSZipType from 'jszip';
+import { ZipArchive } from '../../../src/domain/zip';
 
 /**
  * A small download. README's screenshots travel inside the VSIX (as data: URIs in readme.md,
@@ -68,17 +68,19 @@ before(async () => {
   const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.js'), '--out', out, '--quiet'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, `packaging failed:\n${r.stdout}\n${r.stderr}`);
   vsixBytes = fs.statSync(out).size;
-  // esbuild leaves this import() in place, so Node's CJS interop wraps dist/vendor/jszip.js's exports once more.
-  const vendored = (await import('jszip')) as unknown as { default: typeof JSZipType | { default: typeof JSZipType } };
-  const JSZip = 'default' in vendored.default ? vendored.default.default : vendored.default;
-  const zip = await JSZip.loadAsync(fs.readFileSync(out));
-  entries = Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort();
-  shippedManifest = JSON.parse(await zip.file('extension/package.json')!.async('string'));
-  shippedReadme = await zip.file('extension/readme.md')!.async('string');
-  const readmeEntry = zip.file('extension/readme.md') as unknown as { _data?: { compressedSize?: number } };
-  readmeCompressedBytes = readmeEntry._data?.compressedSize ?? 0;
-  for (const name of entries.filter((n) => /\.(md|json)$/.test(n) && !n.startsWith('extension/dist/'))) shippedTexts.set(name, await zip.file(name)!.async('string'));
-  for (const name of entries.filter((n) => n.endsWith('.png'))) shippedPngSizes.set(name, pngSize(await zip.file(name)!.async('nodebuffer')));
+  const zip = await ZipArchive.open(fs.readFileSync(out));
+  const read = async (name: string): Promise<Buffer> => {
+    const parts: Buffer[] = [];
+    for await (const c of await zip.open(zip.entries.find((e) => e.name === name)!)) parts.push(c as Buffer);
+    return Buffer.concat(parts);
+  };
+  entries = zip.files().map((f) => f.name).sort();
+  shippedManifest = JSON.parse((await read('extension/package.json')).toString('utf8'));
+  shippedReadme = (await read('extension/readme.md')).toString('utf8');
+  readmeCompressedBytes = zip.entries.find((e) => e.name === 'extension/readme.md')?.compressedSize ?? 0;
+  for (const name of entries.filter((n) => /\.(md|json)$/.test(n) && !n.startsWith('extension/dist/'))) shippedTexts.set(name, (await read(name)).toString('utf8'));
+  for (const name of entries.filter((n) => n.endsWith('.png'))) shippedPngSizes.set(name, pngSize(await read(name)));
+  await zip.close();
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
 });
 
@@ -97,7 +99,6 @@ test('the VSIX ships what the manifest and the runtime need', () => {
     'extension/changelog.md',
     'extension/LICENSE.txt',
     'extension/dist/vendor/node-fetch.js',
-    'extension/dist/vendor/jszip.js',
   ];
   assert.ok(shippedManifest.main, 'package.json has no main');
   required.push(path.posix.join('extension', shippedManifest.main));

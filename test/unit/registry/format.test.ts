@@ -18,7 +18,7 @@ import { buildIndex, buildIndexFromZip, currentIndexFolder, foldedWords, INDEX_F
 import { OfflineRegistry } from '../../../src/registry/offlineLookup';
 import { Registry } from '../../../src/sandbox/registry';
 import { registryXmlChunks, userXml } from '../../../src/sandbox/registryXml';
-import { zipEntryStages } from '../../../src/sandbox/zipWriter';
+import { zipOfOneEntry } from '../../../src/domain/zip';
 
 const SEED = 20261123;
 const FIXTURE_V1 = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'registry-index-v1');
@@ -40,9 +40,9 @@ function realisticList(size: number): Taxpayer[] {
 /** The same list as the sandbox serves it: a ZIP with one deflated XML entry. */
 async function realisticZip(size: number, file: string): Promise<number> {
   const parts: Buffer[] = [];
+  const xml = Readable.from(registryXmlChunks(new Registry(SEED, size).entries(), 'PK', 'Invoice'), { objectMode: false });
   await pipeline([
-    Readable.from(registryXmlChunks(new Registry(SEED, size).entries(), 'PK', 'Invoice'), { objectMode: false }),
-    ...zipEntryStages('KullaniciListesi_PK_Invoice_20261123.xml', new Date(Date.UTC(2026, 10, 23)), 1),
+    zipOfOneEntry('KullaniciListesi_PK_Invoice_20261123.xml', xml, 1, new Date(Date.UTC(2026, 10, 23))),
     new Writable({
       write(chunk: Buffer, _e, cb) {
         parts.push(chunk);

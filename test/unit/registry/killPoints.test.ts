@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '../../../src/api';
-import { verifyZipFile } from '../../../src/api/zipIntegrity';
+import { checkZip } from '../../../src/domain/zip';
 import { iterateRegistryZip } from '../../../src/domain/registryZip';
 import { completeVkn } from '../../../src/domain/taxId';
 import { snapshotOf, SnapshotStore, type Snapshot } from '../../../src/reconciliation/snapshot';
@@ -148,7 +148,7 @@ if (CHILD) {
     const zip = defaultZipPath(globalStorage, 'PK', 'Invoice');
     if (!fs.existsSync(zip)) return 'NO ZIP';
     try {
-      await verifyZipFile(zip);
+      await checkZip(zip);
       for await (const t of iterateRegistryZip(zip)) if (t.Identifier === NEW_TAXPAYER) return 'new';
       return 'old';
     } catch (error) {

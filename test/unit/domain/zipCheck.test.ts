@@ -1,5 +1,5 @@
-// The downloaded-ZIP check (src/api/zipIntegrity.ts) and the sandbox's ZIP faults that exercise it:
-// a whole ZIP passes, every cut and every flipped byte of the compressed data is caught.
+// The downloaded-ZIP check (checkZip, src/domain/zip.ts) and the sandbox's ZIP faults that exercise
+// it: a whole ZIP passes, every cut and every flipped byte of the compressed data is caught.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,8 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { verifyZipBuffer, verifyZipFile, ZipIntegrityError } from '../../../src/api/zipIntegrity';
-import { zipEntryStages } from '../../../src/sandbox/zipWriter';
+import { checkZip, ZipError } from '../../../src/domain/zip';
+import { zipOfOneEntry } from '../../../src/domain/zip';
 import { api, startTestSandbox, type SandboxHandle } from '../../support/sandbox';
 
 async function makeZip(text: string): Promise<Buffer> {
@@ -20,17 +20,17 @@ async function makeZip(text: string): Promise<Buffer> {
       cb();
     },
   });
-  await pipeline([Readable.from([Buffer.from(text)]), ...zipEntryStages('liste.xml', new Date(2026, 0, 2)), sink]);
+  await pipeline([zipOfOneEntry('liste.xml', Readable.from([Buffer.from(text)]), 6, new Date(2026, 0, 2)), sink]);
   return Buffer.concat(parts);
 }
 
 const TEXT = Array.from({ length: 200 }, (_, i) => `<Kullanici><Identifier>${1000000000 + i * 7919}</Identifier><Title>Firma ${i} Ltd. Şti.</Title></Kullanici>`).join('\n');
 
 async function rejects(zip: Buffer, pattern: RegExp): Promise<void> {
-  await assert.rejects(verifyZipBuffer(zip), (e: unknown) => e instanceof ZipIntegrityError && pattern.test(e.message));
+  await assert.rejects(checkZip(zip), (e: unknown) => e instanceof ZipError && pattern.test(e.message));
 }
 
-describe('verifyZip', () => {
+describe('checkZip', () => {
   let zip: Buffer;
   let dir: string;
   before(async () => {
@@ -40,21 +40,20 @@ describe('verifyZip', () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('a whole ZIP passes, from a Buffer and from a file', async () => {
-    await verifyZipBuffer(zip);
+    await checkZip(zip);
     const file = path.join(dir, 'ok.zip');
     fs.writeFileSync(file, zip);
-    await verifyZipFile(file);
+    await checkZip(file);
   });
 
   test('every cut-off length is caught', async () => {
     for (let length = 0; length < zip.length; length++) {
-      await assert.rejects(verifyZipBuffer(zip.subarray(0, length)), ZipIntegrityError, `cut at ${length} of ${zip.length}`);
+      await assert.rejects(checkZip(zip.subarray(0, length)), ZipError, `cut at ${length} of ${zip.length}`);
     }
   });
 
   test('every flipped byte of the compressed data, the CRC or the sizes is caught', async () => {
-    const nameLength = zip.readUInt16LE(26);
-    const dataStart = 30 + nameLength;
+    const dataStart = 30 + zip.readUInt16LE(26) + zip.readUInt16LE(28);
     const centralAt = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
     // The data descriptor (16 bytes) sits between the data and the central directory.
     const dataEnd = centralAt - 16;
@@ -64,7 +63,7 @@ describe('verifyZip', () => {
     for (const at of positions) {
       const bad = Buffer.from(zip);
       bad[at] ^= 0xff;
-      await assert.rejects(verifyZipBuffer(bad), ZipIntegrityError, `flip at ${at}`);
+      await assert.rejects(checkZip(bad), ZipError, `flip at ${at}`);
     }
   });
 
@@ -76,7 +75,7 @@ describe('verifyZip', () => {
     await rejects(bad, /central directory lies beyond/);
     const file = path.join(dir, 'cut.zip');
     fs.writeFileSync(file, zip.subarray(0, zip.length - 30));
-    await assert.rejects(verifyZipFile(file), ZipIntegrityError);
+    await assert.rejects(checkZip(file), ZipError);
   });
 });
 
@@ -90,7 +89,7 @@ describe('sandbox ZIP faults', () => {
   for (const fault of ['corruptZip', 'truncatedZip'] as const) {
     test(`${fault}: valid JSON and base64 around a damaged ZIP, set through the control endpoint`, async () => {
       const good = await api(sb, 'GET', '/general/GlobalCompany/PK/Invoice');
-      await verifyZipBuffer(Buffer.from(good.json as string, 'base64'));
+      await checkZip(Buffer.from(good.json as string, 'base64'));
       const set = await api(sb, 'POST', '/__sandbox/faults', { queue: [fault], match: { path: '^/general/GlobalCompany/PK/Invoice$' } });
       assert.equal(set.status, 200);
       const res = await api(sb, 'GET', '/general/GlobalCompany/PK/Invoice');
@@ -98,11 +97,11 @@ describe('sandbox ZIP faults', () => {
       assert.equal(typeof res.json, 'string', 'the body is still one JSON string');
       const bytes = Buffer.from(res.json as string, 'base64');
       assert.equal(bytes.toString('base64'), res.json, 'the base64 is still canonical');
-      await assert.rejects(verifyZipBuffer(bytes), ZipIntegrityError);
+      await assert.rejects(checkZip(bytes), ZipError);
       if (fault === 'truncatedZip') assert.ok(bytes.length < Buffer.from(good.json as string, 'base64').length);
       else assert.equal(bytes.length, Buffer.from(good.json as string, 'base64').length);
       // One request used the queued fault; the next is whole again.
-      await verifyZipBuffer(Buffer.from((await api(sb, 'GET', '/general/GlobalCompany/PK/Invoice')).json as string, 'base64'));
+      await checkZip(Buffer.from((await api(sb, 'GET', '/general/GlobalCompany/PK/Invoice')).json as string, 'base64'));
     });
   }
 
