@@ -4,7 +4,7 @@
 //   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
 //   workers    src/registry/indexWorker.ts -> dist/registryIndexWorker.js (a worker thread of the
 //              registry index build, started by src/registry/indexSink.ts)
-//   vendor     node-fetch, jszip       -> dist/vendor/*.js    (for the sandbox and tests, see lazyVendor)
+//   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
 // The sandbox, the worker and the tests stay CommonJS: they are run by file name (`node dist/sandbox.js`,
@@ -31,9 +31,9 @@ const vendorDir = path.join(distDir, 'vendor');
 const LAZY_VENDOR = { 'node-fetch': 'node-fetch.js', jszip: 'jszip.js' };
 
 /**
- * Keeps node-fetch and jszip out of every bundle that imports them: the import becomes a
- * require of dist/vendor/<name>.js, relative to the output file. Code uses `await import(...)`,
- * which esbuild turns into a deferred require (see `supported` below), so nothing loads until first use.
+ * Keeps node-fetch and jszip out of every bundle that imports them: code uses `await import(...)`, which
+ * becomes an import() of dist/vendor/<name>.js (relative to the output file) in the ES module build and a
+ * deferred require in the CommonJS ones (see `supported` below), so nothing loads until first use.
  */
 function lazyVendor(outDirOfBundle) {
   return {
@@ -90,8 +90,8 @@ function featureEntries() {
  * The extension as native ES modules (package.json "main": "./dist/extension.mjs"; VS Code loads an
  * .mjs main as ESM since 1.100, the oldest version `engines` allows): the main bundle, one per feature,
  * and shared chunks for code more than one of them uses, so every module exists once. node-fetch and
- * jszip are reached through import() and land in chunks of their own. Bundled CommonJS dependencies
- * still call require(), which an ES module lacks: the banner gives them one.
+ * jszip are imported on first use from dist/vendor, which the sandbox uses too (one copy in the VSIX).
+ * Bundled CommonJS dependencies still call require(), which an ES module lacks: the banner gives them one.
  */
 function extensionOptions({ production: prod = production, outdir = distDir } = {}) {
   return {
@@ -108,7 +108,7 @@ function extensionOptions({ production: prod = production, outdir = distDir } = 
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunk-[hash]',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    plugins: [problemMatcher],
+    plugins: [lazyVendor(outdir), problemMatcher],
     metafile: true,
   };
 }

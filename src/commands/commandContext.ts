@@ -1,5 +1,4 @@
 // What the customer and record commands work with: the API client and the trees to refresh.
-import * as vscode from 'vscode';
 import type { ClientSource } from '../views/clientSource';
 import type { NilveraTrees } from '../views/trees';
 import { UserCancelledError } from '../shell/prompts';
@@ -7,11 +6,6 @@ import { UserCancelledError } from '../shell/prompts';
 export interface CommandContext {
   client: ClientSource;
   trees: NilveraTrees;
-}
-
-/** Whether another part of the extension registered a command (the forms may not exist yet). */
-export async function commandExists(id: string): Promise<boolean> {
-  return (await vscode.commands.getCommands(true)).includes(id);
 }
 
 /** An answer or a UserCancelledError (the command wrapper ends the command silently). */

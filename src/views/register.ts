@@ -9,16 +9,18 @@ import { registerRecordCommands } from '../commands/records/register';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
 import { knownListAvailability } from '../shell/listAvailability';
+import type { FeatureParts, TreeViews } from '../features';
 import type { ShellServices } from '../shell/services';
 import { shellClientSource } from './clientSource';
 import { LoadMoreNode, PagedNode } from './pagedNode';
 import { ErrorNode } from './treeNode';
 import { isDataArea, NilveraTrees } from './trees';
 
-export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices, views: TreeViews): FeatureParts {
   const client = shellClientSource(shell);
   // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
   const trees = new NilveraTrees(
+    views,
     client,
     () => (shell.usage.markUsed('view'), shell.hasApiKey()),
     async (operation) => knownListAvailability(shell.globalState, await shell.baseUrl(shell.activeProfile().environment), operation),
@@ -49,6 +51,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
       }
     }),
   );
+  return { trees: trees.providers };
 }
 
 function retry(node: unknown, trees: NilveraTrees): unknown {

@@ -96,8 +96,8 @@ async function activationFloorDir(): Promise<string> {
     external: ['vscode'],
     plugins: [{
       name: 'features-external',
-      setup(b: { onResolve(o: { filter: RegExp }, f: (a: { path: string; importer: string }) => unknown): void }) {
-        b.onResolve({ filter: /^\.\/[a-z]+$/ }, (a) => (a.importer === featuresIndex ? { path: a.path, external: true } : undefined));
+      setup(b: { onResolve(o: { filter: RegExp }, f: (a: { path: string; importer: string; kind: string }) => unknown): void }) {
+        b.onResolve({ filter: /^\./ }, (a) => (a.importer === featuresIndex && a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined));
       },
     }],
     logLevel: 'error',

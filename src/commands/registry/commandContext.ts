@@ -20,13 +20,7 @@ export const DATA_CHANGED_COMMAND = 'nilvera.internal.dataChanged';
 
 export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
 
-async function commandExists(id: string): Promise<boolean> {
-  return (await vscode.commands.getCommands(true)).includes(id);
-}
-
-/** Tells the views what changed, when the views are there (another part registers the command). */
+/** Tells the views what changed. */
 export async function notifyDataChanged(area: DataArea): Promise<void> {
-  if (await commandExists(DATA_CHANGED_COMMAND)) await vscode.commands.executeCommand(DATA_CHANGED_COMMAND, { area });
+  await vscode.commands.executeCommand(DATA_CHANGED_COMMAND, { area });
 }
-
-export { commandExists };
