@@ -1,18 +1,19 @@
 // Build script. Entries:
-//   extension  src/extension.ts        -> dist/extension.js   (node, cjs, external vscode), and each
-//              feature loaded on first use (src/features/*.ts, reached through import()) with the code
-//              features share -> dist/lazy-*.js (see buildExtension)
+//   extension  src/extension.ts        -> dist/extension.mjs  (node, ESM, external vscode), each feature
+//              loaded on first use (src/features/*.ts) -> dist/feature-*.mjs, shared code -> dist/chunk-*.mjs
 //   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
 //   workers    src/registry/indexWorker.ts -> dist/registryIndexWorker.js (a worker thread of the
 //              registry index build, started by src/registry/indexSink.ts)
 //   vendor     node-fetch              -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
+// The sandbox, the worker and the tests stay CommonJS: they are run by file name (`node dist/sandbox.js`,
+// new Worker(file), node:test and mocha on out/**/*.js) in a package without "type", where .js is
+// CommonJS. Webview scripts are classic <script> tags, hence iife.
 // Flags: --production (minify, no maps), --watch, --tests, --only=<entry,...>
 'use strict';
 const esbuild = require('esbuild');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const args = process.argv.slice(2);
@@ -30,9 +31,9 @@ const vendorDir = path.join(distDir, 'vendor');
 const LAZY_VENDOR = { 'node-fetch': 'node-fetch.js' };
 
 /**
- * Keeps node-fetch out of every bundle that imports them: the import becomes a
- * require of dist/vendor/<name>.js, relative to the output file. Code uses `await import(...)`,
- * which esbuild turns into a deferred require (see `supported` below), so nothing loads until first use.
+ * Keeps node-fetch out of every bundle that imports it: code uses `await import(...)`, which
+ * becomes an import() of dist/vendor/<name>.js (relative to the output file) in the ES module build and a
+ * deferred require in the CommonJS ones (see `supported` below), so nothing loads until first use.
  */
 function lazyVendor(outDirOfBundle) {
   return {
@@ -70,70 +71,66 @@ const nodeCommon = {
   external: ['vscode'],
   logLevel: 'warning',
   legalComments: 'none',
+  // Code shared with the ES module build finds its own file through import.meta.url.
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   // Turn `await import('node-fetch')` into a deferred require(): the extension host loads
   // CommonJS reliably, and the vendor module's `default` is then the export itself.
   supported: { 'dynamic-import': false },
 };
 
+/** The features loaded on first use (src/features/*.ts but index.ts): entry points of their own, with stable names. */
+function featureEntries() {
+  const dir = path.join(root, 'src/features');
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'index.ts') : [];
+  return Object.fromEntries(names.map((f) => [`feature-${f.slice(0, -3)}`, path.join(dir, f)]));
+}
+
 /**
- * The extension as a main bundle plus one bundle per feature loaded on first use. esbuild splits code
- * only in ESM output: it builds ESM with splitting (each `import()` becomes a bundle, code shared by
- * bundles goes into shared ones, so every module exists once and its state and classes are shared), then
- * each file is turned into CommonJS, which the extension host loads; `import()` becomes a deferred
- * require. Returns the ESM pass's metafile with outputs named relative to `outdir` and their final bytes.
+ * The extension as native ES modules (package.json "main": "./dist/extension.mjs"; VS Code loads an
+ * .mjs main as ESM since 1.100, the oldest version `engines` allows): the main bundle, one per feature,
+ * and shared chunks for code more than one of them uses, so every module exists once. node-fetch is
+ * imported on first use from dist/vendor, which the sandbox uses too (one copy in the VSIX).
+ * Bundled CommonJS dependencies still call require(), which an ES module lacks: the banner gives them one.
  */
-async function buildExtension({ production: prod = production, outdir = distDir } = {}) {
-  const esmDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-esm-'));
-  try {
-    // `supported` (import() as require) belongs to the CommonJS pass below.
-    const common = { ...nodeCommon };
-    delete common.supported;
-    const esm = await esbuild.build({
-      ...common,
-      format: 'esm',
-      splitting: true,
-      absWorkingDir: root, // metafile inputs named from the repository root (src/...)
-      minify: prod,
-      sourcemap: prod ? false : 'linked',
-      entryPoints: { extension: path.join(root, 'src/extension.ts') },
-      outdir: esmDir,
-      chunkNames: 'lazy-[name]-[hash]',
-      plugins: [lazyVendor(outdir), problemMatcher],
-      metafile: true,
-    });
-    for (const f of fs.readdirSync(outdir, { withFileTypes: true })) {
-      if (f.isFile() && /^(extension|lazy-.+)\.js(\.map)?$/.test(f.name)) fs.rmSync(path.join(outdir, f.name));
-    }
-    const files = fs.readdirSync(esmDir).filter((f) => f.endsWith('.js')).map((f) => path.join(esmDir, f));
-    await esbuild.build({
-      entryPoints: files,
-      outdir,
-      bundle: false,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      minify: prod,
-      sourcemap: !prod,
-      sourcesContent: false,
-      legalComments: 'none',
-      logLevel: 'warning',
-      supported: { 'dynamic-import': false },
-    });
-    const outputs = {};
-    for (const [file, out] of Object.entries(esm.metafile.outputs)) {
-      if (!file.endsWith('.js')) continue;
-      const name = path.basename(file);
-      outputs[name] = {
-        bytes: fs.statSync(path.join(outdir, name)).size,
-        inputs: Object.keys(out.inputs),
-        imports: out.imports.filter((i) => !i.external).map((i) => ({ path: path.basename(i.path), kind: i.kind })),
-        ...(out.entryPoint ? { entryPoint: out.entryPoint } : {}),
-      };
-    }
-    return { outputs };
-  } finally {
-    fs.rmSync(esmDir, { recursive: true, force: true });
+function extensionOptions({ production: prod = production, outdir = distDir } = {}) {
+  return {
+    ...nodeCommon,
+    format: 'esm',
+    splitting: true,
+    supported: {},
+    define: {},
+    absWorkingDir: root, // metafile inputs named from the repository root (src/...)
+    minify: prod,
+    sourcemap: prod ? false : 'linked',
+    entryPoints: { extension: path.join(root, 'src/extension.ts'), ...featureEntries() },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunk-[hash]',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    plugins: [lazyVendor(outdir), problemMatcher],
+    metafile: true,
+  };
+}
+
+/** Builds the extension; returns its outputs named by file (relative to `outdir`) with their bytes, inputs and imports. */
+async function buildExtension(options = {}) {
+  const opts = extensionOptions(options);
+  for (const f of fs.existsSync(opts.outdir) ? fs.readdirSync(opts.outdir, { withFileTypes: true }) : []) {
+    if (f.isFile() && /^(extension|feature-.+|chunk-.+)\.mjs(\.map)?$/.test(f.name)) fs.rmSync(path.join(opts.outdir, f.name));
   }
+  const { metafile } = await esbuild.build(opts);
+  const outputs = {};
+  for (const [file, out] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith('.mjs')) continue;
+    outputs[path.basename(file)] = {
+      bytes: out.bytes,
+      inputs: Object.keys(out.inputs),
+      imports: out.imports.filter((i) => !i.external).map((i) => ({ path: path.basename(i.path), kind: i.kind })),
+      ...(out.entryPoint ? { entryPoint: out.entryPoint } : {}),
+    };
+  }
+  return { outputs };
 }
 
 function walk(dir, pred) {
@@ -199,7 +196,7 @@ function configs() {
   }
   if (withTests) {
     // Each test file becomes one bundle under out/, so node:test, mocha and the benchmarks
-    // run plain JavaScript and see the same node-fetch/jszip wiring as the extension.
+    // run plain JavaScript and see the same node-fetch wiring as the extension.
     for (const kind of ['unit', 'suite', 'bench', 'e2e', 'support']) {
       const dir = path.join(root, 'test', kind);
       const entries = walk(dir, (p) => p.endsWith('.ts') && !p.endsWith('.d.ts'));
@@ -234,28 +231,17 @@ async function main() {
   const list = configs().map(({ name, ...opts }) => ({ name, opts }));
   const withExtension = !only || only.includes('extension');
   if (watch) {
+    if (withExtension) list.push({ name: 'extension', opts: extensionOptions() });
     for (const { name, opts } of list) {
-      const ctx = await esbuild.context(opts);
-      await ctx.watch();
+      await (await esbuild.context(opts)).watch();
       console.log(`[watch] ${name}`);
-    }
-    // Splitting and the CommonJS pass do not fit esbuild's watch mode: rebuild on every change of src/.
-    if (withExtension) {
-      let queued = Promise.resolve();
-      const rebuild = () => (queued = queued.then(() => buildExtension().then(() => console.log('[watch] extension rebuilt'), (e) => console.error(e))));
-      rebuild();
-      fs.watch(path.join(root, 'src'), { recursive: true }, () => rebuild());
     }
     return;
   }
   // Runners take every bundle under out/test/, so none may outlive its source (a test moved or removed).
   if (withTests) fs.rmSync(path.join(root, 'out', 'test'), { recursive: true, force: true });
-  for (const { name, opts } of list) {
-    // The vendor bundles first: the extension's bundles require them.
-    await esbuild.build(opts);
-    if (name === 'vendor' && withExtension) await buildAndReport();
-  }
-  if (withExtension && !list.some((c) => c.name === 'vendor')) await buildAndReport();
+  for (const { opts } of list) await esbuild.build(opts);
+  if (withExtension) await buildAndReport();
 }
 
 async function buildAndReport() {

@@ -132,7 +132,7 @@ export const PreviewCommands = {
   testHook: 'nilvera.internal.preview',
 } as const;
 
-/** The preview panels' view types; one serializer each brings a panel back after a window reload (src/featureShells.ts). */
+/** The preview panels' view types; one serializer each brings a panel back after a window reload (src/features/index.ts). */
 export const PreviewViewTypes = {
   document: 'nilvera.preview.document',
   studio: 'nilvera.preview.studio',

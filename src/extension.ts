@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import { Commands } from './constants';
-import { registerFeatures } from './featureShells';
+import { registerFeatures, type Feature } from './features';
 import { ActivationSteps, type ActivationStep } from './shell/activationSteps';
 import { clearApiKey, setApiKey } from './shell/apiKeyCommands';
-import { lazyHandler, registerCommand } from './shell/commandRunner';
-import type { LazyFeature } from './shell/lazyFeatures';
+import { hasHandler, registerCommand } from './shell/commandRunner';
 import { switchEnvironment } from './shell/environmentCommands';
 import { disposeLogChannel, logChannel } from './shell/log';
 import { replacePrompts, type Prompts } from './shell/prompts';
@@ -30,9 +29,9 @@ export interface NilveraExtensionApi {
     replacePrompts(prompts: Prompts): () => void;
     /** Where this window's logs live (the suite checks them for leaked keys). */
     logUri: vscode.Uri;
-    /** The features loaded on first use, and the handler a loaded one registered for a command. */
-    features: readonly LazyFeature[];
-    lazyHandler(id: string): unknown;
+    /** The features loaded on first use, and whether a loaded one registered its handler for a command. */
+    features: readonly Feature[];
+    hasHandler(id: string): boolean;
   };
 }
 
@@ -40,7 +39,7 @@ let services: ShellServices | undefined;
 
 // activate() only wires things up: no network and no secret reads here; the first state refresh
 // (which reads the key) runs after activate() has returned. Everything beyond the shell (key,
-// environment, profiles, status bar) is a feature loaded on first use (src/featureShells.ts).
+// environment, profiles, status bar) is a feature loaded on first use (src/features/index.ts).
 export function activate(context: vscode.ExtensionContext): NilveraExtensionApi {
   const timing = new ActivationSteps();
   const shell = new ShellServices(context);
@@ -80,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
   return {
     activationMs: timing.totalMs,
     activationSteps: timing.steps,
-    testing: { services: shell, state, statusBar: getStatusBar, replacePrompts, logUri: context.logUri, features, lazyHandler },
+    testing: { services: shell, state, statusBar: getStatusBar, replacePrompts, logUri: context.logUri, features, hasHandler },
   };
 }
 

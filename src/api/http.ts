@@ -87,9 +87,16 @@ export const MAX_REQUEST_TARGET = 8000;
 
 let nodeFetchPromise: Promise<FetchLike> | undefined;
 
-function loadNodeFetch(): Promise<FetchLike> {
-  // esbuild turns this into a deferred require of dist/vendor/node-fetch.js (see esbuild.js).
-  nodeFetchPromise ??= import('node-fetch').then((m) => m.default as unknown as FetchLike);
+/**
+ * node-fetch, loaded on first use from dist/vendor/node-fetch.js (esbuild.js, lazyVendor). That file is
+ * CommonJS: imported from the ES module build, the namespace's `default` is its exports object, which
+ * holds the function as `default` again.
+ */
+export function loadNodeFetch(): Promise<FetchLike> {
+  nodeFetchPromise ??= import('node-fetch').then((m) => {
+    const exported = m.default as unknown as FetchLike | { default: FetchLike };
+    return typeof exported === 'function' ? exported : exported.default;
+  });
   return nodeFetchPromise;
 }
 

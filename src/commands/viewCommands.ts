@@ -9,15 +9,17 @@ import { registerRecordCommands } from './records/register';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
 import { knownListAvailability } from '../shell/listAvailability';
+import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { LoadMoreNode, PagedNode } from '../views/pagedNode';
 import { ErrorNode } from '../views/treeNode';
 import { isDataArea, NilveraTrees } from '../views/trees';
 
-export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices, views: TreeViews): FeatureParts {
   const client = () => shell.client();
   // A view asks for its rows only when it is shown: that is using Nilvera in this workspace.
   const trees = new NilveraTrees(
+    views,
     client,
     () => (shell.usage.markUsed('view'), shell.hasApiKey()),
     async (operation) => knownListAvailability(shell.globalState, await shell.baseUrl(shell.activeProfile().environment), operation),
@@ -48,6 +50,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
       }
     }),
   );
+  return { trees: trees.providers };
 }
 
 function retry(node: unknown, trees: NilveraTrees): unknown {

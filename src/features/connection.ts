@@ -1,2 +1,2 @@
-// Feature entry (its own bundle, src/features/index.ts): "Check Connection" and its report.
+// Feature entry (its own bundle, ./index.ts): "Check Connection" and its report.
 export { activateFeature } from '../commands/connection/register';

@@ -1,2 +1,2 @@
-// Feature entry (its own bundle, src/features/index.ts): the webview forms' host side.
-export { activateFeature, deserializeForm } from '../webviews/register';
+// Feature entry (its own bundle, ./index.ts): the webview forms' host side.
+export { activateFeature } from '../webviews/register';

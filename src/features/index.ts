@@ -1,73 +1,185 @@
-// The features loaded on first use: each one's entry is a module of this folder, which esbuild makes
-// a bundle of its own (it splits at every `import()` below, see esbuild.js), and the command ids it
-// registers. activate() registers a stub per id
-// (src/shell/lazyFeatures.ts). test/unit/project/bundles.test.ts keeps each feature's modules out of the main
-// bundle; test/unit/project/manifest.test.ts checks that every contributed command is here or in activate().
-import { ConnectionCommands, DiagnosticsCommands, FormCommands, PaletteCommands, PreviewCommands, ProfileCommands, ReconciliationCommands, TreeCommands } from '../constants';
-import type { FeatureDefinition, FeatureModule } from '../shell/lazyFeatures';
-import type * as vscode from 'vscode';
+// The features loaded on first use. activate() registers, once, every command of every feature (the ids
+// of its table in ../constants), the tree views, the tax-number hover and the webview serializers; the
+// first use of any of them imports the feature's module (esbuild.js makes each file of this folder an
+// entry point of its own) and runs its activateFeature() once. The editor feature also loads as soon as
+// an invoice or customer list is open (its diagnostics), the registry's index upgrade when a list is on disk.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ConnectionCommands, DiagnosticsCommands, FormCommands, FormViewTypes, PaletteCommands, PreviewCommands, PreviewViewTypes, ProfileCommands, ReconciliationCommands, ReconciliationView, TreeCommands, Views } from '../constants';
+import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../editor/selectors';
+import type { ActivationSteps } from '../shell/activationSteps';
+import { registerOnFirstUse } from '../shell/commandRunner';
+import { log } from '../shell/log';
+import type { ShellServices } from '../shell/services';
+import type { FeatureModule, FeatureParts, TreeViews } from '../shell/featureParts';
 
-/**
- * Commands offered only on the rows of the feature's own views (hidden from the palette, in no other
- * menu, run by no other feature): a row exists only once its feature is loaded, so these get no stub
- * and the feature registers them with VS Code itself. Fewer stubs, less work at activation.
- * test/unit/project/manifest.test.ts checks the manifest side of this promise.
- */
-export const OWN_ROWS_ONLY: ReadonlySet<string> = new Set<string>([
-  TreeCommands.customersOpen,
-  TreeCommands.customersEdit,
-  TreeCommands.customersCheckRegistry,
-  TreeCommands.customersCopyTaxNumber,
-  TreeCommands.customersDelete,
-  TreeCommands.documentsDelete,
-  TreeCommands.certificatesDetails,
-  TreeCommands.certificatesUpdate,
-  TreeCommands.certificatesDelete,
-  TreeCommands.identificationsDelete,
-  TreeCommands.accountToggleMailing,
-  TreeCommands.accountOpenCampaign,
-  TreeCommands.retry,
-  TreeCommands.loadMore,
-  ReconciliationCommands.openCustomer,
-  ReconciliationCommands.copyPkAlias,
-  ReconciliationCommands.loadMore,
-]);
+export type { FeatureModule, FeatureParts, TreeViews };
 
-/**
- * Run only while their feature is loaded, so no stub: the forms run the first after a save only when
- * the trees are loaded (they look it up first); the second is a quick fix of the editor's diagnostics.
- */
-const LOADED_FEATURE_ONLY: ReadonlySet<string> = new Set<string>([TreeCommands.dataChanged, DiagnosticsCommands.reopenWithEncoding]);
-
-/** The ids of a table that need a stub. */
-const ids = (table: Record<string, string>): string[] => Object.values(table).filter((id) => !OWN_ROWS_ONLY.has(id) && !LOADED_FEATURE_ONLY.has(id));
-
-export interface EditorFeatureModule extends FeatureModule {
-  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): vscode.ProviderResult<vscode.Hover>;
-}
-
-export interface FormsFeatureModule extends FeatureModule {
-  deserializeForm(kind: string, panel: vscode.WebviewPanel, state: unknown): void;
-}
-
-export interface PreviewFeatureModule extends FeatureModule {
-  deserializePreview(viewType: string, panel: vscode.WebviewPanel, state: unknown): Promise<void>;
-}
-
+/** Each feature's module and the table of command ids it owns. */
 export const FEATURES = {
   /** The sidebar trees' rows and their commands (customers, documents, certificates, identifications, account). */
-  views: { name: 'views', load: () => import('./views'), commands: ids(TreeCommands) },
+  views: { load: () => import('./views'), commands: TreeCommands },
   /** The webview forms' host side. */
-  forms: { name: 'forms', load: () => import('./forms'), commands: ids(FormCommands) } as FeatureDefinition<FormsFeatureModule>,
+  forms: { load: () => import('./forms'), commands: FormCommands },
   /** Registry look-ups, the offline list and its index, templates, series, mailing, tax office. */
-  registry: { name: 'registry', load: () => import('./registry'), commands: ids(PaletteCommands) },
+  registry: { load: () => import('./registry'), commands: PaletteCommands },
   /** Hovers and diagnostics of tax numbers in the editor. */
-  editor: { name: 'editor', load: () => import('./editor'), commands: ids(DiagnosticsCommands) } as FeatureDefinition<EditorFeatureModule>,
-  reconciliation: { name: 'reconciliation', load: () => import('./reconciliation'), commands: ids(ReconciliationCommands) },
-  connection: { name: 'connection', load: () => import('./connection'), commands: ids(ConnectionCommands) },
-  profiles: { name: 'profiles', load: () => import('./profiles'), commands: ids(ProfileCommands) },
+  editor: { load: () => import('./editor'), commands: DiagnosticsCommands },
+  reconciliation: { load: () => import('./reconciliation'), commands: ReconciliationCommands },
+  connection: { load: () => import('./connection'), commands: ConnectionCommands },
+  profiles: { load: () => import('./profiles'), commands: ProfileCommands },
   /** The document preview (a design or the structured view) and the template studio. */
-  preview: { name: 'preview', load: () => import('./preview'), commands: ids(PreviewCommands) } as FeatureDefinition<PreviewFeatureModule>,
-} satisfies Record<string, FeatureDefinition>;
+  preview: { load: () => import('./preview'), commands: PreviewCommands },
+} satisfies Record<string, { load: () => Promise<FeatureModule>; commands: Record<string, string> }>;
 
 export type FeatureName = keyof typeof FEATURES;
+
+/** A feature as activate() holds it: loaded and activated once, on first use. */
+export interface Feature {
+  readonly name: FeatureName;
+  readonly commands: readonly string[];
+  readonly loaded: boolean;
+  parts(): Promise<FeatureParts>;
+}
+
+/** Delay before offline indexes of an older format are looked for (kept out of activation). */
+const INDEX_UPGRADE_DELAY_MS = 2000;
+
+export function registerFeatures(context: vscode.ExtensionContext, shell: ShellServices, timing: ActivationSteps): Feature[] {
+  const views = new Map<string, vscode.TreeView<unknown>>();
+  const load = (name: FeatureName): Feature => {
+    let loading: Promise<FeatureParts> | undefined;
+    return {
+      name,
+      commands: Object.values(FEATURES[name].commands),
+      get loaded() {
+        return loading !== undefined;
+      },
+      parts() {
+        if (loading) return loading;
+        const started = performance.now();
+        const current = FEATURES[name].load().then((module: FeatureModule) => {
+          const parts = module.activateFeature(context, shell, (id) => views.get(id)!) ?? {};
+          log.info(`Loaded the ${name} feature in ${(performance.now() - started).toFixed(1)} ms.`);
+          return parts;
+        });
+        // A bundle that failed to load is tried again on the next use (the caller shows the error).
+        current.catch(() => loading === current && (loading = undefined));
+        return (loading = current);
+      },
+    };
+  };
+  const all = (Object.keys(FEATURES) as FeatureName[]).map(load);
+  const feature = (name: FeatureName) => all.find((f) => f.name === name)!;
+  for (const f of all) context.subscriptions.push(...registerOnFirstUse(f.commands, () => f.parts()));
+  timing.mark('feature commands');
+
+  const tree = (id: string, owner: FeatureName, options: Omit<vscode.TreeViewOptions<unknown>, 'treeDataProvider'> = {}) => {
+    const provider = new FeatureTree(id, feature(owner));
+    const view = vscode.window.createTreeView<unknown>(id, { ...options, treeDataProvider: provider });
+    views.set(id, view);
+    return vscode.Disposable.from(view, provider);
+  };
+  context.subscriptions.push(
+    tree(Views.customers, 'views', { canSelectMany: true, showCollapseAll: false }),
+    tree(Views.documents, 'views'),
+    tree(Views.certificates, 'views'),
+    tree(Views.identifications, 'views'),
+    tree(Views.account, 'views', { showCollapseAll: true, manageCheckboxStateManually: true }),
+    tree(ReconciliationView, 'reconciliation', { showCollapseAll: true }),
+  );
+  timing.mark('tree views');
+  const editor = feature('editor');
+  context.subscriptions.push(
+    vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, {
+      provideHover: async (document, position, token) => (await editor.parts()).hover?.provideHover(document, position, token),
+    }),
+  );
+  timing.mark('hover provider');
+  const restoring = (viewType: string, owner: Feature) =>
+    vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async (panel, state) => (await owner.parts()).restore?.(viewType, panel, state) });
+  context.subscriptions.push(
+    ...Object.values(FormViewTypes).map((viewType) => restoring(viewType, feature('forms'))),
+    ...Object.values(PreviewViewTypes).map((viewType) => restoring(viewType, feature('preview'))),
+  );
+  timing.mark('webview panel serializers');
+  context.subscriptions.push(loadWhenDiagnosedDocumentOpens(() => void editor.parts().catch((e: unknown) => log.error(`Loading the editor feature failed: ${String(e)}`))));
+  scheduleIndexUpgrade(context);
+  timing.mark('editor and index-upgrade watchers');
+  return all;
+}
+
+/** A view's rows: its feature's provider, loaded on the view's first request. */
+class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable {
+  private real: vscode.TreeDataProvider<unknown> | undefined;
+  private forwarding: vscode.Disposable | undefined;
+  private readonly changed = new vscode.EventEmitter<unknown>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(
+    private readonly id: string,
+    private readonly feature: Feature,
+  ) {}
+
+  async getChildren(element?: unknown): Promise<unknown[]> {
+    if (!this.real) {
+      const real = (await this.feature.parts()).trees?.[this.id];
+      if (!real) throw new Error(`The ${this.feature.name} feature has no rows for ${this.id}.`);
+      this.forwarding ??= real.onDidChangeTreeData?.((e) => this.changed.fire(e));
+      this.real = real;
+    }
+    return (await this.real.getChildren(element)) ?? [];
+  }
+
+  getTreeItem(element: unknown): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    // Elements exist only once the feature's provider produced them.
+    return this.real!.getTreeItem(element);
+  }
+
+  getParent(element: unknown): vscode.ProviderResult<unknown> {
+    return this.real?.getParent?.(element);
+  }
+
+  dispose(): void {
+    this.forwarding?.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Calls `load` once a document that gets diagnostics is open (now, or when one opens). */
+function loadWhenDiagnosedDocumentOpens(load: () => void): vscode.Disposable {
+  const diagnosed = (doc: vscode.TextDocument) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0;
+  let watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => {
+    if (!diagnosed(doc)) return;
+    watcher?.dispose();
+    watcher = undefined;
+    load();
+  });
+  // Documents open before activation (restored editors): looked at once activate() has returned.
+  const initial = setTimeout(() => {
+    if (watcher && vscode.workspace.textDocuments.some(diagnosed)) {
+      watcher.dispose();
+      watcher = undefined;
+      load();
+    }
+  }, 0);
+  return new vscode.Disposable(() => {
+    clearTimeout(initial);
+    watcher?.dispose();
+  });
+}
+
+/**
+ * Shortly after start-up, what crashes left in the registry's storage is swept and lists whose index
+ * cannot be read as it is (an older format, a deferred install) are rebuilt from their ZIP. Only a
+ * window whose storage holds lists loads the code for that.
+ */
+function scheduleIndexUpgrade(context: vscode.ExtensionContext): void {
+  const storage = context.globalStorageUri.fsPath;
+  const timer = setTimeout(() => {
+    if (!fs.existsSync(path.join(storage, 'registry-index')) && !fs.existsSync(path.join(storage, 'registry-lists'))) return;
+    void import('../commands/registry/indexUpgrade').then((m) => m.upgradeOutdatedLists(storage)).catch((e: unknown) => log.error(`registry index upgrade: ${String(e)}`));
+  }, INDEX_UPGRADE_DELAY_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+}

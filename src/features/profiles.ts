@@ -1,2 +1,2 @@
-// Feature entry (its own bundle, src/features/index.ts): the connection-profile commands.
+// Feature entry (its own bundle, ./index.ts): the connection-profile commands.
 export { activateFeature } from '../profiles/register';

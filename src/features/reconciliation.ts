@@ -1,2 +1,2 @@
-// Feature entry (its own bundle, src/features/index.ts): customer ↔ registry reconciliation.
+// Feature entry (its own bundle, ./index.ts): customer ↔ registry reconciliation.
 export { activateFeature } from '../reconciliation/register';

@@ -1,2 +1,2 @@
-// Feature entry (its own bundle, src/features/index.ts): the sidebar trees and their commands.
+// Feature entry (its own bundle, ./index.ts): the sidebar trees and their commands.
 export { activateFeature } from '../commands/viewCommands';

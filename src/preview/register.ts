@@ -1,27 +1,19 @@
 // The preview feature's registration (its entry is src/features/preview.ts): the commands, the restoring
 // of panels after a window reload (activate() registers a serializer per view type and hands the panel
-// over to deserializePreview), and the test seam that lists the open previews with what their pages
+// over to `restore`), and the test seam that lists the open previews with what their pages
 // reported.
 import * as vscode from 'vscode';
 import { PreviewCommands, PreviewViewTypes } from '../constants';
 import { log } from '../shell/log';
 import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
+import type { FeatureParts } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { DocumentPreview, isUblDocument } from './documentPreview';
 import { DesignStudio, isDesign } from './designStudio';
 import type { PreviewPanel } from './previewPanel';
 import { restoreStateOf } from './protocol';
 import { registryLists } from './registryLists';
-
-/** Set by registerPreview: reattaches a panel VS Code restored after a reload. */
-let restorePanel: ((viewType: string, webviewPanel: vscode.WebviewPanel, state: unknown) => Promise<void>) | undefined;
-
-/** The serializers' second half (the first, registered at activation, loads this feature). */
-export async function deserializePreview(viewType: string, webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
-  if (!restorePanel) throw new Error('The preview feature is not active.');
-  await restorePanel(viewType, webviewPanel, state);
-}
 
 /** The editor's document for a command run from a menu (its resource argument) or the palette. */
 async function documentFor(arg: unknown): Promise<vscode.TextDocument | undefined> {
@@ -49,11 +41,11 @@ function describePanel(panel: PreviewPanel, extra: Record<string, unknown> = {})
   };
 }
 
-export function registerPreview(context: vscode.ExtensionContext, _shell: ShellServices): void {
+export function registerPreview(context: vscode.ExtensionContext, _shell: ShellServices): FeatureParts {
   const registry = registryLists(context);
   const preview = new DocumentPreview(context.extensionUri, registry);
   const studio = new DesignStudio(context.extensionUri, registry);
-  restorePanel = async (viewType, webviewPanel, state) => {
+  const restore = async (viewType: string, webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> => {
     try {
       if (viewType === PreviewViewTypes.document) await preview.restore(webviewPanel, restoreStateOf(state, 'document'));
       else if (viewType === PreviewViewTypes.studio) await studio.restore(webviewPanel, restoreStateOf(state, 'studio'));
@@ -64,7 +56,6 @@ export function registerPreview(context: vscode.ExtensionContext, _shell: ShellS
       webviewPanel.dispose();
     }
   };
-  context.subscriptions.push({ dispose: () => (restorePanel = undefined) });
   context.subscriptions.push(
     preview,
     studio,
@@ -90,11 +81,11 @@ export function registerPreview(context: vscode.ExtensionContext, _shell: ShellS
       await studio.upload(target);
     }),
     // Tests and the benchmark: the open previews, what their pages reported, a way to post as the page,
-    // and one to hand a new panel to the serializers' second half as VS Code does after a reload.
+    // and one to hand a new panel to `restore` as VS Code does after a reload.
     registerCommand(PreviewCommands.testHook, async (arg) => {
       if (isRecord(arg) && isRecord(arg.restore) && typeof arg.restore.viewType === 'string') {
         const webviewPanel = vscode.window.createWebviewPanel(arg.restore.viewType, 'Restored', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
-        await deserializePreview(arg.restore.viewType, webviewPanel, arg.restore.state);
+        await restore(arg.restore.viewType, webviewPanel, arg.restore.state);
       }
       const panels = [
         ...(preview.current ? [describePanel(preview.current)] : []),
@@ -107,4 +98,5 @@ export function registerPreview(context: vscode.ExtensionContext, _shell: ShellS
       return panels;
     }),
   );
+  return { restore };
 }

@@ -8,12 +8,12 @@ import { exportDialect } from '../shell/exportDialect';
 import { fileWriteError, reportSavedFile } from '../shell/fileMessages';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
-import { claimTreeView } from '../shell/lazyTrees';
 import { trackRegistryDownloads } from '../walkthrough/registryProgress';
 import { UserFacingError } from '../shell/errorMessages';
 import { FileLockedError } from '../files/lockedFiles';
 import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
+import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { writeReconciliationCsv } from './export';
 import { exportLabels, formatWhen } from './labels';
@@ -64,25 +64,45 @@ async function saveSnapshot(store: SnapshotStore, snapshot: Snapshot): Promise<v
   }
 }
 
-export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
-  trackRegistryDownloads(context);
-  const tree = new ReconciliationTree();
-  const store = new SnapshotStore(path.join(context.globalStorageUri.fsPath, 'reconciliation'));
-  // What crashed saves left (the feature's first use, off activation's path).
-  void store.sweep().then(
-    (removed) => removed.length && log.info(`reconciliation: removed what crashed saves left: ${removed.map((f) => path.basename(f)).join(', ')}`),
-    (error: unknown) => log.warn(`reconciliation: sweep failed: ${String(error)}`),
-  );
-  const indexRoot = registryIndexRoot(context.globalStorageUri.fsPath);
-  // The view was created at activation (src/extension.ts); this feature provides its rows.
-  const view = claimTreeView<unknown>(ReconciliationView, tree as vscode.TreeDataProvider<unknown>);
+/** Reports a run's progress at most ten times a second: a run of 1,000 pages would otherwise send 1,000. */
+function throttledProgress(progress: vscode.Progress<{ message?: string; increment?: number }>): (done: number, total: number) => void {
+  let reported = 0;
+  let reportedAt = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (now - reportedAt < 100 && done < total) return;
+    reportedAt = now;
+    progress.report({ message: vscode.l10n.t('{0} of {1} customers', done, total), increment: total ? ((done - reported) * 100) / total : 0 });
+    reported = done;
+  };
+}
 
-  const run = async (args: RunArgs = {}): Promise<ReconciliationReport> => {
-    const baseUrl = await shell.baseUrl();
+/** The reconciliation view's rows, its runs and their export. */
+class Reconciliation {
+  readonly tree = new ReconciliationTree();
+  readonly store: SnapshotStore;
+  readonly indexRoot: string;
+
+  constructor(
+    storage: string,
+    private readonly shell: ShellServices,
+    readonly view: vscode.TreeView<unknown>,
+  ) {
+    this.store = new SnapshotStore(path.join(storage, 'reconciliation'));
+    this.indexRoot = registryIndexRoot(storage);
+    // What crashed saves left (the feature's first use, off activation's path).
+    void this.store.sweep().then(
+      (removed) => removed.length && log.info(`reconciliation: removed what crashed saves left: ${removed.map((f) => path.basename(f)).join(', ')}`),
+      (error: unknown) => log.warn(`reconciliation: sweep failed: ${String(error)}`),
+    );
+  }
+
+  async run(args: RunArgs = {}): Promise<ReconciliationReport> {
+    const baseUrl = await this.shell.baseUrl();
     // Snapshots are kept per profile: two companies at one address each compare with their own run.
-    const profileId = shell.activeProfile().id;
-    const client = await shell.client();
-    const registry = offlineRegistry(indexRoot, 'Invoice');
+    const profileId = this.shell.activeProfile().id;
+    const client = await this.shell.client();
+    const registry = offlineRegistry(this.indexRoot, 'Invoice');
     const useOffline = args.source === 'offline' || (args.source !== 'online' && registry.hasIndex());
     if (args.source === 'offline' && !registry.hasIndex()) throw new UserFacingError(vscode.l10n.t('No registry list is downloaded. Run "Download Registry List for Offline Search" first.'));
     const lists = registry.lists();
@@ -92,7 +112,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     // The run's time is when it started: a run that started later in another window and saved its
     // snapshot first is not replaced by this one (SnapshotStore.save).
     const startedAt = new Date().toISOString();
-    const previous = await store.load(baseUrl, profileId).catch((error: unknown) => {
+    const previous = await this.store.load(baseUrl, profileId).catch((error: unknown) => {
       log.warn(`reconciliation: the previous snapshot could not be read (${String(error)}); this run counts as the first`);
       return undefined;
     });
@@ -100,22 +120,8 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconciling customers with the registry'), cancellable: true },
       async (progress, token) => {
         const abort = abortSignalOf(token, args.cancellation);
-        let reported = 0;
-        let reportedAt = 0;
         try {
-          return await runReconciliation({
-            customers: client.customers,
-            source,
-            signal: abort.signal,
-            onProgress: (done, total) => {
-              // At most ten updates a second: a run of 1,000 pages would otherwise send 1,000.
-              const now = Date.now();
-              if (now - reportedAt < 100 && done < total) return;
-              reportedAt = now;
-              progress.report({ message: vscode.l10n.t('{0} of {1} customers', done, total), increment: total ? ((done - reported) * 100) / total : 0 });
-              reported = done;
-            },
-          });
+          return await runReconciliation({ customers: client.customers, source, signal: abort.signal, onProgress: throttledProgress(progress) });
         } catch (e) {
           if (e instanceof RunCancelledError || abort.signal.aborted) throw new UserCancelledError();
           throw e;
@@ -125,8 +131,15 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
       },
     );
     const { report, snapshot } = buildReport(baseUrl, startedAt, result, previous, profileId);
-    tree.show(report);
-    view.message = useOffline
+    await this.show(report, useOffline);
+    // The result is on screen already; a snapshot that cannot be saved only costs the next run's comparison.
+    await saveSnapshot(this.store, snapshot);
+    return report;
+  }
+
+  private async show(report: ReconciliationReport, offline: boolean): Promise<void> {
+    this.tree.show(report);
+    this.view.message = offline
       ? vscode.l10n.t('{0}, checked against the registry list downloaded {1}.', customersCounted(report.totalCustomers), report.indexDate ? formatWhen(report.indexDate) : '—')
       : vscode.l10n.t('{0}, checked online ({1}).', customersCounted(report.totalCustomers), lookupRequestsCounted(report.lookupRequests));
     await vscode.commands.executeCommand('setContext', HAS_RESULT, true);
@@ -137,13 +150,10 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
           : vscode.l10n.t('{0} tax numbers could not be looked up; they are listed under "Not checked". Run again to check them.', report.unchecked.length);
       void prompts.message('warning', text);
     }
-    // The result is on screen already; a snapshot that cannot be saved only costs the next run's comparison.
-    await saveSnapshot(store, snapshot);
-    return report;
-  };
+  }
 
-  const exportResult = async (): Promise<{ path: string; written: number } | undefined> => {
-    const report = tree.report;
+  async export(): Promise<{ path: string; written: number } | undefined> {
+    const report = this.tree.report;
     if (!report) {
       await prompts.message('info', vscode.l10n.t('Run "Reconcile Customers with Registry" first.'));
       return undefined;
@@ -171,29 +181,41 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
       });
     const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(lines, file)} ${dialect.note}`);
     return { path: where.path, written: lines };
-  };
+  }
 
-  const hook: ReconciliationTestHook = { tree, store, view, indexRoot, snapshotFile: (baseUrl) => store.fileFor(baseUrl, shell.activeProfile().id) };
+  testHook(): ReconciliationTestHook {
+    const { tree, store, view, indexRoot } = this;
+    return { tree, store, view, indexRoot, snapshotFile: (baseUrl) => store.fileFor(baseUrl, this.shell.activeProfile().id) };
+  }
+}
+
+async function openCustomer(arg: unknown): Promise<unknown> {
+  const row = customerOf(arg);
+  return row ? vscode.commands.executeCommand(FormCommands.customer, { customerId: row.customerId }) : undefined;
+}
+
+// "Add alias to customer notes" is not offered: the customer record (CustomerDto / PUT
+// /general/Customers in the spec) has no notes, description or alias field to write it to.
+async function copyPkAlias(arg: unknown): Promise<string | undefined> {
+  const alias = customerOf(arg)?.pkAlias;
+  if (!alias) return undefined;
+  await vscode.env.clipboard.writeText(alias);
+  void prompts.message('info', vscode.l10n.t('Copied {0}.', alias));
+  return alias;
+}
+
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices, views: TreeViews): FeatureParts {
+  trackRegistryDownloads(context);
+  const reconciliation = new Reconciliation(context.globalStorageUri.fsPath, shell, views(ReconciliationView));
+  const { tree } = reconciliation;
   context.subscriptions.push(
     tree,
-    view,
-    registerCommand(ReconciliationCommands.run, (args) => run((args ?? {}) as RunArgs)),
-    registerCommand(ReconciliationCommands.export, () => exportResult()),
-    registerCommand(ReconciliationCommands.openCustomer, async (arg) => {
-      const row = customerOf(arg);
-      if (!row) return undefined;
-      return vscode.commands.executeCommand(FormCommands.customer, { customerId: row.customerId });
-    }),
-    // "Add alias to customer notes" is not offered: the customer record (CustomerDto / PUT
-    // /general/Customers in the spec) has no notes, description or alias field to write it to.
-    registerCommand(ReconciliationCommands.copyPkAlias, async (arg) => {
-      const alias = customerOf(arg)?.pkAlias;
-      if (!alias) return undefined;
-      await vscode.env.clipboard.writeText(alias);
-      void prompts.message('info', vscode.l10n.t('Copied {0}.', alias));
-      return alias;
-    }),
+    registerCommand(ReconciliationCommands.run, (args) => reconciliation.run((args ?? {}) as RunArgs)),
+    registerCommand(ReconciliationCommands.export, () => reconciliation.export()),
+    registerCommand(ReconciliationCommands.openCustomer, openCustomer),
+    registerCommand(ReconciliationCommands.copyPkAlias, copyPkAlias),
     registerRawCommand(ReconciliationCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? tree.loadMore(node) : undefined)),
-    registerRawCommand(ReconciliationCommands.testHook, () => hook),
+    registerRawCommand(ReconciliationCommands.testHook, () => reconciliation.testHook()),
   );
+  return { trees: { [ReconciliationView]: tree as vscode.TreeDataProvider<unknown> } };
 }

@@ -4,6 +4,7 @@
 // host's thread; else the same code in this thread. Both write the same files.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { RECORD_SEP, RECORDS_PER_BLOCK } from './format';
@@ -75,9 +76,10 @@ export async function openIndexSink(folder: string, pairsInMemory: number, optio
  * out/, so the package's dist/ is looked for further up. Not found (a build without it): this thread.
  */
 function findWorkerFile(): string | undefined {
-  const beside = path.join(__dirname, WORKER_FILE);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const beside = path.join(here, WORKER_FILE);
   if (fs.existsSync(beside)) return beside;
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+  for (let dir = here; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'dist', WORKER_FILE);
     if (fs.existsSync(candidate)) return candidate;
     if (path.dirname(dir) === dir) return undefined;

@@ -40,28 +40,39 @@ export function setCommandObserver(observer: ((id: string) => void) | undefined)
   commandObserver = observer;
 }
 
-/**
- * Commands of features loaded on first use (src/shell/lazyFeatures.ts): activate() registers a stub for
- * each id, and the feature, once loaded, hands its handler over through registerCommand below.
- */
-const lazyHandlers = new Map<string, CommandHandler | undefined>();
+/** The handler of each command of a feature, set when the feature has loaded (src/features/index.ts). */
+const handlers = new Map<string, CommandHandler>();
+/** Loads the feature that owns a command id. */
+const owners = new Map<string, () => Promise<unknown>>();
 
-/** Marks `id` as registered by a stub; its handler arrives when the feature registers it. */
-export function expectLazyCommand(id: string): void {
-  if (!lazyHandlers.has(id)) lazyHandlers.set(id, undefined);
+/** Registers `ids` with VS Code; the first call of one loads `owner`, which registers the handlers. */
+export function registerOnFirstUse(ids: readonly string[], owner: () => Promise<unknown>): vscode.Disposable[] {
+  return ids.map((id) => {
+    owners.set(id, owner);
+    return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        await owner();
+      } catch (error) {
+        // Shown like any command failure (the wrapper logs it and offers the log).
+        return runCommand(id, () => Promise.reject(error), args);
+      }
+      const handler = handlers.get(id);
+      if (!handler) throw new Error(`Nothing registered a handler for ${id}.`);
+      return handler(...args);
+    });
+  });
 }
 
-/** The handler a loaded feature registered for a stubbed id (undefined while it has none). */
-export function lazyHandler(id: string): CommandHandler | undefined {
-  return lazyHandlers.get(id);
+/** Whether the owner of a command id registered its handler (the extension-host tests ask). */
+export function hasHandler(id: string): boolean {
+  return handlers.has(id);
 }
 
-/** Registers with VS Code, or hands the handler to the stub activate() registered for this id. */
 function register(id: string, handler: CommandHandler): vscode.Disposable {
-  if (!lazyHandlers.has(id)) return vscode.commands.registerCommand(id, handler);
-  lazyHandlers.set(id, handler);
+  if (!owners.has(id)) return vscode.commands.registerCommand(id, handler);
+  handlers.set(id, handler);
   return new vscode.Disposable(() => {
-    if (lazyHandlers.get(id) === handler) lazyHandlers.set(id, undefined);
+    if (handlers.get(id) === handler) handlers.delete(id);
   });
 }
 
@@ -72,7 +83,7 @@ export function registerCommand(id: string, handler: CommandHandler): vscode.Dis
   });
 }
 
-/** A command without the wrapper (tree-internal clicks and test hooks), stub-aware like registerCommand. */
+/** A command without the wrapper (tree-internal clicks and test hooks). */
 export function registerRawCommand(id: string, handler: CommandHandler): vscode.Disposable {
   return register(id, handler);
 }

@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
 import { formatCount } from '../shell/displayFormat';
-import { claimTreeView } from '../shell/lazyTrees';
 import type { EmptyListRead, ListAvailability } from '../shell/listAvailability';
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
@@ -35,6 +34,8 @@ export class NilveraTrees implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
+    /** The views activate() created (src/features/index.ts); their rows are the providers below. */
+    views: (id: string) => vscode.TreeView<unknown>,
     client: ClientSource,
     ready: () => Promise<boolean>,
     /** What Check Connection found about a list on the active server (src/shell/listAvailability.ts). */
@@ -71,18 +72,19 @@ export class NilveraTrees implements vscode.Disposable {
     );
     this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);
 
-    // The views themselves were created at activation (src/extension.ts, with their options there).
-    this.customersView = claimTreeView(Views.customers, this.customers);
-    this.accountView = claimTreeView(Views.account, this.account);
-    claimTreeView(Views.documents, this.documents);
-    claimTreeView(Views.certificates, this.certificates);
-    claimTreeView(Views.identifications, this.identifications);
+    this.customersView = views(Views.customers) as vscode.TreeView<TreeNode>;
+    this.accountView = views(Views.account) as vscode.TreeView<TreeNode>;
     this.disposables.push(
       // "Delete Selected Customers" is offered in the palette only while rows are selected.
       this.customersView.onDidChangeSelection((e) => void vscode.commands.executeCommand('setContext', CustomerContextKeys.hasSelection, e.selection.length > 0)),
     );
     this.disposables.push(this.customers, this.documents, this.certificates, this.identifications, this.account);
     void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, false);
+  }
+
+  /** The providers of the views' rows, by view id. */
+  get providers(): Record<string, vscode.TreeDataProvider<unknown>> {
+    return { [Views.customers]: this.customers, [Views.documents]: this.documents, [Views.certificates]: this.certificates, [Views.identifications]: this.identifications, [Views.account]: this.account } as Record<string, vscode.TreeDataProvider<unknown>>;
   }
 
   /** Reloads every view (new key, other environment). */

@@ -1,4 +1,4 @@
-// Extension shell figures: what activation loads (dist/extension.js and the bundles it requires at once,
+// Extension shell figures: what activation loads (dist/extension.mjs and the modules it imports statically,
 // as `npm run package` builds them; goal <= 80 KB), beside the whole extension built as one bundle in
 // the same run (what activation loaded before features were split off), and the time activate() takes
 // in a real extension host (goal <= 3 ms), read from the extension-host suite's activation test in
@@ -32,7 +32,7 @@ async function activationBundles(): Promise<{ kb: number; files: number; vendorI
   const { outputs } = await buildExtension({ production: true, outdir });
   fs.rmSync(outdir, { recursive: true, force: true });
   const seen = new Set<string>();
-  const stack = ['extension.js'];
+  const stack = ['extension.mjs'];
   while (stack.length) {
     const file = stack.pop() as string;
     if (seen.has(file)) continue;
@@ -96,8 +96,8 @@ async function activationFloorDir(): Promise<string> {
     external: ['vscode'],
     plugins: [{
       name: 'features-external',
-      setup(b: { onResolve(o: { filter: RegExp }, f: (a: { path: string; importer: string }) => unknown): void }) {
-        b.onResolve({ filter: /^\.\/[a-z]+$/ }, (a) => (a.importer === featuresIndex ? { path: a.path, external: true } : undefined));
+      setup(b: { onResolve(o: { filter: RegExp }, f: (a: { path: string; importer: string; kind: string }) => unknown): void }) {
+        b.onResolve({ filter: /^\./ }, (a) => (a.importer === featuresIndex && a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined));
       },
     }],
     logLevel: 'error',

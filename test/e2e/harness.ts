@@ -99,7 +99,8 @@ export async function openFile(page: Page, name: string): Promise<void> {
     await page.waitForTimeout(1_000);
   }
   await box.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+  // The file's own tab: a preview beside it that follows the active editor carries the same name.
+  await page.locator('.tabs-container .tab.active:not([data-resource-name^="webview-"])', { hasText: name }).waitFor();
 }
 
 /**

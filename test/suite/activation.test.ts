@@ -3,7 +3,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { EXTENSION_ID } from '../../src/constants';
-import { OWN_ROWS_ONLY } from '../../src/features';
 import { suiteLog } from './report';
 
 interface Manifest {
@@ -59,14 +58,14 @@ suite('Extension activation', () => {
       `${wasActive ? 'already active before the test' : `ext.activate() resolved after ${waitedMs.toFixed(1)} ms`}`);
     // Its parts (npm run bench -- shell prints their medians): every registration activate() makes, in order, adding up to the whole.
     const steps = api.activationSteps ?? [];
-    assert.deepEqual(steps.map((s) => s.step), ['shell services, commands and listeners', 'feature command stubs', 'tree view shells', 'hover provider', 'webview panel serializers', 'editor and index-upgrade watchers', 'walkthrough progress']);
+    assert.deepEqual(steps.map((s) => s.step), ['shell services, commands and listeners', 'feature commands', 'tree views', 'hover provider', 'webview panel serializers', 'editor and index-upgrade watchers', 'walkthrough progress']);
     assert.ok(steps.every((s) => s.ms >= 0), JSON.stringify(steps));
     assert.ok(Math.abs(steps.reduce((sum, s) => sum + s.ms, 0) - api.activationMs) < 0.01, `the steps add up to ${api.activationMs} ms: ${JSON.stringify(steps)}`);
     suiteLog(`    activation steps (ms): ${steps.map((s) => `${s.step}: ${s.ms.toFixed(2)}`).join('; ')}`);
   });
 
-  test('registers every command in contributes.commands (those only on a feature\'s own rows once that feature loads)', async () => {
-    const contributed = ((extension().packageJSON as Manifest).contributes?.commands ?? []).map((c) => c.command).filter((id) => !OWN_ROWS_ONLY.has(id));
+  test('registers every command in contributes.commands at activation', async () => {
+    const contributed = ((extension().packageJSON as Manifest).contributes?.commands ?? []).map((c) => c.command);
     assert.ok(contributed.length > 0, 'package.json contributes no commands');
     await extension().activate();
     const registered = new Set(await vscode.commands.getCommands(true));
@@ -100,33 +99,30 @@ suite('Extension activation', () => {
 
 suite('Features loaded on first use', () => {
   interface Testing {
-    features: ReadonlyArray<{ loaded: boolean; module(): Promise<unknown>; definition: { name: string; commands: readonly string[] } }>;
-    lazyHandler(id: string): unknown;
+    features: ReadonlyArray<{ name: string; loaded: boolean; parts(): Promise<unknown>; commands: readonly string[] }>;
+    hasHandler(id: string): boolean;
   }
   const testing = async () => ((await extension().activate()) as { testing: Testing }).testing;
 
   test('activation loads no feature that was not used; the connection and profile features wait for their commands', async () => {
     const { features } = await testing();
     // This suite runs first: the views were focused above (views feature), nothing ran Check Connection or a profile command.
-    const byName = new Map(features.map((f) => [f.definition.name, f]));
+    const byName = new Map(features.map((f) => [f.name, f]));
     assert.equal(byName.get('connection')?.loaded, false, 'the connection feature loaded before its first command');
     assert.equal(byName.get('profiles')?.loaded, false, 'the profiles feature loaded before its first command');
     assert.equal(byName.get('views')?.loaded, true, 'showing the views loads their feature');
-    suiteLog(`    loaded after activation and the view focus: ${features.filter((f) => f.loaded).map((f) => f.definition.name).join(', ') || 'none'}`);
+    suiteLog(`    loaded after activation and the view focus: ${features.filter((f) => f.loaded).map((f) => f.name).join(', ') || 'none'}`);
   });
 
-  test('each feature, once loaded, has a handler for every command it declares (the stubs hand over to it)', async () => {
-    const { features, lazyHandler } = await testing();
+  test('each feature, once loaded, has a handler for every command of its table', async () => {
+    const { features, hasHandler } = await testing();
+    const registered = new Set(await vscode.commands.getCommands(true));
+    assert.deepEqual(features.flatMap((f) => f.commands.filter((id) => !registered.has(id))), [], 'every command is registered at activation');
     const missing: string[] = [];
     for (const feature of features) {
-      await feature.module();
-      for (const id of feature.definition.commands) if (typeof lazyHandler(id) !== 'function') missing.push(`${feature.definition.name}: ${id}`);
+      await feature.parts();
+      for (const id of feature.commands) if (!hasHandler(id)) missing.push(`${feature.name}: ${id}`);
     }
     assert.deepEqual(missing, []);
-    const registered = new Set(await vscode.commands.getCommands(true));
-    assert.ok(features.every((f) => f.definition.commands.every((id) => registered.has(id))), 'every declared command is registered');
-    // The commands of a feature's own rows have no stub: the loaded features registered them.
-    assert.deepEqual([...OWN_ROWS_ONLY].filter((id) => !registered.has(id)), [], 'own-row commands registered once their features loaded');
-    assert.deepEqual([...OWN_ROWS_ONLY].filter((id) => lazyHandler(id) !== undefined), [], 'own-row commands went to VS Code, not to a stub');
   });
 });

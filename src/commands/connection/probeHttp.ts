@@ -2,7 +2,7 @@
 // bytes of the answer, whatever the status (the API client would turn a 404 into an error and
 // retry a 503; the check wants to see exactly what the server said, once). Plain Node, no `vscode`.
 import { buildQuery, type QueryValue } from '../../api/paths';
-import type { FetchLike } from '../../api/http';
+import { loadNodeFetch, type FetchLike } from '../../api/http';
 
 export interface ProbeTarget {
   /** Host root without /general. */
@@ -54,13 +54,6 @@ export interface ProbeAnswer {
 
 const DEFAULT_MAX_BYTES = 256 * 1024;
 
-let nodeFetch: Promise<FetchLike> | undefined;
-function loadFetch(): Promise<FetchLike> {
-  // Turned by the build into a deferred require of dist/vendor/node-fetch.js, as in src/api/http.ts.
-  nodeFetch ??= import('node-fetch').then((m) => m.default as unknown as FetchLike);
-  return nodeFetch;
-}
-
 /** Thrown when the caller's signal fired: the check was cancelled. */
 export class ProbeCancelledError extends Error {
   constructor() {
@@ -104,7 +97,7 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
     throw new Error(`Check Connection sends only read-only requests, not ${request.method} ${request.template}`);
   }
   if (signal.aborted) throw new ProbeCancelledError();
-  const fetchFn = target.fetch ?? (await loadFetch());
+  const fetchFn = target.fetch ?? (await loadNodeFetch());
   const controller = new AbortController();
   const onAbort = () => controller.abort();
   signal.addEventListener('abort', onAbort, { once: true });

@@ -6,9 +6,8 @@ import type { CustomerResponse } from '../../api/types';
 import { isApiError } from '../../shell/apiContract';
 import { prompts } from '../../shell/prompts';
 import { CustomerNode } from '../../views/customers/customerNode';
-import { commandExists } from '../../shell/commandRunner';
 import { required, showRecord, type CommandContext } from '../commandContext';
-import { askCustomerFields, taxNumberProblem } from './customerInputs';
+import { taxNumberProblem } from './customerInputs';
 
 /** The customers a command applies to: the clicked row plus the selection it belongs to, else the selection. */
 export function targetCustomers(ctx: CommandContext, node: unknown, selected: unknown): CustomerNode[] {
@@ -35,27 +34,13 @@ export async function openCustomer(ctx: CommandContext, node: unknown): Promise<
   await showRecord(details, customerDocumentName(details));
 }
 
-export async function createCustomer(ctx: CommandContext): Promise<void> {
-  if (await commandExists(FormCommands.customer)) {
-    await vscode.commands.executeCommand(FormCommands.customer, {});
-    return;
-  }
-  const dto = await askCustomerFields(undefined, vscode.l10n.t('New Customer'));
-  await (await ctx.client()).customers.create([dto]);
-  ctx.trees.dataChanged('customers');
-  void prompts.message('info', vscode.l10n.t('Customer "{0}" created.', dto.Name ?? ''));
+export async function createCustomer(): Promise<void> {
+  await vscode.commands.executeCommand(FormCommands.customer, {});
 }
 
 export async function editCustomer(ctx: CommandContext, node: unknown): Promise<void> {
   const customer = oneCustomer(ctx, node);
-  if (await commandExists(FormCommands.customer)) {
-    await vscode.commands.executeCommand(FormCommands.customer, { customerId: customer.ID });
-    return;
-  }
-  const dto = await askCustomerFields(customer, vscode.l10n.t('Edit Customer'));
-  await (await ctx.client()).customers.update({ ...dto, ID: customer.ID });
-  ctx.trees.dataChanged('customers');
-  void prompts.message('info', vscode.l10n.t('Customer "{0}" saved.', dto.Name ?? ''));
+  await vscode.commands.executeCommand(FormCommands.customer, { customerId: customer.ID });
 }
 
 export async function checkCustomerInRegistry(ctx: CommandContext, node: unknown): Promise<void> {

@@ -18,7 +18,7 @@ export function registerCustomerCommands(ctx: CommandContext): vscode.Disposable
     registerCommand(TreeCommands.customersCopyTaxNumber, (node) => copyTaxNumber(ctx, node)),
     registerCommand(TreeCommands.customersDelete, (node, selected) => deleteCustomers(ctx, node, selected)),
     registerCommand(TreeCommands.customersDeleteSelected, (node, selected) => deleteCustomers(ctx, node, selected)),
-    registerCommand(TreeCommands.customersCreate, () => createCustomer(ctx)),
+    registerCommand(TreeCommands.customersCreate, () => createCustomer()),
     registerCommand(TreeCommands.customersFindByTaxNumber, () => findByTaxNumber(ctx)),
     registerCommand(TreeCommands.customersQuickSearch, () => quickSearch(ctx)),
     // Import and export are bundles of their own, loaded when first run.

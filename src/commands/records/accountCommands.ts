@@ -4,17 +4,10 @@ import { FormCommands } from '../../constants';
 import { prompts } from '../../shell/prompts';
 import { readSettings } from '../../shell/settings';
 import { MailingNode } from '../../views/records/accountNodes';
-import { commandExists } from '../../shell/commandRunner';
-import { showRecord, type CommandContext } from '../commandContext';
+import type { CommandContext } from '../commandContext';
 
-export async function openCompany(ctx: CommandContext): Promise<void> {
-  if (await commandExists(FormCommands.company)) {
-    await vscode.commands.executeCommand(FormCommands.company);
-    return;
-  }
-  // Until the form exists: the company record, read-only.
-  const company = await (await ctx.client()).company.get();
-  await showRecord(company, company.Name || vscode.l10n.t('Company'));
+export async function openCompany(): Promise<void> {
+  await vscode.commands.executeCommand(FormCommands.company);
 }
 
 /**

@@ -26,7 +26,7 @@ export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[]
       ctx.trees.account.refresh();
       await vscode.commands.executeCommand(Commands.creditsRefresh);
     }),
-    registerCommand(TreeCommands.accountOpenCompany, () => openCompany(ctx)),
+    registerCommand(TreeCommands.accountOpenCompany, () => openCompany()),
     registerCommand(TreeCommands.accountToggleMailing, (node, wanted) => toggleMailing(ctx, node, wanted)),
     registerCommand(TreeCommands.accountOpenCampaign, (url) => openCampaign(url)),
   ];

@@ -2,7 +2,6 @@
 // and storage), and the detail document provider.
 import * as vscode from 'vscode';
 import { TreeCommands } from '../../constants';
-import { commandExists } from '../../shell/commandRunner';
 import type { ShellServices } from '../../shell/services';
 import type { RegistryDetailProvider } from './detailDocument';
 
@@ -14,7 +13,7 @@ export interface PaletteContext {
 
 export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
 
-/** Tells the views what changed, when the views are there (another part registers the command). */
+/** Tells the views what changed. */
 export async function notifyDataChanged(area: DataArea): Promise<void> {
-  if (await commandExists(TreeCommands.dataChanged)) await vscode.commands.executeCommand(TreeCommands.dataChanged, { area });
+  await vscode.commands.executeCommand(TreeCommands.dataChanged, { area });
 }

@@ -3,7 +3,6 @@ import * as vscode from 'vscode';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { FormCommands } from '../../constants';
-import { commandExists } from '../../shell/commandRunner';
 import { notifyDataChanged, type PaletteContext } from './commandContext';
 import { customerPrefill, type RegistryDetail } from './registryDetail';
 
@@ -18,14 +17,14 @@ function activeDetail(ctx: PaletteContext): RegistryDetail | undefined {
 }
 
 /**
- * Opens the customer form prefilled when the form exists; otherwise creates the customer directly
- * after a confirmation. Returns how it went ('form' | 'created').
+ * Opens the customer form prefilled; with `useForm: false`, creates the customer directly after a
+ * confirmation. Returns how it went ('form' | 'created').
  */
 export async function addAsCustomer(ctx: PaletteContext, arg?: unknown, options: { useForm?: boolean } = {}): Promise<'form' | 'created'> {
   const detail = isDetail(arg) ? arg : activeDetail(ctx);
   if (!detail) throw new UserFacingError(vscode.l10n.t('Open a taxpayer from the registry first (Check a Tax Number or Search the Registry).'));
   const prefill = customerPrefill(detail);
-  if (options.useForm !== false && (await commandExists(FormCommands.customer))) {
+  if (options.useForm !== false) {
     await vscode.commands.executeCommand(FormCommands.customer, { prefill });
     return 'form';
   }

@@ -9,7 +9,6 @@ import { Commands, FormViewTypes, PreviewViewTypes, ReconciliationView, Views } 
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../../../src/editor/selectors';
 import { FEATURES } from '../../../src/features';
 import { ActivationSteps } from '../../../src/shell/activationSteps';
-import { stubbedCommands } from '../../../src/shell/lazyFeatures';
 
 const nothing = (): void => undefined;
 
@@ -31,12 +30,11 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
   );
   timing.mark('shell services, commands and listeners');
 
-  // The same ids as LazyFeature.registerStubs().
-  const tests = context.extensionMode === vscode.ExtensionMode.Test;
+  // The same ids as registerFeatures() (src/features/index.ts).
   for (const feature of Object.values(FEATURES)) {
-    for (const id of stubbedCommands(feature, tests)) context.subscriptions.push(vscode.commands.registerCommand(id, nothing));
+    for (const id of Object.values(feature.commands)) context.subscriptions.push(vscode.commands.registerCommand(id, nothing));
   }
-  timing.mark('feature command stubs');
+  timing.mark('feature commands');
 
   const tree = (id: string, options: Omit<vscode.TreeViewOptions<unknown>, 'treeDataProvider'>) => vscode.window.createTreeView(id, { ...options, treeDataProvider: emptyTree });
   context.subscriptions.push(
@@ -47,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
     tree(Views.account, { showCollapseAll: true, manageCheckboxStateManually: true }),
     tree(ReconciliationView, { showCollapseAll: true }),
   );
-  timing.mark('tree view shells');
+  timing.mark('tree views');
   context.subscriptions.push(vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, { provideHover: () => undefined }));
   timing.mark('hover provider');
   context.subscriptions.push(...[...Object.values(FormViewTypes), ...Object.values(PreviewViewTypes)].map((viewType) => vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async () => undefined })));

@@ -1,5 +1,5 @@
 // The extension's bundles as `npm run package` builds them (esbuild.js buildExtension, minified): what
-// activation loads (dist/extension.js and the bundles it requires at once) stays small and holds no
+// activation loads (dist/extension.mjs and the modules it imports statically) stays small and holds no
 // feature's code; each feature loaded on first use (src/features/) is a bundle of its own; budgets per
 // bundle. The figures are deterministic for a given source, so they are asserted here, not benchmarked.
 import { before, test } from 'node:test';
@@ -87,17 +87,17 @@ before(async () => {
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
   }
-  const table = Object.keys(FEATURE_BUDGET_BYTES).map((f) => `${f} ${(bytesOf(loadedWith(featureBundle(f) ?? 'extension.js')) / 1024).toFixed(1)} KB`);
-  console.log(`bundles: ${Object.keys(outputs).length} files; at activation ${(bytesOf(loadedWith('extension.js')) / 1024).toFixed(1)} KB; features with what they load: ${table.join(', ')}`);
+  const table = Object.keys(FEATURE_BUDGET_BYTES).map((f) => `${f} ${(bytesOf(loadedWith(featureBundle(f) ?? 'extension.mjs')) / 1024).toFixed(1)} KB`);
+  console.log(`bundles: ${Object.keys(outputs).length} files; at activation ${(bytesOf(loadedWith('extension.mjs')) / 1024).toFixed(1)} KB; features with what they load: ${table.join(', ')}`);
 });
 
 test(`activation loads at most ${ACTIVATION_BUDGET_BYTES / 1024} KB of bundles`, () => {
-  const files = loadedWith('extension.js');
+  const files = loadedWith('extension.mjs');
   assert.ok(bytesOf(files) <= ACTIVATION_BUDGET_BYTES, `${(bytesOf(files) / 1024).toFixed(1)} KB in ${files.join(', ')}`);
 });
 
 test("no area's modules are loaded at activation", () => {
-  const atActivation = inputsOf(loadedWith('extension.js'));
+  const atActivation = inputsOf(loadedWith('extension.mjs'));
   assert.ok(atActivation.includes('src/extension.ts') && atActivation.includes('src/shell/services.ts'), 'the metafile lists the shell');
   const leaks = AREA_MODULES.flatMap(([area, pattern]) => atActivation.filter((m) => pattern.test(m)).map((m) => `${area}: ${m}`));
   assert.deepEqual(leaks, []);
@@ -111,7 +111,7 @@ test('each feature of src/features/ is a bundle of its own, required only throug
     assert.ok(bundle, `no bundle for src/features/${feature}.ts`);
     const requiredBy = Object.entries(outputs).filter(([, o]) => o.imports.some((i) => i.path === bundle && i.kind !== 'dynamic-import'));
     assert.deepEqual(requiredBy.map(([name]) => name), [], `${bundle} is required at load time by another bundle`);
-    assert.ok(outputs['extension.js'].imports.some((i) => i.path === bundle && i.kind === 'dynamic-import'), `activation does not reach ${bundle} through import()`);
+    assert.ok(outputs['extension.mjs'].imports.some((i) => i.path === bundle && i.kind === 'dynamic-import'), `activation does not reach ${bundle} through import()`);
   }
 });
 

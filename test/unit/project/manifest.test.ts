@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { evaluateWhen, type WhenContext } from '../../support/whenClause';
-import { OWN_ROWS_ONLY } from '../../../src/features';
 import { FormViewTypes, PreviewViewTypes } from '../../../src/constants';
 
 interface MenuEntry {
@@ -268,23 +267,4 @@ test("the walkthrough's context keys are the ones src/walkthrough/ declares and 
   assert.match(stepsDone, new RegExp(`WALKTHROUGH_ID = '${wt?.id}'`));
   const type = /export type WalkthroughStep = ([^;]+);/.exec(stepsDone)?.[1] ?? '';
   assert.deepEqual(type.split('|').map((t) => t.trim().replace(/'/g, '')), (wt?.steps ?? []).map((st) => st.id));
-});
-
-test("commands without a stub (src/features OWN_ROWS_ONLY) are offered only on their views' rows", () => {
-  const walkthroughAndWelcome = JSON.stringify([(manifest.contributes as Record<string, unknown> | undefined)?.walkthroughs, manifest.contributes?.viewsWelcome]);
-  const problems: string[] = [];
-  for (const id of OWN_ROWS_ONLY) {
-    const contributed = commands.some((c) => c.command === id);
-    const paletteRule = (menus.commandPalette ?? []).find((m) => m.command === id);
-    if (contributed && paletteRule?.when !== 'false') problems.push(`${id} is in the palette`);
-    for (const [menu, entries] of Object.entries(menus)) {
-      if (menu === 'commandPalette') continue;
-      for (const entry of entries.filter((e) => e.command === id)) {
-        if (menu !== 'view/item/context') problems.push(`${id} is in ${menu}`);
-        else if (!/view == nilvera\.[\w.]+/.test(entry.when ?? '')) problems.push(`${id} is offered on rows of any view`);
-      }
-    }
-    if (walkthroughAndWelcome.includes(id)) problems.push(`${id} is a link of the walkthrough or a welcome view`);
-  }
-  assert.deepEqual(problems, []);
 });

@@ -35,7 +35,7 @@ const ALLOWED = [
   /^extension\/package\.nls(\.[a-z]{2}(-[a-z]{2})?)?\.json$/,
   /^extension\/(readme|changelog)\.md$/,
   /^extension\/LICENSE\.txt$/,
-  /^extension\/dist\/[\w./-]+\.(js|css)$/,
+  /^extension\/dist\/[\w./-]+\.(m?js|css)$/,
   /^extension\/media\/[\w./-]+$/,
   /^extension\/l10n\/bundle\.l10n(\.[a-z]{2}(-[a-z]{2})?)?\.json$/,
 ];
