@@ -1,5 +1,6 @@
 // The downloaded-ZIP check (checkZip, src/domain/zip.ts) and the sandbox's ZIP faults that exercise
-// it: a whole ZIP passes, every cut and every flipped byte of the compressed data is caught.
+// it, over HTTP (so the Prism run, scripts/test-prism.js, takes it too): a whole ZIP passes, every cut
+// and every flipped byte of the compressed data is caught.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,8 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { checkZip, ZipError } from '../../../src/domain/zip';
-import { zipOfOneEntry } from '../../../src/domain/zip';
+import { checkZip, ZipError, zipOfOneEntry } from '../../../src/domain/zip';
 import { api, startTestSandbox, type SandboxHandle } from '../../support/sandbox';
 
 async function makeZip(text: string): Promise<Buffer> {
