@@ -3,7 +3,7 @@
 //  1. Overhead: N × GET /general/Customers/{ID} through the client vs the same requests with plain
 //     node-fetch, interleaved rounds, median per side. Target ratio ≤ 1.10.
 //  2. Registry ZIP (1.5 million taxpayers by default): client.registry.downloadList (streaming
-//     base64 decode) + jszip + the streaming XML parser over every taxpayer, vs a baseline that only
+//     base64 decode) + the ZIP reader (src/domain/zip.ts) + the streaming XML parser over every taxpayer, vs a baseline that only
 //     downloads the body and inflates the entry with zlib. Each side runs in a fresh process so
 //     its peak RSS is its own. Targets: time ≤ 2.0× the baseline, peak RSS ≤ 2 × ZIP + 150 MB.
 // Run: npm run bench -- client   (options: --requests N --registry N --skip-zip)
@@ -205,7 +205,7 @@ async function registryZip(registry: number): Promise<boolean> {
     console.log(`registry ZIP: ${registry.toLocaleString('en')} taxpayers, ZIP ${MB(zipBytes)} MiB, XML ${MB(base[0].inflated ?? 0)} MiB`);
     console.log(`  baseline (download + base64 + zlib inflate, no parsing): ${base.map((r) => r.ms.toFixed(0)).join(', ')} ms; peak RSS ${MB(Math.max(...base.map((r) => r.peakRss)))} MiB`);
     console.log(
-      `  client (downloadList streaming decode + jszip + XML parser): ${full.map((r) => r.ms.toFixed(0)).join(', ')} ms ` +
+      `  client (downloadList streaming decode + ZIP reader + XML parser): ${full.map((r) => r.ms.toFixed(0)).join(', ')} ms ` +
         `(download+decode ${full.map((r) => r.downloadedMs!.toFixed(0)).join(', ')} ms); ${full[0].taxpayers?.toLocaleString('en')} taxpayers, ${full[0].aliases?.toLocaleString('en')} aliases`,
     );
     console.log(`  time ratio of medians ${ratio.toFixed(2)} (target ≤ 2.0) ${ratio <= 2 ? 'OK' : 'MISSED'}; of best runs ${bestRatio.toFixed(2)}`);

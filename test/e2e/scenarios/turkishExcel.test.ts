@@ -154,7 +154,12 @@ test('export with a Turkish display language: Excel reads it in columns (";", BO
       await wb.sandbox!.control('faults', { method: 'DELETE' });
     }
     assert.deepEqual(fs.readFileSync(target), previous, 'Cancel left the previous export as it was');
-    assert.deepEqual(fs.readdirSync(folder).filter((n) => n.endsWith('.nilvera-tmp')), [], 'no partial file left');
+    // VS Code closes the toast as soon as Cancel is clicked; the export removes its temporary file once
+    // the aborted request has settled, a moment later. Wait for that, not for the toast.
+    const temps = () => fs.readdirSync(folder).filter((n) => n.endsWith('.nilvera-tmp'));
+    for (const until = Date.now() + 15_000; temps().length > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(temps(), [], 'no partial file left');
+    assert.deepEqual(fs.readFileSync(target), previous, 'the previous export still as it was once the export stopped');
 
     // Excel has the file open: on Windows it cannot be replaced. Here it is made immutable (as root).
     if (!immutable(target, true)) {
