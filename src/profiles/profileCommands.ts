@@ -9,7 +9,7 @@ import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } 
 import { describeError, UserFacingError } from '../shell/errorMessages';
 import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
-import { rememberSecret } from '../shell/redact';
+import { askApiKey } from '../shell/apiKeyCommands';
 import { createShellClient, environmentLabel, type ShellServices } from '../shell/services';
 import { readSettings } from '../shell/settings';
 import { profileSecretName, type Profile } from './profile';
@@ -78,21 +78,6 @@ export async function fetchCompany(baseUrl: string, key: string): Promise<Compan
   });
 }
 
-async function askKey(title: string): Promise<string> {
-  const key = (
-    await prompts.inputBox({
-      title,
-      prompt: vscode.l10n.t('Paste the API key created in the Nilvera portal. It is stored in VS Code’s secret storage.'),
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Enter the API key.')),
-    })
-  )?.trim();
-  if (!key) throw new UserCancelledError();
-  rememberSecret(key);
-  return key;
-}
-
 /** Stores the record and its key, then makes it this window's profile. */
 async function saveProfile(services: ShellServices, profile: Profile, key: string): Promise<void> {
   await services.keys.store(profileSecretName(profile.id), key);
@@ -118,7 +103,7 @@ export async function addProfile(services: ShellServices): Promise<void> {
     if (!check.ok) throw new UserCancelledError();
     customUrl = check.baseUrl;
   }
-  const key = await askKey(vscode.l10n.t('Nilvera: Add Profile ({0})', environmentLabel(environment)));
+  const key = await askApiKey(vscode.l10n.t('Nilvera: Add Profile ({0})', environmentLabel(environment)));
   const baseUrl = await baseUrlFor(services, environment, customUrl, key);
   let company: CompanySummary;
   try {
@@ -160,7 +145,7 @@ export async function addCompanyAsProfile(services: ShellServices, arg: unknown)
     void prompts.message('info', vscode.l10n.t('"{0}" already has a profile: {1}.', companyName || taxNumber, existing.name));
     return;
   }
-  const key = await askKey(vscode.l10n.t('Nilvera: API Key of {0}', companyName || taxNumber));
+  const key = await askApiKey(vscode.l10n.t('Nilvera: API Key of {0}', companyName || taxNumber));
   const baseUrl = await baseUrlFor(services, active.environment, active.baseUrl, key);
   let company: CompanySummary;
   try {

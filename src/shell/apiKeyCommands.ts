@@ -43,23 +43,29 @@ export async function saveKey(services: ShellServices, environment: EnvironmentI
   }
 }
 
+/** Asks for an API key (hidden input); the key is redacted from logs from here on. Cancel throws. */
+export async function askApiKey(title: string): Promise<string> {
+  const key = (
+    await prompts.inputBox({
+      title,
+      prompt: vscode.l10n.t('Paste the API key created in the Nilvera portal. It is stored in VS Code’s secret storage.'),
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Enter the API key.')),
+    })
+  )?.trim();
+  if (!key) throw new UserCancelledError();
+  rememberSecret(key);
+  return key;
+}
+
 export async function setApiKey(services: ShellServices): Promise<void> {
   const environment = services.environment();
   const label = environmentLabel(environment);
   // Resolving the URL first stops here when the environment cannot be reached at all.
   if (environment === 'custom') await services.baseUrl(environment);
   for (;;) {
-    const key = (
-      await prompts.inputBox({
-        title: vscode.l10n.t('Nilvera: Set API Key ({0})', label),
-        prompt: vscode.l10n.t('Paste the API key created in the Nilvera portal. It is stored in VS Code’s secret storage.'),
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: (value) => (value.trim() ? undefined : vscode.l10n.t('Enter the API key.')),
-      })
-    )?.trim();
-    if (!key) throw new UserCancelledError();
-    rememberSecret(key);
+    const key = await askApiKey(vscode.l10n.t('Nilvera: Set API Key ({0})', label));
     const check = await checkKey(services, environment, key);
     if (check.ok) {
       if (await saveKey(services, environment, key)) {
