@@ -77,22 +77,21 @@ const QUICK_INPUT = '.quick-input-widget';
 const QUICK_INPUT_ROWS = `${QUICK_INPUT} .quick-input-list .monaco-list-row`;
 const WAIT_MS = 20_000;
 
-/**
- * Chooses `action` in the open context menu: hover, then Enter. A plain click that comes while the
- * menu is still fading in is not always taken. The menu lives in a shadow root; Playwright's CSS
- * engine pierces open shadow roots.
- */
 /** Opens a workspace file through Quick Open (Ctrl+P), as a person would, and waits for its tab. */
 export async function openFile(page: Page, name: string): Promise<void> {
   const box = page.locator('.quick-input-widget .quick-input-box input');
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first();
   // Quick Open answers from the file search's cache: a file written just before may only be listed once the
   // watcher has seen it, so ask again (a closed and reopened Quick Open searches afresh) before giving up.
+  // It also closes when the focus moves away as it opens (a webview beside it re-rendering takes the focus):
+  // then the box goes inert and hidden under the fill, and the next attempt opens it again.
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('Control+P');
-    await box.waitFor({ state: 'visible' });
-    await box.fill(name);
-    const listed = await row.waitFor({ timeout: 8_000 }).then(() => true, () => false);
+    const typed = await box
+      .waitFor({ state: 'visible', timeout: 5_000 })
+      .then(() => box.fill(name, { timeout: 5_000 }))
+      .then(() => true, () => false);
+    const listed = typed && (await row.waitFor({ timeout: 8_000 }).then(() => true, () => false));
     if (listed) break;
     if (attempt === 4) throw new Error(`Quick Open never listed "${name}"`);
     await page.keyboard.press('Escape');
@@ -122,8 +121,8 @@ export async function runAsking(page: Page, title: string): Promise<void> {
 /**
  * Opens a context menu with `open` and runs `action` from it (hover, then Enter: a plain click on the
  * item was not always taken). A menu that closes before the item is chosen is opened again, up to
- * three times: VS Code closes it when the list under it re-renders (ci, stop 22: a customers row
- * menu vanished mid-hover right after a delete had refreshed the view).
+ * three times: VS Code closes it when the list under it re-renders (a customers row menu vanished
+ * mid-hover right after a delete had refreshed the view).
  */
 export async function chooseMenuItem(page: Page, action: string, open: () => Promise<void>): Promise<void> {
   const item = page.locator('.monaco-menu .action-item', { hasText: action }).first();
