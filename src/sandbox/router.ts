@@ -31,9 +31,14 @@ export interface RouteSpec {
   path: string;
   /** Writes need the full-permission key. */
   write: boolean;
-  /** Operation name for logs and error details. */
+  /** The operation's name, as the behaviour points' route sets (routes/operationSets.ts) list it. */
   name: string;
   handler: Handler;
+}
+
+/** A route; every method but GET writes unless `write` says otherwise. */
+export function route(method: RouteSpec['method'], path: string, name: string, handler: Handler, write = method !== 'GET'): RouteSpec {
+  return { method, path, write, name, handler };
 }
 
 interface CompiledRoute extends RouteSpec {

@@ -14,6 +14,12 @@ export function expectObject(body: unknown, what: string): JsonObject {
   return body as JsonObject;
 }
 
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function isBase64(text: string): boolean {
+  return text.length % 4 === 0 && BASE64.test(text);
+}
+
 export function expectArray(body: unknown, what: string): unknown[] {
   if (!Array.isArray(body)) throw badRequest('The request body is invalid.', `${what} must be a JSON array.`);
   return body;
