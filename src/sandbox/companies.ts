@@ -1,8 +1,7 @@
 // One sandbox address serving several companies of one user (an accountant's clients): each
 // company is a complete sandbox of its own (own key, company record, customers, documents) behind
 // a front server that hands each request to the company its key belongs to. GET /Company/List is
-// answered by the front: the companies of the calling user, i.e. all of them. Additive: the
-// single-company server (server.ts) is unchanged and does the real work.
+// answered by the front: the companies of the calling user, i.e. all of them.
 import * as http from 'node:http';
 import { sendJson } from './answers';
 import { bearerKey, generateKey } from './auth';

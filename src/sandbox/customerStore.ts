@@ -151,18 +151,9 @@ export class CustomerStore {
     for (const { rows, compare } of this.sorted.values()) rows.splice(lowerBound(rows, r, compare), 0, r);
   }
 
-  /** Removes the record object that is in the orders now (call before replacing it). */
+  /** Removes r from the orders (before replacing it); ties break by ID, so lowerBound finds r itself. */
   private removeSorted(r: CustomerRecord): void {
-    for (const { rows, compare } of this.sorted.values()) {
-      const at = lowerBound(rows, r, compare);
-      if (rows[at] === r) {
-        rows.splice(at, 1);
-        continue;
-      }
-      // Not reached while the order is total (ties break by ID); kept as a safety net.
-      const i = rows.indexOf(r);
-      if (i >= 0) rows.splice(i, 1);
-    }
+    for (const { rows, compare } of this.sorted.values()) rows.splice(lowerBound(rows, r, compare), 1);
   }
 
   private changed(): void {

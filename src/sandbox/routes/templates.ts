@@ -1,6 +1,7 @@
 // PUT /ebill/Templates and PUT /evoucher/Series: flags with one default at a time.
 import { createHash } from 'node:crypto';
 import { route, type RouteSpec } from '../router';
+import type { SeriesRecord } from '../records';
 import { badRequest, notFound, unprocessable, ValidationMessages } from '../errors';
 import { expectObject, isBase64, optBool, optString, reqInt, type JsonObject } from '../validate';
 
@@ -10,7 +11,7 @@ type Flags = Record<'IsActive' | 'IsDefault', boolean | null | undefined>;
  * Applies IsActive/IsDefault: making one the default clears the others; the default must stay
  * active; the only default cannot be unset (set another one instead).
  */
-function applyFlags<T extends { ID: number } & Record<keyof Flags, boolean>>(list: T[], item: T, flags: Flags, what: string): void {
+function applyFlags<T extends SeriesRecord>(list: T[], item: T, flags: Flags, what: string): void {
   const nextActive = flags.IsActive ?? item.IsActive;
   const nextDefault = flags.IsDefault ?? item.IsDefault;
   if (nextDefault && !nextActive) throw unprocessable(`An inactive ${what} cannot be the default.`, `ID ${item.ID}`);
