@@ -31,8 +31,10 @@ export class CustomerStore {
   private views = new Map<string, CustomerRecord[]>();
   private nextId = 1;
 
-  constructor(records: Iterable<CustomerRecord> = []) {
+  /** `nextId`: the next new customer's ID when above every record's (deleted customers' IDs are not reused). */
+  constructor(records: Iterable<CustomerRecord> = [], nextId = 1) {
     for (const r of records) this.put(r);
+    this.nextId = Math.max(this.nextId, nextId);
   }
 
   get size(): number {
@@ -110,10 +112,6 @@ export class CustomerStore {
 
   nextIdValue(): number {
     return this.nextId;
-  }
-
-  restoreNextId(n: number): void {
-    this.nextId = Math.max(this.nextId, n);
   }
 
   private put(r: CustomerRecord): CustomerRecord {

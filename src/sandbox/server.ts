@@ -70,8 +70,7 @@ function applyFault(res: http.ServerResponse, d: FaultDecision): unknown {
 
 /** A throw-away copy of the data that a handler may change without effect (and without saving). */
 function scratchCopy(app: SandboxContext): SandboxContext {
-  const customers = new CustomerStore(structuredClone([...app.customers.all()]));
-  customers.restoreNextId(app.customers.nextIdValue());
+  const customers = new CustomerStore(structuredClone([...app.customers.all()]), app.customers.nextIdValue());
   return { ...app, state: structuredClone(app.state), customers, changed: () => undefined };
 }
 
@@ -84,8 +83,7 @@ async function loadOrGenerate(options: SandboxOptions, dataFile: string | undefi
   const state = persisted?.state ?? generateMutableState(seed);
   let customers: CustomerStore;
   if (persisted) {
-    customers = new CustomerStore(persisted.customers);
-    customers.restoreNextId(persisted.nextCustomerId);
+    customers = new CustomerStore(persisted.customers, persisted.nextCustomerId);
     registry.importOverrides(persisted.registry);
   } else {
     const regular = generateCustomers(seed, options.customers ?? 300, registry);
@@ -245,13 +243,12 @@ function parseJsonBody(buf: Buffer): unknown {
 
 /** Method, path and raw query string (undefined without '?') of a request. */
 export function requestLine(req: http.IncomingMessage): { method: string; path: string; query?: string } {
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  return { method: (req.method ?? 'GET').toUpperCase(), path: q < 0 ? url : url.slice(0, q), query: q < 0 ? undefined : url.slice(q + 1) };
+  const [path, query] = (req.url ?? '/').split(/\?(.*)/s, 2);
+  return { method: (req.method ?? 'GET').toUpperCase(), path, query };
 }
 
 /** Listens on host:port (default a free loopback port); the port taken and the URL to it. */
-export async function listen(server: http.Server, port = 0, host = '127.0.0.1'): Promise<{ port: number; url: string }> {
+export async function listen(server: http.Server, port = 0, host = '127.0.0.1') {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
