@@ -60,7 +60,7 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, s
         deps.app.behaviour.change(((await readJson(req)) ?? {}) as BehaviourSettings);
         return sendJson(res, 200, deps.app.behaviour.snapshot());
       case 'DELETE behaviour':
-        deps.app.behaviour.reset();
+        deps.app.behaviour.change({ profile: 'default' });
         return sendJson(res, 200, deps.app.behaviour.snapshot());
       case 'POST faults':
         deps.faults.set((await readJson(req)) as FaultPlan);

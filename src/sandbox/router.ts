@@ -1,17 +1,14 @@
 // Route table with case-insensitive literal segments and URL-decoded parameters. The raw path is
 // split on '/' before decoding, so an encoded slash (%2F) stays inside its parameter.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { badRequest } from './errors';
 import type { QueryParams } from './validate';
 import type { SandboxContext } from './context';
 import type { ZipFaultKind } from './faults';
 
 export interface RequestContext {
-  method: string;
-  path: string;
   params: Record<string, string>;
   query: QueryParams;
-  req: IncomingMessage;
   res: ServerResponse;
   app: SandboxContext;
   /** The parsed JSON body; undefined when the body is empty; 400 when it is not JSON. */

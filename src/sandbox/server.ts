@@ -206,21 +206,16 @@ class SandboxServer implements SandboxHandle {
     if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
     if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
     // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
-    if (behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name)) {
-      sendEmpty(res, 404);
-      return RESPONDED;
-    }
+    const lacking = behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name);
+    if (lacking) return sendEmpty(res, 404);
     authorize(req, this.keys, match.route.write, behaviour.answerFor('badKeyStatus'));
     // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
     // (so bad input still gets its error), answers false and keeps nothing.
     const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && BOOLEAN_ANSWER_ROUTES.has(match.route.name);
     let bodyPromise: Promise<unknown> | undefined;
     const ctx: RequestContext = {
-      method,
-      path,
       params: match.params,
       query: caseInsensitiveQuery(query),
-      req,
       res,
       app: answerFalse ? scratchCopy(this.app) : this.app,
       ...(zipFault ? { zipFault } : {}),
