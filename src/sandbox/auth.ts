@@ -3,11 +3,6 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, ErrorCode } from './errors';
 
-export interface SandboxKeys {
-  full: string;
-  restricted: string;
-}
-
 /** A key in the platform's shape: 64 upper-case hex characters. */
 export function generateKey(): string {
   return randomBytes(32).toString('hex').toUpperCase();
@@ -19,12 +14,15 @@ function sameKey(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The key of the request's `Authorization: Bearer <key>` header, if it has one. */
+export function bearerKey(req: IncomingMessage): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
 /** Throws 401 for a missing key, 401 (or 403) for an unknown key, 403 when the restricted key attempts a write. */
-export function authorize(req: IncomingMessage, keys: SandboxKeys, write: boolean, badKeyStatus: '401' | '403' = '401'): void {
-  const header = req.headers.authorization ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw new ApiError(401, ErrorCode.unauthorized, 'Authorization is required.', 'Send the header Authorization: Bearer <API key>.');
-  const key = match[1];
+export function authorize(req: IncomingMessage, keys: { full: string; restricted: string }, write: boolean, badKeyStatus: '401' | '403' = '401'): void {
+  const key = bearerKey(req);
+  if (key === undefined) throw new ApiError(401, ErrorCode.unauthorized, 'Authorization is required.', 'Send the header Authorization: Bearer <API key>.');
   if (sameKey(key, keys.full)) return;
   if (sameKey(key, keys.restricted)) {
     if (write) throw new ApiError(403, ErrorCode.forbidden, 'This API key has no permission for this operation.', 'The key may only read.');

@@ -200,11 +200,6 @@ export class Behaviour {
     this.overrides = overrides;
   }
 
-  reset(): void {
-    this.profile = 'default';
-    this.overrides = {};
-  }
-
   /** For GET /__sandbox/state: the profile, every point's effective answer, and the overrides. */
   snapshot(): { profile: ProfileName; quirks: Record<PointId, string>; overrides: Quirks } {
     const quirks = {} as Record<PointId, string>;

@@ -1,7 +1,7 @@
 // Command-line options of `node dist/sandbox.js`.
-import { parseQuirk, PROFILES, type ProfileName } from './behaviour';
+import { parseQuirk, PROFILES } from './behaviour';
 import { FAULT_PHASES } from './faults';
-import type { FaultPhase, SandboxOptions } from './types';
+import type { SandboxOptions } from './types';
 
 export const USAGE = `Usage: node dist/sandbox.js [options]
   --port N          port to listen on (default 0: a free port)
@@ -29,6 +29,11 @@ export interface CliOptions extends SandboxOptions {
   companies?: number;
   json: boolean;
   help: boolean;
+}
+
+function oneOf<T extends string>(flag: string, text: string | undefined, allowed: readonly T[]): T {
+  if (!allowed.includes(text as T)) throw new Error(`${flag} needs one of: ${allowed.join(', ')}`);
+  return text as T;
 }
 
 function numberArg(name: string, text: string | undefined, min: number, max: number, integer = true): number {
@@ -61,18 +66,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
         out.faults = { ...out.faults, rates: { '500': r / 2, '503': r / 2 } };
         break;
       }
-      case '--fault-phase': {
-        const phase = value();
-        if (!FAULT_PHASES.includes(phase as FaultPhase)) throw new Error(`--fault-phase needs one of: ${FAULT_PHASES.join(', ')}`);
-        out.faults = { ...out.faults, phase: phase as FaultPhase };
-        break;
-      }
-      case '--profile': {
-        const profile = value();
-        if (!PROFILES.includes(profile as ProfileName)) throw new Error(`--profile needs one of: ${PROFILES.join(', ')}`);
-        out.behaviour = { ...out.behaviour, profile: profile as ProfileName };
-        break;
-      }
+      case '--fault-phase': out.faults = { ...out.faults, phase: oneOf(flag, value(), FAULT_PHASES) }; break;
+      case '--profile': out.behaviour = { ...out.behaviour, profile: oneOf(flag, value(), PROFILES) }; break;
       case '--quirk': {
         const text = value();
         if (!text) throw new Error('--quirk needs point[=answer]');

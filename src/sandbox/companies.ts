@@ -1,12 +1,11 @@
 // One sandbox address serving several companies of one user (an accountant's clients): each
 // company is a complete sandbox of its own (own key, company record, customers, documents) behind
 // a front server that hands each request to the company its key belongs to. GET /Company/List is
-// answered by the front: the companies of the calling user, i.e. all of them. Additive: the
-// single-company server (server.ts) is unchanged and does the real work.
+// answered by the front: the companies of the calling user, i.e. all of them.
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { generateKey } from './auth';
-import { startSandbox } from './server';
+import { sendJson } from './answers';
+import { bearerKey, generateKey } from './auth';
+import { closeServer, listen, requestLine, startSandbox } from './server';
 import type { FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
 export interface CompanyEntry {
@@ -28,10 +27,6 @@ export interface CompaniesSandboxHandle extends Omit<SandboxHandle, 'requestLog'
   requestLog(): ReadonlyArray<CompaniesLogEntry>;
   /** Faults for one company's backend only (e.g. a slow company A). */
   setCompanyFaults(index: number, plan: FaultPlan): void;
-}
-
-function bearer(req: http.IncomingMessage): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
 export async function startCompaniesSandbox(options: SandboxOptions & { companies: number }): Promise<CompaniesSandboxHandle> {
@@ -58,26 +53,21 @@ export async function startCompaniesSandbox(options: SandboxOptions & { companie
   const log: CompaniesLogEntry[] = [];
 
   const server = http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const method = (req.method ?? 'GET').toUpperCase();
-    const callerKey = bearer(req);
+    const { method, path, query } = requestLine(req);
+    const callerKey = bearerKey(req);
     const index = callerKey !== undefined ? (byKey.get(callerKey) ?? -1) : -1;
     if (!path.toLowerCase().startsWith('/__sandbox/')) {
-      res.once('close', () => log.push({ method, path, status: res.statusCode, company: index, ...(q >= 0 ? { query: url.slice(q + 1) } : {}) }));
+      res.once('close', () => log.push({ method, path, status: res.statusCode, company: index, ...(query !== undefined ? { query } : {}) }));
     }
     if (index >= 0 && method === 'GET' && path.toLowerCase() === '/general/company/list') {
       // Assumed shape, as in routes/company.ts: an array of { Name, TaxNumber, IsActive }.
-      const body = JSON.stringify(companies.map((c) => ({ Name: c.name, TaxNumber: c.taxNumber, IsActive: true })));
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-      res.end(body);
+      sendJson(res, 200, companies.map((c) => ({ Name: c.name, TaxNumber: c.taxNumber, IsActive: true })));
       return;
     }
     // An unknown key goes to the first company, which answers 401 like the single sandbox does;
     // control routes go there too.
     const target = new URL(backends[Math.max(0, index)].url);
-    const upstream = http.request({ host: target.hostname, port: target.port, method, path: url, headers: req.headers }, (answer) => {
+    const upstream = http.request({ host: target.hostname, port: target.port, method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
@@ -85,16 +75,10 @@ export async function startCompaniesSandbox(options: SandboxOptions & { companie
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port ?? 0, host ?? '127.0.0.1', () => resolve());
-  });
-  const actualPort = (server.address() as AddressInfo).port;
-  const hostName = host ?? '127.0.0.1';
+  const address = await listen(server, port, host);
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${hostName.includes(':') ? `[${hostName}]` : hostName}:${actualPort}`,
-    port: actualPort,
+    ...address,
     keys: { full: companies[0].key, restricted: companies[0].restrictedKey },
     companies,
     setFaults: (plan) => backends.forEach((b) => b.setFaults(plan)),
@@ -110,10 +94,7 @@ export async function startCompaniesSandbox(options: SandboxOptions & { companie
     },
     close: () =>
       (closed ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        await closeServer(server);
         await Promise.all(backends.map((b) => b.close()));
       })()),
   };

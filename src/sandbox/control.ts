@@ -1,12 +1,12 @@
 // Control endpoints under /__sandbox/ (loopback only, no API key): inspect state, switch faults and
 // the behaviour profile, read the request log, change registry entries at run time.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { validateBehaviour } from './behaviour';
+import { sendJson } from './answers';
+import type { BehaviourSettings } from './behaviour';
 import type { SandboxContext } from './context';
 import type { FaultInjector } from './faults';
-import { validatePlan } from './faults';
 import type { RegistryAction } from './registry';
-import type { RequestLogEntry } from './types';
+import type { FaultPlan, RequestLogEntry } from './types';
 
 export interface ControlDeps {
   app: SandboxContext;
@@ -18,12 +18,6 @@ export interface ControlDeps {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -31,7 +25,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
-export function stateSnapshot(app: SandboxContext) {
+function stateSnapshot(app: SandboxContext) {
   const s = app.state;
   return {
     counts: {
@@ -52,53 +46,47 @@ export function stateSnapshot(app: SandboxContext) {
   };
 }
 
-export async function handleControl(req: IncomingMessage, res: ServerResponse, subPath: string, deps: ControlDeps): Promise<void> {
-  if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) return send(res, 403, { error: 'control endpoints answer loopback clients only' });
+export async function handleControl(req: IncomingMessage, res: ServerResponse, subPath: string, deps: ControlDeps): Promise<unknown> {
+  if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) return sendJson(res, 403, { error: 'control endpoints answer loopback clients only' });
   const route = `${req.method} ${subPath.toLowerCase().replace(/\/+$/, '')}`;
   try {
     switch (route) {
       case 'GET state':
-        return send(res, 200, { ...stateSnapshot(deps.app), inFlight: deps.inFlight(), behaviour: deps.app.behaviour.snapshot() });
+        return sendJson(res, 200, { ...stateSnapshot(deps.app), inFlight: deps.inFlight(), behaviour: deps.app.behaviour.snapshot() });
       case 'GET behaviour':
-        return send(res, 200, deps.app.behaviour.snapshot());
-      case 'POST behaviour': {
+        return sendJson(res, 200, deps.app.behaviour.snapshot());
+      case 'POST behaviour':
         // { profile?, quirks? }: a profile replaces the earlier quirks; quirks merge (null removes one).
-        const settings = (await readJson(req)) ?? {};
-        validateBehaviour(settings);
-        deps.app.behaviour.change(settings);
-        return send(res, 200, deps.app.behaviour.snapshot());
-      }
+        deps.app.behaviour.change(((await readJson(req)) ?? {}) as BehaviourSettings);
+        return sendJson(res, 200, deps.app.behaviour.snapshot());
       case 'DELETE behaviour':
-        deps.app.behaviour.reset();
-        return send(res, 200, deps.app.behaviour.snapshot());
-      case 'POST faults': {
-        const plan = await readJson(req);
-        validatePlan(plan);
-        deps.faults.set(plan);
-        return send(res, 200, { ok: true });
-      }
+        deps.app.behaviour.change({ profile: 'default' });
+        return sendJson(res, 200, deps.app.behaviour.snapshot());
+      case 'POST faults':
+        deps.faults.set((await readJson(req)) as FaultPlan);
+        return sendJson(res, 200, { ok: true });
       case 'DELETE faults':
         deps.faults.clear();
-        return send(res, 200, { ok: true });
+        return sendJson(res, 200, { ok: true });
       case 'GET faults':
-        return send(res, 200, deps.faults.current());
+        return sendJson(res, 200, deps.faults.current());
       case 'GET requests':
-        return send(res, 200, deps.log);
+        return sendJson(res, 200, deps.log);
       case 'DELETE requests':
         deps.log.length = 0;
-        return send(res, 200, { ok: true });
+        return sendJson(res, 200, { ok: true });
       case 'POST registry': {
         const change = (await readJson(req)) as RegistryAction;
         const entry = deps.app.registry.apply(change);
         deps.app.changed();
-        return send(res, 200, { ok: true, entry: entry ?? null });
+        return sendJson(res, 200, { ok: true, entry: entry ?? null });
       }
       case 'GET customers/count':
-        return send(res, 200, { count: deps.app.customers.size });
+        return sendJson(res, 200, { count: deps.app.customers.size });
       default:
-        return send(res, 404, { error: `unknown control endpoint ${route}` });
+        return sendJson(res, 404, { error: `unknown control endpoint ${route}` });
     }
   } catch (e) {
-    return send(res, 400, { error: (e as Error).message });
+    return sendJson(res, 400, { error: (e as Error).message });
   }
 }

@@ -31,8 +31,10 @@ export class CustomerStore {
   private views = new Map<string, CustomerRecord[]>();
   private nextId = 1;
 
-  constructor(records: Iterable<CustomerRecord> = []) {
+  /** `nextId`: the next new customer's ID when above every record's (deleted customers' IDs are not reused). */
+  constructor(records: Iterable<CustomerRecord> = [], nextId = 1) {
     for (const r of records) this.put(r);
+    this.nextId = Math.max(this.nextId, nextId);
   }
 
   get size(): number {
@@ -112,10 +114,6 @@ export class CustomerStore {
     return this.nextId;
   }
 
-  restoreNextId(n: number): void {
-    this.nextId = Math.max(this.nextId, n);
-  }
-
   private put(r: CustomerRecord): CustomerRecord {
     this.byId.set(r.ID, r);
     if (r.TaxNumber) {
@@ -151,18 +149,9 @@ export class CustomerStore {
     for (const { rows, compare } of this.sorted.values()) rows.splice(lowerBound(rows, r, compare), 0, r);
   }
 
-  /** Removes the record object that is in the orders now (call before replacing it). */
+  /** Removes r from the orders (before replacing it); ties break by ID, so lowerBound finds r itself. */
   private removeSorted(r: CustomerRecord): void {
-    for (const { rows, compare } of this.sorted.values()) {
-      const at = lowerBound(rows, r, compare);
-      if (rows[at] === r) {
-        rows.splice(at, 1);
-        continue;
-      }
-      // Not reached while the order is total (ties break by ID); kept as a safety net.
-      const i = rows.indexOf(r);
-      if (i >= 0) rows.splice(i, 1);
-    }
+    for (const { rows, compare } of this.sorted.values()) rows.splice(lowerBound(rows, r, compare), 1);
   }
 
   private changed(): void {

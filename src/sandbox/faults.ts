@@ -6,8 +6,7 @@ export const FAULT_PHASES: readonly FaultPhase[] = ['before', 'after', 'either']
 export const FAULT_KINDS: readonly FaultKind[] = ['500', '503', '429', 'reset', 'truncate', 'malformed', 'corruptZip', 'truncatedZip'];
 
 /** Faults that change the registry ZIP inside an otherwise normal answer (applied by that route). */
-export const ZIP_FAULT_KINDS = ['corruptZip', 'truncatedZip'] as const;
-export type ZipFaultKind = (typeof ZIP_FAULT_KINDS)[number];
+export type ZipFaultKind = 'corruptZip' | 'truncatedZip';
 
 export function isZipFault(kind: FaultKind | undefined): kind is ZipFaultKind {
   return kind === 'corruptZip' || kind === 'truncatedZip';

@@ -10,10 +10,6 @@ export interface StoppedMessage {
   failure?: string;
 }
 
-export function isShutdownRequest(message: unknown): boolean {
-  return (message as { type?: unknown } | null)?.type === 'shutdown';
-}
-
 export function stopWhenAsked(sandbox: { close(): Promise<void>; saveFailure?(): string | undefined }): void {
   let stopping = false;
   const stop = (): void => {
@@ -33,7 +29,7 @@ export function stopWhenAsked(sandbox: { close(): Promise<void>; saveFailure?():
   process.on('SIGTERM', stop);
   if (process.send) {
     process.on('message', (message) => {
-      if (isShutdownRequest(message)) stop();
+      if ((message as { type?: unknown } | null)?.type === 'shutdown') stop();
     });
     process.on('disconnect', stop);
   }

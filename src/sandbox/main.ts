@@ -1,7 +1,8 @@
-// CLI entry (bundled to dist/sandbox.js): starts the sandbox and stops it on Ctrl-C / SIGTERM, or on
-// the extension's shutdown message and when the extension's process goes (lifecycle.ts).
+// CLI entry (bundled to dist/sandbox.js): starts the sandbox (with --companies, the multi-company
+// front server) and stops it on Ctrl-C / SIGTERM, or on the extension's shutdown message and when the
+// extension's process goes (lifecycle.ts).
 import { parseCli, USAGE } from './cli';
-import { serveCompanies } from './companiesMain';
+import { startCompaniesSandbox } from './companies';
 import { stopWhenAsked } from './lifecycle';
 import { startSandbox } from './server';
 
@@ -17,20 +18,27 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const { json, help: _help, companies: companyCount, ...sandboxOptions } = options;
+  const { json, help: _help, companies: count = 1, ...sandboxOptions } = options;
   const started = Date.now();
-  if (companyCount && companyCount > 1) return serveCompanies(companyCount, sandboxOptions, json);
-  const sandbox = await startSandbox(sandboxOptions);
+  const multi = count > 1 ? await startCompaniesSandbox({ ...sandboxOptions, companies: count }) : undefined;
+  const sandbox = multi ?? (await startSandbox(sandboxOptions));
+  const companies = multi?.companies;
   if (json) {
-    process.stdout.write(JSON.stringify({ event: 'listening', url: sandbox.url, keys: sandbox.keys }) + '\n');
+    // `keys` is the first company's (what the extension's launcher reads); `companies` lists all.
+    const listening = { event: 'listening', url: sandbox.url, keys: sandbox.keys, ...(companies && { companies }) };
+    process.stdout.write(JSON.stringify(listening) + '\n');
   } else {
-    console.log(`Nilvera sandbox listening on ${sandbox.url} (ready in ${Date.now() - started} ms)`);
+    const what = companies ? ` (${count} companies)` : '';
+    console.log(`Nilvera sandbox${what} listening on ${sandbox.url} (ready in ${Date.now() - started} ms)`);
     console.log(`  API base URL:    ${sandbox.url}/general`);
-    console.log(`  full key:        ${sandbox.keys.full}`);
-    console.log(`  read-only key:   ${sandbox.keys.restricted}`);
-    console.log(`  control:         ${sandbox.url}/__sandbox/state`);
-    const b = options.behaviour;
-    if (b) console.log(`  behaviour:       profile ${b.profile ?? 'default'}${b.quirks ? `, quirks ${Object.entries(b.quirks).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
+    for (const c of companies ?? []) console.log(`  ${c.taxNumber}  ${c.name}\n    full key:      ${c.key}\n    read-only key: ${c.restrictedKey}`);
+    if (!companies) {
+      console.log(`  full key:        ${sandbox.keys.full}`);
+      console.log(`  read-only key:   ${sandbox.keys.restricted}`);
+      console.log(`  control:         ${sandbox.url}/__sandbox/state`);
+      const b = options.behaviour;
+      if (b) console.log(`  behaviour:       profile ${b.profile ?? 'default'}${b.quirks ? `, quirks ${Object.entries(b.quirks).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
+    }
     console.log('Press Ctrl-C to stop.');
   }
   stopWhenAsked(sandbox);

@@ -11,32 +11,18 @@ export const SORT_TYPES = ['ASC', 'DESC'] as const;
 export const GLOBAL_USER_TYPES = ['Invoice', 'DespatchAdvice'] as const;
 export const ALIAS_TYPES = ['PK', 'GB'] as const;
 
-export interface CompanyRecord {
-  Name: string | null;
-  TaxNumber: string | null;
-  TaxOffice: string | null;
-  Address: string | null;
-  District: string | null;
-  City: string | null;
-  Country: string | null;
-  PostalCode: string | null;
-  PhoneNumber: string | null;
-  Fax: string | null;
-  Email: string | null;
-  WebSite: string | null;
-  IsActive: boolean | null;
-  IsDeleted: boolean | null;
-  PayeeFinancialAccountID: string | null;
-  PaymentMeansChannelCode: string | null;
-  PaymentMeansCode: string | null;
-  Aliases: Array<{ Alias: string; AliasType: number; Type: number }>;
-}
-
 /** Fields PUT /Company may change (Name and TaxNumber are not among them). */
 export const COMPANY_UPDATABLE = [
   'TaxOffice', 'Address', 'District', 'City', 'Country', 'PostalCode', 'PhoneNumber', 'Fax', 'Email', 'WebSite',
   'PayeeFinancialAccountID', 'PaymentMeansChannelCode',
 ] as const;
+
+type CompanyText = 'Name' | 'TaxNumber' | 'PaymentMeansCode' | (typeof COMPANY_UPDATABLE)[number];
+export type CompanyRecord = Record<CompanyText, string | null> & {
+  IsActive: boolean | null;
+  IsDeleted: boolean | null;
+  Aliases: Array<{ Alias: string; AliasType: number; Type: number }>;
+};
 
 export interface CertificateRecord {
   ID: number;
@@ -66,25 +52,11 @@ export interface IdentificationRecord {
   Value: string;
 }
 
-export interface CustomerFields {
-  TaxNumber: string | null;
-  Name: string | null;
-  TaxDepartment: string | null;
-  Address: string | null;
-  Country: string | null;
-  City: string | null;
-  District: string | null;
-  PostalCode: string | null;
-  Phone: string | null;
-  Fax: string | null;
-  Email: string | null;
-  WebSite: string | null;
-  IsExport: boolean;
-}
-
 export const CUSTOMER_STRING_FIELDS = [
   'TaxNumber', 'Name', 'TaxDepartment', 'Address', 'Country', 'City', 'District', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite',
 ] as const;
+
+export type CustomerFields = Record<(typeof CUSTOMER_STRING_FIELDS)[number], string | null> & { IsExport: boolean };
 
 export interface CustomerRecord extends CustomerFields {
   ID: number;
@@ -92,22 +64,18 @@ export interface CustomerRecord extends CustomerFields {
   ModifiedDate: string;
 }
 
-export interface TemplateRecord {
-  ID: number;
-  Name: string;
-  IsActive: boolean;
-  IsDefault: boolean;
-  /** Length of the last uploaded template file, in bytes (the file itself is not kept). */
-  FileSize: number;
-  /** SHA-256 (hex) of the last uploaded file, so tests can tell which file arrived; absent before an upload. */
-  FileSha256?: string;
-}
-
 export interface SeriesRecord {
   ID: number;
   Name: string;
   IsActive: boolean;
   IsDefault: boolean;
+}
+
+export interface TemplateRecord extends SeriesRecord {
+  /** Length of the last uploaded template file, in bytes (the file itself is not kept). */
+  FileSize: number;
+  /** SHA-256 (hex) of the last uploaded file, so tests can tell which file arrived; absent before an upload. */
+  FileSha256?: string;
 }
 
 export interface MailingSettingRecord {

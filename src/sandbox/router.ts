@@ -1,17 +1,14 @@
 // Route table with case-insensitive literal segments and URL-decoded parameters. The raw path is
 // split on '/' before decoding, so an encoded slash (%2F) stays inside its parameter.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { badRequest } from './errors';
 import type { QueryParams } from './validate';
 import type { SandboxContext } from './context';
 import type { ZipFaultKind } from './faults';
 
 export interface RequestContext {
-  method: string;
-  path: string;
   params: Record<string, string>;
   query: QueryParams;
-  req: IncomingMessage;
   res: ServerResponse;
   app: SandboxContext;
   /** The parsed JSON body; undefined when the body is empty; 400 when it is not JSON. */
@@ -31,9 +28,14 @@ export interface RouteSpec {
   path: string;
   /** Writes need the full-permission key. */
   write: boolean;
-  /** Operation name for logs and error details. */
+  /** The operation's name, as the behaviour points' route sets (routes/operationSets.ts) list it. */
   name: string;
   handler: Handler;
+}
+
+/** A route; every method but GET writes unless `write` says otherwise. */
+export function route(method: RouteSpec['method'], path: string, name: string, handler: Handler, write = method !== 'GET'): RouteSpec {
+  return { method, path, write, name, handler };
 }
 
 interface CompiledRoute extends RouteSpec {

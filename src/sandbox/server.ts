@@ -14,7 +14,7 @@ import { PreparedLists } from './registryDownload';
 import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
 import { createRouter } from './routes';
 import { BOOLEAN_ANSWER_ROUTES, NOT_IN_OLDER_EXPORT } from './routes/operationSets';
-import { sendEmpty } from './answers';
+import { send, sendEmpty, sendJson } from './answers';
 import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
 import type { BehaviourSettings, FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
@@ -24,12 +24,6 @@ export type { BehaviourSettings, FaultPlan, SandboxHandle, SandboxOptions } from
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const MAX_LOG_ENTRIES = 50_000;
 const CONTROL_PREFIX = '/__sandbox/';
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -50,7 +44,7 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 }
 
 /** Answers a request with the fault chosen for it. */
-function applyFault(res: http.ServerResponse, d: FaultDecision): void {
+function applyFault(res: http.ServerResponse, d: FaultDecision): unknown {
   const retryAfter = { 'Retry-After': String(d.retryAfterSeconds) };
   switch (d.fault) {
     case '500':
@@ -69,19 +63,14 @@ function applyFault(res: http.ServerResponse, d: FaultDecision): void {
       res.write(partial, () => res.socket?.destroy());
       return;
     }
-    case 'malformed': {
-      const broken = '{"Errors":[{"Code":5000,"Description":"trunc';
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(broken) });
-      res.end(broken);
-      return;
-    }
+    case 'malformed':
+      send(res, 200, '{"Errors":[{"Code":5000,"Description":"trunc');
   }
 }
 
 /** A throw-away copy of the data that a handler may change without effect (and without saving). */
 function scratchCopy(app: SandboxContext): SandboxContext {
-  const customers = new CustomerStore(structuredClone([...app.customers.all()]));
-  customers.restoreNextId(app.customers.nextIdValue());
+  const customers = new CustomerStore(structuredClone([...app.customers.all()]), app.customers.nextIdValue());
   return { ...app, state: structuredClone(app.state), customers, changed: () => undefined };
 }
 
@@ -94,8 +83,7 @@ async function loadOrGenerate(options: SandboxOptions, dataFile: string | undefi
   const state = persisted?.state ?? generateMutableState(seed);
   let customers: CustomerStore;
   if (persisted) {
-    customers = new CustomerStore(persisted.customers);
-    customers.restoreNextId(persisted.nextCustomerId);
+    customers = new CustomerStore(persisted.customers, persisted.nextCustomerId);
     registry.importOverrides(persisted.registry);
   } else {
     const regular = generateCustomers(seed, options.customers ?? 300, registry);
@@ -134,16 +122,7 @@ class SandboxServer implements SandboxHandle {
   }
 
   async listen(): Promise<void> {
-    const host = this.options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.options.port ?? 0, host, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    this.port = (this.server.address() as AddressInfo).port;
-    this.url = `http://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
+    ({ port: this.port, url: this.url } = await listen(this.server, this.options.port, this.options.host));
   }
 
   readonly setFaults = (plan: FaultPlan): void => this.faults.set(plan);
@@ -156,28 +135,22 @@ class SandboxServer implements SandboxHandle {
 
   close(): Promise<void> {
     return (this.closed ??= (async () => {
-      await new Promise<void>((resolve) => {
-        this.server.close(() => resolve());
-        this.server.closeAllConnections();
-      });
+      await closeServer(this.server);
       // After the last request: every change is in the final save.
       await this.saver?.flushPending();
       await this.slot?.release();
     })());
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const method = (req.method ?? 'GET').toUpperCase();
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<unknown> {
+    const { method, path, query } = requestLine(req);
     if (path.toLowerCase().startsWith(CONTROL_PREFIX)) {
       return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app: this.app, faults: this.faults, log: this.log, inFlight: () => this.inFlightCount });
     }
     const decision = this.faults.decide(method, path);
     const zipFault = decision && isZipFault(decision.fault) ? decision.fault : undefined;
     let struck: RequestLogEntry['fault'];
-    this.logWhenDone(res, () => ({ method, path, ...(q >= 0 ? { query: url.slice(q + 1) } : {}), ...(struck ? { fault: struck } : {}) }));
+    this.logWhenDone(res, () => ({ method, path, ...(query !== undefined ? { query } : {}), ...(struck ? { fault: struck } : {}) }));
     /** Latency, then the planned fault (if any); true when the fault answered. */
     const strike = async (): Promise<boolean> => {
       if (decision?.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
@@ -190,7 +163,7 @@ class SandboxServer implements SandboxHandle {
     const faultAfter = decision?.phase === 'after';
     if (!faultAfter && (await strike())) return;
     try {
-      const result = await this.answer(method, path, q < 0 ? '' : url.slice(q + 1), req, res, zipFault);
+      const result = await this.answer(method, path, query ?? '', req, res, zipFault);
       if (result === RESPONDED) return;
       if (faultAfter && (await strike())) return;
       sendJson(res, 200, result);
@@ -233,21 +206,16 @@ class SandboxServer implements SandboxHandle {
     if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
     if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
     // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
-    if (behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name)) {
-      sendEmpty(res, 404);
-      return RESPONDED;
-    }
+    const lacking = behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name);
+    if (lacking) return sendEmpty(res, 404);
     authorize(req, this.keys, match.route.write, behaviour.answerFor('badKeyStatus'));
     // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
     // (so bad input still gets its error), answers false and keeps nothing.
     const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && BOOLEAN_ANSWER_ROUTES.has(match.route.name);
     let bodyPromise: Promise<unknown> | undefined;
     const ctx: RequestContext = {
-      method,
-      path,
       params: match.params,
       query: caseInsensitiveQuery(query),
-      req,
       res,
       app: answerFalse ? scratchCopy(this.app) : this.app,
       ...(zipFault ? { zipFault } : {}),
@@ -266,6 +234,33 @@ function parseJsonBody(buf: Buffer): unknown {
   } catch {
     throw new ApiError(400, ErrorCode.badRequest, 'The request body is not valid JSON.', '');
   }
+}
+
+/** Method, path and raw query string (undefined without '?') of a request. */
+export function requestLine(req: http.IncomingMessage): { method: string; path: string; query?: string } {
+  const [path, query] = (req.url ?? '/').split(/\?(.*)/s, 2);
+  return { method: (req.method ?? 'GET').toUpperCase(), path, query };
+}
+
+/** Listens on host:port (default a free loopback port); the port taken and the URL to it. */
+export async function listen(server: http.Server, port = 0, host = '127.0.0.1') {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const taken = (server.address() as AddressInfo).port;
+  return { port: taken, url: `http://${host.includes(':') ? `[${host}]` : host}:${taken}` };
+}
+
+/** Stops accepting, ends every open connection and resolves once closed. */
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {

@@ -1,5 +1,6 @@
 // Type checks for request bodies and parameters: wrong JSON types are 400 (the model binder's
 // answer), values that parse but break a rule (unknown enum name, bad checksum) are 422.
+import type { AnswerOf } from './behaviour';
 import { badRequest, ErrorCode, notFound, unprocessable } from './errors';
 
 /** Query parameters; names are matched case-insensitively. */
@@ -12,6 +13,12 @@ export type JsonObject = Record<string, unknown>;
 export function expectObject(body: unknown, what: string): JsonObject {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body is invalid.', `${what} must be a JSON object.`);
   return body as JsonObject;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function isBase64(text: string): boolean {
+  return text.length % 4 === 0 && BASE64.test(text);
 }
 
 export function expectArray(body: unknown, what: string): unknown[] {
@@ -65,39 +72,25 @@ export function optEnum<T extends string>(value: unknown, allowed: readonly T[],
   return value === undefined || value === null || value === '' ? undefined : parseEnum(value, allowed, name);
 }
 
-export interface Paging {
+interface Paging {
   page: number;
   pageSize: number;
 }
-
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-
-/** The page size the server uses when the behaviour point pageSizeLimit is `ignore`. */
-export const FIXED_PAGE_SIZE = 25;
 
 /**
  * Page is 1-based; PageSize defaults to 20. Above the limit (spec-silent, behaviour point
  * pageSizeLimit) it is capped at 100 or 50, or PageSize is ignored and every page has 25.
  * The response shows the value used.
  */
-export function parsePaging(query: QueryParams, limit: 'cap100' | 'cap50' | 'ignore' = 'cap100'): Paging {
+export function parsePaging(query: QueryParams, limit: AnswerOf<'pageSizeLimit'> = 'cap100'): Paging {
   const pageText = query.get('Page');
   const sizeText = query.get('PageSize');
   const page = pageText ? parseInt32(pageText, 'Page') : 1;
-  const size = sizeText ? parseInt32(sizeText, 'PageSize') : DEFAULT_PAGE_SIZE;
+  const size = sizeText ? parseInt32(sizeText, 'PageSize') : 20;
   if (page < 1) throw badRequest('The request is invalid.', 'Page starts at 1.');
   if (size < 1) throw badRequest('The request is invalid.', 'PageSize must be at least 1.');
-  if (limit === 'ignore') return { page, pageSize: FIXED_PAGE_SIZE };
-  return { page, pageSize: Math.min(size, limit === 'cap50' ? 50 : MAX_PAGE_SIZE) };
-}
-
-export interface PageResult<T> {
-  Page: number;
-  PageSize: number;
-  TotalCount: number;
-  TotalPages: number;
-  Content: T[];
+  if (limit === 'ignore') return { page, pageSize: 25 };
+  return { page, pageSize: Math.min(size, limit === 'cap50' ? 50 : 100) };
 }
 
 /**
@@ -105,7 +98,7 @@ export interface PageResult<T> {
  * (spec-silent, behaviour point pageBeyondEnd) has empty Content, or is the last page (Page says
  * which), or is a 404.
  */
-export function pageOf<T>(total: number, slice: (start: number, end: number) => T[], p: Paging, beyond: 'emptyContent' | 'lastPage' | 'notFound' = 'emptyContent'): PageResult<T> {
+export function pageOf<T>(total: number, slice: (start: number, end: number) => T[], p: Paging, beyond: AnswerOf<'pageBeyondEnd'> = 'emptyContent') {
   const totalPages = Math.ceil(total / p.pageSize);
   let page = p.page;
   if (page > totalPages && page > 1) {

@@ -1,9 +1,9 @@
 // Alerts, campaigns, credits and exchange rates (read-only seed data).
-import type { RouteSpec } from '../router';
+import { route, type RouteSpec } from '../router';
 
 export const accountRoutes: RouteSpec[] = [
-  { method: 'GET', path: '/general/Alerts', write: false, name: 'alerts', handler: ({ app }) => app.statics.alerts },
-  { method: 'GET', path: '/general/Campaigns', write: false, name: 'campaigns', handler: ({ app }) => app.statics.campaigns },
-  { method: 'GET', path: '/general/Credits', write: false, name: 'credits', handler: ({ app }) => app.statics.credits },
-  { method: 'GET', path: '/general/ExchangeRate', write: false, name: 'exchangeRate', handler: ({ app }) => app.statics.exchangeRate },
+  route('GET', '/general/Alerts', 'alerts', ({ app }) => app.statics.alerts),
+  route('GET', '/general/Campaigns', 'campaigns', ({ app }) => app.statics.campaigns),
+  route('GET', '/general/Credits', 'credits', ({ app }) => app.statics.credits),
+  route('GET', '/general/ExchangeRate', 'exchangeRate', ({ app }) => app.statics.exchangeRate),
 ];

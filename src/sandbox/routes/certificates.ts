@@ -1,9 +1,10 @@
 // Company certificates (e-signature / financial seal / HSM).
-import type { RouteSpec } from '../router';
+import { route, type RouteSpec } from '../router';
 import { CERTIFICATE_TYPES, type CertificateRecord } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
 import { answerMissing, emptyListAnswer } from '../answers';
-import { expectObject, optString, parseEnum, parseInt32, reqInt, type JsonObject } from '../validate';
+import { expectObject, optString, parseEnum, reqInt, type JsonObject } from '../validate';
+import { deleteById } from '../context';
 
 function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'TaxNumber'> {
   const SerialNo = optString(body, 'SerialNo');
@@ -21,68 +22,33 @@ function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'Ta
 }
 
 export const certificateRoutes: RouteSpec[] = [
-  {
-    method: 'GET',
-    path: '/general/Company/Certificate',
-    write: false,
-    name: 'certificates.list',
-    // Spec-silent (behaviour point emptyList): an account without certificates.
-    handler: ({ app, res }) => emptyListAnswer(res, app.behaviour.answerFor('emptyList'), app.state.certificates.length === 0, app.state.certificates, 'no certificate'),
-  },
-  {
-    method: 'GET',
-    path: '/general/Company/Certificate/{SerialNumber}',
-    write: false,
-    name: 'certificates.get',
-    handler: ({ app, params, res }) => {
-      const found = app.state.certificates.find((c) => c.SerialNo === params.SerialNumber);
-      // Spec-silent (behaviour point recordLookupMissing).
-      if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Certificate not found.', `SerialNumber ${params.SerialNumber}`));
-      return found;
-    },
-  },
-  {
-    method: 'POST',
-    path: '/general/Company/Certificate',
-    write: true,
-    name: 'certificates.create',
-    handler: async ({ app, json }) => {
-      const fields = certificateFields(expectObject(await json(), 'CreateCompanyCertificateCommand'));
-      if (app.state.certificates.some((c) => c.SerialNo === fields.SerialNo)) throw conflict('A certificate with this serial number exists.', `SerialNo ${fields.SerialNo}`);
-      app.state.certificates.push({ ID: app.state.nextIds.certificate++, TaxNumber: app.state.company.TaxNumber, ...fields });
-      app.changed();
-      return true;
-    },
-  },
-  {
-    method: 'PUT',
-    path: '/general/Company/Certificate',
-    write: true,
-    name: 'certificates.update',
-    handler: async ({ app, json }) => {
-      const body = expectObject(await json(), 'UpdateCompanyCertificateCommand');
-      const id = reqInt(body, 'ID');
-      const fields = certificateFields(body);
-      const index = app.state.certificates.findIndex((c) => c.ID === id);
-      if (index < 0) throw notFound('Certificate not found.', `ID ${id}`);
-      if (app.state.certificates.some((c) => c.ID !== id && c.SerialNo === fields.SerialNo)) throw conflict('A certificate with this serial number exists.', `SerialNo ${fields.SerialNo}`);
-      app.state.certificates[index] = { ...app.state.certificates[index], ...fields };
-      app.changed();
-      return true;
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/general/Company/Certificate/{ID}',
-    write: true,
-    name: 'certificates.delete',
-    handler: ({ app, params }) => {
-      const id = parseInt32(params.ID, 'ID');
-      const index = app.state.certificates.findIndex((c) => c.ID === id);
-      if (index < 0) throw notFound('Certificate not found.', `ID ${id}`);
-      app.state.certificates.splice(index, 1);
-      app.changed();
-      return true;
-    },
-  },
+  // Spec-silent (behaviour point emptyList): an account without certificates.
+  route('GET', '/general/Company/Certificate', 'certificates.list', (ctx) =>
+    emptyListAnswer(ctx, ctx.app.state.certificates, 'no certificate')),
+  route('GET', '/general/Company/Certificate/{SerialNumber}', 'certificates.get', ({ app, params, res }) => {
+    const found = app.state.certificates.find((c) => c.SerialNo === params.SerialNumber);
+    // Spec-silent (behaviour point recordLookupMissing).
+    if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Certificate not found.', `SerialNumber ${params.SerialNumber}`));
+    return found;
+  }),
+  route('POST', '/general/Company/Certificate', 'certificates.create', async ({ app, json }) => {
+    const fields = certificateFields(expectObject(await json(), 'CreateCompanyCertificateCommand'));
+    if (app.state.certificates.some((c) => c.SerialNo === fields.SerialNo)) throw conflict('A certificate with this serial number exists.', `SerialNo ${fields.SerialNo}`);
+    app.state.certificates.push({ ID: app.state.nextIds.certificate++, TaxNumber: app.state.company.TaxNumber, ...fields });
+    app.changed();
+    return true;
+  }),
+  route('PUT', '/general/Company/Certificate', 'certificates.update', async ({ app, json }) => {
+    const body = expectObject(await json(), 'UpdateCompanyCertificateCommand');
+    const id = reqInt(body, 'ID');
+    const fields = certificateFields(body);
+    const index = app.state.certificates.findIndex((c) => c.ID === id);
+    if (index < 0) throw notFound('Certificate not found.', `ID ${id}`);
+    if (app.state.certificates.some((c) => c.ID !== id && c.SerialNo === fields.SerialNo)) throw conflict('A certificate with this serial number exists.', `SerialNo ${fields.SerialNo}`);
+    app.state.certificates[index] = { ...app.state.certificates[index], ...fields };
+    app.changed();
+    return true;
+  }),
+  route('DELETE', '/general/Company/Certificate/{ID}', 'certificates.delete', ({ app, params }) =>
+    deleteById(app, app.state.certificates, params.ID, 'Certificate')),
 ];

@@ -1,5 +1,5 @@
 // Customers: paged list with search and sort, all-or-nothing bulk create, update, single and bulk delete.
-import type { RouteSpec } from '../router';
+import { route, type RouteSpec } from '../router';
 import { checkTaxId } from '../../domain/taxId';
 import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
 import { SORTABLE_COLUMNS } from '../customerStore';
@@ -76,158 +76,112 @@ function ruleProblems(f: CustomerFields): string[] {
 }
 
 export const customerRoutes: RouteSpec[] = [
-  {
-    method: 'GET',
-    path: '/general/Customers',
-    write: false,
-    name: 'customers.list',
-    handler: ({ app, query, res }) => {
-      const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
-      const columnText = query.get('SortColumn');
-      let sortColumn: string | undefined;
-      if (columnText) {
-        // Spec-silent (behaviour point sortColumns): any CustomerResponse field, or only the documented ones.
-        const allowed = app.behaviour.answerFor('sortColumns') === 'fixedList' ? DOCUMENTED_SORT_COLUMNS : SORTABLE_COLUMNS;
-        sortColumn = allowed.find((c) => c.toLowerCase() === columnText.toLowerCase());
-        if (!sortColumn) throw badRequest('Unknown sort column.', `SortColumn must be one of: ${allowed.join(', ')}.`);
+  route('GET', '/general/Customers', 'customers.list', (ctx) => {
+    const { app, query } = ctx;
+    const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
+    const columnText = query.get('SortColumn');
+    let sortColumn: string | undefined;
+    if (columnText) {
+      // Spec-silent (behaviour point sortColumns): any CustomerResponse field, or only the documented ones.
+      const allowed = app.behaviour.answerFor('sortColumns') === 'fixedList' ? DOCUMENTED_SORT_COLUMNS : SORTABLE_COLUMNS;
+      sortColumn = allowed.find((c) => c.toLowerCase() === columnText.toLowerCase());
+      if (!sortColumn) throw badRequest('Unknown sort column.', `SortColumn must be one of: ${allowed.join(', ')}.`);
+    }
+    const sortType = optEnum(query.get('SortType'), SORT_TYPES, 'SortType');
+    const rows = app.customers.view({ search: query.get('Search') ?? '', sortColumn, sortType });
+    const page = pageOf(rows.length, (start, end) => rows.slice(start, end), paging, app.behaviour.answerFor('pageBeyondEnd'));
+    // Spec-silent (behaviour point emptyList): no customer at all, or none matching the search.
+    return emptyListAnswer(ctx, rows, 'no customer', { ...page, Content: page.Content.map(toResponse) });
+  }),
+  // Assumed (not shown in the specification; behaviour point customerBatchBadRow): all or nothing;
+  // any bad element (checksum, missing Name/TaxNumber, existing tax number) rejects the array, with
+  // a 400 naming each one by its property path (behaviour point customerBatchStatus: a 422 naming
+  // them, or a 400 naming none). `createGood` instead stores the good elements and the answer names
+  // the bad ones. Success is a JSON string saying how many were created.
+  route('POST', '/general/Customers', 'customers.create', async ({ app, json, res }) => {
+    const list = expectArray(await json(), 'The customer list');
+    if (list.length === 0) throw badRequest('The customer list is empty.');
+    const rows = list.map((item, i) => readFields(expectObject(item, `Element ${i}`)));
+    // All or nothing: collect every bad element, then reject the whole array.
+    const errors: ErrorItem[] = [];
+    const rowProblems: RowProblem[] = [];
+    const seen = new Set<string>();
+    const good: CustomerFields[] = [];
+    // duplicateStatus `accept`: a tax number stored already, or twice in the list, is stored again.
+    const unique = app.behaviour.answerFor('duplicateStatus') !== 'accept';
+    rows.forEach((f, i) => {
+      const problems = ruleProblems(f);
+      if (unique && f.TaxNumber && problems.length === 0) {
+        if (app.customers.getByTaxNumber(f.TaxNumber)) problems.push(DUPLICATE.exists);
+        else if (seen.has(f.TaxNumber)) problems.push(DUPLICATE.twice);
+        seen.add(f.TaxNumber);
       }
-      const sortType = optEnum(query.get('SortType'), SORT_TYPES, 'SortType');
-      const rows = app.customers.view({ search: query.get('Search') ?? '', sortColumn, sortType });
-      const page = pageOf(rows.length, (start, end) => rows.slice(start, end), paging, app.behaviour.answerFor('pageBeyondEnd'));
-      // Spec-silent (behaviour point emptyList): no customer at all, or none matching the search.
-      return emptyListAnswer(res, app.behaviour.answerFor('emptyList'), rows.length === 0, { ...page, Content: page.Content.map(toResponse) }, 'no customer');
-    },
-  },
-  {
-    method: 'POST',
-    path: '/general/Customers',
-    write: true,
-    name: 'customers.create',
-    // Assumed (not shown in the specification; behaviour point customerBatchBadRow): all or nothing;
-    // any bad element (checksum, missing Name/TaxNumber, existing tax number) rejects the array, with
-    // a 400 naming each one by its property path (behaviour point customerBatchStatus: a 422 naming
-    // them, or a 400 naming none). `createGood` instead stores the good elements and the answer names
-    // the bad ones. Success is a JSON string saying how many were created.
-    handler: async ({ app, json, res }) => {
-      const list = expectArray(await json(), 'The customer list');
-      if (list.length === 0) throw badRequest('The customer list is empty.');
-      const rows = list.map((item, i) => readFields(expectObject(item, `Element ${i}`)));
-      // All or nothing: collect every bad element, then reject the whole array.
-      const errors: ErrorItem[] = [];
-      const rowProblems: RowProblem[] = [];
-      const seen = new Set<string>();
-      const good: CustomerFields[] = [];
-      // duplicateStatus `accept`: a tax number stored already, or twice in the list, is stored again.
-      const unique = app.behaviour.answerFor('duplicateStatus') !== 'accept';
-      rows.forEach((f, i) => {
-        const problems = ruleProblems(f);
-        if (unique && f.TaxNumber && problems.length === 0) {
-          if (app.customers.getByTaxNumber(f.TaxNumber)) problems.push(DUPLICATE.exists);
-          else if (seen.has(f.TaxNumber)) problems.push(DUPLICATE.twice);
-          seen.add(f.TaxNumber);
-        }
-        if (problems.length === 0) good.push(f);
-        for (const p of problems) {
-          errors.push({ Code: ErrorCode.businessRule, Description: p, Detail: `index ${i}, TaxNumber ${f.TaxNumber ?? ''}` });
-          rowProblems.push({ index: i, field: p.startsWith('Name') ? 'Name' : 'TaxNumber', text: p });
-        }
-      });
-      if (errors.length && app.behaviour.answerFor('customerBatchBadRow') === 'createGood' && good.length) {
-        app.customers.create(good);
-        app.changed();
+      if (problems.length === 0) good.push(f);
+      for (const p of problems) {
+        errors.push({ Code: ErrorCode.businessRule, Description: p, Detail: `index ${i}, TaxNumber ${f.TaxNumber ?? ''}` });
+        rowProblems.push({ index: i, field: p.startsWith('Name') ? 'Name' : 'TaxNumber', text: p });
       }
-      if (errors.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), errors, { status: app.behaviour.answerFor('customerBatchStatus'), problems: rowProblems });
-      const created = app.customers.create(rows);
+    });
+    if (errors.length && app.behaviour.answerFor('customerBatchBadRow') === 'createGood' && good.length) {
+      app.customers.create(good);
       app.changed();
-      // Spec-silent (behaviour point customerCreateAnswer): the export only says "a string".
-      switch (app.behaviour.answerFor('customerCreateAnswer')) {
-        case 'countText':
-          return `${created.length} customer(s) created.`;
-        case 'true':
-          return true;
-        case 'emptyBody':
-          return sendEmpty(res);
-      }
-    },
-  },
-  {
-    method: 'PUT',
-    path: '/general/Customers',
-    write: true,
-    name: 'customers.update',
-    handler: async ({ app, json }) => {
-      const body = expectObject(await json(), 'UpdateCustomerCommand');
-      const id = reqInt(body, 'ID');
-      const fields = readFields(body);
-      if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
-      const problems = ruleProblems(fields);
-      const other = fields.TaxNumber ? app.customers.getByTaxNumber(fields.TaxNumber) : undefined;
-      if (other && other.ID !== id && app.behaviour.answerFor('duplicateStatus') !== 'accept') problems.push(DUPLICATE.elsewhere);
-      if (problems.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), problems.map((p) => ({ Code: ErrorCode.businessRule, Description: p, Detail: `ID ${id}` })));
-      app.customers.update(id, fields);
-      app.changed();
-      return true;
-    },
-  },
-  {
-    // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
-    method: 'GET',
-    path: '/general/Customers/{ID}',
-    write: false,
-    name: 'customers.get',
-    handler: ({ app, params, res }) => {
-      const id = parseInt32(params.ID, 'ID');
-      const found = app.customers.get(id);
-      // Spec-silent (behaviour point recordLookupMissing).
-      if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `ID ${id}`));
-      return found;
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/general/Customers/{ID}',
-    write: true,
-    name: 'customers.delete',
-    handler: ({ app, params }) => {
-      const id = parseInt32(params.ID, 'ID');
-      if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
-      app.customers.delete([id]);
-      app.changed();
-      return true;
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/general/Customers/Bulk',
-    write: true,
-    name: 'customers.deleteBulk',
-    handler: async ({ app, json }) => {
-      const ids = expectArray(await json(), 'The ID list');
-      if (ids.length === 0 || !ids.every((v) => typeof v === 'number' && Number.isInteger(v))) throw badRequest('The request body is invalid.', 'Send a non-empty JSON array of integer IDs.');
-      const missing = (ids as number[]).filter((id) => !app.customers.get(id));
-      if (missing.length) throw notFound('Customer not found.', `IDs ${missing.join(', ')}`);
-      app.customers.delete(ids as number[]);
-      app.changed();
-      return true;
-    },
-  },
-  {
-    method: 'GET',
-    path: '/general/Customers/Search/{searchText}',
-    write: false,
-    name: 'customers.search',
-    handler: ({ app, params }) => noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.customers.search(params.searchText, SEARCH_LIMIT).map(toResponse)),
-  },
-  {
-    method: 'GET',
-    path: '/general/Customers/GetCustomerInfo/{TaxNumber}',
-    write: false,
-    name: 'customers.getByTaxNumber',
-    handler: ({ app, params, res }) => {
-      const found = app.customers.getByTaxNumber(params.TaxNumber.trim());
-      // Spec-silent (behaviour point recordLookupMissing).
-      if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`));
-      return found;
-    },
-  },
+    }
+    if (errors.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), errors, { status: app.behaviour.answerFor('customerBatchStatus'), problems: rowProblems });
+    const created = app.customers.create(rows);
+    app.changed();
+    // Spec-silent (behaviour point customerCreateAnswer): the export only says "a string".
+    switch (app.behaviour.answerFor('customerCreateAnswer')) {
+      case 'countText':
+        return `${created.length} customer(s) created.`;
+      case 'true':
+        return true;
+      case 'emptyBody':
+        return sendEmpty(res);
+    }
+  }),
+  route('PUT', '/general/Customers', 'customers.update', async ({ app, json }) => {
+    const body = expectObject(await json(), 'UpdateCustomerCommand');
+    const id = reqInt(body, 'ID');
+    const fields = readFields(body);
+    if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
+    const problems = ruleProblems(fields);
+    const other = fields.TaxNumber ? app.customers.getByTaxNumber(fields.TaxNumber) : undefined;
+    if (other && other.ID !== id && app.behaviour.answerFor('duplicateStatus') !== 'accept') problems.push(DUPLICATE.elsewhere);
+    if (problems.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), problems.map((p) => ({ Code: ErrorCode.businessRule, Description: p, Detail: `ID ${id}` })));
+    app.customers.update(id, fields);
+    app.changed();
+    return true;
+  }),
+  // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
+  route('GET', '/general/Customers/{ID}', 'customers.get', ({ app, params, res }) => {
+    const id = parseInt32(params.ID, 'ID');
+    const found = app.customers.get(id);
+    // Spec-silent (behaviour point recordLookupMissing).
+    if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `ID ${id}`));
+    return found;
+  }),
+  route('DELETE', '/general/Customers/{ID}', 'customers.delete', ({ app, params }) => {
+    const id = parseInt32(params.ID, 'ID');
+    if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
+    app.customers.delete([id]);
+    app.changed();
+    return true;
+  }),
+  route('DELETE', '/general/Customers/Bulk', 'customers.deleteBulk', async ({ app, json }) => {
+    const ids = expectArray(await json(), 'The ID list');
+    if (ids.length === 0 || !ids.every((v) => typeof v === 'number' && Number.isInteger(v))) throw badRequest('The request body is invalid.', 'Send a non-empty JSON array of integer IDs.');
+    const missing = (ids as number[]).filter((id) => !app.customers.get(id));
+    if (missing.length) throw notFound('Customer not found.', `IDs ${missing.join(', ')}`);
+    app.customers.delete(ids as number[]);
+    app.changed();
+    return true;
+  }),
+  route('GET', '/general/Customers/Search/{searchText}', 'customers.search', ({ app, params }) =>
+    noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.customers.search(params.searchText, SEARCH_LIMIT).map(toResponse))),
+  route('GET', '/general/Customers/GetCustomerInfo/{TaxNumber}', 'customers.getByTaxNumber', ({ app, params, res }) => {
+    const found = app.customers.getByTaxNumber(params.TaxNumber.trim());
+    // Spec-silent (behaviour point recordLookupMissing).
+    if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`));
+    return found;
+  }),
 ];

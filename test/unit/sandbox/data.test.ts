@@ -214,4 +214,23 @@ describe('persistence', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('a delete alone is saved too (certificate, identification, document)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-data-'));
+    const dataFile = path.join(dir, 'demo.json');
+    const lists = ['/general/Company/Certificate', '/general/CompanyIdentification', '/general/CompanyDocuments'];
+    try {
+      await withSandbox({ customers: 2, registry: 10, dataFile }, async (sb) => {
+        for (const list of lists) assert.equal((await api(sb, 'DELETE', `${list}/1`)).status, 200, list);
+      });
+      await withSandbox({ customers: 2, registry: 10, dataFile }, async (sb) => {
+        for (const list of lists) {
+          const ids = ((await api(sb, 'GET', list)).json as Array<{ ID: number }>).map((r) => r.ID);
+          assert.ok(ids.length > 0 && !ids.includes(1), `${list}: ${ids.join(', ')}`);
+        }
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
