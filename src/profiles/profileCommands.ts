@@ -12,8 +12,8 @@ import { prompts, UserCancelledError } from '../shell/prompts';
 import { askApiKey } from '../shell/apiKeyCommands';
 import { createShellClient, environmentLabel, type ShellServices } from '../shell/services';
 import { readSettings } from '../shell/settings';
-import { profileSecretName, type Profile } from './profile';
-import { ProfileStore } from './profileStore';
+import { profileSecretName, type Profile } from '../shell/profile';
+import { ProfileStore } from '../shell/profileStore';
 import { withCancellableProgress } from '../shell/cancellableProgress';
 
 /** A name is shown in the status bar and lists: never the key pasted a second time. */

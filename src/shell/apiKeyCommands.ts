@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
 import type { CompanyResponse as CompanySummary } from '../api';
 import type { EnvironmentId } from './environments';
-import { rememberCompany } from '../profiles/rememberCompany';
+import type { Profile } from './profile';
 import { describeError } from './errorMessages';
 import { offerSessionOnlyKey } from './keyringHelp';
 import { log } from './log';
@@ -57,6 +57,20 @@ export async function askApiKey(title: string): Promise<string> {
   if (!key) throw new UserCancelledError();
   rememberSecret(key);
   return key;
+}
+
+/**
+ * After "Set API Key" checked a key: a profile still called by its environment's name takes the
+ * company's name, and its tax number is kept for the switch list.
+ */
+async function rememberCompany(services: ShellServices, environment: EnvironmentId, company: CompanySummary): Promise<void> {
+  const profile = services.profileFor(environment);
+  if (profile.environment === 'custom' && !profile.baseUrl) return;
+  const next: Profile = { ...profile };
+  if (company.Name && profile.name === environmentLabel(profile.environment)) next.name = company.Name;
+  if (company.TaxNumber) next.taxNumber = company.TaxNumber;
+  await services.profiles.store.put(next);
+  services.profiles.touched();
 }
 
 export async function setApiKey(services: ShellServices): Promise<void> {

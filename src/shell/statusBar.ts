@@ -2,14 +2,13 @@
 // (click: the account view). Credits refresh on demand and on a modest interval, but only while
 // the window is focused, so an idle window makes no requests.
 import * as vscode from 'vscode';
-import { Commands, Views } from '../constants';
+import { Commands, ProfileCommands, Views } from '../constants';
 import type { CreditResponse as CreditPackage } from '../api';
 import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
 import { log } from './log';
 import { environmentLabel, type ShellServices } from './services';
-import { profileTooltip, statusItemCommand } from '../profiles/statusTooltip';
 import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;
@@ -46,6 +45,28 @@ export function creditsTooltip(summary: CreditsSummary, environment: Environment
     }
   }
   md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the account view.')}`);
+  return md;
+}
+
+/**
+ * With one profile a click switches the environment and the tooltip links to the profiles; with
+ * several (the accountant's case) a click switches the profile (company) and the tooltip links to
+ * the environments.
+ */
+function profileTooltip(environmentLabel: string, profileName: string, severalProfiles: boolean): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: [ProfileCommands.switch, Commands.environmentSwitch] };
+  if (severalProfiles) {
+    md.appendText(vscode.l10n.t('Nilvera profile: {0}. Click to switch.', profileName));
+    md.appendMarkdown('\n\n');
+    md.appendText(vscode.l10n.t('Environment: {0}', environmentLabel));
+    md.appendMarkdown(` — [$(server-environment) ${vscode.l10n.t('Switch Environment…')}](command:${Commands.environmentSwitch})`);
+    return md;
+  }
+  md.appendText(vscode.l10n.t('Nilvera environment: {0}. Click to switch.', environmentLabel));
+  md.appendMarkdown('\n\n');
+  md.appendText(vscode.l10n.t('Profile: {0}', profileName));
+  md.appendMarkdown(` — [$(account) ${vscode.l10n.t('Switch Profile…')}](command:${ProfileCommands.switch})`);
   return md;
 }
 
@@ -87,7 +108,7 @@ export class ShellStatusBar implements vscode.Disposable {
     // The profile's name is added when it says more than the environment (one company of several).
     this.environmentItem.text = `$(server-environment) Nilvera: ${label}${profile.name !== label ? ` · ${profile.name}` : ''}`;
     const several = this.services.profiles.store.all().length > 1;
-    this.environmentItem.command = statusItemCommand(several);
+    this.environmentItem.command = several ? ProfileCommands.switch : Commands.environmentSwitch;
     this.environmentItem.tooltip = profileTooltip(label, profile.name, several);
     this.environmentItem.show();
     this.schedule();

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultProfileId, parseProfile, profileMatches, type Profile } from './profile';
-import type { EnvironmentId } from '../shell/environments';
+import type { EnvironmentId } from './environments';
 
 /** The part of vscode.Memento the migration from globalState reads. */
 export interface MementoLike {
