@@ -1,7 +1,7 @@
 // "Set API Key" and "Clear API Key" for the active environment.
 import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
-import type { CompanyResponse as CompanySummary } from '../api';
+import type { CompanyResponse as CompanySummary, NilveraClient } from '../api';
 import type { EnvironmentId } from './environments';
 import type { Profile } from './profile';
 import { describeError } from './errorMessages';
@@ -14,18 +14,27 @@ import { withCancellableProgress } from './cancellableProgress';
 
 type CheckResult = { ok: true; company: string; summary: CompanySummary } | { ok: false; reason: string };
 
-async function checkKey(services: ShellServices, environment: EnvironmentId, key: string): Promise<CheckResult> {
-  return withCancellableProgress(vscode.l10n.t('Checking the API key…'), async (signal): Promise<CheckResult> => {
+/** GET /Company with a key not stored yet, under a cancellable progress notification. */
+export function companyOfKey(client: () => Promise<NilveraClient>): Thenable<CompanySummary> {
+  return withCancellableProgress(vscode.l10n.t('Checking the API key…'), async (signal) => {
     try {
-      const client = await services.clientForKey(environment, key);
-      const company = await client.company.get({ signal });
-      const name = [company.Name, company.TaxNumber ? `(${company.TaxNumber})` : ''].filter(Boolean).join(' ');
-      return { ok: true, company: name || '-', summary: company };
+      return await (await client()).company.get({ signal });
     } catch (error) {
       if (signal.aborted) throw new UserCancelledError();
-      return { ok: false, reason: describeError(error).text || String(error) };
+      throw error;
     }
   });
+}
+
+async function checkKey(services: ShellServices, environment: EnvironmentId, key: string): Promise<CheckResult> {
+  try {
+    const company = await companyOfKey(async () => services.clientForKey(await services.baseUrl(environment, key), key));
+    const name = [company.Name, company.TaxNumber ? `(${company.TaxNumber})` : ''].filter(Boolean).join(' ');
+    return { ok: true, company: name || '-', summary: company };
+  } catch (error) {
+    if (error instanceof UserCancelledError) throw error;
+    return { ok: false, reason: describeError(error).text || String(error) };
+  }
 }
 
 /** Saves the key; when the keyring fails, offers to keep it for this session. Returns false if not kept. */

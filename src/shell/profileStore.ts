@@ -101,11 +101,6 @@ export class ProfileStore {
     return { profile };
   }
 
-  /** A new id for a profile the user adds (never one of the default ids, which have no dash-hex tail). */
-  static newId(random: () => string): string {
-    return `p-${random()}`;
-  }
-
   /** The records in the file (read again when it changed); globalState's until the file exists. */
   private stored(): Profile[] {
     let stat: fs.Stats | undefined;

@@ -32,7 +32,7 @@ export function environmentLabel(environment: EnvironmentId): string {
 }
 
 /** Creates an API client on the contract of src/api (loaded on first use, not at activation). */
-export async function createShellClient(baseUrl: string, getApiKey: () => Promise<string | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<NilveraClient> {
+async function createShellClient(baseUrl: string, getApiKey: () => Promise<string | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<NilveraClient> {
   const api = await import('../api');
   return api.createClient({ baseUrl, getApiKey, timeoutMs, logger: requestLogger, ...(signal ? { signal } : {}) });
 }
@@ -224,8 +224,7 @@ export class ShellServices implements vscode.Disposable {
   }
 
   /** A one-off client for checking a key that is not stored yet. */
-  async clientForKey(environment: EnvironmentId, key: string): Promise<NilveraClient> {
-    const baseUrl = await this.baseUrl(environment, key);
+  clientForKey(baseUrl: string, key: string): Promise<NilveraClient> {
     return createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
   }
 

@@ -13,35 +13,20 @@ import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;
 
-export interface CreditsSummary {
-  remaining: number;
-  packages: CreditPackage[];
-}
-
-export function summarizeCredits(packages: readonly CreditPackage[]): CreditsSummary {
-  const remaining = packages.reduce((sum, p) => sum + (typeof p.RemainingCredit === 'number' ? p.RemainingCredit : 0), 0);
-  return { remaining, packages: [...packages] };
-}
-
-function formatDate(iso: string | undefined): string {
-  if (!iso) return '-';
-  return formatDay(iso);
-}
-
 function escapeMarkdownCell(text: string): string {
   return text.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
 }
 
-export function creditsTooltip(summary: CreditsSummary, environment: EnvironmentId): vscode.MarkdownString {
+function creditsTooltip(packages: readonly CreditPackage[], environment: EnvironmentId): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${vscode.l10n.t('Nilvera credits ({0})', environmentLabel(environment))}**\n\n`);
-  if (summary.packages.length === 0) {
+  if (packages.length === 0) {
     md.appendMarkdown(vscode.l10n.t('No credit packages.'));
   } else {
     md.appendMarkdown(`| ${vscode.l10n.t('Package')} | ${vscode.l10n.t('Used')} | ${vscode.l10n.t('Remaining')} | ${vscode.l10n.t('Ends')} |\n|---|---:|---:|---|\n`);
-    for (const p of summary.packages) {
+    for (const p of packages) {
       const fmt = (n: number | undefined): string => (typeof n === 'number' ? formatCount(n) : '-');
-      md.appendMarkdown(`| ${escapeMarkdownCell(p.Name ?? '-')} | ${fmt(p.UsedCredit)} / ${fmt(p.TotalCredit)} | ${fmt(p.RemainingCredit)} | ${formatDate(p.EndDate)} |\n`);
+      md.appendMarkdown(`| ${escapeMarkdownCell(p.Name ?? '-')} | ${fmt(p.UsedCredit)} / ${fmt(p.TotalCredit)} | ${fmt(p.RemainingCredit)} | ${p.EndDate ? formatDay(p.EndDate) : '-'} |\n`);
     }
   }
   md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the account view.')}`);
@@ -153,12 +138,13 @@ export class ShellStatusBar implements vscode.Disposable {
     this.creditsItem.show();
     try {
       const client = await this.services.client();
-      const summary = summarizeCredits(await client.account.credits({ signal: controller.signal }));
+      const packages = await client.account.credits({ signal: controller.signal });
       if (controller.signal.aborted) return;
+      const remaining = packages.reduce((sum, p) => sum + (typeof p.RemainingCredit === 'number' ? p.RemainingCredit : 0), 0);
       const threshold = readSettings().creditWarningThreshold;
-      this.creditsItem.text = `$(credit-card) ${summary.remaining === 1 ? vscode.l10n.t('{0} credit', 1) : vscode.l10n.t('{0} credits', formatCount(summary.remaining))}`;
-      this.creditsItem.tooltip = creditsTooltip(summary, environment);
-      this.creditsItem.backgroundColor = summary.remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      this.creditsItem.text = `$(credit-card) ${remaining === 1 ? vscode.l10n.t('{0} credit', 1) : vscode.l10n.t('{0} credits', formatCount(remaining))}`;
+      this.creditsItem.tooltip = creditsTooltip(packages, environment);
+      this.creditsItem.backgroundColor = remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.lastRefresh = Date.now();
     } catch (error) {
       if (controller.signal.aborted) return;
