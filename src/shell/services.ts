@@ -117,8 +117,7 @@ export class ShellServices implements vscode.Disposable {
   profileFor(environment: EnvironmentId): Profile {
     const active = this.activeProfile();
     if (active.environment === environment) return active;
-    const check = checkCustomUrl(readSettings().customUrl);
-    return this.profiles.store.forEnvironment(environment, check.ok ? check.baseUrl : undefined, environmentLabel(environment)).profile;
+    return this.profiles.store.forEnvironment(environment, this.customBaseUrl(), environmentLabel(environment)).profile;
   }
 
   /** The custom base URL (of the active custom profile, else of the setting) when it is valid. */
