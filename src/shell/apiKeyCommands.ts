@@ -1,4 +1,4 @@
-// "Set API Key" and "Clear API Key" for the active environment.
+// "Set API Key" and "Clear API Key" for the active environment; the key prompt and check the profile commands share.
 import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
 import type { CompanyResponse as CompanySummary, NilveraClient } from '../api';
