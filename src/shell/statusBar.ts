@@ -38,17 +38,17 @@ function creditsTooltip(packages: readonly CreditPackage[], environment: Environ
  * several (the accountant's case) a click switches the profile (company) and the tooltip links to
  * the environments.
  */
-function profileTooltip(environmentLabel: string, profileName: string, severalProfiles: boolean): vscode.MarkdownString {
+function profileTooltip(label: string, profileName: string, severalProfiles: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = { enabledCommands: [ProfileCommands.switch, Commands.environmentSwitch] };
   if (severalProfiles) {
     md.appendText(vscode.l10n.t('Nilvera profile: {0}. Click to switch.', profileName));
     md.appendMarkdown('\n\n');
-    md.appendText(vscode.l10n.t('Environment: {0}', environmentLabel));
+    md.appendText(vscode.l10n.t('Environment: {0}', label));
     md.appendMarkdown(` — [$(server-environment) ${vscode.l10n.t('Switch Environment…')}](command:${Commands.environmentSwitch})`);
     return md;
   }
-  md.appendText(vscode.l10n.t('Nilvera environment: {0}. Click to switch.', environmentLabel));
+  md.appendText(vscode.l10n.t('Nilvera environment: {0}. Click to switch.', label));
   md.appendMarkdown('\n\n');
   md.appendText(vscode.l10n.t('Profile: {0}', profileName));
   md.appendMarkdown(` — [$(account) ${vscode.l10n.t('Switch Profile…')}](command:${ProfileCommands.switch})`);

@@ -4,7 +4,6 @@ import type { MailingSettingResponse } from '../../api/types';
 import { isApiError } from '../../shell/apiContract';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { required } from '../commandContext';
 import { notifyDataChanged, type PaletteContext } from '../registry/commandContext';
 
 export type MailingFeature = 'whatsapp' | 'email';
@@ -39,7 +38,8 @@ export async function switchMailing(ctx: PaletteContext, args: MailingArgs = {})
         next: !now,
       };
     });
-    const picked = required(await prompts.quickPick(items.filter((i) => !feature || i.feature === feature), { title: vscode.l10n.t('Mailing Settings'), ignoreFocusOut: true }));
+    const picked = await prompts.quickPick(items.filter((i) => !feature || i.feature === feature), { title: vscode.l10n.t('Mailing Settings'), ignoreFocusOut: true });
+    if (!picked) throw new UserCancelledError();
     feature = picked.feature;
     isActive = picked.next;
   }
