@@ -34,11 +34,12 @@ export default tseslint.config(
       'no-throw-literal': 'error',
     },
   },
-  // Layers point one way: plain Node (api, domain, files, registry, sandbox) < shell and profiles <
-  // views < the features (commands, editor, preview, reconciliation, webviews). Each block names what
-  // its folders must not import; test/unit/importCycles.test.ts keeps files from importing in a circle.
+  // Layers point one way: plain Node (api, domain, files, registry, sandbox) < shell (with the active
+  // profile model) < the profile commands < views < the features (commands, editor, preview,
+  // reconciliation, webviews). Each block names what its folders must not import;
+  // test/unit/project/importCycles.test.ts keeps files from importing in a circle.
   ...layer(['api', 'domain', 'files', 'registry', 'sandbox'], 'run in plain Node and know nothing of the VS Code side', ['shell', 'profiles', 'walkthrough', ...VIEWS_AND_FEATURES], true),
-  ...layer(['shell'], 'is what the features stand on', [...VIEWS_AND_FEATURES, 'profiles/profileCommands', 'profiles/register']),
+  ...layer(['shell'], 'is what the features stand on', [...VIEWS_AND_FEATURES, 'profiles']),
   ...layer(['profiles'], 'stands on the shell only', VIEWS_AND_FEATURES),
   ...layer(['walkthrough'], 'stands on the shell and the editor\'s selectors only', [...VIEWS_AND_FEATURES.filter((f) => f !== 'editor'), 'editor/diagnostics', 'editor/hover']),
   ...layer(['views'], 'show rows: the commands on them are registered on the commands side', VIEWS_AND_FEATURES.filter((f) => f !== 'views')),

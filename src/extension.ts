@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands } from './constants';
+import { Commands, Settings } from './constants';
 import { registerFeatures, type Feature } from './features';
 import { ActivationSteps, type ActivationStep } from './shell/activationSteps';
 import { clearApiKey, setApiKey } from './shell/apiKeyCommands';
@@ -9,7 +9,6 @@ import { disposeLogChannel, logChannel } from './shell/log';
 import { replacePrompts, type Prompts } from './shell/prompts';
 import { startSandbox, stopSandbox } from './shell/sandboxCommands';
 import { ShellServices } from './shell/services';
-import { affectsShell } from './shell/settings';
 import { ShellState } from './shell/shellState';
 import { ShellStatusBar } from './shell/statusBar';
 import { trackWorkspaceUse } from './shell/workspaceUsage';
@@ -57,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
     registerCommand(Commands.creditsRefresh, () => getStatusBar().refreshCredits()),
     registerCommand(Commands.logShow, () => logChannel().show()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (affectsShell(e)) void state.refresh();
+      if (e.affectsConfiguration(Settings.section)) void state.refresh();
     }),
     // Fires for keys changed here, in another window (secrets.onDidChange) or kept for the session.
     shell.keys.onDidChange(() => void state.refresh()),

@@ -13,6 +13,3 @@ export function required<T>(value: T | undefined): T {
   if (value === undefined) throw new UserCancelledError();
   return value;
 }
-
-/** Opens a record read-only (a virtual document, never an untitled editor that asks to be saved). */
-export { showRecord } from './recordDocument';

@@ -3,7 +3,7 @@
 // ../editor/selectors.ts is open.
 import type * as vscode from 'vscode';
 import type { ShellServices } from '../shell/services';
-import type { FeatureParts } from '.';
+import type { FeatureParts } from '../shell/featureParts';
 import { trackRegistryDownloads } from '../walkthrough/registryProgress';
 import { registerInvoiceDiagnostics } from '../editor/diagnostics/register';
 import { createTaxNumberHoverProvider } from '../editor/hover/register';

@@ -12,9 +12,7 @@ import type { ActivationSteps } from '../shell/activationSteps';
 import { registerOnFirstUse } from '../shell/commandRunner';
 import { log } from '../shell/log';
 import type { ShellServices } from '../shell/services';
-import type { FeatureModule, FeatureParts, TreeViews } from '../shell/featureParts';
-
-export type { FeatureModule, FeatureParts, TreeViews };
+import type { FeatureModule, FeatureParts } from '../shell/featureParts';
 
 /** Each feature's module and the table of command ids it owns. */
 export const FEATURES = {

@@ -4,17 +4,14 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { CompanyResponse as CompanySummary } from '../api';
 import { compareNames } from '../shell/displayFormat';
-import { customUrlProblem } from '../shell/environmentCommands';
-import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/environments';
+import { askCustomUrl } from '../shell/environmentCommands';
+import { ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/environments';
 import { describeError, UserFacingError } from '../shell/errorMessages';
 import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
-import { askApiKey } from '../shell/apiKeyCommands';
-import { createShellClient, environmentLabel, type ShellServices } from '../shell/services';
-import { readSettings } from '../shell/settings';
-import { profileSecretName, type Profile } from './profile';
-import { ProfileStore } from './profileStore';
-import { withCancellableProgress } from '../shell/cancellableProgress';
+import { askApiKey, companyOfKey } from '../shell/apiKeyCommands';
+import { environmentLabel, type ShellServices } from '../shell/services';
+import { profileSecretName, type Profile } from '../shell/profile';
 
 /** A name is shown in the status bar and lists: never the key pasted a second time. */
 function nameProblem(value: string, key: string | undefined): string | undefined {
@@ -58,24 +55,25 @@ async function pickProfile(services: ShellServices, arg: unknown, title: string)
   return profile;
 }
 
-/** The base URL a new profile's key will be sent to (the sandbox: the running one, started with `key`). */
-async function baseUrlFor(services: ShellServices, environment: EnvironmentId, customUrl: string | undefined, key: string): Promise<string> {
-  if (environment === 'custom') return customUrl as string;
-  if (environment === 'sandbox') return (services.sandbox.current() ?? (await services.sandbox.ensure(key))).url;
-  return FIXED_BASE_URLS[environment];
+/**
+ * GET /Company with a new profile's key, at the address the key will be sent to (for the sandbox, the
+ * running one, started with `key`). A failure says that the key could not be verified.
+ */
+async function verifiedCompany(services: ShellServices, environment: EnvironmentId, customUrl: string | undefined, key: string): Promise<CompanySummary> {
+  let baseUrl = customUrl as string;
+  if (environment === 'sandbox') baseUrl = (services.sandbox.current() ?? (await services.sandbox.ensure(key))).url;
+  else if (environment !== 'custom') baseUrl = FIXED_BASE_URLS[environment];
+  try {
+    return await companyOfKey(() => services.clientForKey(baseUrl, key));
+  } catch (error) {
+    if (error instanceof UserCancelledError) throw error;
+    throw new UserFacingError(vscode.l10n.t('The key could not be verified with GET /Company: {0}', describeError(error).text || String(error)));
+  }
 }
 
-/** GET /Company with a key not stored yet, under a cancellable progress notification. */
-export async function fetchCompany(baseUrl: string, key: string): Promise<CompanySummary> {
-  return withCancellableProgress(vscode.l10n.t('Checking the API key…'), async (signal) => {
-    try {
-      const client = await createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
-      return await client.company.get({ signal });
-    } catch (error) {
-      if (signal.aborted) throw new UserCancelledError();
-      throw error;
-    }
-  });
+/** A new id for a profile the user adds (never one of the default ids, which have no dash-hex tail). */
+function newProfileId(): string {
+  return `p-${randomBytes(6).toString('hex')}`;
 }
 
 /** Stores the record and its key, then makes it this window's profile. */
@@ -91,27 +89,9 @@ export async function addProfile(services: ShellServices): Promise<void> {
   const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Add Profile'), placeHolder: vscode.l10n.t('Which environment is the account in?') });
   if (!picked) throw new UserCancelledError();
   const environment = picked.environment;
-  let customUrl: string | undefined;
-  if (environment === 'custom') {
-    const value = await prompts.inputBox({
-      title: vscode.l10n.t('Nilvera: Custom URL'),
-      prompt: vscode.l10n.t('Base URL of the API, without /general (for example https://nilvera.example.com).'),
-      ignoreFocusOut: true,
-      validateInput: (text) => customUrlProblem(checkCustomUrl(text)),
-    });
-    const check = checkCustomUrl(value ?? '');
-    if (!check.ok) throw new UserCancelledError();
-    customUrl = check.baseUrl;
-  }
+  const customUrl = environment === 'custom' ? await askCustomUrl() : undefined;
   const key = await askApiKey(vscode.l10n.t('Nilvera: Add Profile ({0})', environmentLabel(environment)));
-  const baseUrl = await baseUrlFor(services, environment, customUrl, key);
-  let company: CompanySummary;
-  try {
-    company = await fetchCompany(baseUrl, key);
-  } catch (error) {
-    if (error instanceof UserCancelledError) throw error;
-    throw new UserFacingError(vscode.l10n.t('The key could not be verified with GET /Company: {0}', describeError(error).text || String(error)));
-  }
+  const company = await verifiedCompany(services, environment, customUrl, key);
   const name = (
     await prompts.inputBox({
       title: vscode.l10n.t('Nilvera: Profile Name'),
@@ -122,7 +102,7 @@ export async function addProfile(services: ShellServices): Promise<void> {
     })
   )?.trim();
   if (!name) throw new UserCancelledError();
-  const profile: Profile = { id: ProfileStore.newId(() => randomBytes(6).toString('hex')), name, environment };
+  const profile: Profile = { id: newProfileId(), name, environment };
   if (customUrl) profile.baseUrl = customUrl;
   if (company.TaxNumber) profile.taxNumber = company.TaxNumber;
   await saveProfile(services, profile, key);
@@ -146,18 +126,11 @@ export async function addCompanyAsProfile(services: ShellServices, arg: unknown)
     return;
   }
   const key = await askApiKey(vscode.l10n.t('Nilvera: API Key of {0}', companyName || taxNumber));
-  const baseUrl = await baseUrlFor(services, active.environment, active.baseUrl, key);
-  let company: CompanySummary;
-  try {
-    company = await fetchCompany(baseUrl, key);
-  } catch (error) {
-    if (error instanceof UserCancelledError) throw error;
-    throw new UserFacingError(vscode.l10n.t('The key could not be verified with GET /Company: {0}', describeError(error).text || String(error)));
-  }
+  const company = await verifiedCompany(services, active.environment, active.baseUrl, key);
   if (company.TaxNumber !== taxNumber) {
     throw new UserFacingError(vscode.l10n.t('This key belongs to {0} ({1}), not to {2} ({3}); nothing was saved.', company.Name ?? '-', company.TaxNumber ?? '-', companyName || '-', taxNumber));
   }
-  const profile: Profile = { id: ProfileStore.newId(() => randomBytes(6).toString('hex')), name: company.Name ?? companyName, environment: active.environment, taxNumber };
+  const profile: Profile = { id: newProfileId(), name: company.Name ?? companyName, environment: active.environment, taxNumber };
   if (active.environment === 'custom' && active.baseUrl) profile.baseUrl = active.baseUrl;
   await services.keys.store(profileSecretName(profile.id), key);
   await services.profiles.store.add(profile);

@@ -1,5 +1,6 @@
-// The profiles feature (loaded on first use, src/features/index.ts): the profile commands. The reactions to a
-// switch (context keys, status bar, trees) are wired at activation and in the views feature.
+// The profiles feature (loaded on first use, src/features/index.ts): the profile commands. The model
+// (the active profile and its records) is the shell's; the reactions to a switch (context keys, status
+// bar, trees) are wired at activation and in the views feature.
 import type * as vscode from 'vscode';
 import { ProfileCommands } from '../constants';
 import { registerCommand } from '../shell/commandRunner';

@@ -8,22 +8,15 @@ export interface ActivationStep {
 }
 
 export class ActivationSteps {
-  private readonly recorded: ActivationStep[] = [];
-  private last: number;
-
-  constructor(private readonly started = performance.now()) {
-    this.last = started;
-  }
+  readonly steps: ActivationStep[] = [];
+  private readonly started = performance.now();
+  private last = this.started;
 
   /** Ends the step `step` now (it began where the previous one ended). */
   mark(step: string): void {
     const now = performance.now();
-    this.recorded.push({ step, ms: now - this.last });
+    this.steps.push({ step, ms: now - this.last });
     this.last = now;
-  }
-
-  get steps(): readonly ActivationStep[] {
-    return this.recorded;
   }
 
   /** From the start to the last mark. */

@@ -1,5 +1,5 @@
 // Recognises the API client's errors by shape: the shell does not load src/api to test `instanceof`,
-// and a ProfileSwitchedError (src/profiles/staleAnswers.ts) passes as a 'cancelled' one.
+// and a ProfileSwitchedError (staleAnswers.ts) passes as a 'cancelled' one.
 import type { ApiErrorKind, NilveraApiError } from '../api';
 
 export type ApiErrorShape = Pick<NilveraApiError, 'kind' | 'status' | 'operation' | 'messages' | 'message' | 'outcomeUnknown'>;

@@ -1,9 +1,9 @@
-// "Set API Key" and "Clear API Key" for the active environment.
+// "Set API Key" and "Clear API Key" for the active environment; the key prompt and check the profile commands share.
 import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
-import type { CompanyResponse as CompanySummary } from '../api';
+import type { CompanyResponse as CompanySummary, NilveraClient } from '../api';
 import type { EnvironmentId } from './environments';
-import { rememberCompany } from '../profiles/rememberCompany';
+import type { Profile } from './profile';
 import { describeError } from './errorMessages';
 import { offerSessionOnlyKey } from './keyringHelp';
 import { log } from './log';
@@ -14,18 +14,27 @@ import { withCancellableProgress } from './cancellableProgress';
 
 type CheckResult = { ok: true; company: string; summary: CompanySummary } | { ok: false; reason: string };
 
-async function checkKey(services: ShellServices, environment: EnvironmentId, key: string): Promise<CheckResult> {
-  return withCancellableProgress(vscode.l10n.t('Checking the API key…'), async (signal): Promise<CheckResult> => {
+/** GET /Company with a key not stored yet, under a cancellable progress notification. */
+export function companyOfKey(client: () => Promise<NilveraClient>): Thenable<CompanySummary> {
+  return withCancellableProgress(vscode.l10n.t('Checking the API key…'), async (signal) => {
     try {
-      const client = await services.clientForKey(environment, key);
-      const company = await client.company.get({ signal });
-      const name = [company.Name, company.TaxNumber ? `(${company.TaxNumber})` : ''].filter(Boolean).join(' ');
-      return { ok: true, company: name || '-', summary: company };
+      return await (await client()).company.get({ signal });
     } catch (error) {
       if (signal.aborted) throw new UserCancelledError();
-      return { ok: false, reason: describeError(error).text || String(error) };
+      throw error;
     }
   });
+}
+
+async function checkKey(services: ShellServices, environment: EnvironmentId, key: string): Promise<CheckResult> {
+  try {
+    const company = await companyOfKey(async () => services.clientForKey(await services.baseUrl(environment, key), key));
+    const name = [company.Name, company.TaxNumber ? `(${company.TaxNumber})` : ''].filter(Boolean).join(' ');
+    return { ok: true, company: name || '-', summary: company };
+  } catch (error) {
+    if (error instanceof UserCancelledError) throw error;
+    return { ok: false, reason: describeError(error).text || String(error) };
+  }
 }
 
 /** Saves the key; when the keyring fails, offers to keep it for this session. Returns false if not kept. */
@@ -57,6 +66,20 @@ export async function askApiKey(title: string): Promise<string> {
   if (!key) throw new UserCancelledError();
   rememberSecret(key);
   return key;
+}
+
+/**
+ * After "Set API Key" checked a key: a profile still called by its environment's name takes the
+ * company's name, and its tax number is kept for the switch list.
+ */
+async function rememberCompany(services: ShellServices, environment: EnvironmentId, company: CompanySummary): Promise<void> {
+  const profile = services.profileFor(environment);
+  if (profile.environment === 'custom' && !profile.baseUrl) return;
+  const next: Profile = { ...profile };
+  if (company.Name && profile.name === environmentLabel(profile.environment)) next.name = company.Name;
+  if (company.TaxNumber) next.taxNumber = company.TaxNumber;
+  await services.profiles.store.put(next);
+  services.profiles.touched();
 }
 
 export async function setApiKey(services: ShellServices): Promise<void> {

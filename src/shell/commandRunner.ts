@@ -9,11 +9,6 @@ import { prompts } from './prompts';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
-/** Whether another part of the extension registered a command (the forms may not exist yet). */
-export async function commandExists(id: string): Promise<boolean> {
-  return (await vscode.commands.getCommands(true)).includes(id);
-}
-
 /** Runs a handler with the shell's error handling; resolves when it (and any retry) settled. */
 export async function runCommand(id: string, handler: CommandHandler, args: unknown[]): Promise<unknown> {
   try {
@@ -68,7 +63,8 @@ export function hasHandler(id: string): boolean {
   return handlers.has(id);
 }
 
-function register(id: string, handler: CommandHandler): vscode.Disposable {
+/** A command without the wrapper (tree-internal clicks and test hooks). */
+export function registerRawCommand(id: string, handler: CommandHandler): vscode.Disposable {
   if (!owners.has(id)) return vscode.commands.registerCommand(id, handler);
   handlers.set(id, handler);
   return new vscode.Disposable(() => {
@@ -77,13 +73,8 @@ function register(id: string, handler: CommandHandler): vscode.Disposable {
 }
 
 export function registerCommand(id: string, handler: CommandHandler): vscode.Disposable {
-  return register(id, (...args: unknown[]) => {
+  return registerRawCommand(id, (...args: unknown[]) => {
     commandObserver?.(id);
     return runCommand(id, handler, args);
   });
-}
-
-/** A command without the wrapper (tree-internal clicks and test hooks). */
-export function registerRawCommand(id: string, handler: CommandHandler): vscode.Disposable {
-  return register(id, handler);
 }

@@ -10,7 +10,7 @@ interface EnvironmentPick extends vscode.QuickPickItem {
   environment: EnvironmentId;
 }
 
-export function customUrlProblem(check: CustomUrlCheck): string | undefined {
+function customUrlProblem(check: CustomUrlCheck): string | undefined {
   if (check.ok) return undefined;
   switch (check.reason) {
     case 'empty':
@@ -24,16 +24,15 @@ export function customUrlProblem(check: CustomUrlCheck): string | undefined {
   }
 }
 
-async function askCustomUrl(): Promise<string> {
-  const value = await prompts.inputBox({
+export async function askCustomUrl(value?: string): Promise<string> {
+  const typed = await prompts.inputBox({
     title: vscode.l10n.t('Nilvera: Custom URL'),
     prompt: vscode.l10n.t('Base URL of the API, without /general (for example https://nilvera.example.com).'),
-    value: readSettings().customUrl,
+    value,
     ignoreFocusOut: true,
     validateInput: (text) => customUrlProblem(checkCustomUrl(text)),
   });
-  if (value === undefined) throw new UserCancelledError();
-  const check = checkCustomUrl(value);
+  const check = checkCustomUrl(typed ?? '');
   if (!check.ok) throw new UserCancelledError();
   return check.baseUrl;
 }
@@ -71,7 +70,7 @@ export async function switchEnvironment(services: ShellServices, target?: unknow
     if (!picked) throw new UserCancelledError();
     environment = picked.environment;
   }
-  if (environment === 'custom') await writeCustomUrl(await askCustomUrl());
+  if (environment === 'custom') await writeCustomUrl(await askCustomUrl(readSettings().customUrl));
   if (environment === 'sandbox' && !(await services.hasApiKey('sandbox'))) {
     // Without a key the sandbox is useless: start it, which stores its key and switches.
     await startSandbox(services);

@@ -22,16 +22,10 @@ export interface DescribedError {
   actions: ErrorAction[];
 }
 
-function serverDescriptions(error: ApiErrorShape): string {
-  return error.messages
-    .map((m) => (m.detail && m.detail !== m.description ? `${m.description} (${m.detail})` : m.description))
-    .filter((s) => s.trim().length > 0)
-    .join(' ');
-}
-
+/** `base`, then the server's own descriptions of the error. */
 function withDescriptions(base: string, error: ApiErrorShape): string {
-  const server = serverDescriptions(error);
-  return server ? `${base} ${server}` : base;
+  const server = error.messages.map((m) => (m.detail && m.detail !== m.description ? `${m.description} (${m.detail})` : m.description));
+  return [base, ...server.filter((s) => s.trim().length > 0)].join(' ');
 }
 
 export function isCancellation(error: unknown): boolean {

@@ -23,17 +23,13 @@ export const log = {
   error: (message: string): void => logChannel().error(redact(message)),
 };
 
-/** Formats one request line: `GET /general/Company 200 35 ms`, plus the attempt and error when present. */
-export function formatRequestLine(info: RequestLogEntry): string {
-  const parts = [info.method.toUpperCase(), pathWithoutQuery(info.path), info.status !== undefined ? String(info.status) : '-', `${Math.round(info.ms)} ms`];
-  if (info.attempt > 1) parts.push(`(attempt ${info.attempt})`);
-  if (info.error) parts.push(`: ${info.error}`);
-  return parts.join(' ');
-}
-
 export const requestLogger = {
+  /** One line per request: `GET /general/Company 200 35 ms`, plus the attempt and error when present. */
   request(info: RequestLogEntry): void {
-    const line = formatRequestLine(info);
+    const parts = [info.method.toUpperCase(), pathWithoutQuery(info.path), info.status !== undefined ? String(info.status) : '-', `${Math.round(info.ms)} ms`];
+    if (info.attempt > 1) parts.push(`(attempt ${info.attempt})`);
+    if (info.error) parts.push(`: ${info.error}`);
+    const line = parts.join(' ');
     if (info.error || (info.status !== undefined && info.status >= 400)) log.warn(line);
     else log.info(line);
   },

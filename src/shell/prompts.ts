@@ -70,24 +70,16 @@ function windowSearchPick<T extends vscode.QuickPickItem>(options: SearchPickOpt
 }
 
 export const windowPrompts: Prompts = {
-  async inputBox(options) {
-    return vscode.window.showInputBox(options);
-  },
-  async quickPick(items, options) {
-    return vscode.window.showQuickPick(items, options);
-  },
+  inputBox: async (options) => vscode.window.showInputBox(options),
+  quickPick: async (items, options) => vscode.window.showQuickPick(items, options),
   async message(level, text, options, ...actions) {
     const show =
       level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     const messageOptions: vscode.MessageOptions = { modal: options?.modal ?? false, ...(options?.detail ? { detail: options.detail } : {}) };
     return show(text, messageOptions, ...actions);
   },
-  async openDialog(options) {
-    return vscode.window.showOpenDialog(options);
-  },
-  async saveDialog(options) {
-    return vscode.window.showSaveDialog(options);
-  },
+  openDialog: async (options) => vscode.window.showOpenDialog(options),
+  saveDialog: async (options) => vscode.window.showSaveDialog(options),
   searchPick: windowSearchPick,
 };
 

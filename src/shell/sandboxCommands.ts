@@ -9,18 +9,14 @@ import type { ShellServices } from './services';
 import { writeEnvironment } from './settings';
 import { externalSandbox } from './sandboxLauncher';
 
-/** A key shaped like the platform's (64 upper-case hex characters), new for each sandbox. */
-export function generateSandboxKey(): string {
-  return randomBytes(32).toString('hex').toUpperCase();
-}
-
 export async function startSandbox(services: ShellServices): Promise<void> {
   const running = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting the Nilvera sandbox…') },
     async () => {
       const external = externalSandbox();
       if (external) return external;
-      const key = (await services.apiKey('sandbox')) ?? generateSandboxKey();
+      // A new sandbox's key is shaped like the platform's: 64 upper-case hex characters.
+      const key = (await services.apiKey('sandbox')) ?? randomBytes(32).toString('hex').toUpperCase();
       return services.sandbox.ensure(key);
     },
   );

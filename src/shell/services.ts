@@ -6,9 +6,9 @@ import type { NilveraClient } from '../api';
 import { ApiKeyStore, KeyringUnavailableError } from './apiKeyStore';
 import { UserFacingError } from './errorMessages';
 import { checkCustomUrl, FIXED_BASE_URLS, type EnvironmentId } from './environments';
-import { ActiveProfile, type ProfileChange } from '../profiles/activeProfile';
-import { profileOrigin, profileSecretName, type Profile } from '../profiles/profile';
-import { guardStaleAnswers, ProfileSwitchedError } from '../profiles/staleAnswers';
+import { ActiveProfile, type ProfileChange } from './activeProfile';
+import { profileOrigin, profileSecretName, type Profile } from './profile';
+import { guardStaleAnswers, ProfileSwitchedError } from './staleAnswers';
 import { requestLogger } from './log';
 import { SandboxLauncher } from './sandboxLauncher';
 import { SerialMemento } from './serialMemento';
@@ -32,7 +32,7 @@ export function environmentLabel(environment: EnvironmentId): string {
 }
 
 /** Creates an API client on the contract of src/api (loaded on first use, not at activation). */
-export async function createShellClient(baseUrl: string, getApiKey: () => Promise<string | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<NilveraClient> {
+async function createShellClient(baseUrl: string, getApiKey: () => Promise<string | undefined>, timeoutMs: number, signal?: AbortSignal): Promise<NilveraClient> {
   const api = await import('../api');
   return api.createClient({ baseUrl, getApiKey, timeoutMs, logger: requestLogger, ...(signal ? { signal } : {}) });
 }
@@ -117,8 +117,7 @@ export class ShellServices implements vscode.Disposable {
   profileFor(environment: EnvironmentId): Profile {
     const active = this.activeProfile();
     if (active.environment === environment) return active;
-    const check = checkCustomUrl(readSettings().customUrl);
-    return this.profiles.store.forEnvironment(environment, check.ok ? check.baseUrl : undefined, environmentLabel(environment)).profile;
+    return this.profiles.store.forEnvironment(environment, this.customBaseUrl(), environmentLabel(environment)).profile;
   }
 
   /** The custom base URL (of the active custom profile, else of the setting) when it is valid. */
@@ -224,8 +223,7 @@ export class ShellServices implements vscode.Disposable {
   }
 
   /** A one-off client for checking a key that is not stored yet. */
-  async clientForKey(environment: EnvironmentId, key: string): Promise<NilveraClient> {
-    const baseUrl = await this.baseUrl(environment, key);
+  clientForKey(baseUrl: string, key: string): Promise<NilveraClient> {
     return createShellClient(baseUrl, async () => key, readSettings().requestTimeoutMs);
   }
 

@@ -49,10 +49,6 @@ export async function writeCustomUrl(url: string): Promise<void> {
   await vscode.workspace.getConfiguration(Settings.section).update(Settings.customUrl, url, scopeInForce(Settings.customUrl));
 }
 
-export function affectsShell(event: vscode.ConfigurationChangeEvent): boolean {
-  return event.affectsConfiguration(Settings.section);
-}
-
 /**
  * Settings that change what the trees show: where requests go and how pages are cut. Editor settings
  * (hovers, diagnostics) do not reload the trees, so toggling one sends no request.

@@ -2,50 +2,56 @@
 // (click: the account view). Credits refresh on demand and on a modest interval, but only while
 // the window is focused, so an idle window makes no requests.
 import * as vscode from 'vscode';
-import { Commands, Views } from '../constants';
+import { Commands, ProfileCommands, Views } from '../constants';
 import type { CreditResponse as CreditPackage } from '../api';
 import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
 import { log } from './log';
 import { environmentLabel, type ShellServices } from './services';
-import { profileTooltip, statusItemCommand } from '../profiles/statusTooltip';
 import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;
-
-export interface CreditsSummary {
-  remaining: number;
-  packages: CreditPackage[];
-}
-
-export function summarizeCredits(packages: readonly CreditPackage[]): CreditsSummary {
-  const remaining = packages.reduce((sum, p) => sum + (typeof p.RemainingCredit === 'number' ? p.RemainingCredit : 0), 0);
-  return { remaining, packages: [...packages] };
-}
-
-function formatDate(iso: string | undefined): string {
-  if (!iso) return '-';
-  return formatDay(iso);
-}
 
 function escapeMarkdownCell(text: string): string {
   return text.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
 }
 
-export function creditsTooltip(summary: CreditsSummary, environment: EnvironmentId): vscode.MarkdownString {
+function creditsTooltip(packages: readonly CreditPackage[], environment: EnvironmentId): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${vscode.l10n.t('Nilvera credits ({0})', environmentLabel(environment))}**\n\n`);
-  if (summary.packages.length === 0) {
+  if (packages.length === 0) {
     md.appendMarkdown(vscode.l10n.t('No credit packages.'));
   } else {
     md.appendMarkdown(`| ${vscode.l10n.t('Package')} | ${vscode.l10n.t('Used')} | ${vscode.l10n.t('Remaining')} | ${vscode.l10n.t('Ends')} |\n|---|---:|---:|---|\n`);
-    for (const p of summary.packages) {
+    for (const p of packages) {
       const fmt = (n: number | undefined): string => (typeof n === 'number' ? formatCount(n) : '-');
-      md.appendMarkdown(`| ${escapeMarkdownCell(p.Name ?? '-')} | ${fmt(p.UsedCredit)} / ${fmt(p.TotalCredit)} | ${fmt(p.RemainingCredit)} | ${formatDate(p.EndDate)} |\n`);
+      md.appendMarkdown(`| ${escapeMarkdownCell(p.Name ?? '-')} | ${fmt(p.UsedCredit)} / ${fmt(p.TotalCredit)} | ${fmt(p.RemainingCredit)} | ${p.EndDate ? formatDay(p.EndDate) : '-'} |\n`);
     }
   }
   md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the account view.')}`);
+  return md;
+}
+
+/**
+ * With one profile a click switches the environment and the tooltip links to the profiles; with
+ * several (the accountant's case) a click switches the profile (company) and the tooltip links to
+ * the environments.
+ */
+function profileTooltip(label: string, profileName: string, severalProfiles: boolean): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: [ProfileCommands.switch, Commands.environmentSwitch] };
+  if (severalProfiles) {
+    md.appendText(vscode.l10n.t('Nilvera profile: {0}. Click to switch.', profileName));
+    md.appendMarkdown('\n\n');
+    md.appendText(vscode.l10n.t('Environment: {0}', label));
+    md.appendMarkdown(` — [$(server-environment) ${vscode.l10n.t('Switch Environment…')}](command:${Commands.environmentSwitch})`);
+    return md;
+  }
+  md.appendText(vscode.l10n.t('Nilvera environment: {0}. Click to switch.', label));
+  md.appendMarkdown('\n\n');
+  md.appendText(vscode.l10n.t('Profile: {0}', profileName));
+  md.appendMarkdown(` — [$(account) ${vscode.l10n.t('Switch Profile…')}](command:${ProfileCommands.switch})`);
   return md;
 }
 
@@ -87,7 +93,7 @@ export class ShellStatusBar implements vscode.Disposable {
     // The profile's name is added when it says more than the environment (one company of several).
     this.environmentItem.text = `$(server-environment) Nilvera: ${label}${profile.name !== label ? ` · ${profile.name}` : ''}`;
     const several = this.services.profiles.store.all().length > 1;
-    this.environmentItem.command = statusItemCommand(several);
+    this.environmentItem.command = several ? ProfileCommands.switch : Commands.environmentSwitch;
     this.environmentItem.tooltip = profileTooltip(label, profile.name, several);
     this.environmentItem.show();
     this.schedule();
@@ -132,12 +138,13 @@ export class ShellStatusBar implements vscode.Disposable {
     this.creditsItem.show();
     try {
       const client = await this.services.client();
-      const summary = summarizeCredits(await client.account.credits({ signal: controller.signal }));
+      const packages = await client.account.credits({ signal: controller.signal });
       if (controller.signal.aborted) return;
+      const remaining = packages.reduce((sum, p) => sum + (typeof p.RemainingCredit === 'number' ? p.RemainingCredit : 0), 0);
       const threshold = readSettings().creditWarningThreshold;
-      this.creditsItem.text = `$(credit-card) ${summary.remaining === 1 ? vscode.l10n.t('{0} credit', 1) : vscode.l10n.t('{0} credits', formatCount(summary.remaining))}`;
-      this.creditsItem.tooltip = creditsTooltip(summary, environment);
-      this.creditsItem.backgroundColor = summary.remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      this.creditsItem.text = `$(credit-card) ${remaining === 1 ? vscode.l10n.t('{0} credit', 1) : vscode.l10n.t('{0} credits', formatCount(remaining))}`;
+      this.creditsItem.tooltip = creditsTooltip(packages, environment);
+      this.creditsItem.backgroundColor = remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.lastRefresh = Date.now();
     } catch (error) {
       if (controller.signal.aborted) return;

@@ -12,11 +12,6 @@ export const USED_CONTEXT_KEY = 'nilvera.usedInWorkspace';
 
 export type UseReason = 'command' | 'view' | 'invoice' | 'customerList';
 
-/** Test and tooling commands are not a person using Nilvera. */
-function isInternalCommand(id: string): boolean {
-  return id.includes('.internal.');
-}
-
 /** Schemes of documents a person opens (not the output channel, git's originals or settings). */
 const USER_SCHEMES = new Set(['file', 'untitled', 'vscode-remote', 'vscode-vfs']);
 
@@ -84,7 +79,8 @@ export function trackWorkspaceUse(usage: WorkspaceUsage, onUsed: () => void): vs
     }),
   ];
   setCommandObserver((id) => {
-    if (!isInternalCommand(id)) usage.markUsed('command');
+    // Test and tooling commands are not a person using Nilvera.
+    if (!id.includes('.internal.')) usage.markUsed('command');
   });
   disposables.push({ dispose: () => setCommandObserver(undefined) });
   // Editors restored at start-up are visible before activate() runs.

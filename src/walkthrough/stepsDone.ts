@@ -37,11 +37,6 @@ export function useWalkthroughState(globalState: vscode.Memento): void {
   memento = globalState;
 }
 
-/** The id VS Code gives a step: `<publisher.name>#<walkthrough>#<step>`. */
-export function walkthroughStepId(step: WalkthroughStep): string {
-  return `${EXTENSION_ID}#${WALKTHROUGH_ID}#${step}`;
-}
-
 function told(): string[] {
   const stored = memento?.get<unknown>(STEPS_TOLD_STATE);
   return Array.isArray(stored) ? stored.filter((s): s is string => typeof s === 'string') : [];
@@ -54,7 +49,9 @@ export function walkthroughStepDone(step: WalkthroughStep): void {
   const key = STEP_CONTEXT[step];
   if (key) void vscode.commands.executeCommand('setContext', key, true);
   if (told().includes(step)) return;
-  Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', walkthroughStepId(step))).then(
+  // VS Code names a step `<publisher.name>#<walkthrough>#<step>`.
+  const id = `${EXTENSION_ID}#${WALKTHROUGH_ID}#${step}`;
+  Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', id)).then(
     () => {
       const list = told();
       if (memento && !list.includes(step)) return memento.update(STEPS_TOLD_STATE, [...list, step]);

@@ -7,8 +7,7 @@ import { UserFacingError } from '../../shell/errorMessages';
 import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/listAvailability';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
-import type { ShellServices } from '../../shell/services';
-import { environmentLabel } from '../../shell/services';
+import { environmentLabel, type ShellServices } from '../../shell/services';
 import { readSettings } from '../../shell/settings';
 import { runChecks } from './probes';
 import { buildReport, summarize, type ReportSummary } from './report';
@@ -23,14 +22,6 @@ export interface CheckConnectionResult {
   lists: ListFinding[];
   summary: ReportSummary;
 }
-
-/** The view that shows each list, told to reload once Check Connection found out about it. */
-const LIST_AREAS: Record<EmptyListRead, string> = {
-  'certificates.list': 'certificates',
-  'identifications.list': 'identifications',
-  'documents.list': 'documents',
-  'customers.list': 'customers',
-};
 
 /** Opens the report rendered; the Markdown source stays one click away ("Open Source" in the preview's title bar). */
 export async function showReport(uri: vscode.Uri): Promise<void> {
@@ -93,7 +84,11 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
   const found: Partial<Record<EmptyListRead, ListAvailability>> = {};
   for (const f of lists) if (f.availability) found[f.operation] = f.availability;
   await rememberListAvailability(shell.globalState, baseUrl, found);
-  for (const f of lists) void Promise.resolve(vscode.commands.executeCommand(TreeCommands.dataChanged, { area: LIST_AREAS[f.operation] })).catch(() => undefined);
+  // The view that shows each list reloads; its area is the operation's ('customers.list': customers).
+  for (const f of lists) {
+    const area = f.operation.slice(0, -'.list'.length);
+    void Promise.resolve(vscode.commands.executeCommand(TreeCommands.dataChanged, { area })).catch(() => undefined);
+  }
 
   const uri = reports.add(markdown);
   await showReport(uri);

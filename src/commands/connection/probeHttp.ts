@@ -135,12 +135,10 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
         chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
         bytes += Math.min(chunk.length, room);
         if (chunk.length >= room) {
-          truncated = chunk.length > room || bytes >= maxBytes;
-          if (truncated) {
-            // Enough seen: stop the download (the registry list is megabytes).
-            controller.abort();
-            break;
-          }
+          // Enough seen: stop the download (the registry list is megabytes).
+          truncated = true;
+          controller.abort();
+          break;
         }
       }
     }

@@ -243,9 +243,6 @@ function resultOf(id: ProbeId, request: ProbeRequest, answer: ProbeAnswer): Prob
   return { id, method: request.method, template: request.template, ...(query ? { query } : {}), answer };
 }
 
-/** Number of calls a run makes at most (for the progress bar; the candidate search may add up to two). */
-export const PLANNED_CALLS = plan('').length + 1;
-
 /** Runs every call in order; throws ProbeCancelledError when the signal fires. */
 export async function runChecks(target: ProbeTarget, options: RunOptions): Promise<CheckRun> {
   const facts: ProbeFacts = {};

@@ -2,7 +2,7 @@
 // came back (status, time, shape: names and types, never a value or the key) and, row by row of
 // the behaviour table, which answer the service showed. Pure: the localizer is passed in
 // (`vscode.l10n` in the extension, a plain formatter in the unit tests).
-import type { ProbeResult } from './probes';
+import { EMPTY_LIST_PROBES, type ProbeResult } from './probes';
 import { describeShape } from './shape';
 import { KNOWN_ROWS, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
 
@@ -126,13 +126,6 @@ export function listFindingText(f: ListFinding, l10n: Localizer): string {
   }
 }
 
-const LIST_NAMES: Record<ListFinding['operation'], string> = {
-  'certificates.list': 'GET /general/Company/Certificate',
-  'identifications.list': 'GET /general/CompanyIdentification',
-  'documents.list': 'GET /general/CompanyDocuments',
-  'customers.list': 'GET /general/Customers',
-};
-
 export function buildReport(context: ReportContext, results: readonly ProbeResult[], verdicts: readonly RowVerdict[], l10n: Localizer, lists: readonly ListFinding[] = []): string {
   const s = summarize(results, verdicts);
   const lines: string[] = [];
@@ -160,7 +153,10 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   if (lists.length > 0) {
     lines.push('', `## ${l10n.t('Lists that may answer 404 when empty')}`, '');
     lines.push(`| ${l10n.t('List')} | ${l10n.t('Found')} |`, '|---|---|');
-    for (const f of lists) lines.push(`| ${code(LIST_NAMES[f.operation])} | ${cell(listFindingText(f, l10n))} |`);
+    for (const f of lists) {
+      const list = EMPTY_LIST_PROBES.find((p) => p.operation === f.operation)!;
+      lines.push(`| ${code(`GET ${list.path}`)} | ${cell(listFindingText(f, l10n))} |`);
+    }
     lines.push('', `_${l10n.t('The views show an empty list, or say that this server does not offer it, from what this check found.')}_`);
   }
   lines.push('', `## ${l10n.t('Calls')}`, '');

@@ -6,7 +6,8 @@ import type { CustomerResponse } from '../../api/types';
 import { isApiError } from '../../shell/apiContract';
 import { prompts } from '../../shell/prompts';
 import { CustomerNode } from '../../views/customers/customerNode';
-import { required, showRecord, type CommandContext } from '../commandContext';
+import { required, type CommandContext } from '../commandContext';
+import { showRecord } from '../recordDocument';
 import { taxNumberProblem } from './customerInputs';
 
 /** The customers a command applies to: the clicked row plus the selection it belongs to, else the selection. */
@@ -23,19 +24,14 @@ function oneCustomer(ctx: CommandContext, node: unknown): CustomerResponse {
   return first.customer;
 }
 
-/** The details tab's name: the customer's name and tax number. */
-function customerDocumentName(customer: CustomerResponse): string {
-  return `${customer.Name || vscode.l10n.t('(no name)')} (${customer.TaxNumber ?? customer.ID})`;
+/** Opens the customer's details, in a tab named by its name and tax number. */
+async function showDetails(ctx: CommandContext, customer: CustomerResponse): Promise<void> {
+  const details = await (await ctx.client()).customers.get(customer.ID, undefined, { taxNumber: customer.TaxNumber });
+  await showRecord(details, `${details.Name || vscode.l10n.t('(no name)')} (${details.TaxNumber ?? details.ID})`);
 }
 
 export async function openCustomer(ctx: CommandContext, node: unknown): Promise<void> {
-  const customer = oneCustomer(ctx, node);
-  const details = await (await ctx.client()).customers.get(customer.ID, undefined, { taxNumber: customer.TaxNumber });
-  await showRecord(details, customerDocumentName(details));
-}
-
-export async function createCustomer(): Promise<void> {
-  await vscode.commands.executeCommand(FormCommands.customer, {});
+  await showDetails(ctx, oneCustomer(ctx, node));
 }
 
 export async function editCustomer(ctx: CommandContext, node: unknown): Promise<void> {
@@ -84,12 +80,8 @@ export async function deleteCustomers(ctx: CommandContext, node: unknown, select
 /** Shows a customer: selects its row when it is on a loaded page, else opens its details. */
 async function revealOrOpen(ctx: CommandContext, customer: CustomerResponse): Promise<void> {
   const loaded = ctx.trees.customers.root.findLoaded(customer.ID);
-  if (loaded) {
-    await ctx.trees.customersView.reveal(loaded, { select: true, focus: true });
-    return;
-  }
-  const details = await (await ctx.client()).customers.get(customer.ID, undefined, { taxNumber: customer.TaxNumber });
-  await showRecord(details, customerDocumentName(details));
+  if (loaded) await ctx.trees.customersView.reveal(loaded, { select: true, focus: true });
+  else await showDetails(ctx, customer);
 }
 
 export async function findByTaxNumber(ctx: CommandContext): Promise<void> {

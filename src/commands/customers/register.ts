@@ -1,9 +1,9 @@
 // The customers view's commands, each through the shell's one error-handling wrapper.
-import type * as vscode from 'vscode';
-import { TreeCommands } from '../../constants';
+import * as vscode from 'vscode';
+import { FormCommands, TreeCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import type { CommandContext } from '../commandContext';
-import { checkCustomerInRegistry, copyTaxNumber, createCustomer, deleteCustomers, editCustomer, findByTaxNumber, openCustomer, quickSearch } from './customerActions';
+import { checkCustomerInRegistry, copyTaxNumber, deleteCustomers, editCustomer, findByTaxNumber, openCustomer, quickSearch } from './customerActions';
 import { clearCustomerSearch, searchCustomers, sortCustomers } from './filterCommands';
 
 export function registerCustomerCommands(ctx: CommandContext): vscode.Disposable[] {
@@ -18,7 +18,7 @@ export function registerCustomerCommands(ctx: CommandContext): vscode.Disposable
     registerCommand(TreeCommands.customersCopyTaxNumber, (node) => copyTaxNumber(ctx, node)),
     registerCommand(TreeCommands.customersDelete, (node, selected) => deleteCustomers(ctx, node, selected)),
     registerCommand(TreeCommands.customersDeleteSelected, (node, selected) => deleteCustomers(ctx, node, selected)),
-    registerCommand(TreeCommands.customersCreate, () => createCustomer()),
+    registerCommand(TreeCommands.customersCreate, () => vscode.commands.executeCommand(FormCommands.customer, {})),
     registerCommand(TreeCommands.customersFindByTaxNumber, () => findByTaxNumber(ctx)),
     registerCommand(TreeCommands.customersQuickSearch, () => quickSearch(ctx)),
     // Import and export are bundles of their own, loaded when first run.

@@ -1,14 +1,9 @@
-// Account view actions: the company form, mailing switches, campaign links.
+// Account view actions: mailing switches, campaign links.
 import * as vscode from 'vscode';
-import { FormCommands } from '../../constants';
 import { prompts } from '../../shell/prompts';
 import { readSettings } from '../../shell/settings';
 import { MailingNode } from '../../views/records/accountNodes';
 import type { CommandContext } from '../commandContext';
-
-export async function openCompany(): Promise<void> {
-  await vscode.commands.executeCommand(FormCommands.company);
-}
 
 /**
  * Turns e-mail (Portal) or WhatsApp sending on or off (`wanted`: the checkbox's new state; absent:

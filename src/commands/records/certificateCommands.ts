@@ -2,28 +2,18 @@
 // password is never shown, logged or put in a details view.
 import * as vscode from 'vscode';
 import { FormCommands } from '../../constants';
-import type { CertificateResponse } from '../../api/types';
 import { prompts } from '../../shell/prompts';
 import { CertificateNode } from '../../views/records/recordNodes';
-import { showRecord, type CommandContext } from '../commandContext';
-
-/** The record without its password, for showing. */
-export function withoutPassword(certificate: CertificateResponse): Omit<CertificateResponse, 'Password'> {
-  const { Password: _password, ...rest } = certificate;
-  return rest;
-}
+import type { CommandContext } from '../commandContext';
+import { showRecord } from '../recordDocument';
 
 export async function showCertificateDetails(ctx: CommandContext, node: unknown): Promise<void> {
   if (!(node instanceof CertificateNode) || !node.certificate.SerialNo) throw new vscode.CancellationError();
-  const certificate = await (await ctx.client()).certificates.get(node.certificate.SerialNo);
-  await showRecord(withoutPassword(certificate), certificate.SerialNo ?? node.certificate.SerialNo);
+  const { Password: _password, ...shown } = await (await ctx.client()).certificates.get(node.certificate.SerialNo);
+  await showRecord(shown, shown.SerialNo ?? node.certificate.SerialNo);
 }
 
-/** Adding and updating happen in the certificate form: every field on one page, no chain of input boxes. */
-export async function addCertificate(): Promise<void> {
-  await vscode.commands.executeCommand(FormCommands.certificate, {});
-}
-
+/** Updating happens in the certificate form (as adding does): every field on one page, no chain of input boxes. */
 export async function updateCertificate(node: unknown): Promise<void> {
   if (!(node instanceof CertificateNode)) throw new vscode.CancellationError();
   await vscode.commands.executeCommand(FormCommands.certificate, { certificate: node.certificate });

@@ -1,10 +1,10 @@
 // Commands of the documents, certificates, identifications and account views.
 import * as vscode from 'vscode';
-import { Commands, TreeCommands } from '../../constants';
+import { Commands, FormCommands, TreeCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import type { CommandContext } from '../commandContext';
-import { openCampaign, openCompany, toggleMailing } from './accountCommands';
-import { addCertificate, deleteCertificate, showCertificateDetails, updateCertificate } from './certificateCommands';
+import { openCampaign, toggleMailing } from './accountCommands';
+import { deleteCertificate, showCertificateDetails, updateCertificate } from './certificateCommands';
 import { addDocument, deleteDocument } from './documentCommands';
 import { addIdentification, deleteIdentification } from './identificationCommands';
 
@@ -15,7 +15,7 @@ export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[]
     registerCommand(TreeCommands.documentsDelete, (node) => deleteDocument(ctx, node)),
     registerCommand(TreeCommands.certificatesRefresh, () => ctx.trees.certificates.refresh()),
     registerCommand(TreeCommands.certificatesDetails, (node) => showCertificateDetails(ctx, node)),
-    registerCommand(TreeCommands.certificatesAdd, () => addCertificate()),
+    registerCommand(TreeCommands.certificatesAdd, () => vscode.commands.executeCommand(FormCommands.certificate, {})),
     registerCommand(TreeCommands.certificatesUpdate, (node) => updateCertificate(node)),
     registerCommand(TreeCommands.certificatesDelete, (node) => deleteCertificate(ctx, node)),
     registerCommand(TreeCommands.identificationsRefresh, () => ctx.trees.identifications.refresh()),
@@ -26,7 +26,7 @@ export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[]
       ctx.trees.account.refresh();
       await vscode.commands.executeCommand(Commands.creditsRefresh);
     }),
-    registerCommand(TreeCommands.accountOpenCompany, () => openCompany()),
+    registerCommand(TreeCommands.accountOpenCompany, () => vscode.commands.executeCommand(FormCommands.company)),
     registerCommand(TreeCommands.accountToggleMailing, (node, wanted) => toggleMailing(ctx, node, wanted)),
     registerCommand(TreeCommands.accountOpenCampaign, (url) => openCampaign(url)),
   ];

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { UpdateSeriesCommand, UpdateTemplateCommand } from '../../api/types';
 import { prompts, UserCancelledError } from '../../shell/prompts';
+import { required } from '../commandContext';
 import type { PaletteContext } from '../registry/commandContext';
 import { askId } from './idPicker';
 import { RememberedIds, type RememberedId } from './rememberedIds';
@@ -83,8 +84,7 @@ async function flagsToKeep(label: string, known: RememberedId | undefined, keep:
     placeHolder: vscode.l10n.t('The service cannot tell its current state, and a change that leaves it out may reset it.'),
     ignoreFocusOut: true,
   });
-  if (!picked) throw new UserCancelledError();
-  return flagsOf(picked.state);
+  return flagsOf(required(picked).state);
 }
 
 function doneText(change: TemplateChange, label: string): string {
@@ -122,17 +122,13 @@ async function askTemplateFile(): Promise<string> {
 export async function updateTemplate(ctx: PaletteContext, args: TemplateArgs = {}): Promise<UpdateTemplateCommand> {
   const ids = new RememberedIds(ctx.shell.globalState, TEMPLATE_IDS_KEY);
   const target = args.id !== undefined ? { ID: args.id, Name: ids.all().find((r) => r.ID === args.id)?.Name } : await askId(vscode.l10n.t('Which e-invoice template?'), ids.all());
-  let change = args.change;
-  if (!change) {
-    const items: Array<vscode.QuickPickItem & { change: TemplateChange }> = [
-      ...flagItems(),
-      { label: `$(edit) ${vscode.l10n.t('Rename')}`, change: 'rename' },
-      { label: `$(file-code) ${vscode.l10n.t('Replace the Template File…')}`, description: vscode.l10n.t('XSLT, up to 5 MB'), change: 'replaceFile' },
-    ];
-    const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Template {0}', target.Name ?? `#${target.ID}`), ignoreFocusOut: true });
-    if (!picked) throw new UserCancelledError();
-    change = picked.change;
-  }
+  const items: Array<vscode.QuickPickItem & { change: TemplateChange }> = [
+    ...flagItems(),
+    { label: `$(edit) ${vscode.l10n.t('Rename')}`, change: 'rename' },
+    { label: `$(file-code) ${vscode.l10n.t('Replace the Template File…')}`, description: vscode.l10n.t('XSLT, up to 5 MB'), change: 'replaceFile' },
+  ];
+  const title = vscode.l10n.t('Template {0}', target.Name ?? `#${target.ID}`);
+  const change = args.change ?? required(await prompts.quickPick(items, { title, ignoreFocusOut: true })).change;
   const known = ids.all().find((r) => r.ID === target.ID);
   const cmd: UpdateTemplateCommand = { ID: target.ID };
   let name = target.Name;
@@ -150,12 +146,8 @@ export async function updateTemplate(ctx: PaletteContext, args: TemplateArgs = {
 export async function updateSeries(ctx: PaletteContext, args: SeriesArgs = {}): Promise<UpdateSeriesCommand> {
   const ids = new RememberedIds(ctx.shell.globalState, SERIES_IDS_KEY);
   const target = args.id !== undefined ? { ID: args.id, Name: ids.all().find((r) => r.ID === args.id)?.Name } : await askId(vscode.l10n.t('Which e-voucher series?'), ids.all());
-  let change = args.change;
-  if (!change) {
-    const picked = await prompts.quickPick(flagItems(), { title: vscode.l10n.t('Series {0}', target.Name ?? `#${target.ID}`), ignoreFocusOut: true });
-    if (!picked) throw new UserCancelledError();
-    change = picked.change;
-  }
+  const title = vscode.l10n.t('Series {0}', target.Name ?? `#${target.ID}`);
+  const change = args.change ?? required(await prompts.quickPick(flagItems(), { title, ignoreFocusOut: true })).change;
   const flags = flagsFor(change, ids.all().find((r) => r.ID === target.ID));
   const cmd: UpdateSeriesCommand = { ID: target.ID, ...flags };
   const client = await ctx.shell.client();

@@ -233,10 +233,10 @@ test("the check's table matches the sandbox's: same points, same profile answers
 describe('report builder', () => {
   test('summary counts and the "differs" warning', () => {
     const verdicts: RowVerdict[] = [
-      { point: 'registryLookupMissing', row: 1, verdict: { kind: 'differs', seen: '200 text/plain, 16 bytes' }, from: [], match: 'neither' },
-      { point: 'badKeyStatus', row: 8, verdict: { kind: 'answer', answer: '401' }, from: [], match: 'default' },
-      { point: 'pageSizeLimit', row: 9, verdict: { kind: 'answer', answer: 'cap50' }, from: [], match: 'alternate' },
-      { point: 'booleanAnswer', row: 5, verdict: { kind: 'none', reason: 'wouldWrite' }, from: [], match: 'unknown' },
+      { point: 'registryLookupMissing', row: 1, verdict: { kind: 'differs', seen: '200 text/plain, 16 bytes' }, match: 'neither' },
+      { point: 'badKeyStatus', row: 8, verdict: { kind: 'answer', answer: '401' }, match: 'default' },
+      { point: 'pageSizeLimit', row: 9, verdict: { kind: 'answer', answer: 'cap50' }, match: 'alternate' },
+      { point: 'booleanAnswer', row: 5, verdict: { kind: 'none', reason: 'wouldWrite' }, match: 'unknown' },
     ];
     const s = summarize([], verdicts);
     assert.deepEqual(s, { calls: 0, matchDefault: 1, matchAlternate: 1, differs: 1, notChecked: 1, differingRows: ['1 registryLookupMissing'] });

@@ -5,10 +5,10 @@
 // answers that still arrive for it are dropped (staleAnswers.ts).
 import * as vscode from 'vscode';
 import { Settings } from '../constants';
-import { checkCustomUrl, type EnvironmentId } from '../shell/environments';
-import { log } from '../shell/log';
-import { readSettings } from '../shell/settings';
-import { migrateCustomOrigin, migrateLegacyKeys, type MigrationResult } from './migration';
+import { checkCustomUrl, type EnvironmentId } from './environments';
+import { log } from './log';
+import { readSettings } from './settings';
+import { migrateCustomOrigin, migrateLegacyKeys, type MigrationResult } from './profileMigration';
 import { defaultProfileId, type Profile } from './profile';
 import { ProfileStore } from './profileStore';
 

@@ -3,7 +3,7 @@
 // environment's default profile, with nothing to type. Plain logic over SecretStorage- and
 // Memento-shaped objects, so the unit tests run it in Node; idempotent (a second run finds no old
 // secret and changes nothing).
-import { checkCustomUrl, type EnvironmentId } from '../shell/environments';
+import { checkCustomUrl, type EnvironmentId } from './environments';
 import { defaultProfileId, profileSecretName, type Profile } from './profile';
 import type { ProfileStore } from './profileStore';
 

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultProfileId, parseProfile, profileMatches, type Profile } from './profile';
-import type { EnvironmentId } from '../shell/environments';
+import type { EnvironmentId } from './environments';
 
 /** The part of vscode.Memento the migration from globalState reads. */
 export interface MementoLike {
@@ -99,11 +99,6 @@ export class ProfileStore {
     // Custom without a valid URL: a placeholder that is never stored (it cannot hold a key).
     if (customBaseUrl && environment === 'custom') profile.baseUrl = customBaseUrl;
     return { profile };
-  }
-
-  /** A new id for a profile the user adds (never one of the default ids, which have no dash-hex tail). */
-  static newId(random: () => string): string {
-    return `p-${random()}`;
   }
 
   /** The records in the file (read again when it changed); globalState's until the file exists. */

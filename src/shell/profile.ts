@@ -1,6 +1,6 @@
 // A connection profile: one company's account in one environment. Plain logic (no `vscode`
 // import) so the unit tests can run it in Node.
-import { checkCustomUrl, FIXED_BASE_URLS, isEnvironmentId, type EnvironmentId } from '../shell/environments';
+import { checkCustomUrl, FIXED_BASE_URLS, isEnvironmentId, type EnvironmentId } from './environments';
 
 export interface Profile {
   /** Stable id; the key lives in SecretStorage under profileSecretName(id). */

@@ -5,10 +5,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { legacySecretName, migrateCustomOrigin, migrateLegacyKeys, type SecretsLike } from '../../../src/profiles/migration';
-import { defaultProfileId, parseProfile, profileOrigin, profileSecretName } from '../../../src/profiles/profile';
-import { ProfileStore, PROFILES_STATE_KEY, type MementoLike } from '../../../src/profiles/profileStore';
-import { guardStaleAnswers, ProfileSwitchedError } from '../../../src/profiles/staleAnswers';
+import { legacySecretName, migrateCustomOrigin, migrateLegacyKeys, type SecretsLike } from '../../../src/shell/profileMigration';
+import { defaultProfileId, parseProfile, profileOrigin, profileSecretName } from '../../../src/shell/profile';
+import { ProfileStore, PROFILES_STATE_KEY, type MementoLike } from '../../../src/shell/profileStore';
+import { guardStaleAnswers, ProfileSwitchedError } from '../../../src/shell/staleAnswers';
 
 const folders: string[] = [];
 /** A fresh global storage folder (the profile records live in a file there). */
