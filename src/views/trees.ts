@@ -8,7 +8,7 @@ import type { EmptyListRead, ListAvailability } from '../shell/listAvailability'
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
 import { CustomersRoot } from './customers/customersRoot';
-import { ListNode, type EmptyOr404 } from './listNode';
+import { ListNode, type EmptyOr404, type ListSpec } from './listNode';
 import { AccountRoot, type AccountGroupKey } from './records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from './records/recordNodes';
 import { NodeTreeProvider } from './treeProvider';
@@ -49,26 +49,28 @@ export class NilveraTrees implements vscode.Disposable {
         new CustomersRoot(notify, client, () => readSettings().pageSize, () => this.updateCustomersSummary(), emptyOr404('customers.list', () => vscode.l10n.t('No customers, or this server does not offer the customer list (HTTP 404)'))),
       ready,
     );
-    this.documents = new NodeTreeProvider(
+    const list = <T>(viewId: string, fetch: ListSpec<T>['fetch'], toNode: ListSpec<T>['toNode'], notOffered: () => string, emptyOr404: EmptyOr404) =>
+      new NodeTreeProvider(viewId, (notify) => new ListNode<T>(undefined, viewId.slice('nilvera.'.length), notify, { fetch, toNode, notOffered, emptyOr404 }), ready);
+    this.documents = list<CompanyDocumentResponse>(
       Views.documents,
-      (notify) =>
-        new ListNode<CompanyDocumentResponse>(undefined, 'documents', notify, async () => (await client()).documents.list(), (d, p) => new DocumentNode(p, d), undefined, undefined, () => vscode.l10n.t('This server does not offer company documents'),
-          emptyOr404('documents.list', () => vscode.l10n.t('No company documents, or this server does not offer company documents (HTTP 404)'))),
-      ready,
+      async () => (await client()).documents.list(),
+      (d, p) => new DocumentNode(p, d),
+      () => vscode.l10n.t('This server does not offer company documents'),
+      emptyOr404('documents.list', () => vscode.l10n.t('No company documents, or this server does not offer company documents (HTTP 404)')),
     );
-    this.certificates = new NodeTreeProvider(
+    this.certificates = list<CertificateResponse>(
       Views.certificates,
-      (notify) =>
-        new ListNode<CertificateResponse>(undefined, 'certificates', notify, async () => (await client()).certificates.list(), (c, p) => new CertificateNode(p, c), undefined, undefined, () => vscode.l10n.t('This server does not offer certificates'),
-          emptyOr404('certificates.list', () => vscode.l10n.t('No certificates, or this server does not offer certificates (HTTP 404)'))),
-      ready,
+      async () => (await client()).certificates.list(),
+      (c, p) => new CertificateNode(p, c),
+      () => vscode.l10n.t('This server does not offer certificates'),
+      emptyOr404('certificates.list', () => vscode.l10n.t('No certificates, or this server does not offer certificates (HTTP 404)')),
     );
-    this.identifications = new NodeTreeProvider(
+    this.identifications = list<CompanyIdentificationResponse>(
       Views.identifications,
-      (notify) =>
-        new ListNode<CompanyIdentificationResponse>(undefined, 'identifications', notify, async () => (await client()).identifications.list(), (i, p) => new IdentificationNode(p, i), undefined, undefined, () => vscode.l10n.t('This server does not offer company identifications'),
-          emptyOr404('identifications.list', () => vscode.l10n.t('No company identifications, or this server does not offer company identifications (HTTP 404)'))),
-      ready,
+      async () => (await client()).identifications.list(),
+      (i, p) => new IdentificationNode(p, i),
+      () => vscode.l10n.t('This server does not offer company identifications'),
+      emptyOr404('identifications.list', () => vscode.l10n.t('No company identifications, or this server does not offer company identifications (HTTP 404)')),
     );
     this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);
 
