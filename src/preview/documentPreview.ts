@@ -5,8 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PreviewViewTypes } from '../constants';
-import { documentTypeOfHead } from '../domain/ubl/documentTypes';
 import { log } from '../shell/log';
+import { isUblDocument } from './contextKey';
 import { readDocument, type ReadOptions } from './model/readDocument';
 import { PreviewPanel } from './previewPanel';
 import type { DesignSource, RestoreState, ViewMode } from './protocol';
@@ -15,11 +15,6 @@ import type { DesignSource, RestoreState, ViewMode } from './protocol';
 export const DOCUMENT_DEBOUNCE_MS = 250;
 /** Lines sent to the page (the totals checks cover them all): a 20 MB invoice has some 55,000. */
 export const LINES_SENT = 1000;
-const SNIFF_CHARS = 4096;
-
-export function isUblDocument(doc: vscode.TextDocument): boolean {
-  return documentTypeOfHead(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS)))) !== undefined;
-}
 
 export function documentLabel(uri: vscode.Uri): string {
   return uri.scheme === 'untitled' ? uri.path : path.basename(uri.fsPath || uri.path);

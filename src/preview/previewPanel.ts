@@ -3,8 +3,8 @@
 // one). The page reports each update it has shown; those reports are kept for the tests and the benchmark.
 import * as vscode from 'vscode';
 import { log } from '../shell/log';
-import { webviewAssetsRoot } from '../webviews/html';
-import { previewHtml } from './html';
+import { newNonce, prepareWebview } from '../webviews/html';
+import { previewPage } from './page';
 import { previewLabels } from './labels';
 import { checkPreviewMessage, type PageMessage, type PanelKind, type RenderOutcome, type UpdateMessage, type ViewMode } from './protocol';
 
@@ -44,9 +44,9 @@ export class PreviewPanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     private readonly handlers: { upload?(): void; pickInvoice?(): void; modeChosen?(mode: ViewMode): void } = {},
   ) {
-    panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(extensionUri)] };
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'nilvera.svg');
-    panel.webview.html = previewHtml(panel.webview, extensionUri, kind, panel.title);
+    const scriptUri = prepareWebview(panel, extensionUri, 'preview').toString();
+    const page = { kind, title: panel.title, language: vscode.env.language, cspSource: panel.webview.cspSource, scriptUri };
+    panel.webview.html = previewPage({ ...page, pageNonce: newNonce(), designNonce: newNonce() });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),

@@ -7,7 +7,7 @@ import { isApiError } from '../shell/apiContract';
 import { describeError } from '../shell/errorMessages';
 import { log } from '../shell/log';
 import type { FormModel, LoadedForm } from './forms/formModel';
-import { formHtml, webviewAssetsRoot } from './html';
+import { formHtml, prepareWebview } from './html';
 import { checkPageMessage, fieldNames, summarizeMessage, type FieldSpec, type FormLabels, type FormSpec, type FormValues, type HostMessage, type PageMessage } from './protocol';
 import { changedFields, formProblems, mapServerMessages } from './validation';
 
@@ -72,11 +72,10 @@ export class FormPanel implements vscode.Disposable {
     /** Values to show over the loaded record (a restored draft). */
     private restoreDraft?: FormValues,
   ) {
-    panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(host.extensionUri)] };
-    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'nilvera.svg');
+    const script = prepareWebview(panel, host.extensionUri, 'forms');
     this.title = this.titled(model.initialTitle());
     panel.title = this.title;
-    panel.webview.html = formHtml(panel.webview, host.extensionUri, this.title);
+    panel.webview.html = formHtml(panel.webview, script, this.title);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       panel.onDidDispose(() => this.onDisposed()),

@@ -87,8 +87,7 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
 
   /** A checksum cannot say which digit is wrong; this offers the number the first nine digits complete to. */
   private checkDigitFix(doc: vscode.TextDocument, d: vscode.Diagnostic, taxNumber: string): vscode.CodeAction | undefined {
-    const invalid = checkNumber(taxNumber);
-    const corrected = invalid ? correctedNumber({ code: FindingCodes.invalidTaxId, severity: 'error', start: 0, end: 0, taxNumber, invalid }) : undefined;
+    const corrected = correctedNumber({ taxNumber, invalid: checkNumber(taxNumber) });
     if (!corrected) return undefined;
     const action = new vscode.CodeAction(vscode.l10n.t('Change to {0} (the check digits these first nine digits call for)', corrected), vscode.CodeActionKind.QuickFix);
     action.edit = new vscode.WorkspaceEdit();
