@@ -1,12 +1,6 @@
 // Which UBL-TR identifiers carry a Turkish tax number (VKN: 10 digits, TCKN: 11) and how each is
 // checked, and GİB's two placeholder numbers with where GİB prescribes them. Pure, no vscode import.
 //
-// Use:
-//   checkPartyTaxNumber('VKN', '2222222222', { documentKind: 'Invoice', role: 'customer', profile: 'EARSIVFATURA' })
-//     // { verdict: 'placeholder', placeholder: { value: '2222222222', kind: 'VKN', standsFor: 'companyAbroad' } }
-//   checkPartyTaxNumber('MERSISNO', '0454053692000015')   // undefined: not a tax-number scheme
-//   taxNumberElement('DriverPerson', 'NationalityID')     // the driver's TCKN (no schemeID there)
-//
 // Sources: GİB's UBL-TR code list (UBL-TR_Codelist.xml: PartyIdentificationIDType, ContactTypeIdentifierType)
 // and schematron (UBL-TR_Common_Schematron.xml): PartyIdentificationTCKNVKNCheck (VKN = 10, TCKN = 11
 // characters), SignatureCheck (cac:Signature/cbc:ID schemeID VKN_TCKN, 10 or 11), the YOLCUBERABERFATURA
