@@ -96,20 +96,10 @@ export class NilveraTrees implements vscode.Disposable {
 
   /** Reloads only what shows `area`. */
   dataChanged(area: DataArea): void {
-    switch (area) {
-      case 'customers':
-        return this.customers.refresh();
-      case 'documents':
-        return this.documents.refresh();
-      case 'certificates':
-        return this.certificates.refresh();
-      case 'identifications':
-        return this.identifications.refresh();
-      case 'company':
-      case 'mailing':
-      case 'taxOffice':
-        return this.refreshAccountGroup(area);
-    }
+    const { customers, documents, certificates, identifications } = this;
+    const tree = { customers, documents, certificates, identifications }[area as string];
+    if (tree) tree.refresh();
+    else this.refreshAccountGroup(area as AccountGroupKey);
   }
 
   refreshAccountGroup(key: AccountGroupKey): void {
@@ -140,18 +130,13 @@ export class NilveraTrees implements vscode.Disposable {
 
 /** The column names the sort offers, as the user reads them. */
 export function sortColumnLabel(column: string): string {
-  switch (column) {
-    case 'Name':
-      return vscode.l10n.t('Name');
-    case 'TaxNumber':
-      return vscode.l10n.t('Tax number');
-    case 'City':
-      return vscode.l10n.t('City');
-    case 'ID':
-      return vscode.l10n.t('Date added');
-    default:
-      return column;
-  }
+  const labels: Record<string, string> = {
+    Name: vscode.l10n.t('Name'),
+    TaxNumber: vscode.l10n.t('Tax number'),
+    City: vscode.l10n.t('City'),
+    ID: vscode.l10n.t('Date added'),
+  };
+  return labels[column] ?? column;
 }
 
 export function isDataArea(value: unknown): value is DataArea {

@@ -4,17 +4,52 @@
 // document it is, which party a number belongs to and how a number is judged come from the tables of
 // src/domain/ubl/ and the editor's rules, so the view says what the editor's diagnostics say. Pure (no
 // vscode, no file access), so the unit tests run it on the fixtures; the host calls it as the editor's
-// text changes.
-import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentType } from '../../domain/ubl/documentTypes';
-import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
-import type { Translator } from '../../editor/diagnostics/messages';
-import { FindingCodes, profileRuleFinding, registration, type RegistryLookups } from '../../editor/diagnostics/rules';
+// text changes. One identification is judged exactly as the editor does (checkIdentification): the
+// scheme table and check of src/domain/ubl/taxSchemes.ts, then the editor's finding and its message.
+import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentKind, type UblDocumentType } from '../../domain/ubl/documentTypes';
+import { checkPartyTaxNumber, TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
+import { findingMessage, type Translator } from '../../editor/diagnostics/messages';
+import { FindingCodes, numberFinding, profileRuleFinding, registration, type DocumentTaxNumber, type FindingFacts, type RegistryLookups } from '../../editor/diagnostics/rules';
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import { parseDecimal } from './decimal';
-import { checkIdentification, documentTaxNumber, findingView, sourceText } from './partyCheck';
 import { totalsChecks, type TotalsInput } from './totalsChecks';
-import type { Amount, LineView, PartyIdentification, PartyRegistry, PartyView, ReadResult, StructuredModel, TaxLine, TaxTotalView, TotalKey } from './types';
+import type { Amount, LineView, NumberFinding, PartyIdentification, PartyRegistry, PartyView, ReadResult, StructuredModel, TaxLine, TaxTotalView, TotalKey } from './types';
 import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } from './xmlReader';
+
+/** The English source text of a message, its {0}… filled in (the host passes vscode.l10n instead). */
+export const sourceText: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)) };
+
+/** Where a number stands: the party it belongs to, and the document's type and ProfileID (upper-cased). */
+export interface NumberPlace {
+  role: PartyRole;
+  documentKind: UblDocumentKind;
+  profile: string | undefined;
+}
+
+export function findingView(facts: FindingFacts, l10n: Translator): NumberFinding {
+  return { code: facts.code, severity: facts.severity, message: findingMessage(l10n, facts) };
+}
+
+/** The number as the editor's rules take it, or undefined when its scheme carries no tax number. */
+export function documentTaxNumber(schemeId: string, value: string, place: NumberPlace): DocumentTaxNumber | undefined {
+  const scheme = taxSchemeOf(schemeId);
+  return scheme && { value: value.trim(), scheme, role: place.role, documentKind: place.documentKind, profile: place.profile };
+}
+
+/**
+ * An identification checked: a tax number (by its scheme: VKN, TCKN, VKN_TCKN, ARACIKURUMVKN,
+ * MALSAHIBIVKNTCKN…, any case) gets the verdict and the editor's finding; any other scheme (MERSISNO,
+ * PARTYTYPE…) is shown as written.
+ */
+export function checkIdentification(schemeId: string, value: string, place: NumberPlace, l10n: Translator = sourceText): PartyIdentification {
+  const shown = { scheme: schemeId, value: value.trim() };
+  const number = documentTaxNumber(schemeId, value, place);
+  const verdict = checkPartyTaxNumber(schemeId, value, { documentKind: place.documentKind, role: place.role, profile: place.profile });
+  if (!number || !verdict) return { ...shown, findings: [] };
+  const kind = verdict.verdict === 'valid' || verdict.verdict === 'invalid' ? verdict.kind : verdict.verdict === 'empty' ? (verdict.check === 'VKN_OR_TCKN' ? undefined : verdict.check) : verdict.placeholder.kind;
+  const finding = numberFinding(number, verdict);
+  return { ...shown, taxNumber: { role: place.role, verdict: verdict.verdict, ...(kind ? { kind } : {}) }, findings: finding ? [findingView(finding, l10n)] : [] };
+}
 
 /** A downloaded registry list family: a lookup and the list's date. */
 export interface RegistryList {

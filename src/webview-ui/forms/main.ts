@@ -89,16 +89,21 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
+function button(id: string, label: string, onClick: () => Promise<void>, secondary = false): HTMLElement {
+  const b = document.createElement('vscode-button');
+  b.id = id;
+  if (secondary) b.setAttribute('secondary', '');
+  b.textContent = label;
+  b.addEventListener('click', () => void onClick());
+  return b;
+}
+
 function controlFor(field: FieldSpec): Control {
   const id = `field-${field.name}`;
   let control: Control;
   if (field.readOnly && (field.kind === 'text' || field.kind === 'textarea')) {
     // Shown as text, as the settings editor shows values that cannot change; still focusable for screen readers.
-    control = el('div', { class: 'readonly-value', role: 'textbox', tabindex: '0' }) as Control;
-    control.id = id;
-    control.setAttribute('aria-label', field.label);
-    control.setAttribute('aria-readonly', 'true');
-    return control;
+    return el('div', { id, class: 'readonly-value', role: 'textbox', tabindex: '0', 'aria-label': field.label, 'aria-readonly': 'true' }) as Control;
   }
   switch (field.kind) {
     case 'checkbox': {
@@ -189,14 +194,7 @@ function render(): void {
       controls.set(field.name, control);
       const line = el('div', { class: 'control-line' });
       line.append(control);
-      if (spec.lookupField === field.name) {
-        const lookup = document.createElement('vscode-button');
-        lookup.id = 'lookup';
-        lookup.setAttribute('secondary', '');
-        lookup.textContent = spec.labels.lookup;
-        lookup.addEventListener('click', () => void lookupRegistry());
-        line.append(lookup);
-      }
+      if (spec.lookupField === field.name) line.append(button('lookup', spec.labels.lookup, lookupRegistry, true));
       row.append(line);
       const error = el('div', { class: 'field-error', id: `field-${field.name}-error`, role: 'status', 'aria-live': 'polite' });
       errorSlots.set(field.name, error);
@@ -209,16 +207,8 @@ function render(): void {
   app.append(form);
 
   const footer = el('div', { class: 'actions' });
-  const saveButton = document.createElement('vscode-button');
-  saveButton.id = 'save';
-  saveButton.textContent = spec.labels.save;
-  saveButton.addEventListener('click', () => void save());
-  const reloadButton = document.createElement('vscode-button');
-  reloadButton.id = 'reload';
-  reloadButton.setAttribute('secondary', '');
-  reloadButton.textContent = spec.labels.reload;
-  reloadButton.addEventListener('click', () => void reload());
-  footer.append(saveButton, reloadButton, el('span', { id: 'status', role: 'status', 'aria-live': 'polite' }));
+  const status = el('span', { id: 'status', role: 'status', 'aria-live': 'polite' });
+  footer.append(button('save', spec.labels.save, save), button('reload', spec.labels.reload, reload, true), status);
   app.append(footer);
   writeValues();
   update();
