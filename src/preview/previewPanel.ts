@@ -33,8 +33,6 @@ export class PreviewPanel implements vscode.Disposable {
   readonly sentAt = new Map<number, number>();
   /** What the page said it can do, once ready. */
   capabilities: { xslt: boolean; engine: string } | undefined;
-  private readonly reported = new vscode.EventEmitter<RenderReport>();
-  readonly onDidRender = this.reported.event;
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
 
@@ -42,7 +40,7 @@ export class PreviewPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     readonly kind: PanelKind,
     extensionUri: vscode.Uri,
-    private readonly handlers: { upload?(): void; pickInvoice?(): void; modeChosen?(mode: ViewMode): void } = {},
+    private readonly handlers: { upload?(): void; pickInvoice?(): void } = {},
   ) {
     const scriptUri = prepareWebview(panel, extensionUri, 'preview').toString();
     const page = { kind, title: panel.title, language: vscode.env.language, cspSource: panel.webview.cspSource, scriptUri };
@@ -50,7 +48,6 @@ export class PreviewPanel implements vscode.Disposable {
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),
-      this.reported,
     );
   }
 
@@ -100,14 +97,12 @@ export class PreviewPanel implements vscode.Disposable {
         this.flush();
         return;
       case 'rendered': {
-        const report: RenderReport = { seq: message.seq, mode: message.mode, outcome: message.outcome, pageMs: message.ms, at: performance.now() };
-        this.renders.push(report);
+        this.renders.push({ seq: message.seq, mode: message.mode, outcome: message.outcome, pageMs: message.ms, at: performance.now() });
         if (this.renders.length > 200) this.renders.splice(0, this.renders.length - 200);
-        this.reported.fire(report);
         return;
       }
       case 'mode':
-        this.handlers.modeChosen?.(message.mode);
+        // The page keeps the mode the user chose in its own state.
         return;
       case 'upload':
         this.handlers.upload?.();

@@ -107,48 +107,36 @@ function controlFor(field: FieldSpec): Control {
   }
   switch (field.kind) {
     case 'checkbox': {
-      const box = document.createElement('vscode-checkbox') as Control;
-      box.textContent = field.label;
+      const box = el('vscode-checkbox', {}, field.label) as Control;
       box.addEventListener('change', () => onInput(field.name, box.checked === true));
       control = box;
       break;
     }
     case 'select': {
-      const select = document.createElement('vscode-single-select') as Control;
-      for (const o of field.options ?? []) {
-        const option = document.createElement('vscode-option');
-        option.setAttribute('value', o.value);
-        option.textContent = o.label;
-        select.appendChild(option);
-      }
+      const select = el('vscode-single-select') as Control;
+      select.append(...(field.options ?? []).map((o) => el('vscode-option', { value: o.value }, o.label)));
       select.addEventListener('change', () => onInput(field.name, select.value ?? ''));
       control = select;
       break;
     }
     case 'textarea': {
-      const area = document.createElement('vscode-textarea') as Control;
-      area.setAttribute('rows', '3');
-      area.setAttribute('resize', 'vertical');
+      const area = el('vscode-textarea', { rows: '3', resize: 'vertical' }) as Control;
       area.addEventListener('input', () => onInput(field.name, area.value ?? ''));
       control = area;
       break;
     }
     default: {
-      const input = document.createElement('vscode-textfield') as Control;
-      if (field.kind === 'password') {
-        input.setAttribute('type', 'password');
-        input.setAttribute('autocomplete', 'off');
-      }
-      if (field.kind === 'date') input.setAttribute('placeholder', 'YYYY-MM-DD');
-      if (field.maxLength) input.setAttribute('maxlength', String(field.maxLength));
+      const input = el('vscode-textfield', {
+        ...(field.kind === 'password' ? { type: 'password', autocomplete: 'off' } : {}),
+        ...(field.kind === 'date' ? { placeholder: 'YYYY-MM-DD' } : {}),
+        ...(field.maxLength ? { maxlength: String(field.maxLength) } : {}),
+      }) as Control;
       input.addEventListener('input', () => onInput(field.name, input.value ?? ''));
       control = input;
     }
   }
-  control.id = id;
-  control.setAttribute('name', field.name);
-  control.setAttribute('aria-label', field.label);
-  control.setAttribute('aria-describedby', `${id}-hint ${id}-error`);
+  const attributes = { id, name: field.name, 'aria-label': field.label, 'aria-describedby': `${id}-hint ${id}-error` };
+  for (const [name, value] of Object.entries(attributes)) control.setAttribute(name, value);
   if (field.readOnly) {
     control.setAttribute('readonly', '');
     control.setAttribute('aria-readonly', 'true');
@@ -242,11 +230,10 @@ function update(): void {
   }
   const dirty = isDirty();
   const invalid = Object.keys(problems).length > 0;
-  const save = document.getElementById('save') as Control | null;
+  const byId = (id: string) => document.getElementById(id) as Control | null;
+  const [save, reload, lookup] = [byId('save'), byId('reload'), byId('lookup')];
   if (save) save.disabled = busy || !dirty || invalid;
-  const reload = document.getElementById('reload') as Control | null;
   if (reload) reload.disabled = busy;
-  const lookup = document.getElementById('lookup') as Control | null;
   if (lookup && spec.lookupField) {
     const taxField = fields().find((f) => f.name === spec?.lookupField);
     lookup.disabled = busy || !taxField || formProblems([{ ...taxField, rules: ['required', 'taxId'] }], {}, values)[taxField.name] !== undefined;
