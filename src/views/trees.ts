@@ -14,9 +14,8 @@ import { CertificateNode, DocumentNode, IdentificationNode } from './records/rec
 import { NodeTreeProvider } from './treeProvider';
 import type { TreeNode } from './treeNode';
 
-export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
-
-export const DATA_AREAS: readonly DataArea[] = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'];
+const DATA_AREAS = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'] as const;
+export type DataArea = (typeof DATA_AREAS)[number];
 
 export const CustomerContextKeys = {
   filtered: 'nilvera.customers.filtered',

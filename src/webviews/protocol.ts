@@ -119,7 +119,7 @@ const TARGET_FIELDS = ['kind', 'recordKey'];
 /** Keys that could reach an object's prototype if some code merged the message into an object. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

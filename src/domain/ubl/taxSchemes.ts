@@ -138,10 +138,6 @@ export type TaxNumberVerdict =
   | { verdict: 'placeholder'; placeholder: GibPlaceholder }
   | { verdict: 'misplacedPlaceholder'; placeholder: GibPlaceholder; reason: PlaceholderMisplacement };
 
-function kindByLength(value: string): TaxIdKind | undefined {
-  return value.length === 10 ? 'VKN' : value.length === 11 ? 'TCKN' : undefined;
-}
-
 /**
  * Checks a number written under `check`: a declared VKN or TCKN of the wrong length is a length error
  * of that kind; either kind goes by length. GİB's placeholders are judged as GİB prescribes them only
@@ -162,7 +158,8 @@ export function checkTaxNumber(check: TaxNumberCheck | undefined, input: string,
   if (declared && digitsOnly && value.length !== (declared === 'VKN' ? 10 : 11)) return { verdict: 'invalid', kind: declared, problem: 'length' };
   const result = checkTaxId(value);
   if (result.valid) return { verdict: 'valid', kind: result.kind };
-  const kind = declared ?? result.kind ?? (check === 'VKN_OR_TCKN' ? kindByLength(value) : undefined);
+  const byLength = value.length === 10 ? 'VKN' : value.length === 11 ? 'TCKN' : undefined;
+  const kind = declared ?? result.kind ?? (check === 'VKN_OR_TCKN' ? byLength : undefined);
   return { verdict: 'invalid', kind, problem: result.problem, ...(result.expectedCheckDigits ? { expectedCheckDigits: result.expectedCheckDigits } : {}) };
 }
 
