@@ -50,10 +50,6 @@ export function formLabels(): FormLabels {
   };
 }
 
-function passwordFields(fields: FieldSpec[]): string[] {
-  return fields.filter((f) => f.kind === 'password').map((f) => f.name);
-}
-
 export class FormPanel implements vscode.Disposable {
   private loaded: LoadedForm | undefined;
   private loading: Promise<LoadedForm | undefined> | undefined;
@@ -99,7 +95,7 @@ export class FormPanel implements vscode.Disposable {
   unsavedDraft(): FormValues | undefined {
     if (!this.draft?.dirty || !this.loaded) return undefined;
     const values = { ...this.draft.values };
-    for (const name of passwordFields(this.fields())) delete values[name];
+    for (const f of this.fields()) if (f.kind === 'password') delete values[f.name];
     return values;
   }
 

@@ -190,11 +190,6 @@ export function valuesProblem(v: unknown, allowed?: ReadonlySet<string>): string
   return undefined;
 }
 
-/** Form values: a flat object of short strings and booleans with known field names (when given). */
-export function parseValues(v: unknown, allowed?: ReadonlySet<string>): FormValues | undefined {
-  return valuesProblem(v, allowed) === undefined ? { ...(v as FormValues) } : undefined;
-}
-
 function fieldProblem(name: string, value: unknown, allowedFields?: ReadonlySet<string>): string | undefined {
   switch (name) {
     case 'requestId':
@@ -292,6 +287,6 @@ export interface PersistedPageState {
 export function parsePersistedState(v: unknown): PersistedPageState | undefined {
   if (!isRecord(v) || typeof v.kind !== 'string' || !FORM_KINDS.includes(v.kind as FormKind)) return undefined;
   if (typeof v.recordKey !== 'string' || v.recordKey.length > 64) return undefined;
-  const draft = v.draft === undefined ? undefined : parseValues(v.draft);
+  const draft = v.draft !== undefined && valuesProblem(v.draft) === undefined ? { ...(v.draft as FormValues) } : undefined;
   return { kind: v.kind as FormKind, recordKey: v.recordKey, ...(draft ? { draft } : {}) };
 }
