@@ -104,7 +104,7 @@ export class DocumentPreview implements vscode.Disposable {
     if (!this.panel || !doc) return;
     const text = doc.getText();
     const { result, design } = readDocument(text, { registry: this.registry, maxLines: LINES_SENT, l10n: vscode.l10n });
-    const source: DesignSource = design === undefined ? { origin: 'embedded', problem: 'none' } : 'text' in design ? { origin: 'embedded', text: design.text, ...(design.name ? { name: design.name } : {}) } : { origin: 'embedded', problem: design.problem, ...(design.name ? { name: design.name } : {}) };
+    const source: DesignSource = { origin: 'embedded', ...(design ?? { problem: 'none' }) };
     const mode: ViewMode = source.text !== undefined ? 'design' : 'structured';
     // The text goes to the page only when it can render it through a design (it can be 20 MB).
     const renderable = source.text !== undefined && this.panel.capabilities?.xslt !== false;
