@@ -43,8 +43,9 @@ export class PreviewPanel implements vscode.Disposable {
     private readonly handlers: { upload?(): void; pickInvoice?(): void } = {},
   ) {
     const scriptUri = prepareWebview(panel, extensionUri, 'preview').toString();
-    const page = { kind, title: panel.title, language: vscode.env.language, cspSource: panel.webview.cspSource, scriptUri };
-    panel.webview.html = previewPage({ ...page, pageNonce: newNonce(), designNonce: newNonce() });
+    const { cspSource } = panel.webview;
+    const nonces = { pageNonce: newNonce(), designNonce: newNonce() };
+    panel.webview.html = previewPage({ kind, title: panel.title, language: vscode.env.language, cspSource, scriptUri, ...nonces });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),

@@ -48,29 +48,28 @@ export class NilveraTrees implements vscode.Disposable {
         new CustomersRoot(notify, client, () => readSettings().pageSize, () => this.updateCustomersSummary(), emptyOr404('customers.list', () => vscode.l10n.t('No customers, or this server does not offer the customer list (HTTP 404)'))),
       ready,
     );
-    const list = <T>(viewId: string, fetch: ListSpec<T>['fetch'], toNode: ListSpec<T>['toNode'], notOffered: () => string, emptyOr404: EmptyOr404) =>
-      new NodeTreeProvider(viewId, (notify) => new ListNode<T>(undefined, viewId.slice('nilvera.'.length), notify, { fetch, toNode, notOffered, emptyOr404 }), ready);
-    this.documents = list<CompanyDocumentResponse>(
-      Views.documents,
-      async () => (await client()).documents.list(),
-      (d, p) => new DocumentNode(p, d),
-      () => vscode.l10n.t('This server does not offer company documents'),
-      emptyOr404('documents.list', () => vscode.l10n.t('No company documents, or this server does not offer company documents (HTTP 404)')),
-    );
-    this.certificates = list<CertificateResponse>(
-      Views.certificates,
-      async () => (await client()).certificates.list(),
-      (c, p) => new CertificateNode(p, c),
-      () => vscode.l10n.t('This server does not offer certificates'),
-      emptyOr404('certificates.list', () => vscode.l10n.t('No certificates, or this server does not offer certificates (HTTP 404)')),
-    );
-    this.identifications = list<CompanyIdentificationResponse>(
-      Views.identifications,
-      async () => (await client()).identifications.list(),
-      (i, p) => new IdentificationNode(p, i),
-      () => vscode.l10n.t('This server does not offer company identifications'),
-      emptyOr404('identifications.list', () => vscode.l10n.t('No company identifications, or this server does not offer company identifications (HTTP 404)')),
-    );
+    const list = <T>(viewId: string, spec: ListSpec<T>) => {
+      const key = viewId.slice('nilvera.'.length);
+      return new NodeTreeProvider(viewId, (notify) => new ListNode<T>(undefined, key, notify, spec), ready);
+    };
+    this.documents = list<CompanyDocumentResponse>(Views.documents, {
+      fetch: async () => (await client()).documents.list(),
+      toNode: (d, p) => new DocumentNode(p, d),
+      notOffered: () => vscode.l10n.t('This server does not offer company documents'),
+      emptyOr404: emptyOr404('documents.list', () => vscode.l10n.t('No company documents, or this server does not offer company documents (HTTP 404)')),
+    });
+    this.certificates = list<CertificateResponse>(Views.certificates, {
+      fetch: async () => (await client()).certificates.list(),
+      toNode: (c, p) => new CertificateNode(p, c),
+      notOffered: () => vscode.l10n.t('This server does not offer certificates'),
+      emptyOr404: emptyOr404('certificates.list', () => vscode.l10n.t('No certificates, or this server does not offer certificates (HTTP 404)')),
+    });
+    this.identifications = list<CompanyIdentificationResponse>(Views.identifications, {
+      fetch: async () => (await client()).identifications.list(),
+      toNode: (i, p) => new IdentificationNode(p, i),
+      notOffered: () => vscode.l10n.t('This server does not offer company identifications'),
+      emptyOr404: emptyOr404('identifications.list', () => vscode.l10n.t('No company identifications, or this server does not offer company identifications (HTTP 404)')),
+    });
     this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);
 
     this.customersView = views(Views.customers) as vscode.TreeView<TreeNode>;

@@ -250,7 +250,8 @@ export function checkMessage<M extends { type: string }>(
 
 /** Checks a form page's message; `allowedFields`: the field names its values may carry. */
 export function checkPageMessage(raw: unknown, allowedFields?: ReadonlySet<string>): PageMessageCheck {
-  return checkMessage<PageMessage>(raw, MESSAGE_FIELDS, (name, value) => fieldProblem(name, value, allowedFields), TARGET_FIELDS);
+  const problem = (name: string, value: unknown) => fieldProblem(name, value, allowedFields);
+  return checkMessage<PageMessage>(raw, MESSAGE_FIELDS, problem, TARGET_FIELDS);
 }
 
 /** The page's message, checked for shape, types and size; undefined for anything malformed. */
@@ -287,6 +288,7 @@ export interface PersistedPageState {
 export function parsePersistedState(v: unknown): PersistedPageState | undefined {
   if (!isRecord(v) || typeof v.kind !== 'string' || !FORM_KINDS.includes(v.kind as FormKind)) return undefined;
   if (typeof v.recordKey !== 'string' || v.recordKey.length > 64) return undefined;
-  const draft = v.draft !== undefined && valuesProblem(v.draft) === undefined ? { ...(v.draft as FormValues) } : undefined;
+  const valid = v.draft !== undefined && valuesProblem(v.draft) === undefined;
+  const draft = valid ? { ...(v.draft as FormValues) } : undefined;
   return { kind: v.kind as FormKind, recordKey: v.recordKey, ...(draft ? { draft } : {}) };
 }

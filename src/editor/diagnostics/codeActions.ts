@@ -75,7 +75,8 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
     );
     const encoding: SourceEncoding | undefined = bytes ? detectEncoding(bytes.subarray(0, 256 * 1024), bytes.length <= 256 * 1024).encoding : undefined;
     if (encoding !== 'x-mac-turkish') {
-      const reopen = commandFix(vscode.l10n.t('Reopen with Encoding Windows-1254'), d, DiagnosticsCommands.reopenWithEncoding, [doc.uri, 'windows1254']);
+      const title = vscode.l10n.t('Reopen with Encoding Windows-1254');
+      const reopen = commandFix(title, d, DiagnosticsCommands.reopenWithEncoding, [doc.uri, 'windows1254']);
       reopen.isPreferred = true;
       fixes.push(reopen);
     }
@@ -99,7 +100,8 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
   }
 
   private lookUpFix(d: vscode.Diagnostic, taxNumber: string, userType: RegistryDocumentType): vscode.CodeAction {
-    return commandFix(vscode.l10n.t('Look up in registry'), d, PaletteCommands.registryCheckTaxNumber, [{ taxNumber, userType }]);
+    const title = vscode.l10n.t('Look up in registry');
+    return commandFix(title, d, PaletteCommands.registryCheckTaxNumber, [{ taxNumber, userType }]);
   }
 
   private copyAliasFix(d: vscode.Diagnostic, taxNumber: string, documentType: RegistryDocumentType): vscode.CodeAction | undefined {
@@ -108,7 +110,8 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
     const alias = taxpayer ? activeAliases(taxpayer, 'PK')[0]?.name : undefined;
     if (!alias) return undefined;
     // The registry command copies a given alias and confirms it briefly.
-    return commandFix(vscode.l10n.t('Copy the active PK alias ({0})', alias), d, PaletteCommands.registryCopyAlias, [alias]);
+    const title = vscode.l10n.t('Copy the active PK alias ({0})', alias);
+    return commandFix(title, d, PaletteCommands.registryCopyAlias, [alias]);
   }
 
   private downloadFix(d: vscode.Diagnostic, userType: RegistryDocumentType): vscode.CodeAction {

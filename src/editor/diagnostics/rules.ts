@@ -68,14 +68,17 @@ export function registration(taxpayer: OfflineTaxpayer | undefined): { status: R
   if (!taxpayer) return { status: 'notRegistered' };
   const active = activeAliases(taxpayer);
   const pkAlias = active.find((a) => a.kind === 'PK')?.name;
-  return { status: active.length > 0 ? 'registered' : 'deregistered', title: taxpayer.title, ...(pkAlias ? { pkAlias } : {}) };
+  const status = active.length > 0 ? 'registered' : 'deregistered';
+  return { status, title: taxpayer.title, ...(pkAlias ? { pkAlias } : {}) };
 }
 
 export type RegistryLookup = (taxNumber: string) => OfflineTaxpayer | undefined;
 /** The look-up in one registry list family, or undefined when none of its lists is downloaded. */
 export type RegistryLookups = (registry: RegistryDocumentType) => RegistryLookup | undefined;
 
-function invalidOf({ kind, problem, expectedCheckDigits }: Extract<TaxNumberVerdict, { verdict: 'invalid' }>): InvalidTaxId {
+type InvalidVerdict = Extract<TaxNumberVerdict, { verdict: 'invalid' }>;
+
+function invalidOf({ kind, problem, expectedCheckDigits }: InvalidVerdict): InvalidTaxId {
   return { kind, problem, ...(expectedCheckDigits ? { expectedCheckDigits } : {}) };
 }
 

@@ -67,7 +67,8 @@ function elementSaysTaxNumber(before: string, at: number, tag: StartTag): boolea
   if (taxSchemeOf(tag.attributes.get('schemeID')) || isTaxNumberLabel(tag.local)) return true;
   if (!PLACED.has(tag.local)) return false;
   const parent = parentOf(before, at);
-  return (parent === 'Signature' && tag.local === 'ID') || (taxNumberElement(parent, tag.local)?.scheme ?? 'schemeID') !== 'schemeID';
+  const implied = taxNumberElement(parent, tag.local)?.scheme;
+  return (parent === 'Signature' && tag.local === 'ID') || (implied !== undefined && implied !== 'schemeID');
 }
 
 /**

@@ -122,7 +122,8 @@ function taxTotalOf(el: XmlElement): TaxTotalView {
 function registryOf(taxNumber: string, list: RegistryList | undefined): PartyRegistry {
   if (!list) return { status: 'noList' };
   const { status, title = '', pkAlias } = registration(list.lookup(taxNumber));
-  return status === 'notRegistered' ? { status, listDate: list.downloadedAt } : present({ status, title, pkAlias, listDate: list.downloadedAt });
+  const listDate = list.downloadedAt;
+  return status === 'notRegistered' ? { status, listDate } : present({ status, title, pkAlias, listDate });
 }
 
 function addressOf(address: XmlElement | undefined): string | undefined {
@@ -318,10 +319,11 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
             );
             return;
           case 'Shipment': {
-            const equipment = childrenOf(el, 'TransportHandlingUnit').flatMap((unit) => childrenOf(unit, 'TransportEquipment'));
+            const units = childrenOf(el, 'TransportHandlingUnit');
+            const stages = childrenOf(el, 'ShipmentStage');
             const plates = [
-              ...equipment.map((e) => textAt(e, 'ID')),
-              ...childrenOf(el, 'ShipmentStage').map((stage) => textAt(stage, 'TransportMeans', 'RoadTransport', 'LicensePlateID')),
+              ...units.flatMap((unit) => childrenOf(unit, 'TransportEquipment')).map((e) => textAt(e, 'ID')),
+              ...stages.map((stage) => textAt(stage, 'TransportMeans', 'RoadTransport', 'LicensePlateID')),
             ];
             model.vehicles.push(...plates.filter((plate): plate is string => plate !== undefined));
             return;
@@ -401,7 +403,8 @@ function lineOf(el: XmlElement, type: UblDocumentType): LineView {
   const quantity = type.quantityElements.map((q) => child(el, q)).find((q) => q !== undefined);
   const item = child(el, 'Item');
   const adjustments = childrenOf(el, 'AllowanceCharge').filter((ac) => amountOf(child(ac, 'Amount')));
-  const adjustment = (charge: boolean) => adjustments.filter((ac) => (textAt(ac, 'ChargeIndicator') === 'true') === charge).pop();
+  const isCharge = (ac: XmlElement) => textAt(ac, 'ChargeIndicator') === 'true';
+  const adjustment = (charge: boolean) => adjustments.filter((ac) => isCharge(ac) === charge).pop();
   const taxLines = (total: string) => childrenOf(el, total).flatMap((t) => childrenOf(t, 'TaxSubtotal').map(taxLineOf));
   return present<LineView>({
     id: textAt(el, 'ID'),

@@ -42,11 +42,13 @@ export class MailingNode extends TreeNode {
     const description = s.IsActive ? vscode.l10n.t('on') : vscode.l10n.t('off');
     if (!this.toggleable) {
       const icon = new vscode.ThemeIcon(s.IsActive ? 'pass-filled' : 'circle-large-outline');
-      return this.item(label, { description, icon, contextValue: 'mailing', tooltip: vscode.l10n.t('This setting cannot be changed through the API.') });
+      const tooltip = vscode.l10n.t('This setting cannot be changed through the API.');
+      return this.item(label, { description, icon, contextValue: 'mailing', tooltip });
     }
     const tooltip = s.IsActive ? vscode.l10n.t('Untick to turn {0} sending off.', label) : vscode.l10n.t('Tick to turn {0} sending on.', label);
     // A checkbox (the account view handles its changes): ticked = sending on.
-    const checkboxState = { state: s.IsActive ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip };
+    const state = s.IsActive ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
+    const checkboxState = { state, tooltip };
     return this.item(label, { description, contextValue: 'mailing.toggleable', checkboxState, tooltip });
   }
 }

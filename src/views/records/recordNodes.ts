@@ -111,6 +111,11 @@ export class IdentificationNode extends TreeNode {
     const i = this.identification;
     const name = textOr(i.Name, Missing.name);
     const value = textOr(i.Value, Missing.value);
-    return this.item(name, { description: value, icon: new vscode.ThemeIcon('symbol-key'), contextValue: 'identification', tooltip: `${name}: ${value}` });
+    return this.item(name, {
+      description: value,
+      icon: new vscode.ThemeIcon('symbol-key'),
+      contextValue: 'identification',
+      tooltip: `${name}: ${value}`,
+    });
   }
 }

@@ -103,7 +103,8 @@ function controlFor(field: FieldSpec): Control {
   let control: Control;
   if (field.readOnly && (field.kind === 'text' || field.kind === 'textarea')) {
     // Shown as text, as the settings editor shows values that cannot change; still focusable for screen readers.
-    return el('div', { id, class: 'readonly-value', role: 'textbox', tabindex: '0', 'aria-label': field.label, 'aria-readonly': 'true' }) as Control;
+    const attributes = { id, class: 'readonly-value', role: 'textbox', tabindex: '0', 'aria-label': field.label, 'aria-readonly': 'true' };
+    return el('div', attributes) as Control;
   }
   switch (field.kind) {
     case 'checkbox': {
