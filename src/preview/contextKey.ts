@@ -6,13 +6,15 @@ import { ContextKeys } from '../constants';
 import { documentTypeOfHead } from '../domain/ubl/documentTypes';
 
 const SNIFF_CHARS = 4096;
-const XML_FILE = /\.xml$/i;
+
+/** Whether a document is a UBL-TR document, by its opening text. */
+export function isUblDocument(doc: vscode.TextDocument): boolean {
+  return documentTypeOfHead(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS)))) !== undefined;
+}
 
 function showsUblDocument(editor: vscode.TextEditor | undefined): boolean {
-  if (!editor) return false;
-  const doc = editor.document;
-  if (doc.languageId !== 'xml' && !XML_FILE.test(doc.uri.path)) return false;
-  return documentTypeOfHead(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS)))) !== undefined;
+  const doc = editor?.document;
+  return !!doc && (doc.languageId === 'xml' || /\.xml$/i.test(doc.uri.path)) && isUblDocument(doc);
 }
 
 export function registerUblDocumentContext(): vscode.Disposable {

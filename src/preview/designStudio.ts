@@ -152,11 +152,6 @@ export class DesignStudio implements vscode.Disposable {
     await studio.useInvoice(await pickInvoice(this.extensionUri, vscode.l10n.t('Preview {0} with…', documentLabel(studio.design.uri))));
   }
 
-  /** The studio of a design document, if one is open. */
-  studioOf(design: vscode.TextDocument): Studio | undefined {
-    return this.studios.get(design.uri.toString());
-  }
-
   /** Saves the design (a new one: Save As) and runs the template update command with its file. */
   async upload(studio: Studio | vscode.TextDocument): Promise<void> {
     const design = studio instanceof Studio ? studio.design : studio;
@@ -184,5 +179,3 @@ export class DesignStudio implements vscode.Disposable {
     this.studios.clear();
   }
 }
-
-export type { Studio };

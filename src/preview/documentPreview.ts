@@ -5,8 +5,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PreviewViewTypes } from '../constants';
-import { documentTypeOfHead } from '../domain/ubl/documentTypes';
 import { log } from '../shell/log';
+import { isUblDocument } from './contextKey';
 import { readDocument, type ReadOptions } from './model/readDocument';
 import { PreviewPanel } from './previewPanel';
 import type { DesignSource, RestoreState, ViewMode } from './protocol';
@@ -15,11 +15,6 @@ import type { DesignSource, RestoreState, ViewMode } from './protocol';
 export const DOCUMENT_DEBOUNCE_MS = 250;
 /** Lines sent to the page (the totals checks cover them all): a 20 MB invoice has some 55,000. */
 export const LINES_SENT = 1000;
-const SNIFF_CHARS = 4096;
-
-export function isUblDocument(doc: vscode.TextDocument): boolean {
-  return documentTypeOfHead(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS)))) !== undefined;
-}
 
 export function documentLabel(uri: vscode.Uri): string {
   return uri.scheme === 'untitled' ? uri.path : path.basename(uri.fsPath || uri.path);
@@ -109,7 +104,7 @@ export class DocumentPreview implements vscode.Disposable {
     if (!this.panel || !doc) return;
     const text = doc.getText();
     const { result, design } = readDocument(text, { registry: this.registry, maxLines: LINES_SENT, l10n: vscode.l10n });
-    const source: DesignSource = design === undefined ? { origin: 'embedded', problem: 'none' } : 'text' in design ? { origin: 'embedded', text: design.text, ...(design.name ? { name: design.name } : {}) } : { origin: 'embedded', problem: design.problem, ...(design.name ? { name: design.name } : {}) };
+    const source: DesignSource = { origin: 'embedded', ...(design ?? { problem: 'none' }) };
     const mode: ViewMode = source.text !== undefined ? 'design' : 'structured';
     // The text goes to the page only when it can render it through a design (it can be 20 MB).
     const renderable = source.text !== undefined && this.panel.capabilities?.xslt !== false;

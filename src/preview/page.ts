@@ -6,27 +6,17 @@
 // - style-src allows inline styles, which every design uses (style attributes, <style>).
 // Everything else stays shut: default-src 'none' (so no frame may navigate anywhere, and no fetch,
 // image, font or form goes to the network), images only from data: and the extension's assets.
+import { pagePolicy, webviewPage } from '../webviews/page';
 import type { PanelKind } from './protocol';
 
 /** The design frame's own policy (the page's, which it inherits, is as strict). */
 export const FRAME_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
 export function previewPolicy(cspSource: string, pageNonce: string, designNonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${pageNonce}' 'nonce-${designNonce}'`,
-    `style-src ${cspSource} 'unsafe-inline'`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-    "connect-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
+  return pagePolicy(cspSource, [pageNonce, designNonce], "'unsafe-inline'");
 }
 
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
-
-export interface PageParts {
+export interface PreviewPageParts {
   kind: PanelKind;
   title: string;
   language: string;
@@ -36,17 +26,15 @@ export interface PageParts {
   designNonce: string;
 }
 
-export function previewPage(p: PageParts): string {
-  return `<!DOCTYPE html>
-<html lang="${escape(p.language)}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${previewPolicy(p.cspSource, p.pageNonce, p.designNonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escape(p.title)}</title>
-</head>
-<body class="${p.kind}" data-design-nonce="${p.designNonce}">
-<header id="toolbar">
+export function previewPage(p: PreviewPageParts): string {
+  return webviewPage({
+    title: p.title,
+    language: p.language,
+    policy: previewPolicy(p.cspSource, p.pageNonce, p.designNonce),
+    scriptUri: p.scriptUri,
+    scriptNonce: p.pageNonce,
+    bodyAttributes: ` class="${p.kind}" data-design-nonce="${p.designNonce}"`,
+    body: `<header id="toolbar">
 <span id="title"></span>
 <button type="button" data-mode="design" data-label="mode.design"></button>
 <button type="button" data-mode="structured" data-label="mode.structured"></button>
@@ -56,8 +44,6 @@ export function previewPage(p: PageParts): string {
 <div id="banner" role="status" hidden></div>
 <div id="problem" role="alert" hidden></div>
 <iframe id="design" sandbox="allow-scripts" hidden></iframe>
-<main id="structured" aria-live="polite"></main>
-<script nonce="${p.pageNonce}" src="${escape(p.scriptUri)}"></script>
-</body>
-</html>`;
+<main id="structured" aria-live="polite"></main>`,
+  });
 }

@@ -3,8 +3,8 @@
 // one). The page reports each update it has shown; those reports are kept for the tests and the benchmark.
 import * as vscode from 'vscode';
 import { log } from '../shell/log';
-import { webviewAssetsRoot } from '../webviews/html';
-import { previewHtml } from './html';
+import { newNonce, prepareWebview } from '../webviews/html';
+import { previewPage } from './page';
 import { previewLabels } from './labels';
 import { checkPreviewMessage, type PageMessage, type PanelKind, type RenderOutcome, type UpdateMessage, type ViewMode } from './protocol';
 
@@ -33,8 +33,6 @@ export class PreviewPanel implements vscode.Disposable {
   readonly sentAt = new Map<number, number>();
   /** What the page said it can do, once ready. */
   capabilities: { xslt: boolean; engine: string } | undefined;
-  private readonly reported = new vscode.EventEmitter<RenderReport>();
-  readonly onDidRender = this.reported.event;
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
 
@@ -42,15 +40,15 @@ export class PreviewPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     readonly kind: PanelKind,
     extensionUri: vscode.Uri,
-    private readonly handlers: { upload?(): void; pickInvoice?(): void; modeChosen?(mode: ViewMode): void } = {},
+    private readonly handlers: { upload?(): void; pickInvoice?(): void } = {},
   ) {
-    panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(extensionUri)] };
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'nilvera.svg');
-    panel.webview.html = previewHtml(panel.webview, extensionUri, kind, panel.title);
+    const scriptUri = prepareWebview(panel, extensionUri, 'preview').toString();
+    const { cspSource } = panel.webview;
+    const nonces = { pageNonce: newNonce(), designNonce: newNonce() };
+    panel.webview.html = previewPage({ kind, title: panel.title, language: vscode.env.language, cspSource, scriptUri, ...nonces });
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       panel.onDidDispose(() => this.dispose()),
-      this.reported,
     );
   }
 
@@ -100,14 +98,12 @@ export class PreviewPanel implements vscode.Disposable {
         this.flush();
         return;
       case 'rendered': {
-        const report: RenderReport = { seq: message.seq, mode: message.mode, outcome: message.outcome, pageMs: message.ms, at: performance.now() };
-        this.renders.push(report);
+        this.renders.push({ seq: message.seq, mode: message.mode, outcome: message.outcome, pageMs: message.ms, at: performance.now() });
         if (this.renders.length > 200) this.renders.splice(0, this.renders.length - 200);
-        this.reported.fire(report);
         return;
       }
       case 'mode':
-        this.handlers.modeChosen?.(message.mode);
+        // The page keeps the mode the user chose in its own state.
         return;
       case 'upload':
         this.handlers.upload?.();

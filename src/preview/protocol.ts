@@ -2,7 +2,10 @@
 // Imported by both bundles: types and pure functions only. Every message from the page passes through
 // checkPreviewMessage() on the host; anything else is dropped. The page, for its part, takes messages
 // only from VS Code (the window above it), never from the design's frame.
+import { checkMessage, isPlainObject } from '../webviews/protocol';
 import type { ReadResult } from './model/types';
+
+export type PreviewMessageCheck = { ok: true; message: PageMessage } | { ok: false; reason: string };
 
 export type PanelKind = 'document' | 'studio';
 export type ViewMode = 'design' | 'structured';
@@ -90,14 +93,6 @@ function checkedRestore(pageState: unknown, panel: PanelKind): RestoreState | un
 const OUTCOMES: readonly RenderOutcome[] = ['design', 'structured', 'designFailed', 'noXslt'];
 const MODES: readonly ViewMode[] = ['design', 'structured'];
 
-export type PreviewMessageCheck = { ok: true; message: PageMessage } | { ok: false; reason: string };
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto: unknown = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
 const FIELDS: Record<PageMessage['type'], readonly string[]> = {
   ready: ['xslt', 'engine'],
   mode: ['mode'],
@@ -106,34 +101,27 @@ const FIELDS: Record<PageMessage['type'], readonly string[]> = {
   pickInvoice: [],
 };
 
-/** Checks a page message's shape, types and size; the message rebuilt from checked fields, or why it is dropped. */
-export function checkPreviewMessage(raw: unknown): PreviewMessageCheck {
-  const fail = (reason: string): PreviewMessageCheck => ({ ok: false, reason });
-  if (!isPlainObject(raw)) return fail('not a plain object');
-  const type = raw.type;
-  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(FIELDS, type)) return fail('unknown or missing "type"');
-  const expected = FIELDS[type as PageMessage['type']];
-  const keys = Object.keys(raw).filter((k) => k !== 'type');
-  if (keys.length !== expected.length || !keys.every((k) => expected.includes(k))) return fail(`fields other than ${expected.join(', ') || 'none'} in "${type}"`);
-  switch (type as PageMessage['type']) {
-    case 'ready':
-      if (typeof raw.xslt !== 'boolean') return fail('"xslt" is not true/false');
-      if (typeof raw.engine !== 'string' || raw.engine.length > 200) return fail('"engine" is not text of up to 200 characters');
-      return { ok: true, message: { type: 'ready', xslt: raw.xslt, engine: raw.engine } };
+function fieldProblem(name: string, value: unknown): string | undefined {
+  const inRange = (max: number) => typeof value === 'number' && value >= 0 && value <= max;
+  switch (name) {
+    case 'xslt':
+      return typeof value === 'boolean' ? undefined : '"xslt" is not true/false';
+    case 'engine':
+      return typeof value === 'string' && value.length <= 200 ? undefined : '"engine" is not text of up to 200 characters';
     case 'mode':
-      if (!MODES.includes(raw.mode as ViewMode)) return fail('"mode" is not a view mode');
-      return { ok: true, message: { type: 'mode', mode: raw.mode as ViewMode } };
-    case 'rendered': {
-      const { seq, ms } = raw;
-      if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq > 2 ** 31) return fail('"seq" is not a whole number');
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > 3_600_000) return fail('"ms" is not a duration');
-      if (!MODES.includes(raw.mode as ViewMode)) return fail('"mode" is not a view mode');
-      if (!OUTCOMES.includes(raw.outcome as RenderOutcome)) return fail('"outcome" is not a render outcome');
-      return { ok: true, message: { type: 'rendered', seq, ms, mode: raw.mode as ViewMode, outcome: raw.outcome as RenderOutcome } };
-    }
-    case 'upload':
-      return { ok: true, message: { type: 'upload' } };
-    case 'pickInvoice':
-      return { ok: true, message: { type: 'pickInvoice' } };
+      return MODES.includes(value as ViewMode) ? undefined : '"mode" is not a view mode';
+    case 'seq':
+      return inRange(2 ** 31) && Number.isInteger(value) ? undefined : '"seq" is not a whole number';
+    case 'ms':
+      return inRange(3_600_000) ? undefined : '"ms" is not a duration';
+    case 'outcome':
+      return OUTCOMES.includes(value as RenderOutcome) ? undefined : '"outcome" is not a render outcome';
+    default:
+      return `unexpected field ${name}`;
   }
+}
+
+/** Checks a page message (as the forms' are checked); the message rebuilt from checked fields, or why it is dropped. */
+export function checkPreviewMessage(raw: unknown): PreviewMessageCheck {
+  return checkMessage<PageMessage>(raw, FIELDS, fieldProblem);
 }

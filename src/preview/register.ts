@@ -9,9 +9,11 @@ import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
 import type { FeatureParts } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
-import { DocumentPreview, isUblDocument } from './documentPreview';
+import { isUblDocument } from './contextKey';
+import { DocumentPreview } from './documentPreview';
 import { DesignStudio, isDesign } from './designStudio';
 import type { PreviewPanel } from './previewPanel';
+import { isRecord } from '../webviews/protocol';
 import { restoreStateOf } from './protocol';
 import { registryLists } from './registryLists';
 
@@ -19,10 +21,6 @@ import { registryLists } from './registryLists';
 async function documentFor(arg: unknown): Promise<vscode.TextDocument | undefined> {
   if (arg instanceof vscode.Uri) return vscode.workspace.openTextDocument(arg);
   return vscode.window.activeTextEditor?.document;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** What the test seam tells about a panel. */

@@ -14,44 +14,51 @@ export interface EmptyOr404 {
   known: () => Promise<ListAvailability | undefined>;
 }
 
+/** Where a ListNode's rows come from and what it shows besides them. */
+export interface ListSpec<T> {
+  fetch: () => Promise<readonly T[]>;
+  toNode: (record: T, parent: ListNode<T>) => TreeNode;
+  /** The row of an empty group (a root shows the view's welcome content instead). */
+  empty?: () => string;
+  /** How the node shows when it is a group inside a view (not a root). */
+  presentation?: { label: () => string; icon: string; expanded?: boolean; contextValue?: string };
+  /** The row shown when the server does not offer this list (404), e.g. "This server does not offer company documents". */
+  notOffered?: () => string;
+  emptyOr404?: EmptyOr404;
+}
+
 export class ListNode<T> extends ParentNode {
   constructor(
     parent: ParentNode | undefined,
     key: string,
     notify: ChangeListener,
-    private readonly fetch: () => Promise<readonly T[]>,
-    private readonly toNode: (record: T, parent: ListNode<T>) => TreeNode,
-    private readonly emptyLabel: () => string | undefined = () => undefined,
-    /** How the node shows when it is a group inside a view (not a root). */
-    private readonly presentation?: { label: () => string; icon: string; expanded?: boolean; contextValue?: string },
-    /** The row shown when the server does not offer this list (404), e.g. "This server does not offer company documents". */
-    private readonly notOffered?: () => string,
-    private readonly emptyOr404?: EmptyOr404,
+    private readonly spec: ListSpec<T>,
   ) {
     super(parent, key, notify);
   }
 
   protected override notOfferedText(): string {
-    return this.notOffered?.() ?? super.notOfferedText();
+    return this.spec.notOffered?.() ?? super.notOfferedText();
   }
 
   protected override emptyOrNotOfferedText(): string {
-    return this.emptyOr404?.text() ?? super.emptyOrNotOfferedText();
+    return this.spec.emptyOr404?.text() ?? super.emptyOrNotOfferedText();
   }
 
   treeItem(): vscode.TreeItem {
-    const p = this.presentation;
-    const item = this.item(p?.label() ?? this.id, p?.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-    if (p) item.iconPath = new vscode.ThemeIcon(p.icon);
-    item.contextValue = p?.contextValue ?? 'group';
-    return item;
+    const p = this.spec.presentation;
+    return this.item(p?.label() ?? this.id, {
+      collapsible: p?.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+      icon: p && new vscode.ThemeIcon(p.icon),
+      contextValue: p?.contextValue ?? 'group',
+    });
   }
 
   protected async load(): Promise<TreeNode[]> {
-    const records = await readList(this.fetch, this.emptyOr404);
-    const nodes = records.map((r) => this.toNode(r, this));
-    const empty = this.emptyLabel();
-    if (nodes.length === 0 && empty && !this.isRoot) return [new InfoNode(this, '~empty', empty, undefined, new vscode.ThemeIcon('circle-slash'))];
+    const records = await readList(this.spec.fetch, this.spec.emptyOr404);
+    const nodes = records.map((r) => this.spec.toNode(r, this));
+    const empty = this.spec.empty?.();
+    if (nodes.length === 0 && empty && !this.isRoot) return [new InfoNode(this, '~empty', empty, { icon: new vscode.ThemeIcon('circle-slash') })];
     return nodes;
   }
 }

@@ -25,12 +25,12 @@ export class LoadMoreNode extends TreeNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = this.item(vscode.l10n.t('Load more…'));
-    item.description = this.total !== null ? vscode.l10n.t('{0} of {1} shown', this.shown, this.total) : undefined;
-    item.iconPath = new vscode.ThemeIcon('ellipsis');
-    item.contextValue = 'loadMore';
-    item.command = { command: TreeCommands.loadMore, title: vscode.l10n.t('Load more…'), arguments: [this] };
-    return item;
+    return this.item(vscode.l10n.t('Load more…'), {
+      description: this.total !== null ? vscode.l10n.t('{0} of {1} shown', this.shown, this.total) : undefined,
+      icon: new vscode.ThemeIcon('ellipsis'),
+      contextValue: 'loadMore',
+      command: { command: TreeCommands.loadMore, title: vscode.l10n.t('Load more…'), arguments: [this] },
+    });
   }
 }
 
@@ -60,7 +60,7 @@ export abstract class PagedNode<T> extends ParentNode {
 
   /** Roots are never drawn; a paged group inside a view overrides this. */
   treeItem(): vscode.TreeItem {
-    return this.item(this.id, vscode.TreeItemCollapsibleState.Collapsed);
+    return this.item(this.id, { collapsible: vscode.TreeItemCollapsibleState.Collapsed });
   }
 
   /** Number of record rows loaded so far. */

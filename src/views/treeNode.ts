@@ -20,12 +20,22 @@ export abstract class TreeNode {
 
   abstract treeItem(): vscode.TreeItem;
 
-  /** A TreeItem with this node's id already set. */
-  protected item(label: string | vscode.TreeItemLabel, collapsible = vscode.TreeItemCollapsibleState.None): vscode.TreeItem {
-    const item = new vscode.TreeItem(label, collapsible);
-    item.id = this.id;
-    return item;
+  /** A TreeItem with this node's id and the given parts set. */
+  protected item(label: string | vscode.TreeItemLabel, parts: ItemParts = {}): vscode.TreeItem {
+    const { collapsible = vscode.TreeItemCollapsibleState.None, icon, ...rest } = parts;
+    return Object.assign(new vscode.TreeItem(label, collapsible), { id: this.id, iconPath: icon, ...rest });
   }
+}
+
+/** What a row shows besides its label. */
+export interface ItemParts {
+  description?: string;
+  icon?: vscode.ThemeIcon;
+  tooltip?: string | vscode.MarkdownString;
+  contextValue?: string;
+  command?: vscode.Command;
+  checkboxState?: vscode.TreeItem['checkboxState'];
+  collapsible?: vscode.TreeItemCollapsibleState;
 }
 
 /** A leaf that only shows a text (an empty list, a value). */
@@ -33,19 +43,14 @@ export class InfoNode extends TreeNode {
   constructor(
     parent: ParentNode | undefined,
     key: string,
-    private readonly label: string,
-    private readonly description?: string,
-    private readonly icon?: vscode.ThemeIcon,
+    readonly label: string,
+    private readonly parts: ItemParts = {},
   ) {
     super(parent, key);
   }
 
   treeItem(): vscode.TreeItem {
-    const item = this.item(this.label);
-    if (this.description) item.description = this.description;
-    if (this.icon) item.iconPath = this.icon;
-    item.contextValue = 'info';
-    return item;
+    return this.item(this.label, { contextValue: 'info', ...this.parts });
   }
 }
 
@@ -62,12 +67,12 @@ export class ErrorNode extends TreeNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = this.item(vscode.l10n.t('Could not load: {0}', this.message));
-    item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-    item.tooltip = vscode.l10n.t('{0}\nClick to try again.', this.message);
-    item.contextValue = 'error';
-    item.command = { command: TreeCommands.retry, title: vscode.l10n.t('Retry'), arguments: [this] };
-    return item;
+    return this.item(vscode.l10n.t('Could not load: {0}', this.message), {
+      icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
+      tooltip: vscode.l10n.t('{0}\nClick to try again.', this.message),
+      contextValue: 'error',
+      command: { command: TreeCommands.retry, title: vscode.l10n.t('Retry'), arguments: [this] },
+    });
   }
 }
 
@@ -88,16 +93,16 @@ export class NotOfferedNode extends TreeNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = this.item(this.text);
-    item.iconPath = new vscode.ThemeIcon(this.ambiguous ? 'question' : 'circle-slash');
-    if (this.ambiguous) {
-      item.tooltip = vscode.l10n.t('The server answered HTTP 404 (not found) with no message. An account with nothing in this list and a deployment of the API without the operation answer alike. Click to run "Nilvera: Check Connection", which tells which. The other views are not affected.');
-      item.command = { command: ConnectionCommands.check, title: vscode.l10n.t('Check Connection') };
-    } else {
-      item.tooltip = vscode.l10n.t('The server answered HTTP 404 (not found) to this list: this deployment of the API does not have the operation. The other views are not affected.');
+    if (!this.ambiguous) {
+      const tooltip = vscode.l10n.t('The server answered HTTP 404 (not found) to this list: this deployment of the API does not have the operation. The other views are not affected.');
+      return this.item(this.text, { icon: new vscode.ThemeIcon('circle-slash'), tooltip, contextValue: 'notOffered' });
     }
-    item.contextValue = 'notOffered';
-    return item;
+    return this.item(this.text, {
+      icon: new vscode.ThemeIcon('question'),
+      tooltip: vscode.l10n.t('The server answered HTTP 404 (not found) with no message. An account with nothing in this list and a deployment of the API without the operation answer alike. Click to run "Nilvera: Check Connection", which tells which. The other views are not affected.'),
+      command: { command: ConnectionCommands.check, title: vscode.l10n.t('Check Connection') },
+      contextValue: 'notOffered',
+    });
   }
 }
 

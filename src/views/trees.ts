@@ -8,15 +8,14 @@ import type { EmptyListRead, ListAvailability } from '../shell/listAvailability'
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
 import { CustomersRoot } from './customers/customersRoot';
-import { ListNode, type EmptyOr404 } from './listNode';
+import { ListNode, type EmptyOr404, type ListSpec } from './listNode';
 import { AccountRoot, type AccountGroupKey } from './records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from './records/recordNodes';
 import { NodeTreeProvider } from './treeProvider';
 import type { TreeNode } from './treeNode';
 
-export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
-
-export const DATA_AREAS: readonly DataArea[] = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'];
+const DATA_AREAS = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'] as const;
+export type DataArea = (typeof DATA_AREAS)[number];
 
 export const CustomerContextKeys = {
   filtered: 'nilvera.customers.filtered',
@@ -49,27 +48,28 @@ export class NilveraTrees implements vscode.Disposable {
         new CustomersRoot(notify, client, () => readSettings().pageSize, () => this.updateCustomersSummary(), emptyOr404('customers.list', () => vscode.l10n.t('No customers, or this server does not offer the customer list (HTTP 404)'))),
       ready,
     );
-    this.documents = new NodeTreeProvider(
-      Views.documents,
-      (notify) =>
-        new ListNode<CompanyDocumentResponse>(undefined, 'documents', notify, async () => (await client()).documents.list(), (d, p) => new DocumentNode(p, d), undefined, undefined, () => vscode.l10n.t('This server does not offer company documents'),
-          emptyOr404('documents.list', () => vscode.l10n.t('No company documents, or this server does not offer company documents (HTTP 404)'))),
-      ready,
-    );
-    this.certificates = new NodeTreeProvider(
-      Views.certificates,
-      (notify) =>
-        new ListNode<CertificateResponse>(undefined, 'certificates', notify, async () => (await client()).certificates.list(), (c, p) => new CertificateNode(p, c), undefined, undefined, () => vscode.l10n.t('This server does not offer certificates'),
-          emptyOr404('certificates.list', () => vscode.l10n.t('No certificates, or this server does not offer certificates (HTTP 404)'))),
-      ready,
-    );
-    this.identifications = new NodeTreeProvider(
-      Views.identifications,
-      (notify) =>
-        new ListNode<CompanyIdentificationResponse>(undefined, 'identifications', notify, async () => (await client()).identifications.list(), (i, p) => new IdentificationNode(p, i), undefined, undefined, () => vscode.l10n.t('This server does not offer company identifications'),
-          emptyOr404('identifications.list', () => vscode.l10n.t('No company identifications, or this server does not offer company identifications (HTTP 404)'))),
-      ready,
-    );
+    const list = <T>(viewId: string, spec: ListSpec<T>) => {
+      const key = viewId.slice('nilvera.'.length);
+      return new NodeTreeProvider(viewId, (notify) => new ListNode<T>(undefined, key, notify, spec), ready);
+    };
+    this.documents = list<CompanyDocumentResponse>(Views.documents, {
+      fetch: async () => (await client()).documents.list(),
+      toNode: (d, p) => new DocumentNode(p, d),
+      notOffered: () => vscode.l10n.t('This server does not offer company documents'),
+      emptyOr404: emptyOr404('documents.list', () => vscode.l10n.t('No company documents, or this server does not offer company documents (HTTP 404)')),
+    });
+    this.certificates = list<CertificateResponse>(Views.certificates, {
+      fetch: async () => (await client()).certificates.list(),
+      toNode: (c, p) => new CertificateNode(p, c),
+      notOffered: () => vscode.l10n.t('This server does not offer certificates'),
+      emptyOr404: emptyOr404('certificates.list', () => vscode.l10n.t('No certificates, or this server does not offer certificates (HTTP 404)')),
+    });
+    this.identifications = list<CompanyIdentificationResponse>(Views.identifications, {
+      fetch: async () => (await client()).identifications.list(),
+      toNode: (i, p) => new IdentificationNode(p, i),
+      notOffered: () => vscode.l10n.t('This server does not offer company identifications'),
+      emptyOr404: emptyOr404('identifications.list', () => vscode.l10n.t('No company identifications, or this server does not offer company identifications (HTTP 404)')),
+    });
     this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);
 
     this.customersView = views(Views.customers) as vscode.TreeView<TreeNode>;
@@ -94,20 +94,10 @@ export class NilveraTrees implements vscode.Disposable {
 
   /** Reloads only what shows `area`. */
   dataChanged(area: DataArea): void {
-    switch (area) {
-      case 'customers':
-        return this.customers.refresh();
-      case 'documents':
-        return this.documents.refresh();
-      case 'certificates':
-        return this.certificates.refresh();
-      case 'identifications':
-        return this.identifications.refresh();
-      case 'company':
-      case 'mailing':
-      case 'taxOffice':
-        return this.refreshAccountGroup(area);
-    }
+    const { customers, documents, certificates, identifications } = this;
+    const tree = { customers, documents, certificates, identifications }[area as string];
+    if (tree) tree.refresh();
+    else this.refreshAccountGroup(area as AccountGroupKey);
   }
 
   refreshAccountGroup(key: AccountGroupKey): void {
@@ -138,18 +128,13 @@ export class NilveraTrees implements vscode.Disposable {
 
 /** The column names the sort offers, as the user reads them. */
 export function sortColumnLabel(column: string): string {
-  switch (column) {
-    case 'Name':
-      return vscode.l10n.t('Name');
-    case 'TaxNumber':
-      return vscode.l10n.t('Tax number');
-    case 'City':
-      return vscode.l10n.t('City');
-    case 'ID':
-      return vscode.l10n.t('Date added');
-    default:
-      return column;
-  }
+  const labels: Record<string, string> = {
+    Name: vscode.l10n.t('Name'),
+    TaxNumber: vscode.l10n.t('Tax number'),
+    City: vscode.l10n.t('City'),
+    ID: vscode.l10n.t('Date added'),
+  };
+  return labels[column] ?? column;
 }
 
 export function isDataArea(value: unknown): value is DataArea {

@@ -7,7 +7,7 @@ import { isApiError } from '../shell/apiContract';
 import { describeError } from '../shell/errorMessages';
 import { log } from '../shell/log';
 import type { FormModel, LoadedForm } from './forms/formModel';
-import { formHtml, webviewAssetsRoot } from './html';
+import { formHtml, prepareWebview } from './html';
 import { checkPageMessage, fieldNames, summarizeMessage, type FieldSpec, type FormLabels, type FormSpec, type FormValues, type HostMessage, type PageMessage } from './protocol';
 import { changedFields, formProblems, mapServerMessages } from './validation';
 
@@ -50,10 +50,6 @@ export function formLabels(): FormLabels {
   };
 }
 
-function passwordFields(fields: FieldSpec[]): string[] {
-  return fields.filter((f) => f.kind === 'password').map((f) => f.name);
-}
-
 export class FormPanel implements vscode.Disposable {
   private loaded: LoadedForm | undefined;
   private loading: Promise<LoadedForm | undefined> | undefined;
@@ -72,11 +68,10 @@ export class FormPanel implements vscode.Disposable {
     /** Values to show over the loaded record (a restored draft). */
     private restoreDraft?: FormValues,
   ) {
-    panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(host.extensionUri)] };
-    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'nilvera.svg');
+    const script = prepareWebview(panel, host.extensionUri, 'forms');
     this.title = this.titled(model.initialTitle());
     panel.title = this.title;
-    panel.webview.html = formHtml(panel.webview, host.extensionUri, this.title);
+    panel.webview.html = formHtml(panel.webview, script, this.title);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       panel.onDidDispose(() => this.onDisposed()),
@@ -100,7 +95,7 @@ export class FormPanel implements vscode.Disposable {
   unsavedDraft(): FormValues | undefined {
     if (!this.draft?.dirty || !this.loaded) return undefined;
     const values = { ...this.draft.values };
-    for (const name of passwordFields(this.fields())) delete values[name];
+    for (const f of this.fields()) if (f.kind === 'password') delete values[f.name];
     return values;
   }
 

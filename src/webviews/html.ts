@@ -1,23 +1,11 @@
-// The page every form panel loads: one script (the forms bundle) under a strict CSP with a fresh
-// nonce per render. The webview never talks to the network (connect-src 'none'); the host does.
+// What every webview panel shares on the host: its options (scripts, no command links, only the built
+// webview assets), its icon, and a fresh nonce per render (the page and its policy: ./page.ts).
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { pagePolicy, webviewPage } from './page';
 
 export function newNonce(): string {
   return randomBytes(18).toString('base64');
-}
-
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource} 'nonce-${nonce}'`,
-    `font-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-    "connect-src 'none'",
-    "form-action 'none'",
-    "base-uri 'none'",
-  ].join('; ');
 }
 
 /** The folder the webview may load files from: the built webview assets only. */
@@ -25,21 +13,16 @@ export function webviewAssetsRoot(extensionUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
 }
 
-export function formHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+/** Sets a panel's options and icon; `bundle`'s script (forms, preview) is what its page loads. */
+export function prepareWebview(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, bundle: string): vscode.Uri {
+  panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(extensionUri)] };
+  panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'nilvera.svg');
+  return panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewAssetsRoot(extensionUri), bundle, 'main.js'));
+}
+
+export function formHtml(webview: vscode.Webview, script: vscode.Uri, title: string): string {
   const nonce = newNonce();
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewAssetsRoot(extensionUri), 'forms', 'main.js'));
-  const escapedTitle = title.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
-  return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(webview.cspSource, nonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escapedTitle}</title>
-</head>
-<body>
-<main id="app" aria-busy="true"></main>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
+  const policy = pagePolicy(webview.cspSource, [nonce], `'nonce-${nonce}'`);
+  const body = '<main id="app" aria-busy="true"></main>';
+  return webviewPage({ title, language: vscode.env.language, policy, scriptUri: script.toString(), scriptNonce: nonce, body });
 }

@@ -119,11 +119,11 @@ const TARGET_FIELDS = ['kind', 'recordKey'];
 /** Keys that could reach an object's prototype if some code merged the message into an object. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (!isRecord(v)) return false;
   const proto: unknown = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
@@ -190,11 +190,6 @@ export function valuesProblem(v: unknown, allowed?: ReadonlySet<string>): string
   return undefined;
 }
 
-/** Form values: a flat object of short strings and booleans with known field names (when given). */
-export function parseValues(v: unknown, allowed?: ReadonlySet<string>): FormValues | undefined {
-  return valuesProblem(v, allowed) === undefined ? { ...(v as FormValues) } : undefined;
-}
-
 function fieldProblem(name: string, value: unknown, allowedFields?: ReadonlySet<string>): string | undefined {
   switch (name) {
     case 'requestId':
@@ -214,9 +209,18 @@ function fieldProblem(name: string, value: unknown, allowedFields?: ReadonlySet<
   }
 }
 
-/** Checks the page's message for shape, types and size: the message, or why it is dropped. */
-export function checkPageMessage(raw: unknown, allowedFields?: ReadonlySet<string>): PageMessageCheck {
-  const fail = (reason: string): PageMessageCheck => ({ ok: false, reason });
+/**
+ * Checks a page's message for shape, types and size: `fields` names what each type carries (besides
+ * `type` and the `optional` fields any message may carry), `fieldProblem` checks each value. The
+ * message rebuilt from its checked fields, or why it is dropped. The preview's messages pass here too.
+ */
+export function checkMessage<M extends { type: string }>(
+  raw: unknown,
+  fields: Record<M['type'], readonly string[]>,
+  fieldProblem: (name: string, value: unknown) => string | undefined,
+  optional: readonly string[] = [],
+): { ok: true; message: M } | { ok: false; reason: string } {
+  const fail = (reason: string) => ({ ok: false as const, reason });
   if (raw === null) return fail('null, not an object');
   if (Array.isArray(raw)) return fail('an array, not an object');
   if (typeof raw !== 'object') return fail(`a ${typeof raw}, not an object`);
@@ -228,31 +232,26 @@ export function checkPageMessage(raw: unknown, allowedFields?: ReadonlySet<strin
   if (!('type' in raw)) return fail('no "type" field');
   if (typeof raw.type !== 'string') return fail('"type" is not text');
   const type = raw.type;
-  if (!Object.prototype.hasOwnProperty.call(MESSAGE_FIELDS, type)) return fail(`unknown type ${safeName(type)}`);
-  const expected = MESSAGE_FIELDS[type as PageMessageType];
-  const unexpected = keys.filter((k) => k !== 'type' && !expected.includes(k) && !TARGET_FIELDS.includes(k));
+  if (!Object.prototype.hasOwnProperty.call(fields, type)) return fail(`unknown type ${safeName(type)}`);
+  const expected = fields[type as M['type']];
+  const unexpected = keys.filter((k) => k !== 'type' && !expected.includes(k) && !optional.includes(k));
   if (unexpected.length > 0) return fail(`unexpected field(s) ${nameList(unexpected)} in "${type}"`);
   const missing = expected.filter((k) => !keys.includes(k));
   if (missing.length > 0) return fail(`missing field(s) ${nameList(missing)} in "${type}"`);
-  for (const k of keys) {
-    if (k === 'type') continue;
-    const problem = fieldProblem(k, raw[k], allowedFields);
+  const message: Record<string, unknown> = { type };
+  for (const k of keys.filter((key) => key !== 'type')) {
+    const problem = fieldProblem(k, raw[k]);
     if (problem) return fail(`${problem} in "${type}"`);
+    // Rebuilt from checked fields only: nothing the page sent is passed on by reference.
+    message[k] = isRecord(raw[k]) ? { ...raw[k] } : raw[k];
   }
-  // Rebuilt from checked fields only: nothing the page sent is passed on by reference.
-  const target: MessageTarget = { ...(raw.kind !== undefined ? { kind: raw.kind as FormKind } : {}), ...(raw.recordKey !== undefined ? { recordKey: raw.recordKey as string } : {}) };
-  switch (type as PageMessageType) {
-    case 'ready':
-      return { ok: true, message: { type: 'ready', ...target } };
-    case 'draft':
-      return { ok: true, message: { type: 'draft', dirty: raw.dirty as boolean, values: { ...(raw.values as FormValues) }, ...target } };
-    case 'save':
-      return { ok: true, message: { type: 'save', requestId: raw.requestId as number, values: { ...(raw.values as FormValues) }, ...target } };
-    case 'reload':
-      return { ok: true, message: { type: 'reload', requestId: raw.requestId as number, ...target } };
-    case 'lookup':
-      return { ok: true, message: { type: 'lookup', requestId: raw.requestId as number, taxNumber: raw.taxNumber as string, ...target } };
-  }
+  return { ok: true, message: message as M };
+}
+
+/** Checks a form page's message; `allowedFields`: the field names its values may carry. */
+export function checkPageMessage(raw: unknown, allowedFields?: ReadonlySet<string>): PageMessageCheck {
+  const problem = (name: string, value: unknown) => fieldProblem(name, value, allowedFields);
+  return checkMessage<PageMessage>(raw, MESSAGE_FIELDS, problem, TARGET_FIELDS);
 }
 
 /** The page's message, checked for shape, types and size; undefined for anything malformed. */
@@ -289,6 +288,7 @@ export interface PersistedPageState {
 export function parsePersistedState(v: unknown): PersistedPageState | undefined {
   if (!isRecord(v) || typeof v.kind !== 'string' || !FORM_KINDS.includes(v.kind as FormKind)) return undefined;
   if (typeof v.recordKey !== 'string' || v.recordKey.length > 64) return undefined;
-  const draft = v.draft === undefined ? undefined : parseValues(v.draft);
+  const valid = v.draft !== undefined && valuesProblem(v.draft) === undefined;
+  const draft = valid ? { ...(v.draft as FormValues) } : undefined;
   return { kind: v.kind as FormKind, recordKey: v.recordKey, ...(draft ? { draft } : {}) };
 }

@@ -17,13 +17,9 @@ import { customerForm, customerIdOf } from './forms/customer';
 import type { DataArea, FormModel } from './forms/formModel';
 import { settingsForm } from './forms/settings';
 import { FormPanel, type FormPanelHost } from './formPanel';
-import { parsePersistedState, type FormKind, type FormValues } from './protocol';
+import { isRecord, parsePersistedState, type FormKind, type FormValues } from './protocol';
 
 const ViewTypes: Record<FormKind, string> = FormViewTypes;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function customerArgs(arg: unknown): { customerId?: number; prefill?: Partial<CustomerDto> } {
   if (!isRecord(arg)) return {};

@@ -4,11 +4,6 @@
 // against. Pure tables and functions, no vscode import: the editor's diagnostics and any other view of
 // a document (a preview, a report) classify parties the same way.
 //
-// Use:
-//   const type = documentTypeOf('DespatchAdvice', 'urn:oasis:names:specification:ubl:schema:xsd:DespatchAdvice-2');
-//   partyRoleOf(type, ['Shipment', 'ShipmentStage', 'DriverPerson', 'NationalityID']) // 'driver'
-//   type.registryRule?.registry                                                        // 'DespatchAdvice'
-//
 // Sources: GİB's UBL-TR schematron (UBL-TR_Main_Schematron.xml: the rule contexts per document type,
 // e.g. desp:DespatchAdvice/cac:Shipment/cac:Delivery/cac:CarrierParty/cac:PartyIdentification;
 // UBL-TR_Common_Schematron.xml: DespatchCarrierDriverCheck names cac:ShipmentStage/cac:DriverPerson,
@@ -234,11 +229,6 @@ export function documentTypeOf(rootLocalName: string, namespace: string | undefi
 
 export function documentTypeByKind(kind: UblDocumentKind): UblDocumentType {
   return UBL_DOCUMENT_TYPES.find((t) => t.kind === kind) as UblDocumentType;
-}
-
-/** The registry list family a type's profile rule checks against; undefined when it has no such rule. */
-export function registryDocumentTypeOf(type: UblDocumentType): RegistryDocumentType | undefined {
-  return type.registryRule?.registry;
 }
 
 /**

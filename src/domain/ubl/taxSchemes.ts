@@ -1,12 +1,6 @@
 // Which UBL-TR identifiers carry a Turkish tax number (VKN: 10 digits, TCKN: 11) and how each is
 // checked, and GİB's two placeholder numbers with where GİB prescribes them. Pure, no vscode import.
 //
-// Use:
-//   checkPartyTaxNumber('VKN', '2222222222', { documentKind: 'Invoice', role: 'customer', profile: 'EARSIVFATURA' })
-//     // { verdict: 'placeholder', placeholder: { value: '2222222222', kind: 'VKN', standsFor: 'companyAbroad' } }
-//   checkPartyTaxNumber('MERSISNO', '0454053692000015')   // undefined: not a tax-number scheme
-//   taxNumberElement('DriverPerson', 'NationalityID')     // the driver's TCKN (no schemeID there)
-//
 // Sources: GİB's UBL-TR code list (UBL-TR_Codelist.xml: PartyIdentificationIDType, ContactTypeIdentifierType)
 // and schematron (UBL-TR_Common_Schematron.xml): PartyIdentificationTCKNVKNCheck (VKN = 10, TCKN = 11
 // characters), SignatureCheck (cac:Signature/cbc:ID schemeID VKN_TCKN, 10 or 11), the YOLCUBERABERFATURA
@@ -144,10 +138,6 @@ export type TaxNumberVerdict =
   | { verdict: 'placeholder'; placeholder: GibPlaceholder }
   | { verdict: 'misplacedPlaceholder'; placeholder: GibPlaceholder; reason: PlaceholderMisplacement };
 
-function kindByLength(value: string): TaxIdKind | undefined {
-  return value.length === 10 ? 'VKN' : value.length === 11 ? 'TCKN' : undefined;
-}
-
 /**
  * Checks a number written under `check`: a declared VKN or TCKN of the wrong length is a length error
  * of that kind; either kind goes by length. GİB's placeholders are judged as GİB prescribes them only
@@ -168,7 +158,8 @@ export function checkTaxNumber(check: TaxNumberCheck | undefined, input: string,
   if (declared && digitsOnly && value.length !== (declared === 'VKN' ? 10 : 11)) return { verdict: 'invalid', kind: declared, problem: 'length' };
   const result = checkTaxId(value);
   if (result.valid) return { verdict: 'valid', kind: result.kind };
-  const kind = declared ?? result.kind ?? (check === 'VKN_OR_TCKN' ? kindByLength(value) : undefined);
+  const byLength = value.length === 10 ? 'VKN' : value.length === 11 ? 'TCKN' : undefined;
+  const kind = declared ?? result.kind ?? (check === 'VKN_OR_TCKN' ? byLength : undefined);
   return { verdict: 'invalid', kind, problem: result.problem, ...(result.expectedCheckDigits ? { expectedCheckDigits: result.expectedCheckDigits } : {}) };
 }
 

@@ -14,6 +14,14 @@ function codeOf(d: vscode.Diagnostic): string | undefined {
   return code === undefined ? undefined : String(code);
 }
 
+/** A quick fix for `d` that runs `command`. */
+function commandFix(title: string, d: vscode.Diagnostic, command: string, args: unknown[]): vscode.CodeAction {
+  const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+  action.command = { title, command, arguments: args };
+  action.diagnostics = [d];
+  return action;
+}
+
 export class TaxNumberCodeActions implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
 
@@ -67,28 +75,22 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
     );
     const encoding: SourceEncoding | undefined = bytes ? detectEncoding(bytes.subarray(0, 256 * 1024), bytes.length <= 256 * 1024).encoding : undefined;
     if (encoding !== 'x-mac-turkish') {
-      const reopen = new vscode.CodeAction(vscode.l10n.t('Reopen with Encoding Windows-1254'), vscode.CodeActionKind.QuickFix);
-      reopen.command = { title: reopen.title, command: DiagnosticsCommands.reopenWithEncoding, arguments: [doc.uri, 'windows1254'] };
-      reopen.diagnostics = [d];
+      const title = vscode.l10n.t('Reopen with Encoding Windows-1254');
+      const reopen = commandFix(title, d, DiagnosticsCommands.reopenWithEncoding, [doc.uri, 'windows1254']);
       reopen.isPreferred = true;
       fixes.push(reopen);
     }
     if (doc.uri.scheme === 'file') {
-      const importFix = new vscode.CodeAction(
-        encoding === 'x-mac-turkish' ? vscode.l10n.t('Import Customers from This File (it is in Mac Turkish, which the import reads)') : vscode.l10n.t('Import Customers from This File'),
-        vscode.CodeActionKind.QuickFix,
-      );
-      importFix.command = { title: importFix.title, command: TreeCommands.customersImport, arguments: [doc.uri] };
-      importFix.diagnostics = [d];
-      fixes.push(importFix);
+      const title =
+        encoding === 'x-mac-turkish' ? vscode.l10n.t('Import Customers from This File (it is in Mac Turkish, which the import reads)') : vscode.l10n.t('Import Customers from This File');
+      fixes.push(commandFix(title, d, TreeCommands.customersImport, [doc.uri]));
     }
     return fixes;
   }
 
   /** A checksum cannot say which digit is wrong; this offers the number the first nine digits complete to. */
   private checkDigitFix(doc: vscode.TextDocument, d: vscode.Diagnostic, taxNumber: string): vscode.CodeAction | undefined {
-    const invalid = checkNumber(taxNumber);
-    const corrected = invalid ? correctedNumber({ code: FindingCodes.invalidTaxId, severity: 'error', start: 0, end: 0, taxNumber, invalid }) : undefined;
+    const corrected = correctedNumber({ taxNumber, invalid: checkNumber(taxNumber) });
     if (!corrected) return undefined;
     const action = new vscode.CodeAction(vscode.l10n.t('Change to {0} (the check digits these first nine digits call for)', corrected), vscode.CodeActionKind.QuickFix);
     action.edit = new vscode.WorkspaceEdit();
@@ -98,10 +100,8 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
   }
 
   private lookUpFix(d: vscode.Diagnostic, taxNumber: string, userType: RegistryDocumentType): vscode.CodeAction {
-    const action = new vscode.CodeAction(vscode.l10n.t('Look up in registry'), vscode.CodeActionKind.QuickFix);
-    action.command = { title: action.title, command: PaletteCommands.registryCheckTaxNumber, arguments: [{ taxNumber, userType }] };
-    action.diagnostics = [d];
-    return action;
+    const title = vscode.l10n.t('Look up in registry');
+    return commandFix(title, d, PaletteCommands.registryCheckTaxNumber, [{ taxNumber, userType }]);
   }
 
   private copyAliasFix(d: vscode.Diagnostic, taxNumber: string, documentType: RegistryDocumentType): vscode.CodeAction | undefined {
@@ -109,18 +109,13 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
     const taxpayer = registry.hasIndex() ? registry.lookup(taxNumber) : undefined;
     const alias = taxpayer ? activeAliases(taxpayer, 'PK')[0]?.name : undefined;
     if (!alias) return undefined;
-    const action = new vscode.CodeAction(vscode.l10n.t('Copy the active PK alias ({0})', alias), vscode.CodeActionKind.QuickFix);
     // The registry command copies a given alias and confirms it briefly.
-    action.command = { title: action.title, command: PaletteCommands.registryCopyAlias, arguments: [alias] };
-    action.diagnostics = [d];
-    return action;
+    const title = vscode.l10n.t('Copy the active PK alias ({0})', alias);
+    return commandFix(title, d, PaletteCommands.registryCopyAlias, [alias]);
   }
 
   private downloadFix(d: vscode.Diagnostic, userType: RegistryDocumentType): vscode.CodeAction {
     const title = userType === 'Invoice' ? vscode.l10n.t('Download Registry List') : vscode.l10n.t('Download the e-Despatch Registry List');
-    const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
-    action.command = { title: action.title, command: PaletteCommands.registryDownload, arguments: [{ aliasType: 'PK', userType }] };
-    action.diagnostics = [d];
-    return action;
+    return commandFix(title, d, PaletteCommands.registryDownload, [{ aliasType: 'PK', userType }]);
   }
 }

@@ -35,59 +35,38 @@ function invalidMessage(l10n: Translator, n: string, invalid: InvalidTaxId, sche
 
 /** The party a role names, as a noun after "the" ("cannot stand for the {0}"). */
 export function roleName(l10n: Translator, role: PartyRole): string {
-  switch (role) {
-    case 'supplier':
-      return l10n.t('supplier');
-    case 'customer':
-      return l10n.t('customer');
-    case 'buyer':
-      return l10n.t('buyer');
-    case 'seller':
-      return l10n.t('seller');
-    case 'originator':
-      return l10n.t('originator');
-    case 'payee':
-      return l10n.t('payee');
-    case 'despatchSupplier':
-      return l10n.t('despatching party');
-    case 'deliveryCustomer':
-      return l10n.t('delivery customer');
-    case 'deliveryParty':
-      return l10n.t('delivery party');
-    case 'carrier':
-      return l10n.t('carrier');
-    case 'driver':
-      return l10n.t('driver');
-    case 'sender':
-      return l10n.t('sender');
-    case 'receiver':
-      return l10n.t('receiver');
-    case 'producer':
-      return l10n.t('producer');
-    case 'goodsOwner':
-      return l10n.t('owner of the goods');
-    case 'intermediary':
-      return l10n.t('intermediary');
-    case 'signatory':
-      return l10n.t('signer');
-    case 'other':
-      return l10n.t('party');
-  }
+  const names: Record<PartyRole, string> = {
+    supplier: l10n.t('supplier'),
+    customer: l10n.t('customer'),
+    buyer: l10n.t('buyer'),
+    seller: l10n.t('seller'),
+    originator: l10n.t('originator'),
+    payee: l10n.t('payee'),
+    despatchSupplier: l10n.t('despatching party'),
+    deliveryCustomer: l10n.t('delivery customer'),
+    deliveryParty: l10n.t('delivery party'),
+    carrier: l10n.t('carrier'),
+    driver: l10n.t('driver'),
+    sender: l10n.t('sender'),
+    receiver: l10n.t('receiver'),
+    producer: l10n.t('producer'),
+    goodsOwner: l10n.t('owner of the goods'),
+    intermediary: l10n.t('intermediary'),
+    signatory: l10n.t('signer'),
+    other: l10n.t('party'),
+  };
+  return names[role];
 }
 
 export function documentKindName(l10n: Translator, kind: UblDocumentKind): string {
-  switch (kind) {
-    case 'Invoice':
-      return l10n.t('invoice');
-    case 'DespatchAdvice':
-      return l10n.t('despatch advice (e-İrsaliye)');
-    case 'ReceiptAdvice':
-      return l10n.t('receipt advice (irsaliye yanıtı)');
-    case 'CreditNote':
-      return l10n.t('e-Müstahsil receipt');
-    case 'ApplicationResponse':
-      return l10n.t('application response');
-  }
+  const names: Record<UblDocumentKind, string> = {
+    Invoice: l10n.t('invoice'),
+    DespatchAdvice: l10n.t('despatch advice (e-İrsaliye)'),
+    ReceiptAdvice: l10n.t('receipt advice (irsaliye yanıtı)'),
+    CreditNote: l10n.t('e-Müstahsil receipt'),
+    ApplicationResponse: l10n.t('application response'),
+  };
+  return names[kind];
 }
 
 function placeholderName(l10n: Translator, p: GibPlaceholder): string {

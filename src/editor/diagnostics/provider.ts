@@ -61,9 +61,7 @@ export function findingsOf(kind: DocumentKind, text: string, registries: Registr
     const scan = scanCsv(text);
     return [...encodingFindings(text, scan), ...csvFindings(scan)];
   }
-  const scan = scanUbl(text);
-  if (!scan.documentType) return [];
-  return documentFindings(scan, registries);
+  return documentFindings(scanUbl(text), registries);
 }
 
 export interface ScanTiming {

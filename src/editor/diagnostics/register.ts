@@ -14,8 +14,6 @@ import { DIAGNOSED_DOCUMENTS } from '../selectors';
 
 const DEBOUNCE_MS = 200;
 
-const SELECTOR = DIAGNOSED_DOCUMENTS;
-
 function enabled(kind: DocumentKind): boolean {
   const config = vscode.workspace.getConfiguration(Settings.section);
   return config.get<boolean>(kind === 'invoice' ? Settings.editorInvoiceDiagnostics : Settings.editorCsvDiagnostics, true);
@@ -48,7 +46,7 @@ export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _sh
   const diagnostics = new TaxNumberDiagnostics({ registry, enabled, debounceMs: DEBOUNCE_MS });
   context.subscriptions.push(
     diagnostics,
-    vscode.languages.registerCodeActionsProvider(SELECTOR, new TaxNumberCodeActions(registry), TaxNumberCodeActions.metadata),
+    vscode.languages.registerCodeActionsProvider(DIAGNOSED_DOCUMENTS, new TaxNumberCodeActions(registry), TaxNumberCodeActions.metadata),
     // Tests and the benchmark read these through a command (their bundles do not share this module).
     registerCommand(DiagnosticsCommands.testHook, (): DiagnosticsTestState => ({ indexRoot, timings: [...diagnostics.timings] })),
     registerCommand(DiagnosticsCommands.reopenWithEncoding, (uri, encoding) => reopenWithEncoding(uri as vscode.Uri, String(encoding))),

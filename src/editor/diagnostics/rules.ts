@@ -2,11 +2,10 @@
 // placeholders where GİB prescribes them, src/domain/ubl/taxSchemes.ts), and the receiver's registration
 // against the profile in the registry list its document type is sent by (documentTypes.ts). Pure: the
 // registry comes in as lookup functions, the wording is in ./messages.
-import type { AliasType } from '../../api/types';
 import { activeAliases, type OfflineTaxpayer } from '../../registry/offlineLookup';
 import type { TaxIdKind, TaxIdProblem } from '../../domain/taxId';
 import type { PartyRole, RegistryDocumentType, UblDocumentKind, UblDocumentType } from '../../domain/ubl/documentTypes';
-import { checkTaxNumber, type GibPlaceholder, type PlaceholderMisplacement, type TaxNumberCheck, type TaxNumberVerdict, type TaxScheme } from '../../domain/ubl/taxSchemes';
+import { checkTaxNumber, type GibPlaceholder, type PlaceholderMisplacement, type TaxNumberVerdict, type TaxScheme } from '../../domain/ubl/taxSchemes';
 import type { CsvScan } from '../../domain/csvScan';
 import type { ScannedTaxNumber, UblScan } from './ublScan';
 
@@ -64,31 +63,29 @@ export interface Finding extends FindingFacts {
   end: number;
 }
 
+/** A taxpayer's registration in a list family, with its title and first active PK (receiving) alias. */
+export function registration(taxpayer: OfflineTaxpayer | undefined): { status: RegistryStatus; title?: string; pkAlias?: string } {
+  if (!taxpayer) return { status: 'notRegistered' };
+  const active = activeAliases(taxpayer);
+  const pkAlias = active.find((a) => a.kind === 'PK')?.name;
+  const status = active.length > 0 ? 'registered' : 'deregistered';
+  return { status, title: taxpayer.title, ...(pkAlias ? { pkAlias } : {}) };
+}
+
 export type RegistryLookup = (taxNumber: string) => OfflineTaxpayer | undefined;
 /** The look-up in one registry list family, or undefined when none of its lists is downloaded. */
 export type RegistryLookups = (registry: RegistryDocumentType) => RegistryLookup | undefined;
 
-export function registryStatus(taxpayer: OfflineTaxpayer | undefined): RegistryStatus {
-  if (!taxpayer) return 'notRegistered';
-  return activeAliases(taxpayer).length > 0 ? 'registered' : 'deregistered';
+type InvalidVerdict = Extract<TaxNumberVerdict, { verdict: 'invalid' }>;
+
+function invalidOf({ kind, problem, expectedCheckDigits }: InvalidVerdict): InvalidTaxId {
+  return { kind, problem, ...(expectedCheckDigits ? { expectedCheckDigits } : {}) };
 }
 
-function firstActiveAlias(taxpayer: OfflineTaxpayer | undefined, kind: AliasType): string | undefined {
-  return taxpayer ? activeAliases(taxpayer, kind)[0]?.name : undefined;
-}
-
-/** Checks a number; `declared` (a schemeID's kind) fixes the kind, so an 11-digit "VKN" is a length error. */
-export function checkNumber(value: string, declared?: TaxNumberCheck): InvalidTaxId | undefined {
-  const verdict = checkTaxNumber(declared, value);
-  if (verdict.verdict === 'valid') return undefined;
-  if (verdict.verdict === 'invalid') return { kind: verdict.kind, problem: verdict.problem, ...(verdict.expectedCheckDigits ? { expectedCheckDigits: verdict.expectedCheckDigits } : {}) };
-  return { kind: declared === 'VKN' || declared === 'TCKN' ? declared : undefined, problem: 'empty' };
-}
-
-/** The number the document is sent to, by its type's profile rule: e.g. the customer's VKN/TCKN of an invoice. */
-export function receiverId(scan: UblScan): ScannedTaxNumber | undefined {
-  const role = scan.documentType?.registryRule?.receiverRole;
-  return role ? scan.taxNumbers.find((n) => n.role === role && !n.empty) : undefined;
+/** What is wrong with a number of no declared kind (a CSV cell, a number under a quick fix); undefined when valid. */
+export function checkNumber(value: string): InvalidTaxId | undefined {
+  const verdict = checkTaxNumber(undefined, value);
+  return verdict.verdict === 'invalid' ? invalidOf(verdict) : undefined;
 }
 
 /** A tax number of a document where it stands: its value, scheme, party role and the document's type and profile. */
@@ -115,10 +112,8 @@ export function numberFinding(n: DocumentTaxNumber, verdict: TaxNumberVerdict = 
       return undefined;
     case 'empty':
       return { ...base, code: FindingCodes.invalidTaxId, severity: 'error', invalid: { kind: n.scheme.check === 'VKN_OR_TCKN' ? undefined : n.scheme.check, problem: 'empty' } };
-    case 'invalid': {
-      const invalid: InvalidTaxId = { kind: verdict.kind, problem: verdict.problem, ...(verdict.expectedCheckDigits ? { expectedCheckDigits: verdict.expectedCheckDigits } : {}) };
-      return { ...base, code: FindingCodes.invalidTaxId, severity: 'error', invalid };
-    }
+    case 'invalid':
+      return { ...base, code: FindingCodes.invalidTaxId, severity: 'error', invalid: invalidOf(verdict) };
     case 'placeholder':
       return { ...base, code: FindingCodes.gibPlaceholder, severity: 'information', placeholder: verdict.placeholder, ...(profile ? { profile } : {}) };
     case 'misplacedPlaceholder':
@@ -145,9 +140,8 @@ export function profileRuleFinding(type: UblDocumentType, receiver: DocumentTaxN
     return { ...base, code, severity: 'information', otherListDownloaded: registries?.(other) !== undefined };
   }
   if (!profile) return undefined;
-  const taxpayer = lookup(receiver.value);
-  const status = registryStatus(taxpayer);
-  const known = { profile, status, title: taxpayer?.title, activePkAlias: firstActiveAlias(taxpayer, 'PK') };
+  const { status, title, pkAlias } = registration(lookup(receiver.value));
+  const known = { profile, status, title, activePkAlias: pkAlias };
   if (rule.registeredProfiles.has(profile) && status !== 'registered') {
     return { ...base, ...known, code: rule.registry === 'Invoice' ? FindingCodes.notEInvoiceUser : FindingCodes.notEDespatchUser, severity: 'warning' };
   }
@@ -170,7 +164,8 @@ export function documentFindings(scan: UblScan, registries: RegistryLookups | un
     const finding = numberFinding(inDocument(n));
     if (finding) findings.push({ ...finding, start: n.start, end: n.end });
   }
-  const receiver = receiverId(scan);
+  // The number the document is sent to, by its type's profile rule: e.g. the customer's VKN/TCKN of an invoice.
+  const receiver = scan.taxNumbers.find((n) => n.role === type.registryRule?.receiverRole && !n.empty);
   const rule = receiver && profileRuleFinding(type, inDocument(receiver), registries);
   if (receiver && rule) findings.push({ ...rule, start: receiver.start, end: receiver.end });
   return findings;
@@ -199,7 +194,7 @@ export function encodingFindings(text: string, scan: CsvScan): Finding[] {
 }
 
 /** The number with the check digit(s) its first nine digits call for, for a checksum failure. */
-export function correctedNumber(finding: Finding): string | undefined {
+export function correctedNumber(finding: Pick<FindingFacts, 'taxNumber' | 'invalid'>): string | undefined {
   const expected = finding.invalid?.problem === 'checksum' ? finding.invalid.expectedCheckDigits : undefined;
   return expected ? finding.taxNumber.slice(0, 9) + expected : undefined;
 }

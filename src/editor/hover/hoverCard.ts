@@ -6,10 +6,7 @@ import { PaletteCommands } from '../../constants';
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import type { TaxIdCheck } from '../../domain/taxId';
 import type { GibPlaceholder } from '../../domain/ubl/taxSchemes';
-
-export interface CardL10n {
-  t(message: string, ...args: Array<string | number>): string;
-}
+import type { Translator } from '../diagnostics/messages';
 
 /** The only commands the card's links may run (MarkdownString.isTrusted.enabledCommands). */
 export const CARD_COMMANDS = {
@@ -54,14 +51,14 @@ function commandLink(label: string, command: string, args?: unknown): string {
   return `[${escapeMarkdown(label)}](command:${command}${query})`;
 }
 
-function statusLine(check: TaxIdCheck, l10n: CardL10n, placeholder: GibPlaceholder | undefined): string {
+function statusLine(check: TaxIdCheck, l10n: Translator, placeholder: GibPlaceholder | undefined): string {
   if (placeholder) return placeholder.kind === 'VKN' ? l10n.t('VKN — GİB placeholder') : l10n.t('TCKN — GİB placeholder');
   if (check.valid) return check.kind === 'VKN' ? l10n.t('VKN — valid') : l10n.t('TCKN — valid');
   return check.kind === 'VKN' ? l10n.t('VKN — invalid') : l10n.t('TCKN — invalid');
 }
 
 /** What a checksum can say: the check digit(s) the leading digits call for, not which digit is wrong. */
-export function invalidReason(check: TaxIdCheck, l10n: CardL10n): string | undefined {
+export function invalidReason(check: TaxIdCheck, l10n: Translator): string | undefined {
   if (check.valid) return undefined;
   if (check.problem === 'tcknLeadingZero') return l10n.t('A TCKN cannot start with 0.');
   if (check.problem !== 'checksum' || !check.expectedCheckDigits) return undefined;
@@ -72,12 +69,12 @@ export function invalidReason(check: TaxIdCheck, l10n: CardL10n): string | undef
   return l10n.t('The 10th and 11th digits should be {0} and {1} for these first nine digits.', expected[0], expected[1]);
 }
 
-function aliasList(names: string[], l10n: CardL10n): string {
+function aliasList(names: string[], l10n: Translator): string {
   const shown = names.slice(0, ALIASES_SHOWN).map(escapeMarkdown).join(', ');
   return names.length > ALIASES_SHOWN ? l10n.t('{0} and {1} more', shown, names.length - ALIASES_SHOWN) : shown;
 }
 
-function registryLines(finding: RegistryFinding, l10n: CardL10n, formatDate: (iso: string) => string): string[] {
+function registryLines(finding: RegistryFinding, l10n: Translator, formatDate: (iso: string) => string): string[] {
   if (finding.state === 'noIndex') {
     return [`${l10n.t('No registry list on this computer.')} ${commandLink(l10n.t('Download the registry list'), CARD_COMMANDS.download)}`];
   }
@@ -102,7 +99,7 @@ function registryLines(finding: RegistryFinding, l10n: CardL10n, formatDate: (is
   return lines;
 }
 
-function onlineLine(finding: OnlineFinding, l10n: CardL10n): string {
+function onlineLine(finding: OnlineFinding, l10n: Translator): string {
   switch (finding.state) {
     case 'registered': {
       const title = finding.title.trim() ? finding.title : l10n.t('(no name)');
@@ -119,23 +116,18 @@ function onlineLine(finding: OnlineFinding, l10n: CardL10n): string {
     case 'sandboxStopped':
       return l10n.t('Online look-up skipped: the sandbox is not running.');
     case 'failed':
-      switch (finding.reason) {
-        case 'timeout':
-          return l10n.t('Online look-up failed: no answer in time.');
-        case 'network':
-          return l10n.t('Online look-up failed: the server cannot be reached.');
-        case 'auth':
-          return l10n.t('Online look-up failed: the API key was refused.');
-        case 'server':
-          return l10n.t('Online look-up failed: server error.');
-        case 'other':
-          return l10n.t('Online look-up failed.');
-      }
+      return {
+        timeout: l10n.t('Online look-up failed: no answer in time.'),
+        network: l10n.t('Online look-up failed: the server cannot be reached.'),
+        auth: l10n.t('Online look-up failed: the API key was refused.'),
+        server: l10n.t('Online look-up failed: server error.'),
+        other: l10n.t('Online look-up failed.'),
+      }[finding.reason];
   }
 }
 
 /** The card as markdown paragraphs (a blank line between them, as hovers render single lines joined). */
-export function hoverCardMarkdown(input: HoverCardInput, l10n: CardL10n, formatDate: (iso: string) => string): string {
+export function hoverCardMarkdown(input: HoverCardInput, l10n: Translator, formatDate: (iso: string) => string): string {
   const { check, placeholder } = input;
   const paragraphs = [`**${statusLine(check, l10n, placeholder)}** \u00a0\`${check.value.replace(/\D/g, '')}\``];
   const reason = placeholder

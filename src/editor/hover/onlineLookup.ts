@@ -18,22 +18,18 @@ function findingFromRows(rows: GlobalCompanyInfoResponse[] | undefined): OnlineF
   return { state: 'registered', title: rows.find((r) => r.Title)?.Title ?? '', aliases };
 }
 
+/** The card's reason for each kind of API error; any other error is 'other'. */
+const FAILURES: Partial<Record<string, Extract<OnlineFinding, { state: 'failed' }>['reason']>> = {
+  timeout: 'timeout',
+  network: 'network',
+  auth: 'auth',
+  forbidden: 'auth',
+  server: 'server',
+  rateLimited: 'server',
+};
+
 function failureOf(error: unknown): OnlineFinding {
-  if (!isApiError(error)) return { state: 'failed', reason: 'other' };
-  switch (error.kind) {
-    case 'timeout':
-      return { state: 'failed', reason: 'timeout' };
-    case 'network':
-      return { state: 'failed', reason: 'network' };
-    case 'auth':
-    case 'forbidden':
-      return { state: 'failed', reason: 'auth' };
-    case 'server':
-    case 'rateLimited':
-      return { state: 'failed', reason: 'server' };
-    default:
-      return { state: 'failed', reason: 'other' };
-  }
+  return { state: 'failed', reason: (isApiError(error) && FAILURES[error.kind]) || 'other' };
 }
 
 export class HoverOnlineLookup {

@@ -33,10 +33,6 @@ function editorSetting<T>(name: string, fallback: T): T {
   return vscode.workspace.getConfiguration(Settings.section).get<T>(name, fallback);
 }
 
-function formatDate(iso: string): string {
-  return formatDateTime(iso);
-}
-
 async function offlineFinding(context: vscode.ExtensionContext, taxNumber: string): Promise<RegistryFinding> {
   const { offlineRegistry, registryIndexRoot } = await import('../../registry/offlineLookup');
   const registry = offlineRegistry(registryIndexRoot(context.globalStorageUri.fsPath));
@@ -72,7 +68,7 @@ class TaxNumberHoverProvider implements vscode.HoverProvider {
       if (editorSetting(Settings.editorHoverOnlineLookup, false) && this.usedHere()) online = await this.online.find(check.value, token);
     }
     if (token.isCancellationRequested) return undefined;
-    const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online, placeholder }, vscode.l10n, formatDate));
+    const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online, placeholder }, vscode.l10n, formatDateTime));
     markdown.isTrusted = { enabledCommands: Object.values(CARD_COMMANDS) };
     return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
   }

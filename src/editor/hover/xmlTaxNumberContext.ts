@@ -62,17 +62,13 @@ function parentOf(before: string, from: number): string | undefined {
 /** Elements that can hold a tax number by their place alone: a signature's ID, a driver's NationalityID. */
 const PLACED = new Set(['ID', ...TAX_NUMBER_ELEMENTS.filter((e) => e.scheme !== 'schemeID').map((e) => e.element)]);
 
-function placeSaysTaxNumber(parent: string | undefined, local: string): boolean {
-  if (parent === 'Signature' && local === 'ID') return true;
-  const element = taxNumberElement(parent, local);
-  return element !== undefined && element.scheme !== 'schemeID';
-}
-
 /** Whether the element `tag` (starting at `at` in `before`) holds a tax number by its scheme, name or place. */
 function elementSaysTaxNumber(before: string, at: number, tag: StartTag): boolean {
-  if (taxSchemeOf(tag.attributes.get('schemeID'))) return true;
-  if (isTaxNumberLabel(tag.local)) return true;
-  return PLACED.has(tag.local) && placeSaysTaxNumber(parentOf(before, at), tag.local);
+  if (taxSchemeOf(tag.attributes.get('schemeID')) || isTaxNumberLabel(tag.local)) return true;
+  if (!PLACED.has(tag.local)) return false;
+  const parent = parentOf(before, at);
+  const implied = taxNumberElement(parent, tag.local)?.scheme;
+  return (parent === 'Signature' && tag.local === 'ID') || (implied !== undefined && implied !== 'schemeID');
 }
 
 /**

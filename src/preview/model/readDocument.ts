@@ -4,17 +4,52 @@
 // document it is, which party a number belongs to and how a number is judged come from the tables of
 // src/domain/ubl/ and the editor's rules, so the view says what the editor's diagnostics say. Pure (no
 // vscode, no file access), so the unit tests run it on the fixtures; the host calls it as the editor's
-// text changes.
-import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentType } from '../../domain/ubl/documentTypes';
-import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
-import type { Translator } from '../../editor/diagnostics/messages';
-import { FindingCodes, profileRuleFinding, type RegistryLookups } from '../../editor/diagnostics/rules';
-import { activeAliases, type OfflineTaxpayer } from '../../registry/offlineLookup';
+// text changes. One identification is judged exactly as the editor does (checkIdentification): the
+// scheme table and check of src/domain/ubl/taxSchemes.ts, then the editor's finding and its message.
+import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentKind, type UblDocumentType } from '../../domain/ubl/documentTypes';
+import { checkPartyTaxNumber, TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
+import { findingMessage, type Translator } from '../../editor/diagnostics/messages';
+import { FindingCodes, numberFinding, profileRuleFinding, registration, type DocumentTaxNumber, type FindingFacts, type RegistryLookups } from '../../editor/diagnostics/rules';
+import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import { parseDecimal } from './decimal';
-import { checkIdentification, documentTaxNumber, findingView, sourceText } from './partyCheck';
 import { totalsChecks, type TotalsInput } from './totalsChecks';
-import type { Amount, LineView, PartyIdentification, PartyRegistry, PartyView, ReadResult, StructuredModel, TaxLine, TaxTotalView, TotalKey } from './types';
+import type { Amount, LineView, NumberFinding, PartyIdentification, PartyRegistry, PartyView, ReadResult, StructuredModel, TaxLine, TaxTotalView, TotalKey } from './types';
 import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } from './xmlReader';
+
+/** The English source text of a message, its {0}… filled in (the host passes vscode.l10n instead). */
+export const sourceText: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)) };
+
+/** Where a number stands: the party it belongs to, and the document's type and ProfileID (upper-cased). */
+export interface NumberPlace {
+  role: PartyRole;
+  documentKind: UblDocumentKind;
+  profile: string | undefined;
+}
+
+export function findingView(facts: FindingFacts, l10n: Translator): NumberFinding {
+  return { code: facts.code, severity: facts.severity, message: findingMessage(l10n, facts) };
+}
+
+/** The number as the editor's rules take it, or undefined when its scheme carries no tax number. */
+export function documentTaxNumber(schemeId: string, value: string, place: NumberPlace): DocumentTaxNumber | undefined {
+  const scheme = taxSchemeOf(schemeId);
+  return scheme && { value: value.trim(), scheme, role: place.role, documentKind: place.documentKind, profile: place.profile };
+}
+
+/**
+ * An identification checked: a tax number (by its scheme: VKN, TCKN, VKN_TCKN, ARACIKURUMVKN,
+ * MALSAHIBIVKNTCKN…, any case) gets the verdict and the editor's finding; any other scheme (MERSISNO,
+ * PARTYTYPE…) is shown as written.
+ */
+export function checkIdentification(schemeId: string, value: string, place: NumberPlace, l10n: Translator = sourceText): PartyIdentification {
+  const shown = { scheme: schemeId, value: value.trim() };
+  const number = documentTaxNumber(schemeId, value, place);
+  const verdict = checkPartyTaxNumber(schemeId, value, { documentKind: place.documentKind, role: place.role, profile: place.profile });
+  if (!number || !verdict) return { ...shown, findings: [] };
+  const kind = verdict.verdict === 'valid' || verdict.verdict === 'invalid' ? verdict.kind : verdict.verdict === 'empty' ? (verdict.check === 'VKN_OR_TCKN' ? undefined : verdict.check) : verdict.placeholder.kind;
+  const finding = numberFinding(number, verdict);
+  return { ...shown, taxNumber: { role: place.role, verdict: verdict.verdict, ...(kind ? { kind } : {}) }, findings: finding ? [findingView(finding, l10n)] : [] };
+}
 
 /** A downloaded registry list family: a lookup and the list's date. */
 export interface RegistryList {
@@ -39,12 +74,27 @@ export interface ReadOutcome {
   design?: EmbeddedDesign;
 }
 
+/** Root children whose text is one of the model's fields (the first one written counts). */
+const TEXT_FIELDS: Partial<Record<string, 'profile' | 'id' | 'uuid' | 'issueDate' | 'issueTime' | 'currency'>> = {
+  ProfileID: 'profile',
+  ID: 'id',
+  UUID: 'uuid',
+  IssueDate: 'issueDate',
+  IssueTime: 'issueTime',
+  DocumentCurrencyCode: 'currency',
+};
+
 const TOTAL_KEYS: readonly TotalKey[] = ['LineExtensionAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'PrepaidAmount', 'PayableRoundingAmount', 'PayableAmount'];
+
+/** The object without its undefined fields: the model crosses postMessage and is compared whole. */
+function present<T extends object>(fields: T): T {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as T;
+}
 
 function amountOf(el: XmlElement | undefined): Amount | undefined {
   const value = el?.text.trim();
   if (!el || !value) return undefined;
-  return { value, ...(el.attrs.currencyID ? { currency: el.attrs.currencyID } : {}), numeric: parseDecimal(value) !== undefined };
+  return present({ value, currency: el.attrs.currencyID || undefined, numeric: parseDecimal(value) !== undefined });
 }
 
 function joined(parts: Array<string | undefined>, separator = ', '): string | undefined {
@@ -55,34 +105,25 @@ function joined(parts: Array<string | undefined>, separator = ', '): string | un
 function taxLineOf(subtotal: XmlElement): TaxLine {
   const category = child(subtotal, 'TaxCategory');
   const scheme = child(category, 'TaxScheme');
-  const line: TaxLine = {};
-  const name = textAt(scheme, 'Name');
-  const code = textAt(scheme, 'TaxTypeCode');
-  const percent = textAt(subtotal, 'Percent');
-  const taxable = amountOf(child(subtotal, 'TaxableAmount'));
-  const amount = amountOf(child(subtotal, 'TaxAmount'));
-  const exemption = joined([textAt(category, 'TaxExemptionReasonCode'), textAt(category, 'TaxExemptionReason')], ' ');
-  if (name) line.name = name;
-  if (code) line.code = code;
-  if (percent) line.percent = percent;
-  if (taxable) line.taxable = taxable;
-  if (amount) line.amount = amount;
-  if (exemption) line.exemption = exemption;
-  return line;
+  return present<TaxLine>({
+    name: textAt(scheme, 'Name'),
+    code: textAt(scheme, 'TaxTypeCode'),
+    percent: textAt(subtotal, 'Percent'),
+    taxable: amountOf(child(subtotal, 'TaxableAmount')),
+    amount: amountOf(child(subtotal, 'TaxAmount')),
+    exemption: joined([textAt(category, 'TaxExemptionReasonCode'), textAt(category, 'TaxExemptionReason')], ' '),
+  });
 }
 
 function taxTotalOf(el: XmlElement): TaxTotalView {
-  const total = amountOf(child(el, 'TaxAmount'));
-  return { ...(total ? { total } : {}), subtotals: childrenOf(el, 'TaxSubtotal').map(taxLineOf) };
+  return present({ total: amountOf(child(el, 'TaxAmount')), subtotals: childrenOf(el, 'TaxSubtotal').map(taxLineOf) });
 }
 
 function registryOf(taxNumber: string, list: RegistryList | undefined): PartyRegistry {
   if (!list) return { status: 'noList' };
-  const taxpayer = list.lookup(taxNumber);
-  if (!taxpayer) return { status: 'notRegistered', listDate: list.downloadedAt };
-  const active = activeAliases(taxpayer);
-  const pkAlias = active.find((a) => a.kind === 'PK')?.name;
-  return { status: active.length > 0 ? 'registered' : 'deregistered', title: taxpayer.title, ...(pkAlias ? { pkAlias } : {}), listDate: list.downloadedAt };
+  const { status, title = '', pkAlias } = registration(list.lookup(taxNumber));
+  const listDate = list.downloadedAt;
+  return status === 'notRegistered' ? { status, listDate } : present({ status, title, pkAlias, listDate });
 }
 
 function addressOf(address: XmlElement | undefined): string | undefined {
@@ -97,22 +138,15 @@ function personName(person: XmlElement | undefined): string | undefined {
 
 /** Name, address, tax office and contact of a party's element (a DriverPerson is a person; a Signature speaks through its SignatoryParty). */
 function partyDetails(node: XmlElement): Omit<PartyView, 'role' | 'element' | 'identifications'> {
-  if (node.local === 'DriverPerson') {
-    const name = personName(node);
-    return name ? { name } : {};
-  }
+  if (node.local === 'DriverPerson') return present({ name: personName(node) });
   const party = node.local === 'Signature' ? child(node, 'SignatoryParty') : node;
-  const out: Omit<PartyView, 'role' | 'element' | 'identifications'> = {};
-  if (!party) return out;
-  const name = joined(childrenOf(party, 'PartyName').map((p) => textAt(p, 'Name'))) ?? personName(child(party, 'Person')) ?? textAt(party, 'PartyLegalEntity', 'RegistrationName');
-  const address = addressOf(child(party, 'PostalAddress'));
-  const taxOffice = textAt(party, 'PartyTaxScheme', 'TaxScheme', 'Name');
-  const contact = joined([textAt(party, 'Contact', 'Telephone'), textAt(party, 'Contact', 'ElectronicMail')]);
-  if (name) out.name = name;
-  if (address) out.address = address;
-  if (taxOffice) out.taxOffice = taxOffice;
-  if (contact) out.contact = contact;
-  return out;
+  if (!party) return {};
+  return present({
+    name: joined(childrenOf(party, 'PartyName').map((p) => textAt(p, 'Name'))) ?? personName(child(party, 'Person')) ?? textAt(party, 'PartyLegalEntity', 'RegistrationName'),
+    address: addressOf(child(party, 'PostalAddress')),
+    taxOffice: textAt(party, 'PartyTaxScheme', 'TaxScheme', 'Name'),
+    contact: joined([textAt(party, 'Contact', 'Telephone'), textAt(party, 'Contact', 'ElectronicMail')]),
+  });
 }
 
 /** An identification as written, judged once the whole document is read (its ProfileID decides where GİB's placeholders belong). */
@@ -238,40 +272,22 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
       },
       child(el) {
         const t = type as UblDocumentType;
-        const value = el.text.trim();
         if (t.lineElement === el.local) {
           model.lineCount += 1;
-          if (model.lines.length < maxLines) {
-            const line = lineOf(el, t);
-            model.lines.push(line);
-            totals.lineAmounts.push(line.amount);
-            readLineNumbers(el, [el.local], line.identifications);
-          } else {
-            totals.lineAmounts.push(amountOf(child(el, 'LineExtensionAmount')));
-            readLineNumbers(el, [el.local], undefined);
-          }
+          const line = model.lines.length < maxLines ? lineOf(el, t) : undefined;
+          if (line) model.lines.push(line);
+          totals.lineAmounts.push(line ? line.amount : amountOf(child(el, 'LineExtensionAmount')));
+          readLineNumbers(el, [el.local], line?.identifications);
           return;
         }
         readParties(el, [el.local], undefined);
+        const value = el.text.trim();
+        const field = el.local === t.typeCodeElement ? 'typeCode' : TEXT_FIELDS[el.local];
+        if (field) {
+          if (value) model[field] ??= value;
+          return;
+        }
         switch (el.local) {
-          case 'ProfileID':
-            if (value) model.profile ??= value;
-            return;
-          case 'ID':
-            if (value) model.id = value;
-            return;
-          case 'UUID':
-            if (value) model.uuid = value;
-            return;
-          case 'IssueDate':
-            if (value) model.issueDate = value;
-            return;
-          case 'IssueTime':
-            if (value) model.issueTime = value;
-            return;
-          case 'DocumentCurrencyCode':
-            if (value) model.currency = value;
-            return;
           case 'Note':
             if (value) model.notes.push(value);
             return;
@@ -294,32 +310,28 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
             design ??= designOf(el);
             return;
           case 'DocumentResponse':
-            model.responses.push({
-              ...(textAt(el, 'Response', 'ResponseCode') ? { code: textAt(el, 'Response', 'ResponseCode') } : {}),
-              ...(textAt(el, 'Response', 'Description') ? { description: textAt(el, 'Response', 'Description') } : {}),
-              ...(textAt(el, 'DocumentReference', 'ID') ? { referenceId: textAt(el, 'DocumentReference', 'ID') } : {}),
-            });
+            model.responses.push(
+              present({
+                code: textAt(el, 'Response', 'ResponseCode'),
+                description: textAt(el, 'Response', 'Description'),
+                referenceId: textAt(el, 'DocumentReference', 'ID'),
+              }),
+            );
             return;
-          case 'Shipment':
-            for (const unit of childrenOf(el, 'TransportHandlingUnit')) {
-              for (const equipment of childrenOf(unit, 'TransportEquipment')) {
-                const plate = textAt(equipment, 'ID');
-                if (plate) model.vehicles.push(plate);
-              }
-            }
-            for (const stage of childrenOf(el, 'ShipmentStage')) {
-              const plate = textAt(stage, 'TransportMeans', 'RoadTransport', 'LicensePlateID');
-              if (plate) model.vehicles.push(plate);
-            }
+          case 'Shipment': {
+            const units = childrenOf(el, 'TransportHandlingUnit');
+            const stages = childrenOf(el, 'ShipmentStage');
+            const plates = [
+              ...units.flatMap((unit) => childrenOf(unit, 'TransportEquipment')).map((e) => textAt(e, 'ID')),
+              ...stages.map((stage) => textAt(stage, 'TransportMeans', 'RoadTransport', 'LicensePlateID')),
+            ];
+            model.vehicles.push(...plates.filter((plate): plate is string => plate !== undefined));
             return;
-        }
-        if (t.typeCodeElement === el.local) {
-          if (value) model.typeCode = value;
-          return;
+          }
         }
         if (REFERENCE_ELEMENTS.has(el.local)) {
-          const reference = referenceOf(el.local === 'BillingReference' ? (child(el, 'InvoiceDocumentReference') ?? el) : el);
-          if (reference) model.references.push({ ...reference, type: el.local });
+          const id = textAt(el.local === 'BillingReference' ? (child(el, 'InvoiceDocumentReference') ?? el) : el, 'ID');
+          if (id) model.references.push({ type: el.local, id });
         }
       },
     });
@@ -337,7 +349,7 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
     totals.withholdings = model.withholdings;
     model.checks = totalsChecks(totals);
   }
-  if (design && 'text' in design) model.design = { ...(design.name ? { name: design.name } : {}), bytes: Buffer.byteLength(design.text) };
+  if (design && 'text' in design) model.design = present({ name: design.name, bytes: Buffer.byteLength(design.text) });
   return { result: { ok: true, model }, ...(design ? { design } : {}) };
 }
 
@@ -390,26 +402,23 @@ function taxSite(type: UblDocumentType, parent: XmlElement, c: XmlElement, at: r
 function lineOf(el: XmlElement, type: UblDocumentType): LineView {
   const quantity = type.quantityElements.map((q) => child(el, q)).find((q) => q !== undefined);
   const item = child(el, 'Item');
-  const line: LineView = { taxes: [], withholdings: [], identifications: [] };
-  const id = textAt(el, 'ID');
-  const name = joined([textAt(item, 'Name'), textAt(item, 'Description')], ' · ');
-  if (id) line.id = id;
-  if (name) line.name = name;
-  if (quantity?.text.trim()) line.quantity = quantity.text.trim();
-  if (quantity?.attrs.unitCode) line.unit = quantity.attrs.unitCode;
-  const price = amountOf(child(child(el, 'Price'), 'PriceAmount'));
-  const amount = amountOf(child(el, 'LineExtensionAmount'));
-  if (price) line.price = price;
-  if (amount) line.amount = amount;
-  for (const ac of childrenOf(el, 'AllowanceCharge')) {
-    const value = amountOf(child(ac, 'Amount'));
-    if (!value) continue;
-    if (textAt(ac, 'ChargeIndicator') === 'true') line.charges = value;
-    else line.allowances = value;
-  }
-  for (const t of childrenOf(el, 'TaxTotal')) line.taxes.push(...childrenOf(t, 'TaxSubtotal').map(taxLineOf));
-  for (const t of childrenOf(el, 'WithholdingTaxTotal')) line.withholdings.push(...childrenOf(t, 'TaxSubtotal').map(taxLineOf));
-  return line;
+  const adjustments = childrenOf(el, 'AllowanceCharge').filter((ac) => amountOf(child(ac, 'Amount')));
+  const isCharge = (ac: XmlElement) => textAt(ac, 'ChargeIndicator') === 'true';
+  const adjustment = (charge: boolean) => adjustments.filter((ac) => isCharge(ac) === charge).pop();
+  const taxLines = (total: string) => childrenOf(el, total).flatMap((t) => childrenOf(t, 'TaxSubtotal').map(taxLineOf));
+  return present<LineView>({
+    id: textAt(el, 'ID'),
+    name: joined([textAt(item, 'Name'), textAt(item, 'Description')], ' · '),
+    quantity: quantity?.text.trim() || undefined,
+    unit: quantity?.attrs.unitCode || undefined,
+    price: amountOf(child(child(el, 'Price'), 'PriceAmount')),
+    amount: amountOf(child(el, 'LineExtensionAmount')),
+    allowances: amountOf(child(adjustment(false), 'Amount')),
+    charges: amountOf(child(adjustment(true), 'Amount')),
+    taxes: taxLines('TaxTotal'),
+    withholdings: taxLines('WithholdingTaxTotal'),
+    identifications: [],
+  });
 }
 
 function designOf(reference: XmlElement): EmbeddedDesign | undefined {
@@ -419,15 +428,10 @@ function designOf(reference: XmlElement): EmbeddedDesign | undefined {
   const declared = textAt(reference, 'DocumentType')?.toUpperCase() === 'XSLT' || textAt(reference, 'DocumentTypeCode')?.toUpperCase() === 'XSLT';
   if (!declared && !(name && /\.xslt?$/i.test(name))) return undefined;
   const base64 = object.text.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length === 0) return { ...(name ? { name } : {}), problem: 'notBase64' };
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length === 0) return present<EmbeddedDesign>({ name, problem: 'notBase64' });
   const text = Buffer.from(base64, 'base64').toString('utf8').replace(/^\uFEFF/, '');
-  if (!/<(?:[\w.-]+:)?(stylesheet|transform)[\s>]/.test(text.slice(0, 64 * 1024))) return { ...(name ? { name } : {}), problem: 'notXslt' };
-  return { ...(name ? { name } : {}), text };
-}
-
-function referenceOf(el: XmlElement): { type: string; id: string } | undefined {
-  const id = textAt(el, 'ID');
-  return id ? { type: el.local, id } : undefined;
+  if (!/<(?:[\w.-]+:)?(stylesheet|transform)[\s>]/.test(text.slice(0, 64 * 1024))) return present<EmbeddedDesign>({ name, problem: 'notXslt' });
+  return present({ name, text });
 }
 
 const REFERENCE_ELEMENTS = new Set(['OrderReference', 'DespatchDocumentReference', 'ReceiptDocumentReference', 'BillingReference', 'OriginatorDocumentReference', 'ContractDocumentReference']);

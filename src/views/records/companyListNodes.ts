@@ -14,11 +14,11 @@ export class ListedCompanyNode extends TreeNode {
   }
 
   treeItem(): vscode.TreeItem {
-    const item = this.item(this.company.Name ?? '-');
-    item.description = [this.company.TaxNumber, this.company.IsActive === false ? vscode.l10n.t('inactive') : undefined].filter(Boolean).join(' · ');
-    item.iconPath = new vscode.ThemeIcon('briefcase');
-    item.contextValue = 'listedCompany';
-    item.tooltip = vscode.l10n.t('Use "Add as Profile…" to work with this company in its own profile.');
-    return item;
+    return this.item(this.company.Name ?? '-', {
+      description: [this.company.TaxNumber, this.company.IsActive === false ? vscode.l10n.t('inactive') : undefined].filter(Boolean).join(' · '),
+      icon: new vscode.ThemeIcon('briefcase'),
+      contextValue: 'listedCompany',
+      tooltip: vscode.l10n.t('Use "Add as Profile…" to work with this company in its own profile.'),
+    });
   }
 }

@@ -17,16 +17,17 @@ export class DocumentNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const d = this.document;
-    const item = this.item(textOr(d.Name, Missing.name));
-    item.description = [d.FileType, typeof d.Size === 'number' ? formatBytes(d.Size) : '', datePart(d.CreatedDate)].filter((v) => v).join(' · ');
-    item.iconPath = new vscode.ThemeIcon('file');
-    item.contextValue = 'document';
-    item.tooltip = detailsTooltip(textOr(d.Name, Missing.name), [
-      [vscode.l10n.t('File type'), d.FileType],
-      [vscode.l10n.t('Size'), typeof d.Size === 'number' ? formatBytes(d.Size) : undefined],
-      [vscode.l10n.t('Added'), datePart(d.CreatedDate)],
-    ]);
-    return item;
+    const size = typeof d.Size === 'number' ? formatBytes(d.Size) : undefined;
+    return this.item(textOr(d.Name, Missing.name), {
+      description: [d.FileType, size, datePart(d.CreatedDate)].filter((v) => v).join(' · '),
+      icon: new vscode.ThemeIcon('file'),
+      contextValue: 'document',
+      tooltip: detailsTooltip(textOr(d.Name, Missing.name), [
+        [vscode.l10n.t('File type'), d.FileType],
+        [vscode.l10n.t('Size'), size],
+        [vscode.l10n.t('Added'), datePart(d.CreatedDate)],
+      ]),
+    });
   }
 }
 
@@ -66,7 +67,6 @@ export class CertificateNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const c = this.certificate;
-    const item = this.item(c.SerialNo || vscode.l10n.t('(no serial number)'));
     const until = datePart(c.EndDate);
     const validity = this.validity;
     const state =
@@ -77,24 +77,25 @@ export class CertificateNode extends TreeNode {
           : until
             ? vscode.l10n.t('valid until {0}', until)
             : '';
-    item.description = [c.Type, state].filter((v) => v).join(' · ');
-    item.iconPath =
-      validity === 'expired'
-        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
-        : validity === 'expiring'
-          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'))
-          : new vscode.ThemeIcon('verified');
-    item.contextValue = 'certificate';
-    item.command = { command: TreeCommands.certificatesDetails, title: vscode.l10n.t('Show Certificate Details'), arguments: [this] };
-    // The password the server may send is never shown.
-    item.tooltip = detailsTooltip(textOr(c.SerialNo, () => vscode.l10n.t('(no serial number)')), [
-      [vscode.l10n.t('Type'), c.Type],
-      [vscode.l10n.t('Tax number'), c.TaxNumber],
-      [vscode.l10n.t('Valid from'), datePart(c.StartDate)],
-      [vscode.l10n.t('Valid until'), until],
-      [vscode.l10n.t('Description'), c.Description],
-    ]);
-    return item;
+    return this.item(c.SerialNo || vscode.l10n.t('(no serial number)'), {
+      description: [c.Type, state].filter((v) => v).join(' · '),
+      icon:
+        validity === 'expired'
+          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
+          : validity === 'expiring'
+            ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'))
+            : new vscode.ThemeIcon('verified'),
+      contextValue: 'certificate',
+      command: { command: TreeCommands.certificatesDetails, title: vscode.l10n.t('Show Certificate Details'), arguments: [this] },
+      // The password the server may send is never shown.
+      tooltip: detailsTooltip(textOr(c.SerialNo, () => vscode.l10n.t('(no serial number)')), [
+        [vscode.l10n.t('Type'), c.Type],
+        [vscode.l10n.t('Tax number'), c.TaxNumber],
+        [vscode.l10n.t('Valid from'), datePart(c.StartDate)],
+        [vscode.l10n.t('Valid until'), until],
+        [vscode.l10n.t('Description'), c.Description],
+      ]),
+    });
   }
 }
 
@@ -110,11 +111,11 @@ export class IdentificationNode extends TreeNode {
     const i = this.identification;
     const name = textOr(i.Name, Missing.name);
     const value = textOr(i.Value, Missing.value);
-    const item = this.item(name);
-    item.description = value;
-    item.iconPath = new vscode.ThemeIcon('symbol-key');
-    item.contextValue = 'identification';
-    item.tooltip = `${name}: ${value}`;
-    return item;
+    return this.item(name, {
+      description: value,
+      icon: new vscode.ThemeIcon('symbol-key'),
+      contextValue: 'identification',
+      tooltip: `${name}: ${value}`,
+    });
   }
 }

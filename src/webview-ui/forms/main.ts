@@ -89,61 +89,55 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
+function button(id: string, label: string, onClick: () => Promise<void>, secondary = false): HTMLElement {
+  const b = document.createElement('vscode-button');
+  b.id = id;
+  if (secondary) b.setAttribute('secondary', '');
+  b.textContent = label;
+  b.addEventListener('click', () => void onClick());
+  return b;
+}
+
 function controlFor(field: FieldSpec): Control {
   const id = `field-${field.name}`;
   let control: Control;
   if (field.readOnly && (field.kind === 'text' || field.kind === 'textarea')) {
     // Shown as text, as the settings editor shows values that cannot change; still focusable for screen readers.
-    control = el('div', { class: 'readonly-value', role: 'textbox', tabindex: '0' }) as Control;
-    control.id = id;
-    control.setAttribute('aria-label', field.label);
-    control.setAttribute('aria-readonly', 'true');
-    return control;
+    const attributes = { id, class: 'readonly-value', role: 'textbox', tabindex: '0', 'aria-label': field.label, 'aria-readonly': 'true' };
+    return el('div', attributes) as Control;
   }
   switch (field.kind) {
     case 'checkbox': {
-      const box = document.createElement('vscode-checkbox') as Control;
-      box.textContent = field.label;
+      const box = el('vscode-checkbox', {}, field.label) as Control;
       box.addEventListener('change', () => onInput(field.name, box.checked === true));
       control = box;
       break;
     }
     case 'select': {
-      const select = document.createElement('vscode-single-select') as Control;
-      for (const o of field.options ?? []) {
-        const option = document.createElement('vscode-option');
-        option.setAttribute('value', o.value);
-        option.textContent = o.label;
-        select.appendChild(option);
-      }
+      const select = el('vscode-single-select') as Control;
+      select.append(...(field.options ?? []).map((o) => el('vscode-option', { value: o.value }, o.label)));
       select.addEventListener('change', () => onInput(field.name, select.value ?? ''));
       control = select;
       break;
     }
     case 'textarea': {
-      const area = document.createElement('vscode-textarea') as Control;
-      area.setAttribute('rows', '3');
-      area.setAttribute('resize', 'vertical');
+      const area = el('vscode-textarea', { rows: '3', resize: 'vertical' }) as Control;
       area.addEventListener('input', () => onInput(field.name, area.value ?? ''));
       control = area;
       break;
     }
     default: {
-      const input = document.createElement('vscode-textfield') as Control;
-      if (field.kind === 'password') {
-        input.setAttribute('type', 'password');
-        input.setAttribute('autocomplete', 'off');
-      }
-      if (field.kind === 'date') input.setAttribute('placeholder', 'YYYY-MM-DD');
-      if (field.maxLength) input.setAttribute('maxlength', String(field.maxLength));
+      const input = el('vscode-textfield', {
+        ...(field.kind === 'password' ? { type: 'password', autocomplete: 'off' } : {}),
+        ...(field.kind === 'date' ? { placeholder: 'YYYY-MM-DD' } : {}),
+        ...(field.maxLength ? { maxlength: String(field.maxLength) } : {}),
+      }) as Control;
       input.addEventListener('input', () => onInput(field.name, input.value ?? ''));
       control = input;
     }
   }
-  control.id = id;
-  control.setAttribute('name', field.name);
-  control.setAttribute('aria-label', field.label);
-  control.setAttribute('aria-describedby', `${id}-hint ${id}-error`);
+  const attributes = { id, name: field.name, 'aria-label': field.label, 'aria-describedby': `${id}-hint ${id}-error` };
+  for (const [name, value] of Object.entries(attributes)) control.setAttribute(name, value);
   if (field.readOnly) {
     control.setAttribute('readonly', '');
     control.setAttribute('aria-readonly', 'true');
@@ -189,14 +183,7 @@ function render(): void {
       controls.set(field.name, control);
       const line = el('div', { class: 'control-line' });
       line.append(control);
-      if (spec.lookupField === field.name) {
-        const lookup = document.createElement('vscode-button');
-        lookup.id = 'lookup';
-        lookup.setAttribute('secondary', '');
-        lookup.textContent = spec.labels.lookup;
-        lookup.addEventListener('click', () => void lookupRegistry());
-        line.append(lookup);
-      }
+      if (spec.lookupField === field.name) line.append(button('lookup', spec.labels.lookup, lookupRegistry, true));
       row.append(line);
       const error = el('div', { class: 'field-error', id: `field-${field.name}-error`, role: 'status', 'aria-live': 'polite' });
       errorSlots.set(field.name, error);
@@ -209,16 +196,8 @@ function render(): void {
   app.append(form);
 
   const footer = el('div', { class: 'actions' });
-  const saveButton = document.createElement('vscode-button');
-  saveButton.id = 'save';
-  saveButton.textContent = spec.labels.save;
-  saveButton.addEventListener('click', () => void save());
-  const reloadButton = document.createElement('vscode-button');
-  reloadButton.id = 'reload';
-  reloadButton.setAttribute('secondary', '');
-  reloadButton.textContent = spec.labels.reload;
-  reloadButton.addEventListener('click', () => void reload());
-  footer.append(saveButton, reloadButton, el('span', { id: 'status', role: 'status', 'aria-live': 'polite' }));
+  const status = el('span', { id: 'status', role: 'status', 'aria-live': 'polite' });
+  footer.append(button('save', spec.labels.save, save), button('reload', spec.labels.reload, reload, true), status);
   app.append(footer);
   writeValues();
   update();
@@ -252,11 +231,10 @@ function update(): void {
   }
   const dirty = isDirty();
   const invalid = Object.keys(problems).length > 0;
-  const save = document.getElementById('save') as Control | null;
+  const byId = (id: string) => document.getElementById(id) as Control | null;
+  const [save, reload, lookup] = [byId('save'), byId('reload'), byId('lookup')];
   if (save) save.disabled = busy || !dirty || invalid;
-  const reload = document.getElementById('reload') as Control | null;
   if (reload) reload.disabled = busy;
-  const lookup = document.getElementById('lookup') as Control | null;
   if (lookup && spec.lookupField) {
     const taxField = fields().find((f) => f.name === spec?.lookupField);
     lookup.disabled = busy || !taxField || formProblems([{ ...taxField, rules: ['required', 'taxId'] }], {}, values)[taxField.name] !== undefined;

@@ -386,6 +386,11 @@ function setModeButtons(mode: ViewMode, designPossible: boolean): void {
   }
 }
 
+/** Shows one of the page's three areas: the design's frame, the structured view, or why the design failed. */
+function display(area: HTMLElement): void {
+  for (const a of [frame, structured, problem]) a.hidden = a !== area;
+}
+
 function report(seq: number, mode: ViewMode, started: number, outcome: RenderOutcome): void {
   vscode.postMessage({ type: 'rendered', seq, mode, ms: Math.round((performance.now() - started) * 10) / 10, outcome });
 }
@@ -405,19 +410,16 @@ function show(update: UpdateMessage, started = performance.now()): void {
   if (designText === undefined && update.design.origin === 'embedded' && update.design.problem && update.design.problem !== 'none') notices.push({ text: L(`design.${update.design.problem}`) });
   setModeButtons(mode, designPossible);
   problem.replaceChildren();
-  problem.hidden = true;
 
   if (!result.ok && (mode === 'structured' || result.reason === 'notUbl')) {
-    frame.hidden = true;
-    structured.hidden = false;
+    display(structured);
     structured.replaceChildren(el('p', 'bad', result.reason === 'notWellFormed' ? L('document.notWellFormedAt', result.line, result.column, result.message) : L('document.notUbl', result.root, result.namespace || '-')));
     setBanner(notices);
     report(update.seq, 'structured', started, 'structured');
     return;
   }
   if (mode === 'structured' || designText === undefined) {
-    frame.hidden = true;
-    structured.hidden = false;
+    display(structured);
     if (result.ok) renderStructured(result.model);
     setBanner(notices);
     report(update.seq, 'structured', started, hasXslt || designText === undefined ? 'structured' : 'noXslt');
@@ -428,17 +430,14 @@ function show(update: UpdateMessage, started = performance.now()): void {
   setBanner(notices);
   const rendered = transform(xml, designText);
   if (!rendered.ok) {
-    frame.hidden = true;
-    structured.hidden = true;
-    problem.hidden = false;
+    display(problem);
     const toStructured = el('button', 'secondary', L('mode.structured'));
     toStructured.addEventListener('click', () => chooseMode('structured'));
     problem.append(el('h2', 'bad', rendered.title), ...rendered.detail.map((d) => el('p', undefined, d)), toStructured);
     report(update.seq, 'design', started, 'designFailed');
     return;
   }
-  structured.hidden = true;
-  frame.hidden = false;
+  display(frame);
   frame.onload = () => {
     frame.onload = null;
     report(update.seq, 'design', started, 'design');

@@ -7,14 +7,12 @@ import type { FormValues, SectionSpec } from '../protocol';
 import { orNull, text, type FormModel } from './formModel';
 
 function typeLabel(type: CertificateType): string {
-  switch (type) {
-    case 'MALIMUHUR':
-      return vscode.l10n.t('Financial seal (MALIMUHUR)');
-    case 'EIMZA':
-      return vscode.l10n.t('E-signature (EIMZA)');
-    case 'HSM':
-      return vscode.l10n.t('Hardware security module (HSM)');
-  }
+  const labels: Record<CertificateType, string> = {
+    MALIMUHUR: vscode.l10n.t('Financial seal (MALIMUHUR)'),
+    EIMZA: vscode.l10n.t('E-signature (EIMZA)'),
+    HSM: vscode.l10n.t('Hardware security module (HSM)'),
+  };
+  return labels[type];
 }
 
 function sections(isNew: boolean): SectionSpec[] {

@@ -13,20 +13,15 @@ const EDITABLE = [
 ] as const satisfies ReadonlyArray<keyof CompanyResponseCommand>;
 
 function paymentMeansLabel(code: PaymentMeansCode): string {
-  switch (code) {
-    case 'ODEMETIPIMUHTELIF':
-      return vscode.l10n.t('Various (ODEMETIPIMUHTELIF)');
-    case 'NAKIT':
-      return vscode.l10n.t('Cash (NAKIT)');
-    case 'CEK':
-      return vscode.l10n.t('Cheque (CEK)');
-    case 'BANKACEKI':
-      return vscode.l10n.t("Banker's cheque (BANKACEKI)");
-    case 'HAVALE_EFT':
-      return vscode.l10n.t('Bank transfer (HAVALE_EFT)');
-    case 'KREDIKARTI_BANKAKARTI':
-      return vscode.l10n.t('Credit or debit card (KREDIKARTI_BANKAKARTI)');
-  }
+  const labels: Record<PaymentMeansCode, string> = {
+    ODEMETIPIMUHTELIF: vscode.l10n.t('Various (ODEMETIPIMUHTELIF)'),
+    NAKIT: vscode.l10n.t('Cash (NAKIT)'),
+    CEK: vscode.l10n.t('Cheque (CEK)'),
+    BANKACEKI: vscode.l10n.t("Banker's cheque (BANKACEKI)"),
+    HAVALE_EFT: vscode.l10n.t('Bank transfer (HAVALE_EFT)'),
+    KREDIKARTI_BANKAKARTI: vscode.l10n.t('Credit or debit card (KREDIKARTI_BANKAKARTI)'),
+  };
+  return labels[code];
 }
 
 function sections(company: CompanyResponse): LoadedForm['sections'] {

@@ -26,22 +26,22 @@ test('page messages: the five known shapes pass, rebuilt from their checked fiel
 
 test('page messages: anything else is dropped with a reason that names no value', () => {
   const cases: Array<[unknown, RegExp]> = [
-    [null, /not a plain object/],
-    [[{ type: 'upload' }], /not a plain object/],
-    ['upload', /not a plain object/],
+    [null, /not an object/],
+    [[{ type: 'upload' }], /not an object/],
+    ['upload', /not an object/],
     [Object.create({ type: 'upload' }), /not a plain object/],
-    [{}, /unknown or missing "type"/],
-    [{ type: 'toString' }, /unknown or missing "type"/],
-    [{ type: 'upload', file: '/etc/passwd' }, /fields other than none in "upload"/],
+    [{}, /no "type"/],
+    [{ type: 'toString' }, /unknown type toString/],
+    [{ type: 'upload', file: '/etc/passwd' }, /unexpected field\(s\) file in "upload"/],
     [{ type: 'ready', xslt: 'yes', engine: 'x' }, /"xslt" is not true\/false/],
     [{ type: 'ready', xslt: true, engine: 'x'.repeat(201) }, /"engine" is not text/],
-    [{ type: 'ready', xslt: true }, /fields other than xslt, engine/],
+    [{ type: 'ready', xslt: true }, /missing field\(s\) engine in "ready"/],
     [{ type: 'mode', mode: 'raw-html' }, /"mode" is not a view mode/],
     [{ type: 'rendered', seq: -1, mode: 'design', ms: 1, outcome: 'design' }, /"seq"/],
     [{ type: 'rendered', seq: 1.5, mode: 'design', ms: 1, outcome: 'design' }, /"seq"/],
     [{ type: 'rendered', seq: 1, mode: 'design', ms: Number.NaN, outcome: 'design' }, /"ms"/],
     [{ type: 'rendered', seq: 1, mode: 'design', ms: 1, outcome: 'leaked' }, /"outcome"/],
-    [JSON.parse('{"type":"upload","__proto__":{"x":1}}'), /fields other than none/],
+    [JSON.parse('{"type":"upload","__proto__":{"x":1}}'), /a prototype key \(__proto__\)/],
   ];
   for (const [raw, reason] of cases) {
     const c = checkPreviewMessage(raw);

@@ -2,7 +2,7 @@
 // element path, the schemes that carry a tax number with their checks, and GİB's placeholders.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { documentTypeByKind, documentTypeOf, documentTypeOfHead, partyRegistryOf, partyRoleOf, registryDocumentTypeOf, UBL_DOCUMENT_TYPES } from '../../../../src/domain/ubl/documentTypes';
+import { documentTypeByKind, documentTypeOf, documentTypeOfHead, partyRegistryOf, partyRoleOf, UBL_DOCUMENT_TYPES } from '../../../../src/domain/ubl/documentTypes';
 import { checkPartyTaxNumber, NON_TAX_PARTY_SCHEMES, TAX_SCHEMES, taxNumberElement, taxSchemeOf } from '../../../../src/domain/ubl/taxSchemes';
 import { completeTckn, completeVkn } from '../../../../src/domain/taxId';
 
@@ -27,11 +27,11 @@ test('document types: each root in its own namespace, nothing else', () => {
 });
 
 test('registry lists: invoices against the e-invoice list, despatch and receipt advices against the e-despatch list, the others none', () => {
-  assert.equal(registryDocumentTypeOf(documentTypeByKind('Invoice')), 'Invoice');
-  assert.equal(registryDocumentTypeOf(documentTypeByKind('DespatchAdvice')), 'DespatchAdvice');
-  assert.equal(registryDocumentTypeOf(documentTypeByKind('ReceiptAdvice')), 'DespatchAdvice');
-  assert.equal(registryDocumentTypeOf(documentTypeByKind('CreditNote')), undefined);
-  assert.equal(registryDocumentTypeOf(documentTypeByKind('ApplicationResponse')), undefined);
+  assert.equal(documentTypeByKind('Invoice').registryRule?.registry, 'Invoice');
+  assert.equal(documentTypeByKind('DespatchAdvice').registryRule?.registry, 'DespatchAdvice');
+  assert.equal(documentTypeByKind('ReceiptAdvice').registryRule?.registry, 'DespatchAdvice');
+  assert.equal(documentTypeByKind('CreditNote').registryRule?.registry, undefined);
+  assert.equal(documentTypeByKind('ApplicationResponse').registryRule?.registry, undefined);
   assert.equal(documentTypeByKind('DespatchAdvice').registryRule?.receiverRole, 'deliveryCustomer');
   assert.equal(documentTypeByKind('ReceiptAdvice').registryRule?.receiverRole, 'despatchSupplier');
   assert.ok(documentTypeByKind('DespatchAdvice').registryRule?.registeredProfiles.has('TEMELIRSALIYE'));
