@@ -17,7 +17,7 @@ import { parseCsv } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
 import { requestsSettled, sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Bundled to out/test/suite/: the repository root is three folders up.
