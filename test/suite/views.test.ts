@@ -621,6 +621,27 @@ suite('Sidebar trees', function () {
     assert.ok(credits.length >= 1, 'the refresh asks for the credits again');
   });
 
+  test('a refresh reaches VS Code: the shown customers view reads its rows again, and its title counts a customer created on the server', async () => {
+    const counted = () => Number(/\(([\d.,]+)\)$/.exec(trees.customersView.title ?? '')?.[1].replace(/\D/g, '') ?? NaN);
+    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    await customerRows();
+    const before = (await state()).counts.customers;
+    assert.equal(counted(), before, `title: ${trees.customersView.title}`);
+    await vscode.commands.executeCommand('nilvera.customers.focus');
+    await waitFor(() => trees.customersView.visible || undefined, 'the customers view to be shown');
+    await sandboxApi('POST', '/general/Customers', [{ TaxNumber: completeVkn('979797001'), Name: 'Görünüm Yenileme A.Ş.' }]);
+    let fired = 0;
+    const listening = trees.customers.onDidChangeTreeData(() => fired++);
+    try {
+      // From here only VS Code asks for the rows: the title counts the new customer once it has.
+      await vscode.commands.executeCommand(TreeCommands.customersRefresh);
+      assert.ok(fired > 0, 'the customers provider announced the change');
+      await waitFor(() => counted() === before + 1 || undefined, 'VS Code to read the view again after the refresh');
+    } finally {
+      listening.dispose();
+    }
+  });
+
   test('dataChanged refreshes only the named part; without a key the views are empty and make no request', async () => {
     await customerRows();
     await trees.documents.getChildren();
