@@ -21,7 +21,7 @@ import { TEMPLATE_IDS_KEY } from '../../src/commands/settings/templatesSeries';
 import { completeVkn } from '../../src/domain/taxId';
 import { PROFILES } from '../../src/sandbox/behaviour';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 const CSV_FIXTURE = path.resolve(__dirname, '../../../test/fixtures/customers-tr-excel.csv');
 

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PaletteCommands, Settings } from '../../src/constants';
+import { PaletteCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
@@ -16,8 +16,8 @@ import type { RegistryDetail } from '../../src/commands/registry/registryDetail'
 import { addAsCustomer } from '../../src/commands/registry/customerActions';
 import { RegistryDetailProvider } from '../../src/commands/registry/detailDocument';
 import { completeVkn } from '../../src/domain/taxId';
-import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import type { SandboxHandle } from '../support/sandbox';
+import { startSandboxSuite } from '../support/sandboxSuite';
 
 interface Recorded {
   level: MessageLevel;
@@ -87,16 +87,12 @@ interface RegistryRow {
   Aliases: Array<{ Name: string; DeletionTime: string | null }>;
 }
 
-function config(): vscode.WorkspaceConfiguration {
-  return vscode.workspace.getConfiguration(Settings.section);
-}
-
 suite('Palette commands', function () {
   this.timeout(120_000);
   let sandbox: SandboxHandle;
   let api: NilveraExtensionApi;
   const prompts = new ScriptedPrompts();
-  let restorePrompts: () => void = () => undefined;
+  let close: () => Promise<void> = async () => undefined;
   let restoreLocal: () => void = () => undefined;
   let tmp: string;
   let registered: RegistryRow[] = [];
@@ -116,13 +112,8 @@ suite('Palette commands', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-commands-'));
     // Large enough that the list download takes a while (it is cancelled halfway below).
-    sandbox = await startTestSandbox({ customers: 50, registry: 300_000, seed: 5 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    restorePrompts = api.testing.replacePrompts(prompts);
+    ({ sandbox, api, close } = await startSandboxSuite({ customers: 50, registry: 300_000, seed: 5 }, prompts));
     restoreLocal = replaceLocalPrompts(prompts);
-    await useSandboxEnvironment(api, sandbox);
     registered = (await sandboxApi<{ Content: RegistryRow[] }>('GET', '/general/GlobalCompany?Page=2&PageSize=30')).body.Content;
     for (let i = 1; !unregistered; i++) {
       const candidate = completeVkn(String(987650000 + i));
@@ -132,13 +123,9 @@ suite('Palette commands', function () {
   });
 
   suiteTeardown(async () => {
-    restorePrompts();
     restoreLocal();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await sandbox.close();
+    await close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

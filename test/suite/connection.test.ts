@@ -7,32 +7,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, EXTENSION_ID, Settings } from '../../src/constants';
+import { ConnectionCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
 import { KNOWN_ROWS } from '../../src/commands/connection/verdicts';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
-import { setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { AnsweringPrompts } from '../support/recordingPrompts';
+import { setSandboxBehaviour, type SandboxHandle } from '../support/sandbox';
+import { startSandboxSuite } from '../support/sandboxSuite';
 import { suiteLog } from './report';
-import { useSandboxEnvironment } from './sandboxEnvironment';
 
 /** A key of the platform's shape that must never show up anywhere but the Authorization header. */
 const CANARY = 'C0FFEE00CA9A4F1E5EC4E7C0FFEE00CA9A4F1E5EC4E7C0FFEE00CA9A4F1E5EC4';
-
-class AnsweringPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string; actions: string[] }> = [];
-  answer: ((actions: string[]) => string | undefined) | undefined;
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
-    return undefined;
-  }
-  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, actions });
-    return this.answer?.(actions);
-  }
-}
 
 function verdictMap(result: CheckConnectionResult): Record<string, string> {
   return Object.fromEntries(
@@ -82,30 +67,20 @@ suite('Check Connection', function () {
   let sandbox: SandboxHandle;
   let api: NilveraExtensionApi;
   const prompts = new AnsweringPrompts();
-  let restorePrompts: () => void = () => undefined;
+  let close: () => Promise<void> = async () => undefined;
 
   suiteSetup(async () => {
-    sandbox = await startTestSandbox({ key: CANARY, customers: 60, registry: 200, seed: 21 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    restorePrompts = api.testing.replacePrompts(prompts);
-    await useSandboxEnvironment(api, sandbox);
+    ({ sandbox, api, close } = await startSandboxSuite({ key: CANARY, customers: 60, registry: 200, seed: 21 }, prompts));
   });
 
   suiteTeardown(async () => {
-    restorePrompts();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
-    await sandbox.close();
+    await close();
   });
 
   setup(() => {
     prompts.messages.length = 0;
-    prompts.answer = undefined;
+    prompts.answer = () => undefined;
   });
 
   async function runCheck(): Promise<CheckConnectionResult> {

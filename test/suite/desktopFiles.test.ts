@@ -7,16 +7,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DiagnosticsCommands, EXTENSION_ID, PaletteCommands, ReconciliationCommands, TreeCommands } from '../../src/constants';
-import type { NilveraExtensionApi } from '../../src/extension';
+import { DiagnosticsCommands, PaletteCommands, ReconciliationCommands, TreeCommands } from '../../src/constants';
 import { TEMP_SUFFIX } from '../../src/files/atomicFile';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import type { NilveraTrees } from '../../src/views/trees';
 import { completeTckn, completeVkn } from '../../src/domain/taxId';
-import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import type { SandboxHandle } from '../support/sandbox';
+import { startSandboxSuite } from '../support/sandboxSuite';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
-import { useSandboxEnvironment } from './sandboxEnvironment';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures');
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
@@ -67,12 +66,11 @@ const englishNote = 'Columns are separated by ",", as Excel expects with the dis
 suite('Desktop files: Windows locks, Excel encodings', function () {
   this.timeout(120_000);
   let sandbox: SandboxHandle;
-  let api: NilveraExtensionApi;
   let trees: NilveraTrees;
   let tmp: string;
   const prompts = new ScriptedPrompts();
   const locks = new WindowsFileLocks();
-  let restorePrompts: () => void = () => undefined;
+  let close: () => Promise<void> = async () => undefined;
 
   const tempsIn = (dir: string) => fs.readdirSync(dir).filter((n) => n.endsWith(TEMP_SUFFIX));
 
@@ -83,26 +81,16 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
 
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-desktop-'));
-    sandbox = await startTestSandbox({ customers: 800, registry: 500, seed: 29 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    restorePrompts = api.testing.replacePrompts(prompts);
+    ({ sandbox, close } = await startSandboxSuite({ customers: 800, registry: 500, seed: 29 }, prompts));
     trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
     trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
-    await useSandboxEnvironment(api, sandbox);
     locks.install();
   });
 
   suiteTeardown(async () => {
     locks.uninstall();
-    restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration('nilvera');
-    for (const key of ['environment', 'customUrl']) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await sandbox.close();
+    await close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

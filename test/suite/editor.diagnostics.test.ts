@@ -15,7 +15,7 @@ import { RecordingPrompts } from '../support/recordingPrompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import { completeVkn } from '../../src/domain/taxId';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 

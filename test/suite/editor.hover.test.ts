@@ -11,7 +11,7 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import type { Prompts } from '../../src/shell/prompts';
 import { completeTckn, completeVkn, vknCheckDigit } from '../../src/domain/taxId';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 

@@ -20,7 +20,7 @@ import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import { STEPS_TOLD_STATE } from '../../src/walkthrough/stepsDone';
 import { api as raw, setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 import { labelOf, walkViews } from './treeWalk';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';

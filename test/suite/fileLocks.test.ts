@@ -10,32 +10,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PaletteCommands, ReconciliationCommands } from '../../src/constants';
+import { PaletteCommands, ReconciliationCommands } from '../../src/constants';
 import type { DownloadOutcome, OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import type { ReconciliationTestHook } from '../../src/reconciliation/register';
 import { completeVkn } from '../../src/domain/taxId';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
-import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { AnsweringPrompts } from '../support/recordingPrompts';
+import type { SandboxHandle } from '../support/sandbox';
+import { startSandboxSuite } from '../support/sandboxSuite';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
-import { useSandboxEnvironment } from './sandboxEnvironment';
-
-/** Records messages and answers them with `answer` (the first action offered, by default none). */
-class AnsweringPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string; actions: string[] }> = [];
-  answer: (text: string, actions: string[]) => string | undefined = () => undefined;
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
-    return undefined;
-  }
-  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, actions });
-    return this.answer(text, actions);
-  }
-}
 
 suite('Windows file locks in the extension host', function () {
   // A lasting hold is given up on after the extension's own retries (about 10 s) each time.
@@ -45,7 +29,7 @@ suite('Windows file locks in the extension host', function () {
   let storage: string;
   let tmp: string;
   const prompts = new AnsweringPrompts();
-  let restorePrompts: () => void = () => undefined;
+  let close: () => Promise<void> = async () => undefined;
   const locks = new WindowsFileLocks();
   const NEW_TAXPAYER = completeVkn('975310864');
 
@@ -55,22 +39,14 @@ suite('Windows file locks in the extension host', function () {
 
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-locks-suite-'));
-    sandbox = await startTestSandbox({ customers: 40, registry: 8000, seed: 17 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    restorePrompts = api.testing.replacePrompts(prompts);
-    await useSandboxEnvironment(api, sandbox);
+    ({ sandbox, api, close } = await startSandboxSuite({ customers: 40, registry: 8000, seed: 17 }, prompts));
     storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;
     locks.install();
   });
 
   suiteTeardown(async () => {
     locks.uninstall();
-    restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    await sandbox.close();
+    await close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -109,7 +85,7 @@ suite('Windows file locks in the extension host', function () {
     await fetch(`${sandbox.url}/__sandbox/registry`, { method: 'POST', body: JSON.stringify({ action: 'register', TaxNumber: taxNumber, Title: 'SONRA DİZİNLENEN A.Ş.' }) });
     const pointer = path.join(storage, 'registry-index', 'PK-Invoice', 'current');
     locks.hold(pointer, { code: 'EPERM' });
-    prompts.answer = (_text, actions) => {
+    prompts.answer = (actions) => {
       if (!actions.includes('Index Now')) return undefined;
       // The other program lets go before the user chooses.
       locks.release(pointer);

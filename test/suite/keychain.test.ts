@@ -4,13 +4,12 @@
 // refusal comes from a SecretStorage that throws as VS Code's does when the system store refuses.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PaletteCommands } from '../../src/constants';
+import { PaletteCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { ApiKeyStore } from '../../src/shell/apiKeyStore';
 import { keyringAdvice } from '../../src/shell/keyringHelp';
 import { RecordingPrompts } from '../support/recordingPrompts';
-import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { startSandboxSuite } from '../support/sandboxSuite';
 
 class Prompts extends RecordingPrompts {
   readonly actions: string[][] = [];
@@ -22,28 +21,15 @@ class Prompts extends RecordingPrompts {
 
 suite('Keychain refusals', function () {
   this.timeout(60_000);
-  let sandbox: SandboxHandle;
   let api: NilveraExtensionApi;
   const prompts = new Prompts();
-  let restorePrompts: () => void = () => undefined;
+  let close: () => Promise<void> = async () => undefined;
 
   suiteSetup(async () => {
-    sandbox = await startTestSandbox({ customers: 5, registry: 50, seed: 13 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    restorePrompts = api.testing.replacePrompts(prompts);
-    await useSandboxEnvironment(api, sandbox);
+    ({ api, close } = await startSandboxSuite({ customers: 5, registry: 50, seed: 13 }, prompts));
   });
 
-  suiteTeardown(async () => {
-    restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration('nilvera');
-    for (const key of ['environment', 'customUrl']) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
-    await sandbox.close();
-  });
+  suiteTeardown(() => close());
 
   test('a keychain that refuses to be read is not "no key": the commands stay, the cause and the help are shown once, a command says it instead of "HTTP 401"', async () => {
     const services = api.testing.services;

@@ -16,7 +16,7 @@ import type { ReconciliationTestHook } from '../../src/reconciliation/register';
 import { GROUP_PAGE, type CustomerNode, type GroupNode } from '../../src/reconciliation/tree';
 import { isValidTckn, isValidVkn } from '../../src/domain/taxId';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 
 interface Listed {

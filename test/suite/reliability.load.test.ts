@@ -24,7 +24,7 @@ import { completeVkn } from '../../src/domain/taxId';
 import { sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { suiteLog } from './report';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const CUSTOMERS = 100_000;

@@ -16,7 +16,7 @@ import { LIMITS, type FormKind, type FormValues, type HostMessage, type InitMess
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { suiteLog } from './report';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 interface FormUnderTest {
   kind: FormKind;

@@ -16,7 +16,7 @@ import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const config = () => vscode.workspace.getConfiguration(Settings.section);

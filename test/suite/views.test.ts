@@ -17,7 +17,7 @@ import { parseCsv } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
 import { requestsSettled, sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Bundled to out/test/suite/: the repository root is three folders up.
@@ -619,6 +619,40 @@ suite('Sidebar trees', function () {
     await trees.account.getChildren();
     const credits = sandbox.requestLog().filter((r) => r.method === 'GET' && /^\/general\/credits$/i.test(r.path.split('?')[0]));
     assert.ok(credits.length >= 1, 'the refresh asks for the credits again');
+  });
+
+  test('a refresh reaches VS Code: the shown customers view reads its rows again, and its title counts a customer created on the server', async () => {
+    const counted = () => Number(/\(([\d.,]+)\)$/.exec(trees.customersView.title ?? '')?.[1].replace(/\D/g, '') ?? NaN);
+    // Every read of the list by VS Code (through the views' lazy provider) is counted; the test reads past the count.
+    const provider = trees.customers;
+    const read = provider.getChildren.bind(provider);
+    let reads = 0;
+    provider.getChildren = async (node?: TreeNode) => {
+      const rows = await read(node);
+      if (!node) reads++;
+      return rows;
+    };
+    let fired = 0;
+    const listening = provider.onDidChangeTreeData(() => fired++);
+    try {
+      provider.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+      await read();
+      const before = (await state()).counts.customers;
+      assert.equal(counted(), before, `title: ${trees.customersView.title}`);
+      await vscode.commands.executeCommand('nilvera.customers.focus');
+      await waitFor(() => trees.customersView.visible || undefined, 'the customers view to be shown');
+      // Shown for the first time, or told of the new filter: VS Code reads the list before going on.
+      await waitFor(() => reads > 0 || undefined, 'VS Code to read the shown view');
+      reads = 0;
+      fired = 0;
+      await sandboxApi('POST', '/general/Customers', [{ TaxNumber: completeVkn('979797001'), Name: 'Görünüm Yenileme A.Ş.' }]);
+      await vscode.commands.executeCommand(TreeCommands.customersRefresh);
+      assert.ok(fired > 0, 'the customers provider announced the change');
+      await waitFor(() => (counted() === before + 1 && reads > 0) || undefined, 'VS Code to read the view again after the refresh');
+    } finally {
+      listening.dispose();
+      Reflect.deleteProperty(provider, 'getChildren');
+    }
   });
 
   test('dataChanged refreshes only the named part; without a key the views are empty and make no request', async () => {

@@ -10,7 +10,7 @@ import type { NilveraTrees } from '../../src/views/trees';
 import { describeError } from '../../src/shell/errorMessages';
 import { RecordingPrompts } from '../support/recordingPrompts';
 import { setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from './sandboxEnvironment';
+import { useSandboxEnvironment } from '../support/sandboxSuite';
 import { allRows, labelOf, walkViews } from './treeWalk';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';

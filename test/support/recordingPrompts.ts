@@ -20,3 +20,19 @@ export class RecordingPrompts implements Prompts {
     return this.saveTarget;
   }
 }
+
+/** Prompts that record every message with its actions and answer it with `answer` (none by default). */
+export class AnsweringPrompts implements Prompts {
+  readonly messages: Array<{ level: MessageLevel; text: string; actions: string[] }> = [];
+  answer: (actions: string[], text: string) => string | undefined = () => undefined;
+  async inputBox(): Promise<string | undefined> {
+    return undefined;
+  }
+  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
+    return undefined;
+  }
+  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
+    this.messages.push({ level, text, actions });
+    return this.answer(actions, text);
+  }
+}

@@ -5,18 +5,16 @@
 // never a cut-off one, with its temporary file swept by the next export. Crashes are real child processes
 // running this bundle, stopped with SIGKILL at each kill point.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, beforeEach, test } from 'node:test';
+import { test } from 'node:test';
 import { TEMP_SUFFIX } from '../../../src/files/atomicFile';
 import { FileLockedError, setLockRetryDefault } from '../../../src/files/lockedFiles';
 import { moveToHeldTarget, numberedName, saveUserFile } from '../../../src/files/userFiles';
 import { reconciliationCsvLines, writeReconciliationCsv, type ExportLabels } from '../../../src/reconciliation/export';
 import type { ReconciliationReport } from '../../../src/reconciliation/report';
 import type { ReconRow } from '../../../src/reconciliation/classify';
-import { WindowsFileLocks } from '../../support/windowsFileLocks';
+import { freshFolderPerTest, runAsChild, spawnChild, tempFilesIn } from '../../support/childProcess';
 
 const LABELS: ExportLabels = {
   header: ['Durum', 'Müşteri No', 'Ünvan', 'VKN/TCKN', 'PK Etiketi', 'Listedeki Ünvan', 'Neden', 'Değişiklik', 'Önceki Etiket'],
@@ -38,15 +36,12 @@ function reportOf(n: number, tag: string): ReconciliationReport {
   return { ...base, users, notUsers: [], invalid: [], unchecked: [] } as ReconciliationReport;
 }
 
-const CHILD = process.env.USER_FILES_CHILD;
-
 /**
- * The child: exports a 60,000-customer reconciliation (about 6 MB) to USER_FILES_TARGET and stops for
- * good at its kill point, told on stdout, where the parent kills it. The kill points are reached by
- * wrapping node:fs in this process only.
+ * The child: exports a 60,000-customer reconciliation (about 6 MB) to `target` and stops for good at
+ * its kill point, told on stdout, where the parent kills it. The kill points are reached by wrapping
+ * node:fs in this process only.
  */
-async function child(point: string): Promise<void> {
-  const target = process.env.USER_FILES_TARGET as string;
+async function child(point: string, target: string): Promise<void> {
   const fsModule = process.getBuiltinModule('node:fs') as typeof fs;
   const stop = (): Promise<never> => {
     process.stdout.write(`at ${point}\n`);
@@ -76,42 +71,9 @@ async function child(point: string): Promise<void> {
   process.stdout.write('done\n');
 }
 
-function runChild(point: string, target: string): { reached: Promise<string>; done: Promise<number | null>; kill(): void } {
-  const p = spawn(process.execPath, [__filename], { env: { ...process.env, USER_FILES_CHILD: point, USER_FILES_TARGET: target }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const reached = new Promise<string>((resolve) => {
-    let out = '';
-    p.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(out.trim());
-    });
-  });
-  const done = new Promise<number | null>((resolve) => p.once('exit', (code) => resolve(code)));
-  return { reached, done, kill: () => p.kill('SIGKILL') };
-}
-
-if (CHILD) {
-  void child(CHILD).then(
-    () => process.exit(0),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-} else {
-  const roots: string[] = [];
-  const locks = new WindowsFileLocks();
+if (!runAsChild(child)) {
   let dir = '';
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'user-files-'));
-    roots.push(dir);
-    locks.uninstall();
-    locks.install();
-  });
-  after(() => {
-    locks.uninstall();
-    for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
-  });
-  const tempsIn = (d: string) => fs.readdirSync(d).filter((n) => n.endsWith(TEMP_SUFFIX));
+  const locks = freshFolderPerTest('user-files-', (d) => (dir = d));
   const previous = [...reconciliationCsvLines(reportOf(50, 'old'), LABELS, ';')].join('');
   const complete = [...reconciliationCsvLines(reportOf(60_000, 'new'), LABELS, ';')].join('');
 
@@ -127,7 +89,7 @@ if (CHILD) {
         (e) => e === failure,
       );
       assert.equal(fs.readFileSync(target, 'utf8'), previous);
-      assert.deepEqual(tempsIn(dir), []);
+      assert.deepEqual(tempFilesIn(dir), []);
     }
     // An abort signal raised after the last row (Cancel at the very end) also keeps the previous file.
     const controller = new AbortController();
@@ -136,7 +98,7 @@ if (CHILD) {
       controller.abort();
     }, { signal: controller.signal }));
     assert.equal(fs.readFileSync(target, 'utf8'), previous);
-    assert.deepEqual(tempsIn(dir), []);
+    assert.deepEqual(tempFilesIn(dir), []);
   });
 
   test('a target held open in "Excel" is waited for, then the export is kept as "name (2).csv"; Try Again moves it once released', async () => {
@@ -157,7 +119,7 @@ if (CHILD) {
       assert.equal(fs.readFileSync(numberedName(target, 2), 'utf8'), 'an older export the user kept', 'an existing file is never overwritten');
       locks.release(target);
       assert.equal(fs.readFileSync(target, 'utf8'), previous);
-      assert.deepEqual(tempsIn(dir), []);
+      assert.deepEqual(tempFilesIn(dir), []);
       // Still held: Try Again fails with the lock; released: the new file takes the target's place.
       locks.hold(target, { code: 'EPERM' });
       await assert.rejects(moveToHeldTarget({ path: saved.path, heldTarget: target }, { totalMs: 50 }), FileLockedError);
@@ -185,15 +147,15 @@ if (CHILD) {
     for (const point of ['created', 'midWrite', 'beforeRename', 'afterRename']) {
       const target = path.join(dir, `${point}.csv`);
       fs.writeFileSync(target, previous);
-      const writer = runChild(point, target);
+      const writer = spawnChild(__filename, point, target);
       try {
-        assert.equal(await writer.reached, `at ${point}`);
+        assert.equal(await writer.firstLine, `at ${point}`);
       } finally {
         writer.kill();
         await writer.done;
       }
       const now = fs.readFileSync(target, 'utf8');
-      const leftovers = tempsIn(dir);
+      const leftovers = tempFilesIn(dir);
       if (point === 'afterRename') {
         assert.equal(now, complete, 'after the rename the new export is there, whole');
         assert.deepEqual(leftovers, []);
@@ -206,7 +168,7 @@ if (CHILD) {
       const next = await saveUserFile(target, (file) => file.write('next export'));
       assert.deepEqual(next, { path: target });
       assert.equal(fs.readFileSync(target, 'utf8'), 'next export');
-      assert.deepEqual(tempsIn(dir), [], `after the next export (${point})`);
+      assert.deepEqual(tempFilesIn(dir), [], `after the next export (${point})`);
       outcomes.push(`${point}: ${point === 'afterRename' ? 'new file whole' : 'previous file intact'}, leftover ${leftovers.length}, swept`);
     }
     console.log(`export kill points: ${outcomes.join('; ')}`);

@@ -2,21 +2,16 @@
 // what crashed writers leave. Locks come from test/support/windowsFileLocks.ts (Windows' refusals in
 // this process); crashes and other windows are real child processes running this same bundle.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, beforeEach, test } from 'node:test';
-import { AtomicFile, sweepTempFiles, TEMP_SUFFIX, writeFileAtomic } from '../../../src/files/atomicFile';
+import { test } from 'node:test';
+import { AtomicFile, sweepTempFiles, writeFileAtomic } from '../../../src/files/atomicFile';
 import { LockTimeoutError, withFileLock } from '../../../src/files/fileLock';
 import { FileLockedError, retryWhileLocked, setLockRetryDefault } from '../../../src/files/lockedFiles';
-import { WindowsFileLocks } from '../../support/windowsFileLocks';
-
-const CHILD = process.env.SAFE_FILES_CHILD;
+import { freshFolderPerTest, runAsChild, spawnChild, tempFilesIn } from '../../support/childProcess';
 
 /** Child roles: a writer killed mid-write, and a window that increments a shared counter under the lock. */
-async function child(role: string): Promise<void> {
-  const [dir, arg] = [process.env.SAFE_FILES_DIR as string, process.env.SAFE_FILES_ARG ?? ''];
+async function child(role: string, dir: string, arg = ''): Promise<void> {
   if (role === 'crashWriter') {
     const file = await AtomicFile.create(path.join(dir, 'export.csv'));
     await file.write('x'.repeat(200_000));
@@ -42,36 +37,9 @@ async function child(role: string): Promise<void> {
   }
 }
 
-function runChild(role: string, dir: string, arg = ''): { done: Promise<number | null>; output: Promise<void>; kill(): void } {
-  const p = spawn(process.execPath, [__filename], { env: { ...process.env, SAFE_FILES_CHILD: role, SAFE_FILES_DIR: dir, SAFE_FILES_ARG: arg }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const output = new Promise<void>((resolve) => p.stdout.once('data', () => resolve()));
-  const done = new Promise<number | null>((resolve) => p.once('exit', (code) => resolve(code)));
-  return { done, output, kill: () => p.kill('SIGKILL') };
-}
-
-if (CHILD) {
-  void child(CHILD).then(
-    () => process.exit(0),
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
-} else {
-  const roots: string[] = [];
-  const locks = new WindowsFileLocks();
+if (!runAsChild(child)) {
   let dir = '';
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'safe-files-'));
-    roots.push(dir);
-    locks.uninstall();
-    locks.install();
-  });
-  after(() => {
-    locks.uninstall();
-    for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
-  });
-  const tempsIn = (d: string) => fs.readdirSync(d).filter((n) => n.endsWith(TEMP_SUFFIX));
+  const locks = freshFolderPerTest('safe-files-', (d) => (dir = d));
 
   test('an aborted write leaves the previous file as it was and no temporary file', async () => {
     const target = path.join(dir, 'customers.csv');
@@ -81,7 +49,7 @@ if (CHILD) {
     assert.equal(fs.readFileSync(target, 'utf8'), 'previous export', 'nothing reaches the target before the commit');
     await file.abort();
     assert.equal(fs.readFileSync(target, 'utf8'), 'previous export');
-    assert.deepEqual(tempsIn(dir), []);
+    assert.deepEqual(tempFilesIn(dir), []);
   });
 
   test('a committed write replaces the target whole', async () => {
@@ -94,16 +62,16 @@ if (CHILD) {
     const lines = fs.readFileSync(target, 'utf8').split('\r\n');
     assert.equal(lines.length, 1001);
     assert.equal(lines[999], 'line 999');
-    assert.deepEqual(tempsIn(dir), []);
+    assert.deepEqual(tempFilesIn(dir), []);
   });
 
   test('a writer killed mid-write leaves the target untouched, and the sweep removes its temporary file', async () => {
     const target = path.join(dir, 'export.csv');
     fs.writeFileSync(target, 'previous export');
-    const writer = runChild('crashWriter', dir);
+    const writer = spawnChild(__filename, 'crashWriter', dir);
     try {
-      await writer.output;
-      assert.equal(tempsIn(dir).length, 1, 'the writer has its temporary file');
+      await writer.firstLine;
+      assert.equal(tempFilesIn(dir).length, 1, 'the writer has its temporary file');
       assert.deepEqual(await sweepTempFiles(dir, 24 * 3600_000), [], 'a live writer is never swept');
     } finally {
       writer.kill();
@@ -112,7 +80,7 @@ if (CHILD) {
     assert.equal(fs.readFileSync(target, 'utf8'), 'previous export');
     const swept = await sweepTempFiles(dir, 24 * 3600_000);
     assert.equal(swept.length, 1);
-    assert.deepEqual(tempsIn(dir), []);
+    assert.deepEqual(tempFilesIn(dir), []);
   });
 
   test('a brief hold on the target (antivirus, indexer) is waited out', async () => {
@@ -146,7 +114,7 @@ if (CHILD) {
       await file.commit(other);
       assert.equal(fs.readFileSync(other, 'utf8'), 'rows');
       assert.equal(fs.readFileSync(target, 'utf8'), 'open in Excel');
-      assert.deepEqual(tempsIn(dir), []);
+      assert.deepEqual(tempFilesIn(dir), []);
     } finally {
       restore();
     }
@@ -168,7 +136,7 @@ if (CHILD) {
   test('four windows incrementing one counter under the lock lose no increment', async () => {
     fs.writeFileSync(path.join(dir, 'counter.txt'), '0');
     locks.uninstall(); // the children have no fault layer; neither should this process while they run
-    const windows = [1, 2, 3, 4].map(() => runChild('counter', dir, '25'));
+    const windows = [1, 2, 3, 4].map(() => spawnChild(__filename, 'counter', dir, '25'));
     const codes = await Promise.all(windows.map((w) => w.done));
     assert.deepEqual(codes, [0, 0, 0, 0]);
     assert.equal(fs.readFileSync(path.join(dir, 'counter.txt'), 'utf8'), '100');
@@ -177,9 +145,9 @@ if (CHILD) {
 
   test('a lock whose holder crashed is taken over; a live holder is waited for', async () => {
     const lockFile = path.join(dir, 'held.lock');
-    const holder = runChild('holdLock', dir);
+    const holder = spawnChild(__filename, 'holdLock', dir);
     try {
-      await holder.output;
+      await holder.firstLine;
       await assert.rejects(withFileLock(lockFile, async () => 'never', { waitMs: 300 }), LockTimeoutError);
     } finally {
       holder.kill();

@@ -1,0 +1,48 @@
+// Extension-host suites against an in-process sandbox. `useSandboxEnvironment` points the extension
+// at the sandbox: the Custom URL environment on loopback http, with the sandbox's full key. The switch
+// reloads every tree open in the window (earlier suites leave views expanded), so it waits for those
+// loads to finish before a test counts requests. `startSandboxSuite` is a suite's usual set-up around
+// it, and its `close()` the matching tear-down.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, Settings } from '../../src/constants';
+import type { NilveraExtensionApi } from '../../src/extension';
+import type { Prompts } from '../../src/shell/prompts';
+import { requestsSettled } from './requestsSettled';
+import { startTestSandbox, type SandboxHandle, type SandboxOptions } from './sandbox';
+
+export async function useSandboxEnvironment(api: NilveraExtensionApi, sandbox: SandboxHandle): Promise<void> {
+  const config = vscode.workspace.getConfiguration(Settings.section);
+  await config.update(Settings.customUrl, sandbox.url, vscode.ConfigurationTarget.Global);
+  await config.update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
+  const services = api.testing.services;
+  if (services.environment() !== 'custom') throw new Error(`the environment is ${services.environment()}, not custom`);
+  await services.keys.store(services.secretName('custom'), sandbox.keys.full);
+  await requestsSettled(() => sandbox.requestLog().length);
+}
+
+export interface SandboxSuite {
+  sandbox: SandboxHandle;
+  api: NilveraExtensionApi;
+  /** Puts the extension's prompts back, forgets the sandbox's key and environment, stops the sandbox. */
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox, activates the extension, answers its prompts with `prompts` and points it at the sandbox. */
+export async function startSandboxSuite(options: SandboxOptions, prompts: Prompts): Promise<SandboxSuite> {
+  const sandbox = await startTestSandbox(options);
+  const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this host`);
+  const api = await ext.activate();
+  const restorePrompts = api.testing.replacePrompts(prompts);
+  await useSandboxEnvironment(api, sandbox);
+  const close = async () => {
+    restorePrompts();
+    const services = api.testing.services;
+    await services.keys.delete(services.secretName('custom'));
+    const config = vscode.workspace.getConfiguration(Settings.section);
+    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await sandbox.close();
+  };
+  return { sandbox, api, close };
+}
