@@ -1,6 +1,7 @@
 // The HTTP layer: auth header, time limits, cancellation, retries, error mapping, logging.
 // node-fetch is loaded on the first request (the build turns the dynamic import into a lazy require).
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages } from './errors';
 import type { ApiErrorKind } from './errors';
 import { buildQuery } from './paths';
@@ -101,77 +102,28 @@ export function loadNodeFetch(): Promise<FetchLike> {
 }
 
 /**
- * The abort signal handed to node-fetch. node-fetch only reads `aborted` and adds/removes one
- * 'abort' listener (it accepts any object tagged "AbortSignal"); Node's EventTarget-based
- * AbortController costs several microseconds per call for that, about a tenth of a local
- * request, so calls through node-fetch get this small stand-in. A fetch passed in by the caller
- * (which may insist on a real AbortSignal) gets a real one, created on demand and kept in step.
- */
-class LightAbortSignal {
-  aborted = false;
-  private listeners: Array<() => void> = [];
-
-  get [Symbol.toStringTag](): string {
-    return 'AbortSignal';
-  }
-
-  addEventListener(type: string, listener: () => void): void {
-    if (type === 'abort' && !this.aborted) this.listeners.push(listener);
-  }
-
-  removeEventListener(type: string, listener: () => void): void {
-    const i = type === 'abort' ? this.listeners.indexOf(listener) : -1;
-    if (i >= 0) this.listeners.splice(i, 1);
-  }
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    const listeners = this.listeners;
-    this.listeners = [];
-    for (const l of listeners) l();
-  }
-}
-
-/**
- * Deadline and cancellation of one call: one abort signal that fires on the caller's signal or on
- * the timer, remembering which of the two it was.
+ * Deadline and cancellation of one call: one abort signal that fires on the caller's or the client's
+ * signal or on the timer, remembering which of the two it was.
  */
 class CallScope {
-  private readonly light = new LightAbortSignal();
-  private real: AbortController | undefined;
+  private readonly controller = new AbortController();
   private reason: 'timeout' | 'cancelled' | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private onUserAbort: (() => void) | undefined;
+  private readonly onCancel = () => this.abort('cancelled');
   readonly deadline: number;
 
   constructor(
-    private readonly userSignal: AbortSignal | undefined,
+    private readonly outer: ReadonlyArray<AbortSignal | undefined>,
     readonly timeoutMs: number,
-    private readonly clientSignal?: AbortSignal,
   ) {
     this.deadline = Date.now() + timeoutMs;
-    if (userSignal?.aborted || clientSignal?.aborted) this.abort('cancelled');
-    else if (userSignal || clientSignal) {
-      this.onUserAbort = () => this.abort('cancelled');
-      userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
-      clientSignal?.addEventListener('abort', this.onUserAbort, { once: true });
-    }
+    for (const signal of outer) signal?.addEventListener('abort', this.onCancel, { once: true });
+    if (outer.some((signal) => signal?.aborted)) this.abort('cancelled');
     this.restartTimer(timeoutMs);
   }
 
-  /** The signal for node-fetch (see LightAbortSignal). */
-  get nodeFetchSignal(): AbortSignal {
-    return this.light as unknown as AbortSignal;
-  }
-
-  /** A real AbortSignal, for a caller-supplied fetch and for consumers. */
   get signal(): AbortSignal {
-    if (!this.real) {
-      this.real = new AbortController();
-      if (this.aborted) this.real.abort();
-    }
-    return this.real.signal;
+    return this.controller.signal;
   }
 
   get aborted(): boolean {
@@ -189,8 +141,7 @@ class CallScope {
     if (this.reason) return;
     this.reason = reason;
     if (this.timer) clearTimeout(this.timer);
-    this.light.abort();
-    this.real?.abort();
+    this.controller.abort();
   }
 
   abortError(operation: string): NilveraApiError {
@@ -204,27 +155,8 @@ class CallScope {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    if (this.onUserAbort) {
-      this.userSignal?.removeEventListener('abort', this.onUserAbort);
-      this.clientSignal?.removeEventListener('abort', this.onUserAbort);
-    }
+    for (const signal of this.outer) signal?.removeEventListener('abort', this.onCancel);
   }
-}
-
-/** Resolves after `ms`, or rejects at once when the signal fires; leaves no timer behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('aborted'));
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** A short transport-failure reason without the URL (its query may hold a password). */
@@ -328,7 +260,7 @@ export class HttpTransport {
     retryBrokenBody: boolean,
     onSuccess: (r: FetchResponseLike, scope: CallScope) => Promise<R>,
   ): Promise<R> {
-    const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs, this.options.signal);
+    const scope = new CallScope([opts?.signal, this.options.signal], opts?.timeoutMs ?? this.defaultTimeoutMs);
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);
       // URL parsing resolves "." and ".." segments (even percent-encoded), which would silently
@@ -381,7 +313,7 @@ export class HttpTransport {
         // Waiting past the call's deadline would only end in a timeout: report the real failure.
         if (Date.now() + wait >= scope.deadline) throw error;
         try {
-          await sleep(wait, scope.nodeFetchSignal);
+          await sleep(wait, undefined, { signal: scope.signal });
         } catch {
           throw scope.abortError(spec.operation);
         }
@@ -422,7 +354,7 @@ export class HttpTransport {
     };
     let response: FetchResponseLike;
     try {
-      response = await fetchFn(url, { method: spec.method, headers, body, signal: this.options.fetch ? scope.signal : scope.nodeFetchSignal });
+      response = await fetchFn(url, { method: spec.method, headers, body, signal: scope.signal });
     } catch (err) {
       const error = scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
       log(undefined, error);
