@@ -10,8 +10,6 @@ import { StringDecoder } from 'node:string_decoder';
 
 export type SourceEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1254' | 'x-mac-turkish';
 
-export const SOURCE_ENCODINGS: readonly SourceEncoding[] = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1254', 'x-mac-turkish'];
-
 /** windows-1254 bytes 0x80–0x9F (WHATWG index; unassigned bytes map to the C1 control of the same value). */
 const CP1254_80_9F =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u008e\u008f' +
@@ -50,18 +48,8 @@ function decodeSingleByte(bytes: Uint8Array, table: readonly string[]): string {
   return s;
 }
 
-/** Decodes windows-1254 bytes (single-byte, so chunk boundaries need no care). */
-export function decodeWindows1254(bytes: Uint8Array): string {
-  return decodeSingleByte(bytes, CP1254_TABLE);
-}
-
-/** Decodes x-mac-turkish bytes (single-byte). */
-export function decodeMacTurkish(bytes: Uint8Array): string {
-  return decodeSingleByte(bytes, MAC_TURKISH_TABLE);
-}
-
 /** The byte order mark an encoding's file starts with, and its length, if the bytes start with one. */
-export function bomOf(bytes: Uint8Array): { encoding: SourceEncoding; length: number } | undefined {
+function bomOf(bytes: Uint8Array): { encoding: SourceEncoding; length: number } | undefined {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', length: 3 };
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', length: 2 };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', length: 2 };
@@ -190,8 +178,8 @@ export function detectEncoding(sample: Uint8Array, complete = true): EncodingGue
   const bom = bomOf(sample);
   if (bom) return { encoding: bom.encoding, bom: true, certain: true, candidates: [bom.encoding] };
   if (isUtf8Sample(sample, complete)) return { encoding: 'utf-8', bom: false, certain: true, candidates: ['utf-8'] };
-  const windows = decodeWindows1254(sample);
-  const mac = decodeMacTurkish(sample);
+  const windows = decodeSingleByte(sample, CP1254_TABLE);
+  const mac = decodeSingleByte(sample, MAC_TURKISH_TABLE);
   if (windows === mac) return { encoding: 'windows-1254', bom: false, certain: true, candidates: ['windows-1254'] };
   const w = plausibility(windows);
   const m = plausibility(mac);

@@ -12,7 +12,7 @@ import { extractTaxNumbers } from '../../../src/commands/registry/taxNumberList'
 import { importCustomersCsvChunks, namePreview } from '../../../src/domain/customerImport';
 import { foldHeader, isPhoneHeader, isTaxNumberHeader } from '../../../src/domain/headerMatch';
 import { listSeparatorFor } from '../../../src/domain/spreadsheetSeparator';
-import { decodeMacTurkish, decodeText, detectEncoding, SniffingTextDecoder } from '../../../src/domain/textDecoding';
+import { decodeText, detectEncoding, SniffingTextDecoder } from '../../../src/domain/textDecoding';
 import { scanCsv } from '../../../src/domain/csvScan';
 import { encodingFindings } from '../../../src/editor/diagnostics/rules';
 import { nilveraContentOf } from '../../../src/shell/nilveraContent';
@@ -29,7 +29,7 @@ async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
 describe('the encoding of a customer list', () => {
   test('Mac Turkish: all 128 high bytes decode as Python\'s mac_turkish codec does', () => {
     const table = readFileSync(join(FIXTURES, 'encodings', 'x-mac-turkish-80-ff.txt'), 'utf8');
-    assert.equal(decodeMacTurkish(Uint8Array.from({ length: 128 }, (_, i) => 0x80 + i)), table);
+    assert.equal(decodeText(Uint8Array.from({ length: 128 }, (_, i) => 0x80 + i), 'x-mac-turkish'), table);
   });
 
   test('each encoding Excel writes is told from the bytes, and decodes to the same text', () => {
