@@ -16,7 +16,8 @@ import { prompts, UserCancelledError } from '../shell/prompts';
 import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { writeReconciliationCsv } from './export';
-import { exportLabels, formatWhen } from './labels';
+import { exportLabels } from './labels';
+import { formatDateTime } from '../shell/displayFormat';
 import { buildReport, type ReconciliationReport } from './report';
 import { runReconciliation, RunCancelledError, type RegistrySource } from './run';
 import { SnapshotStore, type Snapshot } from './snapshot';
@@ -140,7 +141,7 @@ class Reconciliation {
   private async show(report: ReconciliationReport, offline: boolean): Promise<void> {
     this.tree.show(report);
     this.view.message = offline
-      ? vscode.l10n.t('{0}, checked against the registry list downloaded {1}.', customersCounted(report.totalCustomers), report.indexDate ? formatWhen(report.indexDate) : '—')
+      ? vscode.l10n.t('{0}, checked against the registry list downloaded {1}.', customersCounted(report.totalCustomers), report.indexDate ? formatDateTime(report.indexDate) : '—')
       : vscode.l10n.t('{0}, checked online ({1}).', customersCounted(report.totalCustomers), lookupRequestsCounted(report.lookupRequests));
     await vscode.commands.executeCommand('setContext', HAS_RESULT, true);
     if (report.unchecked.length) {
