@@ -25,19 +25,13 @@ export interface BulkOptions extends CallOptions {
 async function drain<T>(queue: T[], concurrency: number, work: (item: T, queue: T[]) => Promise<void>): Promise<void> {
   let active = 0;
   await new Promise<void>((resolve, reject) => {
-    const next = () => {
+    const next = (): void => {
       if (queue.length === 0 && active === 0) return resolve();
-      while (active < concurrency && queue.length > 0) {
-        const item = queue.shift() as T;
-        active++;
-        work(item, queue).then(
-          () => {
-            active--;
-            next();
-          },
-          (err) => reject(err),
-        );
-      }
+      for (; active < concurrency && queue.length > 0; active++) work(queue.shift() as T, queue).then(settled, reject);
+    };
+    const settled = (): void => {
+      active--;
+      next();
     };
     next();
   });
@@ -247,10 +241,7 @@ class CustomerImport {
     if (batch.verify) return this.resolve(batch, batch.verify, false, queue);
     this.report.requests++;
     try {
-      await this.customers.create(
-        batch.rows.map((b) => b.row),
-        this.callOpts,
-      );
+      await this.customers.create(batch.rows.map((b) => b.row), this.callOpts);
     } catch (err) {
       if (!(err instanceof NilveraApiError)) throw err;
       return this.failed(batch, err, queue);

@@ -132,7 +132,9 @@ export class CsvReader {
   private finishRecord(out: CsvRecord[]): void {
     this.cells.push(this.field);
     // A record from an entirely empty line is dropped.
-    if (this.recordHasContent || this.cells.length > 1 || this.field !== '') out.push({ cells: this.cells, line: this.recordLine });
+    if (this.recordHasContent || this.cells.length > 1 || this.field !== '') {
+      out.push({ cells: this.cells, line: this.recordLine });
+    }
     this.cells = [];
     this.field = '';
     this.recordHasContent = false;

@@ -35,7 +35,7 @@ export const CUSTOMER_FIELDS: readonly CustomerField[] = [
 
 const REQUIRED_FIELDS: readonly CustomerField[] = ['Name', 'TaxNumber'];
 
-/** Header names accepted per field (compared after folding: src/domain/headerMatch.ts); the first is the Turkish export's. */
+/** Header names accepted per field, compared after folding (headerMatch.ts); the Turkish export writes the first. */
 export const CUSTOMER_HEADER_ALIASES: Readonly<Record<CustomerField, readonly string[]>> = {
   TaxNumber: TAX_NUMBER_HEADER_NAMES,
   Name: ['Ünvan', 'Unvan', 'Ünvanı', 'Adı Soyadı / Ünvan', 'Firma Adı', 'Firma', 'Müşteri Adı', 'Name', 'Title', 'Company Name'],
@@ -220,7 +220,7 @@ export function mapCustomerColumns(header: readonly string[]): ColumnMap {
   return index;
 }
 
-/** The rows of one import (CSV or JSON), each accepted or rejected with its reasons; a repeated tax number is rejected. */
+/** The rows of one import (CSV or JSON), each accepted or rejected with its reasons, a repeated tax number too. */
 class CustomerRows {
   private readonly firstRowByTaxNumber = new Map<string, number>();
   readonly result: CustomerImportResult = { accepted: [], rejected: [] };
@@ -287,7 +287,10 @@ export function importCustomersCsvFile(path: string, encoding?: SourceEncoding):
 }
 
 /** Imports customers from CSV byte/text chunks (any stream), in `encoding` or the one the bytes show. */
-export async function importCustomersCsvChunks(source: AsyncIterable<Buffer | Uint8Array | string>, encoding?: SourceEncoding): Promise<CustomerImportResult> {
+export async function importCustomersCsvChunks(
+  source: AsyncIterable<Buffer | Uint8Array | string>,
+  encoding?: SourceEncoding,
+): Promise<CustomerImportResult> {
   const reader = new CsvReader();
   const imp = new CustomerCsvImport();
   for await (const r of readCsvChunks(source, reader, encoding)) imp.addRecord(r);
@@ -324,7 +327,9 @@ export function importCustomersJson(input: string | unknown): CustomerImportResu
   if (!Array.isArray(value)) throw new CustomerImportError(issue('json.notArray', {}));
   const rows = new CustomerRows();
   value.forEach((element: unknown, i) => {
-    if (element === null || typeof element !== 'object' || Array.isArray(element)) return rows.add(i + 1, undefined, { source: element });
+    if (element === null || typeof element !== 'object' || Array.isArray(element)) {
+      return rows.add(i + 1, undefined, { source: element });
+    }
     const raw: RawCustomer = {};
     for (const [key, v] of Object.entries(element as Record<string, unknown>)) {
       const f = fieldForHeader(key);
