@@ -9,8 +9,6 @@ import type { QueryValue } from './paths';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter } from './retry';
 import type { RetryPolicy } from './retry';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
 export interface FetchResponseLike {
   status: number;
@@ -19,14 +17,10 @@ export interface FetchResponseLike {
   body: AsyncIterable<Uint8Array> | null;
 }
 
-export interface FetchInitLike {
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-  signal: AbortSignal;
-}
-
-export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+) => Promise<FetchResponseLike>;
 
 export interface RequestLogEntry {
   method: string;
@@ -37,10 +31,6 @@ export interface RequestLogEntry {
   attempt: number;
   /** Error kind and a short reason, never a header or a body. */
   error?: string;
-}
-
-export interface ApiLogger {
-  request(info: RequestLogEntry): void;
 }
 
 export interface CallOptions {
@@ -57,7 +47,7 @@ export interface TransportOptions {
   /** Time limit of one call, retries included (default 30 000 ms). */
   timeoutMs?: number;
   retry?: RetryPolicy;
-  logger?: ApiLogger;
+  logger?: { request(info: RequestLogEntry): void };
   /** A fetch to use instead of node-fetch (tests). */
   fetch?: FetchLike;
   /** Aborts every call of this client, in flight or later (the extension's per-profile generation). */
@@ -67,7 +57,7 @@ export interface TransportOptions {
 export interface RequestSpec {
   /** Name used in errors, e.g. `customers.get`. */
   operation: string;
-  method: HttpMethod;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Already-encoded path from the host root, e.g. `/general/Customers/12`. */
   path: string;
   query?: Record<string, QueryValue>;

@@ -35,15 +35,7 @@ export interface RunArgs {
 const HAS_RESULT = 'nilvera.reconciliation.hasResult';
 
 /** What the extension-host tests reach through the internal command. */
-export interface ReconciliationTestHook {
-  tree: ReconciliationTree;
-  store: SnapshotStore;
-  view: vscode.TreeView<unknown>;
-  /** The registry-index root the runs read (globalStorage/registry-index). */
-  indexRoot: string;
-  /** The snapshot file of the active profile's account at `baseUrl`. */
-  snapshotFile(baseUrl: string): string;
-}
+export type ReconciliationTestHook = ReturnType<Reconciliation['testHook']>;
 
 function customerOf(arg: unknown): CustomerNode['row'] | undefined {
   if (arg instanceof CustomerNode) return arg.row;
@@ -184,9 +176,10 @@ class Reconciliation {
     return { path: where.path, written: lines };
   }
 
-  testHook(): ReconciliationTestHook {
+  /** The view's parts, the index root the runs read, the snapshot file of the active profile at a URL. */
+  testHook() {
     const { tree, store, view, indexRoot } = this;
-    return { tree, store, view, indexRoot, snapshotFile: (baseUrl) => store.fileFor(baseUrl, this.shell.activeProfile().id) };
+    return { tree, store, view, indexRoot, snapshotFile: (baseUrl: string) => store.fileFor(baseUrl, this.shell.activeProfile().id) };
   }
 }
 
