@@ -43,8 +43,6 @@ function chunk<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-// ---- Customer import -------------------------------------------------------------------------
-
 export interface CustomerRow {
   /** Position in the caller's input. */
   index: number;
@@ -335,8 +333,6 @@ class CustomerImport {
     this.settle(1);
   }
 }
-
-// ---- Registry lookup -------------------------------------------------------------------------
 
 export interface RegistryLookupReport {
   /** Registered taxpayers, by tax number. */

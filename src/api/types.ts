@@ -3,8 +3,6 @@
 // has the record). Records whose fields are not fully known carry an index signature so that fields
 // the server sends beyond the known ones are kept, not dropped.
 
-// ---- Enumerations ----------------------------------------------------------------------------
-
 export const ALERT_TYPES = ['Information', 'Warning', 'Error'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
@@ -45,8 +43,6 @@ export interface UnknownFields {
   [field: string]: unknown;
 }
 
-// ---- Paging ----------------------------------------------------------------------------------
-
 /** Every `...Pagination` record: 1-based `Page`, the `PageSize` actually used, totals, items. */
 export interface Pagination<T> {
   Page: number;
@@ -55,8 +51,6 @@ export interface Pagination<T> {
   TotalPages: number | null;
   Content: T[] | null;
 }
-
-// ---- Account ---------------------------------------------------------------------------------
 
 export interface AlertResponse {
   ID: number;
@@ -97,8 +91,6 @@ export interface ExchangeRateResponse {
   GBPBuy: string | null;
   GBPSale: string | null;
 }
-
-// ---- Company ---------------------------------------------------------------------------------
 
 /** `AliasType` and `Type` are integers here (not the string enums); their codes are undocumented. */
 export interface CompanyAliases {
@@ -162,8 +154,6 @@ export interface CompanyListItem extends UnknownFields {
   IsActive?: boolean | null;
 }
 
-// ---- Certificates ----------------------------------------------------------------------------
-
 export interface CertificateResponse {
   ID: number;
   SerialNo: string | null;
@@ -188,8 +178,6 @@ export interface UpdateCompanyCertificateCommand extends CreateCompanyCertificat
   ID: number;
 }
 
-// ---- Company documents -----------------------------------------------------------------------
-
 /**
  * Not shown in the spec. Assumed (lead's contract): `{ Name, FileType /* e.g. "pdf" *\/, Base64String }`;
  * the same Name again gives 409; empty or bad base64, or more than 10 MB, gives 422.
@@ -209,8 +197,6 @@ export interface CompanyDocumentResponse extends UnknownFields {
   CreatedDate?: DateTimeString | null;
 }
 
-// ---- Company identification ------------------------------------------------------------------
-
 export interface CompanyIdentificationResponse {
   ID: number;
   CompanyID: number;
@@ -218,8 +204,6 @@ export interface CompanyIdentificationResponse {
   Name: string | null;
   Value: string | null;
 }
-
-// ---- Customers -------------------------------------------------------------------------------
 
 export interface CustomerResponse {
   ID: number;
@@ -273,8 +257,6 @@ export interface CustomerListQuery {
   SortColumn?: string;
   SortType?: SortType;
 }
-
-// ---- Global taxpayer registry ----------------------------------------------------------------
 
 export interface Alias {
   Name: string | null;
@@ -341,8 +323,6 @@ export interface GlobalCompanyInfoResponse {
   Type: string | null;
 }
 
-// ---- Interactive tax office and mailing ------------------------------------------------------
-
 /** Not shown in the spec. Assumed: `{ UserName, Password }`; other fields are kept. */
 export interface InteractiveTaxOfficeUserResponse extends UnknownFields {
   UserName: string | null;
@@ -360,8 +340,6 @@ export interface MailingSettingResponse {
 export interface UpdateInvoiceMailingMailCommand {
   IsActive: boolean;
 }
-
-// ---- Templates and series --------------------------------------------------------------------
 
 export interface UpdateTemplateCommand {
   ID: number;

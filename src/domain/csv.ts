@@ -277,9 +277,6 @@ export async function* readCsvChunks(
   yield* reader.end();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Writer
-
 export interface CsvWriterOptions {
   delimiter?: CsvDelimiter;
   /** Start the output with a UTF-8 BOM (Excel needs it to read UTF-8). */

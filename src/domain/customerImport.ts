@@ -64,9 +64,7 @@ export function fieldForHeader(header: string): CustomerField | undefined {
   return FIELD_BY_HEADER.lookup(header);
 }
 
-// ---------------------------------------------------------------------------------------------
 // Reasons: a code plus parameters so the extension can localise; `message` is the English default.
-
 type Params = Record<string, string | number | string[]>;
 
 /** English text per issue code; the extension maps codes to localized strings with the same params. */
@@ -100,9 +98,6 @@ export interface ImportIssue {
 function issue(code: ImportIssueCode, params: Params): ImportIssue {
   return { code, params, message: MESSAGES[code](params) };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Row validation (shared by CSV and JSON)
 
 const TRUE_WORDS = new Set(['evet', 'e', 'true', '1', 'yes', 'y', 'var']);
 const FALSE_WORDS = new Set(['hayir', 'h', 'false', '0', 'no', 'n', 'yok', '']);
@@ -162,9 +157,6 @@ function buildCustomer(raw: RawCustomer): { customer: CustomerRecord } | { reaso
   }
   return { customer };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Import results
 
 export interface AcceptedCustomer {
   /** 1-based data row (the header is not counted; a multi-line record counts once). */
@@ -340,9 +332,6 @@ export function importCustomersJson(input: string | unknown): CustomerImportResu
   });
   return rows.result;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Writers
 
 /** `customers.csv` → `customers.rejected.csv`; a file that already is a rejected file keeps its name. */
 export function rejectedFileName(sourcePath: string): string {

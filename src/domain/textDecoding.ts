@@ -97,9 +97,6 @@ export function decodeText(bytes: Uint8Array, encoding: SourceEncoding): string 
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Telling the encodings apart
-
 export interface EncodingGuess {
   /** The most likely encoding. */
   encoding: SourceEncoding;
