@@ -251,29 +251,29 @@ export class HttpTransport {
     onSuccess: (r: FetchResponseLike, scope: CallScope) => Promise<R>,
   ): Promise<R> {
     const scope = new CallScope([opts?.signal, this.options.signal], opts?.timeoutMs ?? this.defaultTimeoutMs);
+    const refused = (kind: ApiErrorKind, description: string) =>
+      new NilveraApiError({ kind, operation: spec.operation, messages: [{ description }] });
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);
       // URL parsing resolves "." and ".." segments (even percent-encoded), which would silently
       // send the call to another route.
       if (/\/(\.|%2e){1,2}(?=\/|$)/i.test(spec.path)) {
-        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: 'a path parameter cannot be "." or ".."' }] });
+        throw refused('badRequest', 'a path parameter cannot be "." or ".."');
       }
       // An empty parameter leaves "//" or a trailing "/", which another route (a list) would answer.
-      if (/\/(?=\/|$)/.test(spec.path)) {
-        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: 'a path parameter cannot be empty' }] });
-      }
+      if (/\/(?=\/|$)/.test(spec.path)) throw refused('badRequest', 'a path parameter cannot be empty');
       const target = spec.path + buildQuery(spec.query);
       if (target.length > MAX_REQUEST_TARGET) {
-        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text` }] });
+        throw refused('badRequest', `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text`);
       }
       let key: string | undefined;
       try {
         key = await this.options.getApiKey();
       } catch {
-        throw new NilveraApiError({ kind: 'auth', operation: spec.operation, messages: [{ description: 'the API key could not be read' }] });
+        throw refused('auth', 'the API key could not be read');
       }
       if (scope.aborted) throw scope.abortError(spec.operation);
-      if (!key) throw new NilveraApiError({ kind: 'auth', operation: spec.operation, messages: [{ description: 'no API key is set' }] });
+      if (!key) throw refused('auth', 'no API key is set');
       const fetchFn = this.options.fetch ?? (await loadNodeFetch());
       const url = this.baseUrl + target;
       const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };

@@ -38,11 +38,6 @@ export type CompanyIdentificationType = (typeof COMPANY_IDENTIFICATION_TYPES)[nu
 /** Date-times travel as ISO-8601 strings; the exact server format was never observed. */
 export type DateTimeString = string;
 
-/** Fields the client does not know about, kept as the server sent them. */
-export interface UnknownFields {
-  [field: string]: unknown;
-}
-
 /** Every `...Pagination` record: 1-based `Page`, the `PageSize` actually used, totals, items. */
 export interface Pagination<T> {
   Page: number;
@@ -148,7 +143,7 @@ export interface CompanyModulesResponse {
  * GET /Company/List. The spec says "body shape not shown"; assumed (lead's contract) to be an array
  * of `{ Name, TaxNumber, IsActive }`; other fields are kept.
  */
-export interface CompanyListItem extends UnknownFields {
+export interface CompanyListItem extends Record<string, unknown> {
   Name: string | null;
   TaxNumber: string | null;
   IsActive?: boolean | null;
@@ -189,7 +184,7 @@ export interface CreateCompanyDocumentCommand {
 }
 
 /** Not shown in the spec. Assumed: `{ ID, Name, FileType, Size, CreatedDate }`; other fields are kept. */
-export interface CompanyDocumentResponse extends UnknownFields {
+export interface CompanyDocumentResponse extends Record<string, unknown> {
   ID: number;
   Name?: string | null;
   FileType?: string | null;
@@ -223,7 +218,7 @@ export interface CustomerResponse {
 }
 
 /** Not shown in the spec: every CustomerResponse field plus extra ones (CreatedDate, ModifiedDate, ...), all kept. */
-export interface CustomerDetailResponse extends CustomerResponse, UnknownFields {
+export interface CustomerDetailResponse extends CustomerResponse, Record<string, unknown> {
   CreatedDate?: DateTimeString | null;
   ModifiedDate?: DateTimeString | null;
 }
@@ -324,7 +319,7 @@ export interface GlobalCompanyInfoResponse {
 }
 
 /** Not shown in the spec. Assumed: `{ UserName, Password }`; other fields are kept. */
-export interface InteractiveTaxOfficeUserResponse extends UnknownFields {
+export interface InteractiveTaxOfficeUserResponse extends Record<string, unknown> {
   UserName: string | null;
   Password: string | null;
 }

@@ -27,11 +27,6 @@ export class CsvError extends Error {
   }
 }
 
-export interface CsvReaderOptions {
-  /** Fixed delimiter; when absent it is detected from the header line. */
-  delimiter?: CsvDelimiter;
-}
-
 /** Picks the candidate that occurs most often outside quotes in the first line (ties: `,` then `;`). */
 export function detectDelimiter(headerLine: string): CsvDelimiter {
   const counts = new Map<CsvDelimiter, number>(CSV_DELIMITERS.map((d) => [d, 0]));
@@ -81,7 +76,8 @@ export class CsvReader {
   /** The current record has content (so an empty line can be told apart from an empty field). */
   private recordHasContent = false;
 
-  constructor(options: CsvReaderOptions = {}) {
+  /** A fixed delimiter, or none to detect it from the header line. */
+  constructor(options: { delimiter?: CsvDelimiter } = {}) {
     if (options.delimiter) this.setDelimiter(options.delimiter);
   }
 
@@ -248,7 +244,7 @@ export interface ParsedCsv {
 }
 
 /** Parses a whole CSV text at once. */
-export function parseCsv(text: string, options: CsvReaderOptions = {}): ParsedCsv {
+export function parseCsv(text: string, options: { delimiter?: CsvDelimiter } = {}): ParsedCsv {
   const reader = new CsvReader(options);
   const records = reader.push(text);
   records.push(...reader.end());

@@ -9,29 +9,15 @@ import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch'
 import { checkTaxId, isValidVkn } from './taxId';
 import { decodeText, type SourceEncoding } from './textDecoding';
 
-/** CustomerDto as POST /general/Customers takes it (PascalCase, as on the wire). */
-export interface CustomerRecord {
-  TaxNumber: string;
-  Name: string;
-  TaxDepartment: string;
-  Address: string;
-  Country: string;
-  City: string;
-  District: string;
-  PostalCode: string;
-  Phone: string;
-  Fax: string;
-  Email: string;
-  WebSite: string;
-  IsExport: boolean;
-}
-
-export type CustomerField = keyof CustomerRecord;
-
-export const CUSTOMER_FIELDS: readonly CustomerField[] = [
+export const CUSTOMER_FIELDS = [
   'TaxNumber', 'Name', 'TaxDepartment', 'Address', 'Country', 'City', 'District',
   'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite', 'IsExport',
-];
+] as const;
+
+export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+
+/** CustomerDto as POST /general/Customers takes it (PascalCase, as on the wire): text fields and the export flag. */
+export type CustomerRecord = Record<Exclude<CustomerField, 'IsExport'>, string> & { IsExport: boolean };
 
 const REQUIRED_FIELDS: readonly CustomerField[] = ['Name', 'TaxNumber'];
 
