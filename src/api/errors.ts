@@ -37,7 +37,6 @@ export interface NilveraApiErrorInit {
    * time limit, unreadable answer): it may or may not have been applied, so it must not be retried blindly.
    */
   outcomeUnknown?: boolean;
-  cause?: unknown;
 }
 
 export class NilveraApiError extends Error {

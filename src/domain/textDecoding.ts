@@ -48,11 +48,11 @@ function decodeSingleByte(bytes: Uint8Array, table: readonly string[]): string {
   return s;
 }
 
-/** The byte order mark an encoding's file starts with, and its length, if the bytes start with one. */
-function bomOf(bytes: Uint8Array): { encoding: SourceEncoding; length: number } | undefined {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', length: 3 };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', length: 2 };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', length: 2 };
+/** The encoding whose byte order mark the bytes start with, if they start with one. */
+function bomOf(bytes: Uint8Array): SourceEncoding | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   return undefined;
 }
 
@@ -100,8 +100,6 @@ export function decodeText(bytes: Uint8Array, encoding: SourceEncoding): string 
 export interface EncodingGuess {
   /** The most likely encoding. */
   encoding: SourceEncoding;
-  /** The bytes start with this encoding's BOM. */
-  bom: boolean;
   /** False when other readings are as plausible: the caller should ask (with a preview of each). */
   certain: boolean;
   /** When not certain: every plausible encoding, most likely first. */
@@ -173,11 +171,11 @@ function hasUtf8Sequences(bytes: Uint8Array): boolean {
  */
 export function detectEncoding(sample: Uint8Array, complete = true): EncodingGuess {
   const bom = bomOf(sample);
-  if (bom) return { encoding: bom.encoding, bom: true, certain: true, candidates: [bom.encoding] };
-  if (isUtf8Sample(sample, complete)) return { encoding: 'utf-8', bom: false, certain: true, candidates: ['utf-8'] };
+  if (bom) return { encoding: bom, certain: true, candidates: [bom] };
+  if (isUtf8Sample(sample, complete)) return { encoding: 'utf-8', certain: true, candidates: ['utf-8'] };
   const windows = decodeSingleByte(sample, CP1254_TABLE);
   const mac = decodeSingleByte(sample, MAC_TURKISH_TABLE);
-  if (windows === mac) return { encoding: 'windows-1254', bom: false, certain: true, candidates: ['windows-1254'] };
+  if (windows === mac) return { encoding: 'windows-1254', certain: true, candidates: ['windows-1254'] };
   const w = plausibility(windows);
   const m = plausibility(mac);
   const score = (p: Plausibility) => p.good - 3 * p.bad;
@@ -187,7 +185,7 @@ export function detectEncoding(sample: Uint8Array, complete = true): EncodingGue
   const certain = (pb.bad === 0 && po.bad > 0) || po.bad >= 3 * pb.bad + 3;
   const candidates: SourceEncoding[] = [best, other];
   if (!certain && hasUtf8Sequences(sample)) candidates.push('utf-8');
-  return { encoding: best, bom: false, certain, candidates };
+  return { encoding: best, certain, candidates };
 }
 
 /** How many bytes from the first non-ASCII one a streaming decoder looks at before it decides. */
@@ -232,7 +230,7 @@ export class SniffingTextDecoder {
       }
       this.first = false;
       const bom = bomOf(data);
-      if (bom) return this.choose(bom.encoding, data);
+      if (bom) return this.choose(bom, data);
     }
     let start = 0;
     while (start < data.length && data[start] < 0x80) start++;
