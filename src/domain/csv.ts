@@ -17,7 +17,6 @@ export interface CsvRecord {
 
 export class CsvError extends Error {
   constructor(
-    readonly code: 'unterminatedQuote',
     /** Line on which the offending quoted field opened. */
     readonly line: number,
     message: string,
@@ -112,7 +111,7 @@ export class CsvReader {
       this.scan(rest, out);
     }
     if (this.inQuotes && !this.quotePending) {
-      throw new CsvError('unterminatedQuote', this.quoteOpenedOnLine, `Unterminated quoted field: the quote opened on line ${this.quoteOpenedOnLine} is never closed.`);
+      throw new CsvError(this.quoteOpenedOnLine, `Unterminated quoted field: the quote opened on line ${this.quoteOpenedOnLine} is never closed.`);
     }
     this.inQuotes = false;
     this.quotePending = false;
