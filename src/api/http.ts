@@ -39,7 +39,8 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-export interface TransportOptions {
+/** The client's options: base URL, key provider, timeout, retry policy, logger, fetch. */
+export interface ClientOptions {
   /** Host root without /general, e.g. https://api.nilvera.com */
   baseUrl: string;
   /** Asked on every call, so a changed or removed key takes effect at once and is never kept here. */
@@ -187,7 +188,7 @@ export class HttpTransport {
   private readonly retry: Required<RetryPolicy>;
   readonly defaultTimeoutMs: number;
 
-  constructor(private readonly options: TransportOptions) {
+  constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

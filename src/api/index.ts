@@ -14,10 +14,7 @@ import { RegistryApi } from './areas/registry';
 import { TaxOfficeApi } from './areas/taxOffice';
 import { EbillApi, EvoucherApi } from './areas/templatesSeries';
 import { HttpTransport } from './http';
-import type { TransportOptions } from './http';
-
-/** The client's options: base URL, key provider, timeout, retry policy, logger, fetch. */
-export type ClientOptions = TransportOptions;
+import type { ClientOptions } from './http';
 
 /** The client: one object per area of the API, all on one transport. */
 export function createClient(options: ClientOptions) {
@@ -41,6 +38,6 @@ export type NilveraClient = ReturnType<typeof createClient>;
 
 export { NilveraApiError } from './errors';
 export type { ApiErrorKind } from './errors';
-export type { CallOptions, FetchLike, RequestLogEntry } from './http';
+export type { CallOptions, ClientOptions, FetchLike, RequestLogEntry } from './http';
 export { createCustomersInBatches, lookupRegistryInBatches } from './bulk';
 export * from './types';
