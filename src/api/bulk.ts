@@ -25,19 +25,13 @@ export interface BulkOptions extends CallOptions {
 async function drain<T>(queue: T[], concurrency: number, work: (item: T, queue: T[]) => Promise<void>): Promise<void> {
   let active = 0;
   await new Promise<void>((resolve, reject) => {
-    const next = () => {
+    const next = (): void => {
       if (queue.length === 0 && active === 0) return resolve();
-      while (active < concurrency && queue.length > 0) {
-        const item = queue.shift() as T;
-        active++;
-        work(item, queue).then(
-          () => {
-            active--;
-            next();
-          },
-          (err) => reject(err),
-        );
-      }
+      for (; active < concurrency && queue.length > 0; active++) work(queue.shift() as T, queue).then(settled, reject);
+    };
+    const settled = (): void => {
+      active--;
+      next();
     };
     next();
   });
@@ -48,8 +42,6 @@ function chunk<T>(items: T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
-
-// ---- Customer import -------------------------------------------------------------------------
 
 export interface CustomerRow {
   /** Position in the caller's input. */
@@ -247,10 +239,7 @@ class CustomerImport {
     if (batch.verify) return this.resolve(batch, batch.verify, false, queue);
     this.report.requests++;
     try {
-      await this.customers.create(
-        batch.rows.map((b) => b.row),
-        this.callOpts,
-      );
+      await this.customers.create(batch.rows.map((b) => b.row), this.callOpts);
     } catch (err) {
       if (!(err instanceof NilveraApiError)) throw err;
       return this.failed(batch, err, queue);
@@ -344,8 +333,6 @@ class CustomerImport {
     this.settle(1);
   }
 }
-
-// ---- Registry lookup -------------------------------------------------------------------------
 
 export interface RegistryLookupReport {
   /** Registered taxpayers, by tax number. */

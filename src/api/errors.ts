@@ -1,19 +1,23 @@
 // One error class for every failed call, with a kind the UI can act on (set key, refresh, retry...).
 
-export type ApiErrorKind =
-  | 'auth' // 401: the key is missing, wrong or expired
-  | 'forbidden' // 403: the key lacks the permission
-  | 'notFound' // 404
-  | 'conflict' // 409: already exists
-  | 'validation' // 422: business rules
-  | 'badRequest' // 400 and other 4xx
-  | 'rateLimited' // 429
-  | 'server' // 5xx
-  | 'timeout'
-  | 'network'
-  | 'cancelled'
-  | 'malformed' // a 2xx body that is not what the operation returns
-  | 'declined'; // a 200 whose boolean answer is false: the service refused and changed nothing
+/** Each kind of failure, which the UI can act on, and what its message says after the operation's name. */
+const KIND_TEXT = {
+  auth: 'the API key was rejected (401)', // missing, wrong or expired
+  forbidden: 'the API key lacks the permission for this operation (403)',
+  notFound: 'not found (404)',
+  conflict: 'already exists (409)',
+  validation: 'rejected by the business rules (422)',
+  badRequest: 'invalid request', // 400 and other 4xx
+  rateLimited: 'too many requests (429)',
+  server: 'server error', // 5xx
+  timeout: 'timed out',
+  network: 'network failure',
+  cancelled: 'cancelled',
+  malformed: 'unexpected response body', // a 2xx body that is not what the operation returns
+  declined: 'the service declined (answered false)', // a 200 whose boolean answer is false: nothing was changed
+} as const;
+
+export type ApiErrorKind = keyof typeof KIND_TEXT;
 
 export interface ApiMessage {
   code?: number | string;
@@ -33,7 +37,6 @@ export interface NilveraApiErrorInit {
    * time limit, unreadable answer): it may or may not have been applied, so it must not be retried blindly.
    */
   outcomeUnknown?: boolean;
-  cause?: unknown;
 }
 
 export class NilveraApiError extends Error {
@@ -58,22 +61,6 @@ export class NilveraApiError extends Error {
     // hold a password (PUT /InteractiveTaxOffice). Callers get the kind and a sanitized message.
   }
 }
-
-const KIND_TEXT: Record<ApiErrorKind, string> = {
-  auth: 'the API key was rejected (401)',
-  forbidden: 'the API key lacks the permission for this operation (403)',
-  notFound: 'not found (404)',
-  conflict: 'already exists (409)',
-  validation: 'rejected by the business rules (422)',
-  badRequest: 'invalid request',
-  rateLimited: 'too many requests (429)',
-  server: 'server error',
-  timeout: 'timed out',
-  network: 'network failure',
-  cancelled: 'cancelled',
-  malformed: 'unexpected response body',
-  declined: 'the service declined (answered false)',
-};
 
 function summarize(kind: ApiErrorKind, operation: string, status: number | undefined, messages: ApiMessage[]): string {
   const head = `${operation}: ${KIND_TEXT[kind]}${status !== undefined && !KIND_TEXT[kind].includes(String(status)) ? ` (HTTP ${status})` : ''}`;

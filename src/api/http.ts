@@ -1,14 +1,13 @@
 // The HTTP layer: auth header, time limits, cancellation, retries, error mapping, logging.
 // node-fetch is loaded on the first request (the build turns the dynamic import into a lazy require).
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages } from './errors';
 import type { ApiErrorKind } from './errors';
 import { buildQuery } from './paths';
 import type { QueryValue } from './paths';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter } from './retry';
 import type { RetryPolicy } from './retry';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
 export interface FetchResponseLike {
@@ -18,14 +17,10 @@ export interface FetchResponseLike {
   body: AsyncIterable<Uint8Array> | null;
 }
 
-export interface FetchInitLike {
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-  signal: AbortSignal;
-}
-
-export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+) => Promise<FetchResponseLike>;
 
 export interface RequestLogEntry {
   method: string;
@@ -38,17 +33,14 @@ export interface RequestLogEntry {
   error?: string;
 }
 
-export interface ApiLogger {
-  request(info: RequestLogEntry): void;
-}
-
 export interface CallOptions {
   signal?: AbortSignal;
   /** Time limit of the whole call, retries included (default: the client's timeoutMs). */
   timeoutMs?: number;
 }
 
-export interface TransportOptions {
+/** The client's options: base URL, key provider, timeout, retry policy, logger, fetch. */
+export interface ClientOptions {
   /** Host root without /general, e.g. https://api.nilvera.com */
   baseUrl: string;
   /** Asked on every call, so a changed or removed key takes effect at once and is never kept here. */
@@ -56,7 +48,7 @@ export interface TransportOptions {
   /** Time limit of one call, retries included (default 30 000 ms). */
   timeoutMs?: number;
   retry?: RetryPolicy;
-  logger?: ApiLogger;
+  logger?: { request(info: RequestLogEntry): void };
   /** A fetch to use instead of node-fetch (tests). */
   fetch?: FetchLike;
   /** Aborts every call of this client, in flight or later (the extension's per-profile generation). */
@@ -66,7 +58,7 @@ export interface TransportOptions {
 export interface RequestSpec {
   /** Name used in errors, e.g. `customers.get`. */
   operation: string;
-  method: HttpMethod;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Already-encoded path from the host root, e.g. `/general/Customers/12`. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -211,22 +203,6 @@ class CallScope {
   }
 }
 
-/** Resolves after `ms`, or rejects at once when the signal fires; leaves no timer behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new Error('aborted'));
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** A short transport-failure reason without the URL (its query may hold a password). */
 function networkReason(err: unknown): string {
   const e = err as { code?: unknown; cause?: { code?: unknown }; type?: unknown };
@@ -265,7 +241,7 @@ export class HttpTransport {
   private readonly retry: Required<RetryPolicy>;
   readonly defaultTimeoutMs: number;
 
-  constructor(private readonly options: TransportOptions) {
+  constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -329,29 +305,29 @@ export class HttpTransport {
     onSuccess: (r: FetchResponseLike, scope: CallScope) => Promise<R>,
   ): Promise<R> {
     const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs, this.options.signal);
+    const refused = (kind: ApiErrorKind, description: string) =>
+      new NilveraApiError({ kind, operation: spec.operation, messages: [{ description }] });
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);
       // URL parsing resolves "." and ".." segments (even percent-encoded), which would silently
       // send the call to another route.
       if (/\/(\.|%2e){1,2}(?=\/|$)/i.test(spec.path)) {
-        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: 'a path parameter cannot be "." or ".."' }] });
+        throw refused('badRequest', 'a path parameter cannot be "." or ".."');
       }
       // An empty parameter leaves "//" or a trailing "/", which another route (a list) would answer.
-      if (/\/(?=\/|$)/.test(spec.path)) {
-        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: 'a path parameter cannot be empty' }] });
-      }
+      if (/\/(?=\/|$)/.test(spec.path)) throw refused('badRequest', 'a path parameter cannot be empty');
       const target = spec.path + buildQuery(spec.query);
       if (target.length > MAX_REQUEST_TARGET) {
-        throw new NilveraApiError({ kind: 'badRequest', operation: spec.operation, messages: [{ description: `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text` }] });
+        throw refused('badRequest', `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text`);
       }
       let key: string | undefined;
       try {
         key = await this.options.getApiKey();
       } catch {
-        throw new NilveraApiError({ kind: 'auth', operation: spec.operation, messages: [{ description: 'the API key could not be read' }] });
+        throw refused('auth', 'the API key could not be read');
       }
       if (scope.aborted) throw scope.abortError(spec.operation);
-      if (!key) throw new NilveraApiError({ kind: 'auth', operation: spec.operation, messages: [{ description: 'no API key is set' }] });
+      if (!key) throw refused('auth', 'no API key is set');
       const fetchFn = this.options.fetch ?? (await loadNodeFetch());
       const url = this.baseUrl + target;
       const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
@@ -381,7 +357,7 @@ export class HttpTransport {
         // Waiting past the call's deadline would only end in a timeout: report the real failure.
         if (Date.now() + wait >= scope.deadline) throw error;
         try {
-          await sleep(wait, scope.nodeFetchSignal);
+          await sleep(wait, undefined, { signal: scope.signal });
         } catch {
           throw scope.abortError(spec.operation);
         }

@@ -14,26 +14,10 @@ import { RegistryApi } from './areas/registry';
 import { TaxOfficeApi } from './areas/taxOffice';
 import { EbillApi, EvoucherApi } from './areas/templatesSeries';
 import { HttpTransport } from './http';
-import type { TransportOptions } from './http';
+import type { ClientOptions } from './http';
 
-/** The client's options: base URL, key provider, timeout, retry policy, logger, fetch. */
-export type ClientOptions = TransportOptions;
-
-export interface NilveraClient {
-  readonly account: AccountApi;
-  readonly company: CompanyApi;
-  readonly certificates: CertificatesApi;
-  readonly documents: DocumentsApi;
-  readonly identifications: IdentificationsApi;
-  readonly customers: CustomersApi;
-  readonly registry: RegistryApi;
-  readonly taxOffice: TaxOfficeApi;
-  readonly mailing: MailingApi;
-  readonly ebill: EbillApi;
-  readonly evoucher: EvoucherApi;
-}
-
-export function createClient(options: ClientOptions): NilveraClient {
+/** The client: one object per area of the API, all on one transport. */
+export function createClient(options: ClientOptions) {
   const http = new HttpTransport(options);
   return {
     account: new AccountApi(http),
@@ -47,24 +31,13 @@ export function createClient(options: ClientOptions): NilveraClient {
     mailing: new MailingApi(http),
     ebill: new EbillApi(http),
     evoucher: new EvoucherApi(http),
-  };
+  } as const;
 }
 
-export { NilveraApiError, parseErrorMessages } from './errors';
-export type { ApiErrorKind, ApiMessage } from './errors';
-export type { ApiLogger, CallOptions, FetchLike, FetchResponseLike, RequestLogEntry } from './http';
-export type { RetryPolicy } from './retry';
-export type { DownloadResult, DownloadTarget } from './registryDownload';
+export type NilveraClient = ReturnType<typeof createClient>;
+
+export { NilveraApiError } from './errors';
+export type { ApiErrorKind } from './errors';
+export type { CallOptions, ClientOptions, FetchLike, RequestLogEntry } from './http';
 export { createCustomersInBatches, lookupRegistryInBatches } from './bulk';
-export type { BulkOptions, CustomerImportReport, CustomerRow, RegistryLookupReport, RejectedCustomerRow, UnknownCustomerRow } from './bulk';
-export type { AccountApi } from './areas/account';
-export type { CompanyApi } from './areas/company';
-export type { CertificatesApi } from './areas/certificates';
-export type { DocumentsApi } from './areas/documents';
-export type { IdentificationsApi } from './areas/identifications';
-export type { CustomersApi } from './areas/customers';
-export type { RegistryApi } from './areas/registry';
-export type { TaxOfficeApi } from './areas/taxOffice';
-export type { MailingApi } from './areas/mailing';
-export type { EbillApi, EvoucherApi } from './areas/templatesSeries';
 export * from './types';

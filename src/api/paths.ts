@@ -3,24 +3,18 @@
 import { NilveraApiError } from './errors';
 
 /**
- * encodeURIComponent, but a lone UTF-16 surrogate (broken text, e.g. half of an emoji cut off) gives
- * a clear error instead of a bare "URIError: URI malformed".
+ * One path segment (or query name or value), percent-encoded so that Turkish letters, spaces, `/`,
+ * `?`, `#` and `%` reach the server as part of the value. (A segment "." or ".." cannot be sent at
+ * all: URL parsing resolves it even when encoded; the HTTP layer refuses such paths.) A lone UTF-16
+ * surrogate (broken text, e.g. half of an emoji cut off) gives a clear error instead of a bare
+ * "URIError: URI malformed".
  */
-function encodeText(text: string): string {
+export function encodeSegment(value: string | number | boolean): string {
   try {
-    return encodeURIComponent(text);
+    return encodeURIComponent(value);
   } catch {
     throw new NilveraApiError({ kind: 'badRequest', operation: 'request', messages: [{ description: 'the text holds a broken character (a lone UTF-16 surrogate) and cannot be sent' }] });
   }
-}
-
-/**
- * One path segment, percent-encoded so that Turkish letters, spaces, `/`, `?`, `#` and `%` reach
- * the server as part of the value. (A segment "." or ".." cannot be sent at all: URL parsing
- * resolves it even when encoded; the HTTP layer refuses such paths.)
- */
-export function encodeSegment(value: string | number | boolean): string {
-  return encodeText(String(value));
 }
 
 export type QueryValue = string | number | boolean | undefined | null;
@@ -31,7 +25,7 @@ export function buildQuery(query: Record<string, QueryValue> | undefined): strin
   const parts: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    parts.push(`${encodeText(name)}=${encodeText(String(value))}`);
+    parts.push(`${encodeSegment(name)}=${encodeSegment(value)}`);
   }
   return parts.length ? `?${parts.join('&')}` : '';
 }

@@ -43,7 +43,6 @@ export function requireRecord<T>(value: T | null | undefined, operation: string,
  * nullable, so they do not decide.)
  */
 export function isAbsentBulkEntry(entry: GlobalCustomerAliasesResponse | null | undefined): boolean {
-  // Not TaxNumber or Title: both are nullable and may be null in a real entry.
   return isAbsentRecord(entry, ['Aliases']);
 }
 

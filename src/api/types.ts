@@ -3,8 +3,6 @@
 // has the record). Records whose fields are not fully known carry an index signature so that fields
 // the server sends beyond the known ones are kept, not dropped.
 
-// ---- Enumerations ----------------------------------------------------------------------------
-
 export const ALERT_TYPES = ['Information', 'Warning', 'Error'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 
@@ -40,13 +38,6 @@ export type CompanyIdentificationType = (typeof COMPANY_IDENTIFICATION_TYPES)[nu
 /** Date-times travel as ISO-8601 strings; the exact server format was never observed. */
 export type DateTimeString = string;
 
-/** Fields the client does not know about, kept as the server sent them. */
-export interface UnknownFields {
-  [field: string]: unknown;
-}
-
-// ---- Paging ----------------------------------------------------------------------------------
-
 /** Every `...Pagination` record: 1-based `Page`, the `PageSize` actually used, totals, items. */
 export interface Pagination<T> {
   Page: number;
@@ -55,8 +46,6 @@ export interface Pagination<T> {
   TotalPages: number | null;
   Content: T[] | null;
 }
-
-// ---- Account ---------------------------------------------------------------------------------
 
 export interface AlertResponse {
   ID: number;
@@ -97,8 +86,6 @@ export interface ExchangeRateResponse {
   GBPBuy: string | null;
   GBPSale: string | null;
 }
-
-// ---- Company ---------------------------------------------------------------------------------
 
 /** `AliasType` and `Type` are integers here (not the string enums); their codes are undocumented. */
 export interface CompanyAliases {
@@ -156,13 +143,11 @@ export interface CompanyModulesResponse {
  * GET /Company/List. The spec says "body shape not shown"; assumed (lead's contract) to be an array
  * of `{ Name, TaxNumber, IsActive }`; other fields are kept.
  */
-export interface CompanyListItem extends UnknownFields {
+export interface CompanyListItem extends Record<string, unknown> {
   Name: string | null;
   TaxNumber: string | null;
   IsActive?: boolean | null;
 }
-
-// ---- Certificates ----------------------------------------------------------------------------
 
 export interface CertificateResponse {
   ID: number;
@@ -188,8 +173,6 @@ export interface UpdateCompanyCertificateCommand extends CreateCompanyCertificat
   ID: number;
 }
 
-// ---- Company documents -----------------------------------------------------------------------
-
 /**
  * Not shown in the spec. Assumed (lead's contract): `{ Name, FileType /* e.g. "pdf" *\/, Base64String }`;
  * the same Name again gives 409; empty or bad base64, or more than 10 MB, gives 422.
@@ -201,15 +184,13 @@ export interface CreateCompanyDocumentCommand {
 }
 
 /** Not shown in the spec. Assumed: `{ ID, Name, FileType, Size, CreatedDate }`; other fields are kept. */
-export interface CompanyDocumentResponse extends UnknownFields {
+export interface CompanyDocumentResponse extends Record<string, unknown> {
   ID: number;
   Name?: string | null;
   FileType?: string | null;
   Size?: number | null;
   CreatedDate?: DateTimeString | null;
 }
-
-// ---- Company identification ------------------------------------------------------------------
 
 export interface CompanyIdentificationResponse {
   ID: number;
@@ -218,8 +199,6 @@ export interface CompanyIdentificationResponse {
   Name: string | null;
   Value: string | null;
 }
-
-// ---- Customers -------------------------------------------------------------------------------
 
 export interface CustomerResponse {
   ID: number;
@@ -239,7 +218,7 @@ export interface CustomerResponse {
 }
 
 /** Not shown in the spec: every CustomerResponse field plus extra ones (CreatedDate, ModifiedDate, ...), all kept. */
-export interface CustomerDetailResponse extends CustomerResponse, UnknownFields {
+export interface CustomerDetailResponse extends CustomerResponse, Record<string, unknown> {
   CreatedDate?: DateTimeString | null;
   ModifiedDate?: DateTimeString | null;
 }
@@ -273,8 +252,6 @@ export interface CustomerListQuery {
   SortColumn?: string;
   SortType?: SortType;
 }
-
-// ---- Global taxpayer registry ----------------------------------------------------------------
 
 export interface Alias {
   Name: string | null;
@@ -341,10 +318,8 @@ export interface GlobalCompanyInfoResponse {
   Type: string | null;
 }
 
-// ---- Interactive tax office and mailing ------------------------------------------------------
-
 /** Not shown in the spec. Assumed: `{ UserName, Password }`; other fields are kept. */
-export interface InteractiveTaxOfficeUserResponse extends UnknownFields {
+export interface InteractiveTaxOfficeUserResponse extends Record<string, unknown> {
   UserName: string | null;
   Password: string | null;
 }
@@ -360,8 +335,6 @@ export interface MailingSettingResponse {
 export interface UpdateInvoiceMailingMailCommand {
   IsActive: boolean;
 }
-
-// ---- Templates and series --------------------------------------------------------------------
 
 export interface UpdateTemplateCommand {
   ID: number;

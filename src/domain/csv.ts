@@ -2,7 +2,6 @@
 // Turkish Excel, tab-separated copies, CRLF or LF). The reader is incremental: feed it chunks and it
 // hands back complete records, so a large file never has to be one string.
 
-import { createReadStream } from 'node:fs';
 import { SniffingTextDecoder, StreamDecoder } from './textDecoding';
 import type { SourceEncoding } from './textDecoding';
 
@@ -18,7 +17,6 @@ export interface CsvRecord {
 
 export class CsvError extends Error {
   constructor(
-    readonly code: 'unterminatedQuote',
     /** Line on which the offending quoted field opened. */
     readonly line: number,
     message: string,
@@ -26,13 +24,6 @@ export class CsvError extends Error {
     super(message);
     this.name = 'CsvError';
   }
-}
-
-export interface CsvReaderOptions {
-  /** Fixed delimiter; when absent it is detected from the header line. */
-  delimiter?: CsvDelimiter;
-  /** Drop records that come from an entirely empty line (default true). */
-  skipEmptyLines?: boolean;
 }
 
 /** Picks the candidate that occurs most often outside quotes in the first line (ties: `,` then `;`). */
@@ -57,11 +48,14 @@ const LF = 10;
  * last one and throws a CsvError when a quoted field never closes.
  */
 export class CsvReader {
+  /** The delimiter in use (detected or given); undefined until the header line has been seen. */
+  delimiter: CsvDelimiter | undefined;
+  /** Whether the input started with a UTF-8 byte order mark. */
+  hasBom = false;
+  /** The encoding readCsvChunks detected in the bytes (undefined for text input or pure ASCII). */
+  sourceEncoding: SourceEncoding | undefined;
   private delimiterCode = -1;
-  private detected: CsvDelimiter | undefined;
-  private readonly skipEmptyLines: boolean;
   private started = false;
-  private hadBom = false;
   /** Text held back until the header line is complete (only before the delimiter is known). */
   private preamble = '';
 
@@ -81,30 +75,17 @@ export class CsvReader {
   /** The current record has content (so an empty line can be told apart from an empty field). */
   private recordHasContent = false;
 
-  constructor(options: CsvReaderOptions = {}) {
-    this.skipEmptyLines = options.skipEmptyLines ?? true;
+  /** A fixed delimiter, or none to detect it from the header line. */
+  constructor(options: { delimiter?: CsvDelimiter } = {}) {
     if (options.delimiter) this.setDelimiter(options.delimiter);
   }
-
-  /** The delimiter in use (detected or given); undefined until the header line has been seen. */
-  get delimiter(): CsvDelimiter | undefined {
-    return this.detected;
-  }
-
-  /** Whether the input started with a UTF-8 byte order mark. */
-  get hasBom(): boolean {
-    return this.hadBom;
-  }
-
-  /** The encoding readCsvChunks detected in the bytes (undefined for text input or pure ASCII). */
-  sourceEncoding: SourceEncoding | undefined;
 
   push(chunk: string): CsvRecord[] {
     if (!this.started) {
       if (chunk.length === 0) return [];
       this.started = true;
       if (chunk.charCodeAt(0) === 0xfeff) {
-        this.hadBom = true;
+        this.hasBom = true;
         chunk = chunk.slice(1);
       }
     }
@@ -130,7 +111,7 @@ export class CsvReader {
       this.scan(rest, out);
     }
     if (this.inQuotes && !this.quotePending) {
-      throw new CsvError('unterminatedQuote', this.quoteOpenedOnLine, `Unterminated quoted field: the quote opened on line ${this.quoteOpenedOnLine} is never closed.`);
+      throw new CsvError(this.quoteOpenedOnLine, `Unterminated quoted field: the quote opened on line ${this.quoteOpenedOnLine} is never closed.`);
     }
     this.inQuotes = false;
     this.quotePending = false;
@@ -139,14 +120,16 @@ export class CsvReader {
   }
 
   private setDelimiter(d: CsvDelimiter): void {
-    this.detected = d;
+    this.delimiter = d;
     this.delimiterCode = d.charCodeAt(0);
   }
 
   private finishRecord(out: CsvRecord[]): void {
     this.cells.push(this.field);
-    const empty = !this.recordHasContent && this.cells.length === 1 && this.field === '';
-    if (!(empty && this.skipEmptyLines)) out.push({ cells: this.cells, line: this.recordLine });
+    // A record from an entirely empty line is dropped.
+    if (this.recordHasContent || this.cells.length > 1 || this.field !== '') {
+      out.push({ cells: this.cells, line: this.recordLine });
+    }
     this.cells = [];
     this.field = '';
     this.recordHasContent = false;
@@ -242,10 +225,10 @@ export class CsvReader {
   }
 }
 
-/** Index of the first line break outside quotes, or -1 if the text holds none yet. */
-function endOfFirstLine(text: string): number {
+/** Index of the first line break outside quotes from `from` on, or -1 if the text holds none yet. */
+export function endOfFirstLine(text: string, from = 0): number {
   let inQuotes = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) inQuotes = !inQuotes;
     else if (!inQuotes && (c === LF || c === CR)) return i;
@@ -260,7 +243,7 @@ export interface ParsedCsv {
 }
 
 /** Parses a whole CSV text at once. */
-export function parseCsv(text: string, options: CsvReaderOptions = {}): ParsedCsv {
+export function parseCsv(text: string, options: { delimiter?: CsvDelimiter } = {}): ParsedCsv {
   const reader = new CsvReader(options);
   const records = reader.push(text);
   records.push(...reader.end());
@@ -289,14 +272,6 @@ export async function* readCsvChunks(
   yield* reader.end();
 }
 
-/** Reads a CSV file as a stream, record by record (in `encoding`, or the one its bytes show). */
-export function readCsvFile(path: string, reader: CsvReader = new CsvReader(), encoding?: SourceEncoding): AsyncGenerator<CsvRecord> {
-  return readCsvChunks(createReadStream(path, { highWaterMark: 64 * 1024 }), reader, encoding);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Writer
-
 export interface CsvWriterOptions {
   delimiter?: CsvDelimiter;
   /** Start the output with a UTF-8 BOM (Excel needs it to read UTF-8). */
@@ -323,33 +298,20 @@ export function formatCsvField(value: string, delimiter: CsvDelimiter = ',', gua
   return v;
 }
 
-/** One record including its line ending. */
-export function formatCsvRow(cells: readonly string[], options: CsvWriterOptions = {}): string {
-  const d = options.delimiter ?? ',';
-  const guard = options.guardFormulas ?? false;
-  let s = '';
-  for (let i = 0; i < cells.length; i++) {
-    if (i > 0) s += d;
-    s += formatCsvField(cells[i] ?? '', d, guard);
-  }
-  return s + (options.lineEnding ?? '\r\n');
-}
-
 /**
  * Produces CSV text piece by piece: the first piece carries the BOM when asked for, each `row` call
- * returns exactly one record, so callers can write to a stream as they go.
+ * returns exactly one record (with its line ending), so callers can write to a stream as they go.
  */
 export class CsvWriter {
   private first = true;
   constructor(private readonly options: CsvWriterOptions = {}) {}
 
   row(cells: readonly string[]): string {
-    const text = formatCsvRow(cells, this.options);
-    if (this.first) {
-      this.first = false;
-      if (this.options.bom) return '\uFEFF' + text;
-    }
-    return text;
+    const { delimiter = ',', guardFormulas = false, lineEnding = '\r\n' } = this.options;
+    const text = cells.map((cell) => formatCsvField(cell ?? '', delimiter, guardFormulas)).join(delimiter) + lineEnding;
+    const bom = this.first && this.options.bom;
+    this.first = false;
+    return bom ? '\uFEFF' + text : text;
   }
 }
 

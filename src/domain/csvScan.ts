@@ -3,7 +3,7 @@
 // file is not UTF-8) and the document range of every cell in them. Separator sniffed from the header
 // line (`;` from Turkish Excel, `,`, tab), quoted cells (with `""`, separators and line breaks inside),
 // a BOM and CRLF are handled. Pure, one pass.
-import { detectDelimiter, type CsvDelimiter } from './csv';
+import { detectDelimiter, endOfFirstLine, type CsvDelimiter } from './csv';
 import { isTaxNumberHeader } from './headerMatch';
 
 export interface CsvTaxColumn {
@@ -31,17 +31,6 @@ export interface CsvScan {
 const QUOTE = 34;
 const CR = 13;
 const LF = 10;
-
-/** The header line as far as its first line break outside quotes. */
-function headerLine(text: string, from: number): string {
-  let inQuotes = false;
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) inQuotes = !inQuotes;
-    else if (!inQuotes && (c === LF || c === CR)) return text.slice(from, i);
-  }
-  return text.slice(from);
-}
 
 interface RawCell {
   value: string;
@@ -104,7 +93,8 @@ function trimmed(value: string, start: number, end: number, text: string): RawCe
 
 export function scanCsv(text: string): CsvScan {
   const from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const delimiter = detectDelimiter(headerLine(text, from));
+  const headerEnd = endOfFirstLine(text, from);
+  const delimiter = detectDelimiter(text.slice(from, headerEnd < 0 ? undefined : headerEnd));
   const delimiterCode = delimiter.charCodeAt(0);
   const scan: CsvScan = { delimiter, columns: [], cells: [] };
   let wanted = new Set<number>();

@@ -2,39 +2,26 @@
 // is sent: POST /Customers rejects the whole array when one row is bad, so bad rows are set aside
 // here, with reasons the user can read and fix in a `<name>.rejected.csv`.
 
-import { CsvReader, CsvWriter, parseCsv, readCsvChunks, readCsvFile } from './csv';
+import { createReadStream } from 'node:fs';
+import { CsvReader, CsvWriter, parseCsv, readCsvChunks } from './csv';
 import type { CsvDelimiter, CsvRecord, CsvWriterOptions } from './csv';
 import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
 import { checkTaxId, isValidVkn } from './taxId';
 import { decodeText, type SourceEncoding } from './textDecoding';
 
-/** CustomerDto as POST /general/Customers takes it (PascalCase, as on the wire). */
-export interface CustomerRecord {
-  TaxNumber: string;
-  Name: string;
-  TaxDepartment: string;
-  Address: string;
-  Country: string;
-  City: string;
-  District: string;
-  PostalCode: string;
-  Phone: string;
-  Fax: string;
-  Email: string;
-  WebSite: string;
-  IsExport: boolean;
-}
-
-export type CustomerField = keyof CustomerRecord;
-
-export const CUSTOMER_FIELDS: readonly CustomerField[] = [
+export const CUSTOMER_FIELDS = [
   'TaxNumber', 'Name', 'TaxDepartment', 'Address', 'Country', 'City', 'District',
   'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite', 'IsExport',
-];
+] as const;
+
+export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+
+/** CustomerDto as POST /general/Customers takes it (PascalCase, as on the wire): text fields and the export flag. */
+export type CustomerRecord = Record<Exclude<CustomerField, 'IsExport'>, string> & { IsExport: boolean };
 
 const REQUIRED_FIELDS: readonly CustomerField[] = ['Name', 'TaxNumber'];
 
-/** Header names accepted per field (compared after folding: src/domain/headerMatch.ts). */
+/** Header names accepted per field, compared after folding (headerMatch.ts); the Turkish export writes the first. */
 export const CUSTOMER_HEADER_ALIASES: Readonly<Record<CustomerField, readonly string[]>> = {
   TaxNumber: TAX_NUMBER_HEADER_NAMES,
   Name: ['Ünvan', 'Unvan', 'Ünvanı', 'Adı Soyadı / Ünvan', 'Firma Adı', 'Firma', 'Müşteri Adı', 'Name', 'Title', 'Company Name'],
@@ -55,9 +42,6 @@ export const CUSTOMER_HEADER_ALIASES: Readonly<Record<CustomerField, readonly st
 export const REASON_HEADER = 'Reason';
 const REASON_ALIASES = ['Reason', 'Sebep', 'Ret Sebebi', 'Hata'];
 
-/** The shared header folding (src/domain/headerMatch.ts): "Vergi Numarası" → "verginumarasi". */
-export const normalizeHeader = foldHeader;
-
 const FIELD_BY_HEADER = new HeaderNames<CustomerField>(CUSTOMER_FIELDS.flatMap((f) => CUSTOMER_HEADER_ALIASES[f].map((a) => [a, f] as const)));
 
 const REASON_HEADERS = HeaderNames.of(REASON_ALIASES);
@@ -66,69 +50,40 @@ export function fieldForHeader(header: string): CustomerField | undefined {
   return FIELD_BY_HEADER.lookup(header);
 }
 
-// ---------------------------------------------------------------------------------------------
 // Reasons: a code plus parameters so the extension can localise; `message` is the English default.
+type Params = Record<string, string | number | string[]>;
 
-export type ImportIssueCode =
-  | 'columns.missing'
-  | 'json.notArray'
-  | 'json.invalid'
-  | 'row.notObject'
-  | 'taxNumber.empty'
-  | 'taxNumber.notDigits'
-  | 'taxNumber.length'
-  | 'taxNumber.tcknLeadingZero'
-  | 'taxNumber.checksum'
-  | 'taxNumber.duplicate'
-  | 'name.empty'
-  | 'isExport.invalid'
-  | 'email.invalid';
+/** English text per issue code; the extension maps codes to localized strings with the same params. */
+const MESSAGES = {
+  'columns.missing': (p: Params) =>
+    `Missing required column(s): ${(p.missing as string[]).join(', ')}. Headers found: ${(p.found as string[]).map((h) => `"${h}"`).join(', ') || '(none)'}. Accepted names: ${p.accepted}.`,
+  'json.notArray': () => 'The JSON file must hold an array of customer objects.',
+  'json.invalid': (p: Params) => `The file is not valid JSON: ${p.error}`,
+  'row.notObject': () => 'This element is not an object.',
+  'taxNumber.empty': () => 'The tax number is empty.',
+  'taxNumber.notDigits': (p: Params) => `Tax number ${p.taxNumber}: only digits are allowed.`,
+  'taxNumber.length': (p: Params) =>
+    `Tax number ${p.taxNumber}: ${p.digits} digits; a VKN has 10 digits, a TCKN 11.` +
+    (p.suggestion ? ` A spreadsheet may have dropped a leading zero: ${p.suggestion} would be valid; format the column as text.` : ''),
+  'taxNumber.tcknLeadingZero': (p: Params) => `Tax number ${p.taxNumber}: a TCKN cannot start with 0.`,
+  'taxNumber.checksum': (p: Params) => `Tax number ${p.taxNumber}: bad ${p.kind} checksum (the first digits call for ${p.expected} at the end).`,
+  'taxNumber.duplicate': (p: Params) => `Tax number ${p.taxNumber} already appears in row ${p.firstRow}.`,
+  'name.empty': () => 'The name (title) is empty.',
+  'isExport.invalid': (p: Params) => `Export flag "${p.value}" is not understood; use Evet/Hayır, yes/no, true/false or 1/0.`,
+  'email.invalid': (p: Params) => `E-mail address "${p.value}" is not valid.`,
+};
+
+export type ImportIssueCode = keyof typeof MESSAGES;
 
 export interface ImportIssue {
   code: ImportIssueCode;
-  params: Record<string, string | number | string[]>;
+  params: Params;
   message: string;
 }
 
-function issue(code: ImportIssueCode, params: ImportIssue['params']): ImportIssue {
-  return { code, params, message: defaultMessage(code, params) };
+function issue(code: ImportIssueCode, params: Params): ImportIssue {
+  return { code, params, message: MESSAGES[code](params) };
 }
-
-/** English text for an issue; the extension maps codes to localized strings with the same params. */
-export function defaultMessage(code: ImportIssueCode, p: ImportIssue['params']): string {
-  switch (code) {
-    case 'columns.missing':
-      return `Missing required column(s): ${(p.missing as string[]).join(', ')}. Headers found: ${(p.found as string[]).map((h) => `"${h}"`).join(', ') || '(none)'}. Accepted names: ${p.accepted}.`;
-    case 'json.notArray':
-      return 'The JSON file must hold an array of customer objects.';
-    case 'json.invalid':
-      return `The file is not valid JSON: ${p.error}`;
-    case 'row.notObject':
-      return 'This element is not an object.';
-    case 'taxNumber.empty':
-      return 'The tax number is empty.';
-    case 'taxNumber.notDigits':
-      return `Tax number ${p.taxNumber}: only digits are allowed.`;
-    case 'taxNumber.length':
-      return `Tax number ${p.taxNumber}: ${p.digits} digits; a VKN has 10 digits, a TCKN 11.` +
-        (p.suggestion ? ` A spreadsheet may have dropped a leading zero: ${p.suggestion} would be valid; format the column as text.` : '');
-    case 'taxNumber.tcknLeadingZero':
-      return `Tax number ${p.taxNumber}: a TCKN cannot start with 0.`;
-    case 'taxNumber.checksum':
-      return `Tax number ${p.taxNumber}: bad ${p.kind} checksum (the first digits call for ${p.expected} at the end).`;
-    case 'taxNumber.duplicate':
-      return `Tax number ${p.taxNumber} already appears in row ${p.firstRow}.`;
-    case 'name.empty':
-      return 'The name (title) is empty.';
-    case 'isExport.invalid':
-      return `Export flag "${p.value}" is not understood; use Evet/Hayır, yes/no, true/false or 1/0.`;
-    case 'email.invalid':
-      return `E-mail address "${p.value}" is not valid.`;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Row validation (shared by CSV and JSON)
 
 const TRUE_WORDS = new Set(['evet', 'e', 'true', '1', 'yes', 'y', 'var']);
 const FALSE_WORDS = new Set(['hayir', 'h', 'false', '0', 'no', 'n', 'yok', '']);
@@ -140,7 +95,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function parseYesNo(value: string): boolean | undefined {
   const exact = YES_NO_EXACT.get(value);
   if (exact !== undefined) return exact;
-  const v = normalizeHeader(value);
+  const v = foldHeader(value);
   if (TRUE_WORDS.has(v)) return true;
   if (FALSE_WORDS.has(v)) return false;
   return undefined;
@@ -189,9 +144,6 @@ function buildCustomer(raw: RawCustomer): { customer: CustomerRecord } | { reaso
   return { customer };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Import results
-
 export interface AcceptedCustomer {
   /** 1-based data row (the header is not counted; a multi-line record counts once). */
   row: number;
@@ -228,102 +180,98 @@ export class CustomerImportError extends Error {
   }
 }
 
-export interface ColumnMap {
-  /** Column index per field present in the header. */
-  index: Partial<Record<CustomerField, number>>;
-  /** Index of an existing Reason column (a re-imported rejected file), if any. */
-  reasonIndex?: number;
-}
+/** Column index per field present in the header. */
+export type ColumnMap = Partial<Record<CustomerField, number>>;
 
 /** Maps header cells to fields; throws CustomerImportError when Name or TaxNumber is missing. */
 export function mapCustomerColumns(header: readonly string[]): ColumnMap {
-  const index: ColumnMap['index'] = {};
-  let reasonIndex: number | undefined;
+  const index: ColumnMap = {};
   header.forEach((h, i) => {
     const f = fieldForHeader(h);
     if (f && index[f] === undefined) index[f] = i;
-    else if (!f && reasonIndex === undefined && REASON_HEADERS.has(h)) reasonIndex = i;
   });
   const missing = REQUIRED_FIELDS.filter((f) => index[f] === undefined);
   if (missing.length > 0) {
     const accepted = missing.map((f) => `${f}: ${CUSTOMER_HEADER_ALIASES[f].join(' / ')}`).join('; ');
     throw new CustomerImportError(issue('columns.missing', { missing: [...missing], found: [...header], accepted }));
   }
-  return { index, reasonIndex };
+  return index;
+}
+
+/** The rows of one import (CSV or JSON), each accepted or rejected with its reasons, a repeated tax number too. */
+class CustomerRows {
+  private readonly firstRowByTaxNumber = new Map<string, number>();
+  readonly result: CustomerImportResult = { accepted: [], rejected: [] };
+
+  add(row: number, raw: RawCustomer | undefined, origin: { line?: number; cells?: string[]; source?: unknown }): void {
+    let built = raw ? buildCustomer(raw) : { reasons: [issue('row.notObject', {})] };
+    if ('customer' in built) {
+      const { customer } = built;
+      const firstRow = this.firstRowByTaxNumber.get(customer.TaxNumber);
+      if (firstRow === undefined) {
+        this.firstRowByTaxNumber.set(customer.TaxNumber, row);
+        this.result.accepted.push({ row, ...(origin.line !== undefined ? { line: origin.line } : {}), customer });
+        return;
+      }
+      built = { reasons: [issue('taxNumber.duplicate', { taxNumber: customer.TaxNumber, firstRow })] };
+    }
+    this.result.rejected.push({ row, ...origin, reasons: built.reasons });
+  }
 }
 
 /**
  * Incremental CSV customer import: give it records (header first) as they are read. Keeps only the
  * results, never the whole text.
  */
-export class CustomerCsvImport {
+class CustomerCsvImport extends CustomerRows {
   private columns: ColumnMap | undefined;
-  private header: string[] | undefined;
   private row = 0;
-  private readonly firstRowByTaxNumber = new Map<string, number>();
-  readonly result: CustomerImportResult = { accepted: [], rejected: [] };
 
-  add(record: CsvRecord): void {
+  addRecord(record: CsvRecord): void {
     if (!this.columns) {
-      this.header = record.cells.map((c) => c.trim());
-      this.columns = mapCustomerColumns(this.header);
-      this.result.header = this.header;
+      this.result.header = record.cells.map((c) => c.trim());
+      this.columns = mapCustomerColumns(this.result.header);
       return;
     }
-    this.row++;
     const raw: RawCustomer = {};
     for (const f of CUSTOMER_FIELDS) {
-      const i = this.columns.index[f];
+      const i = this.columns[f];
       if (i !== undefined) raw[f] = record.cells[i] ?? '';
     }
-    const built = buildCustomer(raw);
-    if ('reasons' in built) {
-      this.result.rejected.push({ row: this.row, line: record.line, cells: record.cells, reasons: built.reasons });
-      return;
-    }
-    const tax = built.customer.TaxNumber;
-    const firstRow = this.firstRowByTaxNumber.get(tax);
-    if (firstRow !== undefined) {
-      this.result.rejected.push({ row: this.row, line: record.line, cells: record.cells, reasons: [issue('taxNumber.duplicate', { taxNumber: tax, firstRow })] });
-      return;
-    }
-    this.firstRowByTaxNumber.set(tax, this.row);
-    this.result.accepted.push({ row: this.row, line: record.line, customer: built.customer });
+    this.add(++this.row, raw, { line: record.line, cells: record.cells });
   }
 
   /** Call after the last record; throws when the input had no header at all. */
-  finish(reader?: CsvReader): CustomerImportResult {
+  finish(reader: CsvReader): CustomerImportResult {
     if (!this.columns) mapCustomerColumns([]);
-    if (reader) {
-      this.result.delimiter = reader.delimiter;
-      this.result.hasBom = reader.hasBom;
-      if (reader.sourceEncoding && reader.sourceEncoding !== 'utf-8') this.result.encoding = reader.sourceEncoding;
-    }
+    this.result.delimiter = reader.delimiter ?? ',';
+    this.result.hasBom = reader.hasBom;
+    if (reader.sourceEncoding && reader.sourceEncoding !== 'utf-8') this.result.encoding = reader.sourceEncoding;
     return this.result;
-  }
-
-  /** Column map in use (after the header). */
-  get columnMap(): ColumnMap | undefined {
-    return this.columns;
   }
 }
 
 /** Imports customers from CSV text. */
 export function importCustomersCsvText(text: string): CustomerImportResult {
-  const parsed = parseCsv(text);
+  const reader = new CsvReader();
   const imp = new CustomerCsvImport();
-  for (const r of parsed.records) imp.add(r);
-  const result = imp.finish();
-  result.delimiter = parsed.delimiter;
-  result.hasBom = parsed.hasBom;
-  return result;
+  for (const r of [...reader.push(text), ...reader.end()]) imp.addRecord(r);
+  return imp.finish(reader);
 }
 
 /** Imports customers from a CSV file, streamed, in `encoding` or the one its bytes show. */
-export async function importCustomersCsvFile(path: string, encoding?: SourceEncoding): Promise<CustomerImportResult> {
+export function importCustomersCsvFile(path: string, encoding?: SourceEncoding): Promise<CustomerImportResult> {
+  return importCustomersCsvChunks(createReadStream(path, { highWaterMark: 64 * 1024 }), encoding);
+}
+
+/** Imports customers from CSV byte/text chunks (any stream), in `encoding` or the one the bytes show. */
+export async function importCustomersCsvChunks(
+  source: AsyncIterable<Buffer | Uint8Array | string>,
+  encoding?: SourceEncoding,
+): Promise<CustomerImportResult> {
   const reader = new CsvReader();
   const imp = new CustomerCsvImport();
-  for await (const r of readCsvFile(path, reader, encoding)) imp.add(r);
+  for await (const r of readCsvChunks(source, reader, encoding)) imp.addRecord(r);
   return imp.finish(reader);
 }
 
@@ -341,14 +289,6 @@ export function namePreview(sample: Uint8Array, encoding: SourceEncoding, comple
   return [...nonAscii, ...names.filter((n) => !nonAscii.includes(n))].slice(0, count);
 }
 
-/** Imports customers from CSV byte/text chunks (any stream). */
-export async function importCustomersCsvChunks(source: AsyncIterable<Buffer | Uint8Array | string>): Promise<CustomerImportResult> {
-  const reader = new CsvReader();
-  const imp = new CustomerCsvImport();
-  for await (const r of readCsvChunks(source, reader)) imp.add(r);
-  return imp.finish(reader);
-}
-
 /**
  * Imports customers from JSON: an array of objects whose keys are the field names or any header alias
  * (`"VKN"`, `"Ünvan"`...). `IsExport` may be a boolean, number or yes/no word.
@@ -363,13 +303,10 @@ export function importCustomersJson(input: string | unknown): CustomerImportResu
     }
   }
   if (!Array.isArray(value)) throw new CustomerImportError(issue('json.notArray', {}));
-  const result: CustomerImportResult = { accepted: [], rejected: [] };
-  const firstRowByTaxNumber = new Map<string, number>();
+  const rows = new CustomerRows();
   value.forEach((element: unknown, i) => {
-    const row = i + 1;
     if (element === null || typeof element !== 'object' || Array.isArray(element)) {
-      result.rejected.push({ row, source: element, reasons: [issue('row.notObject', {})] });
-      return;
+      return rows.add(i + 1, undefined, { source: element });
     }
     const raw: RawCustomer = {};
     for (const [key, v] of Object.entries(element as Record<string, unknown>)) {
@@ -377,37 +314,9 @@ export function importCustomersJson(input: string | unknown): CustomerImportResu
       if (!f || raw[f] !== undefined || v === null || v === undefined) continue;
       raw[f] = typeof v === 'boolean' ? String(v) : typeof v === 'number' ? String(v) : typeof v === 'string' ? v : JSON.stringify(v);
     }
-    const built = buildCustomer(raw);
-    if ('reasons' in built) {
-      result.rejected.push({ row, source: element, reasons: built.reasons });
-      return;
-    }
-    const firstRow = firstRowByTaxNumber.get(built.customer.TaxNumber);
-    if (firstRow !== undefined) {
-      result.rejected.push({ row, source: element, reasons: [issue('taxNumber.duplicate', { taxNumber: built.customer.TaxNumber, firstRow })] });
-      return;
-    }
-    firstRowByTaxNumber.set(built.customer.TaxNumber, row);
-    result.accepted.push({ row, customer: built.customer });
+    rows.add(i + 1, raw, { source: element });
   });
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Writers
-
-/** Rejected JSON elements with a `Reason` property added (ignored on re-import), for a `.rejected.json`. */
-export function writeRejectedJson(
-  result: CustomerImportResult,
-  formatReason: (reason: ImportIssue) => string = (r) => r.message,
-): string {
-  const rows = result.rejected.map((r) => {
-    const reason = r.reasons.map(formatReason).join(' | ');
-    return r.source !== null && typeof r.source === 'object' && !Array.isArray(r.source)
-      ? { ...(r.source as Record<string, unknown>), Reason: reason }
-      : { Value: r.source, Reason: reason };
-  });
-  return JSON.stringify(rows, null, 2);
+  return rows.result;
 }
 
 /** `customers.csv` → `customers.rejected.csv`; a file that already is a rejected file keeps its name. */
@@ -448,12 +357,6 @@ export interface CustomerExportOptions extends CsvWriterOptions {
   headers?: 'api' | 'tr';
 }
 
-const TURKISH_HEADERS: Record<CustomerField, string> = {
-  TaxNumber: 'VKN/TCKN', Name: 'Ünvan', TaxDepartment: 'Vergi Dairesi', Address: 'Adres', Country: 'Ülke',
-  City: 'İl', District: 'İlçe', PostalCode: 'Posta Kodu', Phone: 'Telefon', Fax: 'Faks', Email: 'E-posta',
-  WebSite: 'Web', IsExport: 'İhracat',
-};
-
 /**
  * Customer export, one piece at a time: the first yielded string is the header (with the BOM if
  * asked), then one line per customer, so a caller can write pages to a stream as they arrive.
@@ -464,7 +367,7 @@ export function* exportCustomersCsv(
 ): Generator<string> {
   const tr = options.headers === 'tr';
   const w = new CsvWriter(options);
-  yield w.row(CUSTOMER_FIELDS.map((f) => (tr ? TURKISH_HEADERS[f] : f)));
+  yield w.row(CUSTOMER_FIELDS.map((f) => (tr ? CUSTOMER_HEADER_ALIASES[f][0] : f)));
   for (const c of customers) {
     yield w.row(CUSTOMER_FIELDS.map((f) => {
       if (f === 'IsExport') return c.IsExport ? (tr ? 'Evet' : 'true') : tr ? 'Hayır' : 'false';

@@ -21,11 +21,6 @@ export interface ServerOutcomeTexts {
   notSent(): string;
 }
 
-/** A reason the server (or the transport) gave; the domain's issue codes cover local checks only. */
-export function serverReason(text: string): ImportIssue {
-  return { code: 'row.notObject', params: { server: text }, message: text };
-}
-
 /** The cells of a row that passed the local checks, rebuilt in the source's column order. */
 export function cellsOf(header: readonly string[], customer: CustomerRecord): string[] {
   return header.map((h) => {
@@ -45,9 +40,11 @@ export function mergeServerOutcome(
 ): RejectedCustomer[] {
   const header = result.header ?? [];
   const extra: RejectedCustomer[] = [];
+  // A reason the server (or the transport) gave; the domain's issue codes cover local checks only.
   const add = (index: number, reason: string) => {
     const row = sent[index];
-    extra.push({ row: row.row, ...(row.line !== undefined ? { line: row.line } : {}), cells: cellsOf(header, row.customer), source: row.customer, reasons: [serverReason(reason)] });
+    const reasons: ImportIssue[] = [{ code: 'row.notObject', params: { server: reason }, message: reason }];
+    extra.push({ row: row.row, ...(row.line !== undefined ? { line: row.line } : {}), cells: cellsOf(header, row.customer), source: row.customer, reasons });
   };
   for (const r of report.rejected) add(r.index, r.messages.map((m) => m.description).join(' ') || texts.rejectedWithoutMessage(r.status ?? '?'));
   for (const u of report.unknown) add(u.index, texts.unknown(u.error.kind));

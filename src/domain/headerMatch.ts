@@ -60,10 +60,7 @@ export class HeaderNames<T = true> {
 
   /** The value of the name `header` is (after folding), if any. */
   lookup(header: string): T | undefined {
-    return this.lookupFolded(foldHeader(header));
-  }
-
-  lookupFolded(folded: string): T | undefined {
+    const folded = foldHeader(header);
     const exact = this.byFolded.get(folded);
     if (exact !== undefined || !folded.includes(WILDCARD)) return exact;
     for (const [known, value] of this.byFolded) if (wildcardEquals(folded, known)) return value;

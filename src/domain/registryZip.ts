@@ -4,7 +4,7 @@
 
 import { PassThrough, type Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { crc32 } from './crc32';
+import { crc32 } from 'node:zlib';
 import { RegistryXmlParser } from './registryXml';
 import type { Taxpayer } from './registryXml';
 import { readLocalHeader, ZipArchive, ZipError, type ZipEntry } from './zip';

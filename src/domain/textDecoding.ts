@@ -10,8 +10,6 @@ import { StringDecoder } from 'node:string_decoder';
 
 export type SourceEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1254' | 'x-mac-turkish';
 
-export const SOURCE_ENCODINGS: readonly SourceEncoding[] = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1254', 'x-mac-turkish'];
-
 /** windows-1254 bytes 0x80–0x9F (WHATWG index; unassigned bytes map to the C1 control of the same value). */
 const CP1254_80_9F =
   '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u008e\u008f' +
@@ -50,21 +48,11 @@ function decodeSingleByte(bytes: Uint8Array, table: readonly string[]): string {
   return s;
 }
 
-/** Decodes windows-1254 bytes (single-byte, so chunk boundaries need no care). */
-export function decodeWindows1254(bytes: Uint8Array): string {
-  return decodeSingleByte(bytes, CP1254_TABLE);
-}
-
-/** Decodes x-mac-turkish bytes (single-byte). */
-export function decodeMacTurkish(bytes: Uint8Array): string {
-  return decodeSingleByte(bytes, MAC_TURKISH_TABLE);
-}
-
-/** The byte order mark an encoding's file starts with, and its length, if the bytes start with one. */
-export function bomOf(bytes: Uint8Array): { encoding: SourceEncoding; length: number } | undefined {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', length: 3 };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', length: 2 };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', length: 2 };
+/** The encoding whose byte order mark the bytes start with, if they start with one. */
+function bomOf(bytes: Uint8Array): SourceEncoding | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
   return undefined;
 }
 
@@ -109,14 +97,9 @@ export function decodeText(bytes: Uint8Array, encoding: SourceEncoding): string 
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Telling the encodings apart
-
 export interface EncodingGuess {
   /** The most likely encoding. */
   encoding: SourceEncoding;
-  /** The bytes start with this encoding's BOM. */
-  bom: boolean;
   /** False when other readings are as plausible: the caller should ask (with a preview of each). */
   certain: boolean;
   /** When not certain: every plausible encoding, most likely first. */
@@ -188,11 +171,11 @@ function hasUtf8Sequences(bytes: Uint8Array): boolean {
  */
 export function detectEncoding(sample: Uint8Array, complete = true): EncodingGuess {
   const bom = bomOf(sample);
-  if (bom) return { encoding: bom.encoding, bom: true, certain: true, candidates: [bom.encoding] };
-  if (isUtf8Sample(sample, complete)) return { encoding: 'utf-8', bom: false, certain: true, candidates: ['utf-8'] };
-  const windows = decodeWindows1254(sample);
-  const mac = decodeMacTurkish(sample);
-  if (windows === mac) return { encoding: 'windows-1254', bom: false, certain: true, candidates: ['windows-1254'] };
+  if (bom) return { encoding: bom, certain: true, candidates: [bom] };
+  if (isUtf8Sample(sample, complete)) return { encoding: 'utf-8', certain: true, candidates: ['utf-8'] };
+  const windows = decodeSingleByte(sample, CP1254_TABLE);
+  const mac = decodeSingleByte(sample, MAC_TURKISH_TABLE);
+  if (windows === mac) return { encoding: 'windows-1254', certain: true, candidates: ['windows-1254'] };
   const w = plausibility(windows);
   const m = plausibility(mac);
   const score = (p: Plausibility) => p.good - 3 * p.bad;
@@ -202,7 +185,7 @@ export function detectEncoding(sample: Uint8Array, complete = true): EncodingGue
   const certain = (pb.bad === 0 && po.bad > 0) || po.bad >= 3 * pb.bad + 3;
   const candidates: SourceEncoding[] = [best, other];
   if (!certain && hasUtf8Sequences(sample)) candidates.push('utf-8');
-  return { encoding: best, bom: false, certain, candidates };
+  return { encoding: best, certain, candidates };
 }
 
 /** How many bytes from the first non-ASCII one a streaming decoder looks at before it decides. */
@@ -247,7 +230,7 @@ export class SniffingTextDecoder {
       }
       this.first = false;
       const bom = bomOf(data);
-      if (bom) return this.choose(bom.encoding, data);
+      if (bom) return this.choose(bom, data);
     }
     let start = 0;
     while (start < data.length && data[start] < 0x80) start++;

@@ -9,7 +9,6 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
-import { crc32 } from './crc32';
 
 /** The archive is not a readable ZIP: the message says what is wrong, in lower case, to follow a colon. */
 export class ZipError extends Error {
@@ -131,7 +130,7 @@ export class ZipArchive {
     try {
       for await (const chunk of content) {
         if (signal?.aborted) throw new ZipError('the ZIP check was cancelled');
-        crc = crc32(chunk as Buffer, crc);
+        crc = zlib.crc32(chunk as Buffer, crc);
         size += (chunk as Buffer).length;
       }
     } catch (e) {
@@ -326,7 +325,7 @@ async function* oneEntryZip(name: Buffer, content: Readable, level: number, modi
   const deflate = zlib.createDeflateRaw({ level });
   const fed = pipeline(content, async function* (chunks: AsyncIterable<Buffer>) {
     for await (const chunk of chunks) {
-      crc = crc32(chunk, crc);
+      crc = zlib.crc32(chunk, crc);
       size += chunk.length;
       yield chunk;
     }

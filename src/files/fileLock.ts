@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tempPathBeside } from './atomicFile';
 import { processIsAlive, retryWhileLocked } from './lockedFiles';
 
@@ -66,8 +67,6 @@ async function breakStale(lockFile: string, stale: LockOwner | undefined): Promi
   await fs.promises.rm(aside, { force: true });
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Creates the lock file with its owner already in it: the owner is written to a temporary file that is
  * then hard-linked to the lock's name (which fails with EEXIST when the lock exists). A holder killed at
@@ -121,7 +120,7 @@ export async function withFileLock<T>(lockFile: string, work: () => Promise<T>, 
       continue;
     }
     if (Date.now() > deadline) throw new LockTimeoutError(lockFile);
-    await pause(delay);
+    await sleep(delay);
   }
   const refresh = setInterval(() => {
     const now = new Date();

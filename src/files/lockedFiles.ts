@@ -4,6 +4,7 @@
 // FileLockedError that names the file, so the user is told which program to close instead of seeing
 // EBUSY. Plain Node (no vscode): the API client, the registry index and the commands all use it.
 import * as fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The codes Windows (and a few network file systems) give for a file that someone else holds. */
 const LOCK_CODES = new Set(['EBUSY', 'EPERM', 'EACCES']);
@@ -42,21 +43,6 @@ export function setLockRetryDefault(totalMs: number): () => void {
   };
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * Runs `operation` on `path`, again after 20, 40, 80 … (at most 500) ms while it fails with a lock
  * code, until `totalMs` has passed; then throws FileLockedError for `path`. Other errors pass at once.
@@ -70,7 +56,9 @@ export async function retryWhileLocked<T>(path: string, operation: () => Promise
       if (!isLockError(error)) throw error;
       const left = deadline - Date.now();
       if (left <= 0) throw new FileLockedError(path, (error as NodeJS.ErrnoException).code as string, { cause: error });
-      await pause(Math.min(delay, left), options.signal);
+      await sleep(Math.min(delay, left), undefined, { signal: options.signal }).catch(() => {
+        throw options.signal?.reason;
+      });
     }
   }
 }

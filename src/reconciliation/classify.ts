@@ -2,17 +2,13 @@
 // "Registered" = in the Invoice lists with at least one active alias; "deregistered" = in the list
 // with every alias deleted; "not registered" = not in the list.
 import type { GlobalCustomerAliasesResponse } from '../api/types';
-import { checkTaxId, type TaxIdKind, type TaxIdProblem } from '../domain/taxId';
+import { checkTaxId, type TaxIdCheck } from '../domain/taxId';
 import { activeAliases, type OfflineTaxpayer } from '../registry/offlineLookup';
 
 export type ReconStatus = 'user' | 'notUser' | 'invalid' | 'unchecked';
 
-export interface InvalidReason {
-  problem: TaxIdProblem;
-  kind?: TaxIdKind;
-  /** For a checksum failure: the check digit(s) the first nine digits call for. */
-  expectedCheckDigits?: string;
-}
+/** What a checksum says about a number that fails it. */
+export type InvalidReason = Omit<Extract<TaxIdCheck, { valid: false }>, 'valid' | 'value'>;
 
 export interface CustomerRef {
   ID: number;

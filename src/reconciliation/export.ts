@@ -42,23 +42,17 @@ export function* reconciliationCsvLines(report: ReconciliationReport, labels: Ex
   }
 }
 
-export interface WrittenReconciliation {
-  /** Customer lines written. */
-  lines: number;
-  saved: SavedFile;
-}
-
 /**
  * Writes the file in pieces of about 64 kB to a temporary file that replaces `file` once complete; a
  * held `file` ends in a numbered name beside it (SavedFile.heldTarget). Throws what the writing threw,
- * with `file` as it was.
+ * with `file` as it was. `lines`: the customer lines written.
  */
 export async function writeReconciliationCsv(
   file: string,
   report: ReconciliationReport,
   labels: ExportLabels,
   options: SaveOptions & { delimiter?: CsvDelimiter } = {},
-): Promise<WrittenReconciliation> {
+): Promise<{ lines: number; saved: SavedFile }> {
   let lines = -1;
   const saved = await saveUserFile(
     file,

@@ -1,7 +1,6 @@
 // The localized texts of a reconciliation: statuses, reasons, changes, export header.
 import * as vscode from 'vscode';
-import { formatDateTime } from '../shell/displayFormat';
-import type { InvalidReason, ReconRow, ReconStatus } from './classify';
+import type { InvalidReason, ReconRow } from './classify';
 import type { ChangeKind, ExportLabels } from './export';
 
 /** What a checksum can say: not which digit is wrong, but the check digit(s) the first nine call for. */
@@ -24,15 +23,6 @@ export function reasonText(reason: InvalidReason | undefined): string {
   }
 }
 
-export function statusLabels(): Record<ReconStatus, string> {
-  return {
-    user: vscode.l10n.t('e-Invoice user'),
-    notUser: vscode.l10n.t('Not an e-invoice user'),
-    invalid: vscode.l10n.t('Invalid tax number'),
-    unchecked: vscode.l10n.t('Not checked (lookup failed)'),
-  };
-}
-
 export function changeLabels(): Record<ChangeKind, string> {
   return { newlyRegistered: vscode.l10n.t('Newly registered'), aliasChanged: vscode.l10n.t('Alias changed'), deregistered: vscode.l10n.t('Deregistered') };
 }
@@ -50,13 +40,13 @@ export function exportLabels(): ExportLabels {
       vscode.l10n.t('Change'),
       vscode.l10n.t('Previous Alias'),
     ],
-    status: statusLabels(),
+    status: {
+      user: vscode.l10n.t('e-Invoice user'),
+      notUser: vscode.l10n.t('Not an e-invoice user'),
+      invalid: vscode.l10n.t('Invalid tax number'),
+      unchecked: vscode.l10n.t('Not checked (lookup failed)'),
+    },
     change: changeLabels(),
     reason: (row: ReconRow) => reasonText(row.reason),
   };
-}
-
-/** A date and time in the display language (for "Changes since …"). */
-export function formatWhen(iso: string): string {
-  return formatDateTime(iso);
 }

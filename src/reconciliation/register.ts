@@ -16,7 +16,8 @@ import { prompts, UserCancelledError } from '../shell/prompts';
 import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { writeReconciliationCsv } from './export';
-import { exportLabels, formatWhen } from './labels';
+import { exportLabels } from './labels';
+import { formatDateTime } from '../shell/displayFormat';
 import { buildReport, type ReconciliationReport } from './report';
 import { runReconciliation, RunCancelledError, type RegistrySource } from './run';
 import { SnapshotStore, type Snapshot } from './snapshot';
@@ -34,15 +35,7 @@ export interface RunArgs {
 const HAS_RESULT = 'nilvera.reconciliation.hasResult';
 
 /** What the extension-host tests reach through the internal command. */
-export interface ReconciliationTestHook {
-  tree: ReconciliationTree;
-  store: SnapshotStore;
-  view: vscode.TreeView<unknown>;
-  /** The registry-index root the runs read (globalStorage/registry-index). */
-  indexRoot: string;
-  /** The snapshot file of the active profile's account at `baseUrl`. */
-  snapshotFile(baseUrl: string): string;
-}
+export type ReconciliationTestHook = ReturnType<Reconciliation['testHook']>;
 
 function customerOf(arg: unknown): CustomerNode['row'] | undefined {
   if (arg instanceof CustomerNode) return arg.row;
@@ -140,7 +133,7 @@ class Reconciliation {
   private async show(report: ReconciliationReport, offline: boolean): Promise<void> {
     this.tree.show(report);
     this.view.message = offline
-      ? vscode.l10n.t('{0}, checked against the registry list downloaded {1}.', customersCounted(report.totalCustomers), report.indexDate ? formatWhen(report.indexDate) : '—')
+      ? vscode.l10n.t('{0}, checked against the registry list downloaded {1}.', customersCounted(report.totalCustomers), report.indexDate ? formatDateTime(report.indexDate) : '—')
       : vscode.l10n.t('{0}, checked online ({1}).', customersCounted(report.totalCustomers), lookupRequestsCounted(report.lookupRequests));
     await vscode.commands.executeCommand('setContext', HAS_RESULT, true);
     if (report.unchecked.length) {
@@ -183,9 +176,10 @@ class Reconciliation {
     return { path: where.path, written: lines };
   }
 
-  testHook(): ReconciliationTestHook {
+  /** The view's parts, the index root the runs read, the snapshot file of the active profile at a URL. */
+  testHook() {
     const { tree, store, view, indexRoot } = this;
-    return { tree, store, view, indexRoot, snapshotFile: (baseUrl) => store.fileFor(baseUrl, this.shell.activeProfile().id) };
+    return { tree, store, view, indexRoot, snapshotFile: (baseUrl: string) => store.fileFor(baseUrl, this.shell.activeProfile().id) };
   }
 }
 

@@ -3,7 +3,7 @@
 // numbers per request). Plain Node: the VS Code side adds progress and cancellation.
 import type { CallOptions } from '../api/http';
 import { lookupRegistryInBatches } from '../api/bulk';
-import { hasPageAfter, readPaging } from '../api/specSilent';
+import { hasPageAfter, readPaging, type PagingRead } from '../api/specSilent';
 import type { RegistryApi } from '../api/areas/registry';
 import type { CustomerListQuery, CustomerResponsePagination } from '../api/types';
 import type { OfflineTaxpayer } from '../registry/offlineLookup';
@@ -55,10 +55,6 @@ export class RunCancelledError extends Error {
   }
 }
 
-function toRef(c: { ID: number; TaxNumber: string | null; Name: string | null }): CustomerRef {
-  return { ID: c.ID, TaxNumber: c.TaxNumber, Name: c.Name };
-}
-
 async function classifyPage(refs: CustomerRef[], source: RegistrySource, signal: AbortSignal | undefined, counters: { lookups: number; unchecked: number }): Promise<ReconRow[]> {
   if (source.kind === 'offline') return refs.map((c) => classifyOffline(c, source.lookup((c.TaxNumber ?? '').trim())));
   const valid = refs.filter((c) => !classifyChecksum(c)).map((c) => (c.TaxNumber ?? '').trim());
@@ -88,7 +84,9 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
   const throwIfCancelled = () => {
     if (signal?.aborted) throw new RunCancelledError();
   };
-  const fetchPage = async (page: number) => {
+  // The server's own Page, PageSize and totals count, never the ones asked for (it may cap or ignore
+  // PageSize, leave totals out or negative, or send its last page again: src/api/specSilent.ts).
+  const fetchPage = async (page: number): Promise<{ read: PagingRead; rows: number }> => {
     throwIfCancelled();
     counters.lists++;
     let result: CustomerResponsePagination;
@@ -98,28 +96,23 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
       throwIfCancelled();
       throw e;
     }
+    const content = Array.isArray(result.Content) ? result.Content : [];
     const classifyStart = performance.now();
-    const rows = await classifyPage((Array.isArray(result.Content) ? result.Content : []).map(toRef), source, signal, counters);
+    const rows = await classifyPage(content, source, signal, counters);
     counters.classifyMs += performance.now() - classifyStart;
     throwIfCancelled();
     pages.set(page, rows);
     done += rows.length;
     options.onProgress?.(done, Math.max(total, done));
-    return result;
+    return { read: readPaging(result, page, pageSize), rows: content.length };
   };
 
-  // The server's own Page, PageSize and totals count, never the ones asked for (it may cap or ignore
-  // PageSize, leave totals out or negative, or send its last page again: src/api/specSilent.ts).
   const first = await fetchPage(1);
-  const firstRead = readPaging(first, 1, pageSize);
-  const firstRows = Array.isArray(first.Content) ? first.Content.length : 0;
-  total = firstRead.totalCount ?? firstRows;
+  total = first.read.totalCount ?? first.rows;
   options.onProgress?.(done, Math.max(total, done));
-  let lastPage = 1;
-  if (firstRead.totalPages !== null) {
+  const totalPages = first.read.totalPages;
+  if (totalPages !== null) {
     // Known page count: fetch the rest in parallel.
-    const totalPages = firstRead.totalPages;
-    lastPage = Math.max(1, totalPages);
     let next = 2;
     const worker = async () => {
       while (next <= totalPages) await fetchPage(next++);
@@ -127,25 +120,17 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 6) }, worker));
   } else {
     // Unknown: one page after the other until one comes back short, empty, or not the one asked.
-    let read = firstRead;
-    let rows = firstRows;
-    let page = 1;
-    while (hasPageAfter(read, page, rows) && page < MAX_PAGES_WITHOUT_TOTAL) {
-      page++;
-      const result = await fetchPage(page);
-      read = readPaging(result, page, pageSize);
-      rows = Array.isArray(result.Content) ? result.Content.length : 0;
-      lastPage = page;
+    for (let page = 1, last = first; hasPageAfter(last.read, page, last.rows) && page < MAX_PAGES_WITHOUT_TOTAL; ) {
+      last = await fetchPage(++page);
       total = Math.max(total, done);
     }
   }
-  const totalPages = lastPage;
 
   // A customer can show up twice when the list shifts between pages: keep its first row.
   const seen = new Set<number>();
   const rows: ReconRow[] = [];
-  for (let p = 1; p <= Math.max(1, totalPages); p++) {
-    for (const row of pages.get(p) ?? []) {
+  for (const page of [...pages.keys()].sort((a, b) => a - b)) {
+    for (const row of pages.get(page) ?? []) {
       if (seen.has(row.customerId)) continue;
       seen.add(row.customerId);
       rows.push(row);

@@ -164,16 +164,14 @@ export class SnapshotStore {
   async sweep(): Promise<string[]> {
     const removed = await sweepTempFiles(this.folder, 24 * 3600_000);
     for (const name of await fs.promises.readdir(this.folder).catch(() => [] as string[])) {
-      const m = /^snapshot-[0-9a-f]+\.tsv\.(\d+)\.\d+\.part$/.exec(name);
-      if (!m || Number(m[1]) === process.pid || processIsAlive(Number(m[1]))) continue;
       const file = path.join(this.folder, name);
-      if (await removeRetrying(file, { totalMs: 0 }).then(() => true, () => false)) removed.push(file);
-    }
-    for (const name of await fs.promises.readdir(this.folder).catch(() => [] as string[])) {
-      if (!/^snapshot-[0-9a-f]+\.tsv\.lock$/.test(name)) continue;
-      // Taking the lock takes over a dead holder's and removes it; a live holder's is left alone.
-      const lock = path.join(this.folder, name);
-      if (await withFileLock(lock, async () => true, { waitMs: 0 }).catch(() => false)) removed.push(lock);
+      const part = /^snapshot-[0-9a-f]+\.tsv\.(\d+)\.\d+\.part$/.exec(name);
+      if (part && Number(part[1]) !== process.pid && !processIsAlive(Number(part[1]))) {
+        if (await removeRetrying(file, { totalMs: 0 }).then(() => true, () => false)) removed.push(file);
+      } else if (/^snapshot-[0-9a-f]+\.tsv\.lock$/.test(name)) {
+        // Taking the lock takes over a dead holder's and removes it; a live holder's is left alone.
+        if (await withFileLock(file, async () => true, { waitMs: 0 }).catch(() => false)) removed.push(file);
+      }
     }
     return removed;
   }

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import { ReconciliationCommands } from '../constants';
 import type { ReconRow } from './classify';
-import { changeLabels, formatWhen, reasonText } from './labels';
+import { changeLabels, reasonText } from './labels';
+import { formatDateTime } from '../shell/displayFormat';
 import type { ReconciliationReport } from './report';
 import type { AliasChange } from './snapshot';
 
@@ -69,7 +70,7 @@ export function groupsOf(report: ReconciliationReport): GroupNode[] {
       g('aliasChanged', labels.aliasChanged, c.aliasChanged),
       g('deregistered', labels.deregistered, c.deregistered),
     ];
-    out.push(new GroupNode('changes', vscode.l10n.t('Changes since {0} ({1})', formatWhen(report.previousAt), count), undefined, subs, true));
+    out.push(new GroupNode('changes', vscode.l10n.t('Changes since {0} ({1})', formatDateTime(report.previousAt), count), undefined, subs, true));
   }
   return out;
 }

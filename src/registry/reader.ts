@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { crc32 } from '../domain/crc32';
+import { crc32 } from 'node:zlib';
 import type { Taxpayer } from '../domain/registryXml';
 import { foldedWords, foldTurkish } from './fold';
 import { CURRENT_POINTER, decodeRecord, FIELD_SEP, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, RegistryIndexError, taxNumberKey, type IndexMeta } from './format';

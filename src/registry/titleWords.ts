@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { crc32 } from '../domain/crc32';
+import { crc32 } from 'node:zlib';
 import { FileAppender } from './fileAppender';
 import { foldedLatinBatch, foldedWordsOfOtherTitles } from './fold';
 import { FILES, WORDS_PER_BLOCK } from './format';

@@ -6,22 +6,18 @@ import type { AlertResponse, CampaignResponse, CreditResponse, ExchangeRateRespo
 export class AccountApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** GET /general/Alerts */
   alerts(opts?: CallOptions): Promise<AlertResponse[]> {
     return this.http.json({ operation: 'account.alerts', method: 'GET', path: '/general/Alerts' }, opts);
   }
 
-  /** GET /general/Campaigns */
   campaigns(opts?: CallOptions): Promise<CampaignResponse[]> {
     return this.http.json({ operation: 'account.campaigns', method: 'GET', path: '/general/Campaigns' }, opts);
   }
 
-  /** GET /general/Credits */
   credits(opts?: CallOptions): Promise<CreditResponse[]> {
     return this.http.json({ operation: 'account.credits', method: 'GET', path: '/general/Credits' }, opts);
   }
 
-  /** GET /general/ExchangeRate */
   exchangeRate(opts?: CallOptions): Promise<ExchangeRateResponse> {
     return this.http.json({ operation: 'account.exchangeRate', method: 'GET', path: '/general/ExchangeRate' }, opts);
   }

@@ -14,7 +14,6 @@ export class CertificatesApi {
     return listOr404Empty(this.http.json<CertificateResponse[] | null | undefined>({ operation: 'certificates.list', method: 'GET', path: '/general/Company/Certificate' }, opts), 'certificates.list');
   }
 
-  /** GET /general/Company/Certificate/{SerialNumber} */
   async get(serialNo: string, opts?: CallOptions): Promise<CertificateResponse> {
     if (hasSlash(serialNo)) {
       // A slash in a path value may be decoded, kept encoded or refused (specSilent.ts): such a
@@ -28,17 +27,14 @@ export class CertificatesApi {
     return requireRecord(found, 'certificates.get', ['ID', 'SerialNo']);
   }
 
-  /** POST /general/Company/Certificate → true */
   async create(cmd: CreateCompanyCertificateCommand, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'certificates.create', method: 'POST', path: '/general/Company/Certificate', body: cmd }, opts), 'certificates.create');
   }
 
-  /** PUT /general/Company/Certificate → true */
   async update(cmd: UpdateCompanyCertificateCommand, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'certificates.update', method: 'PUT', path: '/general/Company/Certificate', body: cmd }, opts), 'certificates.update');
   }
 
-  /** DELETE /general/Company/Certificate/{ID} → true */
   async delete(id: number, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'certificates.delete', method: 'DELETE', path: `/general/Company/Certificate/${encodeSegment(id)}` }, opts), 'certificates.delete');
   }

@@ -7,17 +7,14 @@ import type { CompanyListItem, CompanyModulesResponse, CompanyResponse, CompanyR
 export class CompanyApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** GET /general/Company */
   get(opts?: CallOptions): Promise<CompanyResponse> {
     return this.http.json({ operation: 'company.get', method: 'GET', path: '/general/Company' }, opts);
   }
 
-  /** PUT /general/Company */
   update(cmd: CompanyResponseCommand, opts?: CallOptions): Promise<CompanyResponse> {
     return this.http.json({ operation: 'company.update', method: 'PUT', path: '/general/Company', body: cmd }, opts);
   }
 
-  /** GET /general/Company/Modules */
   modules(opts?: CallOptions): Promise<CompanyModulesResponse[]> {
     return this.http.json({ operation: 'company.modules', method: 'GET', path: '/general/Company/Modules' }, opts);
   }

@@ -50,7 +50,6 @@ export class CustomersApi {
     return this.http.json({ operation: 'customers.create', method: 'POST', path: '/general/Customers', body: dtos }, opts);
   }
 
-  /** PUT /general/Customers → true */
   async update(cmd: UpdateCustomerCommand, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'customers.update', method: 'PUT', path: '/general/Customers', body: cmd }, opts), 'customers.update');
   }
@@ -86,7 +85,6 @@ export class CustomersApi {
     }
   }
 
-  /** DELETE /general/Customers/{ID} → true */
   async delete(id: number, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'customers.delete', method: 'DELETE', path: `/general/Customers/${encodeSegment(id)}` }, opts), 'customers.delete');
   }
@@ -96,7 +94,6 @@ export class CustomersApi {
     return requireTrue(await this.http.json<unknown>({ operation: 'customers.deleteBulk', method: 'DELETE', path: '/general/Customers/Bulk', body: ids }, opts), 'customers.deleteBulk');
   }
 
-  /** GET /general/Customers/Search/{searchText} */
   async search(text: string, opts?: CallOptions): Promise<CustomerResponse[]> {
     const safe = pathSafeSearchText(text);
     if (safe === '' && text !== '') return [];
@@ -110,7 +107,6 @@ export class CustomersApi {
     }
   }
 
-  /** GET /general/Customers/GetCustomerInfo/{TaxNumber} */
   async getByTaxNumber(taxNumber: string, opts?: CallOptions): Promise<CustomerDetailResponse> {
     refuseSlashInPathValue(taxNumber, 'customers.getByTaxNumber');
     const found = await this.http.json<CustomerDetailResponse | null | undefined>(

@@ -21,7 +21,6 @@ export class DocumentsApi {
     return this.http.json({ operation: 'documents.create', method: 'POST', path: '/general/CompanyDocuments', body: cmd }, opts);
   }
 
-  /** DELETE /general/CompanyDocuments/{ID} → true */
   async delete(id: number, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'documents.delete', method: 'DELETE', path: `/general/CompanyDocuments/${encodeSegment(id)}` }, opts), 'documents.delete');
   }

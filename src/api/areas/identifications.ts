@@ -21,7 +21,6 @@ export class IdentificationsApi {
     );
   }
 
-  /** DELETE /general/CompanyIdentification/{ID} → true */
   async delete(id: number, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'identifications.delete', method: 'DELETE', path: `/general/CompanyIdentification/${encodeSegment(id)}` }, opts), 'identifications.delete');
   }

@@ -7,7 +7,6 @@ import type { UpdateSeriesCommand, UpdateTemplateCommand } from '../types';
 export class EbillApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** PUT /ebill/Templates → true */
   async updateTemplate(cmd: UpdateTemplateCommand, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'ebill.updateTemplate', method: 'PUT', path: '/ebill/Templates', body: cmd }, opts), 'ebill.updateTemplate');
   }
@@ -16,7 +15,6 @@ export class EbillApi {
 export class EvoucherApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** PUT /evoucher/Series → true */
   async updateSeries(cmd: UpdateSeriesCommand, opts?: CallOptions): Promise<boolean> {
     return requireTrue(await this.http.json<unknown>({ operation: 'evoucher.updateSeries', method: 'PUT', path: '/evoucher/Series', body: cmd }, opts), 'evoucher.updateSeries');
   }

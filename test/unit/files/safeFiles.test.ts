@@ -133,6 +133,17 @@ if (!runAsChild(child)) {
     assert.equal(calls, 1);
   });
 
+  test('a cancel while a hold is waited out stops the wait at once, with the cancel as the error', async () => {
+    const cancel = new AbortController();
+    const reason = new Error('cancelled by the user');
+    setTimeout(() => cancel.abort(reason), 50);
+    const started = Date.now();
+    const held = Object.assign(new Error('EBUSY'), { code: 'EBUSY' });
+    const waiting = retryWhileLocked(path.join(dir, 'held.csv'), () => Promise.reject(held), { totalMs: 10_000, signal: cancel.signal });
+    await assert.rejects(waiting, (e) => e === reason);
+    assert.ok(Date.now() - started < 2000, 'the wait stopped with the cancel, not after the retries');
+  });
+
   test('four windows incrementing one counter under the lock lose no increment', async () => {
     fs.writeFileSync(path.join(dir, 'counter.txt'), '0');
     locks.uninstall(); // the children have no fault layer; neither should this process while they run
