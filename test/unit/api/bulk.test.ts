@@ -6,7 +6,8 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, createCustomersInBatches } from '../../../src/api';
-import type { CustomerDto, CustomerImportReport, NilveraClient } from '../../../src/api';
+import type { CustomerDto, NilveraClient } from '../../../src/api';
+import type { CustomerImportReport } from '../../../src/api/bulk';
 import { completeVkn } from '../../../src/domain/taxId';
 import { api as raw, startTestSandbox, type SandboxHandle } from '../../support/sandbox';
 
