@@ -286,6 +286,8 @@ class CustomerImport {
       // refusal only says the earlier request had stored it.
       if (aboutRow && !(p === 'present' && batch.sends > 0)) this.rejected(r, aboutRow, error.status);
       else if (p === 'present') this.created([r]);
+      // A lone row refused and not stored: the refusal is its answer (sending it again would get the same).
+      else if (refusal && batch.rows.length === 1 && (p === 'absent' || p === 'other')) this.rejected(r, error.messages, error.status);
       else if (p === 'absent') again.push(r);
       // Someone else's record under this tax number: sent again alone, the server says what it makes of it.
       else if (p === 'other') this.sendAgain([r], batch.sends, error, queue);
