@@ -9,6 +9,7 @@ const MIN_BYTES = 1 << 19;
 
 /** A buffer of at least `bytes`: a spare one if one is large enough. */
 export function batchBuffer(bytes: number): ArrayBuffer {
+  if (process.env.NILVERA_AB_NO_POOL) return new ArrayBuffer(bytes);
   for (let i = 0; i < spare.length; i++) if (spare[i].byteLength >= bytes) return spare.splice(i, 1)[0];
   // Room to spare, so the next batches (a little longer, perhaps) fit too.
   return new ArrayBuffer(Math.max(MIN_BYTES, Math.ceil(bytes * 1.25)));
@@ -16,6 +17,7 @@ export function batchBuffer(bytes: number): ArrayBuffer {
 
 /** A batch's buffer is free again (its batch was written). */
 export function recycleBatchBuffer(buffer: ArrayBuffer): void {
+  if (process.env.NILVERA_AB_NO_POOL) return;
   if (spare.length < MAX_SPARE && buffer.byteLength > 0) spare.push(buffer);
 }
 

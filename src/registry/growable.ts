@@ -18,6 +18,7 @@ const DISCARD_MIN_BYTES = 1 << 16;
  * pool, a small array, a buffer that cannot be transferred) is left as it is.
  */
 export function discard(array: NumberArray): void {
+  if (process.env.NILVERA_AB_NO_DISCARD) return;
   const buffer = array.buffer;
   if (!(buffer instanceof ArrayBuffer) || array.byteOffset !== 0 || array.byteLength !== buffer.byteLength || buffer.byteLength < DISCARD_MIN_BYTES) return;
   try {

@@ -63,7 +63,7 @@ export async function openIndexSink(folder: string, pairsInMemory: number, optio
     try {
       // A young generation of 8 MB instead of the default: as fast, and the worker's own heap stays
       // smaller (the process's peak RSS does not change beyond its run-to-run noise).
-      return new WorkerIndexSink(new Worker(file, { workerData: { folder, pairsInMemory }, resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
+      return new WorkerIndexSink(new Worker(file, { workerData: { folder, pairsInMemory }, ...(process.env.NILVERA_AB_NO_YOUNG ? {} : { resourceLimits: { maxYoungGenerationSizeMb: 8 } }) }));
     } catch {
       // No thread could be started (a host that limits them): the same work in this thread.
     }

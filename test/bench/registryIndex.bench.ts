@@ -21,7 +21,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance as perfHooks } from 'node:perf_hooks';
 import { once } from 'node:events';
 import * as readline from 'node:readline';
 import * as zlib from 'node:zlib';
@@ -31,6 +31,11 @@ import { iterateRegistryZipBatches } from '../../src/domain/registryZip';
 import { ZipArchive } from '../../src/domain/zip';
 import { buildIndexFromZip, downloadAndIndex, foldedWords, RegistryIndexReader } from '../../src/registry';
 import { printBench } from './benchLine';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { streamFirstEntry } from '../../src/domain/registryZip';
+import { PendingIndex } from '../../src/registry/builder';
+import { TAXPAYERS_PER_BATCH } from '../../src/registry/indexSink';
+import { ListEncoder } from '../../src/registry/listEncoder';
 
 /** The size the goals are for. */
 const GOAL_SIZE = 1_500_000;
@@ -80,13 +85,13 @@ function buildSandbox(): void {
 }
 
 /** A sandbox child process (buildSandbox first); with `keepLists`, each list's ZIP is built once and served from memory after. */
-async function startSandboxProcess(keepLists = false): Promise<{ url: string; key: string; stop: () => void }> {
+async function startSandboxProcess(keepLists = false): Promise<{ url: string; key: string; pid: number; stop: () => void }> {
   const args = ['--json', '--registry', String(REGISTRY), '--customers', '10', ...(keepLists ? ['--keep-lists'] : [])];
   const child = spawn(process.execPath, [path.join(root, 'dist/sandbox.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   for await (const line of lines) {
     const event = JSON.parse(line) as { event: string; url: string; keys: { full: string } };
-    if (event.event === 'listening') return { url: event.url, key: event.keys.full, stop: () => child.kill('SIGTERM') };
+    if (event.event === 'listening') return { url: event.url, key: event.keys.full, pid: child.pid ?? 0, stop: () => child.kill('SIGTERM') };
   }
   throw new Error('the sandbox exited before listening');
 }
@@ -270,7 +275,7 @@ async function floorMain(url: string): Promise<void> {
  * The product's way (the Download Registry List command): the index is built while the ZIP
  * downloads, the ZIP is checked whole before its rename, and only then is the index installed.
  */
-async function downloadAndIndexOnce(client: Client, dir: string, name: string) {
+async function downloadAndIndexOnce(client: Client, dir: string, name: string, serverPid: number) {
   const zip = path.join(dir, `${name}.zip`);
   const storage = path.join(dir, `index-${name}`);
   const rss = rssSampler();
@@ -283,6 +288,18 @@ async function downloadAndIndexOnce(client: Client, dir: string, name: string) {
   const stalls = monitorEventLoopDelay({ resolution: 10 });
   stalls.enable();
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
+  const elu0 = perfHooks.eventLoopUtilization();
+  const server0 = processCpuMs(serverPid);
+  let gcs = 0;
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcs++;
+      gcMs += e.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
   try {
     const result = await downloadAndIndex(
       (hooks) => client.registry.downloadList('PK', 'Invoice', { kind: 'file', path: zip, verifyZip: true, ...hooks }).finally(() => (downloaded = performance.now())),
@@ -291,11 +308,121 @@ async function downloadAndIndexOnce(client: Client, dir: string, name: string) {
       { aliasType: 'PK', userType: 'Invoice' },
     );
     const searchable = performance.now();
+    const cpu = process.cpuUsage(cpu0);
+    const serverCpu = (processCpuMs(serverPid) ?? Number.NaN) - (server0 ?? Number.NaN);
+    console.log(`  ${name}: CPU of this process (all threads) ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, this thread busy ${(perfHooks.eventLoopUtilization(elu0).active / 1000).toFixed(1)} s, its GCs ${gcs} (${(gcMs / 1000).toFixed(2)} s); the sandbox's CPU ${(serverCpu / 1000).toFixed(1)} s; load ${os.loadavg()[0].toFixed(1)}`);
     if (!result.streamed) throw new Error(`the index was not built on the way: ${result.notStreamedBecause}`);
     return { result, zip, storage, rssBefore, peakRss: rss.stop(), downloadMs: downloaded - started, afterMs: searchable - downloaded, stallP99: stalls.percentile(99) / 1e6, stallMax: stalls.max / 1e6 };
   } finally {
     rss.stop();
     stalls.disable();
+    observer.disconnect();
+  }
+}
+
+/** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); undefined elsewhere. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This thread's collections (count, ms) while `run` runs. */
+async function withGcCount<T>(run: () => Promise<T>): Promise<{ value: T; gcs: number; gcMs: number }> {
+  let gcs = 0;
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcs++;
+      gcMs += e.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    const value = await run();
+    await new Promise((resolve) => setImmediate(resolve));
+    return { value, gcs, gcMs };
+  } finally {
+    observer.disconnect();
+  }
+}
+
+interface FeedVariant {
+  label: string;
+  encoder: boolean;
+  env?: string;
+}
+
+/**
+ * One index build from the finished ZIP, fed by the list encoder (the product's build on the way)
+ * or by the general parser + encodeRecord; `env` switches one GC tuning off for that build.
+ */
+async function buildFedBy(variant: FeedVariant, zipPath: string, storage: string) {
+  if (variant.env) process.env[variant.env] = '1';
+  gc?.();
+  const rss = rssSampler();
+  const elu0 = perfHooks.eventLoopUtilization();
+  const cpu0 = process.cpuUsage();
+  rss.start();
+  const t0 = performance.now();
+  try {
+    const { gcs, gcMs } = await withGcCount(async () => {
+      const pending = await PendingIndex.start(storage, {});
+      try {
+        const feed = variant.encoder ? streamFirstEntry(fs.createReadStream(zipPath), new ListEncoder(TAXPAYERS_PER_BATCH)) : iterateRegistryZipBatches(zipPath);
+        await pending.addFrom(feed);
+        await pending.finish({ aliasType: 'PK', userType: 'Invoice', zipBytes: 1 });
+        await pending.install();
+      } catch (e) {
+        await pending.abandon();
+        throw e;
+      }
+    });
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const busy = perfHooks.eventLoopUtilization(elu0).active;
+    return { ms, threadMs: busy, cpuMs: (cpu.user + cpu.system) / 1000, peakRss: rss.stop(), gcs, gcMs };
+  } finally {
+    rss.stop();
+    if (variant.env) delete process.env[variant.env];
+    fs.rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Same run, interleaved (A/B/C… then again, `rounds` times): the index build fed by the list
+ * encoder against the general parser + encodeRecord, and each GC tuning switched off alone.
+ */
+async function compareFeeds(zipPath: string, dir: string, rounds: number): Promise<void> {
+  const variants: FeedVariant[] = [
+    { label: 'list encoder (as the build on the way)', encoder: true },
+    { label: 'general parser + encodeRecord', encoder: false },
+    { label: 'list encoder, no growable.discard', encoder: true, env: 'NILVERA_AB_NO_DISCARD' },
+    { label: 'list encoder, no batch buffer pool', encoder: true, env: 'NILVERA_AB_NO_POOL' },
+    { label: 'list encoder, no worker young-generation limit', encoder: true, env: 'NILVERA_AB_NO_YOUNG' },
+    { label: 'general parser, no growable.discard', encoder: false, env: 'NILVERA_AB_NO_DISCARD' },
+    { label: 'general parser, no worker young-generation limit', encoder: false, env: 'NILVERA_AB_NO_YOUNG' },
+  ];
+  const runs = variants.map(() => [] as Array<Awaited<ReturnType<typeof buildFedBy>>>);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, v] of variants.entries()) {
+      const r = await buildFedBy(v, zipPath, path.join(dir, `feed-${i}`));
+      runs[i].push(r);
+      console.log(`  round ${round + 1} ${v.label}: ${(r.ms / 1000).toFixed(2)} s, this thread busy ${(r.threadMs / 1000).toFixed(2)} s, CPU (all threads) ${(r.cpuMs / 1000).toFixed(2)} s, this thread's GCs ${r.gcs} (${r.gcMs.toFixed(0)} ms), peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB`);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const base = runs[0];
+  for (const [i, v] of variants.entries()) {
+    const ms = median(runs[i].map((r) => r.ms));
+    const thread = median(runs[i].map((r) => r.threadMs));
+    const rss = median(runs[i].map((r) => r.peakRss));
+    const ratio = ms / median(base.map((r) => r.ms));
+    console.log(`index from the ZIP, ${v.label}: median ${(ms / 1000).toFixed(2)} s (${ratio.toFixed(2)}× the list encoder's), this thread busy ${(thread / 1000).toFixed(2)} s, peak RSS ${(rss / 1e6).toFixed(0)} MB`);
+    benchLine({ figure: `registry index from the ZIP, ${v.label} (baseline: list encoder)`, value: ms / 1000, unit: 's', baseline: median(base.map((r) => r.ms)) / 1000 });
   }
 }
 
@@ -316,8 +443,13 @@ async function main(): Promise<void> {
     await keptClient.registry.downloadList('PK', 'Invoice', { kind: 'file', path: path.join(dir, 'warm-up.zip') });
     fs.rmSync(path.join(dir, 'warm-up.zip'));
     console.log(`the kept sandbox built its PK/Invoice list in ${((performance.now() - w0) / 1000).toFixed(1)} s (not timed below)`);
+    if (args.includes('--feeds')) {
+      await keptClient.registry.downloadList('PK', 'Invoice', { kind: 'file', path: path.join(dir, 'feeds.zip') });
+      await compareFeeds(path.join(dir, 'feeds.zip'), dir, Number(args[args.indexOf('--feeds') + 1]) || 2);
+      return;
+    }
 
-    const run = await downloadAndIndexOnce(keptClient, dir, 'kept');
+    const run = await downloadAndIndexOnce(keptClient, dir, 'kept', kept.pid);
     const floor = floorInChildProcess(kept, dir);
     const { result, rssBefore, peakRss, downloadMs, afterMs, stallP99, stallMax } = run;
     const meta = result.meta;
@@ -341,7 +473,7 @@ async function main(): Promise<void> {
     fs.rmSync(run.zip);
 
     // The same with the list generated while it is served: the sandbox's CPU shares the 2 cores.
-    const live = await downloadAndIndexOnce(client, dir, 'live');
+    const live = await downloadAndIndexOnce(client, dir, 'live', sandbox.pid);
     console.log(`the same, the list generated while served: download + index ${(live.downloadMs / 1000).toFixed(1)} s + ${(live.afterMs / 1000).toFixed(1)} s, peak RSS ${(live.peakRss / 1e6).toFixed(0)} MB`);
     benchLine({ figure: 'registry download + index to searchable, list generated while served (sandbox on the same 2 cores)', value: (live.downloadMs + live.afterMs) / 1000, unit: 's' });
     benchLine({ figure: 'registry peak RSS while indexing, list generated while served', value: Math.round(live.peakRss / 1e6), unit: 'MB' });
