@@ -8,13 +8,12 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { RECORD_SEP, RECORDS_PER_BLOCK } from './format';
-import { recycleBatchBuffer } from './batchBuffers';
 import { RecordBlocks } from './recordBlocks';
 import { TitleWords } from './titleWords';
 
 /** Taxpayers first… as the list encoder wrote them (EncodedBatch, listEncoder.ts), without the keys. */
 export interface EncodedRecords {
-  /** The one buffer the arrays below view (transferred to the worker and back). */
+  /** The one buffer the arrays below view (transferred to the worker). */
   buffer: ArrayBuffer;
   first: number;
   records: Uint8Array;
@@ -27,7 +26,7 @@ export type ToIndexWorker =
   | { kind: 'taxpayers'; batch: number; first: number; titles: string; blocks: string[] }
   | ({ kind: 'encoded'; batch: number } & EncodedRecords)
   | { kind: 'finish' };
-export type FromIndexWorker = { kind: 'took'; batch: number; spare?: ArrayBuffer } | { kind: 'finished'; words: number } | { kind: 'failed'; message: string };
+export type FromIndexWorker = { kind: 'took'; batch: number } | { kind: 'finished'; words: number } | { kind: 'failed'; message: string };
 
 export interface IndexSink {
   /** Where the records and words are written. */
@@ -61,9 +60,10 @@ export async function openIndexSink(folder: string, pairsInMemory: number, optio
   if (file) {
     const { Worker } = await import('node:worker_threads');
     try {
-      // A young generation of 8 MB instead of the default: as fast, and the worker's own heap stays
-      // smaller (the process's peak RSS does not change beyond its run-to-run noise).
-      return new WorkerIndexSink(new Worker(file, { workerData: { folder, pairsInMemory }, ...(process.env.NILVERA_AB_NO_YOUNG ? {} : { resourceLimits: { maxYoungGenerationSizeMb: 8 } }) }));
+      // A young generation of 8 MB instead of the default: the same CPU time, a lower peak RSS. Index
+      // from a 1.5 M list's ZIP, 3 interleaved rounds (`npm run bench -- registryIndex --feeds 3` at
+      // ff1e439): peak RSS 174/248/239 MB with it, 250/287/265 MB without; all threads' CPU 10.9 s vs 11.3 s.
+      return new WorkerIndexSink(new Worker(file, { workerData: { folder, pairsInMemory }, resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
     } catch {
       // No thread could be started (a host that limits them): the same work in this thread.
     }
@@ -148,7 +148,6 @@ class ThreadIndexSink implements IndexSink {
   async addEncoded(batch: EncodedRecords): Promise<void> {
     checkEncodedFollows(this.batch.size, batch.first);
     await writeEncoded(this.blocks, this.words, batch);
-    recycleBatchBuffer(batch.buffer);
   }
 
   async finish(): Promise<number> {
@@ -192,7 +191,6 @@ class WorkerIndexSink implements IndexSink {
     };
     worker.on('message', (message: FromIndexWorker) => {
       if (message.kind === 'took') {
-        if (message.spare) recycleBatchBuffer(message.spare);
         this.taken = message.batch + 1;
         this.wake?.();
       } else if (message.kind === 'finished') this.finished?.(message.words);
@@ -214,7 +212,7 @@ class WorkerIndexSink implements IndexSink {
     if (this.failure) return Promise.reject(this.failure);
     checkEncodedFollows(this.batch.size, batch.first);
     const { buffer, first, records, blockEnds, titles } = batch;
-    // Transferred, not copied; the worker sends the buffer back once the batch is written.
+    // Transferred, not copied.
     this.worker.postMessage({ kind: 'encoded', batch: this.sent++, buffer, first, records, blockEnds, titles } satisfies ToIndexWorker, [buffer]);
     return this.sent - this.taken > BATCHES_AHEAD ? this.caughtUp() : undefined;
   }

@@ -3,13 +3,10 @@
 // streaming in, and write() merges the slices straight into the file. Memory: 8 bytes a taxpayer,
 // in slices of 65,536 (no array that doubles and copies), and nothing more for the merge: each
 // taxpayer is one double that packs its key's rank among all possible keys with its place in the
-// slice, so a slice sorts with the typed array's own numeric sort, equal keys in list order. Before,
-// a slice held the keys and their ordinals apart (12 bytes a taxpayer) and sorted an order array
-// with a comparator.
+// slice, so a slice sorts with the typed array's own numeric sort, equal keys in list order.
 import * as path from 'node:path';
 import { FileAppender, writeFloat64s } from './fileAppender';
 import { FILES, RECORDS_PER_BLOCK, TAX_BLOCK } from './format';
-import { discard } from './growable';
 import { ByteWriter } from './varint';
 
 /**
@@ -81,7 +78,7 @@ export class TaxNumberTable {
     return new SliceMerge(this.slices);
   }
 
-  /** Writes taxnums.z and taxnums.idx into `folder`: the table's last use (its memory is given back). */
+  /** Writes taxnums.z and taxnums.idx into `folder`: the table's last use. */
   async write(folder: string): Promise<void> {
     const merged = this.sorted();
     const out = await FileAppender.create(path.join(folder, FILES.taxNumbers));
@@ -112,9 +109,6 @@ export class TaxNumberTable {
     offsets.push(out.offset);
     await out.close();
     await writeFloat64s(path.join(folder, FILES.taxIndex), Float64Array.from([...firstKeys, ...offsets]));
-    // 8 bytes a taxpayer (12 MB for 1.5 M), given back now rather than at the thread's next full collection.
-    for (const slice of this.slices) discard(slice.packed);
-    discard(this.pending);
   }
 
   private sortPending(): void {
