@@ -8,12 +8,13 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { RECORD_SEP, RECORDS_PER_BLOCK } from './format';
+import { recycleBatchBuffer } from './batchBuffers';
 import { RecordBlocks } from './recordBlocks';
 import { TitleWords } from './titleWords';
 
 /** Taxpayers first… as the list encoder wrote them (EncodedBatch, listEncoder.ts), without the keys. */
 export interface EncodedRecords {
-  /** The one buffer the arrays below view (transferred to the worker). */
+  /** The one buffer the arrays below view (transferred to the worker and back). */
   buffer: ArrayBuffer;
   first: number;
   records: Uint8Array;
@@ -26,7 +27,7 @@ export type ToIndexWorker =
   | { kind: 'taxpayers'; batch: number; first: number; titles: string; blocks: string[] }
   | ({ kind: 'encoded'; batch: number } & EncodedRecords)
   | { kind: 'finish' };
-export type FromIndexWorker = { kind: 'took'; batch: number } | { kind: 'finished'; words: number } | { kind: 'failed'; message: string };
+export type FromIndexWorker = { kind: 'took'; batch: number; spare?: ArrayBuffer } | { kind: 'finished'; words: number } | { kind: 'failed'; message: string };
 
 export interface IndexSink {
   /** Where the records and words are written. */
@@ -148,6 +149,7 @@ class ThreadIndexSink implements IndexSink {
   async addEncoded(batch: EncodedRecords): Promise<void> {
     checkEncodedFollows(this.batch.size, batch.first);
     await writeEncoded(this.blocks, this.words, batch);
+    recycleBatchBuffer(batch.buffer);
   }
 
   async finish(): Promise<number> {
@@ -191,6 +193,7 @@ class WorkerIndexSink implements IndexSink {
     };
     worker.on('message', (message: FromIndexWorker) => {
       if (message.kind === 'took') {
+        if (message.spare) recycleBatchBuffer(message.spare);
         this.taken = message.batch + 1;
         this.wake?.();
       } else if (message.kind === 'finished') this.finished?.(message.words);
@@ -212,7 +215,7 @@ class WorkerIndexSink implements IndexSink {
     if (this.failure) return Promise.reject(this.failure);
     checkEncodedFollows(this.batch.size, batch.first);
     const { buffer, first, records, blockEnds, titles } = batch;
-    // Transferred, not copied.
+    // Transferred, not copied; the worker sends the buffer back once the batch is written.
     this.worker.postMessage({ kind: 'encoded', batch: this.sent++, buffer, first, records, blockEnds, titles } satisfies ToIndexWorker, [buffer]);
     return this.sent - this.taken > BATCHES_AHEAD ? this.caughtUp() : undefined;
   }

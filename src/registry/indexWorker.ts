@@ -21,7 +21,7 @@ async function handle(message: ToIndexWorker): Promise<void> {
     send({ kind: 'took', batch: message.batch });
   } else if (message.kind === 'encoded') {
     await writeEncoded(await records, words, message);
-    send({ kind: 'took', batch: message.batch });
+    port!.postMessage({ kind: 'took', batch: message.batch, spare: message.buffer } satisfies FromIndexWorker, [message.buffer]);
   } else {
     await (await records).finish();
     send({ kind: 'finished', words: await words.finish() });

@@ -17,6 +17,7 @@
 
 import * as buffer from 'node:buffer';
 import { decodeXmlEntities } from '../domain/registryXml';
+import { batchBuffer } from './batchBuffers';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { ALIAS_SEP, cleanValue, FIELD_SEP, PART_SEP, RECORD_SEP, RECORDS_PER_BLOCK, taxNumberKey } from './format';
 import { ByteWriter } from './varint';
@@ -32,8 +33,8 @@ export class NotCanonicalListError extends Error {
 /**
  * Taxpayers first… first + count - 1, encoded: their records as UTF-8, RECORDS_PER_BLOCK to a block,
  * each block's records joined by RECORD_SEP and the blocks back to back (blockEnds: where each ends);
- * their titles as UTF-8 joined by TITLE_SEPARATOR; their tax-number keys. All four view one buffer,
- * which is transferred (not copied) to the index worker.
+ * their titles as UTF-8 joined by TITLE_SEPARATOR; their tax-number keys. All four view one buffer
+ * (batchBuffers.ts), which is transferred to the index worker and comes back to be reused.
  */
 export class EncodedBatch {
   constructor(
@@ -234,7 +235,7 @@ export class ListEncoder {
     const recordsAt = 8 * n;
     const titlesAt = recordsAt + records.length;
     const endsAt = 4 * Math.ceil((titlesAt + titles.length) / 4);
-    const buffer = new ArrayBuffer(endsAt + 4 * this.blockEnds.length);
+    const buffer = batchBuffer(endsAt + 4 * this.blockEnds.length);
     const keys = new Float64Array(buffer, 0, n);
     keys.set(this.keys.subarray(0, n));
     const recordsCopy = new Uint8Array(buffer, recordsAt, records.length);

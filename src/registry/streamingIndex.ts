@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { streamFirstEntry, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
 import { ZipArchive, type ZipEntry } from '../domain/zip';
+import { releaseBatchBuffers } from './batchBuffers';
 import { IndexBuildCancelledError, PendingIndex, type BuildOptions } from './builder';
 import { buildIndexFromZip } from './fromZip';
 import { TAXPAYERS_PER_BATCH } from './indexSink';
@@ -87,6 +88,15 @@ export class IndexDeferredError extends Error {
  * checked ZIP decides whether that index is installed or a new one is built from the file.
  */
 export async function downloadAndIndex(download: ZipDownload, zipPath: string, storageDir: string, kind: ListKind, options: DownloadIndexOptions = {}): Promise<DownloadedIndex> {
+  try {
+    return await downloadAndIndexInto(download, zipPath, storageDir, kind, options);
+  } finally {
+    // The build is over (its worker has given every buffer back, or is gone): nothing to keep them for.
+    releaseBatchBuffers();
+  }
+}
+
+async function downloadAndIndexInto(download: ZipDownload, zipPath: string, storageDir: string, kind: ListKind, options: DownloadIndexOptions): Promise<DownloadedIndex> {
   const live = new StreamingIndex(storageDir, options);
   let downloaded: { bytes: number; path?: string; heldTarget?: string };
   try {

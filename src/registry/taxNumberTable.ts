@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { FileAppender, writeFloat64s } from './fileAppender';
 import { FILES, RECORDS_PER_BLOCK, TAX_BLOCK } from './format';
+import { discard } from './growable';
 import { ByteWriter } from './varint';
 
 /**
@@ -78,7 +79,7 @@ export class TaxNumberTable {
     return new SliceMerge(this.slices);
   }
 
-  /** Writes taxnums.z and taxnums.idx into `folder`: the table's last use. */
+  /** Writes taxnums.z and taxnums.idx into `folder`: the table's last use (its memory is given back). */
   async write(folder: string): Promise<void> {
     const merged = this.sorted();
     const out = await FileAppender.create(path.join(folder, FILES.taxNumbers));
@@ -109,6 +110,9 @@ export class TaxNumberTable {
     offsets.push(out.offset);
     await out.close();
     await writeFloat64s(path.join(folder, FILES.taxIndex), Float64Array.from([...firstKeys, ...offsets]));
+    // 8 bytes a taxpayer (12 MB for 1.5 M), given back now rather than at the thread's next full collection.
+    for (const slice of this.slices) discard(slice.packed);
+    discard(this.pending);
   }
 
   private sortPending(): void {

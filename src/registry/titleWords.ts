@@ -12,6 +12,7 @@ import { foldedLatinBatch, foldedWordsOfOtherTitles } from './fold';
 import { FILES, WORDS_PER_BLOCK } from './format';
 import { ByteReader, ByteWriter } from './varint';
 import { WordTable } from './wordTable';
+import { discard, replaced } from './growable';
 
 /** Pairs (word, ordinal) held before a run is spilled to disk: 8 MB (two Uint32Array). */
 export const RUN_PAIRS = 1 << 20;
@@ -28,7 +29,9 @@ export class TitleWords {
   /** The last ordinal added: a build adds titles in list order, which the runs and the merge rely on. */
   private lastOrdinal = 0;
   private readonly runs: string[] = [];
-  // Working arrays of spillRun, orderNewWords and addTitles, kept from one call to the next.
+  // Working arrays of spillRun, orderNewWords and addTitles, kept from one call to the next: the
+  // batches give the worker's heap little to collect, so what a spill let go was freed only by a full
+  // collection, tens of MB later.
   private groupEnd = new Uint32Array(0);
   private spilledOrdinals = new Uint32Array(0);
   private readonly runWriter = new ByteWriter(1 << 20);
@@ -76,7 +79,7 @@ export class TitleWords {
     }
     // Numbered straight from the folded code units (the batch's arrays are reused by the next fold).
     const { codes, bounds, boundCount } = batch;
-    if (this.ids.length < boundCount) this.ids = new Int32Array(2 * boundCount);
+    if (this.ids.length < boundCount) this.ids = replaced(this.ids, 2 * boundCount);
     const ids = this.ids;
     let n = 0;
     for (let k = 0; k < boundCount; k++) {
@@ -112,8 +115,8 @@ export class TitleWords {
   async finish(): Promise<number> {
     await this.spillRun();
     // What the merge no longer needs goes before it reads the runs back (the peak of the build).
-    this.pairWords = new Uint32Array(0);
-    this.pairOrdinals = new Uint32Array(0);
+    this.pairWords = replaced(this.pairWords, 0);
+    this.pairOrdinals = replaced(this.pairOrdinals, 0);
     this.orderNewWords();
     this.dropSpillArrays();
     this.words = this.table.words();
@@ -136,12 +139,12 @@ export class TitleWords {
     const n = this.pairCount;
     if (n === 0) return;
     const wordCount = this.table.count;
-    if (this.groupEnd.length < wordCount + 1) this.groupEnd = new Uint32Array(Math.ceil(1.5 * (wordCount + 1)));
+    if (this.groupEnd.length < wordCount + 1) this.groupEnd = replaced(this.groupEnd, Math.ceil(1.5 * (wordCount + 1)));
     const groupEnd = this.groupEnd.fill(0, 0, wordCount + 1);
     for (let i = 0; i < n; i++) groupEnd[this.pairWords[i] + 1]++;
     for (let w = 0; w < wordCount; w++) groupEnd[w + 1] += groupEnd[w];
     // groupEnd[w] is now where word w's group starts; placing each pair moves it to the group's end.
-    if (this.spilledOrdinals.length < n) this.spilledOrdinals = new Uint32Array(this.pairWords.length);
+    if (this.spilledOrdinals.length < n) this.spilledOrdinals = replaced(this.spilledOrdinals, this.pairWords.length);
     const ordinals = this.spilledOrdinals;
     for (let i = 0; i < n; i++) ordinals[groupEnd[this.pairWords[i]]++] = this.pairOrdinals[i];
     const w = this.runWriter;
@@ -179,11 +182,11 @@ export class TitleWords {
 
   /** The spill's working arrays go before the merge (the build's peak). */
   private dropSpillArrays(): void {
-    this.groupEnd = new Uint32Array(0);
-    this.spilledOrdinals = new Uint32Array(0);
+    this.groupEnd = replaced(this.groupEnd, 0);
+    this.spilledOrdinals = replaced(this.spilledOrdinals, 0);
     this.runWriter.release();
-    this.spareOrder = new Uint32Array(0);
-    this.ids = new Int32Array(0);
+    this.spareOrder = replaced(this.spareOrder, 0);
+    this.ids = replaced(this.ids, 0);
   }
 
   /**
@@ -199,7 +202,7 @@ export class TitleWords {
     const added = Uint32Array.from({ length: table.count - first }, (_, i) => first + i).sort((a, b) => table.compare(a, b));
     const before = this.alphabetical;
     // Two arrays take turns (the one before last is reused), room to grow for the words still to come.
-    if (this.spareOrder.length < table.count) this.spareOrder = new Uint32Array(Math.ceil(1.5 * table.count));
+    if (this.spareOrder.length < table.count) this.spareOrder = replaced(this.spareOrder, Math.ceil(1.5 * table.count));
     const merged = this.spareOrder.subarray(0, table.count);
     let i = 0;
     let j = 0;
@@ -342,6 +345,7 @@ class RunReader {
 
   close(): void {
     fs.closeSync(this.fd);
+    discard(this.buf);
   }
 
   /** At least n unread bytes in the buffer, unless the file ends first (then false). */

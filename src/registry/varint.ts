@@ -1,6 +1,8 @@
 // Unsigned LEB128 varints (7 bits a byte, low bits first) for the index's sorted numbers: deltas of
 // tax-number keys and record ordinals are mostly one to three bytes. Values up to 2^53.
 
+import { discard } from './growable';
+
 /** A growing byte buffer written with varints and raw bytes. */
 export class ByteWriter {
   buf: Buffer;
@@ -95,9 +97,10 @@ export class ByteWriter {
     this.length = 0;
   }
 
-  /** Empties the writer and lets its buffer go (it grows again if written to). */
+  /** Empties the writer and gives its buffer back (it grows again if written to; earlier views become empty). */
   release(): void {
     this.length = 0;
+    discard(this.buf);
     this.buf = Buffer.alloc(0);
   }
 }

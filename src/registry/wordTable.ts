@@ -4,7 +4,7 @@
 // Map<string, number>, every occurrence of a word (millions in a full list) would be a new sliced
 // string to hash, compare and collect.
 
-import { grown } from './growable';
+import { discard, grown } from './growable';
 
 const FIRST_SLOTS = 1 << 14;
 
@@ -65,8 +65,9 @@ export class WordTable {
     return all;
   }
 
-  /** Lets the table's memory go (words() and compare() are done with); the table is empty after. */
+  /** Gives the table's memory back at once (words() and compare() are done with); the table is empty after. */
   release(): void {
+    for (const array of [this.chars, this.starts, this.hashes, this.slots]) discard(array);
     ({ chars: this.chars, starts: this.starts, hashes: this.hashes, slots: this.slots } = emptyArrays());
     this.wordCount = 0;
   }
@@ -107,6 +108,7 @@ export class WordTable {
       while (slots[s] !== 0) s = (s + 1) & mask;
       slots[s] = id + 1;
     }
+    discard(this.slots);
     this.slots = slots;
   }
 }
