@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RegistryXmlError, RegistryXmlParser, decodeXmlEntities, parseRegistryXml } from '../../../src/domain/registryXml';
 import type { Taxpayer } from '../../../src/domain/registryXml';
-import { buildTaxpayer, registryXml, registryXmlChunks, splitAt, taxpayerXml } from '../../support/registryFixtures';
+import { buildTaxpayer, registryXml, splitAt, taxpayerXml } from '../../support/registryFixtures';
 
 function parseChunks(chunks: Array<Buffer | string>): Taxpayer[] {
   const out: Taxpayer[] = [];
@@ -123,10 +123,6 @@ test('users come out one by one, before the input has ended', () => {
   assert.deepEqual(seen, [a.Identifier, b.Identifier]);
   p.end();
   assert.equal(p.taxpayerCount, 2);
-});
-
-test('a list in chunks of 1,000 bytes gives every taxpayer', () => {
-  assert.deepEqual(parseChunks([...registryXmlChunks(300, 1000, 5)]), Array.from({ length: 300 }, (_, i) => buildTaxpayer(5 + i)));
 });
 
 test('truncated or broken input gives a RegistryXmlError', () => {
