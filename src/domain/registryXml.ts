@@ -11,8 +11,6 @@
 //   end anywhere: inside a multi-byte character, a tag or an entity.
 // - Only the one unfinished piece at the end of a chunk is held back, so memory stays flat.
 
-import type { Readable } from 'node:stream';
-
 export interface RegistryAlias {
   Name: string;
   CreationTime: string;
@@ -531,26 +529,4 @@ export function parseRegistryXml(input: Buffer | string): Taxpayer[] {
   p.write(input);
   p.end();
   return out;
-}
-
-/**
- * Taxpayers one by one from a stream of XML bytes. Memory stays bounded by one chunk's worth of
- * taxpayers: the stream is pulled only as fast as the consumer iterates.
- */
-export async function* parseRegistryXmlStream(
-  source: Readable | AsyncIterable<Buffer | Uint8Array | string>,
-  options: RegistryXmlParserOptions = {},
-): AsyncGenerator<Taxpayer> {
-  let batch: Taxpayer[] = [];
-  const parser = new RegistryXmlParser((t) => batch.push(t), options);
-  for await (const chunk of source as AsyncIterable<Buffer | Uint8Array | string>) {
-    parser.write(chunk);
-    if (batch.length > 0) {
-      const ready = batch;
-      batch = [];
-      yield* ready;
-    }
-  }
-  parser.end();
-  yield* batch;
 }

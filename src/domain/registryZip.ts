@@ -7,7 +7,7 @@ import * as zlib from 'node:zlib';
 import { crc32 } from 'node:zlib';
 import { RegistryXmlParser } from './registryXml';
 import type { Taxpayer } from './registryXml';
-import { readLocalHeader, ZipArchive, ZipError, type ZipEntry } from './zip';
+import { readBytes, readLocalHeader, ZipArchive, ZipError, type ZipEntry } from './zip';
 
 export type RegistryZipErrorCode =
   | 'corrupt' // not a ZIP, truncated, or an entry that does not inflate
@@ -65,39 +65,12 @@ const READ_AHEAD_BYTES = 2 * 1024 * 1024;
 /** Bytes looked at to tell XML from CSV/JSON/binary. */
 const SNIFF_BYTES = 512;
 
-/**
- * Reads the first SNIFF_BYTES (or the whole entry if shorter) and pauses the stream there; the bytes
- * read are returned so parsing can start with them.
- */
+/** The first SNIFF_BYTES of an entry (fewer if it is shorter; undefined if empty), the stream paused after them. */
 async function readHead(stream: Readable, entryName: string): Promise<Buffer | undefined> {
-  return new Promise<Buffer | undefined>((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    const done = (): void => {
-      cleanup();
-      resolve(size > 0 ? Buffer.concat(parts) : undefined);
-    };
-    const onData = (chunk: Buffer): void => {
-      parts.push(chunk);
-      size += chunk.length;
-      if (size >= SNIFF_BYTES) {
-        stream.pause();
-        done();
-      }
-    };
-    const onError = (e: Error): void => {
-      cleanup();
-      reject(corruptEntry(entryName, e));
-    };
-    const cleanup = (): void => {
-      stream.off('data', onData);
-      stream.off('end', done);
-      stream.off('error', onError);
-    };
-    stream.on('data', onData);
-    stream.on('end', done);
-    stream.on('error', onError);
+  const head = await readBytes(stream, SNIFF_BYTES).catch((e: unknown) => {
+    throw corruptEntry(entryName, e);
   });
+  return head.length > 0 ? head : undefined;
 }
 
 function corruptEntry(entryName: string, e: unknown): RegistryZipError {

@@ -260,7 +260,7 @@ export async function readLocalHeader(zip: Readable): Promise<LocalHeader | unde
  * the rest put back: waiting for 'readable' while fewer than `n` bytes sit in the buffer would be
  * answered at once, again and again, and starve the I/O that brings the rest.
  */
-async function readBytes(stream: Readable, n: number): Promise<Buffer> {
+export async function readBytes(stream: Readable, n: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   for (let have = 0; have < n; ) {
     const chunk = stream.read() as Buffer | null;

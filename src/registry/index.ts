@@ -1,10 +1,8 @@
 // The offline registry index: build from a downloaded registry ZIP, then look taxpayers up by tax
 // number or title words without the network.
 
-import * as path from 'node:path';
-
 export { buildIndex, IndexBuildCancelledError } from './builder';
-export { clearReindexRequest, reindexRequest, requestReindex, sweepListStorage } from './listStorage';
+export { clearReindexRequest, indexStorageDir, reindexRequest, requestReindex, sweepListStorage } from './listStorage';
 export type { ListSweep, ReindexRequest } from './listStorage';
 export { buildIndexFromZip } from './fromZip';
 export { downloadAndIndex, IndexDeferredError } from './streamingIndex';
@@ -15,8 +13,3 @@ export type { WordSearchResult } from './reader';
 export { foldTurkish, foldedWords } from './fold';
 export { INDEX_FORMAT, RegistryIndexError } from './format';
 export type { IndexMeta } from './format';
-
-/** The folder holding the indexes of one list kind (PK/GB × Invoice/DespatchAdvice). */
-export function indexStorageDir(root: string, aliasType: string, userType: string): string {
-  return path.join(root, `${aliasType}-${userType}`);
-}

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../api/types';
 import { processIsAlive } from '../files/lockedFiles';
 import { INDEX_FORMAT, type IndexMeta } from './format';
-import { clearReindexRequest, forgetBrokenIndex, pointsToNothing, reindexRequest, sweepListStorage, withRebuildLock } from './listStorage';
+import { clearReindexRequest, forgetBrokenIndex, indexStorageDir, pointsToNothing, reindexRequest, sweepListStorage, withRebuildLock } from './listStorage';
 import { registryIndexRoot } from './offlineLookup';
 import { currentIndexFolder, readIndexMeta } from './reader';
 
@@ -54,7 +54,7 @@ function currentMeta(storageDir: string): IndexMeta | undefined {
 
 /** What one list needs, if anything. */
 export function listNeedingIndex(globalStoragePath: string, aliasType: AliasType, userType: GlobalUserType): ListNeedingIndex | undefined {
-  const storageDir = path.join(registryIndexRoot(globalStoragePath), `${aliasType}-${userType}`);
+  const storageDir = indexStorageDir(registryIndexRoot(globalStoragePath), aliasType, userType);
   const meta = currentMeta(storageDir);
   const deferred = reindexRequest(storageDir);
   // A request the installed index already answers (its download is as new) is done, whoever wrote it.

@@ -30,6 +30,11 @@ const INSTALL_WAIT_MS = 60_000;
 const SWEEP_WAIT_MS = 2_000;
 const DAY_MS = 24 * 3600_000;
 
+/** The folder holding the indexes of one list kind (PK/GB × Invoice/DespatchAdvice). */
+export function indexStorageDir(root: string, aliasType: string, userType: string): string {
+  return path.join(root, `${aliasType}-${userType}`);
+}
+
 /** The name `current` holds, if it is an index folder's name (whether or not that folder exists). */
 export function currentIndexName(storageDir: string): string | undefined {
   try {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { ALIAS_TYPES, type AliasType, type GlobalUserType } from '../api/types';
 import type { Taxpayer } from '../domain/registryXml';
 import { RegistryIndexError } from './format';
-import { currentIndexName, leaseCurrentIndex, releaseIndexFolder } from './listStorage';
+import { currentIndexName, indexStorageDir, leaseCurrentIndex, releaseIndexFolder } from './listStorage';
 import { RegistryIndexReader } from './reader';
 
 export interface OfflineAlias {
@@ -46,11 +46,6 @@ const POINTER_RECHECK_MS = 1000;
 /** Where the extension keeps its registry indexes, under its global storage folder. */
 export function registryIndexRoot(globalStoragePath: string): string {
   return path.join(globalStoragePath, 'registry-index');
-}
-
-function storageDir(root: string, aliasType: string, userType: string): string {
-  // Same layout as indexStorageDir() in ./index (not imported: that module pulls in the ZIP reader).
-  return path.join(root, `${aliasType}-${userType}`);
 }
 
 /** Active (not deleted) aliases of one document type. */
@@ -132,7 +127,7 @@ export class OfflineRegistry {
     this.checkedAt = now;
     let changed = false;
     for (const aliasType of ALIAS_TYPES) {
-      const dir = storageDir(this.root, aliasType, this.userType);
+      const dir = indexStorageDir(this.root, aliasType, this.userType);
       const name = currentIndexName(dir);
       const folder = name ? path.join(dir, name) : undefined;
       const open = this.readers.get(aliasType);

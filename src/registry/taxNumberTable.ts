@@ -3,9 +3,7 @@
 // streaming in, and write() merges the slices straight into the file. Memory: 8 bytes a taxpayer,
 // in slices of 65,536 (no array that doubles and copies), and nothing more for the merge: each
 // taxpayer is one double that packs its key's rank among all possible keys with its place in the
-// slice, so a slice sorts with the typed array's own numeric sort, equal keys in list order. Before,
-// a slice held the keys and their ordinals apart (12 bytes a taxpayer) and sorted an order array
-// with a comparator.
+// slice, so a slice sorts with the typed array's own numeric sort, equal keys in list order.
 import * as path from 'node:path';
 import { FileAppender, writeFloat64s } from './fileAppender';
 import { FILES, RECORDS_PER_BLOCK, TAX_BLOCK } from './format';

@@ -9,8 +9,6 @@ import { realisticTitle, type GeneratedTitle } from './seed/titleWords';
 
 export type AliasKind = 'PK' | 'GB';
 export type DocumentKind = 'Invoice' | 'DespatchAdvice';
-export const ALIAS_KINDS: readonly AliasKind[] = ['PK', 'GB'];
-export const DOCUMENT_KINDS: readonly DocumentKind[] = ['Invoice', 'DespatchAdvice'];
 
 export interface RegistryAlias {
   Name: string;

@@ -12,6 +12,7 @@
 //   Both beside their floor in the same run: the same download with the entry only inflated on the way.
 //   - download + inflate + parse vs download + zlib inflate alone, same run (≤ 1.25×)
 //   - look-up p99 by tax number (≤ 1 ms) and by title words (≤ 50 ms): common, mid and rare words
+//   - the index build from the ZIP fed by the list encoder vs the general parser, same run (report)
 // Run: npm run bench -- registryIndex   (or node --expose-gc out/test/bench/registryIndex.bench.js --registry N)
 // The goals are for 1.5 million taxpayers. At another size (`--registry N`, as `npm run bench -- --summary`
 // does to stay quick) every BENCH line notes the size, and the figures that grow with the list (time,
@@ -21,15 +22,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { once } from 'node:events';
 import * as readline from 'node:readline';
 import * as zlib from 'node:zlib';
 import { createClient } from '../../src/api';
 import type { Taxpayer } from '../../src/domain/registryXml';
-import { iterateRegistryZipBatches } from '../../src/domain/registryZip';
+import { iterateRegistryZipBatches, streamFirstEntry } from '../../src/domain/registryZip';
 import { ZipArchive } from '../../src/domain/zip';
 import { buildIndexFromZip, downloadAndIndex, foldedWords, RegistryIndexReader } from '../../src/registry';
+import { PendingIndex } from '../../src/registry/builder';
+import { TAXPAYERS_PER_BATCH } from '../../src/registry/indexSink';
+import { ListEncoder } from '../../src/registry/listEncoder';
 import { printBench } from './benchLine';
 
 /** The size the goals are for. */
@@ -80,13 +84,13 @@ function buildSandbox(): void {
 }
 
 /** A sandbox child process (buildSandbox first); with `keepLists`, each list's ZIP is built once and served from memory after. */
-async function startSandboxProcess(keepLists = false): Promise<{ url: string; key: string; stop: () => void }> {
+async function startSandboxProcess(keepLists = false): Promise<{ url: string; key: string; pid: number; stop: () => void }> {
   const args = ['--json', '--registry', String(REGISTRY), '--customers', '10', ...(keepLists ? ['--keep-lists'] : [])];
   const child = spawn(process.execPath, [path.join(root, 'dist/sandbox.js'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   for await (const line of lines) {
     const event = JSON.parse(line) as { event: string; url: string; keys: { full: string } };
-    if (event.event === 'listening') return { url: event.url, key: event.keys.full, stop: () => child.kill('SIGTERM') };
+    if (event.event === 'listening') return { url: event.url, key: event.keys.full, pid: child.pid ?? 0, stop: () => child.kill('SIGTERM') };
   }
   throw new Error('the sandbox exited before listening');
 }
@@ -270,7 +274,7 @@ async function floorMain(url: string): Promise<void> {
  * The product's way (the Download Registry List command): the index is built while the ZIP
  * downloads, the ZIP is checked whole before its rename, and only then is the index installed.
  */
-async function downloadAndIndexOnce(client: Client, dir: string, name: string) {
+async function downloadAndIndexOnce(client: Client, dir: string, name: string, serverPid: number) {
   const zip = path.join(dir, `${name}.zip`);
   const storage = path.join(dir, `index-${name}`);
   const rss = rssSampler();
@@ -283,6 +287,18 @@ async function downloadAndIndexOnce(client: Client, dir: string, name: string) {
   const stalls = monitorEventLoopDelay({ resolution: 10 });
   stalls.enable();
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuMs();
+  const server0 = processCpuMs(serverPid);
+  let gcs = 0;
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcs++;
+      gcMs += e.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
   try {
     const result = await downloadAndIndex(
       (hooks) => client.registry.downloadList('PK', 'Invoice', { kind: 'file', path: zip, verifyZip: true, ...hooks }).finally(() => (downloaded = performance.now())),
@@ -291,12 +307,114 @@ async function downloadAndIndexOnce(client: Client, dir: string, name: string) {
       { aliasType: 'PK', userType: 'Invoice' },
     );
     const searchable = performance.now();
+    const cpu = process.cpuUsage(cpu0);
+    const serverCpu = (processCpuMs(serverPid) ?? Number.NaN) - (server0 ?? Number.NaN);
+    console.log(`  ${name}: CPU of this process (all threads) ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, this thread's CPU ${((mainThreadCpuMs() - main0) / 1000).toFixed(1)} s, its GCs ${gcs} (${(gcMs / 1000).toFixed(2)} s); the sandbox's CPU ${(serverCpu / 1000).toFixed(1)} s; load ${os.loadavg()[0].toFixed(1)}`);
     if (!result.streamed) throw new Error(`the index was not built on the way: ${result.notStreamedBecause}`);
     return { result, zip, storage, rssBefore, peakRss: rss.stop(), downloadMs: downloaded - started, afterMs: searchable - downloaded, stallP99: stalls.percentile(99) / 1e6, stallMax: stalls.max / 1e6 };
   } finally {
     rss.stop();
     stalls.disable();
+    observer.disconnect();
   }
+}
+
+/** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); undefined elsewhere. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (ms) of this process's main thread so far, from /proc (Linux); NaN elsewhere. */
+function mainThreadCpuMs(): number {
+  try {
+    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** This thread's collections (count, ms) while `run` runs. */
+async function withGcCount<T>(run: () => Promise<T>): Promise<{ value: T; gcs: number; gcMs: number }> {
+  let gcs = 0;
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcs++;
+      gcMs += e.duration;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    const value = await run();
+    await new Promise((resolve) => setImmediate(resolve));
+    return { value, gcs, gcMs };
+  } finally {
+    observer.disconnect();
+  }
+}
+
+/**
+ * One index build from the finished ZIP, fed by the list encoder (the product's build on the way) or
+ * by the general parser + encodeRecord (the build from a file).
+ */
+async function buildFedBy(encoder: boolean, zipPath: string, storage: string) {
+  gc?.();
+  const rss = rssSampler();
+  const cpu0 = process.cpuUsage();
+  const main0 = mainThreadCpuMs();
+  rss.start();
+  const t0 = performance.now();
+  try {
+    const { gcs, gcMs } = await withGcCount(async () => {
+      const pending = await PendingIndex.start(storage, {});
+      try {
+        const feed = encoder ? streamFirstEntry(fs.createReadStream(zipPath), new ListEncoder(TAXPAYERS_PER_BATCH)) : iterateRegistryZipBatches(zipPath);
+        await pending.addFrom(feed);
+        await pending.finish({ aliasType: 'PK', userType: 'Invoice', zipBytes: 1 });
+        await pending.install();
+      } catch (e) {
+        await pending.abandon();
+        throw e;
+      }
+    });
+    const cpu = process.cpuUsage(cpu0);
+    return { ms: performance.now() - t0, mainCpuMs: mainThreadCpuMs() - main0, cpuMs: (cpu.user + cpu.system) / 1000, peakRss: rss.stop(), gcs, gcMs };
+  } finally {
+    rss.stop();
+    fs.rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Same run, interleaved `rounds` times: the index build fed by the list encoder against the general
+ * parser + encodeRecord. The list encoder stays only while it saves the extension host's thread a
+ * clear share of the download-to-searchable time (this thread's CPU is the figure a loaded machine
+ * does not distort; wall time is printed too).
+ */
+async function compareFeeds(zipPath: string, dir: string, rounds: number): Promise<void> {
+  const label = (encoder: boolean) => (encoder ? 'list encoder' : 'general parser + encodeRecord');
+  const runs = new Map<boolean, Array<Awaited<ReturnType<typeof buildFedBy>>>>([[true, []], [false, []]]);
+  for (let round = 0; round < rounds; round++) {
+    for (const encoder of [true, false]) {
+      const r = await buildFedBy(encoder, zipPath, path.join(dir, 'feed'));
+      runs.get(encoder)!.push(r);
+      console.log(`  round ${round + 1}, ${label(encoder)}: ${(r.ms / 1000).toFixed(2)} s, this thread's CPU ${(r.mainCpuMs / 1000).toFixed(2)} s, all threads' CPU ${(r.cpuMs / 1000).toFixed(2)} s, this thread's GCs ${r.gcs} (${r.gcMs.toFixed(0)} ms), peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB`);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  const of = (encoder: boolean, pick: (r: Awaited<ReturnType<typeof buildFedBy>>) => number) => median(runs.get(encoder)!.map(pick));
+  for (const encoder of [true, false]) {
+    console.log(`index from the ZIP, ${label(encoder)}: median ${(of(encoder, (r) => r.ms) / 1000).toFixed(2)} s, this thread's CPU ${(of(encoder, (r) => r.mainCpuMs) / 1000).toFixed(2)} s, all threads' CPU ${(of(encoder, (r) => r.cpuMs) / 1000).toFixed(2)} s`);
+  }
+  console.log(`the general parser costs this thread ${(of(false, (r) => r.mainCpuMs) / of(true, (r) => r.mainCpuMs)).toFixed(2)}× the list encoder's CPU, wall ${(of(false, (r) => r.ms) / of(true, (r) => r.ms)).toFixed(2)}×`);
+  benchLine({ figure: "registry index from the ZIP, this thread's CPU, general parser (baseline: list encoder)", value: of(false, (r) => r.mainCpuMs) / 1000, unit: 's', baseline: of(true, (r) => r.mainCpuMs) / 1000 });
+  benchLine({ figure: 'registry index from the ZIP, general parser (baseline: list encoder)', value: of(false, (r) => r.ms) / 1000, unit: 's', baseline: of(true, (r) => r.ms) / 1000 });
 }
 
 async function main(): Promise<void> {
@@ -316,8 +434,13 @@ async function main(): Promise<void> {
     await keptClient.registry.downloadList('PK', 'Invoice', { kind: 'file', path: path.join(dir, 'warm-up.zip') });
     fs.rmSync(path.join(dir, 'warm-up.zip'));
     console.log(`the kept sandbox built its PK/Invoice list in ${((performance.now() - w0) / 1000).toFixed(1)} s (not timed below)`);
+    if (args.includes('--feeds')) {
+      await keptClient.registry.downloadList('PK', 'Invoice', { kind: 'file', path: path.join(dir, 'feeds.zip') });
+      await compareFeeds(path.join(dir, 'feeds.zip'), dir, Number(args[args.indexOf('--feeds') + 1]) || 2);
+      return;
+    }
 
-    const run = await downloadAndIndexOnce(keptClient, dir, 'kept');
+    const run = await downloadAndIndexOnce(keptClient, dir, 'kept', kept.pid);
     const floor = floorInChildProcess(kept, dir);
     const { result, rssBefore, peakRss, downloadMs, afterMs, stallP99, stallMax } = run;
     const meta = result.meta;
@@ -341,7 +464,7 @@ async function main(): Promise<void> {
     fs.rmSync(run.zip);
 
     // The same with the list generated while it is served: the sandbox's CPU shares the 2 cores.
-    const live = await downloadAndIndexOnce(client, dir, 'live');
+    const live = await downloadAndIndexOnce(client, dir, 'live', sandbox.pid);
     console.log(`the same, the list generated while served: download + index ${(live.downloadMs / 1000).toFixed(1)} s + ${(live.afterMs / 1000).toFixed(1)} s, peak RSS ${(live.peakRss / 1e6).toFixed(0)} MB`);
     benchLine({ figure: 'registry download + index to searchable, list generated while served (sandbox on the same 2 cores)', value: (live.downloadMs + live.afterMs) / 1000, unit: 's' });
     benchLine({ figure: 'registry peak RSS while indexing, list generated while served', value: Math.round(live.peakRss / 1e6), unit: 'MB' });
@@ -352,8 +475,13 @@ async function main(): Promise<void> {
     // against zlib inflate alone. Every 97th taxpayer's number and title are kept as look-up samples.
     const plainZip = path.join(dir, 'plain.zip');
     const d0 = performance.now();
+    const ourCpu0 = process.cpuUsage();
+    const sandboxCpu0 = processCpuMs(sandbox.pid) ?? Number.NaN;
     await client.registry.downloadList('PK', 'Invoice', { kind: 'file', path: plainZip });
     const plainDownloadMs = performance.now() - d0;
+    const ourCpu = process.cpuUsage(ourCpu0);
+    // The download's length is set by the sandbox generating the list, not by this process.
+    console.log(`plain download: the sandbox's CPU ${(((processCpuMs(sandbox.pid) ?? Number.NaN) - sandboxCpu0) / 1000).toFixed(1)} s, this process's ${((ourCpu.user + ourCpu.system) / 1e6).toFixed(1)} s`);
     gc?.();
     const samples: Sample[] = [];
     let parsed = 0;
@@ -368,6 +496,7 @@ async function main(): Promise<void> {
     const ratio = (plainDownloadMs + parseMs) / (plainDownloadMs + inflateMs);
     console.log(`plain download ${(plainDownloadMs / 1000).toFixed(1)} s; ZIP → taxpayers: inflate + parse ${(parseMs / 1000).toFixed(1)} s (${parsed.toLocaleString('en')} taxpayers), zlib inflate alone ${(inflateMs / 1000).toFixed(1)} s (${(inflated / 1e6).toFixed(0)} MB XML)`);
     console.log(`download + decode + parse vs download + inflate alone: ${ratio.toFixed(2)}× (goal ≤ 1.25×; before: 1.40×)`);
+    benchLine({ figure: 'registry inflate + parse of the file, no download (baseline: zlib inflate alone)', value: parseMs / 1000, unit: 's', baseline: inflateMs / 1000 });
     benchLine({ figure: 'registry download + decode + parse (baseline: download + zlib inflate alone)', goal: ['≤ 1.25×', ratio <= 1.25], value: (plainDownloadMs + parseMs) / 1000, unit: 's', baseline: (plainDownloadMs + inflateMs) / 1000 });
 
     // Same run: the index built from the finished ZIP (no download beside it), with the records and
@@ -383,6 +512,8 @@ async function main(): Promise<void> {
     const inWorkerMs = await buildFromFile(true);
     console.log(`index from the finished ZIP: records and title words written in a worker thread ${(inWorkerMs / 1000).toFixed(1)} s, in this thread ${(inThreadMs / 1000).toFixed(1)} s (${(inWorkerMs / inThreadMs).toFixed(2)}×)`);
     benchLine({ figure: 'registry index from the finished ZIP, written in a worker (baseline: in this thread)', value: inWorkerMs / 1000, unit: 's', baseline: inThreadMs / 1000 });
+    // Same run: the list's two readers (--feeds N: only this, N interleaved rounds).
+    await compareFeeds(plainZip, dir, 1);
 
     gc?.();
     const openStart = performance.now();

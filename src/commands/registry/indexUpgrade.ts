@@ -8,26 +8,25 @@ import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
 import { FileLockedError } from '../../files/lockedFiles';
 import { INDEX_FORMAT } from '../../registry/format';
-import { listsNeedingIndex, rebuildFromZip, sweepRegistryStorage, zipToRebuildFrom, type ListNeedingIndex } from '../../registry/listMaintenance';
+import type { AliasType, GlobalUserType } from '../../api/types';
+import { listNeedingIndex, listsNeedingIndex, rebuildFromZip, sweepRegistryStorage, zipToRebuildFrom, type ListNeedingIndex } from '../../registry/listMaintenance';
 import { closeOfflineRegistries, invalidateOfflineRegistries } from '../../registry/offlineLookup';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 
-export { defaultZipPath, registryListsFolder, registryZipName } from '../../registry/listMaintenance';
-export type OutdatedList = ListNeedingIndex;
-
-/** Lists whose index must be rebuilt from their ZIP. */
-export function outdatedLists(globalStoragePath: string): OutdatedList[] {
-  return listsNeedingIndex(globalStoragePath);
-}
-
 const running = new Map<string, Promise<boolean>>();
+
+/** Rebuilds the list aliasType/userType if its index needs it (upgradeList); undefined when it does not. */
+export async function upgradeListIfNeeded(globalStoragePath: string, aliasType: AliasType, userType: GlobalUserType): Promise<boolean | undefined> {
+  const list = listNeedingIndex(globalStoragePath, aliasType, userType);
+  return list && upgradeList(globalStoragePath, list);
+}
 
 /**
  * Rebuilds one list from its ZIP (its recorded path, else the default one); true when a current
  * index is in place afterwards. Concurrent calls for one list share the work.
  */
-export function upgradeList(globalStoragePath: string, list: OutdatedList): Promise<boolean> {
+function upgradeList(globalStoragePath: string, list: ListNeedingIndex): Promise<boolean> {
   let job = running.get(list.storageDir);
   if (!job) {
     job = rebuild(globalStoragePath, list).finally(() => running.delete(list.storageDir));
@@ -36,7 +35,7 @@ export function upgradeList(globalStoragePath: string, list: OutdatedList): Prom
   return job;
 }
 
-function askToDownload(list: OutdatedList): void {
+function askToDownload(list: ListNeedingIndex): void {
   const { aliasType, userType } = list;
   const download = vscode.l10n.t('Download List');
   const text =
@@ -46,7 +45,7 @@ function askToDownload(list: OutdatedList): void {
   void prompts.message('warning', text, undefined, download).then((choice) => (choice === download ? vscode.commands.executeCommand(PaletteCommands.registryDownload, { aliasType, userType }) : undefined));
 }
 
-async function rebuild(globalStoragePath: string, list: OutdatedList): Promise<boolean> {
+async function rebuild(globalStoragePath: string, list: ListNeedingIndex): Promise<boolean> {
   const { aliasType, userType } = list;
   if (!zipToRebuildFrom(globalStoragePath, list)) {
     await rebuildFromZip(globalStoragePath, list);
@@ -88,7 +87,7 @@ export async function upgradeOutdatedLists(globalStoragePath: string): Promise<v
   const sweep = await sweepRegistryStorage(globalStoragePath);
   if (sweep.removed.length) log.info(`registry storage: removed what crashes left: ${sweep.removed.map((p) => path.relative(globalStoragePath, p)).join(', ')}`);
   for (const r of sweep.repointed) log.warn(`registry index ${r}: current named a folder that is gone; it now names this one`);
-  for (const list of outdatedLists(globalStoragePath)) {
+  for (const list of listsNeedingIndex(globalStoragePath)) {
     if (!list.requestedByLiveProcess) await upgradeList(globalStoragePath, list);
   }
 }

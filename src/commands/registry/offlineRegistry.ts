@@ -17,7 +17,8 @@ import { prompts, UserCancelledError } from '../../shell/prompts';
 import { leaseCurrentIndex, releaseIndexFolder } from '../../registry/listStorage';
 import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
 import type { PaletteContext } from './commandContext';
-import { outdatedLists, registryListsFolder, registryZipName, upgradeList } from './indexUpgrade';
+import { registryListsFolder, registryZipName } from '../../registry/listMaintenance';
+import { upgradeListIfNeeded } from './indexUpgrade';
 import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';
 import { askAliasType, askUserType } from './registryPrompts';
 import { abortSignalOf } from '../../shell/cancellableProgress';
@@ -214,10 +215,7 @@ async function indexLater(ctx: PaletteContext, aliasType: AliasType, userType: G
     undefined,
     indexNow,
   );
-  if (choice === indexNow) {
-    const deferred = outdatedLists(ctx.extension.globalStorageUri.fsPath).find((l) => l.aliasType === aliasType && l.userType === userType);
-    if (deferred) await upgradeList(ctx.extension.globalStorageUri.fsPath, deferred);
-  }
+  if (choice === indexNow) await upgradeListIfNeeded(ctx.extension.globalStorageUri.fsPath, aliasType, userType);
   throw new UserCancelledError();
 }
 
@@ -257,9 +255,9 @@ async function openCurrentFormat(ctx: PaletteContext, aliasType: AliasType, user
     return open();
   } catch (error) {
     if (!(error instanceof registry.RegistryIndexError)) throw error;
-    const outdated = outdatedLists(ctx.extension.globalStorageUri.fsPath).find((l) => l.aliasType === aliasType && l.userType === userType);
-    if (outdated && (await upgradeList(ctx.extension.globalStorageUri.fsPath, outdated))) return open();
-    if (outdated) throw new UserCancelledError();
+    const upgraded = await upgradeListIfNeeded(ctx.extension.globalStorageUri.fsPath, aliasType, userType);
+    if (upgraded) return open();
+    if (upgraded === false) throw new UserCancelledError();
     log.error(`registry index ${aliasType}/${userType}: ${error.message}`);
     throw new UserFacingError(vscode.l10n.t('The downloaded list {0}/{1} is damaged; download it again.', aliasType, userType));
   }

@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Readable } from 'node:stream';
-import { RegistryXmlError, RegistryXmlParser, decodeXmlEntities, parseRegistryXml, parseRegistryXmlStream } from '../../../src/domain/registryXml';
+import { RegistryXmlError, RegistryXmlParser, decodeXmlEntities, parseRegistryXml } from '../../../src/domain/registryXml';
 import type { Taxpayer } from '../../../src/domain/registryXml';
-import { buildTaxpayer, registryXml, registryXmlChunks, splitAt, taxpayerXml } from '../../support/registryFixtures';
+import { buildTaxpayer, registryXml, splitAt, taxpayerXml } from '../../support/registryFixtures';
 
 function parseChunks(chunks: Array<Buffer | string>): Taxpayer[] {
   const out: Taxpayer[] = [];
@@ -124,13 +123,6 @@ test('users come out one by one, before the input has ended', () => {
   assert.deepEqual(seen, [a.Identifier, b.Identifier]);
   p.end();
   assert.equal(p.taxpayerCount, 2);
-});
-
-test('async iteration over a Readable', async () => {
-  const chunks = [...registryXmlChunks(300, 1000, 5)];
-  const got: Taxpayer[] = [];
-  for await (const t of parseRegistryXmlStream(Readable.from(chunks))) got.push(t);
-  assert.deepEqual(got, Array.from({ length: 300 }, (_, i) => buildTaxpayer(5 + i)));
 });
 
 test('truncated or broken input gives a RegistryXmlError', () => {
