@@ -60,9 +60,7 @@ async function pickProfile(services: ShellServices, arg: unknown, title: string)
  * running one, started with `key`). A failure says that the key could not be verified.
  */
 async function verifiedCompany(services: ShellServices, environment: EnvironmentId, customUrl: string | undefined, key: string): Promise<CompanySummary> {
-  let baseUrl = customUrl as string;
-  if (environment === 'sandbox') baseUrl = (services.sandbox.current() ?? (await services.sandbox.ensure(key))).url;
-  else if (environment !== 'custom') baseUrl = FIXED_BASE_URLS[environment];
+  const baseUrl = environment === 'custom' ? (customUrl as string) : await services.baseUrl(environment, key);
   try {
     return await companyOfKey(() => services.clientForKey(baseUrl, key));
   } catch (error) {
