@@ -9,7 +9,7 @@ import { EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
 import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { defaultProfileId, profileSecretName } from '../../src/shell/profile';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
+import { AnsweringPrompts } from '../support/recordingPrompts';
 import type { HostMessage, InitMessage, ResponseMessage } from '../../src/webviews/protocol';
 
 interface PanelInfo {
@@ -29,22 +29,6 @@ interface SandboxState {
   certificates: Array<Record<string, unknown>>;
   mailing: Array<{ ModuleID: string; IsActive: boolean }>;
   taxOffice: { UserName: string | null; Password: string | null };
-}
-
-/** Records messages; answers the "closed with unsaved changes" warning as scripted. */
-class RecordingPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string; actions: string[] }> = [];
-  answer: ((actions: string[]) => string | undefined) | undefined;
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
-    return undefined;
-  }
-  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, actions });
-    return this.answer?.(actions);
-  }
 }
 
 async function panels(): Promise<PanelInfo[]> {
@@ -107,7 +91,7 @@ suite('Webview forms', function () {
   this.timeout(60_000);
   let api: NilveraExtensionApi;
   let sandbox: { url: string; key: string };
-  const prompts = new RecordingPrompts();
+  const prompts = new AnsweringPrompts();
   let restorePrompts: () => void = () => undefined;
 
   async function sandboxState(): Promise<SandboxState> {
@@ -160,7 +144,7 @@ suite('Webview forms', function () {
 
   setup(() => {
     prompts.messages.length = 0;
-    prompts.answer = undefined;
+    prompts.answer = () => undefined;
   });
 
   test('every form has a strict CSP with a fresh nonce, scripts only from the built webview assets', async () => {
