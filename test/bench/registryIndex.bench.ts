@@ -290,23 +290,18 @@ async function downloadAndIndexOnce(client: Client, dir: string, name: string, s
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpuMs();
   const server0 = processCpuMs(serverPid);
-  let gcs = 0;
-  let gcMs = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      gcs++;
-      gcMs += e.duration;
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
+  let searchable = 0;
   try {
-    const result = await downloadAndIndex(
-      (hooks) => client.registry.downloadList('PK', 'Invoice', { kind: 'file', path: zip, verifyZip: true, ...hooks }).finally(() => (downloaded = performance.now())),
-      zip,
-      storage,
-      { aliasType: 'PK', userType: 'Invoice' },
-    );
-    const searchable = performance.now();
+    const { value: result, gcs, gcMs } = await withGcCount(async () => {
+      const built = await downloadAndIndex(
+        (hooks) => client.registry.downloadList('PK', 'Invoice', { kind: 'file', path: zip, verifyZip: true, ...hooks }).finally(() => (downloaded = performance.now())),
+        zip,
+        storage,
+        { aliasType: 'PK', userType: 'Invoice' },
+      );
+      searchable = performance.now();
+      return built;
+    });
     const cpu = process.cpuUsage(cpu0);
     const serverCpu = (processCpuMs(serverPid) ?? Number.NaN) - (server0 ?? Number.NaN);
     console.log(`  ${name}: CPU of this process (all threads) ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, this thread's CPU ${((mainThreadCpuMs() - main0) / 1000).toFixed(1)} s, its GCs ${gcs} (${(gcMs / 1000).toFixed(2)} s); the sandbox's CPU ${(serverCpu / 1000).toFixed(1)} s; load ${os.loadavg()[0].toFixed(1)}`);
@@ -315,29 +310,24 @@ async function downloadAndIndexOnce(client: Client, dir: string, name: string, s
   } finally {
     rss.stop();
     stalls.disable();
-    observer.disconnect();
   }
 }
 
-/** CPU time (user + system, ms) the process `pid` has used so far, from /proc (Linux); undefined elsewhere. */
-function processCpuMs(pid: number): number | undefined {
+/** User + system CPU time (ms) in a /proc stat file (Linux); undefined elsewhere. */
+function statCpuMs(statFile: string): number | undefined {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = fs.readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return undefined;
   }
 }
 
-/** CPU time (ms) of this process's main thread so far, from /proc (Linux); NaN elsewhere. */
-function mainThreadCpuMs(): number {
-  try {
-    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
+/** CPU time (ms) the process `pid` has used so far; undefined off Linux. */
+const processCpuMs = (pid: number) => statCpuMs(`/proc/${pid}/stat`);
+
+/** CPU time (ms) of this process's main thread so far; NaN off Linux. */
+const mainThreadCpuMs = () => statCpuMs(`/proc/self/task/${process.pid}/stat`) ?? Number.NaN;
 
 /** This thread's collections (count, ms) while `run` runs. */
 async function withGcCount<T>(run: () => Promise<T>): Promise<{ value: T; gcs: number; gcMs: number }> {
