@@ -119,6 +119,30 @@ suite('Public evidence about the real service, as the user sees it', function ()
     }
   });
 
+  test('row 21 after a lost answer: a row refused without being named, sent again alone, is rejected once; the import ends', async () => {
+    await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { customerBatchStatus: '400unnamed', customerBatchBadRow: 'rejectAll' } });
+    const [held] = ((await raw(sandbox, 'GET', '/general/Customers?PageSize=1&SortColumn=ID')).json as { Content: Array<{ TaxNumber: string }> }).Content.map((c) => c.TaxNumber);
+    const fresh = Array.from({ length: 3 }, (_, k) => completeVkn(String(851_000_000 - k)));
+    const source = path.join(tmp, 'import-lost-answer.csv');
+    fs.writeFileSync(source, '\uFEFF' + ['VKN;Ünvan', ...fresh.map((t, k) => `${t};Kayıp Cevap ${k}`), `${held};Başka Bir Ünvan`].join('\r\n') + '\r\n');
+    const before = ((await raw(sandbox, 'GET', '/__sandbox/customers/count')).json as { count: number }).count;
+    const logBefore = sandbox.requestLog().length;
+    // The first POST's connection breaks before the server reads it: nothing stored, the answer lost.
+    sandbox.setFaults({ queue: ['reset'], match: { method: 'POST', path: '^/general/customers$' } });
+    try {
+      const summary = await vscode.commands.executeCommand<{ created: number; rejected: number; unknown: number; rejectedFile: string }>(TreeCommands.customersImport, vscode.Uri.file(source));
+      assert.deepEqual([summary.created, summary.rejected, summary.unknown], [3, 1, 0], JSON.stringify(prompts.messages));
+      const posts = sandbox.requestLog().slice(logBefore).filter((r) => r.method === 'POST' && /^\/general\/customers$/i.test(r.path));
+      assert.ok(posts.some((r) => r.fault?.kind === 'reset'), 'the first answer was lost');
+      assert.ok(posts.length <= 6, `${posts.length} POSTs: the refused row was sent again and again`);
+      assert.equal(((await raw(sandbox, 'GET', '/__sandbox/customers/count')).json as { count: number }).count, before + 3);
+      const rejected = fs.readFileSync(summary.rejectedFile, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+      assert.match(rejected.find((l) => l.startsWith(held)) ?? '', /;(TaxNumber: )?A customer with this tax number exists\.$/);
+    } finally {
+      sandbox.clearFaults();
+    }
+  });
+
   test('row 2: a missing record answered 204 reads as "not found": Find Customer by Tax Number says so', async () => {
     const missing = completeVkn('777000111');
     for (const answer of ['404', 'noContent'] as const) {
