@@ -11,6 +11,7 @@
 // found by searches whose total reading is capped (SKIP_READ_BUDGET).
 import { documentTypeOf, partyRoleOf, UBL_DOCUMENT_TYPES, type PartyRole, type UblDocumentType } from '../../domain/ubl/documentTypes';
 import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf, type TaxScheme } from '../../domain/ubl/taxSchemes';
+import { attributesOf, isWhiteSpace, scanXml, tagEnd } from '../../domain/ubl/xmlReader';
 
 /** An element's text with the document range of its trimmed value (CDATA markers and comments skipped). */
 export interface ScannedText {
@@ -36,15 +37,7 @@ export interface UblScan {
   taxNumbers: ScannedTaxNumber[];
 }
 
-const LT = 60; // <
 const GT = 62; // >
-const SLASH = 47;
-const BANG = 33;
-const QUESTION = 63;
-const COLON = 58;
-const EQUALS = 61;
-const DQUOTE = 34;
-const SQUOTE = 39;
 
 /** Content longer than this (trimmed) is no identifier being typed: an unclosed CDATA ran on, a paste. */
 const MAX_VALUE_CHARS = 256;
@@ -69,54 +62,10 @@ const NEVER_SKIPPED = new Set(TAX_NUMBER_ELEMENTS.map((e) => e.parent));
  */
 const SKIP_MARKERS = ['PartyIdentification', 'AdditionalItemIdentification', 'DriverPerson', '<!--', '<![CDATA['];
 
-function isWhiteSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
-}
-
 /** XML white space, and the Unicode spaces a pasted number may carry (no-break space, BOM...). */
 function isSpace(code: number): boolean {
   if (code <= 32) return code === 32 || code === 9 || code === 10 || code === 13 || code === 11 || code === 12;
   return code > 127 && /\s/.test(String.fromCharCode(code));
-}
-
-function isNameEnd(code: number): boolean {
-  // white space, '>', '/', '<', '=', a quote, or the end of the text (NaN)
-  return isWhiteSpace(code) || code === GT || code === SLASH || code === LT || code === EQUALS || code === DQUOTE || code === SQUOTE || Number.isNaN(code);
-}
-
-/** Parses `name="value"` pairs of a start tag between `from` and `end`. */
-function parseAttributes(text: string, from: number, end: number): Map<string, string> {
-  const attrs = new Map<string, string>();
-  const re = /([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
-  for (const m of text.slice(from, end).matchAll(re)) attrs.set(m[1], m[3] ?? m[4] ?? '');
-  return attrs;
-}
-
-const SCHEME_ID = /(?:^|\s)schemeID\s*=\s*(?:"([^"]*)"|'([^']*)')/;
-
-/** The schemeID attribute of a start tag between `from` and `end`, or undefined. */
-function schemeIdOf(text: string, from: number, end: number): string | undefined {
-  const m = SCHEME_ID.exec(text.slice(from, end));
-  return m ? (m[1] ?? m[2]) : undefined;
-}
-
-/**
- * The end of a start or end tag: the index of its '>' (quoted '>' allowed), or, for a tag that is
- * still being typed, the bitwise NOT (~) of where the next tag or the text begins: a '<' ends it even
- * inside quotes, since XML allows no '<' in an attribute.
- */
-function tagEnd(text: string, from: number): number {
-  let quote = 0;
-  const length = text.length;
-  for (let i = from; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === LT) return ~i;
-    if (quote) {
-      if (c === quote) quote = 0;
-    } else if (c === DQUOTE || c === SQUOTE) quote = c;
-    else if (c === GT) return i;
-  }
-  return ~length;
 }
 
 /** The next occurrence of a needle at or after a position, cached so a forward scan stays linear. */
@@ -286,124 +235,67 @@ export function scanUbl(text: string): UblScan {
     return gt < 0 ? undefined : gt + 1;
   };
 
-  // Hot loop (a large document's tags are mostly in its lines, skipped unread): char codes and indexOf,
-  // no regex; attributes are parsed only where they matter (the root, number elements).
-  let i = 0;
-  while (i < length) {
-    const lt = text.indexOf('<', i);
-    const textEnd = lt < 0 ? length : lt;
-    if (capture && textEnd > i) capture.add(i, textEnd);
-    if (lt < 0) break;
-    const next = text.charCodeAt(lt + 1);
-
-    if (next === BANG || next === QUESTION) {
-      if (text.startsWith('<!--', lt)) {
-        const close = text.indexOf('-->', lt + 4);
-        if (close < 0) break;
-        i = close + 3;
-      } else if (text.startsWith('<![CDATA[', lt)) {
-        const close = text.indexOf(']]>', lt + 9);
-        if (capture) capture.add(lt + 9, close < 0 ? length : close);
-        if (close < 0) break;
-        i = close + 3;
-      } else {
-        // Processing instruction or DOCTYPE (internal subsets are not expected in UBL documents).
-        const close = text.indexOf('>', lt + 2);
-        if (close < 0) break;
-        i = close + 1;
-      }
-      continue;
-    }
-
-    const isEnd = next === SLASH;
-    const nameStart = lt + (isEnd ? 2 : 1);
-    let nameEnd = nameStart;
-    let localStart = nameStart;
-    for (;;) {
-      const c = text.charCodeAt(nameEnd);
-      if (isNameEnd(c)) break;
-      if (c === COLON) localStart = nameEnd + 1;
-      nameEnd++;
-    }
-    if (nameEnd === nameStart) {
-      i = lt + 1;
-      continue;
-    }
-    const end = tagEnd(text, nameEnd);
-    const gt = end >= 0 ? end : -1;
-    /** Where the scan goes on: after the '>', or at the next tag when this one is half-typed. */
-    const resume = end >= 0 ? end + 1 : ~end;
-
-    if (isEnd) {
+  // Most of a large document's tags are in its lines, skipped unread; attributes are parsed only where
+  // they matter (the root, number elements).
+  scanXml(text, {
+    malformed: () => undefined,
+    text(from, to) {
+      capture?.add(from, to);
+    },
+    end(tag) {
       // Pop to the matching element, so a missing end tag does not derail the rest.
-      const localLength = nameEnd - localStart;
+      const localLength = tag.nameEnd - tag.localStart;
       const floor = Math.max(0, stack.length - MAX_POP_SEARCH);
       let at = stack.length - 1;
-      while (at >= floor && !(stack[at].length === localLength && text.startsWith(stack[at], localStart))) at--;
-      if (at >= floor) {
-        if (capture && capture.depth >= at) finishCapture(capture.depth === at);
-        stack.length = at;
+      while (at >= floor && !(stack[at].length === localLength && text.startsWith(stack[at], tag.localStart))) at--;
+      if (at < floor) return;
+      if (capture && capture.depth >= at) finishCapture(capture.depth === at);
+      stack.length = at;
+    },
+    start(tag) {
+      const local = text.slice(tag.localStart, tag.nameEnd);
+      if (!type) {
+        // The root decides: any other XML (a pom.xml, a .csproj) is left at once.
+        if (!ROOT_NAMES.has(local)) return length;
+        const prefix = tag.localStart > tag.nameStart ? text.slice(tag.nameStart, tag.localStart - 1) : '';
+        type = documentTypeOf(local, attributesOf(text, tag).get(prefix ? `xmlns:${prefix}` : 'xmlns'));
+        result.documentType = type;
+        if (!type) return length;
       }
-      i = resume;
-      continue;
-    }
-
-    const local = text.slice(localStart, nameEnd);
-    const selfClosing = gt > 0 && text.charCodeAt(gt - 1) === SLASH;
-    const attrsEnd = gt < 0 ? resume : selfClosing ? gt - 1 : gt;
-
-    if (!type) {
-      // The root decides: any other XML (a pom.xml, a .csproj) is left at once.
-      if (!ROOT_NAMES.has(local)) return result;
-      const prefix = localStart > nameStart ? text.slice(nameStart, localStart - 1) : '';
-      const namespace = parseAttributes(text, nameEnd, attrsEnd).get(prefix ? `xmlns:${prefix}` : 'xmlns');
-      type = documentTypeOf(local, namespace);
-      result.documentType = type;
-      if (!type) return result;
-    }
-
-    // A start tag inside a captured element (unexpected) ends the capture at that point.
-    if (capture) finishCapture(false);
-
-    let opened: Capture | undefined;
-    const depth = stack.length;
-    if (depth === 1 && local === 'ProfileID') {
-      opened = new Capture('profile', depth, lt, resume);
-    } else if (depth > 0 && NUMBER_ELEMENTS.has(local)) {
-      const element = taxNumberElement(stack[depth - 1], local);
-      const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? schemeIdOf(text, nameEnd, attrsEnd) : element.scheme);
-      if (scheme) {
-        const place = depth <= MAX_SKIP_DEPTH ? placeOf(stack, local) : { path: [local], role: 'other' as const };
-        opened = new Capture('taxNumber', depth, lt, resume, scheme, place.role, place.path);
+      // A start tag inside a captured element (unexpected) ends the capture at that point.
+      if (capture) finishCapture(false);
+      let opened: Capture | undefined;
+      const depth = stack.length;
+      if (depth === 1 && local === 'ProfileID') {
+        opened = new Capture('profile', depth, tag.lt, tag.resume);
+      } else if (depth > 0 && NUMBER_ELEMENTS.has(local)) {
+        const element = taxNumberElement(stack[depth - 1], local);
+        const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? attributesOf(text, tag).get('schemeID') : element.scheme);
+        if (scheme) {
+          const place = depth <= MAX_SKIP_DEPTH ? placeOf(stack, local) : { path: [local], role: 'other' as const };
+          opened = new Capture('taxNumber', depth, tag.lt, tag.resume, scheme, place.role, place.path);
+        }
       }
-    }
-
-    if (gt < 0) {
       // Half-typed tag: nothing after it can be trusted as its content.
-      i = resume;
-      continue;
-    }
-    if (selfClosing) {
-      if (opened) {
+      if (tag.gt < 0) return undefined;
+      if (tag.selfClosing) {
+        if (opened) {
+          capture = opened;
+          finishCapture(true);
+        }
+        return undefined;
+      }
+      if (!opened && depth > 0 && depth <= MAX_SKIP_DEPTH && !NEVER_SKIPPED.has(local)) {
+        const skipTo = skippableEnd(text.slice(tag.nameStart, tag.nameEnd), tag.resume);
+        if (skipTo !== undefined) return skipTo;
+      }
+      if (stack.length < MAX_OPEN_ELEMENTS) {
+        stack.push(local);
         capture = opened;
-        finishCapture(true);
       }
-      i = resume;
-      continue;
-    }
-    if (!opened && depth > 0 && depth <= MAX_SKIP_DEPTH && !NEVER_SKIPPED.has(local)) {
-      const skipTo = skippableEnd(text.slice(nameStart, nameEnd), resume);
-      if (skipTo !== undefined) {
-        i = skipTo;
-        continue;
-      }
-    }
-    if (stack.length < MAX_OPEN_ELEMENTS) {
-      stack.push(local);
-      capture = opened;
-    }
-    i = resume;
-  }
+      return undefined;
+    },
+  });
   // A value typed at the end of a half-typed document still counts.
   finishCapture(false);
   return result;

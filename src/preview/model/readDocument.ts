@@ -14,7 +14,7 @@ import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import { parseDecimal } from './decimal';
 import { totalsChecks, type TotalsInput } from './totalsChecks';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyRegistry, PartyView, ReadResult, StructuredModel, TaxLine, TaxTotalView, TotalKey } from './types';
-import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } from './xmlReader';
+import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } from '../../domain/ubl/xmlReader';
 
 /** The English source text of a message, its {0}… filled in (the host passes vscode.l10n instead). */
 export const sourceText: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)) };

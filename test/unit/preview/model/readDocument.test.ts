@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkIdentification, readDocument, type RegistryList } from '../../../../src/preview/model/readDocument';
 import { add, decimalText, equal, parseDecimal } from '../../../../src/preview/model/decimal';
-import { readXml, type XmlElement } from '../../../../src/preview/model/xmlReader';
+import { readXml, type XmlElement } from '../../../../src/domain/ubl/xmlReader';
 import type { StructuredModel } from '../../../../src/preview/model/types';
 import type { OfflineTaxpayer } from '../../../../src/registry/offlineLookup';
 import { largeInvoice } from '../../../support/largeInvoice';
@@ -324,6 +324,9 @@ test('XML reader: prefixes resolved to namespaces, entities and character refere
   assert.throws(() => readXml('<a xmlns:p="urn:p"><q:b/></a>', { root: () => undefined, child: () => undefined }), /prefix "q" is not declared/);
   assert.throws(() => readXml('<a></a><b/>', { root: () => undefined, child: () => undefined }), /second root/);
   assert.throws(() => readXml('<a>', { root: () => undefined, child: () => undefined }), /<a> is not closed/);
+  // The reader the editor's scanner shares goes on after these; the view stops at them and says where.
+  assert.throws(() => readXml('<a>\n<b x="1"</a>', { root: () => undefined, child: () => undefined }), /a tag that does not end \(line 2, column 1\)/);
+  assert.throws(() => readXml('<a><!-- x</a>', { root: () => undefined, child: () => undefined }), /a comment that does not end \(line 1, column 4\)/);
 });
 
 test('the built-in samples are what scripts/preview-samples.js writes (amounts computed, design embedded)', () => {
