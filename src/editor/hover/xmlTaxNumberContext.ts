@@ -10,88 +10,54 @@
 //     <sh:Identifier>), as keys and labels do in JSON and text (./taxNumberContext.ts).
 // Pure: the hover provider passes the text before the number (at most XML_CONTEXT_CHARS of it).
 import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
+import { attributesOf, scanXml } from '../../domain/ubl/xmlReader';
 import { isTaxNumberLabel } from './taxNumberContext';
 
 /** How much text before a number is read to find its element and that element's parent. */
 export const XML_CONTEXT_CHARS = 8 * 1024;
 
-const CDATA_OPEN = '<![CDATA[';
-
-function localName(qname: string): string {
-  const colon = qname.lastIndexOf(':');
-  return colon < 0 ? qname : qname.slice(colon + 1);
-}
-
-interface StartTag {
-  local: string;
-  attributes: Map<string, string>;
-}
-
-/** A start tag's name and attributes, or undefined for an end tag, comment, PI or self-closing tag. */
-function startTag(tag: string): StartTag | undefined {
-  const m = /^<([^\s/>!?]+)([\s\S]*?)(\/?)>$/.exec(tag);
-  if (!m || m[3] === '/') return undefined;
-  const attributes = new Map<string, string>();
-  for (const a of m[2].matchAll(/([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attributes.set(localName(a[1]), a[2] ?? a[3] ?? '');
-  return { local: localName(m[1]), attributes };
-}
-
-/** The local name of the element enclosing the tag that starts at `from`, read backwards. */
-function parentOf(before: string, from: number): string | undefined {
-  let depth = 0;
-  let position = from;
-  while (position > 0) {
-    const lt = before.lastIndexOf('<', position - 1);
-    if (lt < 0) return undefined;
-    const gt = before.indexOf('>', lt);
-    position = lt;
-    const kind = before.charCodeAt(lt + 1);
-    if (gt < 0 || gt > from || kind === 33 /* ! */ || kind === 63 /* ? */) continue;
-    if (kind === 47 /* / */) {
-      depth++;
-      continue;
-    }
-    const tag = startTag(before.slice(lt, gt + 1));
-    if (!tag) continue;
-    if (depth === 0) return tag.local;
-    depth--;
-  }
-  return undefined;
-}
-
 /** Elements that can hold a tax number by their place alone: a signature's ID, a driver's NationalityID. */
 const PLACED = new Set(['ID', ...TAX_NUMBER_ELEMENTS.filter((e) => e.scheme !== 'schemeID').map((e) => e.element)]);
 
-/** Whether the element `tag` (starting at `at` in `before`) holds a tax number by its scheme, name or place. */
-function elementSaysTaxNumber(before: string, at: number, tag: StartTag): boolean {
-  if (taxSchemeOf(tag.attributes.get('schemeID')) || isTaxNumberLabel(tag.local)) return true;
-  if (!PLACED.has(tag.local)) return false;
-  const parent = parentOf(before, at);
-  const implied = taxNumberElement(parent, tag.local)?.scheme;
-  return (parent === 'Signature' && tag.local === 'ID') || (implied !== undefined && implied !== 'schemeID');
+interface OpenElement {
+  local: string;
+  schemeId: string | undefined;
+}
+
+/** Whether the element holds a tax number by its scheme, name or place (below `parent`). */
+function elementSaysTaxNumber(element: OpenElement, parent: string | undefined): boolean {
+  if (taxSchemeOf(element.schemeId) || isTaxNumberLabel(element.local)) return true;
+  if (!PLACED.has(element.local)) return false;
+  const implied = taxNumberElement(parent, element.local)?.scheme;
+  return (parent === 'Signature' && element.local === 'ID') || (implied !== undefined && implied !== 'schemeID');
 }
 
 /**
  * Whether the number that starts right after `before` (the document's text up to its first digit) is
- * labelled a tax number by the XML around it.
+ * labelled a tax number by the XML around it: read forward with the reader the diagnostics use.
  */
 export function xmlSaysTaxNumber(before: string): boolean {
-  let end = before.length;
-  let lt = before.lastIndexOf('<', end - 1);
-  if (lt < 0) return false;
-  // Inside a CDATA section: its element is the one before it.
-  if (before.startsWith(CDATA_OPEN, lt) && before.indexOf(']]>', lt) < 0) {
-    end = lt;
-    lt = before.lastIndexOf('<', end - 1);
-    if (lt < 0) return false;
-  }
-  const gt = before.indexOf('>', lt);
-  if (gt < 0 || gt >= end) {
-    // Inside a tag: an attribute's value, named by the attribute.
-    const attribute = /^<[^\s/>!?]+\s[\s\S]*?([^\s=<>"']+)\s*=\s*["']\s*$/.exec(before.slice(lt, end));
-    return attribute !== null && isTaxNumberLabel(localName(attribute[1]));
-  }
-  // Element text: the element that contains it says what it is.
-  const tag = startTag(before.slice(lt, gt + 1));
-  return tag !== undefined && elementSaysTaxNumber(before, lt, tag);
+  const open: OpenElement[] = [];
+  /** Where `before` ends: in an element's text (CDATA included), or inside a tag still open at its end. */
+  let end: 'text' | { tagAt: number } | undefined;
+  scanXml(before, {
+    malformed: () => undefined,
+    text(_from, to) {
+      end = to === before.length ? 'text' : undefined;
+    },
+    start(tag) {
+      if (tag.gt < 0) end = tag.resume === before.length ? { tagAt: tag.lt } : undefined;
+      else if (!tag.selfClosing) {
+        open.push({ local: before.slice(tag.localStart, tag.nameEnd), schemeId: attributesOf(before, tag).get('schemeID') });
+        end = tag.resume === before.length ? 'text' : undefined;
+      }
+      return undefined;
+    },
+    end: () => void open.pop(),
+  });
+  if (end === undefined || (end === 'text' && open.length === 0)) return false;
+  if (end === 'text') return elementSaysTaxNumber(open[open.length - 1], open[open.length - 2]?.local);
+  // Inside a tag: an attribute's value, named by the attribute.
+  const attribute = /^<[^\s/>!?]+\s[\s\S]*?([^\s=<>"']+)\s*=\s*["']\s*$/.exec(before.slice(end.tagAt));
+  return attribute !== null && isTaxNumberLabel(attribute[1].slice(attribute[1].lastIndexOf(':') + 1));
 }

@@ -108,6 +108,7 @@ test('XML: a card where the element says tax number (tax scheme, UBL-TR place, n
     `<a>${VKN}</a>`,
     `<a stamp="${VKN}"/>`,
     `<!-- <cbc:ID schemeID="VKN"> --><cbc:Note>${VKN}</cbc:Note>`,
+    `<cbc:ID schemeID="VKN">see <!-- ${VKN} -->`,
     `</cbc:ID>${VKN}`,
     VKN,
   ]) {
