@@ -54,10 +54,12 @@ function L(key: string, ...args: Array<string | number>): string {
   return text.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m));
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+type Content = string | Node;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, ...content: Content[]): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
+  e.append(...content);
   return e;
 }
 
@@ -157,12 +159,10 @@ function frameDocument(output: Document): string {
 // ---- the structured view -------------------------------------------------------------------------
 
 function section(title: string, ...content: Node[]): HTMLElement {
-  const s = el('section');
-  s.append(el('h2', undefined, title), ...content);
-  return s;
+  return el('section', undefined, el('h2', undefined, title), ...content);
 }
 
-function table(headers: string[], rows: Array<Array<string | Node>>, numeric: number[] = []): HTMLTableElement {
+function table(headers: string[], rows: Content[][], numeric: number[] = []): HTMLTableElement {
   const t = el('table');
   const head = t.createTHead().insertRow();
   headers.forEach((h, i) => head.append(el('th', numeric.includes(i) ? 'num' : undefined, h)));
@@ -172,8 +172,7 @@ function table(headers: string[], rows: Array<Array<string | Node>>, numeric: nu
     row.forEach((cell, i) => {
       const td = tr.insertCell();
       if (numeric.includes(i)) td.className = 'num';
-      if (typeof cell === 'string') td.textContent = cell;
-      else td.append(cell);
+      td.append(cell);
     });
   }
   return t;
@@ -197,9 +196,8 @@ function findingLine(f: NumberFinding): HTMLElement {
 /** An identification: its scheme and value (after `label`, in a line), the valid mark or the editor's findings, its registry status (`quiet`: not when no list is downloaded, said once per party). */
 function identificationLine(id: PartyIdentification, label?: string, quiet = false): HTMLElement {
   const line = el('div', 'identification');
-  const head = el('div', 'head');
-  if (label) head.append(el('span', 'muted', label));
-  head.append(el('span', 'scheme', id.scheme || L('party.noScheme')), el('span', 'value', id.value));
+  const scheme = el('span', 'scheme', id.scheme || L('party.noScheme'));
+  const head = el('div', 'head', ...(label ? [el('span', 'muted', label)] : []), scheme, el('span', 'value', id.value));
   const n = id.taxNumber;
   if (n?.verdict === 'valid') head.append(el('span', 'ok', `✓ ${L('taxId.valid', n.kind ?? id.scheme)}`));
   if (n) line.dataset.verdict = n.verdict;
@@ -221,25 +219,23 @@ function roleLabel(role: PartyRole, element: string): string {
 }
 
 function partyCard(p: PartyView): HTMLElement {
-  const card = el('div', 'party');
+  const name = el('div', 'name', p.name ?? L('party.noName'));
+  const card = el('div', 'party', el('h3', undefined, roleLabel(p.role, p.element)), name);
   card.dataset.role = p.role;
-  card.append(el('h3', undefined, roleLabel(p.role, p.element)), el('div', 'name', p.name ?? L('party.noName')));
   let noListSaid = false;
   for (const id of p.identifications) {
     card.append(identificationLine(id, undefined, noListSaid));
     noListSaid ||= id.registry?.status === 'noList';
   }
   if (p.identifications.length === 0) card.append(el('div', 'muted', L('party.noIdentification')));
-  if (p.address) card.append(el('div', 'muted', p.address));
-  if (p.taxOffice) card.append(el('div', 'muted', L('party.taxOffice', p.taxOffice)));
-  if (p.contact) card.append(el('div', 'muted', p.contact));
+  const details = [p.address, p.taxOffice && L('party.taxOffice', p.taxOffice), p.contact];
+  for (const detail of details) if (detail) card.append(el('div', 'muted', detail));
   return card;
 }
 
 /** A line's item cell: its name, and the tax numbers written in it (the owner of the goods…) with what the editor says about them. */
 function itemCell(l: LineView): HTMLElement {
-  const cell = el('div');
-  cell.append(l.name ?? '');
+  const cell = el('div', undefined, l.name ?? '');
   // A number of no known role in a line is shown by its scheme alone.
   for (const id of l.identifications) cell.append(identificationLine(id, id.taxNumber && id.taxNumber.role !== 'other' ? `${L(`role.${id.taxNumber.role}`)}:` : undefined));
   return cell;
@@ -254,7 +250,7 @@ function linesTable(model: StructuredModel): HTMLElement {
   const shown = model.lines.slice(0, linesShown);
   const hasAmounts = model.lines.some((l) => l.amount || l.price);
   const headers = hasAmounts ? [L('line.id'), L('line.name'), L('line.quantity'), L('line.price'), L('line.taxes'), L('line.amount')] : [L('line.id'), L('line.name'), L('line.quantity')];
-  const rows = shown.map((l: LineView): Array<string | Node> => {
+  const rows = shown.map((l: LineView): Content[] => {
     const quantity = l.quantity ? `${formatNumber(l.quantity, 0)}${l.unit ? ` ${l.unit}` : ''}` : '';
     const item = l.identifications.length > 0 ? itemCell(l) : (l.name ?? '');
     if (!hasAmounts) return [l.id ?? '', item, quantity];
@@ -287,21 +283,17 @@ function checkText(c: TotalsCheck): string {
 function taxSection(title: string, totals: TaxTotalView[], model: StructuredModel, checkId: 'taxSubtotals' | 'withholdingSubtotals'): HTMLElement {
   const parts: Node[] = [];
   totals.forEach((t, index) => {
-    const rows = t.subtotals.map((s) => [s.name ?? '', s.code ?? '', s.percent ?? '', money(s.taxable), money(s.amount), s.exemption ?? '']);
+    const rows: Content[][] = t.subtotals.map((s) => [s.name ?? '', s.code ?? '', s.percent ?? '', money(s.taxable), money(s.amount), s.exemption ?? '']);
     const check = checkFor(model, checkId, index);
     const total = el('span', check && !check.ok ? 'bad' : undefined, `${money(t.total)}${check && !check.ok ? ` ✗` : ''}`);
-    rows.push([L('tax.total'), '', '', '', total as unknown as string, '']);
-    const tbl = table([L('tax.name'), L('tax.code'), L('tax.percent'), L('tax.taxable'), L('tax.amount'), L('tax.exemption')], rows as Array<Array<string | Node>>, [2, 3, 4]);
-    parts.push(tbl);
+    rows.push([L('tax.total'), '', '', '', total, '']);
+    parts.push(table([L('tax.name'), L('tax.code'), L('tax.percent'), L('tax.taxable'), L('tax.amount'), L('tax.exemption')], rows, [2, 3, 4]));
     if (check && !check.ok) parts.push(el('p', 'bad', checkText(check)));
   });
   return section(title, ...parts);
 }
 
 function renderStructured(model: StructuredModel): void {
-  const out: Node[] = [];
-  const head = el('div', 'document-head');
-  head.append(el('h1', undefined, [L(`kind.${model.kind}`), model.profile, model.typeCode].filter(Boolean).join(' · ')));
   const facts: Array<[string, string | undefined]> = [
     [L('doc.id'), model.id],
     [L('doc.date'), [model.issueDate, model.issueTime].filter(Boolean).join(' ') || undefined],
@@ -310,25 +302,24 @@ function renderStructured(model: StructuredModel): void {
   ];
   const dl = el('dl');
   for (const [k, v] of facts) if (v) dl.append(el('dt', undefined, k), el('dd', undefined, v));
-  head.append(dl);
+  const title = [L(`kind.${model.kind}`), model.profile, model.typeCode].filter(Boolean).join(' · ');
+  const head = el('div', 'document-head', el('h1', undefined, title), dl);
   for (const n of model.notes) head.append(el('p', 'note', n));
   for (const r of model.references) head.append(el('p', 'muted', L('doc.reference', L(`reference.${r.type}`), r.id)));
   for (const v of model.vehicles) head.append(el('p', 'muted', L('doc.vehicle', v)));
-  out.push(head);
+  const out: Node[] = [head];
 
   const failedChecks = model.checks.filter((c) => !c.ok);
   if (failedChecks.length > 0) {
-    const box = el('div', 'checks-failed');
+    const failed = failedChecks.map((c) => el('div', undefined, `✗ ${checkText(c)}`));
+    const box = el('div', 'checks-failed', el('strong', undefined, L('checks.failed')), ...failed);
     box.setAttribute('role', 'alert');
-    box.append(el('strong', undefined, L('checks.failed')), ...failedChecks.map((c) => el('div', undefined, `✗ ${checkText(c)}`)));
     out.push(box);
   } else if (model.checks.length > 0) out.push(el('p', 'ok', `✓ ${L('checks.passed', model.checks.length)}`));
 
   for (const r of model.responses) out.push(section(L('section.response'), el('p', r.code === 'RED' ? 'bad' : 'ok', [r.code, r.description].filter(Boolean).join(': ')), el('p', 'muted', L('doc.reference', L('reference.DocumentReference'), r.referenceId ?? '-'))));
 
-  const parties = el('div', 'parties');
-  parties.append(...model.parties.map(partyCard));
-  out.push(section(L('section.parties'), parties));
+  out.push(section(L('section.parties'), el('div', 'parties', ...model.parties.map(partyCard))));
   if (model.lines.length > 0 || model.lineCount > 0) out.push(section(L('section.lines', model.lineCount), linesTable(model)));
   if (model.taxes.length > 0) out.push(taxSection(L('section.taxes'), model.taxes, model, 'taxSubtotals'));
   if (model.withholdings.length > 0) out.push(taxSection(L('section.withholdings'), model.withholdings, model, 'withholdingSubtotals'));
@@ -337,8 +328,7 @@ function renderStructured(model: StructuredModel): void {
       const check = model.checks.find((c) => c.total === t.key && !c.ok);
       const cell = el('span', check ? 'bad' : undefined, `${money(t.amount)}${check ? ' ✗' : ''}`);
       if (check) cell.title = checkText(check);
-      const label = el('span', check ? 'bad' : undefined, L(`total.${t.key}`));
-      return [label, cell] as Array<string | Node>;
+      return [el('span', check ? 'bad' : undefined, L(`total.${t.key}`)), cell];
     });
     out.push(section(L('section.totals'), table([L('total.name'), L('total.amount')], rows, [1])));
   }
