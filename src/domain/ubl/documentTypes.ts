@@ -62,8 +62,8 @@ export interface RegistryRule {
 }
 
 export interface UblDocumentType {
+  /** Also the root element's local name. */
   kind: UblDocumentKind;
-  rootLocalName: string;
   namespace: string;
   /** The ProfileID values GİB defines for the type (informative; an unknown one gets no profile rule). */
   profiles: readonly string[];
@@ -120,17 +120,23 @@ const SHIPMENT_ROLES: PartyRolePath[] = [
   { path: `**/DeliveryParty/${PARTY_ID}`, role: 'deliveryParty' },
 ];
 
+/** A party that stands as a cac:Party in `element` (AccountingSupplierParty/Party…). */
+const partyIn = (element: string, role: PartyRole): PartyRolePath => ({ path: `${element}/Party/${PARTY_ID}`, role });
+
+const BUYER_AND_SELLER = [partyIn('BuyerCustomerParty', 'buyer'), partyIn('SellerSupplierParty', 'seller')];
+
+/** A type whose root is named `kind`, in the UBL namespace of that name. */
+function ublType(kind: UblDocumentKind, type: Omit<UblDocumentType, 'kind' | 'namespace'>): UblDocumentType {
+  return { kind, namespace: `${UBL_SCHEMA}${kind}-2`, ...type };
+}
+
 export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
-  {
-    kind: 'Invoice',
-    rootLocalName: 'Invoice',
-    namespace: `${UBL_SCHEMA}Invoice-2`,
+  ublType('Invoice', {
     profiles: [...E_INVOICE_PROFILES, E_ARCHIVE_PROFILE],
     partyRoles: [
-      { path: `AccountingSupplierParty/Party/${PARTY_ID}`, role: 'supplier' },
-      { path: `AccountingCustomerParty/Party/${PARTY_ID}`, role: 'customer' },
-      { path: `BuyerCustomerParty/Party/${PARTY_ID}`, role: 'buyer' },
-      { path: `SellerSupplierParty/Party/${PARTY_ID}`, role: 'seller' },
+      partyIn('AccountingSupplierParty', 'supplier'),
+      partyIn('AccountingCustomerParty', 'customer'),
+      ...BUYER_AND_SELLER,
       { path: `TaxRepresentativeParty/${PARTY_ID}`, role: 'intermediary' },
       { path: `PayeeParty/${PARTY_ID}`, role: 'payee' },
       ...SHIPMENT_ROLES,
@@ -141,18 +147,14 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
     lineElement: 'InvoiceLine',
     quantityElements: ['InvoicedQuantity'],
     hasTotals: true,
-  },
-  {
-    kind: 'DespatchAdvice',
-    rootLocalName: 'DespatchAdvice',
-    namespace: `${UBL_SCHEMA}DespatchAdvice-2`,
+  }),
+  ublType('DespatchAdvice', {
     profiles: [...E_DESPATCH_PROFILES],
     partyRoles: [
-      { path: `DespatchSupplierParty/Party/${PARTY_ID}`, role: 'despatchSupplier' },
-      { path: `DeliveryCustomerParty/Party/${PARTY_ID}`, role: 'deliveryCustomer' },
-      { path: `BuyerCustomerParty/Party/${PARTY_ID}`, role: 'buyer' },
-      { path: `SellerSupplierParty/Party/${PARTY_ID}`, role: 'seller' },
-      { path: `OriginatorCustomerParty/Party/${PARTY_ID}`, role: 'originator' },
+      partyIn('DespatchSupplierParty', 'despatchSupplier'),
+      partyIn('DeliveryCustomerParty', 'deliveryCustomer'),
+      ...BUYER_AND_SELLER,
+      partyIn('OriginatorCustomerParty', 'originator'),
       ...SHIPMENT_ROLES,
       ...COMMON_ROLES,
     ],
@@ -161,19 +163,15 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
     lineElement: 'DespatchLine',
     quantityElements: ['DeliveredQuantity', 'OutstandingQuantity'],
     hasTotals: false,
-  },
-  {
-    // The receipt advice (irsaliye yanıtı) goes back from the delivery customer to the despatch's
-    // sender, who sent an e-İrsaliye and so must be a registered e-despatch user.
-    kind: 'ReceiptAdvice',
-    rootLocalName: 'ReceiptAdvice',
-    namespace: `${UBL_SCHEMA}ReceiptAdvice-2`,
+  }),
+  // The receipt advice (irsaliye yanıtı) goes back from the delivery customer to the despatch's
+  // sender, who sent an e-İrsaliye and so must be a registered e-despatch user.
+  ublType('ReceiptAdvice', {
     profiles: [...E_DESPATCH_PROFILES],
     partyRoles: [
-      { path: `DespatchSupplierParty/Party/${PARTY_ID}`, role: 'despatchSupplier' },
-      { path: `DeliveryCustomerParty/Party/${PARTY_ID}`, role: 'deliveryCustomer' },
-      { path: `BuyerCustomerParty/Party/${PARTY_ID}`, role: 'buyer' },
-      { path: `SellerSupplierParty/Party/${PARTY_ID}`, role: 'seller' },
+      partyIn('DespatchSupplierParty', 'despatchSupplier'),
+      partyIn('DeliveryCustomerParty', 'deliveryCustomer'),
+      ...BUYER_AND_SELLER,
       ...SHIPMENT_ROLES,
       ...COMMON_ROLES,
     ],
@@ -182,19 +180,15 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
     lineElement: 'ReceiptLine',
     quantityElements: ['ReceivedQuantity', 'RejectedQuantity', 'ShortQuantity', 'OversupplyQuantity'],
     hasTotals: false,
-  },
-  {
-    // UBL-TR uses the CreditNote schema for the e-Müstahsil receipt (an e-Arşiv family document: no
-    // registry list decides where it goes, so no profile rule).
-    kind: 'CreditNote',
-    rootLocalName: 'CreditNote',
-    namespace: `${UBL_SCHEMA}CreditNote-2`,
+  }),
+  // UBL-TR uses the CreditNote schema for the e-Müstahsil receipt (an e-Arşiv family document: no
+  // registry list decides where it goes, so no profile rule).
+  ublType('CreditNote', {
     profiles: [E_PRODUCER_RECEIPT_PROFILE],
     partyRoles: [
-      { path: `AccountingSupplierParty/Party/${PARTY_ID}`, role: 'supplier' },
-      { path: `AccountingCustomerParty/Party/${PARTY_ID}`, role: 'producer' },
-      { path: `BuyerCustomerParty/Party/${PARTY_ID}`, role: 'buyer' },
-      { path: `SellerSupplierParty/Party/${PARTY_ID}`, role: 'seller' },
+      partyIn('AccountingSupplierParty', 'supplier'),
+      partyIn('AccountingCustomerParty', 'producer'),
+      ...BUYER_AND_SELLER,
       ...SHIPMENT_ROLES,
       ...COMMON_ROLES,
     ],
@@ -202,12 +196,9 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
     lineElement: 'CreditNoteLine',
     quantityElements: ['CreditedQuantity'],
     hasTotals: true,
-  },
-  {
-    // Answers (KABUL/RED, system responses) travel between parties the platform already knows.
-    kind: 'ApplicationResponse',
-    rootLocalName: 'ApplicationResponse',
-    namespace: `${UBL_SCHEMA}ApplicationResponse-2`,
+  }),
+  // Answers (KABUL/RED, system responses) travel between parties the platform already knows.
+  ublType('ApplicationResponse', {
     profiles: [],
     partyRoles: [
       { path: `SenderParty/${PARTY_ID}`, role: 'sender' },
@@ -216,7 +207,7 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
     ],
     quantityElements: [],
     hasTotals: false,
-  },
+  }),
 ];
 
 /** Every namespace of UBL_DOCUMENT_TYPES (a quick "could this be one?" before parsing a root). */
@@ -224,7 +215,7 @@ export const UBL_DOCUMENT_NAMESPACES: readonly string[] = UBL_DOCUMENT_TYPES.map
 
 /** The document type of a root element, or undefined when it is not one of UBL_DOCUMENT_TYPES. */
 export function documentTypeOf(rootLocalName: string, namespace: string | undefined): UblDocumentType | undefined {
-  return UBL_DOCUMENT_TYPES.find((t) => t.rootLocalName === rootLocalName && t.namespace === namespace?.trim());
+  return UBL_DOCUMENT_TYPES.find((t) => t.kind === rootLocalName && t.namespace === namespace?.trim());
 }
 
 export function documentTypeByKind(kind: UblDocumentKind): UblDocumentType {

@@ -52,7 +52,7 @@ const SKIP_READ_BUDGET = 4;
 /** Distinct element names whose end tags are searched for (UBL has a few hundred). */
 const MAX_END_TAG_FINDERS = 4096;
 
-const ROOT_NAMES = new Set(UBL_DOCUMENT_TYPES.map((t) => t.rootLocalName));
+const ROOT_NAMES: ReadonlySet<string> = new Set(UBL_DOCUMENT_TYPES.map((t) => t.kind));
 const NUMBER_ELEMENTS = new Set(TAX_NUMBER_ELEMENTS.map((e) => e.element));
 /** Elements whose children hold numbers: never skipped whole. */
 const NEVER_SKIPPED = new Set(TAX_NUMBER_ELEMENTS.map((e) => e.parent));
