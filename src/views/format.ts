@@ -1,10 +1,9 @@
 // Small formatting helpers shared by the tree items and the commands.
 import * as vscode from 'vscode';
 
-/** Escapes text for a MarkdownString (tooltips): record values are data, never markup. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
-}
+import { escapeMarkdown } from '../domain/markdown';
+
+export { escapeMarkdown };
 
 /** A tooltip table of label/value rows; empty values are left out. */
 export function detailsTooltip(title: string, rows: ReadonlyArray<[string, string | number | boolean | null | undefined]>): vscode.MarkdownString {

@@ -247,7 +247,7 @@ for (const profile of PROFILES) {
           trees.certificates.refresh();
           const rows = (await trees.certificates.getChildren()).filter((n) => n.treeItem().contextValue === 'certificate');
           assert.ok(rows.length > 0, 'no certificate rows');
-          const tooltip = (n: (typeof rows)[number]) => { const t = n.treeItem().tooltip; return t instanceof vscode.MarkdownString ? t.value : String(t ?? ''); };
+          const tooltip = (n: (typeof rows)[number]) => { const t = n.treeItem().tooltip; return t instanceof vscode.MarkdownString ? t.value.replace(/\\(.)/g, '$1') : String(t ?? ''); };
           const shown = rows.map((n) => ({ label: n.treeItem().label, description: n.treeItem().description, icon: (n.treeItem().iconPath as vscode.ThemeIcon).id, tooltip: tooltip(n) }));
           for (const r of shown) {
             assert.doesNotMatch(`${String(r.description)} ${r.tooltip}`, /T\d\d:|\+03:00/, `${answer}: a time or offset is shown: ${JSON.stringify(r)}`);

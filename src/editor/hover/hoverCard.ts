@@ -5,6 +5,7 @@
 import { PaletteCommands } from '../../constants';
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import type { TaxIdCheck } from '../../domain/taxId';
+import { escapeMarkdown } from '../../domain/markdown';
 import type { GibPlaceholder } from '../../domain/ubl/taxSchemes';
 import type { Translator } from '../diagnostics/messages';
 
@@ -41,14 +42,14 @@ export interface HoverCardInput {
 /** How many alias names a line shows before it says "and N more". */
 const ALIASES_SHOWN = 3;
 
-/** Backslash-escapes every ASCII punctuation mark markdown or HTML could act on; folds line breaks. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()#+\-.!|<>~&:@"'=]/g, '\\$&');
+/** A name on one line of the card: line breaks folded, markup escaped. */
+function inline(text: string): string {
+  return escapeMarkdown(text.replace(/[\r\n]+/g, ' '));
 }
 
 function commandLink(label: string, command: string, args?: unknown): string {
   const query = args === undefined ? '' : `?${encodeURIComponent(JSON.stringify([args]))}`;
-  return `[${escapeMarkdown(label)}](command:${command}${query})`;
+  return `[${inline(label)}](command:${command}${query})`;
 }
 
 function statusLine(check: TaxIdCheck, l10n: Translator, placeholder: GibPlaceholder | undefined): string {
@@ -70,7 +71,7 @@ export function invalidReason(check: TaxIdCheck, l10n: Translator): string | und
 }
 
 function aliasList(names: string[], l10n: Translator): string {
-  const shown = names.slice(0, ALIASES_SHOWN).map(escapeMarkdown).join(', ');
+  const shown = names.slice(0, ALIASES_SHOWN).map(inline).join(', ');
   return names.length > ALIASES_SHOWN ? l10n.t('{0} and {1} more', shown, names.length - ALIASES_SHOWN) : shown;
 }
 
@@ -83,8 +84,8 @@ function registryLines(finding: RegistryFinding, l10n: Translator, formatDate: (
   }
   const t = finding.taxpayer;
   // A title the registry left empty (row 14 of README's spec-silent table) is named, never a blank bold line.
-  const lines = [`**${escapeMarkdown(t.title.trim() ? t.title : l10n.t('(no name)'))}**`];
-  const facts = [t.type ? l10n.t('Type: {0}', escapeMarkdown(t.type)) : '', t.accountType ? l10n.t('Account type: {0}', escapeMarkdown(t.accountType)) : ''].filter(Boolean);
+  const lines = [`**${inline(t.title.trim() ? t.title : l10n.t('(no name)'))}**`];
+  const facts = [t.type ? l10n.t('Type: {0}', inline(t.type)) : '', t.accountType ? l10n.t('Account type: {0}', inline(t.accountType)) : ''].filter(Boolean);
   if (facts.length) lines.push(facts.join(' · '));
   const active = t.aliases.filter((a) => !a.deleted);
   const withdrawn = t.aliases.filter((a) => a.deleted);
@@ -94,7 +95,7 @@ function registryLines(finding: RegistryFinding, l10n: Translator, formatDate: (
   if (pk.length) lines.push(l10n.t('PK (receiving): {0}', aliasList(pk, l10n)));
   if (gb.length) lines.push(l10n.t('GB (sending): {0}', aliasList(gb, l10n)));
   if (withdrawn.length > ALIASES_SHOWN) lines.push(l10n.t('{0} withdrawn aliases', withdrawn.length));
-  else if (withdrawn.length) lines.push(l10n.t('Withdrawn: {0}', withdrawn.map((a) => `${escapeMarkdown(a.name)} (${a.kind})`).join(', ')));
+  else if (withdrawn.length) lines.push(l10n.t('Withdrawn: {0}', withdrawn.map((a) => `${inline(a.name)} (${a.kind})`).join(', ')));
   lines.push(l10n.t('Registry list downloaded {0}', formatDate(t.downloadedAt)));
   return lines;
 }
@@ -104,8 +105,8 @@ function onlineLine(finding: OnlineFinding, l10n: Translator): string {
     case 'registered': {
       const title = finding.title.trim() ? finding.title : l10n.t('(no name)');
       return finding.aliases.length
-        ? l10n.t('Online: registered e-invoice user, {0} ({1})', escapeMarkdown(title), aliasList(finding.aliases, l10n))
-        : l10n.t('Online: registered e-invoice user, {0}', escapeMarkdown(title));
+        ? l10n.t('Online: registered e-invoice user, {0} ({1})', inline(title), aliasList(finding.aliases, l10n))
+        : l10n.t('Online: registered e-invoice user, {0}', inline(title));
     }
     case 'notRegistered':
       return l10n.t('Online: not an e-invoice user.');

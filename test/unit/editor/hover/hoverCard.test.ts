@@ -140,6 +140,16 @@ test('values from the registry cannot inject markdown, HTML or links', () => {
   assert.ok(text.includes('PK (receiving): [pk](command:evil)'));
 });
 
+test('a registry title stays one line of text: its line breaks folded, no web or mail address made a link', () => {
+  const linkifying = new MarkdownIt({ html: false, linkify: true });
+  const title = 'ACME\n\nLtd https://evil.example/x a@b.tr';
+  const md = card({ check: checkTaxId(VKN), registry: { state: 'found', taxpayer: taxpayer([alias('urn:mail:pk@b.tr', 'PK')], title) } });
+  const html = linkifying.render(md);
+  assert.ok(!/href="(?:https?:|mailto:)/.test(html), html);
+  assert.equal((html.match(/<strong>/g) ?? []).length, 2, 'the title is one bold run');
+  assert.ok(renderedText(md).includes('ACME Ltd https://evil.example/x a@b.tr'));
+});
+
 test('online lines: registered, not registered, rate limited, failures', () => {
   const line = (online: HoverCardInput['online']) => renderedText(card({ check: checkTaxId(VKN), registry: { state: 'noIndex' }, online }));
   assert.ok(line({ state: 'registered', title: 'ACME', aliases: ['urn:mail:a@b.tr'] }).includes('Online: registered e-invoice user, ACME (urn:mail:a@b.tr)'));
