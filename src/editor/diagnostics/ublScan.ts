@@ -1,14 +1,9 @@
-// A linear, forgiving scan of a UBL-TR document's text: which document type the root is (by local name
-// and namespace, src/domain/ubl/documentTypes.ts), its cbc:ProfileID, and every element that holds a
-// tax number (src/domain/ubl/taxSchemes.ts: party identifications with a tax scheme, signature ids,
-// HKS goods owners, a despatch's driver) with its party role and document offsets. No DOM and no
-// validation: any prefix, attributes in any order, either quote, CDATA, comments and a half-typed
-// text all work, so diagnostics follow the text as it is edited.
-//
-// Linear on any text: every search reads ahead of the scan position and the position passes what it
-// read; an unclosed CDATA, comment or quote ends at the end of the text (or, for a quote, at the next
-// '<', which XML does not allow in an attribute), and the subtrees skipped without being read are
-// found by searches whose total reading is capped (SKIP_READ_BUDGET).
+// A linear, forgiving scan of a UBL-TR document's text (scanXml of src/domain/ubl/xmlReader.ts): which
+// document type the root is (src/domain/ubl/documentTypes.ts), its cbc:ProfileID, and every element that
+// holds a tax number (src/domain/ubl/taxSchemes.ts: party identifications with a tax scheme, signature
+// ids, HKS goods owners, a despatch's driver) with its party role and document offsets. No DOM and no
+// validation, so diagnostics follow the text as it is edited. Subtrees that hold no number are skipped
+// unread, found by end-tag searches whose total reading is capped (SKIP_READ_BUDGET): linear on any text.
 import { documentTypeOf, partyRoleOf, UBL_DOCUMENT_TYPES, type PartyRole, type UblDocumentType } from '../../domain/ubl/documentTypes';
 import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf, type TaxScheme } from '../../domain/ubl/taxSchemes';
 import { attributesOf, isWhiteSpace, scanXml, tagEnd } from '../../domain/ubl/xmlReader';
@@ -68,53 +63,32 @@ function isSpace(code: number): boolean {
   return code > 127 && /\s/.test(String.fromCharCode(code));
 }
 
-/** The next occurrence of a needle at or after a position, cached so a forward scan stays linear. */
+/**
+ * The next occurrence of a needle at or after a position, cached so a forward scan stays linear; for an
+ * end tag (`</cac:Party`), only where its name ends (not `</cac:PartyName`).
+ */
 class NextOccurrence {
   private found = -1;
+  /** How many characters the last from() read. */
+  read = 0;
 
   constructor(
     private readonly text: string,
     private readonly needle: string,
+    private readonly endTag = false,
   ) {}
 
+  /** The next occurrence at or after `position`; Infinity when there is none. */
   from(position: number): number {
-    if (this.found < position) {
-      const at = this.text.indexOf(this.needle, position);
-      this.found = at < 0 ? Infinity : at;
-    }
-    return this.found;
-  }
-}
-
-/** Finds the end tags of one qualified name (`</cac:Party` but not `</cac:PartyName`), cached. */
-class EndTagFinder {
-  private found = -1;
-  private readonly needle: string;
-
-  constructor(
-    private readonly text: string,
-    qname: string,
-  ) {
-    this.needle = `</${qname}`;
-  }
-
-  /** The next end tag at or after `position` (Infinity: none) and how many characters were read for it. */
-  from(position: number): { at: number; read: number } {
-    if (this.found >= position) return { at: this.found, read: 0 };
+    this.read = 0;
+    if (this.found >= position) return this.found;
     const { text, needle } = this;
-    let search = position;
-    for (;;) {
+    for (let search = position; ; search = this.found + 1) {
       const k = text.indexOf(needle, search);
-      if (k < 0) {
-        this.found = Infinity;
-        return { at: Infinity, read: text.length - position };
-      }
+      this.found = k < 0 ? Infinity : k;
+      this.read = (k < 0 ? text.length : k) - position;
       const after = text.charCodeAt(k + needle.length);
-      if (after === GT || isWhiteSpace(after) || Number.isNaN(after)) {
-        this.found = k;
-        return { at: k, read: k - position };
-      }
-      search = k + 1;
+      if (k < 0 || !this.endTag || after === GT || isWhiteSpace(after) || Number.isNaN(after)) return this.found;
     }
   }
 }
@@ -186,7 +160,7 @@ export function scanUbl(text: string): UblScan {
   let capture: Capture | undefined;
   let type: UblDocumentType | undefined;
   const markers = SKIP_MARKERS.map((needle) => new NextOccurrence(text, needle));
-  const endTags = new Map<string, EndTagFinder>();
+  const endTags = new Map<string, NextOccurrence>();
   let skipBudget = SKIP_READ_BUDGET * length;
 
   /** Path and role of a number's element below the open elements; one shared, read-only path per place. */
@@ -225,10 +199,10 @@ export function scanUbl(text: string): UblScan {
     let finder = endTags.get(qname);
     if (!finder) {
       if (endTags.size >= MAX_END_TAG_FINDERS) return undefined;
-      endTags.set(qname, (finder = new EndTagFinder(text, qname)));
+      endTags.set(qname, (finder = new NextOccurrence(text, `</${qname}`, true)));
     }
-    const { at, read } = finder.from(contentStart);
-    skipBudget -= read;
+    const at = finder.from(contentStart);
+    skipBudget -= finder.read;
     if (at === Infinity) return undefined;
     for (const m of markers) if (m.from(contentStart) < at) return undefined;
     const gt = tagEnd(text, at + 2);
