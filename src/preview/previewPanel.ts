@@ -6,7 +6,7 @@ import { log } from '../shell/log';
 import { newNonce, prepareWebview } from '../webviews/html';
 import { previewPage } from './page';
 import { previewLabels } from './labels';
-import { checkPreviewMessage, type PageMessage, type PanelKind, type RenderOutcome, type UpdateMessage, type ViewMode } from './protocol';
+import { checkPreviewMessage, type PanelKind, type RenderOutcome, type UpdateMessage, type ViewMode } from './protocol';
 
 export interface RenderReport {
   seq: number;
@@ -82,10 +82,7 @@ export class PreviewPanel implements vscode.Disposable {
       log.warn(`Preview (${this.kind}): dropped a page message: ${checked.reason}.`);
       return;
     }
-    this.handle(checked.message);
-  }
-
-  private handle(message: PageMessage): void {
+    const message = checked.message;
     switch (message.type) {
       case 'ready':
         this.capabilities = { xslt: message.xslt, engine: message.engine };
@@ -97,11 +94,10 @@ export class PreviewPanel implements vscode.Disposable {
         if (!this.pending && this.latest) this.pending = { ...this.latest, seq: ++this.seq };
         this.flush();
         return;
-      case 'rendered': {
+      case 'rendered':
         this.renders.push({ seq: message.seq, mode: message.mode, outcome: message.outcome, pageMs: message.ms, at: performance.now() });
         if (this.renders.length > 200) this.renders.splice(0, this.renders.length - 200);
         return;
-      }
       case 'mode':
         // The page keeps the mode the user chose in its own state.
         return;

@@ -13,7 +13,7 @@ import { FindingCodes, numberFinding, profileRuleFinding, registration, type Doc
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import { parseDecimal } from './decimal';
 import { totalsChecks, type TotalsInput } from './totalsChecks';
-import type { Amount, LineView, NumberFinding, PartyIdentification, PartyRegistry, PartyView, ReadResult, StructuredModel, TaxLine, TaxTotalView, TotalKey } from './types';
+import { TOTAL_KEYS, type Amount, type LineView, type NumberFinding, type PartyIdentification, type PartyRegistry, type PartyView, type ReadResult, type StructuredModel, type TaxLine, type TaxTotalView } from './types';
 import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } from '../../domain/ubl/xmlReader';
 
 /** The English source text of a message, its {0}… filled in (the host passes vscode.l10n instead). */
@@ -83,8 +83,6 @@ const TEXT_FIELDS: Partial<Record<string, 'profile' | 'id' | 'uuid' | 'issueDate
   IssueTime: 'issueTime',
   DocumentCurrencyCode: 'currency',
 };
-
-const TOTAL_KEYS: readonly TotalKey[] = ['LineExtensionAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'PrepaidAmount', 'PayableRoundingAmount', 'PayableAmount'];
 
 /** The object without its undefined fields: the model crosses postMessage and is compared whole. */
 function present<T extends object>(fields: T): T {

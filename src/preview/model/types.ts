@@ -82,15 +82,9 @@ export interface TaxTotalView {
   subtotals: TaxLine[];
 }
 
-export type TotalKey =
-  | 'LineExtensionAmount'
-  | 'AllowanceTotalAmount'
-  | 'ChargeTotalAmount'
-  | 'TaxExclusiveAmount'
-  | 'TaxInclusiveAmount'
-  | 'PrepaidAmount'
-  | 'PayableRoundingAmount'
-  | 'PayableAmount';
+/** The amounts of a LegalMonetaryTotal, in the order they are shown. */
+export const TOTAL_KEYS = ['LineExtensionAmount', 'AllowanceTotalAmount', 'ChargeTotalAmount', 'TaxExclusiveAmount', 'TaxInclusiveAmount', 'PrepaidAmount', 'PayableRoundingAmount', 'PayableAmount'] as const;
+export type TotalKey = (typeof TOTAL_KEYS)[number];
 
 export type CheckId = 'lines' | 'taxSubtotals' | 'withholdingSubtotals' | 'taxExclusive' | 'taxInclusive' | 'payable';
 
