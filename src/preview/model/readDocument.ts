@@ -209,26 +209,24 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
     return found;
   };
 
-  /** The parties below a child of the root (not a line): each with the identifications it holds. */
-  const readParties = (node: XmlElement, path: readonly string[], party: PartyFound | undefined): void => {
+  /**
+   * The identifications below a child of the root: in a line (`line`), its tax numbers at any depth (the
+   * owner of the goods, a delivery party…); elsewhere each party found, with the identifications it holds.
+   */
+  const readSites = (node: XmlElement, path: readonly string[], party?: PartyFound, line?: { into: Site['into'] }) => {
     const t = type as UblDocumentType;
-    const role = partyRoleOfElement(t, node, path);
+    const role = line ? undefined : partyRoleOfElement(t, node, path);
     // A party inside another of the same role is one party (a Signature's SignatoryParty); of another role, its own.
     if (role !== undefined && party?.view.role !== role) party = openParty(role, node, path);
     for (const c of node.children) {
       const at = [...path, c.local];
-      if (c.local === 'PartyIdentification') {
-        party ??= openParty('other', node, path);
-        identificationSites(t, c, at, party.view.identifications, false);
-        continue;
+      const site = c.local === 'PartyIdentification' ? undefined : taxSite(t, node, c, at);
+      if (!site && c.local !== 'PartyIdentification') readSites(c, at, party, line);
+      else {
+        const into = line ? line.into : (party ??= openParty(site?.role ?? 'other', node, path)).view.identifications;
+        if (site) sites.push({ ...site, into });
+        else identificationSites(t, c, at, into, line !== undefined);
       }
-      const site = taxSite(t, node, c, at);
-      if (site) {
-        party ??= openParty(site.role, node, path);
-        sites.push({ ...site, into: party.view.identifications });
-        continue;
-      }
-      readParties(c, at, party);
     }
   };
 
@@ -239,20 +237,6 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
       const value = id.text.trim();
       const tax = taxSchemeOf(scheme) !== undefined;
       if (tax || (!taxOnly && value)) sites.push({ scheme, value, role: partyRoleOf(t, [...at, 'ID']), tax, into });
-    }
-  };
-
-  /** The tax numbers written in a line, at any depth (the owner of the goods, a delivery party…). */
-  const readLineNumbers = (node: XmlElement, path: readonly string[], into: PartyIdentification[] | undefined): void => {
-    const t = type as UblDocumentType;
-    for (const c of node.children) {
-      const at = [...path, c.local];
-      if (c.local === 'PartyIdentification') identificationSites(t, c, at, into, true);
-      else {
-        const site = taxSite(t, node, c, at);
-        if (site) sites.push({ ...site, into });
-        else readLineNumbers(c, at, into);
-      }
     }
   };
 
@@ -275,10 +259,10 @@ export function readDocument(text: string, options: ReadOptions = {}): ReadOutco
           const line = model.lines.length < maxLines ? lineOf(el, t) : undefined;
           if (line) model.lines.push(line);
           totals.lineAmounts.push(line ? line.amount : amountOf(child(el, 'LineExtensionAmount')));
-          readLineNumbers(el, [el.local], line?.identifications);
+          readSites(el, [el.local], undefined, { into: line?.identifications });
           return;
         }
-        readParties(el, [el.local], undefined);
+        readSites(el, [el.local], undefined);
         const value = el.text.trim();
         const field = el.local === t.typeCodeElement ? 'typeCode' : TEXT_FIELDS[el.local];
         if (field) {

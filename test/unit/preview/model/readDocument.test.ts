@@ -272,6 +272,10 @@ test('HKS: the owner of the goods on each line, checked there; a line kept out o
   const all = model(text);
   assert.deepEqual(all.lines.map((l) => l.identifications.map((i) => `${i.scheme} ${i.value} ${i.taxNumber?.role} ${i.taxNumber?.verdict}`)), [['MALSAHIBIVKNTCKN 23456789138 goodsOwner valid'], ['MALSAHIBIVKNTCKN 45678912317 goodsOwner invalid']]);
   assert.equal(all.lines[0].identifications[0].registry, undefined, 'a goods owner is not looked up');
+  assert.deepEqual(all.parties.filter((p) => p.role === 'goodsOwner'), [], 'the owner of the goods is shown in its line, not as a party');
+  const mersis = '<cac:Delivery><cac:DeliveryParty><cac:PartyIdentification><cbc:ID schemeID="MERSISNO">0123456789012345</cbc:ID></cac:PartyIdentification></cac:DeliveryParty></cac:Delivery>';
+  const withDelivery = model(text.replace('<cac:InvoiceLine>', `<cac:InvoiceLine>${mersis}`));
+  assert.deepEqual(withDelivery.lines[0].identifications.map((i) => i.scheme), ['MALSAHIBIVKNTCKN'], 'a line shows its tax numbers only');
   assert.deepEqual(all.findingsInLinesNotShown, {});
   const first = model(text, { maxLines: 1 });
   assert.equal(first.lines.length, 1);
