@@ -119,15 +119,8 @@ export class FormPanel implements vscode.Disposable {
   }
 
   private spec(loaded: LoadedForm): FormSpec {
-    return {
-      kind: this.model.kind,
-      recordKey: this.model.recordKey,
-      title: loaded.title,
-      ...(loaded.description ? { description: loaded.description } : {}),
-      sections: loaded.sections,
-      ...(loaded.lookupField ? { lookupField: loaded.lookupField } : {}),
-      labels: formLabels(),
-    };
+    const { values: _values, proposed: _proposed, ...shown } = loaded;
+    return { kind: this.model.kind, recordKey: this.model.recordKey, ...shown, labels: formLabels() };
   }
 
   private async load(): Promise<LoadedForm | undefined> {
@@ -205,13 +198,8 @@ export class FormPanel implements vscode.Disposable {
       reply({ type: 'init', spec: this.spec(loaded), values: loaded.values, ...(draft ? { draft } : {}) });
     } catch (error) {
       // The page shows the reason above an empty form, with Reload to try again.
-      const described = describeError(error);
-      reply({
-        type: 'init',
-        spec: { kind: this.model.kind, recordKey: this.model.recordKey, title: this.title, sections: [], labels: formLabels() },
-        values: {},
-      });
-      reply({ type: 'response', requestId: 0, ok: false, fieldErrors: {}, formErrors: [described.text] });
+      reply({ type: 'init', spec: this.spec({ title: this.title, sections: [], values: {} }), values: {} });
+      reply({ type: 'response', requestId: 0, ok: false, fieldErrors: {}, formErrors: [describeError(error).text] });
     }
   }
 
