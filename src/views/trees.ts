@@ -8,11 +8,11 @@ import type { EmptyListRead, ListAvailability } from '../shell/listAvailability'
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
 import { CustomersRoot } from './customers/customersRoot';
-import { ListNode, type EmptyOr404, type ListSpec } from './listNode';
+import { ListNode, type ListSpec } from './listNode';
 import { AccountRoot, type AccountGroupKey } from './records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from './records/recordNodes';
 import { NodeTreeProvider } from './treeProvider';
-import type { TreeNode } from './treeNode';
+import type { EmptyOr404, TreeNode } from './treeNode';
 
 const DATA_AREAS = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'] as const;
 export type DataArea = (typeof DATA_AREAS)[number];
