@@ -78,18 +78,22 @@ export class NilveraTrees implements vscode.Disposable {
       // "Delete Selected Customers" is offered in the palette only while rows are selected.
       this.customersView.onDidChangeSelection((e) => void vscode.commands.executeCommand('setContext', CustomerContextKeys.hasSelection, e.selection.length > 0)),
     );
-    this.disposables.push(this.customers, this.documents, this.certificates, this.identifications, this.account);
+    this.disposables.push(...this.all);
     void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, false);
+  }
+
+  private get all(): NodeTreeProvider[] {
+    return [this.customers, this.documents, this.certificates, this.identifications, this.account];
   }
 
   /** The providers of the views' rows, by view id. */
   get providers(): Record<string, vscode.TreeDataProvider<unknown>> {
-    return { [Views.customers]: this.customers, [Views.documents]: this.documents, [Views.certificates]: this.certificates, [Views.identifications]: this.identifications, [Views.account]: this.account } as Record<string, vscode.TreeDataProvider<unknown>>;
+    return Object.fromEntries(this.all.map((p) => [p.viewId, p]));
   }
 
   /** Reloads every view (new key, other environment). */
   refreshAll(): void {
-    for (const p of [this.customers, this.documents, this.certificates, this.identifications, this.account]) p.refresh();
+    for (const p of this.all) p.refresh();
   }
 
   /** Reloads only what shows `area`. */

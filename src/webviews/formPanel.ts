@@ -50,7 +50,7 @@ export function formLabels(): FormLabels {
   };
 }
 
-export class FormPanel implements vscode.Disposable {
+export class FormPanel {
   private loaded: LoadedForm | undefined;
   private loading: Promise<LoadedForm | undefined> | undefined;
   private draft: { dirty: boolean; values: FormValues } | undefined;
@@ -78,10 +78,6 @@ export class FormPanel implements vscode.Disposable {
     );
   }
 
-  get recordKey(): string {
-    return this.model.recordKey;
-  }
-
   private titled(title: string): string {
     return this.host.titleSuffix ? `${title} · ${this.host.titleSuffix}` : title;
   }
@@ -97,14 +93,6 @@ export class FormPanel implements vscode.Disposable {
     const values = { ...this.draft.values };
     for (const f of this.fields()) if (f.kind === 'password') delete values[f.name];
     return values;
-  }
-
-  reveal(): void {
-    this.panel.reveal();
-  }
-
-  dispose(): void {
-    this.panel.dispose();
   }
 
   /** For tests: handles a message as if the page had sent it; returns what the host answered. */

@@ -30,18 +30,8 @@ export interface SectionSpec {
 }
 
 /** Texts the page shows besides field labels; localized on the host (vscode.l10n) so one set of l10n files serves both. */
-export interface FormLabels {
-  save: string;
-  reload: string;
-  lookup: string;
-  saving: string;
-  saved: string;
-  unsaved: string;
-  invalid: string;
-  serverErrors: string;
-  loadFailed: string;
-  messages: Record<FieldRule, string>;
-}
+export type FormLabels = Record<'save' | 'reload' | 'lookup' | 'saving' | 'saved' | 'unsaved' | 'invalid', string> &
+  Record<'serverErrors' | 'loadFailed', string> & { messages: Record<FieldRule, string> };
 
 export interface FormSpec {
   kind: FormKind;
@@ -59,14 +49,8 @@ export type FormValues = Record<string, string | boolean>;
 
 // ---- page → host ------------------------------------------------------------------------------
 
-/** Optional on every page message: which form and record the page believes it is (checked by the host). */
-export interface MessageTarget {
-  kind?: FormKind;
-  recordKey?: string;
-}
-
-export type PageMessage = MessageTarget &
-  (
+/** `kind` and `recordKey`, optional on every page message: which form and record the page believes it is. */
+export type PageMessage = { kind?: FormKind; recordKey?: string } & (
     | { type: 'ready' }
     | { type: 'draft'; dirty: boolean; values: FormValues }
     | { type: 'save'; requestId: number; values: FormValues }

@@ -64,7 +64,7 @@ class FormPanels implements vscode.Disposable {
     const key = FormPanels.keyOf(owner.id, model.recordKey);
     const current = this.panels.get(key);
     if (current && !existing) {
-      current.reveal();
+      current.panel.reveal();
       return current;
     }
     const webviewPanel = existing ?? vscode.window.createWebviewPanel(FormViewTypes[model.kind], model.initialTitle(), vscode.ViewColumn.Active, { enableFindWidget: true });
@@ -89,7 +89,7 @@ class FormPanels implements vscode.Disposable {
     return [...this.panels].map(([key, p]) => ({
       profileId: key.slice(0, key.indexOf('\u0000')),
       viewType: p.panel.viewType,
-      recordKey: p.recordKey,
+      recordKey: p.model.recordKey,
       title: p.panel.title,
       html: p.panel.webview.html,
       cspSource: p.panel.webview.cspSource,
@@ -108,7 +108,7 @@ class FormPanels implements vscode.Disposable {
 
   dispose(): void {
     this.shuttingDown = true;
-    [...this.panels.values()].forEach((p) => p.dispose());
+    [...this.panels.values()].forEach((p) => p.panel.dispose());
   }
 
   /** The host of a panel opened under `owner`: its loads and saves go to that profile's account only. */
@@ -130,15 +130,15 @@ class FormPanels implements vscode.Disposable {
         return shell.client();
       },
       closed: (panel: FormPanel, draft: FormValues | undefined) => {
-        const key = FormPanels.keyOf(owner.id, panel.recordKey);
+        const key = FormPanels.keyOf(owner.id, panel.model.recordKey);
         if (this.panels.get(key) === panel) this.panels.delete(key);
-        log.info(`Form ${panel.recordKey} closed${draft ? ' with unsaved changes' : ''}.`);
+        log.info(`Form ${panel.model.recordKey} closed${draft ? ' with unsaved changes' : ''}.`);
         // A webview cannot stop its tab from closing, so unsaved edits are offered back instead.
-        if (draft && !this.shuttingDown) this.offerRestore(panel.model.kind, panel.recordKey, panel.title, draft).catch((e: unknown) => log.error(`Restoring a draft failed: ${String(e)}`));
+        if (draft && !this.shuttingDown) this.offerRestore(panel.model.kind, panel.model.recordKey, panel.title, draft).catch((e: unknown) => log.error(`Restoring a draft failed: ${String(e)}`));
       },
       rekeyed: (panel: FormPanel, previousKey: string) => {
         if (this.panels.get(FormPanels.keyOf(owner.id, previousKey)) === panel) this.panels.delete(FormPanels.keyOf(owner.id, previousKey));
-        this.panels.set(FormPanels.keyOf(owner.id, panel.recordKey), panel);
+        this.panels.set(FormPanels.keyOf(owner.id, panel.model.recordKey), panel);
       },
     };
   }
@@ -146,7 +146,7 @@ class FormPanels implements vscode.Disposable {
   private async offerRestore(kind: FormKind, recordKey: string, title: string, draft: FormValues): Promise<void> {
     const restore = vscode.l10n.t('Restore');
     const choice = await prompts.message('warning', vscode.l10n.t('"{0}" was closed with unsaved changes.', title), undefined, restore);
-    if (choice === restore) this.open(FORMS[kind].fromKey(recordKey), draft).reveal();
+    if (choice === restore) this.open(FORMS[kind].fromKey(recordKey), draft).panel.reveal();
   }
 }
 

@@ -74,16 +74,10 @@ export function customerForm(customerId: number | undefined, prefill?: Partial<C
     async lookup(client, taxNumber) {
       const info = await client.registry.info(taxNumber.trim());
       const filled: FormValues = {};
-      const take = (field: string, value: string | null | undefined) => {
+      const fields = ['TaxDepartment', 'Address', 'District', 'City', 'Country', 'PostalCode'] as const;
+      for (const [field, value] of [['Name', info.Title] as const, ...fields.map((f) => [f, info[f]] as const)]) {
         if (value && value.trim()) filled[field] = value.trim();
-      };
-      take('Name', info.Title);
-      take('TaxDepartment', info.TaxDepartment);
-      take('Address', info.Address);
-      take('District', info.District);
-      take('City', info.City);
-      take('Country', info.Country);
-      take('PostalCode', info.PostalCode);
+      }
       return filled;
     },
   };
