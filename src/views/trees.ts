@@ -100,14 +100,8 @@ export class NilveraTrees implements vscode.Disposable {
   dataChanged(area: DataArea): void {
     const { customers, documents, certificates, identifications } = this;
     const tree = { customers, documents, certificates, identifications }[area as string];
-    if (tree) tree.refresh();
-    else this.refreshAccountGroup(area as AccountGroupKey);
-  }
-
-  refreshAccountGroup(key: AccountGroupKey): void {
-    const group = this.account.root.group(key);
-    if (group) group.refresh();
-    else this.account.refresh();
+    // Any other area is a group of the account view (the whole view while its groups are not made yet).
+    (tree ?? this.account.root.group(area as AccountGroupKey) ?? this.account).refresh();
   }
 
   /** Title with the total count; description with the active search and sort. */

@@ -191,20 +191,18 @@ export class FormPanel {
     }
   }
 
-  private async save(values: FormValues): Promise<{ values: FormValues; spec: FormSpec; notice: string }> {
+  private async save(values: FormValues): Promise<Answer> {
     const loaded = this.loaded ?? (await this.load());
     if (!loaded) throw new Error('The form has not loaded.');
     const fields = this.fields();
     // The page checks as the user types; the host checks again and never sends an invalid form.
     const merged: FormValues = { ...loaded.values, ...values };
-    for (const f of fields) {
-      if (f.readOnly) merged[f.name] = loaded.values[f.name] ?? '';
-      if (f.kind === 'select' && !f.options?.some((o) => o.value === merged[f.name])) throw new FieldProblems({ [f.name]: formLabels().messages.required });
-    }
-    const problems = formProblems(fields, loaded.values, merged);
+    for (const f of fields) if (f.readOnly) merged[f.name] = loaded.values[f.name] ?? '';
+    const badSelect = fields.find((f) => f.kind === 'select' && !f.options?.some((o) => o.value === merged[f.name]));
+    const problems = badSelect ? { [badSelect.name]: 'required' as const } : formProblems(fields, loaded.values, merged);
     if (Object.keys(problems).length > 0) {
       const messages = formLabels().messages;
-      throw new FieldProblems(Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, messages[v]])));
+      return { fieldErrors: Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, messages[v]])) };
     }
     if (changedFields(fields, loaded.values, merged).length === 0 && this.model.recordKey.endsWith(':new') === false) {
       return { values: loaded.values, spec: this.spec(loaded), notice: formLabels().saved };
@@ -219,15 +217,13 @@ export class FormPanel {
     return { values: fresh.values, spec: this.spec(fresh), notice: formLabels().saved };
   }
 
-  private async answer(requestId: number, reply: (m: HostMessage) => void, work: () => Promise<{ values?: FormValues; spec?: FormSpec; notice?: string }>): Promise<void> {
+  private async answer(requestId: number, reply: (m: HostMessage) => void, work: () => Promise<Answer>): Promise<void> {
     try {
       const result = await work();
-      reply({ type: 'response', requestId, ok: true, ...result });
+      // Local check failures are answered as field messages.
+      if ('fieldErrors' in result) reply({ type: 'response', requestId, ok: false, formErrors: [], ...result });
+      else reply({ type: 'response', requestId, ok: true, ...result });
     } catch (error) {
-      if (error instanceof FieldProblems) {
-        reply({ type: 'response', requestId, ok: false, fieldErrors: error.fieldErrors, formErrors: [] });
-        return;
-      }
       log.error(`Form ${this.model.kind}: ${error instanceof Error ? error.message : String(error)}`);
       if (isApiError(error) && (error.kind === 'validation' || error.kind === 'badRequest' || error.kind === 'conflict' || error.kind === 'notFound') && error.messages.length > 0) {
         const mapped = mapServerMessages(this.fields(), error.messages);
@@ -247,9 +243,5 @@ export class FormPanel {
   }
 }
 
-/** Local check failures, answered as field messages. */
-class FieldProblems extends Error {
-  constructor(readonly fieldErrors: Record<string, string>) {
-    super('The form has invalid fields.');
-  }
-}
+/** What a request's work answers: the form's new state, or the local checks' messages by field. */
+type Answer = { values?: FormValues; spec?: FormSpec; notice?: string } | { fieldErrors: Record<string, string> };

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { CustomerDetailResponse, CustomerDto } from '../../api/types';
 import type { FormValues, SectionSpec } from '../protocol';
 import { addressSection, contactSection } from './sections';
-import { orNull, text, type FormModel } from './formModel';
+import { orNull, type FormModel } from './formModel';
 
 const TEXT_FIELDS = ['TaxNumber', 'Name', 'TaxDepartment', 'Address', 'District', 'City', 'Country', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite'] as const;
 
@@ -26,7 +26,7 @@ function sections(): SectionSpec[] {
 
 function toValues(c: Partial<CustomerDetailResponse> | Partial<CustomerDto>): FormValues {
   const values: FormValues = { IsExport: c.IsExport === true };
-  for (const f of TEXT_FIELDS) values[f] = text(c[f]);
+  for (const f of TEXT_FIELDS) values[f] = c[f] ?? '';
   return values;
 }
 
