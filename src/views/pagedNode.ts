@@ -78,8 +78,8 @@ export abstract class PagedNode<T> extends ParentNode {
 
   /**
    * Fetches the next page of the current list, once: a caller while it is in flight shares it. An
-   * answer that arrives after the list started over is dropped (before, it was appended to the new
-   * list and moved its page counter on, so pages went missing and a superseded search's rows showed).
+   * answer that arrives after the list started over is dropped: appended, it would skip pages of the
+   * new list and show a superseded search's rows.
    */
   private fetchNext(): Promise<void> {
     const pending = this.pageRequest;

@@ -75,8 +75,8 @@ export function validateField(field: FieldSpec, values: FormValues): FieldRule |
 /** Field names whose value differs from the baseline (strings compared trimmed). */
 export function changedFields(fields: FieldSpec[], baseline: FormValues, values: FormValues): string[] {
   return fields
-    .filter((f) => !f.readOnly)
     .filter((f) => {
+      if (f.readOnly) return false;
       const a = baseline[f.name];
       const b = values[f.name];
       if (typeof a === 'boolean' || typeof b === 'boolean') return Boolean(a) !== Boolean(b);
