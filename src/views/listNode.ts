@@ -1,18 +1,8 @@
 // A parent whose children come from one list call (documents, certificates, identifications, the
 // account's groups). An empty answer shows one "none" row rather than nothing.
 import * as vscode from 'vscode';
-import type { ListAvailability } from '../shell/listAvailability';
 import { isEmptyOrNotOffered } from '../shell/missingOperation';
-import { InfoNode, ListNotOfferedError, ParentNode, type ChangeListener, type TreeNode } from './treeNode';
-
-/**
- * A list that may answer a bare 404 when it is empty (src/shell/missingOperation.ts): the row that
- * says both are possible, and what Check Connection found for this server, if it ran.
- */
-export interface EmptyOr404 {
-  text: () => string;
-  known: () => Promise<ListAvailability | undefined>;
-}
+import { InfoNode, ListNotOfferedError, ParentNode, type ChangeListener, type EmptyOr404, type TreeNode } from './treeNode';
 
 /** Where a ListNode's rows come from and what it shows besides them. */
 export interface ListSpec<T> {
@@ -35,14 +25,8 @@ export class ListNode<T> extends ParentNode {
     private readonly spec: ListSpec<T>,
   ) {
     super(parent, key, notify);
-  }
-
-  protected override notOfferedText(): string {
-    return this.spec.notOffered?.() ?? super.notOfferedText();
-  }
-
-  protected override emptyOrNotOfferedText(): string {
-    return this.spec.emptyOr404?.text() ?? super.emptyOrNotOfferedText();
+    this.notOffered = spec.notOffered;
+    this.emptyOr404 = spec.emptyOr404;
   }
 
   treeItem(): vscode.TreeItem {
@@ -58,7 +42,7 @@ export class ListNode<T> extends ParentNode {
     const records = await readList(this.spec.fetch, this.spec.emptyOr404);
     const nodes = records.map((r) => this.spec.toNode(r, this));
     const empty = this.spec.empty?.();
-    if (nodes.length === 0 && empty && !this.isRoot) return [new InfoNode(this, '~empty', empty, { icon: new vscode.ThemeIcon('circle-slash') })];
+    if (nodes.length === 0 && empty && this.parent) return [new InfoNode(this, '~empty', empty, { icon: new vscode.ThemeIcon('circle-slash') })];
     return nodes;
   }
 }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
 import type { Pagination } from '../api/types';
 import { hasPageAfter, readPaging } from '../api/specSilent';
-import { ErrorNode, ParentNode, TreeNode, uniqueById, type ChangeListener } from './treeNode';
+import { ErrorNode, ParentNode, TreeNode, uniqueById } from './treeNode';
 
 export class LoadMoreNode extends TreeNode {
   constructor(
@@ -49,10 +49,6 @@ export abstract class PagedNode<T> extends ParentNode {
   /** TotalCount of the last page the server sent. */
   total: number | null = null;
 
-  constructor(parent: ParentNode | undefined, key: string, notify: ChangeListener) {
-    super(parent, key, notify);
-  }
-
   protected abstract fetchPage(page: number): Promise<Pagination<T>>;
   protected abstract toNode(record: T): TreeNode;
   /** Called after each page with the server's totals (the view title shows them). */
@@ -82,8 +78,8 @@ export abstract class PagedNode<T> extends ParentNode {
 
   /**
    * Fetches the next page of the current list, once: a caller while it is in flight shares it. An
-   * answer that arrives after the list started over is dropped (before, it was appended to the new
-   * list and moved its page counter on, so pages went missing and a superseded search's rows showed).
+   * answer that arrives after the list started over is dropped: appended, it would skip pages of the
+   * new list and show a superseded search's rows.
    */
   private fetchNext(): Promise<void> {
     const pending = this.pageRequest;
@@ -136,7 +132,7 @@ export abstract class PagedNode<T> extends ParentNode {
       // page (its error item is cached), load it again.
       if (!this.pageRequest && this.peek()) this.invalidate();
       const first = this.children().then(() => undefined);
-      this.notify(this.isRoot ? undefined : this);
+      this.notify(this);
       return first;
     }
     if (!this.hasMore && !this.pageError) return Promise.resolve();
@@ -147,14 +143,16 @@ export abstract class PagedNode<T> extends ParentNode {
       })
       .then(() => {
         if (this.moreRequest?.done === done) this.moreRequest = undefined;
-        if (version === this.listVersion) this.replaceChildren(this.visibleChildren());
+        if (version !== this.listVersion) return;
+        this.setCached(this.visibleChildren());
+        this.notify(this);
       });
     this.moreRequest = { version, done };
     return done;
   }
 
-  /** Drops every loaded page; the next expand loads page 1 again. */
-  resetPages(): void {
+  /** Drops every loaded page too (a refresh, a new filter): the next expand loads page 1 again. */
+  override invalidate(): void {
     this.listVersion++;
     this.rows = [];
     this.seen.clear();
@@ -162,16 +160,6 @@ export abstract class PagedNode<T> extends ParentNode {
     this.hasMore = true;
     this.pageError = undefined;
     this.total = null;
-    this.invalidate();
-  }
-
-  override refresh(): void {
-    this.resetPages();
-    this.notify(this.isRoot ? undefined : this);
-  }
-
-  private replaceChildren(nodes: TreeNode[]): void {
-    this.setCached(nodes);
-    this.notify(this.isRoot ? undefined : this);
+    super.invalidate();
   }
 }

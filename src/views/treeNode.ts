@@ -6,6 +6,7 @@ import { describeError } from '../shell/errorMessages';
 import { isEmptyOrNotOffered, isOperationNotOffered } from '../shell/missingOperation';
 import { log } from '../shell/log';
 import { ConnectionCommands, TreeCommands } from '../constants';
+import type { ListAvailability } from '../shell/listAvailability';
 
 export abstract class TreeNode {
   /** Unique in the view and stable across refreshes: the parent's id plus a key of the record. */
@@ -76,36 +77,6 @@ export class ErrorNode extends TreeNode {
   }
 }
 
-/**
- * Shown instead of a parent's children when the server answered its fixed-path list GET with 404:
- * this deployment does not have the operation (see shell/missingOperation.ts), or, for a list that
- * may answer 404 when it is empty, it cannot be told which (`ambiguous`: a click runs Check
- * Connection, which tells). Not an error with Retry: asking again gives the same answer; the view's
- * Refresh still asks again.
- */
-export class NotOfferedNode extends TreeNode {
-  constructor(
-    readonly owner: ParentNode,
-    readonly text: string,
-    readonly ambiguous = false,
-  ) {
-    super(owner, '~notOffered');
-  }
-
-  treeItem(): vscode.TreeItem {
-    if (!this.ambiguous) {
-      const tooltip = vscode.l10n.t('The server answered HTTP 404 (not found) to this list: this deployment of the API does not have the operation. The other views are not affected.');
-      return this.item(this.text, { icon: new vscode.ThemeIcon('circle-slash'), tooltip, contextValue: 'notOffered' });
-    }
-    return this.item(this.text, {
-      icon: new vscode.ThemeIcon('question'),
-      tooltip: vscode.l10n.t('The server answered HTTP 404 (not found) with no message. An account with nothing in this list and a deployment of the API without the operation answer alike. Click to run "Nilvera: Check Connection", which tells which. The other views are not affected.'),
-      command: { command: ConnectionCommands.check, title: vscode.l10n.t('Check Connection') },
-      contextValue: 'notOffered',
-    });
-  }
-}
-
 /** Thrown by a list's load when Check Connection found that this server lacks the operation. */
 export class ListNotOfferedError extends Error {
   constructor() {
@@ -114,8 +85,17 @@ export class ListNotOfferedError extends Error {
   }
 }
 
-/** Notifies the provider that a node's children changed (undefined = the view's root). */
-export type ChangeListener = (node: ParentNode | undefined) => void;
+/** Notifies the provider that a node's children changed (the provider redraws a root as the whole view). */
+export type ChangeListener = (node: ParentNode) => void;
+
+/**
+ * A list that may answer a bare 404 when it is empty (src/shell/missingOperation.ts): the row that
+ * says both are possible, and what Check Connection found for this server, if it ran.
+ */
+export interface EmptyOr404 {
+  text: () => string;
+  known: () => Promise<ListAvailability | undefined>;
+}
 
 export abstract class ParentNode extends TreeNode {
   private cached: TreeNode[] | undefined;
@@ -134,26 +114,34 @@ export abstract class ParentNode extends TreeNode {
   /** Fetches the children from the server. Errors are caught by children(). */
   protected abstract load(): Promise<TreeNode[]>;
 
-  /** The row shown when the server does not offer this node's list (its GET answered 404). */
-  protected notOfferedText(): string {
-    return vscode.l10n.t('This server does not offer this list.');
-  }
+  /** The row's text when the server does not offer this node's list (its GET answered 404). */
+  protected notOffered?: () => string;
+  /** Set for a list whose bare 404 may also mean that it is empty. */
+  protected emptyOr404?: EmptyOr404;
 
-  /** The row shown when the list's 404 may mean either an empty list or a missing operation. */
-  protected emptyOrNotOfferedText(): string {
-    return vscode.l10n.t('Nothing to list, or this server does not offer this list (HTTP 404)');
-  }
-
-  /** What replaces the children when loading them failed. */
+  /**
+   * What replaces the children when loading them failed. A 404 on a fixed-path list GET is not an
+   * error with Retry (asking again gives the same answer; the view's Refresh still asks again): this
+   * deployment lacks the operation, or for a list that may answer 404 when empty, it cannot be told
+   * which, and a click runs Check Connection, which tells.
+   */
   private failureNode(error: unknown): TreeNode {
-    if (error instanceof ListNotOfferedError || isOperationNotOffered(error)) return new NotOfferedNode(this, this.notOfferedText());
-    if (isEmptyOrNotOffered(error)) return new NotOfferedNode(this, this.emptyOrNotOfferedText(), true);
-    return new ErrorNode(this, error);
-  }
-
-  /** Whether this parent is the view's invisible root (its changes refresh the whole view). */
-  get isRoot(): boolean {
-    return this.parent === undefined;
+    if (error instanceof ListNotOfferedError || isOperationNotOffered(error)) {
+      const text = this.notOffered?.() ?? vscode.l10n.t('This server does not offer this list.');
+      return new InfoNode(this, '~notOffered', text, {
+        icon: new vscode.ThemeIcon('circle-slash'),
+        tooltip: vscode.l10n.t('The server answered HTTP 404 (not found) to this list: this deployment of the API does not have the operation. The other views are not affected.'),
+        contextValue: 'notOffered',
+      });
+    }
+    if (!isEmptyOrNotOffered(error)) return new ErrorNode(this, error);
+    const text = this.emptyOr404?.text() ?? vscode.l10n.t('Nothing to list, or this server does not offer this list (HTTP 404)');
+    return new InfoNode(this, '~notOffered', text, {
+      icon: new vscode.ThemeIcon('question'),
+      tooltip: vscode.l10n.t('The server answered HTTP 404 (not found) with no message. An account with nothing in this list and a deployment of the API without the operation answer alike. Click to run "Nilvera: Check Connection", which tells which. The other views are not affected.'),
+      command: { command: ConnectionCommands.check, title: vscode.l10n.t('Check Connection') },
+      contextValue: 'notOffered',
+    });
   }
 
   /** The children, loaded once; concurrent calls share one request. */
@@ -211,7 +199,7 @@ export abstract class ParentNode extends TreeNode {
   /** Forgets the children and tells VS Code to ask for them again (only this node is redrawn). */
   refresh(): void {
     this.invalidate();
-    this.notify(this.isRoot ? undefined : this);
+    this.notify(this);
   }
 }
 

@@ -8,11 +8,11 @@ import type { EmptyListRead, ListAvailability } from '../shell/listAvailability'
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
 import { CustomersRoot } from './customers/customersRoot';
-import { ListNode, type EmptyOr404, type ListSpec } from './listNode';
+import { ListNode, type ListSpec } from './listNode';
 import { AccountRoot, type AccountGroupKey } from './records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from './records/recordNodes';
 import { NodeTreeProvider } from './treeProvider';
-import type { TreeNode } from './treeNode';
+import type { EmptyOr404, TreeNode } from './treeNode';
 
 const DATA_AREAS = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'] as const;
 export type DataArea = (typeof DATA_AREAS)[number];
@@ -78,32 +78,30 @@ export class NilveraTrees implements vscode.Disposable {
       // "Delete Selected Customers" is offered in the palette only while rows are selected.
       this.customersView.onDidChangeSelection((e) => void vscode.commands.executeCommand('setContext', CustomerContextKeys.hasSelection, e.selection.length > 0)),
     );
-    this.disposables.push(this.customers, this.documents, this.certificates, this.identifications, this.account);
+    this.disposables.push(...this.all);
     void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, false);
+  }
+
+  private get all(): NodeTreeProvider[] {
+    return [this.customers, this.documents, this.certificates, this.identifications, this.account];
   }
 
   /** The providers of the views' rows, by view id. */
   get providers(): Record<string, vscode.TreeDataProvider<unknown>> {
-    return { [Views.customers]: this.customers, [Views.documents]: this.documents, [Views.certificates]: this.certificates, [Views.identifications]: this.identifications, [Views.account]: this.account } as Record<string, vscode.TreeDataProvider<unknown>>;
+    return Object.fromEntries(this.all.map((p) => [p.viewId, p]));
   }
 
   /** Reloads every view (new key, other environment). */
   refreshAll(): void {
-    for (const p of [this.customers, this.documents, this.certificates, this.identifications, this.account]) p.refresh();
+    for (const p of this.all) p.refresh();
   }
 
   /** Reloads only what shows `area`. */
   dataChanged(area: DataArea): void {
     const { customers, documents, certificates, identifications } = this;
     const tree = { customers, documents, certificates, identifications }[area as string];
-    if (tree) tree.refresh();
-    else this.refreshAccountGroup(area as AccountGroupKey);
-  }
-
-  refreshAccountGroup(key: AccountGroupKey): void {
-    const group = this.account.root.group(key);
-    if (group) group.refresh();
-    else this.account.refresh();
+    // Any other area is a group of the account view (the whole view while its groups are not made yet).
+    (tree ?? this.account.root.group(area as AccountGroupKey) ?? this.account).refresh();
   }
 
   /** Title with the total count; description with the active search and sort. */

@@ -50,7 +50,7 @@ export function formLabels(): FormLabels {
   };
 }
 
-export class FormPanel implements vscode.Disposable {
+export class FormPanel {
   private loaded: LoadedForm | undefined;
   private loading: Promise<LoadedForm | undefined> | undefined;
   private draft: { dirty: boolean; values: FormValues } | undefined;
@@ -78,10 +78,6 @@ export class FormPanel implements vscode.Disposable {
     );
   }
 
-  get recordKey(): string {
-    return this.model.recordKey;
-  }
-
   private titled(title: string): string {
     return this.host.titleSuffix ? `${title} · ${this.host.titleSuffix}` : title;
   }
@@ -99,14 +95,6 @@ export class FormPanel implements vscode.Disposable {
     return values;
   }
 
-  reveal(): void {
-    this.panel.reveal();
-  }
-
-  dispose(): void {
-    this.panel.dispose();
-  }
-
   /** For tests: handles a message as if the page had sent it; returns what the host answered. */
   async simulate(raw: unknown): Promise<HostMessage[]> {
     const answers: HostMessage[] = [];
@@ -119,15 +107,8 @@ export class FormPanel implements vscode.Disposable {
   }
 
   private spec(loaded: LoadedForm): FormSpec {
-    return {
-      kind: this.model.kind,
-      recordKey: this.model.recordKey,
-      title: loaded.title,
-      ...(loaded.description ? { description: loaded.description } : {}),
-      sections: loaded.sections,
-      ...(loaded.lookupField ? { lookupField: loaded.lookupField } : {}),
-      labels: formLabels(),
-    };
+    const { values: _values, proposed: _proposed, ...shown } = loaded;
+    return { kind: this.model.kind, recordKey: this.model.recordKey, ...shown, labels: formLabels() };
   }
 
   private async load(): Promise<LoadedForm | undefined> {
@@ -205,30 +186,23 @@ export class FormPanel implements vscode.Disposable {
       reply({ type: 'init', spec: this.spec(loaded), values: loaded.values, ...(draft ? { draft } : {}) });
     } catch (error) {
       // The page shows the reason above an empty form, with Reload to try again.
-      const described = describeError(error);
-      reply({
-        type: 'init',
-        spec: { kind: this.model.kind, recordKey: this.model.recordKey, title: this.title, sections: [], labels: formLabels() },
-        values: {},
-      });
-      reply({ type: 'response', requestId: 0, ok: false, fieldErrors: {}, formErrors: [described.text] });
+      reply({ type: 'init', spec: this.spec({ title: this.title, sections: [], values: {} }), values: {} });
+      reply({ type: 'response', requestId: 0, ok: false, fieldErrors: {}, formErrors: [describeError(error).text] });
     }
   }
 
-  private async save(values: FormValues): Promise<{ values: FormValues; spec: FormSpec; notice: string }> {
+  private async save(values: FormValues): Promise<Answer> {
     const loaded = this.loaded ?? (await this.load());
     if (!loaded) throw new Error('The form has not loaded.');
     const fields = this.fields();
     // The page checks as the user types; the host checks again and never sends an invalid form.
     const merged: FormValues = { ...loaded.values, ...values };
-    for (const f of fields) {
-      if (f.readOnly) merged[f.name] = loaded.values[f.name] ?? '';
-      if (f.kind === 'select' && !f.options?.some((o) => o.value === merged[f.name])) throw new FieldProblems({ [f.name]: formLabels().messages.required });
-    }
-    const problems = formProblems(fields, loaded.values, merged);
+    for (const f of fields) if (f.readOnly) merged[f.name] = loaded.values[f.name] ?? '';
+    const badSelect = fields.find((f) => f.kind === 'select' && !f.options?.some((o) => o.value === merged[f.name]));
+    const problems = badSelect ? { [badSelect.name]: 'required' as const } : formProblems(fields, loaded.values, merged);
     if (Object.keys(problems).length > 0) {
       const messages = formLabels().messages;
-      throw new FieldProblems(Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, messages[v]])));
+      return { fieldErrors: Object.fromEntries(Object.entries(problems).map(([k, v]) => [k, messages[v]])) };
     }
     if (changedFields(fields, loaded.values, merged).length === 0 && this.model.recordKey.endsWith(':new') === false) {
       return { values: loaded.values, spec: this.spec(loaded), notice: formLabels().saved };
@@ -243,15 +217,13 @@ export class FormPanel implements vscode.Disposable {
     return { values: fresh.values, spec: this.spec(fresh), notice: formLabels().saved };
   }
 
-  private async answer(requestId: number, reply: (m: HostMessage) => void, work: () => Promise<{ values?: FormValues; spec?: FormSpec; notice?: string }>): Promise<void> {
+  private async answer(requestId: number, reply: (m: HostMessage) => void, work: () => Promise<Answer>): Promise<void> {
     try {
       const result = await work();
-      reply({ type: 'response', requestId, ok: true, ...result });
+      // Local check failures are answered as field messages.
+      if ('fieldErrors' in result) reply({ type: 'response', requestId, ok: false, formErrors: [], ...result });
+      else reply({ type: 'response', requestId, ok: true, ...result });
     } catch (error) {
-      if (error instanceof FieldProblems) {
-        reply({ type: 'response', requestId, ok: false, fieldErrors: error.fieldErrors, formErrors: [] });
-        return;
-      }
       log.error(`Form ${this.model.kind}: ${error instanceof Error ? error.message : String(error)}`);
       if (isApiError(error) && (error.kind === 'validation' || error.kind === 'badRequest' || error.kind === 'conflict' || error.kind === 'notFound') && error.messages.length > 0) {
         const mapped = mapServerMessages(this.fields(), error.messages);
@@ -271,9 +243,5 @@ export class FormPanel implements vscode.Disposable {
   }
 }
 
-/** Local check failures, answered as field messages. */
-class FieldProblems extends Error {
-  constructor(readonly fieldErrors: Record<string, string>) {
-    super('The form has invalid fields.');
-  }
-}
+/** What a request's work answers: the form's new state, or the local checks' messages by field. */
+type Answer = { values?: FormValues; spec?: FormSpec; notice?: string } | { fieldErrors: Record<string, string> };

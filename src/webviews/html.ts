@@ -8,16 +8,13 @@ export function newNonce(): string {
   return randomBytes(18).toString('base64');
 }
 
-/** The folder the webview may load files from: the built webview assets only. */
-export function webviewAssetsRoot(extensionUri: vscode.Uri): vscode.Uri {
-  return vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
-}
-
 /** Sets a panel's options and icon; `bundle`'s script (forms, preview) is what its page loads. */
 export function prepareWebview(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, bundle: string): vscode.Uri {
-  panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [webviewAssetsRoot(extensionUri)] };
+  // The webview may load files from the built webview assets only.
+  const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+  panel.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [assets] };
   panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'nilvera.svg');
-  return panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewAssetsRoot(extensionUri), bundle, 'main.js'));
+  return panel.webview.asWebviewUri(vscode.Uri.joinPath(assets, bundle, 'main.js'));
 }
 
 export function formHtml(webview: vscode.Webview, script: vscode.Uri, title: string): string {

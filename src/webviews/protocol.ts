@@ -2,8 +2,8 @@
 // Imported by both bundles, so it holds only types and pure functions: no `vscode`, no DOM.
 // Every message from the page passes through parseFromPage() on the host; anything else is ignored.
 
-export type FormKind = 'company' | 'customer' | 'certificate' | 'settings';
-export const FORM_KINDS: readonly FormKind[] = ['company', 'customer', 'certificate', 'settings'];
+export const FORM_KINDS = ['company', 'customer', 'certificate', 'settings'] as const;
+export type FormKind = (typeof FORM_KINDS)[number];
 
 export type FieldKind = 'text' | 'textarea' | 'select' | 'checkbox' | 'password' | 'date';
 
@@ -30,20 +30,8 @@ export interface SectionSpec {
 }
 
 /** Texts the page shows besides field labels; localized on the host (vscode.l10n) so one set of l10n files serves both. */
-export interface FormLabels {
-  save: string;
-  reload: string;
-  lookup: string;
-  saving: string;
-  saved: string;
-  unsaved: string;
-  invalid: string;
-  serverErrors: string;
-  loadFailed: string;
-  messages: Record<ValidationMessage, string>;
-}
-
-export type ValidationMessage = 'required' | 'email' | 'phone' | 'postalCode' | 'url' | 'iban' | 'taxId' | 'date' | 'notBeforeStart';
+export type FormLabels = Record<'save' | 'reload' | 'lookup' | 'saving' | 'saved' | 'unsaved' | 'invalid', string> &
+  Record<'serverErrors' | 'loadFailed', string> & { messages: Record<FieldRule, string> };
 
 export interface FormSpec {
   kind: FormKind;
@@ -61,14 +49,8 @@ export type FormValues = Record<string, string | boolean>;
 
 // ---- page → host ------------------------------------------------------------------------------
 
-/** Optional on every page message: which form and record the page believes it is (checked by the host). */
-export interface MessageTarget {
-  kind?: FormKind;
-  recordKey?: string;
-}
-
-export type PageMessage = MessageTarget &
-  (
+/** `kind` and `recordKey`, optional on every page message: which form and record the page believes it is. */
+export type PageMessage = { kind?: FormKind; recordKey?: string } & (
     | { type: 'ready' }
     | { type: 'draft'; dirty: boolean; values: FormValues }
     | { type: 'save'; requestId: number; values: FormValues }
@@ -103,12 +85,8 @@ export type HostMessage = InitMessage | ResponseMessage;
  */
 export const LIMITS = { fields: 64, fieldName: 64, valueLength: 4000, requestId: 2 ** 31, messageChars: 300_000 } as const;
 
-export type PageMessageCheck = { ok: true; message: PageMessage } | { ok: false; reason: string };
-
-type PageMessageType = PageMessage['type'];
-
 /** The fields each message type carries besides `type` and the optional target fields. */
-const MESSAGE_FIELDS: Record<PageMessageType, readonly string[]> = {
+const MESSAGE_FIELDS: Record<PageMessage['type'], readonly string[]> = {
   ready: [],
   draft: ['dirty', 'values'],
   save: ['requestId', 'values'],
@@ -127,10 +105,6 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (!isRecord(v)) return false;
   const proto: unknown = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
-}
-
-function isRequestId(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < LIMITS.requestId;
 }
 
 /** A name the page sent, fit for a log line: identifiers as they are, anything else left out. */
@@ -190,24 +164,22 @@ export function valuesProblem(v: unknown, allowed?: ReadonlySet<string>): string
   return undefined;
 }
 
-function fieldProblem(name: string, value: unknown, allowedFields?: ReadonlySet<string>): string | undefined {
-  switch (name) {
-    case 'requestId':
-      return isRequestId(value) ? undefined : `"requestId" is not a whole number from 0 to 2^31`;
-    case 'dirty':
-      return typeof value === 'boolean' ? undefined : '"dirty" is not true/false';
-    case 'taxNumber':
-      return typeof value === 'string' && value.length <= 32 ? undefined : '"taxNumber" is not text of up to 32 characters';
-    case 'values':
-      return valuesProblem(value, allowedFields);
-    case 'kind':
-      return typeof value === 'string' && FORM_KINDS.includes(value as FormKind) ? undefined : '"kind" is not a form kind';
-    case 'recordKey':
-      return typeof value === 'string' && value.length <= 64 ? undefined : '"recordKey" is not text of up to 64 characters';
-    default:
-      return `unexpected field ${safeName(name)}`;
-  }
-}
+const expect = (ok: (v: unknown) => boolean, reason: string) => (v: unknown) => (ok(v) ? undefined : reason);
+const isText = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
+
+/** Why a field's value is unacceptable, by field name (`values`: valuesProblem). */
+const FIELD_PROBLEMS: Record<string, (value: unknown) => string | undefined> = {
+  requestId: expect(
+    (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < LIMITS.requestId,
+    '"requestId" is not a whole number from 0 to 2^31',
+  ),
+  dirty: expect((v) => typeof v === 'boolean', '"dirty" is not true/false'),
+  taxNumber: expect(isText(32), '"taxNumber" is not text of up to 32 characters'),
+  kind: expect((v) => (FORM_KINDS as readonly unknown[]).includes(v), '"kind" is not a form kind'),
+  recordKey: expect(isText(64), '"recordKey" is not text of up to 64 characters'),
+};
+
+type Checked<M> = { ok: true; message: M } | { ok: false; reason: string };
 
 /**
  * Checks a page's message for shape, types and size: `fields` names what each type carries (besides
@@ -219,7 +191,7 @@ export function checkMessage<M extends { type: string }>(
   fields: Record<M['type'], readonly string[]>,
   fieldProblem: (name: string, value: unknown) => string | undefined,
   optional: readonly string[] = [],
-): { ok: true; message: M } | { ok: false; reason: string } {
+): Checked<M> {
   const fail = (reason: string) => ({ ok: false as const, reason });
   if (raw === null) return fail('null, not an object');
   if (Array.isArray(raw)) return fail('an array, not an object');
@@ -248,16 +220,10 @@ export function checkMessage<M extends { type: string }>(
   return { ok: true, message: message as M };
 }
 
-/** Checks a form page's message; `allowedFields`: the field names its values may carry. */
-export function checkPageMessage(raw: unknown, allowedFields?: ReadonlySet<string>): PageMessageCheck {
-  const problem = (name: string, value: unknown) => fieldProblem(name, value, allowedFields);
+/** Checks a form page's message; `allowed`: the field names its values may carry. */
+export function checkPageMessage(raw: unknown, allowed?: ReadonlySet<string>): Checked<PageMessage> {
+  const problem = (k: string, v: unknown) => (k === 'values' ? valuesProblem(v, allowed) : FIELD_PROBLEMS[k](v));
   return checkMessage<PageMessage>(raw, MESSAGE_FIELDS, problem, TARGET_FIELDS);
-}
-
-/** The page's message, checked for shape, types and size; undefined for anything malformed. */
-export function parseFromPage(raw: unknown, allowedFields?: ReadonlySet<string>): PageMessage | undefined {
-  const checked = checkPageMessage(raw, allowedFields);
-  return checked.ok ? checked.message : undefined;
 }
 
 /** A short description of a message for a log line: its shape and size, never its values. */
@@ -286,9 +252,8 @@ export interface PersistedPageState {
 }
 
 export function parsePersistedState(v: unknown): PersistedPageState | undefined {
-  if (!isRecord(v) || typeof v.kind !== 'string' || !FORM_KINDS.includes(v.kind as FormKind)) return undefined;
-  if (typeof v.recordKey !== 'string' || v.recordKey.length > 64) return undefined;
+  if (!isRecord(v) || FIELD_PROBLEMS.kind(v.kind) || FIELD_PROBLEMS.recordKey(v.recordKey)) return undefined;
   const valid = v.draft !== undefined && valuesProblem(v.draft) === undefined;
   const draft = valid ? { ...(v.draft as FormValues) } : undefined;
-  return { kind: v.kind as FormKind, recordKey: v.recordKey, ...(draft ? { draft } : {}) };
+  return { kind: v.kind as FormKind, recordKey: v.recordKey as string, ...(draft ? { draft } : {}) };
 }

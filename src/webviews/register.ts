@@ -17,39 +17,32 @@ import { customerForm, customerIdOf } from './forms/customer';
 import type { DataArea, FormModel } from './forms/formModel';
 import { settingsForm } from './forms/settings';
 import { FormPanel, type FormPanelHost } from './formPanel';
-import { isRecord, parsePersistedState, type FormKind, type FormValues } from './protocol';
+import { FORM_KINDS, isRecord, parsePersistedState, type FormKind, type FormValues } from './protocol';
 
-const ViewTypes: Record<FormKind, string> = FormViewTypes;
-
-function customerArgs(arg: unknown): { customerId?: number; prefill?: Partial<CustomerDto> } {
-  if (!isRecord(arg)) return {};
-  const customerId = typeof arg.customerId === 'number' && Number.isInteger(arg.customerId) ? arg.customerId : undefined;
-  const prefill = isRecord(arg.prefill) ? (arg.prefill as Partial<CustomerDto>) : undefined;
-  return { ...(customerId !== undefined ? { customerId } : {}), ...(prefill ? { prefill } : {}) };
-}
-
-function certificateArg(arg: unknown): CertificateResponse | undefined {
-  if (!isRecord(arg) || !isRecord(arg.certificate)) return undefined;
-  const c = arg.certificate;
-  return typeof c.ID === 'number' ? (c as unknown as CertificateResponse) : undefined;
-}
-
-/** A model for a persisted record key (serializer and "Restore"). */
-function modelFor(kind: FormKind, recordKey: string): FormModel {
-  switch (kind) {
-    case 'company':
-      return companyForm();
-    case 'settings':
-      return settingsForm();
-    case 'customer':
-      return customerForm(customerIdOf(recordKey));
-    case 'certificate': {
+/** Each form's model: from its command's argument, and from a persisted record key (serializer, "Restore"). */
+const FORMS: Record<FormKind, { fromArg(arg: unknown): FormModel; fromKey(recordKey: string): FormModel }> = {
+  company: { fromArg: companyForm, fromKey: companyForm },
+  settings: { fromArg: settingsForm, fromKey: settingsForm },
+  customer: {
+    fromArg: (arg) => {
+      const a = isRecord(arg) ? arg : {};
+      const customerId = typeof a.customerId === 'number' && Number.isInteger(a.customerId) ? a.customerId : undefined;
+      return customerForm(customerId, isRecord(a.prefill) ? (a.prefill as Partial<CustomerDto>) : undefined);
+    },
+    fromKey: (recordKey) => customerForm(customerIdOf(recordKey)),
+  },
+  certificate: {
+    fromArg: (arg) => {
+      const c = isRecord(arg) && isRecord(arg.certificate) ? arg.certificate : undefined;
+      return certificateForm(typeof c?.ID === 'number' ? (c as unknown as CertificateResponse) : undefined);
+    },
+    // The form re-reads the certificate by ID on load.
+    fromKey: (recordKey) => {
       const id = /^certificate:(\d+)$/.exec(recordKey);
-      // The form re-reads the certificate by ID on load.
       return certificateForm(id ? ({ ID: Number(id[1]) } as CertificateResponse) : undefined);
-    }
-  }
-}
+    },
+  },
+};
 
 /** The open form panels, one per profile and record: opening a record twice focuses its panel. */
 class FormPanels implements vscode.Disposable {
@@ -71,10 +64,10 @@ class FormPanels implements vscode.Disposable {
     const key = FormPanels.keyOf(owner.id, model.recordKey);
     const current = this.panels.get(key);
     if (current && !existing) {
-      current.reveal();
+      current.panel.reveal();
       return current;
     }
-    const webviewPanel = existing ?? vscode.window.createWebviewPanel(ViewTypes[model.kind], model.initialTitle(), vscode.ViewColumn.Active, { enableFindWidget: true });
+    const webviewPanel = existing ?? vscode.window.createWebviewPanel(FormViewTypes[model.kind], model.initialTitle(), vscode.ViewColumn.Active, { enableFindWidget: true });
     const panel = new FormPanel(webviewPanel, model, this.hostFor(owner), draft);
     this.panels.set(key, panel);
     return panel;
@@ -82,13 +75,13 @@ class FormPanels implements vscode.Disposable {
 
   /** Reattaches a panel VS Code restored after a reload; the page restores its own draft from getState(). */
   restore(viewType: string, webviewPanel: vscode.WebviewPanel, state: unknown): void {
-    const kind = (Object.keys(ViewTypes) as FormKind[]).find((k) => ViewTypes[k] === viewType);
+    const kind = FORM_KINDS.find((k) => FormViewTypes[k] === viewType);
     if (!kind) return webviewPanel.dispose();
     const persisted = parsePersistedState(state);
-    const recordKey = persisted && persisted.kind === kind ? persisted.recordKey : modelFor(kind, `${kind}:new`).recordKey;
+    const recordKey = persisted?.kind === kind ? persisted.recordKey : FORMS[kind].fromKey(`${kind}:new`).recordKey;
     // A restored panel belongs to the profile active when the window came back.
     if (this.panels.has(FormPanels.keyOf(this.shell.activeProfile().id, recordKey))) return webviewPanel.dispose();
-    this.open(modelFor(kind, recordKey), undefined, webviewPanel);
+    this.open(FORMS[kind].fromKey(recordKey), undefined, webviewPanel);
   }
 
   /** Tests: what each open panel holds. */
@@ -96,7 +89,7 @@ class FormPanels implements vscode.Disposable {
     return [...this.panels].map(([key, p]) => ({
       profileId: key.slice(0, key.indexOf('\u0000')),
       viewType: p.panel.viewType,
-      recordKey: p.recordKey,
+      recordKey: p.model.recordKey,
       title: p.panel.title,
       html: p.panel.webview.html,
       cspSource: p.panel.webview.cspSource,
@@ -115,7 +108,7 @@ class FormPanels implements vscode.Disposable {
 
   dispose(): void {
     this.shuttingDown = true;
-    [...this.panels.values()].forEach((p) => p.dispose());
+    [...this.panels.values()].forEach((p) => p.panel.dispose());
   }
 
   /** The host of a panel opened under `owner`: its loads and saves go to that profile's account only. */
@@ -137,15 +130,15 @@ class FormPanels implements vscode.Disposable {
         return shell.client();
       },
       closed: (panel: FormPanel, draft: FormValues | undefined) => {
-        const key = FormPanels.keyOf(owner.id, panel.recordKey);
+        const key = FormPanels.keyOf(owner.id, panel.model.recordKey);
         if (this.panels.get(key) === panel) this.panels.delete(key);
-        log.info(`Form ${panel.recordKey} closed${draft ? ' with unsaved changes' : ''}.`);
+        log.info(`Form ${panel.model.recordKey} closed${draft ? ' with unsaved changes' : ''}.`);
         // A webview cannot stop its tab from closing, so unsaved edits are offered back instead.
-        if (draft && !this.shuttingDown) this.offerRestore(panel.model.kind, panel.recordKey, panel.title, draft).catch((e: unknown) => log.error(`Restoring a draft failed: ${String(e)}`));
+        if (draft && !this.shuttingDown) this.offerRestore(panel.model.kind, panel.model.recordKey, panel.title, draft).catch((e: unknown) => log.error(`Restoring a draft failed: ${String(e)}`));
       },
       rekeyed: (panel: FormPanel, previousKey: string) => {
         if (this.panels.get(FormPanels.keyOf(owner.id, previousKey)) === panel) this.panels.delete(FormPanels.keyOf(owner.id, previousKey));
-        this.panels.set(FormPanels.keyOf(owner.id, panel.recordKey), panel);
+        this.panels.set(FormPanels.keyOf(owner.id, panel.model.recordKey), panel);
       },
     };
   }
@@ -153,20 +146,14 @@ class FormPanels implements vscode.Disposable {
   private async offerRestore(kind: FormKind, recordKey: string, title: string, draft: FormValues): Promise<void> {
     const restore = vscode.l10n.t('Restore');
     const choice = await prompts.message('warning', vscode.l10n.t('"{0}" was closed with unsaved changes.', title), undefined, restore);
-    if (choice === restore) this.open(modelFor(kind, recordKey), draft).reveal();
+    if (choice === restore) this.open(FORMS[kind].fromKey(recordKey), draft).panel.reveal();
   }
 }
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): FeatureParts {
   const forms = new FormPanels(context.extensionUri, shell);
   context.subscriptions.push(
-    registerCommand(FormCommands.company, () => void forms.open(companyForm())),
-    registerCommand(FormCommands.settings, () => void forms.open(settingsForm())),
-    registerCommand(FormCommands.customer, (arg) => {
-      const { customerId, prefill } = customerArgs(arg);
-      forms.open(customerForm(customerId, prefill));
-    }),
-    registerCommand(FormCommands.certificate, (arg) => void forms.open(certificateForm(certificateArg(arg)))),
+    ...FORM_KINDS.map((k) => registerCommand(FormCommands[k], (arg) => void forms.open(FORMS[k].fromArg(arg)))),
     registerRawCommand(FormCommands.inspect, () => forms.inspect()),
     registerRawCommand(FormCommands.simulate, (recordKey: unknown, message: unknown, profileId: unknown) => forms.simulate(recordKey, message, profileId)),
     forms,

@@ -1,7 +1,7 @@
 // Field checks shared by the page (as the user types) and the host (before anything is sent).
 // Pure functions: no `vscode`, no DOM. Empty optional fields are valid; `required` says otherwise.
 import { checkTaxId } from '../domain/taxId';
-import type { FieldRule, FieldSpec, FormValues, ValidationMessage } from './protocol';
+import type { FieldRule, FieldSpec, FormValues } from './protocol';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 // Digits with the usual separators, optionally a leading +; 7 to 15 digits (E.164 allows 15).
@@ -59,7 +59,7 @@ function checkRule(rule: FieldRule, value: string, values: FormValues): boolean 
 }
 
 /** The first rule a field's value breaks, or undefined when it is valid. */
-export function validateField(field: FieldSpec, values: FormValues): ValidationMessage | undefined {
+export function validateField(field: FieldSpec, values: FormValues): FieldRule | undefined {
   if (field.readOnly || field.kind === 'checkbox') return undefined;
   const raw = values[field.name];
   const value = typeof raw === 'string' ? raw : '';
@@ -72,26 +72,11 @@ export function validateField(field: FieldSpec, values: FormValues): ValidationM
   return undefined;
 }
 
-/**
- * Every field's problem, by field name (empty when the form is valid). With `only`, just those fields
- * are checked: forms check what the user changed, so a value the server already holds in another
- * format does not block saving unrelated edits.
- */
-export function validateForm(fields: FieldSpec[], values: FormValues, only?: readonly string[]): Record<string, ValidationMessage> {
-  const out: Record<string, ValidationMessage> = {};
-  for (const f of fields) {
-    if (only && !only.includes(f.name)) continue;
-    const problem = validateField(f, values);
-    if (problem) out[f.name] = problem;
-  }
-  return out;
-}
-
 /** Field names whose value differs from the baseline (strings compared trimmed). */
 export function changedFields(fields: FieldSpec[], baseline: FormValues, values: FormValues): string[] {
   return fields
-    .filter((f) => !f.readOnly)
     .filter((f) => {
+      if (f.readOnly) return false;
       const a = baseline[f.name];
       const b = values[f.name];
       if (typeof a === 'boolean' || typeof b === 'boolean') return Boolean(a) !== Boolean(b);
@@ -136,9 +121,16 @@ export function mapServerMessages(
   return { fieldErrors, formErrors };
 }
 
-/** The problems a form shows and that block saving: in changed fields and in required ones. */
-export function formProblems(fields: FieldSpec[], baseline: FormValues, values: FormValues): Record<string, ValidationMessage> {
+/**
+ * The problems a form shows and that block saving, by field name: in changed fields and in required
+ * ones, so a value the server already holds in another format does not block saving unrelated edits.
+ */
+export function formProblems(fields: FieldSpec[], baseline: FormValues, values: FormValues): Record<string, FieldRule> {
   const changed = changedFields(fields, baseline, values);
-  const required = fields.filter((f) => f.rules?.includes('required')).map((f) => f.name);
-  return validateForm(fields, values, [...changed, ...required]);
+  const out: Record<string, FieldRule> = {};
+  for (const f of fields) {
+    const problem = changed.includes(f.name) || f.rules?.includes('required') ? validateField(f, values) : undefined;
+    if (problem) out[f.name] = problem;
+  }
+  return out;
 }

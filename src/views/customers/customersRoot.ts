@@ -2,9 +2,9 @@
 import * as vscode from 'vscode';
 import type { CustomerListQuery, CustomerResponse, Pagination, SortType } from '../../api/types';
 import type { ClientSource } from '../clientSource';
-import { readList, type EmptyOr404 } from '../listNode';
+import { readList } from '../listNode';
 import { PagedNode } from '../pagedNode';
-import type { ChangeListener, TreeNode } from '../treeNode';
+import type { ChangeListener, EmptyOr404, TreeNode } from '../treeNode';
 import { CustomerNode } from './customerNode';
 import { walkthroughStepDone } from '../../walkthrough/stepsDone';
 
@@ -23,10 +23,13 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
     private readonly pageSize: () => number,
     /** Told after every page and filter change (the view's title and description). */
     private readonly onSummary: () => void,
-    private readonly emptyOr404?: EmptyOr404,
+    emptyOr404?: EmptyOr404,
   ) {
     super(undefined, 'customers', notify);
+    this.emptyOr404 = emptyOr404;
   }
+
+  protected override notOffered = () => vscode.l10n.t('This server does not offer the customer list');
 
   /** The query of the current filter for a page (also used by the export). */
   query(page: number, pageSize = this.pageSize()): CustomerListQuery {
@@ -44,16 +47,8 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
     return readList(() => client.customers.list(this.query(page)), this.emptyOr404, empty);
   }
 
-  protected override emptyOrNotOfferedText(): string {
-    return this.emptyOr404?.text() ?? super.emptyOrNotOfferedText();
-  }
-
   protected toNode(record: CustomerResponse): TreeNode {
     return new CustomerNode(this, record);
-  }
-
-  protected override notOfferedText(): string {
-    return vscode.l10n.t('This server does not offer the customer list');
   }
 
   /** The server refused the sort column and sent its own order (CustomersApi.list). */

@@ -56,35 +56,24 @@ export class CertificateNode extends TreeNode {
   constructor(
     parent: ParentNode,
     readonly certificate: CertificateResponse,
-    private readonly now: () => Date = () => new Date(),
   ) {
     super(parent, `certificate-${certificate.ID}`);
-  }
-
-  get validity(): CertificateValidity {
-    return certificateValidity(this.certificate.EndDate, this.now());
   }
 
   treeItem(): vscode.TreeItem {
     const c = this.certificate;
     const until = datePart(c.EndDate);
-    const validity = this.validity;
-    const state =
+    const validity = certificateValidity(c.EndDate);
+    const warning = new vscode.ThemeColor('editorWarning.foreground');
+    const [state, icon]: [string, vscode.ThemeIcon] =
       validity === 'expired'
-        ? vscode.l10n.t('expired')
+        ? [vscode.l10n.t('expired'), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))]
         : validity === 'expiring'
-          ? vscode.l10n.t('expires {0}', until)
-          : until
-            ? vscode.l10n.t('valid until {0}', until)
-            : '';
+          ? [vscode.l10n.t('expires {0}', until), new vscode.ThemeIcon('warning', warning)]
+          : [until && vscode.l10n.t('valid until {0}', until), new vscode.ThemeIcon('verified')];
     return this.item(c.SerialNo || vscode.l10n.t('(no serial number)'), {
       description: [c.Type, state].filter((v) => v).join(' · '),
-      icon:
-        validity === 'expired'
-          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'))
-          : validity === 'expiring'
-            ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'))
-            : new vscode.ThemeIcon('verified'),
+      icon,
       contextValue: 'certificate',
       command: { command: TreeCommands.certificatesDetails, title: vscode.l10n.t('Show Certificate Details'), arguments: [this] },
       // The password the server may send is never shown.

@@ -47,10 +47,6 @@ function fields(): FieldSpec[] {
   return spec?.sections.flatMap((s) => s.fields) ?? [];
 }
 
-function passwordNames(): Set<string> {
-  return new Set(fields().filter((f) => f.kind === 'password').map((f) => f.name));
-}
-
 function isDirty(): boolean {
   return changedFields(fields(), baseline, values).length > 0;
 }
@@ -58,7 +54,7 @@ function isDirty(): boolean {
 /** Values without passwords: what may be kept in the webview state and sent as a draft. */
 function shareableValues(): FormValues {
   const out: FormValues = {};
-  const secret = passwordNames();
+  const secret = new Set(fields().filter((f) => f.kind === 'password').map((f) => f.name));
   for (const [k, v] of Object.entries(values)) if (!secret.has(k)) out[k] = v;
   return out;
 }
@@ -74,10 +70,16 @@ type RequestMessage = Extract<PageMessage, { requestId: number }>;
 /** A request without its id (distributes over the union, unlike a plain Omit). */
 type Unsent<M> = M extends unknown ? Omit<M, 'requestId'> : never;
 
+/** Sends a request; the form is busy (its buttons disabled) until the answer. */
 function request(message: Unsent<RequestMessage>): Promise<Extract<HostMessage, { type: 'response' }>> {
   const requestId = nextRequestId++;
+  busy = true;
+  update();
   return new Promise((resolve) => {
-    pending.set(requestId, resolve);
+    pending.set(requestId, (answer) => {
+      busy = false;
+      resolve(answer);
+    });
     vscode.postMessage({ ...message, requestId } as PageMessage);
   });
 }
@@ -90,60 +92,39 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
 }
 
 function button(id: string, label: string, onClick: () => Promise<void>, secondary = false): HTMLElement {
-  const b = document.createElement('vscode-button');
-  b.id = id;
-  if (secondary) b.setAttribute('secondary', '');
-  b.textContent = label;
+  const b = el('vscode-button', { id, ...(secondary ? { secondary: '' } : {}) }, label);
   b.addEventListener('click', () => void onClick());
   return b;
 }
 
+/** The element of each field kind; text, password and date fields are text fields. */
+const TAGS = { checkbox: 'vscode-checkbox', select: 'vscode-single-select', textarea: 'vscode-textarea' } as const;
+
 function controlFor(field: FieldSpec): Control {
   const id = `field-${field.name}`;
-  let control: Control;
   if (field.readOnly && (field.kind === 'text' || field.kind === 'textarea')) {
     // Shown as text, as the settings editor shows values that cannot change; still focusable for screen readers.
     const attributes = { id, class: 'readonly-value', role: 'textbox', tabindex: '0', 'aria-label': field.label, 'aria-readonly': 'true' };
     return el('div', attributes) as Control;
   }
-  switch (field.kind) {
-    case 'checkbox': {
-      const box = el('vscode-checkbox', {}, field.label) as Control;
-      box.addEventListener('change', () => onInput(field.name, box.checked === true));
-      control = box;
-      break;
-    }
-    case 'select': {
-      const select = el('vscode-single-select') as Control;
-      select.append(...(field.options ?? []).map((o) => el('vscode-option', { value: o.value }, o.label)));
-      select.addEventListener('change', () => onInput(field.name, select.value ?? ''));
-      control = select;
-      break;
-    }
-    case 'textarea': {
-      const area = el('vscode-textarea', { rows: '3', resize: 'vertical' }) as Control;
-      area.addEventListener('input', () => onInput(field.name, area.value ?? ''));
-      control = area;
-      break;
-    }
-    default: {
-      const input = el('vscode-textfield', {
-        ...(field.kind === 'password' ? { type: 'password', autocomplete: 'off' } : {}),
-        ...(field.kind === 'date' ? { placeholder: 'YYYY-MM-DD' } : {}),
-        ...(field.maxLength ? { maxlength: String(field.maxLength) } : {}),
-      }) as Control;
-      input.addEventListener('input', () => onInput(field.name, input.value ?? ''));
-      control = input;
-    }
-  }
-  const attributes = { id, name: field.name, 'aria-label': field.label, 'aria-describedby': `${id}-hint ${id}-error` };
-  for (const [name, value] of Object.entries(attributes)) control.setAttribute(name, value);
-  if (field.readOnly) {
-    control.setAttribute('readonly', '');
-    control.setAttribute('aria-readonly', 'true');
-    if (field.kind === 'select' || field.kind === 'checkbox') control.setAttribute('disabled', '');
-  }
-  if (field.rules?.includes('required')) control.setAttribute('aria-required', 'true');
+  const tag = field.kind in TAGS ? TAGS[field.kind as keyof typeof TAGS] : 'vscode-textfield';
+  const attributes: Record<string, string> = {
+    ...(field.kind === 'textarea' ? { rows: '3', resize: 'vertical' } : {}),
+    ...(field.kind === 'password' ? { type: 'password', autocomplete: 'off' } : {}),
+    ...(field.kind === 'date' ? { placeholder: 'YYYY-MM-DD' } : {}),
+    ...(field.maxLength && tag === 'vscode-textfield' ? { maxlength: String(field.maxLength) } : {}),
+    id,
+    name: field.name,
+    'aria-label': field.label,
+    'aria-describedby': `${id}-hint ${id}-error`,
+    ...(field.readOnly ? { readonly: '', 'aria-readonly': 'true' } : {}),
+    ...(field.readOnly && (field.kind === 'select' || field.kind === 'checkbox') ? { disabled: '' } : {}),
+    ...(field.rules?.includes('required') ? { 'aria-required': 'true' } : {}),
+  };
+  const control = el(tag, attributes, field.kind === 'checkbox' ? field.label : undefined) as Control;
+  if (field.kind === 'select') control.append(...(field.options ?? []).map((o) => el('vscode-option', { value: o.value }, o.label)));
+  const changed = () => onInput(field.name, field.kind === 'checkbox' ? control.checked === true : (control.value ?? ''));
+  control.addEventListener(field.kind === 'checkbox' || field.kind === 'select' ? 'change' : 'input', changed);
   return control;
 }
 
@@ -172,11 +153,8 @@ function render(): void {
     for (const field of section.fields) {
       const row = el('div', { class: `setting-item${field.readOnly ? ' read-only' : ''}`, 'data-field': field.name });
       if (field.kind !== 'checkbox') {
-        const label = document.createElement('vscode-label');
-        label.setAttribute('for', `field-${field.name}`);
-        label.textContent = field.label;
-        if (field.rules?.includes('required')) label.setAttribute('required', '');
-        row.append(label);
+        const required: Record<string, string> = field.rules?.includes('required') ? { required: '' } : {};
+        row.append(el('vscode-label', { for: `field-${field.name}`, ...required }, field.label));
       }
       if (field.hint) row.append(el('div', { class: 'hint', id: `field-${field.name}-hint` }, field.hint));
       const control = controlFor(field);
@@ -266,11 +244,8 @@ function onInput(name: string, value: string | boolean): void {
 async function save(): Promise<void> {
   if (!spec || busy) return;
   if (Object.keys(formProblems(fields(), baseline, values)).length > 0 || !isDirty()) return;
-  busy = true;
   formErrors = [];
-  update();
   const answer = await request({ type: 'save', values });
-  busy = false;
   if (answer.ok) {
     applyLoaded(answer.spec, answer.values);
     notice = answer.notice ?? spec.labels.saved;
@@ -285,10 +260,7 @@ async function save(): Promise<void> {
 
 async function reload(): Promise<void> {
   if (!spec || busy) return;
-  busy = true;
-  update();
   const answer = await request({ type: 'reload' });
-  busy = false;
   if (answer.ok) applyLoaded(answer.spec, answer.values);
   else formErrors = answer.formErrors;
   update();
@@ -298,10 +270,7 @@ async function lookupRegistry(): Promise<void> {
   if (!spec?.lookupField || busy) return;
   const taxNumber = values[spec.lookupField];
   if (typeof taxNumber !== 'string') return;
-  busy = true;
-  update();
   const answer = await request({ type: 'lookup', taxNumber });
-  busy = false;
   if (answer.ok && answer.values) {
     values = { ...values, ...answer.values };
     for (const k of Object.keys(answer.values)) touched.add(k);

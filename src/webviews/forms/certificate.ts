@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { CertificateResponse, CertificateType, CreateCompanyCertificateCommand } from '../../api/types';
 import { CERTIFICATE_TYPES } from '../../api/types';
 import type { FormValues, SectionSpec } from '../protocol';
-import { orNull, text, type FormModel } from './formModel';
+import { orNull, type FormModel } from './formModel';
 
 function typeLabel(type: CertificateType): string {
   const labels: Record<CertificateType, string> = {
@@ -37,11 +37,6 @@ function sections(isNew: boolean): SectionSpec[] {
   ];
 }
 
-/** "2025-01-31T00:00:00" → "2025-01-31" for the date field. */
-function dateOnly(v: string | null | undefined): string {
-  return v ? v.slice(0, 10) : '';
-}
-
 export function certificateRecordKey(certificate: CertificateResponse | undefined): string {
   return certificate ? `certificate:${certificate.ID}` : 'certificate:new';
 }
@@ -60,11 +55,13 @@ export function certificateForm(initial: CertificateResponse | undefined): FormM
         const found = (await client.certificates.list()).find((c) => c.ID === Number(idMatch[1]));
         if (found) current = found;
       }
+      // The date fields show the date part of the server's date-times ("2025-01-31T00:00:00").
+      const day = (v: string | null | undefined) => (v ?? '').slice(0, 10);
       if (!current) return { title: vscode.l10n.t('Add Certificate'), sections: sections(true), values: { SerialNo: '', Type: 'MALIMUHUR', StartDate: '', EndDate: '', Description: '', Password: '' } };
       return {
         title: vscode.l10n.t('Certificate: {0}', current.SerialNo ?? String(current.ID)),
         sections: sections(false),
-        values: { SerialNo: text(current.SerialNo), Type: current.Type, StartDate: dateOnly(current.StartDate), EndDate: dateOnly(current.EndDate), Description: text(current.Description), Password: '' },
+        values: { SerialNo: current.SerialNo ?? '', Type: current.Type, StartDate: day(current.StartDate), EndDate: day(current.EndDate), Description: current.Description ?? '', Password: '' },
       };
     },
     async save(client, values: FormValues) {

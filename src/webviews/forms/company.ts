@@ -5,7 +5,7 @@ import type { CompanyResponse, CompanyResponseCommand, PaymentMeansCode } from '
 import { PAYMENT_MEANS_CODES } from '../../api/types';
 import type { FormValues } from '../protocol';
 import { addressSection, contactSection } from './sections';
-import { orNull, text, type FormModel, type LoadedForm } from './formModel';
+import { orNull, type FormModel, type LoadedForm } from './formModel';
 
 const EDITABLE = [
   'TaxOffice', 'Address', 'District', 'City', 'Country', 'PostalCode', 'PhoneNumber', 'Fax', 'Email', 'WebSite',
@@ -66,8 +66,8 @@ export function companyForm(): FormModel {
     initialTitle: () => vscode.l10n.t('Company Data'),
     async load(client) {
       const company = await client.company.get();
-      const values: FormValues = { Name: text(company.Name), TaxNumber: text(company.TaxNumber) };
-      for (const f of EDITABLE) values[f] = text(company[f]);
+      const values: FormValues = { Name: company.Name ?? '', TaxNumber: company.TaxNumber ?? '' };
+      for (const f of EDITABLE) values[f] = company[f] ?? '';
       return { title: vscode.l10n.t('Company Data'), description: vscode.l10n.t('The company the API key belongs to.'), sections: sections(company), values };
     },
     async save(client, values) {

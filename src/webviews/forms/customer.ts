@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { CustomerDetailResponse, CustomerDto } from '../../api/types';
 import type { FormValues, SectionSpec } from '../protocol';
 import { addressSection, contactSection } from './sections';
-import { orNull, text, type FormModel } from './formModel';
+import { orNull, type FormModel } from './formModel';
 
 const TEXT_FIELDS = ['TaxNumber', 'Name', 'TaxDepartment', 'Address', 'District', 'City', 'Country', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite'] as const;
 
@@ -26,7 +26,7 @@ function sections(): SectionSpec[] {
 
 function toValues(c: Partial<CustomerDetailResponse> | Partial<CustomerDto>): FormValues {
   const values: FormValues = { IsExport: c.IsExport === true };
-  for (const f of TEXT_FIELDS) values[f] = text(c[f]);
+  for (const f of TEXT_FIELDS) values[f] = c[f] ?? '';
   return values;
 }
 
@@ -74,16 +74,10 @@ export function customerForm(customerId: number | undefined, prefill?: Partial<C
     async lookup(client, taxNumber) {
       const info = await client.registry.info(taxNumber.trim());
       const filled: FormValues = {};
-      const take = (field: string, value: string | null | undefined) => {
+      const fields = ['TaxDepartment', 'Address', 'District', 'City', 'Country', 'PostalCode'] as const;
+      for (const [field, value] of [['Name', info.Title] as const, ...fields.map((f) => [f, info[f]] as const)]) {
         if (value && value.trim()) filled[field] = value.trim();
-      };
-      take('Name', info.Title);
-      take('TaxDepartment', info.TaxDepartment);
-      take('Address', info.Address);
-      take('District', info.District);
-      take('City', info.City);
-      take('Country', info.Country);
-      take('PostalCode', info.PostalCode);
+      }
       return filled;
     },
   };

@@ -31,11 +31,6 @@ export interface FormModel {
   lookup?(client: NilveraClient, taxNumber: string): Promise<FormValues>;
 }
 
-/** A server string as a form value (null and undefined become ''). */
-export function text(v: string | null | undefined): string {
-  return v ?? '';
-}
-
 /** A form value as a server string: trimmed, '' becomes null. */
 export function orNull(v: string | boolean | undefined): string | null {
   if (typeof v !== 'string') return null;

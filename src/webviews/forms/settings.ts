@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { MailingSettingResponse } from '../../api/types';
 import type { FormValues, SectionSpec } from '../protocol';
 import { isOperationNotOffered } from '../../shell/missingOperation';
-import { text, type FormModel } from './formModel';
+import type { FormModel } from './formModel';
 
 function isActive(rows: MailingSettingResponse[], module: MailingSettingResponse['ModuleID']): boolean {
   return rows.find((r) => r.ModuleID === module)?.IsActive === true;
@@ -66,7 +66,7 @@ export function settingsForm(): FormModel {
         sections: sections({ mailing: mailing !== undefined, taxOffice: taxOffice !== undefined }),
         values: {
           ...(mailing ? { EmailActive: isActive(mailing, 'Portal'), ChatActive: isActive(mailing, 'WhatsApp') } : {}),
-          ...(taxOffice ? { TaxOfficeUserName: text(taxOffice.UserName), TaxOfficePassword: '' } : {}),
+          ...(taxOffice ? { TaxOfficeUserName: taxOffice.UserName ?? '', TaxOfficePassword: '' } : {}),
         },
       };
     },

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { completeVkn } from '../../../src/domain/taxId';
-import { fieldNames, LIMITS, parseFromPage, parsePersistedState, type FieldSpec } from '../../../src/webviews/protocol';
+import { checkPageMessage, fieldNames, LIMITS, parsePersistedState, type FieldSpec } from '../../../src/webviews/protocol';
 import { changedFields, formProblems, isValidIban, mapServerMessages, validateField } from '../../../src/webviews/validation';
 
 const fields: FieldSpec[] = [
@@ -17,8 +17,13 @@ const fields: FieldSpec[] = [
   { name: 'IsExport', label: 'Export customer', kind: 'checkbox' },
 ];
 const allowed = fieldNames({ sections: [{ title: 'x', fields }] });
+/** The checked message, or undefined when it is dropped. */
+const parseFromPage = (raw: unknown, names?: ReadonlySet<string>) => {
+  const checked = checkPageMessage(raw, names);
+  return checked.ok ? checked.message : undefined;
+};
 
-test('parseFromPage accepts the protocol messages and refuses extra fields', () => {
+test('checkPageMessage accepts the protocol messages and refuses extra fields', () => {
   assert.deepEqual(parseFromPage({ type: 'ready' }), { type: 'ready' });
   assert.equal(parseFromPage({ type: 'ready', extra: 1 }), undefined);
   assert.deepEqual(parseFromPage({ type: 'save', requestId: 3, values: { Email: 'a@b.co', IsExport: true } }, allowed), {
@@ -29,7 +34,7 @@ test('parseFromPage accepts the protocol messages and refuses extra fields', () 
   assert.deepEqual(parseFromPage({ type: 'lookup', requestId: 1, taxNumber: '1234567890' }), { type: 'lookup', requestId: 1, taxNumber: '1234567890' });
 });
 
-test('parseFromPage refuses malformed, oversized and unknown messages', () => {
+test('checkPageMessage refuses malformed, oversized and unknown messages', () => {
   const bad: unknown[] = [
     undefined,
     null,
@@ -92,6 +97,8 @@ test('only changed and required fields block saving', () => {
   assert.deepEqual(changedFields(fields, baseline, { ...baseline, IsExport: true, Name: 'changed read-only' }), ['IsExport']);
   assert.deepEqual(formProblems(fields, baseline, { ...baseline, PostalCode: '1' }), { PostalCode: 'postalCode' });
   assert.deepEqual(formProblems(fields, baseline, { ...baseline, TaxNumber: '' }), { TaxNumber: 'required' });
+  const blank = { ...baseline, TaxNumber: '' };
+  assert.deepEqual(formProblems(fields, blank, blank), { TaxNumber: 'required' }, 'an unchanged empty required field blocks');
 });
 
 test('server messages go to the field their Detail or Description names, the rest above the form', () => {
