@@ -390,11 +390,19 @@ suite('Sidebar trees', function () {
   });
 
   test('"Find by tax number" selects a loaded customer, opens one that is not loaded, and says when none matches', async () => {
+    // A user's loaded rows come from a view shown earlier, now behind another side bar view: the
+    // command brings the customers view back and selects the row. (Shown here, not left to the
+    // activation suite, so the test holds when it runs alone.)
+    await vscode.commands.executeCommand('nilvera.customers.focus');
+    await waitFor(() => trees.customersView.visible || undefined, 'the customers view to be shown');
     const rows = (await freshCustomers()).filter(isCustomer);
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await waitFor(() => (trees.customersView.visible ? undefined : true), 'the customers view to be hidden');
     const loaded = await sandboxApi<CustomerRow>('GET', `/general/Customers/${rows[2].id.split('-').pop()}`);
     prompts.inputs = [loaded.TaxNumber];
     await vscode.commands.executeCommand(TreeCommands.customersFindByTaxNumber);
     await waitFor(() => (trees.customersView.selection.some((n) => n.id === rows[2].id) ? true : undefined), 'the row to be selected');
+    assert.ok(trees.customersView.visible, 'the customers view is shown again');
 
     const far = (await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=10&PageSize=25')).Content[0];
     prompts.inputs = [far.TaxNumber];
@@ -426,6 +434,7 @@ suite('Sidebar trees', function () {
       found = items;
       return items[0];
     };
+    await vscode.commands.executeCommand('nilvera.customers.focus');
     const rowsBefore = (await freshCustomers()).filter(isCustomer);
     await vscode.commands.executeCommand(TreeCommands.customersQuickSearch);
     assert.ok(firstAborted, 'the aborted search must not resolve normally');
