@@ -233,8 +233,16 @@ function markOutcomeUnknown(spec: RequestSpec, err: unknown): unknown {
   return new NilveraApiError({ kind: err.kind, operation: err.operation, status: err.status, messages: err.messages, retryAfterSeconds: err.retryAfterSeconds, outcomeUnknown: true });
 }
 
-/** What one attempt produced: a response whose status is 2xx, or an error. */
-type AttemptResult = { ok: true; response: FetchResponseLike } | { ok: false; error: NilveraApiError };
+/** What one attempt produced: a response whose status is 2xx, or the error (with the status when one came). */
+type AttemptResult = { status?: number } &
+  ({ response: FetchResponseLike } | { response?: never; error: NilveraApiError });
+
+/** What every attempt of a call sends besides its method and signal. */
+interface AttemptInit {
+  headers: Record<string, string>;
+  body?: string;
+  key: string;
+}
 
 export class HttpTransport {
   private readonly baseUrl: string;
@@ -330,17 +338,18 @@ export class HttpTransport {
       if (!key) throw refused('auth', 'no API key is set');
       const fetchFn = this.options.fetch ?? (await loadNodeFetch());
       const url = this.baseUrl + target;
-      const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
-      let body: string | undefined;
+      const init: AttemptInit = { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' }, key };
       if (spec.body !== undefined) {
-        body = JSON.stringify(spec.body);
-        headers['Content-Type'] = 'application/json';
+        init.body = JSON.stringify(spec.body);
+        init.headers['Content-Type'] = 'application/json';
       }
       const maxAttempts = 1 + (isIdempotent(spec.method) || spec.readOnly ? Math.max(0, this.retry.retries) : 0);
       for (let attempt = 1; ; attempt++) {
-        const result = await this.attempt(fetchFn, url, spec, headers, body, scope, attempt, key);
+        const started = this.options.logger ? performance.now() : 0;
+        const result = await this.attempt(fetchFn, url, spec, init, scope);
+        this.log(spec, attempt, started, result);
         let error: NilveraApiError;
-        if (result.ok) {
+        if (result.response) {
           try {
             return await onSuccess(result.response, scope);
           } catch (err) {
@@ -369,69 +378,54 @@ export class HttpTransport {
     }
   }
 
-  private async attempt(
-    fetchFn: FetchLike,
-    url: string,
-    spec: RequestSpec,
-    headers: Record<string, string>,
-    body: string | undefined,
-    scope: CallScope,
-    attempt: number,
-    key: string,
-  ): Promise<AttemptResult> {
-    const started = this.options.logger ? performance.now() : 0;
-    const log = (status: number | undefined, error?: NilveraApiError) => {
-      if (!this.options.logger) return;
-      try {
-        this.options.logger.request({
-          method: spec.method,
-          path: spec.path,
-          ...(status !== undefined ? { status } : {}),
-          ms: Math.round(performance.now() - started),
-          attempt,
-          // Server messages stay out of the log (they may echo request data); a transport reason is safe.
-          ...(error ? { error: error.kind === 'network' && error.messages[0] ? `network: ${error.messages[0].description}` : error.kind } : {}),
-        });
-      } catch {
-        // A failing logger must not fail the call.
-      }
-    };
+  /** One request: a 2xx response, or the error its status, body or transport failure makes. */
+  private async attempt(fetchFn: FetchLike, url: string, spec: RequestSpec, init: AttemptInit, scope: CallScope) {
     let response: FetchResponseLike;
     try {
-      response = await fetchFn(url, { method: spec.method, headers, body, signal: this.options.fetch ? scope.signal : scope.nodeFetchSignal });
+      const signal = this.options.fetch ? scope.signal : scope.nodeFetchSignal;
+      response = await fetchFn(url, { method: spec.method, headers: init.headers, body: init.body, signal });
     } catch (err) {
-      const error = scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
-      log(undefined, error);
-      if (scope.aborted) throw error;
-      return { ok: false, error };
+      return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };
     }
-    if (response.status >= 200 && response.status < 300) {
-      log(response.status);
-      return { ok: true, response };
-    }
+    const status = response.status;
+    if (status >= 200 && status < 300) return { status, response };
     let text = '';
     try {
       text = await response.text();
-    } catch (err) {
-      if (scope.aborted) {
-        const error = scope.abortError(spec.operation);
-        log(response.status, error);
-        throw error;
-      }
+    } catch {
       // The status is known even if the error body broke off; keep going with no messages.
-      void err;
+      if (scope.aborted) return { status, error: scope.abortError(spec.operation) };
     }
-    const kind: ApiErrorKind = kindForStatus(response.status);
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     const error = new NilveraApiError({
-      kind,
+      kind: kindForStatus(status),
       operation: spec.operation,
-      status: response.status,
-      messages: redactMessages(parseErrorMessages(text), [key, ...(spec.redact ?? [])]),
+      status,
+      messages: redactMessages(parseErrorMessages(text), [init.key, ...(spec.redact ?? [])]),
       ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
     });
-    log(response.status, error);
-    return { ok: false, error };
+    return { status, error };
+  }
+
+  /** One attempt in the request log: server messages stay out (they may echo request data). */
+  private log(spec: RequestSpec, attempt: number, started: number, result: AttemptResult): void {
+    if (!this.options.logger) return;
+    const { status } = result;
+    const error = result.response ? undefined : result.error;
+    const first = error?.kind === 'network' ? error.messages[0] : undefined;
+    const reason = first ? `network: ${first.description}` : error?.kind;
+    try {
+      this.options.logger.request({
+        method: spec.method,
+        path: spec.path,
+        ...(status !== undefined ? { status } : {}),
+        ms: Math.round(performance.now() - started),
+        attempt,
+        ...(reason ? { error: reason } : {}),
+      });
+    } catch {
+      // A failing logger must not fail the call.
+    }
   }
 }
 
