@@ -68,7 +68,6 @@ export interface CustomerImportReport {
   unknown: UnknownCustomerRow[];
   /** Never sent (cancelled, or stopped after a key/permission error). */
   notSent: CustomerRow[];
-  /** HTTP requests made. */
   requests: number;
 }
 
