@@ -93,44 +93,15 @@ export function loadNodeFetch(): Promise<FetchLike> {
 }
 
 /**
- * The abort signal handed to node-fetch. node-fetch only reads `aborted` and adds/removes one
- * 'abort' listener (it accepts any object tagged "AbortSignal"); Node's EventTarget-based
- * AbortController costs several microseconds per call for that, about a tenth of a local
- * request, so calls through node-fetch get this small stand-in. A fetch passed in by the caller
- * (which may insist on a real AbortSignal) gets a real one, created on demand and kept in step.
- */
-class LightAbortSignal {
-  aborted = false;
-  private listeners: Array<() => void> = [];
-
-  get [Symbol.toStringTag](): string {
-    return 'AbortSignal';
-  }
-
-  addEventListener(type: string, listener: () => void): void {
-    if (type === 'abort' && !this.aborted) this.listeners.push(listener);
-  }
-
-  removeEventListener(type: string, listener: () => void): void {
-    const i = type === 'abort' ? this.listeners.indexOf(listener) : -1;
-    if (i >= 0) this.listeners.splice(i, 1);
-  }
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    const listeners = this.listeners;
-    this.listeners = [];
-    for (const l of listeners) l();
-  }
-}
-
-/**
  * Deadline and cancellation of one call: one abort signal that fires on the caller's signal or on
- * the timer, remembering which of the two it was.
+ * the timer, remembering which of the two it was. The scope itself is the signal handed to node-fetch,
+ * which only reads `aborted` and adds/removes one 'abort' listener (it accepts any object tagged
+ * "AbortSignal"); Node's EventTarget-based AbortController costs several microseconds per call for
+ * that, about a tenth of a local request. A fetch passed in by the caller (which may insist on a real
+ * AbortSignal) gets a real one, created on demand and kept in step.
  */
 class CallScope {
-  private readonly light = new LightAbortSignal();
+  private listeners: Array<() => void> = [];
   private real: AbortController | undefined;
   private reason: 'timeout' | 'cancelled' | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -152,9 +123,22 @@ class CallScope {
     this.restartTimer(timeoutMs);
   }
 
-  /** The signal for node-fetch (see LightAbortSignal). */
+  get [Symbol.toStringTag](): string {
+    return 'AbortSignal';
+  }
+
+  addEventListener(type: string, listener: () => void): void {
+    if (type === 'abort' && !this.aborted) this.listeners.push(listener);
+  }
+
+  removeEventListener(type: string, listener: () => void): void {
+    const i = type === 'abort' ? this.listeners.indexOf(listener) : -1;
+    if (i >= 0) this.listeners.splice(i, 1);
+  }
+
+  /** The signal for node-fetch: this scope. */
   get nodeFetchSignal(): AbortSignal {
-    return this.light as unknown as AbortSignal;
+    return this as unknown as AbortSignal;
   }
 
   /** A real AbortSignal, for a caller-supplied fetch and for consumers. */
@@ -181,7 +165,9 @@ class CallScope {
     if (this.reason) return;
     this.reason = reason;
     if (this.timer) clearTimeout(this.timer);
-    this.light.abort();
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const l of listeners) l();
     this.real?.abort();
   }
 
