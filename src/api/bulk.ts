@@ -6,6 +6,8 @@ import type { ApiMessage } from './errors';
 import type { CallOptions } from './http';
 import type { CustomersApi } from './areas/customers';
 import type { RegistryApi } from './areas/registry';
+
+export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
 import type { CustomerDto, GlobalCustomerAliasesResponse, GlobalUserType } from './types';
 import { isAbsentBulkEntry } from './specSilent';
 
@@ -68,7 +70,6 @@ export interface CustomerImportReport {
   unknown: UnknownCustomerRow[];
   /** Never sent (cancelled, or stopped after a key/permission error). */
   notSent: CustomerRow[];
-  /** HTTP requests made. */
   requests: number;
 }
 
@@ -353,7 +354,7 @@ export interface RegistryLookupReport {
  * tells; otherwise the unmatched numbers are asked again one at a time, where the single entry is theirs.
  */
 async function lookupBatch(
-  registry: RegistryApi,
+  registry: BulkRegistry,
   batch: string[],
   userType: GlobalUserType | undefined,
   callOpts: CallOptions,
@@ -391,7 +392,7 @@ async function lookupBatch(
  * are asked once). Failed batches are reported, not repeated: the caller decides.
  */
 export async function lookupRegistryInBatches(
-  registry: RegistryApi,
+  registry: BulkRegistry,
   taxNumbers: string[],
   options: BulkOptions & { userType?: GlobalUserType } = {},
 ): Promise<RegistryLookupReport> {

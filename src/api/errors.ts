@@ -69,15 +69,13 @@ function summarize(kind: ApiErrorKind, operation: string, status: number | undef
   return `${head}: ${listed.join('; ')}${messages.length > 5 ? ` (+${messages.length - 5} more)` : ''}`;
 }
 
+/** The statuses with a kind of their own; any other 5xx is `server`, any other 4xx `badRequest`. */
+const KIND_OF_STATUS: Readonly<Record<number, ApiErrorKind>> = {
+  401: 'auth', 403: 'forbidden', 404: 'notFound', 409: 'conflict', 422: 'validation', 429: 'rateLimited',
+};
+
 export function kindForStatus(status: number): ApiErrorKind {
-  if (status === 401) return 'auth';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'notFound';
-  if (status === 409) return 'conflict';
-  if (status === 422) return 'validation';
-  if (status === 429) return 'rateLimited';
-  if (status >= 500) return 'server';
-  return 'badRequest';
+  return KIND_OF_STATUS[status] ?? (status >= 500 ? 'server' : 'badRequest');
 }
 
 const MAX_TEXT = 500;

@@ -93,44 +93,15 @@ export function loadNodeFetch(): Promise<FetchLike> {
 }
 
 /**
- * The abort signal handed to node-fetch. node-fetch only reads `aborted` and adds/removes one
- * 'abort' listener (it accepts any object tagged "AbortSignal"); Node's EventTarget-based
- * AbortController costs several microseconds per call for that, about a tenth of a local
- * request, so calls through node-fetch get this small stand-in. A fetch passed in by the caller
- * (which may insist on a real AbortSignal) gets a real one, created on demand and kept in step.
- */
-class LightAbortSignal {
-  aborted = false;
-  private listeners: Array<() => void> = [];
-
-  get [Symbol.toStringTag](): string {
-    return 'AbortSignal';
-  }
-
-  addEventListener(type: string, listener: () => void): void {
-    if (type === 'abort' && !this.aborted) this.listeners.push(listener);
-  }
-
-  removeEventListener(type: string, listener: () => void): void {
-    const i = type === 'abort' ? this.listeners.indexOf(listener) : -1;
-    if (i >= 0) this.listeners.splice(i, 1);
-  }
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    const listeners = this.listeners;
-    this.listeners = [];
-    for (const l of listeners) l();
-  }
-}
-
-/**
  * Deadline and cancellation of one call: one abort signal that fires on the caller's signal or on
- * the timer, remembering which of the two it was.
+ * the timer, remembering which of the two it was. The scope itself is the signal handed to node-fetch,
+ * which only reads `aborted` and adds/removes one 'abort' listener (it accepts any object tagged
+ * "AbortSignal"); Node's EventTarget-based AbortController costs several microseconds per call for
+ * that, about a tenth of a local request. A fetch passed in by the caller (which may insist on a real
+ * AbortSignal) gets a real one, created on demand and kept in step.
  */
 class CallScope {
-  private readonly light = new LightAbortSignal();
+  private listeners: Array<() => void> = [];
   private real: AbortController | undefined;
   private reason: 'timeout' | 'cancelled' | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -152,9 +123,22 @@ class CallScope {
     this.restartTimer(timeoutMs);
   }
 
-  /** The signal for node-fetch (see LightAbortSignal). */
+  get [Symbol.toStringTag](): string {
+    return 'AbortSignal';
+  }
+
+  addEventListener(type: string, listener: () => void): void {
+    if (type === 'abort' && !this.aborted) this.listeners.push(listener);
+  }
+
+  removeEventListener(type: string, listener: () => void): void {
+    const i = type === 'abort' ? this.listeners.indexOf(listener) : -1;
+    if (i >= 0) this.listeners.splice(i, 1);
+  }
+
+  /** The signal for node-fetch: this scope. */
   get nodeFetchSignal(): AbortSignal {
-    return this.light as unknown as AbortSignal;
+    return this as unknown as AbortSignal;
   }
 
   /** A real AbortSignal, for a caller-supplied fetch and for consumers. */
@@ -181,7 +165,9 @@ class CallScope {
     if (this.reason) return;
     this.reason = reason;
     if (this.timer) clearTimeout(this.timer);
-    this.light.abort();
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const l of listeners) l();
     this.real?.abort();
   }
 
@@ -233,8 +219,16 @@ function markOutcomeUnknown(spec: RequestSpec, err: unknown): unknown {
   return new NilveraApiError({ kind: err.kind, operation: err.operation, status: err.status, messages: err.messages, retryAfterSeconds: err.retryAfterSeconds, outcomeUnknown: true });
 }
 
-/** What one attempt produced: a response whose status is 2xx, or an error. */
-type AttemptResult = { ok: true; response: FetchResponseLike } | { ok: false; error: NilveraApiError };
+/** What one attempt produced: a response whose status is 2xx, or the error (with the status when one came). */
+type AttemptResult = { status?: number } &
+  ({ response: FetchResponseLike } | { response?: never; error: NilveraApiError });
+
+/** What every attempt of a call sends besides its method and signal. */
+interface AttemptInit {
+  headers: Record<string, string>;
+  body?: string;
+  key: string;
+}
 
 export class HttpTransport {
   private readonly baseUrl: string;
@@ -330,17 +324,18 @@ export class HttpTransport {
       if (!key) throw refused('auth', 'no API key is set');
       const fetchFn = this.options.fetch ?? (await loadNodeFetch());
       const url = this.baseUrl + target;
-      const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
-      let body: string | undefined;
+      const init: AttemptInit = { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' }, key };
       if (spec.body !== undefined) {
-        body = JSON.stringify(spec.body);
-        headers['Content-Type'] = 'application/json';
+        init.body = JSON.stringify(spec.body);
+        init.headers['Content-Type'] = 'application/json';
       }
       const maxAttempts = 1 + (isIdempotent(spec.method) || spec.readOnly ? Math.max(0, this.retry.retries) : 0);
       for (let attempt = 1; ; attempt++) {
-        const result = await this.attempt(fetchFn, url, spec, headers, body, scope, attempt, key);
+        const started = this.options.logger ? performance.now() : 0;
+        const result = await this.attempt(fetchFn, url, spec, init, scope);
+        this.log(spec, attempt, started, result);
         let error: NilveraApiError;
-        if (result.ok) {
+        if (result.response) {
           try {
             return await onSuccess(result.response, scope);
           } catch (err) {
@@ -369,69 +364,54 @@ export class HttpTransport {
     }
   }
 
-  private async attempt(
-    fetchFn: FetchLike,
-    url: string,
-    spec: RequestSpec,
-    headers: Record<string, string>,
-    body: string | undefined,
-    scope: CallScope,
-    attempt: number,
-    key: string,
-  ): Promise<AttemptResult> {
-    const started = this.options.logger ? performance.now() : 0;
-    const log = (status: number | undefined, error?: NilveraApiError) => {
-      if (!this.options.logger) return;
-      try {
-        this.options.logger.request({
-          method: spec.method,
-          path: spec.path,
-          ...(status !== undefined ? { status } : {}),
-          ms: Math.round(performance.now() - started),
-          attempt,
-          // Server messages stay out of the log (they may echo request data); a transport reason is safe.
-          ...(error ? { error: error.kind === 'network' && error.messages[0] ? `network: ${error.messages[0].description}` : error.kind } : {}),
-        });
-      } catch {
-        // A failing logger must not fail the call.
-      }
-    };
+  /** One request: a 2xx response, or the error its status, body or transport failure makes. */
+  private async attempt(fetchFn: FetchLike, url: string, spec: RequestSpec, init: AttemptInit, scope: CallScope) {
     let response: FetchResponseLike;
     try {
-      response = await fetchFn(url, { method: spec.method, headers, body, signal: this.options.fetch ? scope.signal : scope.nodeFetchSignal });
+      const signal = this.options.fetch ? scope.signal : scope.nodeFetchSignal;
+      response = await fetchFn(url, { method: spec.method, headers: init.headers, body: init.body, signal });
     } catch (err) {
-      const error = scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
-      log(undefined, error);
-      if (scope.aborted) throw error;
-      return { ok: false, error };
+      return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };
     }
-    if (response.status >= 200 && response.status < 300) {
-      log(response.status);
-      return { ok: true, response };
-    }
+    const status = response.status;
+    if (status >= 200 && status < 300) return { status, response };
     let text = '';
     try {
       text = await response.text();
-    } catch (err) {
-      if (scope.aborted) {
-        const error = scope.abortError(spec.operation);
-        log(response.status, error);
-        throw error;
-      }
+    } catch {
       // The status is known even if the error body broke off; keep going with no messages.
-      void err;
+      if (scope.aborted) return { status, error: scope.abortError(spec.operation) };
     }
-    const kind: ApiErrorKind = kindForStatus(response.status);
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     const error = new NilveraApiError({
-      kind,
+      kind: kindForStatus(status),
       operation: spec.operation,
-      status: response.status,
-      messages: redactMessages(parseErrorMessages(text), [key, ...(spec.redact ?? [])]),
+      status,
+      messages: redactMessages(parseErrorMessages(text), [init.key, ...(spec.redact ?? [])]),
       ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
     });
-    log(response.status, error);
-    return { ok: false, error };
+    return { status, error };
+  }
+
+  /** One attempt in the request log: server messages stay out (they may echo request data). */
+  private log(spec: RequestSpec, attempt: number, started: number, result: AttemptResult): void {
+    if (!this.options.logger) return;
+    const { status } = result;
+    const error = result.response ? undefined : result.error;
+    const first = error?.kind === 'network' ? error.messages[0] : undefined;
+    const reason = first ? `network: ${first.description}` : error?.kind;
+    try {
+      this.options.logger.request({
+        method: spec.method,
+        path: spec.path,
+        ...(status !== undefined ? { status } : {}),
+        ms: Math.round(performance.now() - started),
+        attempt,
+        ...(reason ? { error: reason } : {}),
+      });
+    } catch {
+      // A failing logger must not fail the call.
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 // all the answers the platform could plausibly give, so no single guess has to be right.
 
 import { NilveraApiError } from './errors';
+import type { CallOptions, HttpTransport, RequestSpec } from './http';
 import type { GlobalCustomerAliasesResponse, Pagination } from './types';
 
 // ---- Rows 1, 2, 4: what "not registered" / "not found" looks like --------------------------------
@@ -80,9 +81,9 @@ export function isEmptyListNotFound(err: unknown): boolean {
 }
 
 /** The list, or [] when the server said with its own 404 that there is nothing to list. */
-export async function listOr404Empty<T>(ask: Promise<T[] | null | undefined>, operation: string): Promise<T[]> {
+export async function listOr404Empty<T>(http: HttpTransport, spec: RequestSpec, opts?: CallOptions): Promise<T[]> {
   try {
-    return listOrEmpty(await ask, operation);
+    return listOrEmpty(await http.json<T[] | null | undefined>(spec, opts), spec.operation);
   } catch (err) {
     if (isEmptyListNotFound(err)) return [];
     throw err;
@@ -96,9 +97,10 @@ export async function listOr404Empty<T>(ask: Promise<T[] | null | undefined>, op
  * and changed nothing (spec-silent: it never says when `false` comes). An empty 200 is taken as
  * success, as ASP.NET answers a void action.
  */
-export function requireTrue(value: unknown, operation: string): true {
+export async function requireTrue(http: HttpTransport, spec: RequestSpec, opts?: CallOptions): Promise<boolean> {
+  const value = await http.json<unknown>(spec, opts);
   if (value === false || value === 'false') {
-    throw new NilveraApiError({ kind: 'declined', operation, status: 200, messages: [{ description: 'the service answered false: nothing was changed' }] });
+    throw new NilveraApiError({ kind: 'declined', operation: spec.operation, status: 200, messages: [{ description: 'the service answered false: nothing was changed' }] });
   }
   return true;
 }

@@ -115,20 +115,9 @@ export interface CompanyResponse {
   Aliases: CompanyAliases[] | null;
 }
 
-/** PUT /Company body. Name and TaxNumber are not updatable. */
-export interface CompanyResponseCommand {
-  TaxOffice?: string | null;
-  Address?: string | null;
-  District?: string | null;
-  City?: string | null;
-  Country?: string | null;
-  PostalCode?: string | null;
-  PhoneNumber?: string | null;
-  Fax?: string | null;
-  Email?: string | null;
-  WebSite?: string | null;
-  PayeeFinancialAccountID?: string | null;
-  PaymentMeansChannelCode?: string | null;
+/** PUT /Company body: the record's fields, all optional. Name and TaxNumber are not updatable. */
+export interface CompanyResponseCommand
+  extends Partial<Omit<CompanyResponse, 'Name' | 'TaxNumber' | 'IsActive' | 'IsDeleted' | 'PaymentMeansCode' | 'Aliases'>> {
   PaymentMeansCode?: PaymentMeansCode;
 }
 
@@ -200,10 +189,9 @@ export interface CompanyIdentificationResponse {
   Value: string | null;
 }
 
-export interface CustomerResponse {
-  ID: number;
+/** The address and contact fields a customer and a registry company share. */
+export interface PartyDetails {
   TaxNumber: string | null;
-  Name: string | null;
   TaxDepartment: string | null;
   Address: string | null;
   Country: string | null;
@@ -214,6 +202,11 @@ export interface CustomerResponse {
   Fax: string | null;
   Email: string | null;
   WebSite: string | null;
+}
+
+export interface CustomerResponse extends PartyDetails {
+  ID: number;
+  Name: string | null;
   IsExport: boolean;
 }
 
@@ -223,20 +216,10 @@ export interface CustomerDetailResponse extends CustomerResponse, Record<string,
   ModifiedDate?: DateTimeString | null;
 }
 
-export interface CustomerDto {
+/** A customer as POST /Customers takes it: the record without its ID, all but TaxNumber and Name optional. */
+export interface CustomerDto extends Partial<Omit<CustomerResponse, 'ID'>> {
   TaxNumber: string | null;
   Name: string | null;
-  TaxDepartment?: string | null;
-  Address?: string | null;
-  Country?: string | null;
-  City?: string | null;
-  District?: string | null;
-  PostalCode?: string | null;
-  Phone?: string | null;
-  Fax?: string | null;
-  Email?: string | null;
-  WebSite?: string | null;
-  IsExport?: boolean;
 }
 
 export interface UpdateCustomerCommand extends CustomerDto {
@@ -275,20 +258,9 @@ export interface RegistryListQuery {
   Page?: number;
 }
 
-export interface SearchGlobalCompanyResponse {
-  TaxNumber: string | null;
+export interface SearchGlobalCompanyResponse extends PartyDetails {
   Title: string | null;
-  TaxDepartment: string | null;
-  Address: string | null;
-  Country: string | null;
-  City: string | null;
-  District: string | null;
-  PostalCode: string | null;
-  Phone: string | null;
-  Fax: string | null;
-  Email: string | null;
   Type: string | null;
-  WebSite: string | null;
   ModuleType: string | null;
 }
 

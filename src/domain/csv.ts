@@ -39,9 +39,9 @@ export function detectDelimiter(headerLine: string): CsvDelimiter {
   return best;
 }
 
-const QUOTE = 34;
-const CR = 13;
-const LF = 10;
+export const QUOTE = 34;
+export const CR = 13;
+export const LF = 10;
 
 /**
  * Incremental CSV reader. `push` returns the records completed by the chunk; `end` returns the
@@ -50,7 +50,6 @@ const LF = 10;
 export class CsvReader {
   /** The delimiter in use (detected or given); undefined until the header line has been seen. */
   delimiter: CsvDelimiter | undefined;
-  /** Whether the input started with a UTF-8 byte order mark. */
   hasBom = false;
   /** The encoding readCsvChunks detected in the bytes (undefined for text input or pure ASCII). */
   sourceEncoding: SourceEncoding | undefined;
@@ -242,7 +241,6 @@ export interface ParsedCsv {
   hasBom: boolean;
 }
 
-/** Parses a whole CSV text at once. */
 export function parseCsv(text: string, options: { delimiter?: CsvDelimiter } = {}): ParsedCsv {
   const reader = new CsvReader(options);
   const records = reader.push(text);
@@ -315,7 +313,6 @@ export class CsvWriter {
   }
 }
 
-/** Whole CSV text from a header and rows. */
 export function writeCsv(rows: Iterable<readonly string[]>, options: CsvWriterOptions = {}): string {
   const w = new CsvWriter(options);
   let s = '';

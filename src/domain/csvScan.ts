@@ -1,9 +1,6 @@
-// Finds the tax-number columns of a CSV text by their header (the shared matcher of
-// src/domain/headerMatch.ts, which also reads a header whose Turkish letters became U+FFFD because the
-// file is not UTF-8) and the document range of every cell in them. Separator sniffed from the header
-// line (`;` from Turkish Excel, `,`, tab), quoted cells (with `""`, separators and line breaks inside),
-// a BOM and CRLF are handled. Pure, one pass.
-import { detectDelimiter, endOfFirstLine, type CsvDelimiter } from './csv';
+// Finds the tax-number columns of a CSV text by their header (src/domain/headerMatch.ts) and the
+// document range of every cell in them, for the editor: one pass that builds only the values it needs.
+import { CR, detectDelimiter, endOfFirstLine, LF, QUOTE, type CsvDelimiter } from './csv';
 import { isTaxNumberHeader } from './headerMatch';
 
 export interface CsvTaxColumn {
@@ -27,10 +24,6 @@ export interface CsvScan {
   columns: CsvTaxColumn[];
   cells: CsvTaxCell[];
 }
-
-const QUOTE = 34;
-const CR = 13;
-const LF = 10;
 
 interface RawCell {
   value: string;

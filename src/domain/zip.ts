@@ -102,7 +102,6 @@ export class ZipArchive {
     }
   }
 
-  /** The files (not the directories). */
   files(): ZipEntry[] {
     return this.entries.filter((e) => !e.name.endsWith('/'));
   }

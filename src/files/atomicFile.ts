@@ -85,7 +85,6 @@ export class AtomicFile {
   }
 }
 
-/** Writes `data` to `target` whole: temporary file, flush, rename. */
 export async function writeFileAtomic(target: string, data: string | Uint8Array, options?: RetryOptions): Promise<void> {
   const file = await AtomicFile.create(target);
   try {

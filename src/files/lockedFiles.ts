@@ -63,7 +63,6 @@ export async function retryWhileLocked<T>(path: string, operation: () => Promise
   }
 }
 
-/** rename(2) that waits out a brief hold on either path. */
 export function renameRetrying(from: string, to: string, options?: RetryOptions): Promise<void> {
   return retryWhileLocked(to, () => fs.promises.rename(from, to), options);
 }
@@ -73,7 +72,6 @@ export function removeRetrying(target: string, options?: RetryOptions): Promise<
   return retryWhileLocked(target, () => fs.promises.rm(target, { recursive: true, force: true }), options);
 }
 
-/** Reads a whole file, waiting out a brief hold. */
 export function readFileRetrying(file: string, options?: RetryOptions): Promise<Buffer> {
   return retryWhileLocked(file, () => fs.promises.readFile(file), options);
 }

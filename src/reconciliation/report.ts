@@ -3,16 +3,12 @@ import type { ReconRow } from './classify';
 import type { RunResult } from './run';
 import { diffRuns, snapshotOf, type Changes, type Snapshot } from './snapshot';
 
-export interface ReconciliationReport {
+/** A run's figures (RunResult), its rows by status, and the changes since the previous run. */
+export interface ReconciliationReport
+  extends Pick<RunResult, 'source' | 'indexDate' | 'listRequests' | 'lookupRequests' | 'classifyMs'> {
   baseUrl: string;
   /** ISO time the run finished. */
   takenAt: string;
-  source: RunResult['source'];
-  indexDate?: string;
-  listRequests: number;
-  lookupRequests: number;
-  /** Time spent classifying (see RunResult.classifyMs). */
-  classifyMs: number;
   totalCustomers: number;
   users: ReconRow[];
   notUsers: ReconRow[];

@@ -1,11 +1,10 @@
 // Walks every customer page (page size 100, six pages in flight) and classifies each tax number
 // against the offline index, or online through the bulk lookup (POST GetGlobalCustomerInfo, 50 tax
 // numbers per request). Plain Node: the VS Code side adds progress and cancellation.
-import type { CallOptions } from '../api/http';
-import { lookupRegistryInBatches } from '../api/bulk';
+import { lookupRegistryInBatches, type BulkRegistry } from '../api/bulk';
 import { hasPageAfter, readPaging, type PagingRead } from '../api/specSilent';
-import type { RegistryApi } from '../api/areas/registry';
-import type { CustomerListQuery, CustomerResponsePagination } from '../api/types';
+import type { CustomersApi } from '../api/areas/customers';
+import type { CustomerResponsePagination } from '../api/types';
 import type { OfflineTaxpayer } from '../registry/offlineLookup';
 import { classifyChecksum, classifyOffline, classifyOnline, unchecked, type CustomerRef, type ReconRow } from './classify';
 
@@ -14,18 +13,12 @@ export const LOOKUP_BATCH_SIZE = 50;
 /** A guard against a server that never says the list ended (1 000 000 customers at 100 a page). */
 const MAX_PAGES_WITHOUT_TOTAL = 10_000;
 
-export interface CustomerPager {
-  list(query: CustomerListQuery, opts?: CallOptions): Promise<CustomerResponsePagination>;
-}
-
-export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
-
 export type RegistrySource =
   | { kind: 'offline'; lookup(taxNumber: string): OfflineTaxpayer | undefined; downloadedAt?: string }
   | { kind: 'online'; registry: BulkRegistry; batchSize?: number };
 
 export interface RunOptions {
-  customers: CustomerPager;
+  customers: Pick<CustomersApi, 'list'>;
   source: RegistrySource;
   pageSize?: number;
   /** Customer pages in flight at once (default 6). */
@@ -59,7 +52,7 @@ async function classifyPage(refs: CustomerRef[], source: RegistrySource, signal:
   if (source.kind === 'offline') return refs.map((c) => classifyOffline(c, source.lookup((c.TaxNumber ?? '').trim())));
   const valid = refs.filter((c) => !classifyChecksum(c)).map((c) => (c.TaxNumber ?? '').trim());
   const report = valid.length
-    ? await lookupRegistryInBatches(source.registry as RegistryApi, valid, { userType: 'Invoice', batchSize: source.batchSize ?? LOOKUP_BATCH_SIZE, concurrency: 1, signal })
+    ? await lookupRegistryInBatches(source.registry, valid, { userType: 'Invoice', batchSize: source.batchSize ?? LOOKUP_BATCH_SIZE, concurrency: 1, signal })
     : undefined;
   counters.lookups += report?.requests ?? 0;
   const failed = new Set(report?.failed.flatMap((f) => f.taxNumbers));

@@ -89,11 +89,6 @@ export class ReconciliationTree implements vscode.TreeDataProvider<ReconNode>, v
     this.changed.fire(undefined);
   }
 
-  /** The top-level groups (tests read labels and counts here). */
-  topGroups(): readonly GroupNode[] {
-    return this.groups;
-  }
-
   loadMore(node: LoadMoreNode): void {
     node.group.shown += GROUP_PAGE;
     this.changed.fire(node.group);

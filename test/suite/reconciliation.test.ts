@@ -78,7 +78,7 @@ suite('Reconciliation', function () {
     for (const r of report.users) assert.ok(r.pkAlias && expected.get(r.customerId)!.activeAliases.includes(r.pkAlias), `${r.customerId}: ${r.pkAlias}`);
     for (const r of report.invalid) assert.match(r.reason?.problem ?? '', /checksum|length|tcknLeadingZero/);
     // The tree shows the same counts in its group labels.
-    const labels = hook.tree.topGroups().map((g) => g.label);
+    const labels = (hook.tree.getChildren() as GroupNode[]).map((g) => g.label);
     assert.ok(labels.includes(`e-Invoice users (${report.users.length})`), labels.join(' | '));
     assert.ok(labels.includes(`Not e-invoice users (${report.notUsers.length})`), labels.join(' | '));
     assert.ok(labels.includes(`Invalid tax numbers (${report.invalid.length})`), labels.join(' | '));
@@ -137,7 +137,7 @@ suite('Reconciliation', function () {
     assertGroups(report, expected);
     assert.equal(report.invalid.length, 12);
     assert.equal(report.changes, undefined);
-    const changes = hook.tree.topGroups().find((g) => g.key === 'changes')!;
+    const changes = (hook.tree.getChildren() as GroupNode[]).find((g) => g.key === 'changes')!;
     assert.deepEqual(hook.tree.getChildren(changes).map((n) => (n as { label: string }).label), ['First run: no previous result']);
     assert.ok(fs.existsSync(hook.snapshotFile(sandbox.url)), 'the snapshot is kept');
   });
@@ -150,7 +150,7 @@ suite('Reconciliation', function () {
     assert.equal(sandbox.requestLog().filter((r) => /GlobalCompany/.test(r.path)).length, 0, 'offline means no registry request');
     assertGroups(report, expected);
     assert.deepEqual(changesOf(report), { newly: [], alias: [], gone: [] });
-    assert.match(hook.tree.topGroups().find((g) => g.key === 'changes')!.label, /^Changes since .+ \(0\)$/);
+    assert.match((hook.tree.getChildren() as GroupNode[]).find((g) => g.key === 'changes')!.label, /^Changes since .+ \(0\)$/);
   });
 
   test('registry changes on the sandbox show as changes: online at once, offline after a new download', async () => {
@@ -171,7 +171,7 @@ suite('Reconciliation', function () {
     assertGroups(online, expected);
     const oldAlias = stale.users.find((r) => r.customerId === moved.ID)!.pkAlias;
     assert.deepEqual(changesOf(online), { newly: [joined.ID], alias: [[moved.ID, oldAlias, 'urn:mail:yenipk@degisti.com.tr']], gone: [gone.ID] });
-    const changeGroup = hook.tree.topGroups().find((g) => g.key === 'changes')!;
+    const changeGroup = (hook.tree.getChildren() as GroupNode[]).find((g) => g.key === 'changes')!;
     const subs = hook.tree.getChildren(changeGroup) as GroupNode[];
     assert.deepEqual(subs.map((g) => g.label), ['Newly registered (1)', 'Alias changed (1)', 'Deregistered (1)']);
     const aliasRow = hook.tree.getTreeItem(hook.tree.getChildren(subs[1])[0]!);
@@ -190,7 +190,7 @@ suite('Reconciliation', function () {
   });
 
   test('groups are paged in the tree; rows carry alias or reason; Copy PK Alias and Open Customer work', async () => {
-    const users = hook.tree.topGroups().find((g) => g.key === 'users')!;
+    const users = (hook.tree.getChildren() as GroupNode[]).find((g) => g.key === 'users')!;
     const total = hook.tree.report!.users.length;
     assert.ok(total > GROUP_PAGE, `${total} users`);
     const first = hook.tree.getChildren(users);
@@ -203,7 +203,7 @@ suite('Reconciliation', function () {
 
     const userNode = first[0] as CustomerNode;
     assert.equal(hook.tree.getTreeItem(userNode).description, userNode.row.pkAlias);
-    const invalidGroup = hook.tree.topGroups().find((g) => g.key === 'invalid')!;
+    const invalidGroup = (hook.tree.getChildren() as GroupNode[]).find((g) => g.key === 'invalid')!;
     const invalidItem = hook.tree.getTreeItem(hook.tree.getChildren(invalidGroup)[0]!);
     assert.match(String(invalidItem.description), /should be \d+ for these first nine digits/);
 

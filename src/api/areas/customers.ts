@@ -1,119 +1,118 @@
 // Customers: paged list, search, single and bulk create/update/delete.
 
-import type { CallOptions, HttpTransport } from '../http';
+import type { CallOptions, HttpTransport, RequestSpec } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasPageAfter, hasSlash, isEmptyListNotFound, pathSafeSearchText, readPaging, refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
-import { encodeSegment } from '../paths';
-import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse, CustomerResponsePagination, UpdateCustomerCommand } from '../types';
+import { hasPageAfter, hasSlash, isEmptyListNotFound, pathSafeSearchText, readPaging } from '../specSilent';
+import { refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
+import { childPath, type QueryValue } from '../paths';
+import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse } from '../types';
+import type { CustomerResponsePagination, UpdateCustomerCommand } from '../types';
 
-export class CustomersApi {
-  constructor(private readonly http: HttpTransport) {}
+const CUSTOMERS = '/general/Customers';
 
-  /**
-   * GET /general/Customers?Search=&PageSize=&Page=&SortColumn=&SortType= (1-based pages). The
-   * service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, row 20).
-   */
-  async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<CustomerResponsePagination> {
-    const ask = (sorted: boolean) =>
-      this.http
-        .json<CustomerResponsePagination>(
-          {
-            operation: 'customers.list',
-            method: 'GET',
-            path: '/general/Customers',
-            query: { Search: query.Search, PageSize: query.PageSize, Page: query.Page, ...(sorted ? { SortColumn: query.SortColumn, SortType: query.SortType } : {}) },
-          },
-          opts,
-        )
-        .catch((err: unknown) => {
+export type CustomersApi = ReturnType<typeof customersApi>;
+
+export function customersApi(http: HttpTransport) {
+  const get = <T>(operation: string, path: string, opts?: CallOptions, query?: Record<string, QueryValue>) =>
+    http.json<T>({ operation, method: 'GET', path, query }, opts);
+  const change = (spec: RequestSpec, opts?: CallOptions) => requireTrue(http, spec, opts);
+  const customers = {
+    /**
+     * GET /general/Customers?Search=&PageSize=&Page=&SortColumn=&SortType= (1-based pages). The
+     * service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, row 20).
+     */
+    async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<CustomerResponsePagination> {
+      const { Search, PageSize, Page, SortColumn, SortType } = query;
+      const ask = (sorted: boolean) => {
+        const asked = { Search, PageSize, Page, ...(sorted ? { SortColumn, SortType } : {}) };
+        return get<CustomerResponsePagination>('customers.list', CUSTOMERS, opts, asked).catch((err: unknown) => {
           if (!isEmptyListNotFound(err)) throw err;
-          return { Page: query.Page ?? 1, PageSize: query.PageSize ?? 0, TotalCount: 0, TotalPages: 0, Content: [] };
+          return { Page: Page ?? 1, PageSize: PageSize ?? 0, TotalCount: 0, TotalPages: 0, Content: [] };
         });
-    if (!query.SortColumn) return ask(false);
-    try {
-      return await ask(true);
-    } catch (err) {
-      // Spec-silent (specSilent.ts, DOCUMENTED_SORT_COLUMNS): a server may refuse a sort column with
-      // 400. The list still comes, in the server's order, marked so the view can say so.
-      if (!(err instanceof NilveraApiError) || err.kind !== 'badRequest') throw err;
-      const page = await ask(false);
-      return Object.assign(page, { sortRefused: true as const });
-    }
-  }
-
-  /**
-   * POST /general/Customers with a JSON array. All-or-nothing on the server: one bad row rejects the
-   * whole array with 422 (or, spec-silent, stores the good rows and names the bad ones). Returns the server's
-   * answer, which the spec leaves open (a message string, `true`, or nothing): only the status counts. For many rows use createCustomersInBatches.
-   */
-  create(dtos: CustomerDto[], opts?: CallOptions): Promise<unknown> {
-    return this.http.json({ operation: 'customers.create', method: 'POST', path: '/general/Customers', body: dtos }, opts);
-  }
-
-  async update(cmd: UpdateCustomerCommand, opts?: CallOptions): Promise<boolean> {
-    return requireTrue(await this.http.json<unknown>({ operation: 'customers.update', method: 'PUT', path: '/general/Customers', body: cmd }, opts), 'customers.update');
-  }
-
-  /**
-   * GET /general/Customers/{ID}. Spec-silent (behaviour point operations): the platform's older export
-   * lacks this operation, and a platform at that level answers 404 with an empty body, as for an
-   * unknown route (a missing customer comes with the error shape). Then the record is found another
-   * way: by its tax number when the caller knows it, else in the list (sorted by ID).
-   */
-  async get(id: number, opts?: CallOptions, hint?: { taxNumber?: string | null }): Promise<CustomerDetailResponse> {
-    try {
-      const found = await this.http.json<CustomerDetailResponse | null | undefined>({ operation: 'customers.get', method: 'GET', path: `/general/Customers/${encodeSegment(id)}` }, opts);
-      // An unknown ID: 404, or an empty/`null`/`{}` 200, or 204 (see specSilent.ts).
-      return requireRecord(found, 'customers.get', ['ID', 'TaxNumber']);
-    } catch (err) {
-      if (!(err instanceof NilveraApiError) || err.kind !== 'notFound' || err.messages.length > 0) throw err;
-      const taxNumber = hint?.taxNumber?.trim();
-      if (taxNumber && !hasSlash(taxNumber)) {
-        const byNumber = await this.getByTaxNumber(taxNumber, opts).catch(() => undefined);
-        if (byNumber?.ID === id) return byNumber;
+      };
+      if (!SortColumn) return ask(false);
+      try {
+        return await ask(true);
+      } catch (err) {
+        // Spec-silent (specSilent.ts, DOCUMENTED_SORT_COLUMNS): a server may refuse a sort column with
+        // 400. The list still comes, in the server's order, marked so the view can say so.
+        if (!(err instanceof NilveraApiError) || err.kind !== 'badRequest') throw err;
+        const page = await ask(false);
+        return Object.assign(page, { sortRefused: true as const });
       }
-      for (let page = 1; page <= 10_000; page++) {
-        const answer = await this.list({ Page: page, PageSize: 100, SortColumn: 'ID', SortType: 'ASC' }, opts);
-        const rows = Array.isArray(answer?.Content) ? answer.Content : [];
-        const match = rows.find((c) => c?.ID === id);
-        if (match) return match as CustomerDetailResponse;
-        const read = readPaging(answer, page, 100);
-        if (!hasPageAfter(read, page, rows.length)) break;
-        page = Math.max(read.page, page);
+    },
+
+    /**
+     * POST /general/Customers with a JSON array. All-or-nothing on the server: one bad row rejects the
+     * whole array with 422 (or, spec-silent, stores the good rows and names the bad ones). Returns the
+     * server's answer, which the spec leaves open (a message string, `true`, or nothing): only the status
+     * counts. For many rows use createCustomersInBatches.
+     */
+    create: (dtos: CustomerDto[], opts?: CallOptions) =>
+      http.json<unknown>({ operation: 'customers.create', method: 'POST', path: CUSTOMERS, body: dtos }, opts),
+
+    update: (cmd: UpdateCustomerCommand, opts?: CallOptions) =>
+      change({ operation: 'customers.update', method: 'PUT', path: CUSTOMERS, body: cmd }, opts),
+
+    /**
+     * GET /general/Customers/{ID}. Spec-silent (behaviour point operations): the platform's older export
+     * lacks this operation, and a platform at that level answers 404 with an empty body, as for an
+     * unknown route (a missing customer comes with the error shape). Then the record is found another
+     * way: by its tax number when the caller knows it, else in the list (sorted by ID).
+     */
+    async get(id: number, opts?: CallOptions, hint?: { taxNumber?: string | null }): Promise<CustomerDetailResponse> {
+      try {
+        const found = await get<CustomerDetailResponse | null>('customers.get', childPath(CUSTOMERS, id), opts);
+        // An unknown ID: 404, or an empty/`null`/`{}` 200, or 204 (see specSilent.ts).
+        return requireRecord(found, 'customers.get', ['ID', 'TaxNumber']);
+      } catch (err) {
+        if (!(err instanceof NilveraApiError) || err.kind !== 'notFound' || err.messages.length > 0) throw err;
+        const taxNumber = hint?.taxNumber?.trim();
+        if (taxNumber && !hasSlash(taxNumber)) {
+          const byNumber = await customers.getByTaxNumber(taxNumber, opts).catch(() => undefined);
+          if (byNumber?.ID === id) return byNumber;
+        }
+        for (let page = 1; page <= 10_000; page++) {
+          const answer = await customers.list({ Page: page, PageSize: 100, SortColumn: 'ID', SortType: 'ASC' }, opts);
+          const rows = Array.isArray(answer?.Content) ? answer.Content : [];
+          const match = rows.find((c) => c?.ID === id);
+          if (match) return match as CustomerDetailResponse;
+          const read = readPaging(answer, page, 100);
+          if (!hasPageAfter(read, page, rows.length)) break;
+          page = Math.max(read.page, page);
+        }
+        throw err;
       }
-      throw err;
-    }
-  }
+    },
 
-  async delete(id: number, opts?: CallOptions): Promise<boolean> {
-    return requireTrue(await this.http.json<unknown>({ operation: 'customers.delete', method: 'DELETE', path: `/general/Customers/${encodeSegment(id)}` }, opts), 'customers.delete');
-  }
+    delete: (id: number, opts?: CallOptions) =>
+      change({ operation: 'customers.delete', method: 'DELETE', path: childPath(CUSTOMERS, id) }, opts),
 
-  /** DELETE /general/Customers/Bulk with a JSON array of IDs → true */
-  async deleteBulk(ids: number[], opts?: CallOptions): Promise<boolean> {
-    return requireTrue(await this.http.json<unknown>({ operation: 'customers.deleteBulk', method: 'DELETE', path: '/general/Customers/Bulk', body: ids }, opts), 'customers.deleteBulk');
-  }
+    /** DELETE /general/Customers/Bulk with a JSON array of IDs → true */
+    deleteBulk: (ids: number[], opts?: CallOptions) =>
+      change({ operation: 'customers.deleteBulk', method: 'DELETE', path: `${CUSTOMERS}/Bulk`, body: ids }, opts),
 
-  async search(text: string, opts?: CallOptions): Promise<CustomerResponse[]> {
-    const safe = pathSafeSearchText(text);
-    if (safe === '' && text !== '') return [];
-    try {
-      const rows = await this.http.json<CustomerResponse[] | null | undefined>({ operation: 'customers.search', method: 'GET', path: `/general/Customers/Search/${encodeSegment(safe)}` }, opts);
-      return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
-    } catch (err) {
-      // Spec-silent: a search with no match may answer 404 instead of [].
-      if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
-      throw err;
-    }
-  }
+    async search(text: string, opts?: CallOptions): Promise<CustomerResponse[]> {
+      const safe = pathSafeSearchText(text);
+      if (safe === '' && text !== '') return [];
+      try {
+        const path = childPath(`${CUSTOMERS}/Search`, safe);
+        const rows = await get<CustomerResponse[] | null>('customers.search', path, opts);
+        return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
+      } catch (err) {
+        // Spec-silent: a search with no match may answer 404 instead of [].
+        if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
+        throw err;
+      }
+    },
 
-  async getByTaxNumber(taxNumber: string, opts?: CallOptions): Promise<CustomerDetailResponse> {
-    refuseSlashInPathValue(taxNumber, 'customers.getByTaxNumber');
-    const found = await this.http.json<CustomerDetailResponse | null | undefined>(
-      { operation: 'customers.getByTaxNumber', method: 'GET', path: `/general/Customers/GetCustomerInfo/${encodeSegment(taxNumber)}` },
-      opts,
-    );
-    // An unknown number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
-    return requireRecord(found, 'customers.getByTaxNumber', ['ID', 'TaxNumber']);
-  }
+    async getByTaxNumber(taxNumber: string, opts?: CallOptions): Promise<CustomerDetailResponse> {
+      refuseSlashInPathValue(taxNumber, 'customers.getByTaxNumber');
+      const path = childPath(`${CUSTOMERS}/GetCustomerInfo`, taxNumber);
+      const found = await get<CustomerDetailResponse | null>('customers.getByTaxNumber', path, opts);
+      // An unknown number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
+      return requireRecord(found, 'customers.getByTaxNumber', ['ID', 'TaxNumber']);
+    },
+  };
+  return customers;
 }

@@ -17,7 +17,7 @@ import {
   writeRejectedCsv,
   type CustomerImportResult,
 } from '../../domain/customerImport';
-import { mergeServerOutcome, type ServerOutcomeTexts } from '../../domain/customerImportOutcome';
+import { mergeServerOutcome, type ServerOutcomeTexts } from '../../domain/customerImport';
 import { saveUserFile } from '../../files/userFiles';
 import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
