@@ -13,7 +13,6 @@ import { Registry } from './registry';
 import { PreparedLists } from './registryDownload';
 import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
 import { createRouter } from './routes';
-import { BOOLEAN_ANSWER_ROUTES, NOT_IN_OLDER_EXPORT } from './routes/operationSets';
 import { send, sendEmpty, sendJson } from './answers';
 import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
@@ -206,12 +205,12 @@ class SandboxServer implements SandboxHandle {
     if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
     if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
     // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
-    const lacking = behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name);
+    const lacking = behaviour.answerFor('operations') === 'olderExport' && match.route.notInOlderExport;
     if (lacking) return sendEmpty(res, 404);
     authorize(req, this.keys, match.route.write, behaviour.answerFor('badKeyStatus'));
     // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
     // (so bad input still gets its error), answers false and keeps nothing.
-    const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && BOOLEAN_ANSWER_ROUTES.has(match.route.name);
+    const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && match.route.answersBoolean;
     let bodyPromise: Promise<unknown> | undefined;
     const ctx: RequestContext = {
       params: match.params,

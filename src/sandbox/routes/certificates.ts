@@ -37,7 +37,7 @@ export const certificateRoutes: RouteSpec[] = [
     app.state.certificates.push({ ID: app.state.nextIds.certificate++, TaxNumber: app.state.company.TaxNumber, ...fields });
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   route('PUT', '/general/Company/Certificate', 'certificates.update', async ({ app, json }) => {
     const body = expectObject(await json(), 'UpdateCompanyCertificateCommand');
     const id = reqInt(body, 'ID');
@@ -48,7 +48,7 @@ export const certificateRoutes: RouteSpec[] = [
     app.state.certificates[index] = { ...app.state.certificates[index], ...fields };
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   route('DELETE', '/general/Company/Certificate/{ID}', 'certificates.delete', ({ app, params }) =>
-    deleteById(app, app.state.certificates, params.ID, 'Certificate')),
+    deleteById(app, app.state.certificates, params.ID, 'Certificate'), { answersBoolean: true }),
 ];

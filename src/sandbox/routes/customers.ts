@@ -151,7 +151,7 @@ export const customerRoutes: RouteSpec[] = [
     app.customers.update(id, fields);
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
   route('GET', '/general/Customers/{ID}', 'customers.get', ({ app, params, res }) => {
     const id = parseInt32(params.ID, 'ID');
@@ -159,14 +159,14 @@ export const customerRoutes: RouteSpec[] = [
     // Spec-silent (behaviour point recordLookupMissing).
     if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `ID ${id}`));
     return found;
-  }),
+  }, { notInOlderExport: true }),
   route('DELETE', '/general/Customers/{ID}', 'customers.delete', ({ app, params }) => {
     const id = parseInt32(params.ID, 'ID');
     if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
     app.customers.delete([id]);
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   route('DELETE', '/general/Customers/Bulk', 'customers.deleteBulk', async ({ app, json }) => {
     const ids = expectArray(await json(), 'The ID list');
     if (ids.length === 0 || !ids.every((v) => typeof v === 'number' && Number.isInteger(v))) throw badRequest('The request body is invalid.', 'Send a non-empty JSON array of integer IDs.');
@@ -175,7 +175,7 @@ export const customerRoutes: RouteSpec[] = [
     app.customers.delete(ids as number[]);
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   route('GET', '/general/Customers/Search/{searchText}', 'customers.search', ({ app, params }) =>
     noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.customers.search(params.searchText, SEARCH_LIMIT).map(toResponse))),
   route('GET', '/general/Customers/GetCustomerInfo/{TaxNumber}', 'customers.getByTaxNumber', ({ app, params, res }) => {

@@ -19,7 +19,7 @@ function toResponse(d: DocumentRecord) {
 export const documentRoutes: RouteSpec[] = [
   // Spec-silent (behaviour point emptyList).
   route('GET', '/general/CompanyDocuments', 'documents.list', (ctx) =>
-    emptyListAnswer(ctx, ctx.app.state.documents.map(toResponse), 'no document')),
+    emptyListAnswer(ctx, ctx.app.state.documents.map(toResponse), 'no document'), { notInOlderExport: true }),
   route('POST', '/general/CompanyDocuments', 'documents.create', async ({ app, json }) => {
     const body = expectObject(await json(), 'CreateCompanyDocumentCommand');
     const name = (optString(body, 'Name') ?? '').trim();
@@ -35,7 +35,7 @@ export const documentRoutes: RouteSpec[] = [
     app.state.documents.push(doc);
     app.changed();
     return toResponse(doc);
-  }),
+  }, { notInOlderExport: true }),
   route('DELETE', '/general/CompanyDocuments/{ID}', 'documents.delete', ({ app, params }) =>
-    deleteById(app, app.state.documents, params.ID, 'Document', true)),
+    deleteById(app, app.state.documents, params.ID, 'Document', true), { answersBoolean: true, notInOlderExport: true }),
 ];

@@ -22,5 +22,5 @@ export const identificationRoutes: RouteSpec[] = [
     return created;
   }),
   route('DELETE', '/general/CompanyIdentification/{ID}', 'identifications.delete', ({ app, params }) =>
-    deleteById(app, app.state.identifications, params.ID, 'Identification', true)),
+    deleteById(app, app.state.identifications, params.ID, 'Identification', true), { answersBoolean: true }),
 ];

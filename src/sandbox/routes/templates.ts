@@ -54,7 +54,7 @@ export const templateRoutes: RouteSpec[] = [
     }
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   route('PUT', '/evoucher/Series', 'evoucher.updateSeries', async ({ app, json }) => {
     const body = expectObject(await json(), 'UpdateSerieCommand');
     const id = reqInt(body, 'ID');
@@ -69,5 +69,5 @@ export const templateRoutes: RouteSpec[] = [
     }
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
 ];
