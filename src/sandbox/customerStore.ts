@@ -70,11 +70,6 @@ export class CustomerStore {
     return rows;
   }
 
-  /** Customers whose name, tax number, city or e-mail contain the text, in ID order, at most `limit`. */
-  search(text: string, limit: number): CustomerRecord[] {
-    return this.view({ search: text }).slice(0, limit);
-  }
-
   create(fields: CustomerFields[]): CustomerRecord[] {
     const now = nowString();
     const created = fields.map((f) => this.put({ ...f, ID: this.nextId, CreatedDate: now, ModifiedDate: now }));
