@@ -20,26 +20,20 @@ export const sendJson = (res: ServerResponse, status: number, value: unknown, he
 
 export const sendEmpty = (res: ServerResponse, status = 200) => send(res, status);
 
-/**
- * "Nothing found" for a single-record lookup, as the behaviour table answers it: the 404 error,
- * an empty 200, 200 `null`, 200 `{}`, a Turkish plain-text sentence, or 204 No Content (what
- * ASP.NET Core answers when an action returns null).
- */
+/** Status, body and type of each answer to "nothing found" but the 404 error. */
+const MISSING: Record<Exclude<AnswerOf<'registryLookupMissing'>, '404'>, [number, string?, string?]> = {
+  emptyBody: [200],
+  null: [200, 'null'],
+  emptyObject: [200, '{}'],
+  oddText: [200, 'Kayıt bulunamadı', 'text/plain; charset=utf-8'],
+  // What ASP.NET Core answers when an action returns null.
+  noContent: [204],
+};
+
+/** "Nothing found" for a single-record lookup, as the behaviour table answers it. */
 export function answerMissing(res: ServerResponse, answer: AnswerOf<'registryLookupMissing'>, error: Error) {
-  switch (answer) {
-    case '404':
-      throw error;
-    case 'emptyBody':
-      return sendEmpty(res);
-    case 'null':
-      return sendJson(res, 200, null);
-    case 'emptyObject':
-      return sendJson(res, 200, {});
-    case 'oddText':
-      return send(res, 200, 'Kayıt bulunamadı', 'text/plain; charset=utf-8');
-    case 'noContent':
-      return sendEmpty(res, 204);
-  }
+  if (answer === '404') throw error;
+  return send(res, ...MISSING[answer]);
 }
 
 /**

@@ -1,4 +1,5 @@
-// The company record, its modules and the companies of the calling user.
+// The company record, its modules, the companies of the calling user, and its read-only account data
+// (alerts, campaigns, credits, exchange rates).
 import { route, type RouteSpec } from '../router';
 import { COMPANY_UPDATABLE, PAYMENT_MEANS_CODES } from '../records';
 import { expectObject, optEnum, optString } from '../validate';
@@ -27,4 +28,8 @@ export const companyRoutes: RouteSpec[] = [
   route('GET', '/general/Company/Modules', 'company.modules', ({ app }) => app.statics.modules),
   // Assumed shape (not shown in the specification): an array of { Name, TaxNumber, IsActive }.
   route('GET', '/general/Company/List', 'company.list', ({ app }) => app.statics.companies),
+  route('GET', '/general/Alerts', 'alerts', ({ app }) => app.statics.alerts),
+  route('GET', '/general/Campaigns', 'campaigns', ({ app }) => app.statics.campaigns),
+  route('GET', '/general/Credits', 'credits', ({ app }) => app.statics.credits),
+  route('GET', '/general/ExchangeRate', 'exchangeRate', ({ app }) => app.statics.exchangeRate),
 ];

@@ -1,6 +1,5 @@
 // Every API route of the sandbox (41 operations).
 import { Router } from '../router';
-import { accountRoutes } from './account';
 import { certificateRoutes } from './certificates';
 import { companyRoutes } from './company';
 import { customerRoutes } from './customers';
@@ -12,7 +11,6 @@ import { templateRoutes } from './templates';
 
 export function createRouter(): Router {
   return new Router().add(
-    ...accountRoutes,
     ...companyRoutes,
     ...certificateRoutes,
     ...documentRoutes,
