@@ -36,6 +36,11 @@ export function answerMissing(res: ServerResponse, answer: AnswerOf<'registryLoo
   return send(res, ...MISSING[answer]);
 }
 
+/** A record looked up, or "nothing found" as behaviour point recordLookupMissing answers it. */
+export function recordOrMissing(ctx: RequestContext, record: unknown, error: Error) {
+  return record ?? answerMissing(ctx.res, ctx.app.behaviour.answerFor('recordLookupMissing'), error);
+}
+
 /**
  * `value` (the list itself unless given) when the list has something in it. An empty one (behaviour
  * point emptyList): as it is ([] or an empty page), a 404 with the service's error body, or a 404

@@ -2,7 +2,7 @@
 import { route, type RouteSpec } from '../router';
 import { CERTIFICATE_TYPES, type CertificateRecord } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
-import { answerMissing, emptyListAnswer } from '../answers';
+import { emptyListAnswer, recordOrMissing } from '../answers';
 import { expectObject, optString, parseEnum, reqInt, type JsonObject } from '../validate';
 import { deleteById } from '../context';
 
@@ -25,12 +25,9 @@ export const certificateRoutes: RouteSpec[] = [
   // Spec-silent (behaviour point emptyList): an account without certificates.
   route('GET', '/general/Company/Certificate', 'certificates.list', (ctx) =>
     emptyListAnswer(ctx, ctx.app.state.certificates, 'no certificate')),
-  route('GET', '/general/Company/Certificate/{SerialNumber}', 'certificates.get', ({ app, params, res }) => {
-    const found = app.state.certificates.find((c) => c.SerialNo === params.SerialNumber);
-    // Spec-silent (behaviour point recordLookupMissing).
-    if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Certificate not found.', `SerialNumber ${params.SerialNumber}`));
-    return found;
-  }),
+  route('GET', '/general/Company/Certificate/{SerialNumber}', 'certificates.get', (ctx) =>
+    recordOrMissing(ctx, ctx.app.state.certificates.find((c) => c.SerialNo === ctx.params.SerialNumber),
+      notFound('Certificate not found.', `SerialNumber ${ctx.params.SerialNumber}`))),
   route('POST', '/general/Company/Certificate', 'certificates.create', async ({ app, json }) => {
     const fields = certificateFields(expectObject(await json(), 'CreateCompanyCertificateCommand'));
     if (app.state.certificates.some((c) => c.SerialNo === fields.SerialNo)) throw conflict('A certificate with this serial number exists.', `SerialNo ${fields.SerialNo}`);

@@ -5,7 +5,7 @@ import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerR
 import { SORTABLE_COLUMNS } from '../customerStore';
 import { ApiError, badRequest, ErrorCode, notFound, ValidationMessages } from '../errors';
 import type { SandboxContext } from '../context';
-import { answerMissing, emptyListAnswer, noMatchAnswer, sendEmpty } from '../answers';
+import { emptyListAnswer, noMatchAnswer, recordOrMissing, sendEmpty } from '../answers';
 import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
 
 const SEARCH_LIMIT = 100;
@@ -153,12 +153,9 @@ export const customerRoutes: RouteSpec[] = [
     return true;
   }, { answersBoolean: true }),
   // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
-  route('GET', '/general/Customers/{ID}', 'customers.get', ({ app, params, res }) => {
-    const id = parseInt32(params.ID, 'ID');
-    const found = app.customers.get(id);
-    // Spec-silent (behaviour point recordLookupMissing).
-    if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `ID ${id}`));
-    return found;
+  route('GET', '/general/Customers/{ID}', 'customers.get', (ctx) => {
+    const id = parseInt32(ctx.params.ID, 'ID');
+    return recordOrMissing(ctx, ctx.app.customers.get(id), notFound('Customer not found.', `ID ${id}`));
   }, { notInOlderExport: true }),
   route('DELETE', '/general/Customers/{ID}', 'customers.delete', ({ app, params }) => {
     const id = parseInt32(params.ID, 'ID');
@@ -180,10 +177,7 @@ export const customerRoutes: RouteSpec[] = [
     const found = app.customers.view({ search: params.searchText }).slice(0, SEARCH_LIMIT);
     return noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), found.map(toResponse));
   }),
-  route('GET', '/general/Customers/GetCustomerInfo/{TaxNumber}', 'customers.getByTaxNumber', ({ app, params, res }) => {
-    const found = app.customers.getByTaxNumber(params.TaxNumber.trim());
-    // Spec-silent (behaviour point recordLookupMissing).
-    if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`));
-    return found;
-  }),
+  route('GET', '/general/Customers/GetCustomerInfo/{TaxNumber}', 'customers.getByTaxNumber', (ctx) =>
+    recordOrMissing(ctx, ctx.app.customers.getByTaxNumber(ctx.params.TaxNumber.trim()),
+      notFound('Customer not found.', `TaxNumber ${ctx.params.TaxNumber}`))),
 ];
