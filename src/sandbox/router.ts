@@ -56,21 +56,16 @@ interface CompiledRoute extends RouteSpec {
 export type RouteMatch = { route: CompiledRoute; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 
 export class Router {
-  private readonly routes: CompiledRoute[] = [];
+  private readonly routes: CompiledRoute[];
 
-  add(...specs: RouteSpec[]): this {
-    for (const spec of specs) {
+  constructor(specs: readonly RouteSpec[]) {
+    this.routes = specs.map((spec) => {
       const segments = spec.path
         .split('/')
         .filter(Boolean)
         .map((s) => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
-      this.routes.push({ ...spec, segments, literalCount: segments.filter((s) => 'literal' in s).length });
-    }
-    return this;
-  }
-
-  list(): readonly RouteSpec[] {
-    return this.routes;
+      return { ...spec, segments, literalCount: segments.filter((s) => 'literal' in s).length };
+    });
   }
 
   /**

@@ -11,8 +11,8 @@ import { FaultInjector, isZipFault, type FaultDecision } from './faults';
 import { claimDataSlot, loadData, SaveScheduler, type DataSlot, type PersistedData } from './persistence';
 import { Registry } from './registry';
 import { PreparedLists } from './registryDownload';
-import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
-import { createRouter } from './routes';
+import { caseInsensitiveQuery, RESPONDED, Router, type RequestContext } from './router';
+import { ROUTES } from './routes';
 import { send, sendEmpty, sendJson } from './answers';
 import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
@@ -100,7 +100,7 @@ class SandboxServer implements SandboxHandle {
   port = 0;
   private readonly faults = new FaultInjector();
   private readonly log: RequestLogEntry[] = [];
-  private readonly router = createRouter();
+  private readonly router = new Router(ROUTES);
   /** API requests received whose answer has not finished (or died) yet. */
   private inFlightCount = 0;
   private readonly server = http.createServer((req, res) => {

@@ -7,11 +7,8 @@ import { expectObject, optString, parseEnum, reqInt, type JsonObject } from '../
 import { deleteById } from '../context';
 
 function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'TaxNumber'> {
-  const SerialNo = optString(body, 'SerialNo');
-  const StartDate = optString(body, 'StartDate') ?? null;
-  const EndDate = optString(body, 'EndDate') ?? null;
-  const Password = optString(body, 'Password') ?? null;
-  const Description = optString(body, 'Description') ?? null;
+  const texts = ['SerialNo', 'StartDate', 'EndDate', 'Password', 'Description'] as const;
+  const [SerialNo, StartDate, EndDate, Password, Description] = texts.map((field) => optString(body, field) ?? null);
   const Type = parseEnum(body.Type, CERTIFICATE_TYPES, 'Type');
   if (!SerialNo || !SerialNo.trim()) throw unprocessable('SerialNo is required.', 'SerialNo');
   for (const [name, d] of [['StartDate', StartDate], ['EndDate', EndDate]] as const) {

@@ -1,5 +1,5 @@
 // Every API route of the sandbox (41 operations).
-import { Router } from '../router';
+import type { RouteSpec } from '../router';
 import { certificateRoutes } from './certificates';
 import { companyRoutes } from './company';
 import { customerRoutes } from './customers';
@@ -9,15 +9,13 @@ import { registryRoutes } from './registry';
 import { settingsRoutes } from './settings';
 import { templateRoutes } from './templates';
 
-export function createRouter(): Router {
-  return new Router().add(
-    ...companyRoutes,
-    ...certificateRoutes,
-    ...documentRoutes,
-    ...identificationRoutes,
-    ...customerRoutes,
-    ...registryRoutes,
-    ...settingsRoutes,
-    ...templateRoutes,
-  );
-}
+export const ROUTES: readonly RouteSpec[] = [
+  ...companyRoutes,
+  ...certificateRoutes,
+  ...documentRoutes,
+  ...identificationRoutes,
+  ...customerRoutes,
+  ...registryRoutes,
+  ...settingsRoutes,
+  ...templateRoutes,
+];
