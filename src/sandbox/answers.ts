@@ -1,5 +1,4 @@
-// Answers written whole to the response: JSON, plain text, or no body at all. A handler that writes
-// its answer itself returns RESPONDED.
+// Answers written whole to the response: JSON, plain text, or no body at all.
 import type { ServerResponse } from 'node:http';
 import type { AnswerOf } from './behaviour';
 import { notFound } from './errors';

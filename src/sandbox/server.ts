@@ -15,7 +15,7 @@ import { caseInsensitiveQuery, RESPONDED, Router, type RequestContext } from './
 import { ROUTES } from './routes';
 import { send, sendEmpty, sendJson } from './answers';
 import { reshapeAnswer } from './reshape';
-import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
+import { generateCustomers, generateMutableState, generateStaticState } from './seed/generate';
 import type { BehaviourSettings, FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
 export type { BehaviourSettings, FaultPlan, SandboxHandle, SandboxOptions } from './types';
@@ -80,20 +80,15 @@ async function loadOrGenerate(options: SandboxOptions, dataFile: string | undefi
   const seed = persisted?.seed ?? options.seed ?? 1;
   const registry = new Registry(seed, options.registry ?? 5000);
   const state = persisted?.state ?? generateMutableState(seed);
-  let customers: CustomerStore;
-  if (persisted) {
-    customers = new CustomerStore(persisted.customers, persisted.nextCustomerId);
-    registry.importOverrides(persisted.registry);
-  } else {
-    const regular = generateCustomers(seed, options.customers ?? 300, registry);
-    customers = new CustomerStore([...regular, ...generateInvalidCustomers(seed, options.invalidCustomers ?? 0, regular.length + 1)]);
-  }
+  if (persisted) registry.importOverrides(persisted.registry);
+  const customers = persisted
+    ? new CustomerStore(persisted.customers, persisted.nextCustomerId)
+    : new CustomerStore(generateCustomers(seed, options.customers ?? 300, registry, options.invalidCustomers ?? 0));
   const preparedLists = options.keepLists ? new PreparedLists() : undefined;
   const app: SandboxContext = { seed, registry, preparedLists, customers, state, statics: generateStaticState(seed, state.company), behaviour: new Behaviour(options.behaviour), changed: () => undefined };
   return { app, persisted: persisted !== undefined };
 }
 
-/** The HTTP server that stands in for the General API: one request at a time through handle(). */
 class SandboxServer implements SandboxHandle {
   readonly keys: { full: string; restricted: string };
   url = '';

@@ -4,9 +4,7 @@ import type { AnswerOf } from './behaviour';
 import { badRequest, ErrorCode, notFound, unprocessable } from './errors';
 
 /** Query parameters; names are matched case-insensitively. */
-export interface QueryParams {
-  get(name: string): string | null;
-}
+export type QueryParams = Pick<URLSearchParams, 'get'>;
 
 export type JsonObject = Record<string, unknown>;
 

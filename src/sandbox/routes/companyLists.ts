@@ -8,9 +8,9 @@ import { route, type RouteSpec } from '../router';
 import { CERTIFICATE_TYPES, IDENTIFICATION_TYPES, type CertificateRecord, type DocumentRecord } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
 import { emptyListAnswer, recordOrMissing } from '../answers';
-import { expectObject, isBase64, optString, parseEnum, reqInt, type JsonObject } from '../validate';
+import { expectObject, isBase64, optString, parseEnum, parseInt32, reqInt, type JsonObject } from '../validate';
 import { nowString } from '../seed/dates';
-import { deleteById } from '../context';
+import type { SandboxContext } from '../context';
 
 function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'TaxNumber'> {
   const texts = ['SerialNo', 'StartDate', 'EndDate', 'Password', 'Description'] as const;
@@ -22,6 +22,17 @@ function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'Ta
   }
   if (StartDate && EndDate && Date.parse(EndDate) < Date.parse(StartDate)) throw unprocessable('EndDate is before StartDate.', 'EndDate');
   return { SerialNo: SerialNo.trim(), StartDate, EndDate, Type, Password, Description };
+}
+
+/** DELETE …/{ID} from a list of the state: 400 for a bad ID, 422 for one below 1 when `positive`, 404 unknown. */
+function deleteById(app: SandboxContext, list: { ID: number }[], param: string, what: string, positive = false) {
+  const id = parseInt32(param, 'ID');
+  if (positive && id < 1) throw unprocessable('ID must be positive.', `ID ${id}`);
+  const index = list.findIndex((r) => r.ID === id);
+  if (index < 0) throw notFound(`${what} not found.`, `ID ${id}`);
+  list.splice(index, 1);
+  app.changed();
+  return true;
 }
 
 const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
