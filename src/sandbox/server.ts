@@ -18,8 +18,6 @@ import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateMutableState, generateStaticState } from './seed/generate';
 import type { BehaviourSettings, FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
-export type { BehaviourSettings, FaultPlan, SandboxHandle, SandboxOptions } from './types';
-
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const MAX_LOG_ENTRIES = 50_000;
 const CONTROL_PREFIX = '/__sandbox/';
