@@ -6,7 +6,7 @@ import { RESPONDED, type RequestContext } from './router';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** `text` as `type`; without text, no body and no Content-Type. */
+/** `text` as `type`; without text, no body and no Content-Type (an empty answer). */
 export function send(res: ServerResponse, status: number, text?: string, type = JSON_TYPE, extra = {}) {
   const contentType = text === undefined ? {} : { 'Content-Type': type };
   res.writeHead(status, { ...contentType, 'Content-Length': Buffer.byteLength(text ?? ''), ...extra });
@@ -16,8 +16,6 @@ export function send(res: ServerResponse, status: number, text?: string, type = 
 
 export const sendJson = (res: ServerResponse, status: number, value: unknown, headers?: Record<string, string>) =>
   send(res, status, JSON.stringify(value), JSON_TYPE, headers);
-
-export const sendEmpty = (res: ServerResponse, status = 200) => send(res, status);
 
 /** Status, body and type of each answer to "nothing found" but the 404 error. */
 const MISSING: Record<Exclude<AnswerOf<'registryLookupMissing'>, '404'>, [number, string?, string?]> = {
@@ -48,7 +46,7 @@ export function recordOrMissing(ctx: RequestContext, record: unknown, error: Err
 export function emptyListAnswer(ctx: RequestContext, list: readonly unknown[], what: string, value: unknown = list) {
   const answer = ctx.app.behaviour.answerFor('emptyList');
   if (list.length > 0 || answer === 'emptyArray') return value;
-  if (answer === 'bareNotFound') return sendEmpty(ctx.res, 404);
+  if (answer === 'bareNotFound') return send(ctx.res, 404);
   throw notFound('No record found.', what);
 }
 

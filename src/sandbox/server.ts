@@ -13,7 +13,7 @@ import { Registry } from './registry';
 import { PreparedLists } from './registryDownload';
 import { caseInsensitiveQuery, RESPONDED, Router, type RequestContext } from './router';
 import { ROUTES } from './routes';
-import { send, sendEmpty, sendJson } from './answers';
+import { send, sendJson } from './answers';
 import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateMutableState, generateStaticState } from './seed/generate';
 import type { BehaviourSettings, FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
@@ -199,7 +199,7 @@ class SandboxServer implements SandboxHandle {
     if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
     // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
     const lacking = behaviour.answerFor('operations') === 'olderExport' && match.route.notInOlderExport;
-    if (lacking) return sendEmpty(res, 404);
+    if (lacking) return send(res, 404);
     authorize(req, this.keys, match.route.write, behaviour.answerFor('badKeyStatus'));
     // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
     // (so bad input still gets its error), answers false and keeps nothing.

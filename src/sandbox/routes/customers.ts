@@ -5,7 +5,7 @@ import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerR
 import { SORTABLE_COLUMNS } from '../customerStore';
 import { ApiError, badRequest, ErrorCode, notFound, ValidationMessages } from '../errors';
 import type { SandboxContext } from '../context';
-import { emptyListAnswer, noMatchAnswer, recordOrMissing, sendEmpty } from '../answers';
+import { emptyListAnswer, noMatchAnswer, recordOrMissing, send } from '../answers';
 import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
 
 const SEARCH_LIMIT = 100;
@@ -136,7 +136,7 @@ export const customerRoutes: RouteSpec[] = [
       case 'true':
         return true;
       case 'emptyBody':
-        return sendEmpty(res);
+        return send(res, 200);
     }
   }),
   route('PUT', '/general/Customers', 'customers.update', async ({ app, json }) => {
