@@ -2,12 +2,12 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authorize, generateKey } from './auth';
-import { Behaviour } from './behaviour';
+import { Behaviour, type BehaviourSettings } from './behaviour';
 import type { SandboxContext } from './context';
 import { handleControl } from './control';
 import { CustomerStore } from './customerStore';
 import { ApiError, ErrorCode } from './errors';
-import { FaultInjector, isZipFault, type FaultDecision } from './faults';
+import { FaultInjector, type FaultDecision } from './faults';
 import { claimDataSlot, loadData, SaveScheduler, type DataSlot, type PersistedData } from './persistence';
 import { Registry } from './registry';
 import { PreparedLists } from './registryDownload';
@@ -16,7 +16,7 @@ import { ROUTES } from './routes';
 import { send, sendJson } from './answers';
 import { reshapeAnswer } from './reshape';
 import { generateCustomers, generateMutableState, generateStaticState } from './seed/generate';
-import type { BehaviourSettings, FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
+import type { FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const MAX_LOG_ENTRIES = 50_000;
@@ -140,7 +140,8 @@ class SandboxServer implements SandboxHandle {
       return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app: this.app, faults: this.faults, log: this.log, inFlight: () => this.inFlightCount });
     }
     const decision = this.faults.decide(method, path);
-    const zipFault = decision && isZipFault(decision.fault) ? decision.fault : undefined;
+    const fault = decision?.fault;
+    const zipFault = fault === 'corruptZip' || fault === 'truncatedZip' ? fault : undefined;
     let struck: RequestLogEntry['fault'];
     this.logWhenDone(res, () => ({ method, path, ...(query !== undefined ? { query } : {}), ...(struck ? { fault: struck } : {}) }));
     /** Latency, then the planned fault (if any); true when the fault answered. */
