@@ -199,8 +199,7 @@ class SandboxServer implements SandboxHandle {
     if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
     if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
     // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
-    const lacking = behaviour.answerFor('operations') === 'olderExport' && match.route.notInOlderExport;
-    if (lacking) return send(res, 404);
+    if (behaviour.answerFor('operations') === 'olderExport' && match.route.notInOlderExport) return send(res, 404);
     authorize(req, this.keys, match.route.write, behaviour.answerFor('badKeyStatus'));
     // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
     // (so bad input still gets its error), answers false and keeps nothing.
@@ -260,14 +259,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // A data folder: a file of this sandbox's own, held while it runs (persistence.ts).
   const slot: DataSlot | undefined = !options.dataFile && options.dataDir ? await claimDataSlot(options.dataDir) : undefined;
   const dataFile = options.dataFile ?? slot?.file;
-  let loaded;
-  try {
-    loaded = await loadOrGenerate(options, dataFile);
-  } catch (error) {
+  const { app, persisted } = await loadOrGenerate(options, dataFile).catch(async (error: unknown) => {
     await slot?.release();
     throw error;
-  }
-  const { app } = loaded;
+  });
   let saver: SaveScheduler | undefined;
   if (dataFile) {
     const snapshot = (): PersistedData => ({
@@ -278,7 +273,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!options.quiet) console.error(`sandbox: the data could not be saved to ${dataFile}: ${error.message}`);
     });
     app.changed = () => saver?.schedule();
-    if (!loaded.persisted) await saver.flush();
+    if (!persisted) await saver.flush();
   }
   const sandbox = new SandboxServer(app, options, dataFile, saver, slot);
   await sandbox.listen();
