@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { buffer } from 'node:stream/consumers';
 import { sendJson } from './answers';
 import type { BehaviourSettings } from './behaviour';
-import type { SandboxContext } from './context';
+import type { SandboxContext } from './router';
 import type { FaultInjector } from './faults';
 import type { RegistryAction } from './registry';
 import type { FaultPlan, RequestLogEntry } from './types';

@@ -1,10 +1,30 @@
-// Route table with case-insensitive literal segments and URL-decoded parameters. The raw path is
-// split on '/' before decoding, so an encoded slash (%2F) stays inside its parameter.
+// Route table with case-insensitive literal segments and URL-decoded parameters, and what a handler gets:
+// the request and the sandbox's data. The raw path is split on '/' before decoding, so an encoded slash
+// (%2F) stays inside its parameter.
 import type { ServerResponse } from 'node:http';
+import type { Behaviour } from './behaviour';
+import type { CustomerStore } from './customerStore';
 import { badRequest } from './errors';
-import type { QueryParams } from './validate';
-import type { SandboxContext } from './context';
 import type { ZipFaultKind } from './faults';
+import type { MutableState, StaticState } from './records';
+import type { Registry } from './registry';
+import type { PreparedLists } from './registryDownload';
+import type { QueryParams } from './validate';
+
+/** The sandbox's data, shared by every route handler. */
+export interface SandboxContext {
+  readonly seed: number;
+  readonly registry: Registry;
+  /** The registry lists' ZIPs kept once built (--keep-lists); undefined: built as each download streams. */
+  readonly preparedLists?: PreparedLists;
+  readonly customers: CustomerStore;
+  readonly state: MutableState;
+  readonly statics: StaticState;
+  /** The answers to spec-silent points (src/sandbox/behaviour.ts). */
+  readonly behaviour: Behaviour;
+  /** Call after every change (schedules persistence when a data file is set). */
+  changed(): void;
+}
 
 export interface RequestContext {
   params: Record<string, string>;

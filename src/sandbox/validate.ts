@@ -67,10 +67,7 @@ export function optEnum<T extends string>(value: unknown, allowed: readonly T[],
   return value === undefined || value === null || value === '' ? undefined : parseEnum(value, allowed, name);
 }
 
-interface Paging {
-  page: number;
-  pageSize: number;
-}
+type Paging = Record<'page' | 'pageSize', number>;
 
 /**
  * Page is 1-based; PageSize defaults to 20. Above the limit (spec-silent, behaviour point

@@ -1,7 +1,6 @@
 // The company record, its modules, the companies of the calling user, its read-only account data
 // (alerts, campaigns, credits, exchange rates), and its settings (tax office credentials, mailing switches).
-import { route, type RouteSpec } from '../router';
-import type { SandboxContext } from '../context';
+import { route, type RouteSpec, type SandboxContext } from '../router';
 import { badRequest, unprocessable } from '../errors';
 import { COMPANY_UPDATABLE, PAYMENT_MEANS_CODES } from '../records';
 import { expectObject, optBool, optEnum, optString, parseBoolParam } from '../validate';

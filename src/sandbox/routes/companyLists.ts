@@ -4,13 +4,12 @@
 // CreateCompanyDocumentCommand = { Name, FileType (e.g. "pdf"), Base64String };
 // CompanyDocumentResponse = { ID, Name, FileType, Size, CreatedDate }; the same Name again -> 409;
 // empty or bad base64 or more than 10 MB -> 422.
-import { route, type RouteSpec } from '../router';
+import { route, type RouteSpec, type SandboxContext } from '../router';
 import { CERTIFICATE_TYPES, IDENTIFICATION_TYPES, type CertificateRecord, type DocumentRecord } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
 import { emptyListAnswer, recordOrMissing } from '../answers';
 import { expectObject, isBase64, optString, parseEnum, parseInt32, reqInt, type JsonObject } from '../validate';
 import { nowString } from '../seed/dates';
-import type { SandboxContext } from '../context';
 
 function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'TaxNumber'> {
   const texts = ['SerialNo', 'StartDate', 'EndDate', 'Password', 'Description'] as const;

@@ -1,10 +1,9 @@
 // Customers: paged list with search and sort, all-or-nothing bulk create, update, single and bulk delete.
-import { route, type RouteSpec } from '../router';
+import { route, type RouteSpec, type SandboxContext } from '../router';
 import { checkTaxId } from '../../domain/taxId';
 import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
 import { SORTABLE_COLUMNS } from '../customerStore';
 import { ApiError, badRequest, ErrorCode, notFound, ValidationMessages } from '../errors';
-import type { SandboxContext } from '../context';
 import { emptyListAnswer, noMatchAnswer, recordOrMissing, send } from '../answers';
 import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
 
