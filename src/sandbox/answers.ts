@@ -1,5 +1,4 @@
-// Answers written whole to the response: JSON, plain text, or no body at all. A handler that writes
-// its answer itself returns RESPONDED.
+// Answers written whole to the response: JSON, plain text, or no body at all.
 import type { ServerResponse } from 'node:http';
 import type { AnswerOf } from './behaviour';
 import { notFound } from './errors';
@@ -7,7 +6,7 @@ import { RESPONDED, type RequestContext } from './router';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** `text` as `type`; without text, no body and no Content-Type. */
+/** `text` as `type`; without text, no body and no Content-Type (an empty answer). */
 export function send(res: ServerResponse, status: number, text?: string, type = JSON_TYPE, extra = {}) {
   const contentType = text === undefined ? {} : { 'Content-Type': type };
   res.writeHead(status, { ...contentType, 'Content-Length': Buffer.byteLength(text ?? ''), ...extra });
@@ -18,28 +17,25 @@ export function send(res: ServerResponse, status: number, text?: string, type = 
 export const sendJson = (res: ServerResponse, status: number, value: unknown, headers?: Record<string, string>) =>
   send(res, status, JSON.stringify(value), JSON_TYPE, headers);
 
-export const sendEmpty = (res: ServerResponse, status = 200) => send(res, status);
+/** Status, body and type of each answer to "nothing found" but the 404 error. */
+const MISSING: Record<Exclude<AnswerOf<'registryLookupMissing'>, '404'>, [number, string?, string?]> = {
+  emptyBody: [200],
+  null: [200, 'null'],
+  emptyObject: [200, '{}'],
+  oddText: [200, 'Kayıt bulunamadı', 'text/plain; charset=utf-8'],
+  // What ASP.NET Core answers when an action returns null.
+  noContent: [204],
+};
 
-/**
- * "Nothing found" for a single-record lookup, as the behaviour table answers it: the 404 error,
- * an empty 200, 200 `null`, 200 `{}`, a Turkish plain-text sentence, or 204 No Content (what
- * ASP.NET Core answers when an action returns null).
- */
+/** "Nothing found" for a single-record lookup, as the behaviour table answers it. */
 export function answerMissing(res: ServerResponse, answer: AnswerOf<'registryLookupMissing'>, error: Error) {
-  switch (answer) {
-    case '404':
-      throw error;
-    case 'emptyBody':
-      return sendEmpty(res);
-    case 'null':
-      return sendJson(res, 200, null);
-    case 'emptyObject':
-      return sendJson(res, 200, {});
-    case 'oddText':
-      return send(res, 200, 'Kayıt bulunamadı', 'text/plain; charset=utf-8');
-    case 'noContent':
-      return sendEmpty(res, 204);
-  }
+  if (answer === '404') throw error;
+  return send(res, ...MISSING[answer]);
+}
+
+/** A record looked up, or "nothing found" as behaviour point recordLookupMissing answers it. */
+export function recordOrMissing(ctx: RequestContext, record: unknown, error: Error) {
+  return record ?? answerMissing(ctx.res, ctx.app.behaviour.answerFor('recordLookupMissing'), error);
 }
 
 /**
@@ -50,7 +46,7 @@ export function answerMissing(res: ServerResponse, answer: AnswerOf<'registryLoo
 export function emptyListAnswer(ctx: RequestContext, list: readonly unknown[], what: string, value: unknown = list) {
   const answer = ctx.app.behaviour.answerFor('emptyList');
   if (list.length > 0 || answer === 'emptyArray') return value;
-  if (answer === 'bareNotFound') return sendEmpty(ctx.res, 404);
+  if (answer === 'bareNotFound') return send(ctx.res, 404);
   throw notFound('No record found.', what);
 }
 

@@ -4,127 +4,63 @@
 // A quirk overrides one point. Routes ask `answerFor(point)`; they never test a profile name.
 // The point ids and answer names are those the client (src/api/specSilent.ts) and Check Connection use.
 
-interface PointSpec {
-  readonly answers: readonly string[];
-  readonly alternate: string;
-  readonly means: string;
+/** A point: its answers (profile `default` takes the first), profile `alternate`'s answer, and what it is about. */
+function point<const A extends readonly string[]>(answers: A, alternate: A[number], means: string) {
+  return { answers, alternate, means };
 }
 
 export const BEHAVIOUR_POINTS = {
-  registryLookupMissing: {
-    // `oddText` is in neither profile: it exists so Check Connection can prove it reports "differs".
-    answers: ['404', 'emptyBody', 'null', 'emptyObject', 'oddText', 'noContent'],
-    alternate: 'null',
-    means: 'GET GlobalCompany/GetGlobalCustomerInfo/{TaxNumber} for a valid, unregistered number',
-  },
-  recordLookupMissing: {
-    answers: ['404', 'emptyBody', 'null', 'noContent'],
-    alternate: 'emptyBody',
-    means: 'GET Customers/GetCustomerInfo/{TaxNumber}, Company/Certificate/{SerialNumber} and Customers/{ID} for an unknown value: 404 / empty 200 / 200 null / 204 No Content (ASP.NET\'s answer to an action returning null)',
-  },
-  customerBatchBadRow: {
-    answers: ['rejectAll', 'createGood'],
-    alternate: 'createGood',
-    means: 'POST Customers with bad rows: whole array rejected 422 / good rows stored and the 422 names the bad ones',
-  },
-  bulkLookupMissing: {
-    answers: ['omit', 'emptyAliases', 'nullEntry'],
-    alternate: 'emptyAliases',
-    means: 'POST GlobalCompany/GetGlobalCustomerInfo with unregistered numbers: left out / empty Aliases / null entries',
-  },
-  booleanAnswer: {
-    answers: ['true', 'false'],
-    alternate: 'false',
-    means: 'operations documented as answering a boolean: true / false and nothing changed',
-  },
-  companyPutOmitted: {
-    answers: ['keep', 'reset'],
-    alternate: 'reset',
-    means: 'PUT Company: omitted fields unchanged / reset to defaults (empty strings, the enum\'s first value)',
-  },
-  templatePutOmitted: {
-    // `refuse` first: an SDK notes that the series update answers 400 when the flags are left out.
-    answers: ['refuse', 'keep', 'reset'],
-    alternate: 'reset',
-    means: 'PUT ebill/Templates and evoucher/Series with IsActive or IsDefault left out: 400 / others unchanged / read as null or false',
-  },
-  badKeyStatus: {
-    answers: ['401', '403'],
-    alternate: '403',
-    means: 'the status of a wrong or expired API key',
-  },
-  pageSizeLimit: {
-    answers: ['cap100', 'cap50', 'ignore'],
-    alternate: 'cap50',
-    means: 'PageSize above the limit: capped at 100 / capped at 50 / PageSize ignored, always 25 (the answer says so)',
-  },
-  registryZipEncoding: {
-    answers: ['jsonBase64', 'textBase64', 'rawZip'],
-    alternate: 'rawZip',
-    means: 'GET GlobalCompany/{AliasType}/{GlobalUserType}: base64 in a JSON string / unquoted base64 text / raw ZIP bytes',
-  },
-  sortColumns: {
-    answers: ['anyField', 'fixedList'],
-    alternate: 'fixedList',
-    means: 'Customers SortColumn: any record field / only the columns the documentation names (others 400)',
-  },
-  encodedSlash: {
-    answers: ['decoded', 'keptEncoded', 'notFound'],
-    alternate: 'notFound',
-    means: '%2F in a path value: decoded into the value / left encoded / 404',
-  },
-  operations: {
-    answers: ['all', 'olderExport'],
-    alternate: 'olderExport',
-    means: 'operations the older OpenAPI export lacks: served / 404 with an empty body',
-  },
-  nullableFields: {
-    answers: ['filled', 'nulls'],
-    alternate: 'nulls',
-    means: 'fields the schema allows to be null: always filled / null in some records, some paging numbers missing or negative',
-  },
+  // `oddText` is in neither profile: it exists so Check Connection can prove it reports "differs".
+  registryLookupMissing: point(['404', 'emptyBody', 'null', 'emptyObject', 'oddText', 'noContent'], 'null',
+    'GET GlobalCompany/GetGlobalCustomerInfo/{TaxNumber} for a valid, unregistered number'),
+  recordLookupMissing: point(['404', 'emptyBody', 'null', 'noContent'], 'emptyBody',
+    'GET Customers/GetCustomerInfo/{TaxNumber}, Company/Certificate/{SerialNumber} and Customers/{ID} for an unknown value: 404 / empty 200 / 200 null / 204 No Content (ASP.NET\'s answer to an action returning null)'),
+  customerBatchBadRow: point(['rejectAll', 'createGood'], 'createGood',
+    'POST Customers with bad rows: whole array rejected 422 / good rows stored and the 422 names the bad ones'),
+  bulkLookupMissing: point(['omit', 'emptyAliases', 'nullEntry'], 'emptyAliases',
+    'POST GlobalCompany/GetGlobalCustomerInfo with unregistered numbers: left out / empty Aliases / null entries'),
+  booleanAnswer: point(['true', 'false'], 'false',
+    'operations documented as answering a boolean: true / false and nothing changed'),
+  companyPutOmitted: point(['keep', 'reset'], 'reset',
+    'PUT Company: omitted fields unchanged / reset to defaults (empty strings, the enum\'s first value)'),
+  // `refuse` first: an SDK notes that the series update answers 400 when the flags are left out.
+  templatePutOmitted: point(['refuse', 'keep', 'reset'], 'reset',
+    'PUT ebill/Templates and evoucher/Series with IsActive or IsDefault left out: 400 / others unchanged / read as null or false'),
+  badKeyStatus: point(['401', '403'], '403',
+    'the status of a wrong or expired API key'),
+  pageSizeLimit: point(['cap100', 'cap50', 'ignore'], 'cap50',
+    'PageSize above the limit: capped at 100 / capped at 50 / PageSize ignored, always 25 (the answer says so)'),
+  registryZipEncoding: point(['jsonBase64', 'textBase64', 'rawZip'], 'rawZip',
+    'GET GlobalCompany/{AliasType}/{GlobalUserType}: base64 in a JSON string / unquoted base64 text / raw ZIP bytes'),
+  sortColumns: point(['anyField', 'fixedList'], 'fixedList',
+    'Customers SortColumn: any record field / only the columns the documentation names (others 400)'),
+  encodedSlash: point(['decoded', 'keptEncoded', 'notFound'], 'notFound',
+    '%2F in a path value: decoded into the value / left encoded / 404'),
+  operations: point(['all', 'olderExport'], 'olderExport',
+    'operations the older OpenAPI export lacks: served / 404 with an empty body'),
+  nullableFields: point(['filled', 'nulls'], 'nulls',
+    'fields the schema allows to be null: always filled / null in some records, some paging numbers missing or negative'),
   // Points found in review (not in the first agreed table).
-  pageBeyondEnd: {
-    answers: ['emptyContent', 'lastPage', 'notFound'],
-    alternate: 'lastPage',
-    means: 'a list Page past the last page: empty Content / the last page again (Page says which) / 404',
-  },
-  customerCreateAnswer: {
-    answers: ['countText', 'true', 'emptyBody'],
-    alternate: 'true',
-    means: 'the 200 answer of POST Customers: a JSON string saying how many / JSON true / an empty body',
-  },
-  dateFormat: {
-    answers: ['local', 'offset'],
-    alternate: 'offset',
-    means: 'date-times in answers: without offset (2026-01-01T00:00:00) / with offset and fractions (2026-01-01T00:00:00.000+03:00)',
-  },
-  duplicateStatus: {
-    // `accept` is in neither profile: a service that does not keep tax numbers unique, so that only the
-    // client's own look-up before it sends a row again keeps a customer from being stored twice.
-    answers: ['422', '409', 'accept'],
-    alternate: '409',
-    means: 'a customer tax number that exists already (POST and PUT Customers): 422 business rule / 409 with code 1015 "already added" / accepted, a second customer with that tax number',
-  },
-  searchNoMatch: {
-    answers: ['emptyArray', 'notFound'],
-    alternate: 'notFound',
-    means: 'GET Customers/Search/{text} and GlobalCompany/Search/{text} with no match: [] / 404',
-  },
+  pageBeyondEnd: point(['emptyContent', 'lastPage', 'notFound'], 'lastPage',
+    'a list Page past the last page: empty Content / the last page again (Page says which) / 404'),
+  customerCreateAnswer: point(['countText', 'true', 'emptyBody'], 'true',
+    'the 200 answer of POST Customers: a JSON string saying how many / JSON true / an empty body'),
+  dateFormat: point(['local', 'offset'], 'offset',
+    'date-times in answers: without offset (2026-01-01T00:00:00) / with offset and fractions (2026-01-01T00:00:00.000+03:00)'),
+  // `accept` is in neither profile: a service that does not keep tax numbers unique, so that only the
+  // client's own look-up before it sends a row again keeps a customer from being stored twice.
+  duplicateStatus: point(['422', '409', 'accept'], '409',
+    'a customer tax number that exists already (POST and PUT Customers): 422 business rule / 409 with code 1015 "already added" / accepted, a second customer with that tax number'),
+  searchNoMatch: point(['emptyArray', 'notFound'], 'notFound',
+    'GET Customers/Search/{text} and GlobalCompany/Search/{text} with no match: [] / 404'),
   // Points read from public code that called the real service (README, "public evidence").
-  emptyList: {
-    // `notFound` first: an SDK's integration test got 404 from the certificate list of a test account without certificates.
-    answers: ['notFound', 'emptyArray', 'bareNotFound'],
-    alternate: 'emptyArray',
-    means: 'GET Company/Certificate, CompanyIdentification, CompanyDocuments and Customers with nothing to list: 404 with the error body / [] (an empty page) / 404 with an empty body, as an unknown route answers',
-  },
-  customerBatchStatus: {
-    // `400` first: the specification lists only 400 (no 409 or 422) for creating customers.
-    answers: ['400', '422', '400unnamed'],
-    alternate: '422',
-    means: 'POST Customers refused for some rows: 400 validation problem naming each row ([i].Field) / 422 naming them (index i) / 400 whose messages name no row (a duplicate still answers 409 under duplicateStatus=409)',
-  },
-} as const satisfies Record<string, PointSpec>;
+  // `notFound` first: an SDK's integration test got 404 from the certificate list of a test account without certificates.
+  emptyList: point(['notFound', 'emptyArray', 'bareNotFound'], 'emptyArray',
+    'GET Company/Certificate, CompanyIdentification, CompanyDocuments and Customers with nothing to list: 404 with the error body / [] (an empty page) / 404 with an empty body, as an unknown route answers'),
+  // `400` first: the specification lists only 400 (no 409 or 422) for creating customers.
+  customerBatchStatus: point(['400', '422', '400unnamed'], '422',
+    'POST Customers refused for some rows: 400 validation problem naming each row ([i].Field) / 422 naming them (index i) / 400 whose messages name no row (a duplicate still answers 409 under duplicateStatus=409)'),
+};
 
 export type PointId = keyof typeof BEHAVIOUR_POINTS;
 export type AnswerOf<P extends PointId> = (typeof BEHAVIOUR_POINTS)[P]['answers'][number];

@@ -45,11 +45,7 @@ export async function startCompaniesSandbox(options: SandboxOptions & { companie
     const company = (await res.json()) as { Name?: string; TaxNumber?: string };
     companies.push({ key: b.keys.full, restrictedKey: b.keys.restricted, name: company.Name ?? '', taxNumber: company.TaxNumber ?? '' });
   }
-  const byKey = new Map<string, number>();
-  companies.forEach((c, i) => {
-    byKey.set(c.key, i);
-    byKey.set(c.restrictedKey, i);
-  });
+  const byKey = new Map(companies.flatMap((c, i) => [[c.key, i], [c.restrictedKey, i]] as const));
   const log: CompaniesLogEntry[] = [];
 
   const server = http.createServer((req, res) => {

@@ -1,9 +1,10 @@
 // Control endpoints under /__sandbox/ (loopback only, no API key): inspect state, switch faults and
 // the behaviour profile, read the request log, change registry entries at run time.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 import { sendJson } from './answers';
 import type { BehaviourSettings } from './behaviour';
-import type { SandboxContext } from './context';
+import type { SandboxContext } from './router';
 import type { FaultInjector } from './faults';
 import type { RegistryAction } from './registry';
 import type { FaultPlan, RequestLogEntry } from './types';
@@ -19,9 +20,7 @@ export interface ControlDeps {
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = (await buffer(req)).toString('utf8');
   return text ? JSON.parse(text) : undefined;
 }
 

@@ -28,7 +28,8 @@ export class CustomerStore {
   private readonly searchKeys = new Map<number, string>();
   /** Unfiltered orders by "column\0direction", patched in place on changes. */
   private readonly sorted = new Map<string, { rows: CustomerRecord[]; compare: (a: CustomerRecord, b: CustomerRecord) => number }>();
-  private views = new Map<string, CustomerRecord[]>();
+  /** Searched views, dropped on every change. */
+  private readonly views = new Map<string, CustomerRecord[]>();
   private nextId = 1;
 
   /** `nextId`: the next new customer's ID when above every record's (deleted customers' IDs are not reused). */
@@ -70,16 +71,11 @@ export class CustomerStore {
     return rows;
   }
 
-  /** Customers whose name, tax number, city or e-mail contain the text, in ID order, at most `limit`. */
-  search(text: string, limit: number): CustomerRecord[] {
-    return this.view({ search: text }).slice(0, limit);
-  }
-
   create(fields: CustomerFields[]): CustomerRecord[] {
     const now = nowString();
     const created = fields.map((f) => this.put({ ...f, ID: this.nextId, CreatedDate: now, ModifiedDate: now }));
     for (const r of created) this.insertSorted(r);
-    this.changed();
+    this.views.clear();
     return created;
   }
 
@@ -90,7 +86,7 @@ export class CustomerStore {
     this.removeSorted(old);
     const next = this.put({ ...fields, ID: id, CreatedDate: old.CreatedDate, ModifiedDate: nowString() });
     this.insertSorted(next);
-    this.changed();
+    this.views.clear();
     return next;
   }
 
@@ -103,7 +99,7 @@ export class CustomerStore {
       this.searchKeys.delete(id);
       this.forgetTaxNumber(old);
     }
-    this.changed();
+    this.views.clear();
   }
 
   all(): IterableIterator<CustomerRecord> {
@@ -152,10 +148,6 @@ export class CustomerStore {
   /** Removes r from the orders (before replacing it); ties break by ID, so lowerBound finds r itself. */
   private removeSorted(r: CustomerRecord): void {
     for (const { rows, compare } of this.sorted.values()) rows.splice(lowerBound(rows, r, compare), 1);
-  }
-
-  private changed(): void {
-    this.views = new Map();
   }
 }
 

@@ -44,16 +44,12 @@ export class ApiError extends Error {
  * `[3].TaxNumber: …` for the fourth element of a list body.
  */
 export class ValidationMessages extends ApiError {
-  private readonly messages: string[];
-
-  constructor(byPath: ReadonlyArray<[path: string, message: string]>) {
-    const messages = byPath.map(([path, message]) => `${path}: ${message}`);
-    super(400, ErrorCode.badRequest, messages[0] ?? 'The request is not valid.');
-    this.messages = messages;
+  constructor(private readonly byPath: ReadonlyArray<[path: string, message: string]>) {
+    super(400, ErrorCode.badRequest, byPath.length ? byPath[0].join(': ') : 'The request is not valid.');
   }
 
   override body(): object {
-    return this.messages;
+    return this.byPath.map((pathAndMessage) => pathAndMessage.join(': '));
   }
 }
 

@@ -8,10 +8,6 @@ export const FAULT_KINDS: readonly FaultKind[] = ['500', '503', '429', 'reset', 
 /** Faults that change the registry ZIP inside an otherwise normal answer (applied by that route). */
 export type ZipFaultKind = 'corruptZip' | 'truncatedZip';
 
-export function isZipFault(kind: FaultKind | undefined): kind is ZipFaultKind {
-  return kind === 'corruptZip' || kind === 'truncatedZip';
-}
-
 export interface FaultDecision {
   latencyMs: number;
   /** Whether the fault (and latency) strikes before the handler runs or after it stored its change. */

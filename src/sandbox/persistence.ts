@@ -1,8 +1,5 @@
-// Optional JSON persistence: changes are saved shortly after they happen, one save at a time, each
-// written whole (temporary file + rename, waiting out a brief hold on Windows), and loaded at start.
-// Every running sandbox has a data file of its own: with `dataDir`, a sandbox takes the first slot
-// (sandbox-1.json, sandbox-2.json, …) no other running sandbox holds, by a lock it keeps while it
-// runs (a crashed sandbox's lock is taken over), so two VS Code windows never write one file.
+// Optional JSON persistence. Every running sandbox has a data file of its own (with `dataDir`, a slot held
+// by a lock that a crashed sandbox's successor takes over), so two VS Code windows never write one file.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../files/atomicFile';

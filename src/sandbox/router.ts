@@ -1,10 +1,30 @@
-// Route table with case-insensitive literal segments and URL-decoded parameters. The raw path is
-// split on '/' before decoding, so an encoded slash (%2F) stays inside its parameter.
+// Route table with case-insensitive literal segments and URL-decoded parameters, and what a handler gets:
+// the request and the sandbox's data. The raw path is split on '/' before decoding, so an encoded slash
+// (%2F) stays inside its parameter.
 import type { ServerResponse } from 'node:http';
+import type { Behaviour } from './behaviour';
+import type { CustomerStore } from './customerStore';
 import { badRequest } from './errors';
-import type { QueryParams } from './validate';
-import type { SandboxContext } from './context';
 import type { ZipFaultKind } from './faults';
+import type { MutableState, StaticState } from './records';
+import type { Registry } from './registry';
+import type { PreparedLists } from './registryDownload';
+import type { QueryParams } from './validate';
+
+/** The sandbox's data, shared by every route handler. */
+export interface SandboxContext {
+  readonly seed: number;
+  readonly registry: Registry;
+  /** The registry lists' ZIPs kept once built (--keep-lists); undefined: built as each download streams. */
+  readonly preparedLists?: PreparedLists;
+  readonly customers: CustomerStore;
+  readonly state: MutableState;
+  readonly statics: StaticState;
+  /** The answers to spec-silent points (src/sandbox/behaviour.ts). */
+  readonly behaviour: Behaviour;
+  /** Call after every change (schedules persistence when a data file is set). */
+  changed(): void;
+}
 
 export interface RequestContext {
   params: Record<string, string>;
@@ -28,14 +48,24 @@ export interface RouteSpec {
   path: string;
   /** Writes need the full-permission key. */
   write: boolean;
-  /** The operation's name, as the behaviour points' route sets (routes/operationSets.ts) list it. */
+  /** The operation's name, as the client's errors name it. */
   name: string;
   handler: Handler;
+  /** Its documented 200 answer is a boolean (behaviour point booleanAnswer: `false` changes nothing). */
+  answersBoolean?: boolean;
+  /**
+   * The platform's older OpenAPI export (shared/spec/reference/general.swagger.json) lacks it (behaviour
+   * point operations: `olderExport` answers 404 with an empty body, as an unknown route does). /ebill and
+   * /evoucher belong to other APIs that export does not describe, so they are not marked.
+   */
+  notInOlderExport?: boolean;
 }
 
-/** A route; every method but GET writes unless `write` says otherwise. */
-export function route(method: RouteSpec['method'], path: string, name: string, handler: Handler, write = method !== 'GET'): RouteSpec {
-  return { method, path, write, name, handler };
+type Flags = Pick<RouteSpec, 'answersBoolean' | 'notInOlderExport'>;
+
+/** A route; every method but GET writes. */
+export function route(method: RouteSpec['method'], path: string, name: string, handler: Handler, flags: Flags = {}): RouteSpec {
+  return { method, path, write: method !== 'GET', name, handler, ...flags };
 }
 
 interface CompiledRoute extends RouteSpec {
@@ -46,21 +76,16 @@ interface CompiledRoute extends RouteSpec {
 export type RouteMatch = { route: CompiledRoute; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 
 export class Router {
-  private readonly routes: CompiledRoute[] = [];
+  private readonly routes: CompiledRoute[];
 
-  add(...specs: RouteSpec[]): this {
-    for (const spec of specs) {
+  constructor(specs: readonly RouteSpec[]) {
+    this.routes = specs.map((spec) => {
       const segments = spec.path
         .split('/')
         .filter(Boolean)
         .map((s) => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
-      this.routes.push({ ...spec, segments, literalCount: segments.filter((s) => 'literal' in s).length });
-    }
-    return this;
-  }
-
-  list(): readonly RouteSpec[] {
-    return this.routes;
+      return { ...spec, segments, literalCount: segments.filter((s) => 'literal' in s).length };
+    });
   }
 
   /**

@@ -2,24 +2,20 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authorize, generateKey } from './auth';
-import { Behaviour } from './behaviour';
-import type { SandboxContext } from './context';
+import { Behaviour, type BehaviourSettings } from './behaviour';
 import { handleControl } from './control';
 import { CustomerStore } from './customerStore';
 import { ApiError, ErrorCode } from './errors';
-import { FaultInjector, isZipFault, type FaultDecision } from './faults';
+import { FaultInjector, type FaultDecision } from './faults';
 import { claimDataSlot, loadData, SaveScheduler, type DataSlot, type PersistedData } from './persistence';
 import { Registry } from './registry';
 import { PreparedLists } from './registryDownload';
-import { caseInsensitiveQuery, RESPONDED, type RequestContext } from './router';
-import { createRouter } from './routes';
-import { BOOLEAN_ANSWER_ROUTES, NOT_IN_OLDER_EXPORT } from './routes/operationSets';
-import { send, sendEmpty, sendJson } from './answers';
+import { caseInsensitiveQuery, RESPONDED, Router, type RequestContext, type SandboxContext } from './router';
+import { ROUTES } from './routes';
+import { send, sendJson } from './answers';
 import { reshapeAnswer } from './reshape';
-import { generateCustomers, generateInvalidCustomers, generateMutableState, generateStaticState } from './seed/generate';
-import type { BehaviourSettings, FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
-
-export type { BehaviourSettings, FaultPlan, SandboxHandle, SandboxOptions } from './types';
+import { generateCustomers, generateMutableState, generateStaticState } from './seed/generate';
+import type { FaultPlan, RequestLogEntry, SandboxHandle, SandboxOptions } from './types';
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const MAX_LOG_ENTRIES = 50_000;
@@ -81,27 +77,22 @@ async function loadOrGenerate(options: SandboxOptions, dataFile: string | undefi
   const seed = persisted?.seed ?? options.seed ?? 1;
   const registry = new Registry(seed, options.registry ?? 5000);
   const state = persisted?.state ?? generateMutableState(seed);
-  let customers: CustomerStore;
-  if (persisted) {
-    customers = new CustomerStore(persisted.customers, persisted.nextCustomerId);
-    registry.importOverrides(persisted.registry);
-  } else {
-    const regular = generateCustomers(seed, options.customers ?? 300, registry);
-    customers = new CustomerStore([...regular, ...generateInvalidCustomers(seed, options.invalidCustomers ?? 0, regular.length + 1)]);
-  }
+  if (persisted) registry.importOverrides(persisted.registry);
+  const customers = persisted
+    ? new CustomerStore(persisted.customers, persisted.nextCustomerId)
+    : new CustomerStore(generateCustomers(seed, options.customers ?? 300, registry, options.invalidCustomers ?? 0));
   const preparedLists = options.keepLists ? new PreparedLists() : undefined;
   const app: SandboxContext = { seed, registry, preparedLists, customers, state, statics: generateStaticState(seed, state.company), behaviour: new Behaviour(options.behaviour), changed: () => undefined };
   return { app, persisted: persisted !== undefined };
 }
 
-/** The HTTP server that stands in for the General API: one request at a time through handle(). */
 class SandboxServer implements SandboxHandle {
   readonly keys: { full: string; restricted: string };
   url = '';
   port = 0;
   private readonly faults = new FaultInjector();
   private readonly log: RequestLogEntry[] = [];
-  private readonly router = createRouter();
+  private readonly router = new Router(ROUTES);
   /** API requests received whose answer has not finished (or died) yet. */
   private inFlightCount = 0;
   private readonly server = http.createServer((req, res) => {
@@ -148,7 +139,8 @@ class SandboxServer implements SandboxHandle {
       return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app: this.app, faults: this.faults, log: this.log, inFlight: () => this.inFlightCount });
     }
     const decision = this.faults.decide(method, path);
-    const zipFault = decision && isZipFault(decision.fault) ? decision.fault : undefined;
+    const fault = decision?.fault;
+    const zipFault = fault === 'corruptZip' || fault === 'truncatedZip' ? fault : undefined;
     let struck: RequestLogEntry['fault'];
     this.logWhenDone(res, () => ({ method, path, ...(query !== undefined ? { query } : {}), ...(struck ? { fault: struck } : {}) }));
     /** Latency, then the planned fault (if any); true when the fault answered. */
@@ -206,12 +198,11 @@ class SandboxServer implements SandboxHandle {
     if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
     if ('methodNotAllowed' in match) throw new ApiError(405, ErrorCode.methodNotAllowed, 'Method not allowed.', `${method} ${path}`);
     // Spec-silent (behaviour point operations): a platform at the older export's level lacks some operations.
-    const lacking = behaviour.answerFor('operations') === 'olderExport' && NOT_IN_OLDER_EXPORT.has(match.route.name);
-    if (lacking) return sendEmpty(res, 404);
+    if (behaviour.answerFor('operations') === 'olderExport' && match.route.notInOlderExport) return send(res, 404);
     authorize(req, this.keys, match.route.write, behaviour.answerFor('badKeyStatus'));
     // Spec-silent (behaviour point booleanAnswer): `false` runs the operation on a copy of the data
     // (so bad input still gets its error), answers false and keeps nothing.
-    const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && BOOLEAN_ANSWER_ROUTES.has(match.route.name);
+    const answerFalse = behaviour.answerFor('booleanAnswer') === 'false' && match.route.answersBoolean;
     let bodyPromise: Promise<unknown> | undefined;
     const ctx: RequestContext = {
       params: match.params,
@@ -267,14 +258,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // A data folder: a file of this sandbox's own, held while it runs (persistence.ts).
   const slot: DataSlot | undefined = !options.dataFile && options.dataDir ? await claimDataSlot(options.dataDir) : undefined;
   const dataFile = options.dataFile ?? slot?.file;
-  let loaded;
-  try {
-    loaded = await loadOrGenerate(options, dataFile);
-  } catch (error) {
+  const { app, persisted } = await loadOrGenerate(options, dataFile).catch(async (error: unknown) => {
     await slot?.release();
     throw error;
-  }
-  const { app } = loaded;
+  });
   let saver: SaveScheduler | undefined;
   if (dataFile) {
     const snapshot = (): PersistedData => ({
@@ -285,7 +272,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!options.quiet) console.error(`sandbox: the data could not be saved to ${dataFile}: ${error.message}`);
     });
     app.changed = () => saver?.schedule();
-    if (!loaded.persisted) await saver.flush();
+    if (!persisted) await saver.flush();
   }
   const sandbox = new SandboxServer(app, options, dataFile, saver, slot);
   await sandbox.listen();

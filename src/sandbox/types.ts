@@ -1,8 +1,6 @@
 // Public option and handle types of the sandbox (the contract other parts build on).
 import type { BehaviourSettings } from './behaviour';
 
-export type { BehaviourSettings };
-
 /**
  * `corruptZip` and `truncatedZip` act on the registry ZIP download only (other routes answer normally):
  * the body stays a complete JSON string of valid base64, but the ZIP inside has bytes flipped in its

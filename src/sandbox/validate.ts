@@ -4,9 +4,7 @@ import type { AnswerOf } from './behaviour';
 import { badRequest, ErrorCode, notFound, unprocessable } from './errors';
 
 /** Query parameters; names are matched case-insensitively. */
-export interface QueryParams {
-  get(name: string): string | null;
-}
+export type QueryParams = Pick<URLSearchParams, 'get'>;
 
 export type JsonObject = Record<string, unknown>;
 
@@ -26,18 +24,15 @@ export function expectArray(body: unknown, what: string): unknown[] {
   return body;
 }
 
-/** A string field that may be absent or null; any other type is a 400. */
-export function optString(o: JsonObject, field: string): string | null | undefined {
+/** A field of this type that may be absent or null; any other type is a 400. */
+function optional<T>(o: JsonObject, field: string, type: 'string' | 'boolean'): T | null | undefined {
   const v = o[field];
-  if (v === undefined || v === null || typeof v === 'string') return v;
-  throw badRequest('The request body is invalid.', `${field} must be a string.`);
+  if (v === undefined || v === null || typeof v === type) return v as T | null | undefined;
+  throw badRequest('The request body is invalid.', `${field} must be a ${type}.`);
 }
 
-export function optBool(o: JsonObject, field: string): boolean | null | undefined {
-  const v = o[field];
-  if (v === undefined || v === null || typeof v === 'boolean') return v;
-  throw badRequest('The request body is invalid.', `${field} must be a boolean.`);
-}
+export const optString = (o: JsonObject, field: string) => optional<string>(o, field, 'string');
+export const optBool = (o: JsonObject, field: string) => optional<boolean>(o, field, 'boolean');
 
 export function reqInt(o: JsonObject, field: string): number {
   const v = o[field];
@@ -72,10 +67,7 @@ export function optEnum<T extends string>(value: unknown, allowed: readonly T[],
   return value === undefined || value === null || value === '' ? undefined : parseEnum(value, allowed, name);
 }
 
-interface Paging {
-  page: number;
-  pageSize: number;
-}
+type Paging = Record<'page' | 'pageSize', number>;
 
 /**
  * Page is 1-based; PageSize defaults to 20. Above the limit (spec-silent, behaviour point

@@ -1,7 +1,8 @@
 // Test helper: a quiet sandbox on a free loopback port, closed after use.
 import { startSandbox } from '../../src/sandbox/server';
 import { maybeViaPrism } from './prismProxy';
-import type { BehaviourSettings, SandboxHandle, SandboxOptions } from '../../src/sandbox/types';
+import type { BehaviourSettings } from '../../src/sandbox/behaviour';
+import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/types';
 
 export type { BehaviourSettings, SandboxHandle, SandboxOptions };
 

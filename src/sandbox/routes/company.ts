@@ -1,7 +1,17 @@
-// The company record, its modules and the companies of the calling user.
-import { route, type RouteSpec } from '../router';
+// The company record, its modules, the companies of the calling user, its read-only account data
+// (alerts, campaigns, credits, exchange rates), and its settings (tax office credentials, mailing switches).
+import { route, type RouteSpec, type SandboxContext } from '../router';
+import { badRequest, unprocessable } from '../errors';
 import { COMPANY_UPDATABLE, PAYMENT_MEANS_CODES } from '../records';
-import { expectObject, optEnum, optString } from '../validate';
+import { expectObject, optBool, optEnum, optString, parseBoolParam } from '../validate';
+
+function setMailing(app: SandboxContext, module: 'WhatsApp' | 'Portal', active: boolean, unavailable: string): true {
+  const row = app.state.mailing.find((m) => m.ModuleID === module);
+  if (!row) throw unprocessable(unavailable);
+  row.IsActive = active;
+  app.changed();
+  return true;
+}
 
 export const companyRoutes: RouteSpec[] = [
   route('GET', '/general/Company', 'company.get', ({ app }) => app.state.company),
@@ -27,4 +37,29 @@ export const companyRoutes: RouteSpec[] = [
   route('GET', '/general/Company/Modules', 'company.modules', ({ app }) => app.statics.modules),
   // Assumed shape (not shown in the specification): an array of { Name, TaxNumber, IsActive }.
   route('GET', '/general/Company/List', 'company.list', ({ app }) => app.statics.companies),
+  route('GET', '/general/Alerts', 'alerts', ({ app }) => app.statics.alerts),
+  route('GET', '/general/Campaigns', 'campaigns', ({ app }) => app.statics.campaigns),
+  route('GET', '/general/Credits', 'credits', ({ app }) => app.statics.credits),
+  route('GET', '/general/ExchangeRate', 'exchangeRate', ({ app }) => app.statics.exchangeRate),
+  // InteractiveTaxOfficeUserResponse is assumed to be { UserName, Password } (not shown in the specification).
+  route('GET', '/general/InteractiveTaxOffice', 'taxOffice.get', ({ app }) => app.state.taxOffice, { notInOlderExport: true }),
+  route('PUT', '/general/InteractiveTaxOffice', 'taxOffice.update', ({ app, query }) => {
+    const userName = (query.get('UserName') ?? '').trim();
+    const password = query.get('Password') ?? '';
+    if (!userName) throw unprocessable('UserName is required.', 'UserName');
+    if (!password) throw unprocessable('Password is required.', 'Password');
+    app.state.taxOffice = { UserName: userName, Password: password };
+    app.changed();
+    return true;
+  }, { answersBoolean: true, notInOlderExport: true }),
+  route('GET', '/general/Mailing/Setting', 'mailing.settings', ({ app }) => app.state.mailing),
+  route('POST', '/general/Mailing/Whatsapp/Setting/{IsActive}', 'mailing.setChat', ({ app, params }) =>
+    setMailing(app, 'WhatsApp', parseBoolParam(params.IsActive, 'IsActive'), 'The chat module is not available.'), { answersBoolean: true }),
+  // UpdateInvoiceMailingMailCommand is assumed to be { IsActive: boolean }, answered with true;
+  // it switches the 'Portal' row (the e-mail feature) of GET /Mailing/Setting.
+  route('POST', '/general/Mailing/Email/Setting', 'mailing.setEmail', async ({ app, json }) => {
+    const active = optBool(expectObject(await json(), 'UpdateInvoiceMailingMailCommand'), 'IsActive');
+    if (active == null) throw badRequest('The request body is invalid.', 'IsActive is required.');
+    return setMailing(app, 'Portal', active, 'The e-mail module is not available.');
+  }, { answersBoolean: true, notInOlderExport: true }),
 ];

@@ -1,10 +1,10 @@
 // Customers: paged list with search and sort, all-or-nothing bulk create, update, single and bulk delete.
-import { route, type RouteSpec } from '../router';
+import { route, type RouteSpec, type SandboxContext } from '../router';
 import { checkTaxId } from '../../domain/taxId';
 import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
 import { SORTABLE_COLUMNS } from '../customerStore';
-import { ApiError, badRequest, ErrorCode, notFound, ValidationMessages, type ErrorItem } from '../errors';
-import { answerMissing, emptyListAnswer, noMatchAnswer, sendEmpty } from '../answers';
+import { ApiError, badRequest, ErrorCode, notFound, ValidationMessages } from '../errors';
+import { emptyListAnswer, noMatchAnswer, recordOrMissing, send } from '../answers';
 import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
 
 const SEARCH_LIMIT = 100;
@@ -28,30 +28,33 @@ const DUPLICATE = {
 } as const;
 const DUPLICATES: ReadonlySet<string> = new Set(Object.values(DUPLICATE));
 
-/** A problem with one element of a POST body, by its position and the field it is about. */
-interface RowProblem {
-  index: number;
-  field: 'Name' | 'TaxNumber';
+/** A business-rule problem: its text, the error's Detail, and for a POST the element's index. */
+interface Problem {
   text: string;
+  detail: string;
+  index?: number;
 }
 
 /**
  * The error for rejected customers. Spec-silent (behaviour point duplicateStatus): when every
  * problem is a tax number that exists already, 422 (business rule) or 409 with code 1015
  * ("record already added" in the platform's catalogue); any other problem keeps it a 422, or for a
- * POST the status of behaviour point customerBatchStatus (`batch`).
+ * POST the status of behaviour point customerBatchStatus.
  */
-function rejection(duplicateStatus: '422' | '409' | 'accept', errors: ErrorItem[], batch?: { status: '400' | '422' | '400unnamed'; problems: RowProblem[] }): ApiError {
-  if (duplicateStatus === '409' && errors.every((e) => DUPLICATES.has(e.Description))) {
+function rejection(app: SandboxContext, problems: Problem[], post = false): ApiError {
+  const errors = problems.map((p) => ({ Code: ErrorCode.businessRule, Description: p.text, Detail: p.detail }));
+  if (app.behaviour.answerFor('duplicateStatus') === '409' && problems.every((p) => DUPLICATES.has(p.text))) {
     return ApiError.many(409, errors.map((e) => ({ ...e, Code: ErrorCode.alreadyExists })));
   }
-  if (batch?.status === '400') {
+  const batchStatus = post ? app.behaviour.answerFor('customerBatchStatus') : '422';
+  if (batchStatus === '400') {
     // The model-validation answer: each message with the element's property path.
-    return new ValidationMessages(batch.problems.map((p) => [`[${p.index}].${p.field}`, p.text]));
+    const field = (p: Problem) => (p.text.startsWith('Name') ? 'Name' : 'TaxNumber');
+    return new ValidationMessages(problems.map((p) => [`[${p.index}].${field(p)}`, p.text]));
   }
-  if (batch?.status === '400unnamed') {
+  if (batchStatus === '400unnamed') {
     // The platform's error shape, with the messages only: which element each is about is not said.
-    return ApiError.many(400, batch.problems.map((p) => ({ Code: ErrorCode.badRequest, Description: p.text, Detail: '' })));
+    return ApiError.many(400, problems.map((p) => ({ Code: ErrorCode.badRequest, Description: p.text, Detail: '' })));
   }
   return ApiError.many(422, errors);
 }
@@ -103,30 +106,26 @@ export const customerRoutes: RouteSpec[] = [
     if (list.length === 0) throw badRequest('The customer list is empty.');
     const rows = list.map((item, i) => readFields(expectObject(item, `Element ${i}`)));
     // All or nothing: collect every bad element, then reject the whole array.
-    const errors: ErrorItem[] = [];
-    const rowProblems: RowProblem[] = [];
+    const problems: Problem[] = [];
     const seen = new Set<string>();
     const good: CustomerFields[] = [];
     // duplicateStatus `accept`: a tax number stored already, or twice in the list, is stored again.
     const unique = app.behaviour.answerFor('duplicateStatus') !== 'accept';
     rows.forEach((f, i) => {
-      const problems = ruleProblems(f);
-      if (unique && f.TaxNumber && problems.length === 0) {
-        if (app.customers.getByTaxNumber(f.TaxNumber)) problems.push(DUPLICATE.exists);
-        else if (seen.has(f.TaxNumber)) problems.push(DUPLICATE.twice);
+      const texts = ruleProblems(f);
+      if (unique && f.TaxNumber && texts.length === 0) {
+        if (app.customers.getByTaxNumber(f.TaxNumber)) texts.push(DUPLICATE.exists);
+        else if (seen.has(f.TaxNumber)) texts.push(DUPLICATE.twice);
         seen.add(f.TaxNumber);
       }
-      if (problems.length === 0) good.push(f);
-      for (const p of problems) {
-        errors.push({ Code: ErrorCode.businessRule, Description: p, Detail: `index ${i}, TaxNumber ${f.TaxNumber ?? ''}` });
-        rowProblems.push({ index: i, field: p.startsWith('Name') ? 'Name' : 'TaxNumber', text: p });
-      }
+      if (texts.length === 0) good.push(f);
+      for (const text of texts) problems.push({ text, detail: `index ${i}, TaxNumber ${f.TaxNumber ?? ''}`, index: i });
     });
-    if (errors.length && app.behaviour.answerFor('customerBatchBadRow') === 'createGood' && good.length) {
+    if (problems.length && app.behaviour.answerFor('customerBatchBadRow') === 'createGood' && good.length) {
       app.customers.create(good);
       app.changed();
     }
-    if (errors.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), errors, { status: app.behaviour.answerFor('customerBatchStatus'), problems: rowProblems });
+    if (problems.length) throw rejection(app, problems, true);
     const created = app.customers.create(rows);
     app.changed();
     // Spec-silent (behaviour point customerCreateAnswer): the export only says "a string".
@@ -136,7 +135,7 @@ export const customerRoutes: RouteSpec[] = [
       case 'true':
         return true;
       case 'emptyBody':
-        return sendEmpty(res);
+        return send(res, 200);
     }
   }),
   route('PUT', '/general/Customers', 'customers.update', async ({ app, json }) => {
@@ -147,26 +146,23 @@ export const customerRoutes: RouteSpec[] = [
     const problems = ruleProblems(fields);
     const other = fields.TaxNumber ? app.customers.getByTaxNumber(fields.TaxNumber) : undefined;
     if (other && other.ID !== id && app.behaviour.answerFor('duplicateStatus') !== 'accept') problems.push(DUPLICATE.elsewhere);
-    if (problems.length) throw rejection(app.behaviour.answerFor('duplicateStatus'), problems.map((p) => ({ Code: ErrorCode.businessRule, Description: p, Detail: `ID ${id}` })));
+    if (problems.length) throw rejection(app, problems.map((text) => ({ text, detail: `ID ${id}` })));
     app.customers.update(id, fields);
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
-  route('GET', '/general/Customers/{ID}', 'customers.get', ({ app, params, res }) => {
-    const id = parseInt32(params.ID, 'ID');
-    const found = app.customers.get(id);
-    // Spec-silent (behaviour point recordLookupMissing).
-    if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `ID ${id}`));
-    return found;
-  }),
+  route('GET', '/general/Customers/{ID}', 'customers.get', (ctx) => {
+    const id = parseInt32(ctx.params.ID, 'ID');
+    return recordOrMissing(ctx, ctx.app.customers.get(id), notFound('Customer not found.', `ID ${id}`));
+  }, { notInOlderExport: true }),
   route('DELETE', '/general/Customers/{ID}', 'customers.delete', ({ app, params }) => {
     const id = parseInt32(params.ID, 'ID');
     if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
     app.customers.delete([id]);
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   route('DELETE', '/general/Customers/Bulk', 'customers.deleteBulk', async ({ app, json }) => {
     const ids = expectArray(await json(), 'The ID list');
     if (ids.length === 0 || !ids.every((v) => typeof v === 'number' && Number.isInteger(v))) throw badRequest('The request body is invalid.', 'Send a non-empty JSON array of integer IDs.');
@@ -175,13 +171,12 @@ export const customerRoutes: RouteSpec[] = [
     app.customers.delete(ids as number[]);
     app.changed();
     return true;
+  }, { answersBoolean: true }),
+  route('GET', '/general/Customers/Search/{searchText}', 'customers.search', ({ app, params }) => {
+    const found = app.customers.view({ search: params.searchText }).slice(0, SEARCH_LIMIT);
+    return noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), found.map(toResponse));
   }),
-  route('GET', '/general/Customers/Search/{searchText}', 'customers.search', ({ app, params }) =>
-    noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.customers.search(params.searchText, SEARCH_LIMIT).map(toResponse))),
-  route('GET', '/general/Customers/GetCustomerInfo/{TaxNumber}', 'customers.getByTaxNumber', ({ app, params, res }) => {
-    const found = app.customers.getByTaxNumber(params.TaxNumber.trim());
-    // Spec-silent (behaviour point recordLookupMissing).
-    if (!found) return answerMissing(res, app.behaviour.answerFor('recordLookupMissing'), notFound('Customer not found.', `TaxNumber ${params.TaxNumber}`));
-    return found;
-  }),
+  route('GET', '/general/Customers/GetCustomerInfo/{TaxNumber}', 'customers.getByTaxNumber', (ctx) =>
+    recordOrMissing(ctx, ctx.app.customers.getByTaxNumber(ctx.params.TaxNumber.trim()),
+      notFound('Customer not found.', `TaxNumber ${ctx.params.TaxNumber}`))),
 ];

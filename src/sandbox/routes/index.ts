@@ -1,25 +1,15 @@
 // Every API route of the sandbox (41 operations).
-import { Router } from '../router';
-import { accountRoutes } from './account';
-import { certificateRoutes } from './certificates';
+import type { RouteSpec } from '../router';
 import { companyRoutes } from './company';
+import { companyListRoutes } from './companyLists';
 import { customerRoutes } from './customers';
-import { documentRoutes } from './documents';
-import { identificationRoutes } from './identifications';
 import { registryRoutes } from './registry';
-import { settingsRoutes } from './settings';
 import { templateRoutes } from './templates';
 
-export function createRouter(): Router {
-  return new Router().add(
-    ...accountRoutes,
-    ...companyRoutes,
-    ...certificateRoutes,
-    ...documentRoutes,
-    ...identificationRoutes,
-    ...customerRoutes,
-    ...registryRoutes,
-    ...settingsRoutes,
-    ...templateRoutes,
-  );
-}
+export const ROUTES: readonly RouteSpec[] = [
+  ...companyRoutes,
+  ...companyListRoutes,
+  ...customerRoutes,
+  ...registryRoutes,
+  ...templateRoutes,
+];

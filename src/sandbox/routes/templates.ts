@@ -9,13 +9,13 @@ type Flags = Record<'IsActive' | 'IsDefault', boolean | null | undefined>;
 
 /**
  * Applies IsActive/IsDefault: making one the default clears the others; the default must stay
- * active; the only default cannot be unset (set another one instead).
+ * active; the only default cannot be unset (set another one instead). A broken rule is `refused`.
  */
-function applyFlags<T extends SeriesRecord>(list: T[], item: T, flags: Flags, what: string): void {
+function applyFlags<T extends SeriesRecord>(list: T[], item: T, flags: Flags, what: string, refused = unprocessable) {
   const nextActive = flags.IsActive ?? item.IsActive;
   const nextDefault = flags.IsDefault ?? item.IsDefault;
-  if (nextDefault && !nextActive) throw unprocessable(`An inactive ${what} cannot be the default.`, `ID ${item.ID}`);
-  if (item.IsDefault && flags.IsDefault === false) throw unprocessable(`There must be a default ${what}; make another one the default instead.`, `ID ${item.ID}`);
+  if (nextDefault && !nextActive) throw refused(`An inactive ${what} cannot be the default.`, `ID ${item.ID}`);
+  if (item.IsDefault && flags.IsDefault === false) throw refused(`There must be a default ${what}; make another one the default instead.`, `ID ${item.ID}`);
   item.IsActive = nextActive;
   if (nextDefault && !item.IsDefault) for (const other of list) other.IsDefault = other === item;
 }
@@ -54,20 +54,16 @@ export const templateRoutes: RouteSpec[] = [
     }
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
   route('PUT', '/evoucher/Series', 'evoucher.updateSeries', async ({ app, json }) => {
     const body = expectObject(await json(), 'UpdateSerieCommand');
     const id = reqInt(body, 'ID');
     const flags = readFlags(app.behaviour.answerFor('templatePutOmitted'), body);
     const item = app.state.series.find((s) => s.ID === id);
     if (!item) throw notFound('Series not found.', `ID ${id}`);
-    try {
-      applyFlags(app.state.series, item, flags, 'series');
-    } catch (e) {
-      // The specification lists no 422 for series: the same rule answers 400 here.
-      throw badRequest((e as Error).message, `ID ${id}`);
-    }
+    // The specification lists no 422 for series: the same rule answers 400 here.
+    applyFlags(app.state.series, item, flags, 'series', badRequest);
     app.changed();
     return true;
-  }),
+  }, { answersBoolean: true }),
 ];

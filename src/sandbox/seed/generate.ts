@@ -128,9 +128,9 @@ export function generateStaticState(seed: number, company: MutableState['company
 
 /**
  * Customers: most are registered taxpayers (their numbers come from the registry), the rest have
- * valid checksums but are not registered.
+ * valid checksums but are not registered; then `invalid` legacy customers.
  */
-export function generateCustomers(seed: number, count: number, registry: Registry): CustomerRecord[] {
+export function generateCustomers(seed: number, count: number, registry: Registry, invalid = 0): CustomerRecord[] {
   const rng = new Prng(seed * 31 + 3);
   const today = todayUtc();
   const out: CustomerRecord[] = [];
@@ -177,14 +177,14 @@ export function generateCustomers(seed: number, count: number, registry: Registr
       ModifiedDate: created,
     });
   }
-  return out;
+  return [...out, ...generateInvalidCustomers(seed, invalid, count + 1)];
 }
 
 /**
  * Legacy customers whose tax numbers fail the checksum (typed before the API checked them), IDs
  * after `firstId`; a separate stream of the seed, so the regular customers stay the same.
  */
-export function generateInvalidCustomers(seed: number, count: number, firstId: number): CustomerRecord[] {
+function generateInvalidCustomers(seed: number, count: number, firstId: number): CustomerRecord[] {
   const rng = new Prng(seed * 31 + 7);
   const today = todayUtc();
   const out: CustomerRecord[] = [];

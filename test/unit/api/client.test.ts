@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandbox } from '../../../src/sandbox/server';
-import type { SandboxHandle } from '../../../src/sandbox/server';
+import type { SandboxHandle } from '../../../src/sandbox/types';
 import {
   createClient,
   createCustomersInBatches,
