@@ -5,8 +5,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { crc32 } from 'node:zlib';
-import { RegistryXmlParser } from './registryXml';
-import type { Taxpayer } from './registryXml';
+import { RegistryXmlParser, type Taxpayer } from './registryXml';
 import { readBytes, readLocalHeader, ZipArchive, ZipError, type ZipEntry } from './zip';
 
 export type RegistryZipErrorCode =
@@ -104,7 +103,7 @@ export async function* iterateRegistryZipBatches(source: Buffer | string, option
     if (unsafe) throw unsafeName(unsafe.name);
     const files = zip.files();
     const list = await findList(zip, files);
-    if (list) return yield* parseEntry(list, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, new TaxpayerReader());
+    if (list) return yield* parseEntry(list, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, new RegistryXmlParser());
     throw new RegistryZipError('noUsableEntry', files.length === 0 ? 'The ZIP is empty.' : `None of the ZIP's ${files.length} entries holds a registry list.`);
   } finally {
     await zip.close();
@@ -144,28 +143,6 @@ async function findList(zip: ZipArchive, files: readonly ZipEntry[]): Promise<Li
   return list;
 }
 
-/** iterateRegistryZipBatches one taxpayer at a time (for callers that want single items). */
-export async function* iterateRegistryZip(source: Buffer | string, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer, RegistryZipSummary> {
-  const batches = iterateRegistryZipBatches(source, options);
-  for (let r = await batches.next(); ; r = await batches.next()) {
-    if (r.done) return r.value;
-    yield* r.value;
-  }
-}
-
-/** Callback form; resolves with the entry name, count and inflated size. */
-export async function readRegistryZip(
-  source: Buffer | string,
-  onTaxpayer: (t: Taxpayer) => void,
-  options: RegistryZipOptions = {},
-): Promise<RegistryZipSummary> {
-  const batches = iterateRegistryZipBatches(source, options);
-  for (let r = await batches.next(); ; r = await batches.next()) {
-    if (r.done) return r.value;
-    for (const t of r.value) onTaxpayer(t);
-  }
-}
-
 export interface RegistryZipSummary {
   entryName: string;
   taxpayers: number;
@@ -194,31 +171,6 @@ export interface ListReader<B> {
   readonly taxpayerCount: number;
   /** Inflated bytes to buffer ahead of it (default READ_AHEAD_BYTES). */
   readonly readAheadBytes?: number;
-}
-
-/** The XML parser as a ListReader: the taxpayers of each chunk as one batch. */
-export class TaxpayerReader implements ListReader<Taxpayer[]> {
-  private batch: Taxpayer[] = [];
-  private readonly parser = new RegistryXmlParser((t) => this.batch.push(t));
-
-  write(chunk: Buffer): void {
-    this.parser.write(chunk);
-  }
-
-  end(): void {
-    this.parser.end();
-  }
-
-  take(): Taxpayer[] | undefined {
-    if (this.batch.length === 0) return undefined;
-    const ready = this.batch;
-    this.batch = [];
-    return ready;
-  }
-
-  get taxpayerCount(): number {
-    return this.parser.taxpayerCount;
-  }
 }
 
 /**
