@@ -43,11 +43,6 @@ export class RegistryXmlError extends Error {
   }
 }
 
-export interface RegistryXmlParserOptions {
-  /** Longest text (one field) or markup construct held back between chunks; default 1 MiB. */
-  maxPendingBytes?: number;
-}
-
 const GT = 62; // >
 const SLASH = 47;
 const BANG = 33;
@@ -146,7 +141,7 @@ function aliasField(s: string, start: number, end: number): Field {
   }
 }
 
-/** Push parser (registryZip.ts's ListReader): `write` chunks, `end` at the end; `take` the complete `<User>`s so far. */
+/** Push parser (registryZip.ts's ListReader): `write` chunks, `end` at the end; `take` the `<User>`s read so far. */
 export class RegistryXmlParser {
   /** Unconsumed bytes from the end of the previous chunk. */
   private pending: Buffer | undefined;
@@ -154,7 +149,6 @@ export class RegistryXmlParser {
   private buf: Buffer = EMPTY;
   /** Bytes of input before `pending` (for error offsets). */
   private consumed = 0;
-  private readonly maxPending: number;
   /** The taxpayers parsed since the last take(). */
   private batch: Taxpayer[] = [];
 
@@ -172,9 +166,8 @@ export class RegistryXmlParser {
   private sawElement = false;
   private count = 0;
 
-  constructor(options: RegistryXmlParserOptions = {}) {
-    this.maxPending = options.maxPendingBytes ?? 1024 * 1024;
-  }
+  /** maxPending: the longest text (one field) or markup construct held back between chunks. */
+  constructor(private readonly maxPending = 1024 * 1024) {}
 
   /** Number of taxpayers emitted so far. */
   get taxpayerCount(): number {

@@ -6,10 +6,11 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Taxpayer } from '../domain/registryXml';
+import { iterateRegistryZipBatches, type RegistryZipOptions } from '../domain/registryZip';
 import { removeRetrying } from '../files/lockedFiles';
 import { encodeRecord, FILES, INDEX_FORMAT, taxNumberKey, type IndexMeta } from './format';
 import { openIndexSink, type IndexSink } from './indexSink';
-import { EncodedBatch } from './listEncoder';
+import type { EncodedBatch } from './listEncoder';
 import { buildFolderName, installIndexFolder } from './listStorage';
 import { TaxNumberTable } from './taxNumberTable';
 import { RUN_PAIRS } from './titleWords';
@@ -23,7 +24,7 @@ export interface IndexSource {
   zipPath?: string;
 }
 
-export interface BuildOptions {
+export interface BuildOptions extends RegistryZipOptions {
   signal?: AbortSignal;
   /** Called every few thousand taxpayers with the count so far. */
   onProgress?: (taxpayers: number) => void;
@@ -79,7 +80,7 @@ export class PendingIndex {
         throw new IndexBuildCancelledError();
       }
       const item = r.value;
-      if (item instanceof EncodedBatch) {
+      if ('blockEnds' in item) {
         const io = this.addEncoded(item);
         if (io) await io;
       } else {
@@ -116,7 +117,7 @@ export class PendingIndex {
   private addEncoded(batch: EncodedBatch): Promise<void> | undefined {
     if (batch.first !== this.count) throw new Error(`Encoded taxpayers come in order: ${batch.first} came after ${this.count - 1}.`);
     for (let i = 0; i < batch.keys.length; i++) this.taxNumbers.add(batch.keys[i]);
-    this.count += batch.count;
+    this.count += batch.keys.length;
     return this.sink.addEncoded(batch);
   }
 
@@ -174,4 +175,10 @@ export async function buildIndex(storageDir: string, taxpayers: AsyncIterable<Ta
     await pending.abandon();
     throw error;
   }
+}
+
+/** An index built from a registry ZIP file on disk (after a download, or to upgrade an index of an older format). */
+export function buildIndexFromZip(zipPath: string, storageDir: string, source: IndexSource, options: BuildOptions = {}) {
+  const taxpayers = iterateRegistryZipBatches(zipPath, { maxEntryBytes: options.maxEntryBytes });
+  return buildIndex(storageDir, taxpayers, { zipPath: path.resolve(zipPath), ...source }, options);
 }

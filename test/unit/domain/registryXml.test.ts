@@ -140,13 +140,13 @@ test('truncated or broken input gives a RegistryXmlError', () => {
 });
 
 test('a field larger than the limit stops the parser instead of buffering without end', () => {
-  const p = new RegistryXmlParser({ maxPendingBytes: 1000 });
+  const p = new RegistryXmlParser(1000);
   p.write(Buffer.from('<UserList><User><Title>'));
   assert.throws(() => {
     for (let i = 0; i < 10; i++) p.write(Buffer.from('x'.repeat(300)));
   }, (e: unknown) => e instanceof RegistryXmlError && /longer than 1000 bytes/.test(e.message));
   // Skipped text does not count against the limit: it is dropped as it streams past.
-  const q = new RegistryXmlParser({ maxPendingBytes: 1000 });
+  const q = new RegistryXmlParser(1000);
   q.write(Buffer.from('<UserList><User><Identifier>1</Identifier><Big>'));
   for (let i = 0; i < 100; i++) q.write(Buffer.from('y'.repeat(300)));
   q.write(Buffer.from('</Big></User></UserList>'));
