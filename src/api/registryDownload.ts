@@ -111,15 +111,8 @@ function fileSink(finalPath: string): ByteSink {
       if (failed) throw failed;
       bytes += chunk.length;
       if (!out.write(chunk)) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            out.off('drain', done);
-            out.off('error', done);
-            resolve();
-          };
-          out.on('drain', done);
-          out.on('error', done);
-        });
+        // Rejects if the stream fails first: that error is `failed`.
+        await once(out, 'drain').catch(() => undefined);
         if (failed) throw failed;
       }
     },

@@ -43,11 +43,6 @@ export class RegistryXmlError extends Error {
   }
 }
 
-export interface RegistryXmlParserOptions {
-  /** Longest text (one field) or markup construct held back between chunks; default 1 MiB. */
-  maxPendingBytes?: number;
-}
-
 const GT = 62; // >
 const SLASH = 47;
 const BANG = 33;
@@ -146,7 +141,7 @@ function aliasField(s: string, start: number, end: number): Field {
   }
 }
 
-/** Push parser: `write` chunks, `end` at the end; each complete `<User>` goes to `onTaxpayer`. */
+/** Push parser (registryZip.ts's ListReader): `write` chunks, `end` at the end; `take` the `<User>`s read so far. */
 export class RegistryXmlParser {
   /** Unconsumed bytes from the end of the previous chunk. */
   private pending: Buffer | undefined;
@@ -154,9 +149,8 @@ export class RegistryXmlParser {
   private buf: Buffer = EMPTY;
   /** Bytes of input before `pending` (for error offsets). */
   private consumed = 0;
-  /** The first half of a surrogate pair that ended a string chunk. */
-  private heldSurrogate = '';
-  private readonly maxPending: number;
+  /** The taxpayers parsed since the last take(). */
+  private batch: Taxpayer[] = [];
 
   private ctx = Ctx.Outside;
   /** Depth of unknown elements we are inside (their content is skipped). */
@@ -172,39 +166,23 @@ export class RegistryXmlParser {
   private sawElement = false;
   private count = 0;
 
-  constructor(
-    private readonly onTaxpayer: (t: Taxpayer) => void,
-    options: RegistryXmlParserOptions = {},
-  ) {
-    this.maxPending = options.maxPendingBytes ?? 1024 * 1024;
-  }
+  /** maxPending: the longest text (one field) or markup construct held back between chunks. */
+  constructor(private readonly maxPending = 1024 * 1024) {}
 
   /** Number of taxpayers emitted so far. */
   get taxpayerCount(): number {
     return this.count;
   }
 
-  write(chunk: Buffer | Uint8Array | string): void {
-    let bytes: Buffer;
-    if (typeof chunk === 'string') {
-      // A string chunk may end between the halves of a surrogate pair: keep the first half back.
-      let s = this.heldSurrogate + chunk;
-      this.heldSurrogate = '';
-      const last = s.charCodeAt(s.length - 1);
-      if (last >= 0xd800 && last <= 0xdbff) {
-        this.heldSurrogate = s.slice(-1);
-        s = s.slice(0, -1);
-      }
-      bytes = Buffer.from(s, 'utf8');
-    } else {
-      bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    }
-    this.feed(bytes);
+  /** The taxpayers parsed since the last call, if any. */
+  take(): Taxpayer[] | undefined {
+    if (this.batch.length === 0) return undefined;
+    const ready = this.batch;
+    this.batch = [];
+    return ready;
   }
 
   end(): void {
-    if (this.heldSurrogate) this.feed(Buffer.from(this.heldSurrogate, 'utf8'));
-    this.heldSurrogate = '';
     const rest = this.pending;
     this.pending = undefined;
     if (rest && rest.length > 0) {
@@ -216,7 +194,7 @@ export class RegistryXmlParser {
     if (!this.sawElement) throw new RegistryXmlError('No XML elements found: this is not a registry list.', 0);
   }
 
-  private feed(chunk: Buffer): void {
+  write(chunk: Buffer): void {
     const bytes = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = undefined;
     this.buf = bytes;
@@ -483,7 +461,7 @@ export class RegistryXmlParser {
     this.alias = undefined;
     this.ctx = Ctx.Outside;
     this.count++;
-    this.onTaxpayer(u);
+    this.batch.push(u);
   }
 }
 
@@ -522,11 +500,10 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
-/** Parses a whole buffer or string (tests, small lists). */
+/** Parses a whole list at once (small lists). */
 export function parseRegistryXml(input: Buffer | string): Taxpayer[] {
-  const out: Taxpayer[] = [];
-  const p = new RegistryXmlParser((t) => out.push(t));
-  p.write(input);
+  const p = new RegistryXmlParser();
+  p.write(typeof input === 'string' ? Buffer.from(input) : input);
   p.end();
-  return out;
+  return p.take() ?? [];
 }

@@ -5,8 +5,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { crc32 } from 'node:zlib';
-import { RegistryXmlParser } from './registryXml';
-import type { Taxpayer } from './registryXml';
+import { RegistryXmlParser, type Taxpayer } from './registryXml';
 import { readBytes, readLocalHeader, ZipArchive, ZipError, type ZipEntry } from './zip';
 
 export type RegistryZipErrorCode =
@@ -104,7 +103,7 @@ export async function* iterateRegistryZipBatches(source: Buffer | string, option
     if (unsafe) throw unsafeName(unsafe.name);
     const files = zip.files();
     const list = await findList(zip, files);
-    if (list) return yield* parseEntry(list, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, new TaxpayerReader());
+    if (list) return yield* parseEntry(list, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, new RegistryXmlParser());
     throw new RegistryZipError('noUsableEntry', files.length === 0 ? 'The ZIP is empty.' : `None of the ZIP's ${files.length} entries holds a registry list.`);
   } finally {
     await zip.close();
@@ -144,28 +143,6 @@ async function findList(zip: ZipArchive, files: readonly ZipEntry[]): Promise<Li
   return list;
 }
 
-/** iterateRegistryZipBatches one taxpayer at a time (for callers that want single items). */
-export async function* iterateRegistryZip(source: Buffer | string, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer, RegistryZipSummary> {
-  const batches = iterateRegistryZipBatches(source, options);
-  for (let r = await batches.next(); ; r = await batches.next()) {
-    if (r.done) return r.value;
-    yield* r.value;
-  }
-}
-
-/** Callback form; resolves with the entry name, count and inflated size. */
-export async function readRegistryZip(
-  source: Buffer | string,
-  onTaxpayer: (t: Taxpayer) => void,
-  options: RegistryZipOptions = {},
-): Promise<RegistryZipSummary> {
-  const batches = iterateRegistryZipBatches(source, options);
-  for (let r = await batches.next(); ; r = await batches.next()) {
-    if (r.done) return r.value;
-    for (const t of r.value) onTaxpayer(t);
-  }
-}
-
 export interface RegistryZipSummary {
   entryName: string;
   taxpayers: number;
@@ -194,31 +171,6 @@ export interface ListReader<B> {
   readonly taxpayerCount: number;
   /** Inflated bytes to buffer ahead of it (default READ_AHEAD_BYTES). */
   readonly readAheadBytes?: number;
-}
-
-/** The XML parser as a ListReader: the taxpayers of each chunk as one batch. */
-export class TaxpayerReader implements ListReader<Taxpayer[]> {
-  private batch: Taxpayer[] = [];
-  private readonly parser = new RegistryXmlParser((t) => this.batch.push(t));
-
-  write(chunk: Buffer): void {
-    this.parser.write(chunk);
-  }
-
-  end(): void {
-    this.parser.end();
-  }
-
-  take(): Taxpayer[] | undefined {
-    if (this.batch.length === 0) return undefined;
-    const ready = this.batch;
-    this.batch = [];
-    return ready;
-  }
-
-  get taxpayerCount(): number {
-    return this.parser.taxpayerCount;
-  }
 }
 
 /**
@@ -264,11 +216,8 @@ async function* parseEntry<B>(entry: ListEntry, maxBytes: number, reader: ListRe
 }
 
 /** The download cannot be read as it arrives (the caller reads the whole file afterwards instead). */
-export class NotStreamableError extends Error {
-  constructor(reason: string) {
-    super(`The registry ZIP cannot be read while it downloads: ${reason}.`);
-    this.name = 'NotStreamableError';
-  }
+function notStreamable(reason: string): Error {
+  return new Error(`The registry ZIP cannot be read while it downloads: ${reason}.`);
 }
 
 export interface StreamedEntrySummary extends RegistryZipSummary {
@@ -281,18 +230,18 @@ export interface StreamedEntrySummary extends RegistryZipSummary {
 /**
  * What `reader` reads of the first entry of a ZIP read front to back as it downloads (local header,
  * then its deflate data, which ends by itself). Only the plain case streams: a deflated, unencrypted
- * entry with a safe name whose content is XML. Anything else is a NotStreamableError, and the caller
+ * entry with a safe name whose content is XML. Anything else is a notStreamable error, and the caller
  * reads the finished file with iterateRegistryZipBatches, which decides about the other cases. Whether
  * the ZIP holds only this entry, and with this CRC-32, is known only from the central directory at
  * the end: the caller checks that (ZipArchive) before using what was read.
  */
 export async function* streamFirstEntry<B>(zip: Readable, reader: ListReader<B>, options: RegistryZipOptions = {}): AsyncGenerator<B, StreamedEntrySummary> {
   const header = await readLocalHeader(zip);
-  if (!header) throw new NotStreamableError('it does not start with a file entry');
-  if (header.encrypted) throw new NotStreamableError('the entry is encrypted');
-  if (header.method !== 8) throw new NotStreamableError(`the entry is not deflated (method ${header.method})`);
+  if (!header) throw notStreamable('it does not start with a file entry');
+  if (header.encrypted) throw notStreamable('the entry is encrypted');
+  if (header.method !== 8) throw notStreamable(`the entry is not deflated (method ${header.method})`);
   const { name } = header;
-  if (isUnsafeEntryName(name) || name.endsWith('/')) throw new NotStreamableError('the first entry is not a plain file');
+  if (isUnsafeEntryName(name) || name.endsWith('/')) throw notStreamable('the first entry is not a plain file');
   const inflate = zlib.createInflateRaw({ chunkSize: 1 << 16 });
   // The bytes after the deflate data (descriptor, directory) make zlib end the entry; the rest flows on.
   const forwardError = (e: Error): void => void inflate.destroy(e);
@@ -300,7 +249,7 @@ export async function* streamFirstEntry<B>(zip: Readable, reader: ListReader<B>,
   zip.pipe(inflate);
   try {
     const head = await readHead(inflate, name);
-    if (!head || sniffFormat(head) !== 'xml') throw new NotStreamableError('the first entry is not an XML list');
+    if (!head || sniffFormat(head) !== 'xml') throw notStreamable('the first entry is not an XML list');
     const checksum: { crc32?: number } = {};
     const summary = yield* parseEntry({ name, stream: inflate, head }, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, reader, checksum);
     return { ...summary, crc32: checksum.crc32 ?? 0, compressedBytes: inflate.bytesWritten };

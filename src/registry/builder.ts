@@ -6,14 +6,14 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Taxpayer } from '../domain/registryXml';
+import { iterateRegistryZipBatches, type RegistryZipOptions } from '../domain/registryZip';
 import { removeRetrying } from '../files/lockedFiles';
 import { encodeRecord, FILES, INDEX_FORMAT, taxNumberKey, type IndexMeta } from './format';
 import { openIndexSink, type IndexSink } from './indexSink';
-import { EncodedBatch } from './listEncoder';
+import type { EncodedBatch } from './listEncoder';
 import { buildFolderName, installIndexFolder } from './listStorage';
 import { TaxNumberTable } from './taxNumberTable';
 import { RUN_PAIRS } from './titleWords';
-
 
 export interface IndexSource {
   aliasType: string;
@@ -24,7 +24,7 @@ export interface IndexSource {
   zipPath?: string;
 }
 
-export interface BuildOptions {
+export interface BuildOptions extends RegistryZipOptions {
   signal?: AbortSignal;
   /** Called every few thousand taxpayers with the count so far. */
   onProgress?: (taxpayers: number) => void;
@@ -42,26 +42,58 @@ export class IndexBuildCancelledError extends Error {
 }
 
 /**
- * Writes the index in one streaming pass. The tax-number keys stay in memory, sorted a slice at a time
- * as they come (taxNumberTable.ts); each taxpayer's record and title go to the index sink (indexSink.ts:
- * a worker thread), which writes the record blocks, the word dictionary and the postings.
+ * An index being built in a temporary folder of `storageDir`, in one streaming pass. The tax-number
+ * keys stay in memory, sorted a slice at a time as they come (taxNumberTable.ts); each taxpayer's
+ * record and title go to the index sink (indexSink.ts: a worker thread), which writes the record
+ * blocks, the word dictionary and the postings. Readers see nothing of it until install(); abandon()
+ * removes it. buildIndex runs the whole sequence; a download that indexes while it arrives
+ * (streamingIndex.ts) installs only once the finished ZIP has been checked.
  */
-export class IndexBuilder {
+export class PendingIndex {
   private taxNumbers = new TaxNumberTable();
   private count = 0;
+  private reported = 0;
 
   private constructor(
-    readonly folder: string,
+    private readonly storageDir: string,
+    private readonly name: string,
+    private readonly folder: string,
     private readonly sink: IndexSink,
+    private readonly options: BuildOptions,
   ) {}
 
-  static async create(folder: string, options: Pick<BuildOptions, 'wordPairsInMemory' | 'inWorker'> = {}): Promise<IndexBuilder> {
+  static async start(storageDir: string, options: BuildOptions = {}): Promise<PendingIndex> {
+    const name = `index-${Date.now()}-${randomBytes(4).toString('hex')}`;
+    const folder = path.join(storageDir, buildFolderName(name));
     await fs.promises.mkdir(folder, { recursive: true });
-    return new IndexBuilder(folder, await openIndexSink(folder, options.wordPairsInMemory ?? RUN_PAIRS, { worker: options.inWorker }));
+    const sink = await openIndexSink(folder, options.wordPairsInMemory ?? RUN_PAIRS, { worker: options.inWorker });
+    return new PendingIndex(storageDir, name, folder, sink, options);
   }
 
-  get taxpayers(): number {
-    return this.count;
+  /** Adds taxpayers, batches of them (iterateRegistryZipBatches) or encoded batches (listEncoder.ts); resolves with what the iterator returns. */
+  async addFrom<R>(taxpayers: AsyncIterable<Taxpayer | readonly Taxpayer[] | EncodedBatch> | AsyncIterator<Taxpayer | readonly Taxpayer[] | EncodedBatch, R>): Promise<R | undefined> {
+    const it = Symbol.asyncIterator in taxpayers ? taxpayers[Symbol.asyncIterator]() : taxpayers;
+    for (let r = await it.next(); ; r = await it.next()) {
+      if (r.done) return r.value as R | undefined;
+      if (this.options.signal?.aborted) {
+        await it.return?.();
+        throw new IndexBuildCancelledError();
+      }
+      const item = r.value;
+      if ('blockEnds' in item) {
+        const io = this.addEncoded(item);
+        if (io) await io;
+      } else {
+        for (const t of Array.isArray(item) ? (item as readonly Taxpayer[]) : [item as Taxpayer]) {
+          const io = this.add(t);
+          if (io) await io;
+        }
+      }
+      if (this.count - this.reported >= 5000) {
+        this.reported = this.count - (this.count % 5000);
+        this.options.onProgress?.(this.reported);
+      }
+    }
   }
 
   /** Where the records and title words are written (a worker thread unless none can start). */
@@ -74,7 +106,7 @@ export class IndexBuilder {
    * went to disk in this thread, or the worker is too far behind): awaiting every call cost a promise
    * and a microtask hop per taxpayer.
    */
-  add(t: Taxpayer): Promise<void> | undefined {
+  private add(t: Taxpayer): Promise<void> | undefined {
     const ordinal = this.count++;
     // A malformed number has no key (NaN): the table counts its ordinal and leaves it out.
     this.taxNumbers.add(taxNumberKey(t.Identifier));
@@ -82,10 +114,10 @@ export class IndexBuilder {
   }
 
   /** Adds a batch the list encoder wrote (listEncoder.ts): the same as adding its taxpayers one by one. */
-  addEncoded(batch: EncodedBatch): Promise<void> | undefined {
+  private addEncoded(batch: EncodedBatch): Promise<void> | undefined {
     if (batch.first !== this.count) throw new Error(`Encoded taxpayers come in order: ${batch.first} came after ${this.count - 1}.`);
     for (let i = 0; i < batch.keys.length; i++) this.taxNumbers.add(batch.keys[i]);
-    this.count += batch.count;
+    this.count += batch.keys.length;
     return this.sink.addEncoded(batch);
   }
 
@@ -116,78 +148,15 @@ export class IndexBuilder {
     return meta;
   }
 
+  /** Makes the finished index the current one; the one it replaces goes once no window reads it. */
+  install(): Promise<void> {
+    return installIndexFolder(this.storageDir, this.folder, this.name, this.options.signal);
+  }
+
   async abandon(): Promise<void> {
     await this.sink.abandon().catch(() => undefined);
     // A folder another program holds for longer is swept at the next start (its build's process is gone then).
     await removeRetrying(this.folder).catch(() => undefined);
-  }
-}
-
-/**
- * An index being built in a temporary folder of `storageDir`. Readers see nothing of it until
- * install(); abandon() removes it. buildIndex runs the whole sequence; a download that indexes while
- * it arrives (streamingIndex.ts) installs only once the finished ZIP has been checked.
- */
-export class PendingIndex {
-  private reported = 0;
-
-  private constructor(
-    private readonly storageDir: string,
-    private readonly name: string,
-    private readonly builder: IndexBuilder,
-    private readonly options: BuildOptions,
-  ) {}
-
-  static async start(storageDir: string, options: BuildOptions = {}): Promise<PendingIndex> {
-    await fs.promises.mkdir(storageDir, { recursive: true });
-    const name = `index-${Date.now()}-${randomBytes(4).toString('hex')}`;
-    const builder = await IndexBuilder.create(path.join(storageDir, buildFolderName(name)), options);
-    return new PendingIndex(storageDir, name, builder, options);
-  }
-
-  /** Adds taxpayers, batches of them (iterateRegistryZipBatches) or encoded batches (listEncoder.ts); resolves with what the iterator returns. */
-  async addFrom<R>(taxpayers: AsyncIterable<Taxpayer | readonly Taxpayer[] | EncodedBatch> | AsyncIterator<Taxpayer | readonly Taxpayer[] | EncodedBatch, R>): Promise<R | undefined> {
-    const it = Symbol.asyncIterator in taxpayers ? taxpayers[Symbol.asyncIterator]() : taxpayers;
-    for (let r = await it.next(); ; r = await it.next()) {
-      if (r.done) return r.value as R | undefined;
-      if (this.options.signal?.aborted) {
-        await it.return?.();
-        throw new IndexBuildCancelledError();
-      }
-      const item = r.value;
-      if (item instanceof EncodedBatch) {
-        const io = this.builder.addEncoded(item);
-        if (io) await io;
-      } else {
-        for (const t of Array.isArray(item) ? (item as readonly Taxpayer[]) : [item as Taxpayer]) {
-          const io = this.builder.add(t);
-          if (io) await io;
-        }
-      }
-      const count = this.builder.taxpayers;
-      if (count - this.reported >= 5000) {
-        this.reported = count - (count % 5000);
-        this.options.onProgress?.(this.reported);
-      }
-    }
-  }
-
-  get writtenIn(): 'worker' | 'thread' {
-    return this.builder.writtenIn;
-  }
-
-  /** Writes the lookup files and meta.json. */
-  finish(source: IndexSource): Promise<IndexMeta> {
-    return this.builder.finish(source);
-  }
-
-  /** Makes the finished index the current one; the one it replaces goes once no window reads it. */
-  install(): Promise<void> {
-    return installIndexFolder(this.storageDir, this.builder.folder, this.name, this.options.signal);
-  }
-
-  abandon(): Promise<void> {
-    return this.builder.abandon();
   }
 }
 
@@ -206,4 +175,10 @@ export async function buildIndex(storageDir: string, taxpayers: AsyncIterable<Ta
     await pending.abandon();
     throw error;
   }
+}
+
+/** An index built from a registry ZIP file on disk (after a download, or to upgrade an index of an older format). */
+export function buildIndexFromZip(zipPath: string, storageDir: string, source: IndexSource, options: BuildOptions = {}) {
+  const taxpayers = iterateRegistryZipBatches(zipPath, { maxEntryBytes: options.maxEntryBytes });
+  return buildIndex(storageDir, taxpayers, { zipPath: path.resolve(zipPath), ...source }, options);
 }

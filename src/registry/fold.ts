@@ -17,12 +17,14 @@ const WORD_SEPARATOR = /[^\p{L}\p{N}]+/u;
 
 /** The folded words of a text: letters and digits; punctuation (". , & -") separates words. */
 export function foldedWords(text: string): string[] {
-  return foldTurkish(text)
-    .split(WORD_SEPARATOR)
-    .filter((w) => w.length > 0);
+  return wordsOf(foldTurkish(text));
 }
 
-/** What separates the titles of a batch (foldedWordsOfTitles); no title holds it (titleForBatch). */
+function wordsOf(folded: string): string[] {
+  return folded.split(WORD_SEPARATOR).filter((w) => w.length > 0);
+}
+
+/** What separates the titles of a batch; no title holds it (titleForBatch). */
 export const TITLE_SEPARATOR = '\0';
 
 /** A title as it joins a batch: a list's XML cannot hold NUL, and it separates words as a space would. */
@@ -57,24 +59,14 @@ function latinTables(): NonNullable<typeof latin> {
 }
 
 /**
- * foldedWords of every title in `joined` (titles separated by TITLE_SEPARATOR), a whole batch at a
- * time: the index build's hot loop, where folding and splitting title by title cost about a quarter
- * of the build's CPU time. Gives exactly what foldedWords gives title by title (a unit test compares
- * them on random text from every branch below):
- * - a batch of Latin text only (any Turkish list) is folded by table, one pass (foldedLatinBatch);
- * - else the batch is lower-cased at once, which equals lower-casing each title: the one context
- *   rule of lower case (a final sigma) never looks across the separator, a control character;
- * - a batch with a combining dot above anywhere is folded title by title (Turkish locale rules).
+ * foldedWords of every title in `joined` (titles separated by TITLE_SEPARATOR), for a batch that
+ * foldedLatinBatch gave up on. The batch is lower-cased at once, which equals lower-casing each title:
+ * the one context rule of lower case (a final sigma) never looks across the separator, a control
+ * character. With a combining dot above anywhere, title by title (Turkish locale rules).
  */
-export function foldedWordsOfTitles(joined: string): string[][] {
-  const batch = foldedLatinBatch(joined);
-  return batch ? wordsOfBatch(batch) : foldedWordsOfOtherTitles(joined);
-}
-
-/** foldedWordsOfTitles for a batch foldedLatinBatch gave up on (a caller that tried it first). */
 export function foldedWordsOfOtherTitles(joined: string): string[][] {
   if (joined.includes(COMBINING_DOT)) return joined.split(TITLE_SEPARATOR).map(foldedWords);
-  return wordsOfFoldedTitles(joined.replace(/I/g, 'ı').replace(/İ/g, 'i').toLowerCase());
+  return joined.replace(/I/g, 'ı').replace(/İ/g, 'i').toLowerCase().split(TITLE_SEPARATOR).map(wordsOf);
 }
 
 /**
@@ -95,9 +87,10 @@ let scratchCodes = new Uint16Array(1 << 16);
 let scratchBounds = new Int32Array(1 << 17);
 
 /**
- * The Latin-only path of foldedWordsOfTitles: undefined when the batch holds any character from U+0370
- * up or a combining dot above (then only foldedWordsOfTitles folds it right). The arrays returned
- * are reused by the next call.
+ * The folded words of a batch of Latin titles, by table, in one pass: the index build's hot loop, where
+ * folding and splitting title by title cost about a quarter of the build's CPU time. Undefined when the
+ * batch holds any character from U+0370 up or a combining dot above (foldedWordsOfOtherTitles folds
+ * it then). The arrays returned are reused by the next call.
  */
 export function foldedLatinBatch(joined: string): FoldedBatch | undefined {
   const { folded: fold, isWordChar } = latinTables();
@@ -124,52 +117,4 @@ export function foldedLatinBatch(joined: string): FoldedBatch | undefined {
   if (inWord) bounds[b++] = n;
   bounds[b++] = -1;
   return { codes, bounds, boundCount: b };
-}
-
-function wordsOfBatch({ codes, bounds, boundCount }: FoldedBatch): string[][] {
-  const titles: string[][] = [];
-  let words: string[] = [];
-  for (let k = 0; k < boundCount; ) {
-    if (bounds[k] < 0) {
-      titles.push(words);
-      words = [];
-      k++;
-    } else {
-      words.push(String.fromCharCode(...codes.subarray(bounds[k], bounds[k + 1])));
-      k += 2;
-    }
-  }
-  return titles;
-}
-
-/** Splits an already folded batch into each title's words (the split's /u regex, code point by code point). */
-function wordsOfFoldedTitles(folded: string): string[][] {
-  const titles: string[][] = [];
-  let words: string[] = [];
-  let start = -1;
-  const n = folded.length;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? folded.charCodeAt(i) : 0;
-    let width = 1;
-    let isWordChar: boolean;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (folded.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      // A surrogate pair is one code point, as the split's /u regex sees it.
-      width = 2;
-      isWordChar = WORD_CHAR.test(folded.slice(i, i + 2));
-    } else isWordChar = c !== 0 && WORD_CHAR.test(folded[i]);
-    if (isWordChar) {
-      if (start < 0) start = i;
-      i += width - 1;
-      continue;
-    }
-    if (start >= 0) {
-      words.push(folded.slice(start, i));
-      start = -1;
-    }
-    if (c === 0) {
-      titles.push(words);
-      words = [];
-    }
-  }
-  return titles;
 }

@@ -46,20 +46,3 @@ export function grown<T extends NumberArray>(array: T, length: number): T {
   discard(array);
   return bigger;
 }
-
-/** An append-only Float64Array that doubles its capacity. */
-export class GrowableFloat64 {
-  private data: Float64Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Float64Array(capacity);
-  }
-  push(value: number): void {
-    if (this.length === this.data.length) this.data = grown(this.data, this.data.length * 2);
-    this.data[this.length++] = value;
-  }
-  /** The values so far (a view: valid until the next push). */
-  view(): Float64Array {
-    return this.data.subarray(0, this.length);
-  }
-}

@@ -1,14 +1,13 @@
 // The offline registry index: build from a downloaded registry ZIP, then look taxpayers up by tax
 // number or title words without the network.
 
-export { buildIndex, IndexBuildCancelledError } from './builder';
-export { clearReindexRequest, indexStorageDir, reindexRequest, requestReindex, sweepListStorage } from './listStorage';
+export { buildIndex, buildIndexFromZip, IndexBuildCancelledError } from './builder';
+export { clearReindexRequest, currentIndexFolder, indexStorageDir, reindexRequest, requestReindex, sweepListStorage } from './listStorage';
 export type { ListSweep, ReindexRequest } from './listStorage';
-export { buildIndexFromZip } from './fromZip';
 export { downloadAndIndex, IndexDeferredError } from './streamingIndex';
 export type { DownloadedIndex, DownloadIndexOptions, ZipDownload } from './streamingIndex';
 export type { BuildOptions, IndexSource } from './builder';
-export { RegistryIndexReader, currentIndexFolder, readIndexMeta } from './reader';
+export { RegistryIndexReader, readIndexMeta } from './reader';
 export type { WordSearchResult } from './reader';
 export { foldTurkish, foldedWords } from './fold';
 export { INDEX_FORMAT, RegistryIndexError } from './format';

@@ -1,19 +1,15 @@
 // The index build's fast reader of a registry list, for the download that indexes on the way
 // (streamingIndex.ts). For each <User> of the list's usual shape it writes the taxpayer's record
-// (format.ts's encodeRecord, as UTF-8), its title (fold.ts's titleForBatch, as UTF-8) and its tax-number
-// key (taxNumberKey) straight from the XML's bytes: no taxpayer object and no string is made for a
-// field that holds no entity, so the extension host's thread, which the build waits on, spends less
-// CPU time than with the general parser plus encodeRecord and the batch joins.
+// (encodeRecord), its title (titleForBatch) and its tax-number key (taxNumberKey) straight from the
+// XML's bytes, making no taxpayer object and no string for a field without an entity: the extension
+// host's thread, which the build waits on, spends less CPU time than with the general parser.
 //
 // "The usual shape" is GİB's documented list: <User> without attributes holding Identifier, Title,
 // Type, AccountType and FirstCreationTime in that order, then optionally <Documents> of
 // <Document type="..."> with <Alias> of Name, CreationTime and optionally DeletionTime, with only white
-// space between the tags. Anything else (another order, attributes, comments, CDATA, unknown
-// elements, invalid UTF-8, a truncated list) throws NotCanonicalListError: the build on the way is
-// then dropped and the index is built from the finished file by the general parser (registryXml.ts),
-// which reads every shape and words every error. So this reader never has to be right about an
-// unusual list, only about the usual one, where a unit test holds it to the general parser's output
-// byte for byte.
+// space between the tags. Anything else throws NotCanonicalListError, and the index is built from the
+// finished file by the general parser (registryXml.ts), which reads every shape and words every error;
+// a unit test holds this reader to that parser's output byte for byte on the usual shape.
 
 import * as buffer from 'node:buffer';
 import { decodeXmlEntities } from '../domain/registryXml';
@@ -31,24 +27,19 @@ export class NotCanonicalListError extends Error {
 }
 
 /**
- * Taxpayers first… first + count - 1, encoded: their records as UTF-8, RECORDS_PER_BLOCK to a block,
- * each block's records joined by RECORD_SEP and the blocks back to back (blockEnds: where each ends);
- * their titles as UTF-8 joined by TITLE_SEPARATOR; their tax-number keys. All four view one buffer
- * (batchBuffers.ts), which is transferred to the index worker and comes back to be reused.
+ * Taxpayers first… first + keys.length - 1, encoded: their records as UTF-8, RECORDS_PER_BLOCK to a
+ * block, each block's records joined by RECORD_SEP and the blocks back to back (blockEnds: where each
+ * ends); their titles as UTF-8 joined by TITLE_SEPARATOR; their tax-number keys. All four view one
+ * buffer (batchBuffers.ts), which is transferred to the index worker and comes back to be reused.
  */
-export class EncodedBatch {
-  constructor(
-    readonly buffer: ArrayBuffer,
-    readonly first: number,
-    readonly records: Uint8Array,
-    readonly blockEnds: Uint32Array,
-    readonly titles: Uint8Array,
-    readonly keys: Float64Array,
-  ) {}
-
-  get count(): number {
-    return this.keys.length;
-  }
+export interface EncodedBatch {
+  /** The one buffer the arrays below view (transferred to the worker and back). */
+  buffer: ArrayBuffer;
+  first: number;
+  records: Uint8Array;
+  blockEnds: Uint32Array;
+  titles: Uint8Array;
+  keys: Float64Array;
 }
 
 const LT = 0x3c;
@@ -244,7 +235,8 @@ export class ListEncoder {
     titlesCopy.set(titles);
     const ends = new Uint32Array(buffer, endsAt, this.blockEnds.length);
     ends.set(this.blockEnds);
-    this.ready.push(new EncodedBatch(buffer, this.batchFirst, recordsCopy, ends, titlesCopy, keys));
+    const batch = { buffer, first: this.batchFirst, records: recordsCopy, blockEnds: ends, titles: titlesCopy, keys };
+    this.ready.push(batch);
     this.records.reset();
     this.titles.reset();
     this.blockEnds.length = 0;

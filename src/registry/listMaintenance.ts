@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../api/types';
 import { processIsAlive } from '../files/lockedFiles';
 import { INDEX_FORMAT, type IndexMeta } from './format';
-import { clearReindexRequest, forgetBrokenIndex, indexStorageDir, pointsToNothing, reindexRequest, sweepListStorage, withRebuildLock } from './listStorage';
+import { clearReindexRequest, currentIndexFolder, forgetBrokenIndex, indexStorageDir, pointsToNothing, reindexRequest, sweepListStorage, withRebuildLock } from './listStorage';
 import { registryIndexRoot } from './offlineLookup';
-import { currentIndexFolder, readIndexMeta } from './reader';
+import { readIndexMeta } from './reader';
 
 /** The folder "Download Registry List" offers first (the extension's storage). */
 export function registryListsFolder(globalStoragePath: string): string {
@@ -120,7 +120,7 @@ export async function rebuildFromZip(globalStoragePath: string, list: ListNeedin
     if (!now || now.reason !== list.reason) return 'notNeeded';
     options.beforeInstall?.();
     // Loaded here: the editor and the palette reach this module, the index builder only a rebuild.
-    const { buildIndexFromZip } = await import('./fromZip');
+    const { buildIndexFromZip } = await import('./builder');
     await buildIndexFromZip(zip, list.storageDir, { aliasType, userType, zipBytes: fs.statSync(zip).size, downloadedAt: keptDownloadDate(list.downloadedAt) });
     if (list.reason === 'deferred') await clearReindexRequest(list.storageDir);
     return 'rebuilt';

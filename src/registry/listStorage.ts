@@ -50,12 +50,17 @@ function isComplete(folder: string): boolean {
   return fs.existsSync(path.join(folder, FILES.meta));
 }
 
+/** The folder of the current index under `storageDir`, or undefined when none was built. */
+export function currentIndexFolder(storageDir: string): string | undefined {
+  const name = currentIndexName(storageDir);
+  return name && isComplete(path.join(storageDir, name)) ? path.join(storageDir, name) : undefined;
+}
+
 /** The folder a build of `name` by this process is written in (its pid tells a sweep whether it still runs). */
 export function buildFolderName(name: string): string {
   return `tmp-${process.pid}-${name}`;
 }
 
-// ---------------------------------------------------------------------------------------------------
 // Readers: the "in use" marks of this process.
 
 /** Index folders this process reads, with how many readers hold each. */
@@ -108,8 +113,11 @@ export function releaseIndexFolder(folder: string): void {
   } catch {
     // Swept once this process is gone.
   }
+  // A replaced index goes once nobody reads it (another window's install may be under way: waits for it).
   const storageDir = path.dirname(folder);
-  if (currentIndexName(storageDir) !== path.basename(folder)) void removeIfUnused(storageDir, path.basename(folder)).catch(() => undefined);
+  const name = path.basename(folder);
+  if (currentIndexName(storageDir) === name) return;
+  void underLock(storageDir, () => removeIfUnusedLocked(storageDir, name), INSTALL_WAIT_MS).catch(() => undefined);
 }
 
 /** Process ids of the live windows that read index `name`; marks of processes that are gone are removed. */
@@ -132,7 +140,6 @@ function liveReaders(storageDir: string, name: string): number[] {
   return pids;
 }
 
-// ---------------------------------------------------------------------------------------------------
 // Installing, removing, sweeping: always under the list's lock.
 
 function underLock<T>(storageDir: string, work: () => Promise<T>, waitMs: number, signal?: AbortSignal): Promise<T> {
@@ -148,11 +155,6 @@ async function removeIfUnusedLocked(storageDir: string, name: string): Promise<b
   } catch {
     return false; // held by another program: the next sweep removes it
   }
-}
-
-/** Removes a replaced index once nobody reads it (another window's install may be under way: waits for it). */
-export function removeIfUnused(storageDir: string, name: string): Promise<boolean> {
-  return underLock(storageDir, () => removeIfUnusedLocked(storageDir, name), INSTALL_WAIT_MS);
 }
 
 /**
@@ -303,14 +305,10 @@ function byTime(a: string, b: string): number {
  * the list then counts as not downloaded, instead of as one that cannot be opened.
  */
 export async function forgetBrokenIndex(storageDir: string): Promise<void> {
-  await underLock(
-    storageDir,
-    async () => {
-      const name = currentIndexName(storageDir);
-      if (name && !isComplete(path.join(storageDir, name))) await removeRetrying(path.join(storageDir, CURRENT_POINTER));
-    },
-    INSTALL_WAIT_MS,
-  );
+  const forget = async () => {
+    if (pointsToNothing(storageDir)) await removeRetrying(path.join(storageDir, CURRENT_POINTER));
+  };
+  await underLock(storageDir, forget, INSTALL_WAIT_MS);
 }
 
 /** Whether `current` names a folder that is not there or not complete. */

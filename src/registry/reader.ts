@@ -9,7 +9,8 @@ import * as zlib from 'node:zlib';
 import { crc32 } from 'node:zlib';
 import type { Taxpayer } from '../domain/registryXml';
 import { foldedWords, foldTurkish } from './fold';
-import { CURRENT_POINTER, decodeRecord, FIELD_SEP, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, RegistryIndexError, taxNumberKey, type IndexMeta } from './format';
+import { decodeRecord, FIELD_SEP, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, RegistryIndexError, taxNumberKey, type IndexMeta } from './format';
+import { currentIndexFolder } from './listStorage';
 import { ByteReader } from './varint';
 
 /** A prefix matching more words than this only uses the first ones (alphabetically). */
@@ -22,18 +23,6 @@ export interface WordSearchResult {
   taxpayers: Taxpayer[];
   /** How many taxpayers match in all. */
   total: number;
-}
-
-/** The folder of the current index under `storageDir`, or undefined when none was built. */
-export function currentIndexFolder(storageDir: string): string | undefined {
-  try {
-    const name = fs.readFileSync(path.join(storageDir, CURRENT_POINTER), 'utf8').trim();
-    if (!/^index-[\w-]+$/.test(name)) return undefined;
-    const folder = path.join(storageDir, name);
-    return fs.existsSync(path.join(folder, FILES.meta)) ? folder : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** meta.json of an index folder, whatever its format; RegistryIndexError when unreadable. */

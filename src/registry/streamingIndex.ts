@@ -11,8 +11,7 @@ import { PassThrough } from 'node:stream';
 import { streamFirstEntry, type RegistryZipOptions, type StreamedEntrySummary } from '../domain/registryZip';
 import { ZipArchive, type ZipEntry } from '../domain/zip';
 import { releaseBatchBuffers } from './batchBuffers';
-import { IndexBuildCancelledError, PendingIndex, type BuildOptions } from './builder';
-import { buildIndexFromZip } from './fromZip';
+import { buildIndexFromZip, IndexBuildCancelledError, PendingIndex, type BuildOptions, type IndexSource } from './builder';
 import { TAXPAYERS_PER_BATCH } from './indexSink';
 import { ListEncoder } from './listEncoder';
 import { clearReindexRequest, requestReindex } from './listStorage';
@@ -27,10 +26,7 @@ import type { IndexMeta } from './format';
  */
 const AHEAD_BYTES = 128 * 1024;
 
-export interface ListKind {
-  aliasType: string;
-  userType: string;
-}
+export type ListKind = Pick<IndexSource, 'aliasType' | 'userType'>;
 
 export type DownloadIndexOptions = BuildOptions & RegistryZipOptions & {
   /** Called before the new index replaces the current one (Windows cannot remove open files). */

@@ -40,47 +40,11 @@ export class ByteWriter {
     this.length += b.length;
   }
 
-  /**
-   * s from `from` on as UTF-8 (a lone surrogate as U+FFFD, as Buffer.from encodes it), after its byte
-   * length as a varint. Encoded here: for the dictionary's short words, a Buffer.from each cost more
-   * than the encoding.
-   */
+  /** s from `from` on as UTF-8 (a lone surrogate as U+FFFD), after its byte length as a varint. */
   utf8(s: string, from = 0): void {
-    let bytes = 0;
-    for (let i = from; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x80) bytes += 1;
-      else if (c < 0x800) bytes += 2;
-      else if (isPairAt(s, i)) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    }
-    this.uvarint(bytes);
-    this.ensure(bytes);
-    const buf = this.buf;
-    let n = this.length;
-    for (let i = from; i < s.length; i++) {
-      let c = s.charCodeAt(i);
-      if (c < 0x80) {
-        buf[n++] = c;
-      } else if (c < 0x800) {
-        buf[n++] = 0xc0 | (c >> 6);
-        buf[n++] = 0x80 | (c & 0x3f);
-      } else if (isPairAt(s, i)) {
-        const p = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
-        buf[n++] = 0xf0 | (p >> 18);
-        buf[n++] = 0x80 | ((p >> 12) & 0x3f);
-        buf[n++] = 0x80 | ((p >> 6) & 0x3f);
-        buf[n++] = 0x80 | (p & 0x3f);
-      } else {
-        if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-        buf[n++] = 0xe0 | (c >> 12);
-        buf[n++] = 0x80 | ((c >> 6) & 0x3f);
-        buf[n++] = 0x80 | (c & 0x3f);
-      }
-    }
-    this.length = n;
+    const text = from > 0 ? s.slice(from) : s;
+    this.uvarint(Buffer.byteLength(text));
+    this.text(text);
   }
 
   /** s as UTF-8, with no length before it (a lone surrogate as U+FFFD, as Buffer.write does). */
@@ -103,12 +67,6 @@ export class ByteWriter {
     discard(this.buf);
     this.buf = Buffer.alloc(0);
   }
-}
-
-/** Whether s[i] starts a surrogate pair (a high surrogate followed by a low one). */
-function isPairAt(s: string, i: number): boolean {
-  const c = s.charCodeAt(i);
-  return c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
 }
 
 /** Reads varints from a buffer; reading past `end` throws (a damaged file, never a wrong number). */

@@ -1,7 +1,7 @@
 // GET /general/GlobalCompany/{AliasType}/{GlobalUserType}: a ZIP whose one (dated) XML entry lists
 // the registry, by default as base64 in a JSON string. Streamed end to end with back-pressure.
 import type { ServerResponse } from 'node:http';
-import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { zipOfOneEntry } from '../domain/zip';
 import type { ZipFaultKind } from './faults';
@@ -80,14 +80,7 @@ export class PreparedLists {
     const key = `${aliasKind}/${document}`;
     const kept = this.zips.get(key);
     if (kept && kept.revision === registry.revision) return kept.zip;
-    const chunks: Buffer[] = [];
-    const collect = new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        chunks.push(chunk);
-        cb();
-      },
-    });
-    const zip = pipeline(generatedZip(registry, aliasKind, document), collect).then(() => Buffer.concat(chunks));
+    const zip = generatedZip(registry, aliasKind, document).toArray().then((chunks: Buffer[]) => Buffer.concat(chunks));
     this.zips.set(key, { revision: registry.revision, zip });
     zip.catch(() => this.zips.delete(key));
     return zip;

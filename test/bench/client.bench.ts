@@ -54,7 +54,7 @@ async function loadNodeFetch(): Promise<FetchLike> {
 
 /** Child: the client's full path over the registry list. */
 async function zipClient(url: string, key: string): Promise<void> {
-  const { iterateRegistryZip } = await import('../../src/domain/registryZip');
+  const { iterateRegistryZipBatches } = await import('../../src/domain/registryZip');
   const stop = rssSampler();
   const started = performance.now();
   const client = createClient({ baseUrl: url, getApiKey: async () => key, timeoutMs: 300_000 });
@@ -62,9 +62,9 @@ async function zipClient(url: string, key: string): Promise<void> {
   const downloadedMs = performance.now() - started;
   let taxpayers = 0;
   let aliases = 0;
-  for await (const t of iterateRegistryZip(dl.buffer!)) {
-    taxpayers++;
-    for (const d of t.Documents) aliases += d.aliases.length;
+  for await (const batch of iterateRegistryZipBatches(dl.buffer!)) {
+    taxpayers += batch.length;
+    for (const t of batch) for (const d of t.Documents) aliases += d.aliases.length;
   }
   const ms = performance.now() - started;
   process.send?.({ ms, downloadedMs, peakRss: stop(), zipBytes: dl.bytes, taxpayers, aliases });

@@ -9,7 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import { RegistryXmlParser } from '../../src/domain/registryXml';
-import { iterateRegistryZip } from '../../src/domain/registryZip';
+import { iterateRegistryZipBatches } from '../../src/domain/registryZip';
 import { Registry } from '../../src/sandbox/registry';
 import { registryXmlChunks as sandboxRegistryXml } from '../../src/sandbox/registryXml';
 import { zipOfOneEntry } from '../../src/domain/zip';
@@ -57,8 +57,11 @@ function baselineScan(chunks: Buffer[]): number {
 }
 
 function parse(chunks: Buffer[]): number {
-  const p = new RegistryXmlParser(() => {});
-  for (const c of chunks) p.write(c);
+  const p = new RegistryXmlParser();
+  for (const c of chunks) {
+    p.write(c);
+    p.take();
+  }
   p.end();
   return p.taxpayerCount;
 }
@@ -111,10 +114,11 @@ function benchMemory(): void {
     let peak = before;
     let bytes = 0;
     let chunks = 0;
-    const p = new RegistryXmlParser(() => {});
+    const p = new RegistryXmlParser();
     for (const c of registryXmlChunks(users, 64 * 1024)) {
       bytes += c.length;
       p.write(c);
+      p.take();
       // Sampled after a forced GC every 256 chunks: what stays reachable, not garbage awaiting collection.
       if (++chunks % 256 === 0) {
         gc?.();
@@ -171,7 +175,7 @@ async function benchZip(): Promise<void> {
     if (inflated !== xmlBytes) throw new Error(`inflated ${inflated} bytes, expected ${xmlBytes}`);
     const t0 = performance.now();
     n = 0;
-    for await (const _t of iterateRegistryZip(data)) n++;
+    for await (const batch of iterateRegistryZipBatches(data)) n += batch.length;
     parse.push(performance.now() - t0);
   }
   const ratio = median(parse) / median(inflate);

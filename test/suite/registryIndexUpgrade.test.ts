@@ -10,7 +10,7 @@ import { EXTENSION_ID, PaletteCommands } from '../../src/constants';
 import type { OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { Taxpayer } from '../../src/domain/registryXml';
-import { iterateRegistryZip } from '../../src/domain/registryZip';
+import { iterateRegistryZipBatches } from '../../src/domain/registryZip';
 import { INDEX_FORMAT } from '../../src/registry/format';
 import { RecordingPrompts } from '../support/recordingPrompts';
 
@@ -70,7 +70,7 @@ suite('Offline registry index: upgrade from the previous format', function () {
     zipPath = path.join(storage, 'registry-lists', 'registry-PK-Invoice.zip');
     setAside(listDir);
     setAside(zipPath);
-    for await (const t of iterateRegistryZip(path.join(FIXTURE, 'registry-lists', 'registry-PK-Invoice.zip'))) taxpayers.push(t);
+    for await (const batch of iterateRegistryZipBatches(path.join(FIXTURE, 'registry-lists', 'registry-PK-Invoice.zip'))) taxpayers.push(...batch);
     assert.equal(taxpayers.length, 120);
   });
 

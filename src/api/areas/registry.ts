@@ -30,14 +30,9 @@ export class RegistryApi {
 
   /** GET /general/GlobalCompany/Search/{searchText}?globalUserType= */
   async search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
-    const safe = pathSafeSearchText(text);
-    if (safe === '' && text !== '') return [];
     try {
-      const rows = await this.http.json<SearchGlobalCompanyResponse[] | null | undefined>(
-        { operation: 'registry.search', method: 'GET', path: `/general/GlobalCompany/Search/${encodeSegment(safe)}`, query: { globalUserType: userType } },
-        opts,
-      );
-      return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
+      const path = '/general/GlobalCompany/Search/';
+      return await this.rowsByText<SearchGlobalCompanyResponse>('registry.search', path, text, userType, opts);
     } catch (err) {
       // Spec-silent: a search with no match may answer 404 instead of [].
       if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
@@ -84,14 +79,17 @@ export class RegistryApi {
   }
 
   /** GET /general/GlobalCompany/Check/Name/{Name}?globalUserType= */
-  async checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
-    // A slash may not survive the path (specSilent.ts): the name is cut there, as a search text is.
-    const safe = pathSafeSearchText(name);
-    if (safe === '' && name !== '') return [];
-    const rows = await this.http.json<GlobalCompanyInfoResponse[] | null | undefined>(
-      { operation: 'registry.checkName', method: 'GET', path: `/general/GlobalCompany/Check/Name/${encodeSegment(safe)}`, query: { globalUserType: userType } },
-      opts,
-    );
+  checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
+    const path = '/general/GlobalCompany/Check/Name/';
+    return this.rowsByText<GlobalCompanyInfoResponse>('registry.checkName', path, name, userType, opts);
+  }
+
+  /** GET `prefix` + a text, cut at a slash, which may not survive the path (specSilent.ts); object rows only. */
+  private async rowsByText<T>(operation: string, prefix: string, text: string, userType?: GlobalUserType, opts?: CallOptions) {
+    const safe = pathSafeSearchText(text);
+    if (safe === '' && text !== '') return [];
+    const path = prefix + encodeSegment(safe);
+    const rows = await this.http.json<T[] | null | undefined>({ operation, method: 'GET', path, query: { globalUserType: userType } }, opts);
     return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
   }
 

@@ -127,20 +127,13 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
   return { rows, csv, cancelled, document };
 }
 
-function statusText(status: BulkCheckRow['status']): string {
-  switch (status) {
-    case 'registered':
-      return vscode.l10n.t('registered');
-    case 'notRegistered':
-      return vscode.l10n.t('not registered');
-    case 'invalid':
-      return vscode.l10n.t('invalid checksum');
-    case 'failed':
-      return vscode.l10n.t('lookup failed');
-  }
-}
-
 export function toCsv(rows: BulkCheckRow[]): string {
+  const statusText: Record<BulkCheckRow['status'], string> = {
+    registered: vscode.l10n.t('registered'),
+    notRegistered: vscode.l10n.t('not registered'),
+    invalid: vscode.l10n.t('invalid checksum'),
+    failed: vscode.l10n.t('lookup failed'),
+  };
   const header = [vscode.l10n.t('Tax number'), vscode.l10n.t('Status'), vscode.l10n.t('Title'), vscode.l10n.t('Active PK aliases'), vscode.l10n.t('Active GB aliases'), vscode.l10n.t('Note')];
-  return writeCsv([header, ...rows.map((r) => [r.taxNumber, statusText(r.status), r.title, r.pk.join(' '), r.gb.join(' '), r.note])], { lineEnding: '\n', guardFormulas: true });
+  return writeCsv([header, ...rows.map((r) => [r.taxNumber, statusText[r.status], r.title, r.pk.join(' '), r.gb.join(' '), r.note])], { lineEnding: '\n', guardFormulas: true });
 }

@@ -101,17 +101,8 @@ export function activeAliases(detail: RegistryDetail, kind: AliasKind): string[]
 
 /** A customer record prefilled from the registry (the form or the direct create completes it). */
 export function customerPrefill(detail: RegistryDetail): CustomerDto {
-  const f = detail.fields;
   const dto: CustomerDto = { TaxNumber: detail.taxNumber, Name: detail.title };
-  if (f.TaxDepartment) dto.TaxDepartment = f.TaxDepartment;
-  if (f.Address) dto.Address = f.Address;
-  if (f.District) dto.District = f.District;
-  if (f.City) dto.City = f.City;
-  if (f.Country) dto.Country = f.Country;
-  if (f.PostalCode) dto.PostalCode = f.PostalCode;
-  if (f.Phone) dto.Phone = f.Phone;
-  if (f.Fax) dto.Fax = f.Fax;
-  if (f.Email) dto.Email = f.Email;
-  if (f.WebSite) dto.WebSite = f.WebSite;
+  // Every contact field but ModuleType is a customer field of the same name.
+  for (const f of CONTACT_FIELDS) if (f !== 'ModuleType' && detail.fields[f]) dto[f] = detail.fields[f];
   return dto;
 }

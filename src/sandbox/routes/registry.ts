@@ -1,6 +1,5 @@
 // The global taxpayer registry: paging, lookups by tax number or name, and the ZIP download.
-import type { RouteSpec } from '../router';
-import { RESPONDED } from '../router';
+import { RESPONDED, route, type RouteSpec } from '../router';
 import { ALIAS_TYPES, GLOBAL_USER_TYPES } from '../records';
 import type { DocumentKind, RegistryAlias, RegistryEntry } from '../registry';
 import { badRequest, notFound } from '../errors';
@@ -52,51 +51,35 @@ function checkTaxNumberFormat(taxNumber: string): string {
 }
 
 export const registryRoutes: RouteSpec[] = [
-  {
-    method: 'GET',
-    path: '/general/GlobalCompany',
-    write: false,
-    name: 'registry.list',
-    handler: ({ app, query }) => {
-      const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
-      const registry = app.registry;
-      const page = pageOf(registry.count(), (start) => registry.page(start / paging.pageSize + 1, paging.pageSize), paging, app.behaviour.answerFor('pageBeyondEnd'));
-      return {
-        ...page,
-        Content: page.Content.map((e) => ({
-          TaxNumber: e.TaxNumber, Title: e.Title, AccountType: e.AccountType, FirstCreationTime: e.FirstCreationTime, Type: e.Type,
-          Aliases: e.aliases.map(publicAlias),
-        })),
-      };
-    },
-  },
-  {
-    method: 'GET',
-    path: '/general/GlobalCompany/Search/{searchText}',
-    write: false,
-    name: 'registry.search',
-    handler: ({ app, params, query }) => noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details)),
-  },
-  {
-    method: 'GET',
-    path: '/general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}',
-    write: false,
-    name: 'registry.info',
-    handler: ({ app, params, query, res }) => {
-      const document = userType(query);
-      const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
-      // Spec-silent (behaviour point registryLookupMissing): 404 by default, while Check/TaxNumber answers [].
-      if (!e) return answerMissing(res, app.behaviour.answerFor('registryLookupMissing'), notFound('The taxpayer is not registered.', `TaxNumber ${params.TaxNumber}`));
-      return { ...details(e), FirstCreationTime: e.FirstCreationTime, Aliases: e.aliases.filter((a) => a.document === document).map(publicAlias) };
-    },
-  },
-  {
-    // A lookup, not a change: the read-only key may use it.
-    method: 'POST',
-    path: '/general/GlobalCompany/GetGlobalCustomerInfo',
-    write: false,
-    name: 'registry.infoBulk',
-    handler: async ({ app, json, query }) => {
+  route('GET', '/general/GlobalCompany', 'registry.list', ({ app, query }) => {
+    const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
+    const registry = app.registry;
+    const page = pageOf(registry.count(), (start) => registry.page(start / paging.pageSize + 1, paging.pageSize), paging, app.behaviour.answerFor('pageBeyondEnd'));
+    return {
+      ...page,
+      Content: page.Content.map((e) => ({
+        TaxNumber: e.TaxNumber, Title: e.Title, AccountType: e.AccountType, FirstCreationTime: e.FirstCreationTime, Type: e.Type,
+        Aliases: e.aliases.map(publicAlias),
+      })),
+    };
+  }),
+  route('GET', '/general/GlobalCompany/Search/{searchText}', 'registry.search', ({ app, params, query }) =>
+    noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details)),
+  ),
+  route('GET', '/general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}', 'registry.info', (ctx) => {
+    const { app, params, query, res } = ctx;
+    const document = userType(query);
+    const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
+    // Spec-silent (behaviour point registryLookupMissing): 404 by default, while Check/TaxNumber answers [].
+    if (!e) return answerMissing(res, app.behaviour.answerFor('registryLookupMissing'), notFound('The taxpayer is not registered.', `TaxNumber ${params.TaxNumber}`));
+    return { ...details(e), FirstCreationTime: e.FirstCreationTime, Aliases: e.aliases.filter((a) => a.document === document).map(publicAlias) };
+  }),
+  // A lookup, not a change: the read-only key may use it.
+  route(
+    'POST',
+    '/general/GlobalCompany/GetGlobalCustomerInfo',
+    'registry.infoBulk',
+    async ({ app, json, query }) => {
       const document = userType(query);
       const list = expectArray(await json(), 'The tax number list');
       if (!list.every((v) => typeof v === 'string')) throw badRequest('The request body is invalid.', 'Send a JSON array of tax-number strings.');
@@ -111,38 +94,23 @@ export const registryRoutes: RouteSpec[] = [
       }
       return out;
     },
-  },
-  {
-    method: 'GET',
-    path: '/general/GlobalCompany/Check/TaxNumber/{TaxNumber}',
-    write: false,
-    name: 'registry.checkTaxNumber',
-    handler: ({ app, params, query }) => {
-      const document = userType(query);
-      const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
-      return e ? infoRows(e, document) : [];
-    },
-  },
-  {
-    method: 'GET',
-    path: '/general/GlobalCompany/Check/Name/{Name}',
-    write: false,
-    name: 'registry.checkName',
-    handler: ({ app, params, query }) => {
-      const document = userType(query);
-      return app.registry.searchTitle(params.Name, SEARCH_LIMIT, document).flatMap((e) => infoRows(e, document));
-    },
-  },
-  {
-    method: 'GET',
-    path: '/general/GlobalCompany/{AliasType}/{GlobalUserType}',
-    write: false,
-    name: 'registry.downloadList',
-    handler: async ({ app, params, res, zipFault }) => {
-      const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
-      const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');
-      await streamRegistryZip(app.registry, aliasType, document, res, zipFault, app.behaviour.answerFor('registryZipEncoding'), app.preparedLists);
-      return RESPONDED;
-    },
-  },
+    false,
+  ),
+  route('GET', '/general/GlobalCompany/Check/TaxNumber/{TaxNumber}', 'registry.checkTaxNumber', (ctx) => {
+    const { app, params, query } = ctx;
+    const document = userType(query);
+    const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
+    return e ? infoRows(e, document) : [];
+  }),
+  route('GET', '/general/GlobalCompany/Check/Name/{Name}', 'registry.checkName', ({ app, params, query }) => {
+    const document = userType(query);
+    return app.registry.searchTitle(params.Name, SEARCH_LIMIT, document).flatMap((e) => infoRows(e, document));
+  }),
+  route('GET', '/general/GlobalCompany/{AliasType}/{GlobalUserType}', 'registry.downloadList', async (ctx) => {
+    const { app, params, res, zipFault } = ctx;
+    const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
+    const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');
+    await streamRegistryZip(app.registry, aliasType, document, res, zipFault, app.behaviour.answerFor('registryZipEncoding'), app.preparedLists);
+    return RESPONDED;
+  }),
 ];

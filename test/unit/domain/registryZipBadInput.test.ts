@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { RegistryZipError, iterateRegistryZip } from '../../../src/domain/registryZip';
+import { RegistryZipError, iterateRegistryZipBatches } from '../../../src/domain/registryZip';
 import JSZip from 'jszip';
 import type { RegistryZipErrorCode } from '../../../src/domain/registryZip';
 import { RegistryXmlError } from '../../../src/domain/registryXml';
@@ -168,7 +168,7 @@ describe('bad registry ZIPs', () => {
   test(`${BAD_ZIPS.length} bad ZIPs read from memory: each a clear error with its code`, async () => {
     for (const c of BAD_ZIPS) {
       await expectFailure((async () => {
-        for await (const _ of iterateRegistryZip(zips.get(c)!, { maxEntryBytes: c.maxEntryBytes })) void _;
+        for await (const _ of iterateRegistryZipBatches(zips.get(c)!, { maxEntryBytes: c.maxEntryBytes })) void _;
       })(), c);
       counts[c.code] = (counts[c.code] ?? 0) + 1;
     }

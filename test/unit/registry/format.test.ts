@@ -11,7 +11,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Taxpayer } from '../../../src/domain/registryXml';
 import { parseRegistryXml } from '../../../src/domain/registryXml';
-import { iterateRegistryZip } from '../../../src/domain/registryZip';
+import { iterateRegistryZipBatches } from '../../../src/domain/registryZip';
 import { SORT_SLICE, TaxNumberTable } from '../../../src/registry/taxNumberTable';
 import { decodeRecord, encodeRecord, taxNumberKey } from '../../../src/registry/format';
 import { buildIndex, buildIndexFromZip, currentIndexFolder, foldedWords, INDEX_FORMAT, RegistryIndexError, RegistryIndexReader } from '../../../src/registry';
@@ -284,7 +284,7 @@ describe('an index of the previous format', () => {
     const storageDir = path.join(root, 'registry-index', 'PK-Invoice');
     const zip = path.join(root, 'registry-lists', 'registry-PK-Invoice.zip');
     const expected: Taxpayer[] = [];
-    for await (const t of iterateRegistryZip(zip)) expected.push(t);
+    for await (const batch of iterateRegistryZipBatches(zip)) expected.push(...batch);
     const old = JSON.parse(fs.readFileSync(path.join(currentIndexFolder(storageDir) as string, 'meta.json'), 'utf8')) as { format: number; downloadedAt: string };
     assert.equal(old.format, 1);
     const meta = await buildIndexFromZip(zip, storageDir, { aliasType: 'PK', userType: 'Invoice', zipBytes: fs.statSync(zip).size, downloadedAt: new Date(old.downloadedAt) });

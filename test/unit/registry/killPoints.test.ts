@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '../../../src/api';
 import { checkZip } from '../../../src/domain/zip';
-import { iterateRegistryZip } from '../../../src/domain/registryZip';
+import { iterateRegistryZipBatches } from '../../../src/domain/registryZip';
 import { completeVkn } from '../../../src/domain/taxId';
 import { snapshotOf, SnapshotStore, type Snapshot } from '../../../src/reconciliation/snapshot';
 import type { ReconRow } from '../../../src/reconciliation/classify';
@@ -149,7 +149,7 @@ if (CHILD) {
     if (!fs.existsSync(zip)) return 'NO ZIP';
     try {
       await checkZip(zip);
-      for await (const t of iterateRegistryZip(zip)) if (t.Identifier === NEW_TAXPAYER) return 'new';
+      for await (const batch of iterateRegistryZipBatches(zip)) if (batch.some((t) => t.Identifier === NEW_TAXPAYER)) return 'new';
       return 'old';
     } catch (error) {
       return `DAMAGED (${String(error)})`;

@@ -60,7 +60,7 @@ function encoderWay(xml: string | Buffer, pieces: number[] = []): Encoded[] {
   let first = 0;
   return batches.map((b) => {
     assert.equal(b.first, first, 'batches follow one another');
-    first += b.count;
+    first += b.keys.length;
     return { records: Buffer.from(b.records), blockEnds: [...b.blockEnds], titles: Buffer.from(b.titles), keys: [...b.keys] };
   });
 }

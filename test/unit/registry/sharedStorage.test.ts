@@ -12,7 +12,8 @@ import type { Taxpayer } from '../../../src/domain/registryXml';
 import { PendingIndex } from '../../../src/registry/builder';
 import { CURRENT_POINTER } from '../../../src/registry/format';
 import { OfflineRegistry } from '../../../src/registry/offlineLookup';
-import { currentIndexFolder, RegistryIndexReader } from '../../../src/registry/reader';
+import { currentIndexFolder } from '../../../src/registry/listStorage';
+import { RegistryIndexReader } from '../../../src/registry/reader';
 import { buildTaxpayer } from '../../support/registryFixtures';
 
 const ROUNDS = 20;
