@@ -61,9 +61,9 @@ export interface RouteSpec {
   notInOlderExport?: boolean;
 }
 
-type Flags = Pick<RouteSpec, 'answersBoolean' | 'notInOlderExport'>;
+type Flags = Partial<Pick<RouteSpec, 'answersBoolean' | 'notInOlderExport' | 'write'>>;
 
-/** A route; every method but GET writes. */
+/** A route; every method but GET writes unless its flags say `write: false`. */
 export function route(method: RouteSpec['method'], path: string, name: string, handler: Handler, flags: Flags = {}): RouteSpec {
   return { method, path, write: method !== 'GET', name, handler, ...flags };
 }

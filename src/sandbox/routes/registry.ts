@@ -94,7 +94,7 @@ export const registryRoutes: RouteSpec[] = [
       }
       return out;
     },
-    false,
+    { write: false },
   ),
   route('GET', '/general/GlobalCompany/Check/TaxNumber/{TaxNumber}', 'registry.checkTaxNumber', (ctx) => {
     const { app, params, query } = ctx;
