@@ -12,16 +12,13 @@ interface EnvironmentPick extends vscode.QuickPickItem {
 
 function customUrlProblem(check: CustomUrlCheck): string | undefined {
   if (check.ok) return undefined;
-  switch (check.reason) {
-    case 'empty':
-      return vscode.l10n.t('Enter the base URL of the API.');
-    case 'invalid':
-      return vscode.l10n.t('This is not a valid http(s) URL.');
-    case 'insecure':
-      return vscode.l10n.t('Use https; plain http is only allowed for localhost and 127.0.0.1.');
-    case 'credentials':
-      return vscode.l10n.t('Do not put a user name or password in the URL.');
-  }
+  const problems: Record<typeof check.reason, string> = {
+    empty: vscode.l10n.t('Enter the base URL of the API.'),
+    invalid: vscode.l10n.t('This is not a valid http(s) URL.'),
+    insecure: vscode.l10n.t('Use https; plain http is only allowed for localhost and 127.0.0.1.'),
+    credentials: vscode.l10n.t('Do not put a user name or password in the URL.'),
+  };
+  return problems[check.reason];
 }
 
 export async function askCustomUrl(value?: string): Promise<string> {

@@ -42,22 +42,19 @@ function registryZipMessage(error: unknown): string | undefined {
   if (!(error instanceof Error) || error.name !== 'RegistryZipError') return undefined;
   const { code, entryName } = error as Error & { code?: string; entryName?: string };
   const entry = entryName ?? '';
-  switch (code) {
-    case 'corrupt':
-      return vscode.l10n.t('The downloaded registry list is damaged or incomplete. Download it again.');
-    case 'unsafeEntryName':
-      return vscode.l10n.t('The registry ZIP holds an entry with an unsafe name ("{0}"); it was not opened and nothing was written.', entry);
-    case 'noUsableEntry':
-      return vscode.l10n.t('The registry ZIP holds no registry list.');
-    case 'multipleLists':
-      return vscode.l10n.t('The registry ZIP holds more than one list; it is not clear which one to use, so none was read.');
-    case 'unsupportedFormat':
-      return vscode.l10n.t('The registry ZIP holds a list in a format that is not supported yet ("{0}"); only the XML list is.', entry);
-    case 'entryTooLarge':
-      return vscode.l10n.t('The registry ZIP entry "{0}" is larger than the allowed size once unpacked; reading stopped.', entry);
-    default:
-      return undefined;
-  }
+  const texts: Record<string, () => string> = {
+    corrupt: () => vscode.l10n.t('The downloaded registry list is damaged or incomplete. Download it again.'),
+    unsafeEntryName: () =>
+      vscode.l10n.t('The registry ZIP holds an entry with an unsafe name ("{0}"); it was not opened and nothing was written.', entry),
+    noUsableEntry: () => vscode.l10n.t('The registry ZIP holds no registry list.'),
+    multipleLists: () =>
+      vscode.l10n.t('The registry ZIP holds more than one list; it is not clear which one to use, so none was read.'),
+    unsupportedFormat: () =>
+      vscode.l10n.t('The registry ZIP holds a list in a format that is not supported yet ("{0}"); only the XML list is.', entry),
+    entryTooLarge: () =>
+      vscode.l10n.t('The registry ZIP entry "{0}" is larger than the allowed size once unpacked; reading stopped.', entry),
+  };
+  return code && Object.hasOwn(texts, code) ? texts[code]() : undefined;
 }
 
 export function describeError(error: unknown): DescribedError {
@@ -130,14 +127,11 @@ export function describeError(error: unknown): DescribedError {
 }
 
 export function actionTitle(action: ErrorAction): string {
-  switch (action) {
-    case 'setApiKey':
-      return vscode.l10n.t('Set API Key');
-    case 'retry':
-      return vscode.l10n.t('Retry');
-    case 'showLog':
-      return vscode.l10n.t('Show Log');
-    case 'keyringHelp':
-      return vscode.l10n.t('Open Keyring Help');
-  }
+  const titles: Record<ErrorAction, string> = {
+    setApiKey: vscode.l10n.t('Set API Key'),
+    retry: vscode.l10n.t('Retry'),
+    showLog: vscode.l10n.t('Show Log'),
+    keyringHelp: vscode.l10n.t('Open Keyring Help'),
+  };
+  return titles[action];
 }

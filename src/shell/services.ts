@@ -19,16 +19,13 @@ import { WorkspaceUsage } from './workspaceUsage';
 export class EnvironmentNotReadyError extends UserFacingError {}
 
 export function environmentLabel(environment: EnvironmentId): string {
-  switch (environment) {
-    case 'production':
-      return vscode.l10n.t('Production');
-    case 'test':
-      return vscode.l10n.t('Test');
-    case 'sandbox':
-      return vscode.l10n.t('Sandbox');
-    case 'custom':
-      return vscode.l10n.t('Custom URL');
-  }
+  const labels: Record<EnvironmentId, string> = {
+    production: vscode.l10n.t('Production'),
+    test: vscode.l10n.t('Test'),
+    sandbox: vscode.l10n.t('Sandbox'),
+    custom: vscode.l10n.t('Custom URL'),
+  };
+  return labels[environment];
 }
 
 /** Creates an API client on the contract of src/api (loaded on first use, not at activation). */
