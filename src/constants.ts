@@ -138,8 +138,6 @@ export const PreviewViewTypes = {
   studio: 'nilvera.preview.studio',
 } as const;
 
-export const ViewContainerId = 'nilvera';
-
 export const Views = {
   customers: 'nilvera.customers',
   documents: 'nilvera.documents',

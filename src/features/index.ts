@@ -147,21 +147,15 @@ class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable
 
 /** Calls `load` once a document that gets diagnostics is open (now, or when one opens). */
 function loadWhenDiagnosedDocumentOpens(load: () => void): vscode.Disposable {
-  const diagnosed = (doc: vscode.TextDocument) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0;
-  let watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => {
-    if (!diagnosed(doc)) return;
-    watcher?.dispose();
+  const loadIfDiagnosed = (docs: readonly vscode.TextDocument[]) => {
+    if (!watcher || !docs.some((doc) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0)) return;
+    watcher.dispose();
     watcher = undefined;
     load();
-  });
+  };
+  let watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => loadIfDiagnosed([doc]));
   // Documents open before activation (restored editors): looked at once activate() has returned.
-  const initial = setTimeout(() => {
-    if (watcher && vscode.workspace.textDocuments.some(diagnosed)) {
-      watcher.dispose();
-      watcher = undefined;
-      load();
-    }
-  }, 0);
+  const initial = setTimeout(() => loadIfDiagnosed(vscode.workspace.textDocuments), 0);
   return new vscode.Disposable(() => {
     clearTimeout(initial);
     watcher?.dispose();

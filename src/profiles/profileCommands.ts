@@ -1,8 +1,13 @@
-// "Add Profile", "Switch Profile", "Rename Profile", "Remove Profile" and "Add as Profile…" (a
-// company of the Account view's list). Keys are checked with GET /Company before they are kept.
+// The profiles feature (loaded on first use, src/features/index.ts): "Add Profile", "Switch Profile",
+// "Rename Profile", "Remove Profile" and "Add as Profile…" (a company of the Account view's list). Keys are
+// checked with GET /Company before they are kept. The model (the active profile and its records) is the
+// shell's; the reactions to a switch (context keys, status bar, trees) are wired at activation and in the
+// views feature.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { ProfileCommands } from '../constants';
 import type { CompanyResponse as CompanySummary } from '../api';
+import { registerCommand } from '../shell/commandRunner';
 import { compareNames } from '../shell/displayFormat';
 import { askCustomUrl } from '../shell/environmentCommands';
 import { ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/environments';
@@ -12,6 +17,16 @@ import { prompts, UserCancelledError } from '../shell/prompts';
 import { askApiKey, companyOfKey } from '../shell/apiKeyCommands';
 import { environmentLabel, type ShellServices } from '../shell/services';
 import { profileSecretName, type Profile } from '../shell/profile';
+
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
+  context.subscriptions.push(
+    registerCommand(ProfileCommands.add, () => addProfile(shell)),
+    registerCommand(ProfileCommands.switch, (arg) => switchProfile(shell, arg)),
+    registerCommand(ProfileCommands.rename, (arg) => renameProfile(shell, arg)),
+    registerCommand(ProfileCommands.remove, (arg) => removeProfile(shell, arg)),
+    registerCommand(ProfileCommands.addCompany, (arg) => addCompanyAsProfile(shell, arg)),
+  );
+}
 
 /** A name is shown in the status bar and lists: never the key pasted a second time. */
 function nameProblem(value: string, key: string | undefined): string | undefined {
@@ -82,7 +97,7 @@ async function saveProfile(services: ShellServices, profile: Profile, key: strin
   log.info(`Profile ${profile.id} (${profile.environment}) added and active.`);
 }
 
-export async function addProfile(services: ShellServices): Promise<void> {
+async function addProfile(services: ShellServices): Promise<void> {
   const items = ENVIRONMENT_IDS.map((environment) => ({ environment, label: environmentLabel(environment) }));
   const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Add Profile'), placeHolder: vscode.l10n.t('Which environment is the account in?') });
   if (!picked) throw new UserCancelledError();
@@ -112,7 +127,7 @@ export async function addProfile(services: ShellServices): Promise<void> {
  * that GET /Company with it answers that company's tax number, and saves it as a profile of the
  * active profile's environment (the companies of one user live on the same platform).
  */
-export async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promise<void> {
+async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promise<void> {
   const listed = (arg as { company?: { Name?: unknown; TaxNumber?: unknown } } | undefined)?.company;
   const taxNumber = typeof listed?.TaxNumber === 'string' ? listed.TaxNumber : '';
   const companyName = typeof listed?.Name === 'string' ? listed.Name : '';
@@ -140,7 +155,7 @@ export async function addCompanyAsProfile(services: ShellServices, arg: unknown)
 }
 
 /** Switches this window to a profile (arg: its id, for tests and links), or asks which. */
-export async function switchProfile(services: ShellServices, arg?: unknown): Promise<void> {
+async function switchProfile(services: ShellServices, arg?: unknown): Promise<void> {
   if (typeof arg === 'string') {
     const target = services.profiles.store.get(arg);
     if (!target) throw new UserFacingError(vscode.l10n.t('There is no profile with the id {0}.', arg));
@@ -157,7 +172,7 @@ export async function switchProfile(services: ShellServices, arg?: unknown): Pro
   }
 }
 
-export async function renameProfile(services: ShellServices, arg?: unknown): Promise<void> {
+async function renameProfile(services: ShellServices, arg?: unknown): Promise<void> {
   const profile = await pickProfile(services, arg, vscode.l10n.t('Nilvera: Rename Profile'));
   const key = await services.keys.get(profileSecretName(profile.id));
   const name = (
@@ -174,7 +189,7 @@ export async function renameProfile(services: ShellServices, arg?: unknown): Pro
   services.profiles.touched();
 }
 
-export async function removeProfile(services: ShellServices, arg?: unknown): Promise<void> {
+async function removeProfile(services: ShellServices, arg?: unknown): Promise<void> {
   const profile = await pickProfile(services, arg, vscode.l10n.t('Nilvera: Remove Profile'));
   const remove = vscode.l10n.t('Remove');
   const choice = await prompts.message('warning', vscode.l10n.t('Remove the profile "{0}" and delete its API key from this computer?', profile.name), { modal: true }, remove);

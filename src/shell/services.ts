@@ -96,12 +96,6 @@ export class ShellServices implements vscode.Disposable {
     return this.profiles.onDidChange;
   }
 
-  /** Goes up by one on every profile switch; an answer from an older generation is dropped. */
-  generation(): number {
-    this.profiles.current();
-    return this.profiles.generation();
-  }
-
   /** The active profile's environment. */
   environment(): EnvironmentId {
     return this.activeProfile().environment;
@@ -130,19 +124,22 @@ export class ShellServices implements vscode.Disposable {
     return profileSecretName(this.profileFor(environment).id);
   }
 
-  async apiKey(environment: EnvironmentId = this.environment()): Promise<string | undefined> {
+  /** The secret name of the environment's profile once old keys are migrated; none for a custom one without a URL. */
+  private async keyName(environment: EnvironmentId): Promise<string | undefined> {
     await this.profiles.ready();
     const profile = this.profileFor(environment);
-    if (profile.environment === 'custom' && !profile.baseUrl) return undefined;
-    return this.keys.get(profileSecretName(profile.id));
+    return profile.environment === 'custom' && !profile.baseUrl ? undefined : profileSecretName(profile.id);
+  }
+
+  async apiKey(environment: EnvironmentId = this.environment()): Promise<string | undefined> {
+    const name = await this.keyName(environment);
+    return name ? this.keys.get(name) : undefined;
   }
 
   /** Whether the environment's profile has a key: 'unreadable' when the keyring refused to say. */
   async keyStatus(environment: EnvironmentId = this.environment()): Promise<{ kind: 'set' | 'absent' } | { kind: 'unreadable'; reason: string }> {
-    await this.profiles.ready();
-    const profile = this.profileFor(environment);
-    if (profile.environment === 'custom' && !profile.baseUrl) return { kind: 'absent' };
-    const read = await this.keys.read(profileSecretName(profile.id));
+    const name = await this.keyName(environment);
+    const read = name ? await this.keys.read(name) : ({ kind: 'absent' } as const);
     return read.kind === 'found' ? { kind: 'set' } : read;
   }
 

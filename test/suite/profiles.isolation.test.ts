@@ -176,14 +176,15 @@ suite('Profiles: nothing crosses between two companies', function () {
 
   test('trees, account view and credits under A, then B, then A again: each origin sees only its own key and company', async () => {
     const { A, B } = companies;
-    const before = api.testing.services.generation();
+    api.testing.services.activeProfile(); // follows the settings first, as every request does
+    const before = api.testing.services.profiles.generation();
     await vscode.commands.executeCommand(ProfileCommands.switch, A.profileId);
     await exercise(A, B, 'A1');
     await vscode.commands.executeCommand(ProfileCommands.switch, B.profileId);
     await exercise(B, A, 'B');
     await vscode.commands.executeCommand(ProfileCommands.switch, A.profileId);
     await exercise(A, B, 'A2');
-    assert.equal(api.testing.services.generation(), before + 3, 'each switch starts a new generation');
+    assert.equal(api.testing.services.profiles.generation(), before + 3, 'each switch starts a new generation');
     // With several profiles the status bar item switches the profile (company) on a click.
     assert.equal(api.testing.statusBar().snapshot().environmentCommand, ProfileCommands.switch);
     assert.match(api.testing.statusBar().snapshot().environmentText, new RegExp(A.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
