@@ -47,7 +47,7 @@ function describeProfile(profile: Profile): string {
 function profileItems(services: ShellServices): ProfilePick[] {
   const active = services.activeProfile();
   // The active profile first (marked), then the others by name.
-  const list = [active, ...services.profiles.all().filter((p) => p.id !== active.id).sort((a, b) => compareNames(a.name, b.name))];
+  const list = [active, ...services.profiles.store.all().filter((p) => p.id !== active.id).sort((a, b) => compareNames(a.name, b.name))];
   return list.map((p) => ({
     profileId: p.id,
     label: `${p.id === active.id ? '$(check) ' : ''}${p.name}`,
@@ -133,7 +133,7 @@ async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promi
   const companyName = typeof listed?.Name === 'string' ? listed.Name : '';
   if (!taxNumber) throw new UserFacingError(vscode.l10n.t('Choose a company in the Account view\'s company list.'));
   const active = services.activeProfile();
-  const existing = services.profiles.all().find((p) => p.taxNumber === taxNumber && p.environment === active.environment && p.baseUrl === active.baseUrl);
+  const existing = services.profiles.store.all().find((p) => p.taxNumber === taxNumber && p.environment === active.environment && p.baseUrl === active.baseUrl);
   if (existing) {
     void prompts.message('info', vscode.l10n.t('"{0}" already has a profile: {1}.', companyName || taxNumber, existing.name));
     return;

@@ -73,10 +73,6 @@ export class ActiveProfile implements vscode.Disposable {
     return this.controller.signal;
   }
 
-  all(): Profile[] {
-    return this.store.all();
-  }
-
   /**
    * "Switch Environment" (and "Try the Sandbox") write the settings, then call this: the
    * window moves to the profile of that environment (the most recently used one, else its default
@@ -135,8 +131,7 @@ export class ActiveProfile implements vscode.Disposable {
     const settings = readSettings();
     const check = settings.environment === 'custom' ? checkCustomUrl(settings.customUrl) : undefined;
     const customBaseUrl = check?.ok ? check.baseUrl : undefined;
-    const { profile } = this.store.forEnvironment(settings.environment, customBaseUrl, this.label(settings.environment));
-    return profile;
+    return this.store.forEnvironment(settings.environment, customBaseUrl, this.label(settings.environment));
   }
 
   dispose(): void {

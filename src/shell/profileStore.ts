@@ -89,13 +89,13 @@ export class ProfileStore {
    * never pick one of several companies by chance; other profiles are reached by "Switch Profile".
    * The record is returned as a draft when not stored yet (ActiveProfile stores it once used).
    */
-  forEnvironment(environment: EnvironmentId, customBaseUrl: string | undefined, defaultName: string): { profile: Profile } {
+  forEnvironment(environment: EnvironmentId, customBaseUrl: string | undefined, defaultName: string): Profile {
     const stored = this.get(defaultProfileId(environment, customBaseUrl));
-    if (stored && profileMatches(stored, environment, customBaseUrl)) return { profile: stored };
+    if (stored && profileMatches(stored, environment, customBaseUrl)) return stored;
     const profile: Profile = { id: defaultProfileId(environment, customBaseUrl), name: defaultName, environment };
     // Custom without a valid URL: a placeholder that is never stored (it cannot hold a key).
     if (customBaseUrl && environment === 'custom') profile.baseUrl = customBaseUrl;
-    return { profile };
+    return profile;
   }
 
   /** The records in the file (read again when it changed); globalState's until the file exists. */

@@ -108,7 +108,7 @@ export class ShellServices implements vscode.Disposable {
   profileFor(environment: EnvironmentId): Profile {
     const active = this.activeProfile();
     if (active.environment === environment) return active;
-    return this.profiles.store.forEnvironment(environment, this.customBaseUrl(), environmentLabel(environment)).profile;
+    return this.profiles.store.forEnvironment(environment, this.customBaseUrl(), environmentLabel(environment));
   }
 
   /** The custom base URL (of the active custom profile, else of the setting) when it is valid. */

@@ -85,9 +85,9 @@ suite('Profiles: nothing crosses between two companies', function () {
   async function addProfile(c: Company): Promise<void> {
     prompts.picks.push((items) => items.find((i) => (i as { environment?: string }).environment === 'custom'));
     prompts.inputs.push(c.sandbox.url, c.key, c.name);
-    const before = new Set(api.testing.services.profiles.all().map((p) => p.id));
+    const before = new Set(api.testing.services.profiles.store.all().map((p) => p.id));
     await vscode.commands.executeCommand(ProfileCommands.add);
-    const added = api.testing.services.profiles.all().find((p) => !before.has(p.id));
+    const added = api.testing.services.profiles.store.all().find((p) => !before.has(p.id));
     assert.ok(added, `"Add Profile" stored no profile for ${c.name}: ${JSON.stringify(prompts.messages)}`);
     assert.equal(added.taxNumber, c.taxNumber, 'the tax number comes from GET /Company with the new key');
     c.profileId = added.id;
@@ -277,11 +277,11 @@ suite('Profiles: nothing crosses between two companies', function () {
     assert.equal(own.treeItem().contextValue, 'listedCompany');
 
     // A key of A typed for another company of the list: refused, nothing stored.
-    const countBefore = services.profiles.all().length;
+    const countBefore = services.profiles.store.all().length;
     prompts.messages.length = 0;
     prompts.inputs.push(A.key);
     await vscode.commands.executeCommand(ProfileCommands.addCompany, other);
-    assert.equal(services.profiles.all().length, countBefore);
+    assert.equal(services.profiles.store.all().length, countBefore);
     assert.ok(prompts.messages.some((m) => m.level === 'error' && m.text.includes(other.company.TaxNumber ?? '?') && m.text.includes(A.taxNumber)), JSON.stringify(prompts.messages));
     assert.equal(prompts.messages.some((m) => m.text.includes(A.key)), false, 'the key is never shown');
 
@@ -309,9 +309,9 @@ suite('Profiles: nothing crosses between two companies', function () {
     await services.profiles.store.put({ ...tmpRecord, taxNumber: undefined });
     prompts.inputs.push(B.key);
     prompts.answers.push(() => undefined);
-    const before = new Set(services.profiles.all().map((p) => p.id));
+    const before = new Set(services.profiles.store.all().map((p) => p.id));
     await vscode.commands.executeCommand(ProfileCommands.addCompany, bOwn);
-    const added = services.profiles.all().find((p) => !before.has(p.id));
+    const added = services.profiles.store.all().find((p) => !before.has(p.id));
     assert.ok(added, `no profile added: ${JSON.stringify(prompts.messages)}`);
     assert.equal(added.taxNumber, B.taxNumber);
     assert.equal(added.baseUrl, B.sandbox.url);

@@ -4,8 +4,8 @@
 // The check knows the answers listed in KNOWN_ROWS. An answer outside them (a quirk it was not
 // told about, such as the sandbox's registryLookupMissing=oddText) is reported as "differs", with
 // what was seen. A unit test keeps this table in step with the sandbox's.
-import type { ProbeAnswer } from './probeHttp';
-import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeId, type ProbeResult } from './probes';
+import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
+import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';
 import type { EmptyListRead, ListAvailability } from '../../shell/listAvailability';
 
 export interface KnownRow {

@@ -131,12 +131,12 @@ test('the store keeps valid records only; an environment always maps to its defa
   const store = new ProfileStore(tempDir(), memento);
   assert.deepEqual(store.all().map((p) => p.id), ['a', 'b']);
   // Not stored yet: a draft of the default profile, written by nobody until it is used.
-  const draft = store.forEnvironment('production', undefined, 'Production').profile;
+  const draft = store.forEnvironment('production', undefined, 'Production');
   assert.deepEqual(draft, { id: 'production', name: 'Production', environment: 'production' });
   assert.equal(store.get('production'), undefined);
   await store.put({ ...draft, name: 'Renamed' });
-  assert.equal(store.forEnvironment('production', undefined, 'Production').profile.name, 'Renamed');
-  const custom = store.forEnvironment('custom', 'https://x.example.com/api', 'Custom').profile;
+  assert.equal(store.forEnvironment('production', undefined, 'Production').name, 'Renamed');
+  const custom = store.forEnvironment('custom', 'https://x.example.com/api', 'Custom');
   assert.deepEqual(custom, { id: 'custom:https://x.example.com', name: 'Custom', environment: 'custom', baseUrl: 'https://x.example.com/api' });
   await store.remove('a');
   assert.deepEqual(store.all().map((p) => p.id).sort(), ['b', 'production']);
