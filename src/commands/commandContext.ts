@@ -15,6 +15,14 @@ export function required<T>(value: T | undefined): T {
   return value;
 }
 
+/** The file a command was run on (an explorer menu, a test), else the one the user picks. */
+export async function fileArgOrPick(arg: unknown, options: vscode.OpenDialogOptions): Promise<string> {
+  if (arg instanceof vscode.Uri) return arg.fsPath;
+  const file = required(await prompts.openDialog({ ...options, canSelectMany: false }))[0]?.fsPath;
+  if (!file) throw new vscode.CancellationError();
+  return file;
+}
+
 /** Asks before a delete the API cannot undo; on "Delete", runs it and refreshes `area`. */
 export async function confirmDelete(
   ctx: CommandContext,

@@ -11,7 +11,7 @@ import { prompts } from '../shell/prompts';
 import { readSettings } from '../shell/settings';
 import { MailingNode } from '../views/records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from '../views/records/recordNodes';
-import { confirmDelete, required, type CommandContext } from './commandContext';
+import { confirmDelete, fileArgOrPick, required, type CommandContext } from './commandContext';
 import { showRecord } from './recordDocument';
 
 /** The server refuses more than this (lead's contract); checked here to spare the upload. */
@@ -57,11 +57,7 @@ async function documentCommandFor(file: string): Promise<CreateCompanyDocumentCo
 }
 
 async function addDocument(ctx: CommandContext, fileArg?: unknown): Promise<void> {
-  const file =
-    fileArg instanceof vscode.Uri
-      ? fileArg.fsPath
-      : required(await prompts.openDialog({ title: vscode.l10n.t('Add Company Document'), canSelectMany: false, openLabel: vscode.l10n.t('Add') }))[0]?.fsPath;
-  if (!file) throw new vscode.CancellationError();
+  const file = await fileArgOrPick(fileArg, { title: vscode.l10n.t('Add Company Document'), openLabel: vscode.l10n.t('Add') });
   const command = await documentCommandFor(file);
   // 409 (same name) and 422 (empty, bad or too large) reach the wrapper, which shows the server's message.
   await (await ctx.client()).documents.create(command);

@@ -28,11 +28,15 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
   );
 }
 
-/** A name is shown in the status bar and lists: never the key pasted a second time. */
-function nameProblem(value: string, key: string | undefined): string | undefined {
-  if (!value.trim()) return vscode.l10n.t('Enter a name.');
-  if (key && value.includes(key)) return vscode.l10n.t('This is the API key: enter a name for the profile instead.');
-  return undefined;
+/** Asks for a profile's name. It is shown in the status bar and lists: never the key pasted a second time. */
+async function askName(options: vscode.InputBoxOptions, key: string | undefined): Promise<string> {
+  const validateInput = (value: string) => {
+    if (!value.trim()) return vscode.l10n.t('Enter a name.');
+    return key && value.includes(key) ? vscode.l10n.t('This is the API key: enter a name for the profile instead.') : undefined;
+  };
+  const name = (await prompts.inputBox({ ...options, ignoreFocusOut: true, validateInput }))?.trim();
+  if (!name) throw new UserCancelledError();
+  return name;
 }
 
 interface ProfilePick extends vscode.QuickPickItem {
@@ -105,16 +109,9 @@ async function addProfile(services: ShellServices): Promise<void> {
   const customUrl = environment === 'custom' ? await askCustomUrl() : undefined;
   const key = await askApiKey(vscode.l10n.t('Nilvera: Add Profile ({0})', environmentLabel(environment)));
   const company = await verifiedCompany(services, environment, customUrl, key);
-  const name = (
-    await prompts.inputBox({
-      title: vscode.l10n.t('Nilvera: Profile Name'),
-      prompt: vscode.l10n.t('A name for this profile (the company name by default).'),
-      value: company.Name ?? environmentLabel(environment),
-      ignoreFocusOut: true,
-      validateInput: (value) => nameProblem(value, key),
-    })
-  )?.trim();
-  if (!name) throw new UserCancelledError();
+  const title = vscode.l10n.t('Nilvera: Profile Name');
+  const prompt = vscode.l10n.t('A name for this profile (the company name by default).');
+  const name = await askName({ title, prompt, value: company.Name ?? environmentLabel(environment) }, key);
   const profile: Profile = { id: newProfileId(), name, environment };
   if (customUrl) profile.baseUrl = customUrl;
   if (company.TaxNumber) profile.taxNumber = company.TaxNumber;
@@ -156,12 +153,7 @@ async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promi
 
 /** Switches this window to a profile (arg: its id, for tests and links), or asks which. */
 async function switchProfile(services: ShellServices, arg?: unknown): Promise<void> {
-  if (typeof arg === 'string') {
-    const target = services.profiles.store.get(arg);
-    if (!target) throw new UserFacingError(vscode.l10n.t('There is no profile with the id {0}.', arg));
-    services.profiles.switchTo(target.id);
-    return;
-  }
+  if (typeof arg === 'string') return services.profiles.switchTo((await pickProfile(services, arg, '')).id);
   const items: ProfilePick[] = [...profileItems(services), { label: `$(add) ${vscode.l10n.t('Add Profile…')}`, action: 'add' }];
   const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Switch Profile'), placeHolder: vscode.l10n.t('Which company account should this window use?') });
   if (!picked) throw new UserCancelledError();
@@ -175,15 +167,7 @@ async function switchProfile(services: ShellServices, arg?: unknown): Promise<vo
 async function renameProfile(services: ShellServices, arg?: unknown): Promise<void> {
   const profile = await pickProfile(services, arg, vscode.l10n.t('Nilvera: Rename Profile'));
   const key = await services.keys.get(profileSecretName(profile.id));
-  const name = (
-    await prompts.inputBox({
-      title: vscode.l10n.t('Nilvera: Rename Profile'),
-      value: profile.name,
-      ignoreFocusOut: true,
-      validateInput: (value) => nameProblem(value, key),
-    })
-  )?.trim();
-  if (!name) throw new UserCancelledError();
+  const name = await askName({ title: vscode.l10n.t('Nilvera: Rename Profile'), value: profile.name }, key);
   // Only if it still exists: a profile another window removed meanwhile is not brought back.
   await services.profiles.store.update(profile.id, (p) => ({ ...p, name }));
   services.profiles.touched();
