@@ -40,15 +40,10 @@ export async function askCustomUrl(value?: string): Promise<string> {
 }
 
 function describeUrl(services: ShellServices, environment: EnvironmentId): string {
-  switch (environment) {
-    case 'production':
-    case 'test':
-      return FIXED_BASE_URLS[environment];
-    case 'sandbox':
-      return services.sandbox.current()?.url ?? vscode.l10n.t('local server, started on demand');
-    case 'custom':
-      return services.customBaseUrl() ?? vscode.l10n.t('not set');
-  }
+  const sandboxUrl = environment === 'sandbox' ? services.sandbox.current()?.url : undefined;
+  if (environment === 'sandbox') return sandboxUrl ?? vscode.l10n.t('local server, started on demand');
+  if (environment === 'custom') return services.customBaseUrl() ?? vscode.l10n.t('not set');
+  return FIXED_BASE_URLS[environment];
 }
 
 /** Switches to `target`, or asks which environment when none is given. */

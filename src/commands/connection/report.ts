@@ -36,16 +36,11 @@ export function answerShape(result: ProbeResult, l10n: Localizer): string {
   const a = result.answer;
   if (!a) return '';
   if (a.status === undefined) return l10n.t('no answer ({0})', a.failure ?? '?');
-  switch (a.body.kind) {
-    case 'empty':
-      return l10n.t('empty body');
-    case 'json':
-      return describeShape(a.body.value);
-    case 'text':
-      return l10n.t('text, {0} bytes{1}', a.bytes, a.truncated ? '+' : '');
-    case 'binary':
-      return a.body.head[0] === 0x50 && a.body.head[1] === 0x4b ? l10n.t('ZIP bytes, {0} bytes read', a.bytes) : l10n.t('binary, {0} bytes read', a.bytes);
-  }
+  if (a.body.kind === 'empty') return l10n.t('empty body');
+  if (a.body.kind === 'json') return describeShape(a.body.value);
+  if (a.body.kind === 'text') return l10n.t('text, {0} bytes{1}', a.bytes, a.truncated ? '+' : '');
+  const zip = a.body.head[0] === 0x50 && a.body.head[1] === 0x4b;
+  return zip ? l10n.t('ZIP bytes, {0} bytes read', a.bytes) : l10n.t('binary, {0} bytes read', a.bytes);
 }
 
 function reasonText(reason: NoAnswerReason, l10n: Localizer): string {

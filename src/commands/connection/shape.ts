@@ -85,12 +85,6 @@ function merge(a: Shape, b: Shape): Shape {
 
 function render(shape: Shape): string {
   switch (shape.kind) {
-    case 'null':
-    case 'boolean':
-    case 'integer':
-    case 'number':
-    case 'string':
-      return shape.kind;
     case 'emptyString':
       return 'string (empty)';
     case 'deep':
@@ -105,6 +99,8 @@ function render(shape: Shape): string {
       if (shape.hidden > 0) parts.push(`… ${shape.hidden} more`);
       return `{ ${parts.join(', ')} }`;
     }
+    default:
+      return shape.kind;
   }
 }
 
