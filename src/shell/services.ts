@@ -45,21 +45,19 @@ export class ShellServices implements vscode.Disposable {
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
+  /** Disposed with the services. */
+  private owned<T extends vscode.Disposable>(disposable: T): T {
+    this.disposables.push(disposable);
+    return disposable;
+  }
+
   get keys(): ApiKeyStore {
-    if (!this.keyStore) {
-      this.keyStore = new ApiKeyStore(this.context.secrets);
-      this.disposables.push(this.keyStore);
-    }
-    return this.keyStore;
+    return (this.keyStore ??= this.owned(new ApiKeyStore(this.context.secrets)));
   }
 
   /** Whether Nilvera was used in this workspace (no status bar and no request before: src/shell/workspaceUsage.ts). */
   get usage(): WorkspaceUsage {
-    if (!this.workspaceUsage) {
-      this.workspaceUsage = new WorkspaceUsage(this.context.workspaceState);
-      this.disposables.push(this.workspaceUsage);
-    }
-    return this.workspaceUsage;
+    return (this.workspaceUsage ??= this.owned(new WorkspaceUsage(this.context.workspaceState)));
   }
 
   get sandbox(): SandboxLauncher {
@@ -79,11 +77,7 @@ export class ShellServices implements vscode.Disposable {
 
   /** The window's profile state (records, the active one, its generation). */
   get profiles(): ActiveProfile {
-    if (!this.profileState) {
-      this.profileState = new ActiveProfile(this.context, environmentLabel, this.globalState);
-      this.disposables.push(this.profileState);
-    }
-    return this.profileState;
+    return (this.profileState ??= this.owned(new ActiveProfile(this.context, environmentLabel, this.globalState)));
   }
 
   /** The profile this window talks to. */
