@@ -64,7 +64,7 @@ export const FormViewTypes = {
   settings: 'nilvera.form.settings',
 } as const;
 
-/** The sidebar trees' commands (src/views, src/commands/customers, src/commands/records). */
+/** The sidebar trees' commands (src/views, src/commands/customers, src/commands/recordCommands.ts). */
 export const TreeCommands = {
   retry: 'nilvera.views.retry',
   loadMore: 'nilvera.views.loadMore',
@@ -137,8 +137,6 @@ export const PreviewViewTypes = {
   document: 'nilvera.preview.document',
   studio: 'nilvera.preview.studio',
 } as const;
-
-export const ViewContainerId = 'nilvera';
 
 export const Views = {
   customers: 'nilvera.customers',

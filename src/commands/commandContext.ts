@@ -1,7 +1,8 @@
 // What the customer and record commands work with: the API client and the trees to refresh.
+import * as vscode from 'vscode';
 import type { ClientSource } from '../views/clientSource';
-import type { NilveraTrees } from '../views/trees';
-import { UserCancelledError } from '../shell/prompts';
+import type { DataArea, NilveraTrees } from '../views/trees';
+import { prompts, UserCancelledError } from '../shell/prompts';
 
 export interface CommandContext {
   client: ClientSource;
@@ -12,4 +13,26 @@ export interface CommandContext {
 export function required<T>(value: T | undefined): T {
   if (value === undefined) throw new UserCancelledError();
   return value;
+}
+
+/** The file a command was run on (an explorer menu, a test), else the one the user picks. */
+export async function fileArgOrPick(arg: unknown, options: vscode.OpenDialogOptions): Promise<string> {
+  if (arg instanceof vscode.Uri) return arg.fsPath;
+  const file = required(await prompts.openDialog({ ...options, canSelectMany: false }))[0]?.fsPath;
+  if (!file) throw new vscode.CancellationError();
+  return file;
+}
+
+/** Asks before a delete the API cannot undo; on "Delete", runs it and refreshes `area`. */
+export async function confirmDelete(
+  ctx: CommandContext,
+  area: DataArea,
+  question: string,
+  detail: string,
+  remove: () => Promise<unknown>,
+): Promise<void> {
+  const action = vscode.l10n.t('Delete');
+  if ((await prompts.message('warning', question, { modal: true, detail }, action)) !== action) return;
+  await remove();
+  ctx.trees.dataChanged(area);
 }

@@ -3,9 +3,9 @@
 // Nothing here touches the network.
 import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
-import { registerCustomerCommands } from './customers/register';
+import { registerCustomerCommands } from './customers/customerCommands';
 import { registerRecordDocuments } from './recordDocument';
-import { registerRecordCommands } from './records/register';
+import { registerRecordCommands } from './recordCommands';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
 import { knownListAvailability } from '../shell/listAvailability';

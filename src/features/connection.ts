@@ -1,2 +1,2 @@
 // Feature entry (its own bundle, ./index.ts): "Check Connection" and its report.
-export { activateFeature } from '../commands/connection/register';
+export { activateFeature } from '../commands/connection/checkConnection';

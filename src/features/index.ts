@@ -1,8 +1,6 @@
-// The features loaded on first use. activate() registers, once, every command of every feature (the ids
-// of its table in ../constants), the tree views, the tax-number hover and the webview serializers; the
-// first use of any of them imports the feature's module (esbuild.js makes each file of this folder an
-// entry point of its own) and runs its activateFeature() once. The editor feature also loads as soon as
-// an invoice or customer list is open (its diagnostics), the registry's index upgrade when a list is on disk.
+// The features loaded on first use. activate() registers every command, tree view, the hover and the
+// webview serializers once; the first use of any imports the feature's module (a bundle of its own) and
+// runs its activateFeature() once. The editor feature also loads when an invoice or customer list is open.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -147,21 +145,15 @@ class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable
 
 /** Calls `load` once a document that gets diagnostics is open (now, or when one opens). */
 function loadWhenDiagnosedDocumentOpens(load: () => void): vscode.Disposable {
-  const diagnosed = (doc: vscode.TextDocument) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0;
-  let watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => {
-    if (!diagnosed(doc)) return;
-    watcher?.dispose();
+  const loadIfDiagnosed = (docs: readonly vscode.TextDocument[]) => {
+    if (!watcher || !docs.some((doc) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0)) return;
+    watcher.dispose();
     watcher = undefined;
     load();
-  });
+  };
+  let watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => loadIfDiagnosed([doc]));
   // Documents open before activation (restored editors): looked at once activate() has returned.
-  const initial = setTimeout(() => {
-    if (watcher && vscode.workspace.textDocuments.some(diagnosed)) {
-      watcher.dispose();
-      watcher = undefined;
-      load();
-    }
-  }, 0);
+  const initial = setTimeout(() => loadIfDiagnosed(vscode.workspace.textDocuments), 0);
   return new vscode.Disposable(() => {
     clearTimeout(initial);
     watcher?.dispose();

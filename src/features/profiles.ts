@@ -1,2 +1,2 @@
 // Feature entry (its own bundle, ./index.ts): the connection-profile commands.
-export { activateFeature } from '../profiles/register';
+export { activateFeature } from '../profiles/profileCommands';

@@ -1,8 +1,13 @@
-// "Add Profile", "Switch Profile", "Rename Profile", "Remove Profile" and "Add as Profile…" (a
-// company of the Account view's list). Keys are checked with GET /Company before they are kept.
+// The profiles feature (loaded on first use, src/features/index.ts): "Add Profile", "Switch Profile",
+// "Rename Profile", "Remove Profile" and "Add as Profile…" (a company of the Account view's list). Keys are
+// checked with GET /Company before they are kept. The model (the active profile and its records) is the
+// shell's; the reactions to a switch (context keys, status bar, trees) are wired at activation and in the
+// views feature.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { ProfileCommands } from '../constants';
 import type { CompanyResponse as CompanySummary } from '../api';
+import { registerCommand } from '../shell/commandRunner';
 import { compareNames } from '../shell/displayFormat';
 import { askCustomUrl } from '../shell/environmentCommands';
 import { ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/environments';
@@ -13,11 +18,25 @@ import { askApiKey, companyOfKey } from '../shell/apiKeyCommands';
 import { environmentLabel, type ShellServices } from '../shell/services';
 import { profileSecretName, type Profile } from '../shell/profile';
 
-/** A name is shown in the status bar and lists: never the key pasted a second time. */
-function nameProblem(value: string, key: string | undefined): string | undefined {
-  if (!value.trim()) return vscode.l10n.t('Enter a name.');
-  if (key && value.includes(key)) return vscode.l10n.t('This is the API key: enter a name for the profile instead.');
-  return undefined;
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
+  context.subscriptions.push(
+    registerCommand(ProfileCommands.add, () => addProfile(shell)),
+    registerCommand(ProfileCommands.switch, (arg) => switchProfile(shell, arg)),
+    registerCommand(ProfileCommands.rename, (arg) => renameProfile(shell, arg)),
+    registerCommand(ProfileCommands.remove, (arg) => removeProfile(shell, arg)),
+    registerCommand(ProfileCommands.addCompany, (arg) => addCompanyAsProfile(shell, arg)),
+  );
+}
+
+/** Asks for a profile's name. It is shown in the status bar and lists: never the key pasted a second time. */
+async function askName(options: vscode.InputBoxOptions, key: string | undefined): Promise<string> {
+  const validateInput = (value: string) => {
+    if (!value.trim()) return vscode.l10n.t('Enter a name.');
+    return key && value.includes(key) ? vscode.l10n.t('This is the API key: enter a name for the profile instead.') : undefined;
+  };
+  const name = (await prompts.inputBox({ ...options, ignoreFocusOut: true, validateInput }))?.trim();
+  if (!name) throw new UserCancelledError();
+  return name;
 }
 
 interface ProfilePick extends vscode.QuickPickItem {
@@ -32,7 +51,7 @@ function describeProfile(profile: Profile): string {
 function profileItems(services: ShellServices): ProfilePick[] {
   const active = services.activeProfile();
   // The active profile first (marked), then the others by name.
-  const list = [active, ...services.profiles.all().filter((p) => p.id !== active.id).sort((a, b) => compareNames(a.name, b.name))];
+  const list = [active, ...services.profiles.store.all().filter((p) => p.id !== active.id).sort((a, b) => compareNames(a.name, b.name))];
   return list.map((p) => ({
     profileId: p.id,
     label: `${p.id === active.id ? '$(check) ' : ''}${p.name}`,
@@ -82,7 +101,7 @@ async function saveProfile(services: ShellServices, profile: Profile, key: strin
   log.info(`Profile ${profile.id} (${profile.environment}) added and active.`);
 }
 
-export async function addProfile(services: ShellServices): Promise<void> {
+async function addProfile(services: ShellServices): Promise<void> {
   const items = ENVIRONMENT_IDS.map((environment) => ({ environment, label: environmentLabel(environment) }));
   const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Add Profile'), placeHolder: vscode.l10n.t('Which environment is the account in?') });
   if (!picked) throw new UserCancelledError();
@@ -90,16 +109,9 @@ export async function addProfile(services: ShellServices): Promise<void> {
   const customUrl = environment === 'custom' ? await askCustomUrl() : undefined;
   const key = await askApiKey(vscode.l10n.t('Nilvera: Add Profile ({0})', environmentLabel(environment)));
   const company = await verifiedCompany(services, environment, customUrl, key);
-  const name = (
-    await prompts.inputBox({
-      title: vscode.l10n.t('Nilvera: Profile Name'),
-      prompt: vscode.l10n.t('A name for this profile (the company name by default).'),
-      value: company.Name ?? environmentLabel(environment),
-      ignoreFocusOut: true,
-      validateInput: (value) => nameProblem(value, key),
-    })
-  )?.trim();
-  if (!name) throw new UserCancelledError();
+  const title = vscode.l10n.t('Nilvera: Profile Name');
+  const prompt = vscode.l10n.t('A name for this profile (the company name by default).');
+  const name = await askName({ title, prompt, value: company.Name ?? environmentLabel(environment) }, key);
   const profile: Profile = { id: newProfileId(), name, environment };
   if (customUrl) profile.baseUrl = customUrl;
   if (company.TaxNumber) profile.taxNumber = company.TaxNumber;
@@ -112,13 +124,13 @@ export async function addProfile(services: ShellServices): Promise<void> {
  * that GET /Company with it answers that company's tax number, and saves it as a profile of the
  * active profile's environment (the companies of one user live on the same platform).
  */
-export async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promise<void> {
+async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promise<void> {
   const listed = (arg as { company?: { Name?: unknown; TaxNumber?: unknown } } | undefined)?.company;
   const taxNumber = typeof listed?.TaxNumber === 'string' ? listed.TaxNumber : '';
   const companyName = typeof listed?.Name === 'string' ? listed.Name : '';
   if (!taxNumber) throw new UserFacingError(vscode.l10n.t('Choose a company in the Account view\'s company list.'));
   const active = services.activeProfile();
-  const existing = services.profiles.all().find((p) => p.taxNumber === taxNumber && p.environment === active.environment && p.baseUrl === active.baseUrl);
+  const existing = services.profiles.store.all().find((p) => p.taxNumber === taxNumber && p.environment === active.environment && p.baseUrl === active.baseUrl);
   if (existing) {
     void prompts.message('info', vscode.l10n.t('"{0}" already has a profile: {1}.', companyName || taxNumber, existing.name));
     return;
@@ -140,13 +152,8 @@ export async function addCompanyAsProfile(services: ShellServices, arg: unknown)
 }
 
 /** Switches this window to a profile (arg: its id, for tests and links), or asks which. */
-export async function switchProfile(services: ShellServices, arg?: unknown): Promise<void> {
-  if (typeof arg === 'string') {
-    const target = services.profiles.store.get(arg);
-    if (!target) throw new UserFacingError(vscode.l10n.t('There is no profile with the id {0}.', arg));
-    services.profiles.switchTo(target.id);
-    return;
-  }
+async function switchProfile(services: ShellServices, arg?: unknown): Promise<void> {
+  if (typeof arg === 'string') return services.profiles.switchTo((await pickProfile(services, arg, '')).id);
   const items: ProfilePick[] = [...profileItems(services), { label: `$(add) ${vscode.l10n.t('Add Profile…')}`, action: 'add' }];
   const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Switch Profile'), placeHolder: vscode.l10n.t('Which company account should this window use?') });
   if (!picked) throw new UserCancelledError();
@@ -157,24 +164,16 @@ export async function switchProfile(services: ShellServices, arg?: unknown): Pro
   }
 }
 
-export async function renameProfile(services: ShellServices, arg?: unknown): Promise<void> {
+async function renameProfile(services: ShellServices, arg?: unknown): Promise<void> {
   const profile = await pickProfile(services, arg, vscode.l10n.t('Nilvera: Rename Profile'));
   const key = await services.keys.get(profileSecretName(profile.id));
-  const name = (
-    await prompts.inputBox({
-      title: vscode.l10n.t('Nilvera: Rename Profile'),
-      value: profile.name,
-      ignoreFocusOut: true,
-      validateInput: (value) => nameProblem(value, key),
-    })
-  )?.trim();
-  if (!name) throw new UserCancelledError();
+  const name = await askName({ title: vscode.l10n.t('Nilvera: Rename Profile'), value: profile.name }, key);
   // Only if it still exists: a profile another window removed meanwhile is not brought back.
   await services.profiles.store.update(profile.id, (p) => ({ ...p, name }));
   services.profiles.touched();
 }
 
-export async function removeProfile(services: ShellServices, arg?: unknown): Promise<void> {
+async function removeProfile(services: ShellServices, arg?: unknown): Promise<void> {
   const profile = await pickProfile(services, arg, vscode.l10n.t('Nilvera: Remove Profile'));
   const remove = vscode.l10n.t('Remove');
   const choice = await prompts.message('warning', vscode.l10n.t('Remove the profile "{0}" and delete its API key from this computer?', profile.name), { modal: true }, remove);

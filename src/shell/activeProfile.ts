@@ -8,7 +8,7 @@ import { Settings } from '../constants';
 import { checkCustomUrl, type EnvironmentId } from './environments';
 import { log } from './log';
 import { readSettings } from './settings';
-import { migrateCustomOrigin, migrateLegacyKeys, type MigrationResult } from './profileMigration';
+import { migrateKey, migrateLegacyKeys } from './profileMigration';
 import { defaultProfileId, type Profile } from './profile';
 import { ProfileStore } from './profileStore';
 
@@ -73,10 +73,6 @@ export class ActiveProfile implements vscode.Disposable {
     return this.controller.signal;
   }
 
-  all(): Profile[] {
-    return this.store.all();
-  }
-
   /**
    * "Switch Environment" (and "Try the Sandbox") write the settings, then call this: the
    * window moves to the profile of that environment (the most recently used one, else its default
@@ -120,14 +116,14 @@ export class ActiveProfile implements vscode.Disposable {
     if (profile.environment === 'custom' && profile.baseUrl && profile.id === defaultProfileId('custom', profile.baseUrl)) {
       const origin = new URL(profile.baseUrl).origin;
       if (!this.originMigrations.has(origin)) {
-        this.originMigrations.set(origin, migrateCustomOrigin({ secrets, store: this.store, label: this.label }, profile.baseUrl).catch(() => undefined));
+        this.originMigrations.set(origin, migrateKey({ secrets, store: this.store, label: this.label }, 'custom', profile.baseUrl).catch(() => undefined));
       }
       await this.originMigrations.get(origin);
     }
   }
 
   /** One run of the upgrade from per-environment keys (idempotent; ready() runs it once per window). */
-  migrate(): Promise<MigrationResult> {
+  migrate(): Promise<string[]> {
     return migrateLegacyKeys({ secrets: this.context.secrets, store: this.store, customUrls: customUrlValues(), label: this.label });
   }
 
@@ -135,8 +131,7 @@ export class ActiveProfile implements vscode.Disposable {
     const settings = readSettings();
     const check = settings.environment === 'custom' ? checkCustomUrl(settings.customUrl) : undefined;
     const customBaseUrl = check?.ok ? check.baseUrl : undefined;
-    const { profile } = this.store.forEnvironment(settings.environment, customBaseUrl, this.label(settings.environment));
-    return profile;
+    return this.store.forEnvironment(settings.environment, customBaseUrl, this.label(settings.environment));
   }
 
   dispose(): void {

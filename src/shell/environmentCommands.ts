@@ -1,10 +1,15 @@
-// "Switch Environment": Production, Test, Sandbox or a custom URL; each keeps its own key.
+// "Switch Environment": Production, Test, Sandbox or a custom URL; each keeps its own key. "Try the
+// Sandbox": runs the local stand-in API (or uses the external one of the development hook), stores its
+// key as the Sandbox environment's key and switches to it.
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { saveKey } from './apiKeyCommands';
 import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type CustomUrlCheck, type EnvironmentId } from './environments';
+import { log } from './log';
 import { prompts, UserCancelledError } from './prompts';
 import { environmentLabel, type ShellServices } from './services';
 import { readSettings, writeCustomUrl, writeEnvironment } from './settings';
-import { startSandbox } from './sandboxCommands';
+import { externalSandbox } from './sandboxLauncher';
 
 interface EnvironmentPick extends vscode.QuickPickItem {
   environment: EnvironmentId;
@@ -12,16 +17,13 @@ interface EnvironmentPick extends vscode.QuickPickItem {
 
 function customUrlProblem(check: CustomUrlCheck): string | undefined {
   if (check.ok) return undefined;
-  switch (check.reason) {
-    case 'empty':
-      return vscode.l10n.t('Enter the base URL of the API.');
-    case 'invalid':
-      return vscode.l10n.t('This is not a valid http(s) URL.');
-    case 'insecure':
-      return vscode.l10n.t('Use https; plain http is only allowed for localhost and 127.0.0.1.');
-    case 'credentials':
-      return vscode.l10n.t('Do not put a user name or password in the URL.');
-  }
+  const problems: Record<typeof check.reason, string> = {
+    empty: vscode.l10n.t('Enter the base URL of the API.'),
+    invalid: vscode.l10n.t('This is not a valid http(s) URL.'),
+    insecure: vscode.l10n.t('Use https; plain http is only allowed for localhost and 127.0.0.1.'),
+    credentials: vscode.l10n.t('Do not put a user name or password in the URL.'),
+  };
+  return problems[check.reason];
 }
 
 export async function askCustomUrl(value?: string): Promise<string> {
@@ -38,15 +40,10 @@ export async function askCustomUrl(value?: string): Promise<string> {
 }
 
 function describeUrl(services: ShellServices, environment: EnvironmentId): string {
-  switch (environment) {
-    case 'production':
-    case 'test':
-      return FIXED_BASE_URLS[environment];
-    case 'sandbox':
-      return services.sandbox.current()?.url ?? vscode.l10n.t('local server, started on demand');
-    case 'custom':
-      return services.customBaseUrl() ?? vscode.l10n.t('not set');
-  }
+  const sandboxUrl = environment === 'sandbox' ? services.sandbox.current()?.url : undefined;
+  if (environment === 'sandbox') return sandboxUrl ?? vscode.l10n.t('local server, started on demand');
+  if (environment === 'custom') return services.customBaseUrl() ?? vscode.l10n.t('not set');
+  return FIXED_BASE_URLS[environment];
 }
 
 /** Switches to `target`, or asks which environment when none is given. */
@@ -80,4 +77,32 @@ export async function switchEnvironment(services: ShellServices, target?: unknow
   // Switch Environment moves this window to that environment's profile (its most recently used,
   // else its default profile, created now), also when the setting already had that value.
   services.profiles.followSettings();
+}
+
+export async function startSandbox(services: ShellServices): Promise<void> {
+  const running = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Starting the Nilvera sandbox…') },
+    async () => {
+      const external = externalSandbox();
+      if (external) return external;
+      // A new sandbox's key is shaped like the platform's: 64 upper-case hex characters.
+      const key = (await services.apiKey('sandbox')) ?? randomBytes(32).toString('hex').toUpperCase();
+      return services.sandbox.ensure(key);
+    },
+  );
+  if (!(await saveKey(services, 'sandbox', running.key))) return;
+  await writeEnvironment('sandbox');
+  services.profiles.followSettings();
+  log.info(`Sandbox environment active at ${running.url}${running.external ? ' (external, from NILVERA_SANDBOX_URL)' : ''}.`);
+  void prompts.message('info', vscode.l10n.t('The sandbox runs at {0}. Its data is made up; requests never leave this machine.', running.url));
+}
+
+export async function stopSandbox(services: ShellServices): Promise<void> {
+  const running = services.sandbox.current();
+  if (!running || running.external) {
+    void prompts.message('info', vscode.l10n.t('No sandbox started by this window is running.'));
+    return;
+  }
+  await services.sandbox.stop();
+  void prompts.message('info', vscode.l10n.t('The sandbox has stopped.'));
 }

@@ -42,102 +42,94 @@ function registryZipMessage(error: unknown): string | undefined {
   if (!(error instanceof Error) || error.name !== 'RegistryZipError') return undefined;
   const { code, entryName } = error as Error & { code?: string; entryName?: string };
   const entry = entryName ?? '';
-  switch (code) {
-    case 'corrupt':
-      return vscode.l10n.t('The downloaded registry list is damaged or incomplete. Download it again.');
-    case 'unsafeEntryName':
-      return vscode.l10n.t('The registry ZIP holds an entry with an unsafe name ("{0}"); it was not opened and nothing was written.', entry);
-    case 'noUsableEntry':
-      return vscode.l10n.t('The registry ZIP holds no registry list.');
-    case 'multipleLists':
-      return vscode.l10n.t('The registry ZIP holds more than one list; it is not clear which one to use, so none was read.');
-    case 'unsupportedFormat':
-      return vscode.l10n.t('The registry ZIP holds a list in a format that is not supported yet ("{0}"); only the XML list is.', entry);
-    case 'entryTooLarge':
-      return vscode.l10n.t('The registry ZIP entry "{0}" is larger than the allowed size once unpacked; reading stopped.', entry);
-    default:
-      return undefined;
-  }
+  const texts: Record<string, () => string> = {
+    corrupt: () => vscode.l10n.t('The downloaded registry list is damaged or incomplete. Download it again.'),
+    unsafeEntryName: () =>
+      vscode.l10n.t('The registry ZIP holds an entry with an unsafe name ("{0}"); it was not opened and nothing was written.', entry),
+    noUsableEntry: () => vscode.l10n.t('The registry ZIP holds no registry list.'),
+    multipleLists: () =>
+      vscode.l10n.t('The registry ZIP holds more than one list; it is not clear which one to use, so none was read.'),
+    unsupportedFormat: () =>
+      vscode.l10n.t('The registry ZIP holds a list in a format that is not supported yet ("{0}"); only the XML list is.', entry),
+    entryTooLarge: () =>
+      vscode.l10n.t('The registry ZIP entry "{0}" is larger than the allowed size once unpacked; reading stopped.', entry),
+  };
+  return code && Object.hasOwn(texts, code) ? texts[code]() : undefined;
 }
+
+const shown = (text: string, ...actions: ErrorAction[]): DescribedError => ({ show: true, text, actions });
 
 export function describeError(error: unknown): DescribedError {
   if (isCancellation(error)) return { show: false, text: '', actions: [] };
-  if (error instanceof UserFacingError) return { show: true, text: error.message, actions: [] };
+  if (error instanceof UserFacingError) return shown(error.message);
   // The keyring refused (src/shell/apiKeyStore.ts): its message says why and what to do on this system.
-  if (error instanceof Error && error.name === 'KeyringUnavailableError') return { show: true, text: error.message, actions: ['retry', 'keyringHelp'] };
+  if (error instanceof Error && error.name === 'KeyringUnavailableError') return shown(error.message, 'retry', 'keyringHelp');
   const zipProblem = registryZipMessage(error);
-  if (zipProblem) return { show: true, text: zipProblem, actions: ['retry', 'showLog'] };
+  if (zipProblem) return shown(zipProblem, 'retry', 'showLog');
   if (!isApiError(error)) {
     const text = error instanceof Error ? error.message : String(error);
-    return { show: true, text: vscode.l10n.t('Something went wrong: {0}', text), actions: ['showLog'] };
+    return shown(vscode.l10n.t('Something went wrong: {0}', text), 'showLog');
   }
   if (error.outcomeUnknown) {
     // No Retry button: repeating a change that may have been applied could apply it twice.
-    return {
-      show: true,
-      text: vscode.l10n.t('The connection failed after the change was sent, so it may or may not have been saved. Refresh the view to check before trying again.'),
-      actions: ['showLog'],
-    };
+    return shown(
+      vscode.l10n.t('The connection failed after the change was sent, so it may or may not have been saved. Refresh the view to check before trying again.'),
+      'showLog',
+    );
   }
   switch (error.kind) {
     case 'auth':
     case 'forbidden':
       // Spec-silent (behaviour point badKeyStatus): a wrong or expired key may come back as 401 or 403,
       // and 403 also means a valid key without the permission: both read the same, with the server's words.
-      return {
-        show: true,
-        text: withDescriptions(
+      return shown(
+        withDescriptions(
           vscode.l10n.t('The API key was rejected or lacks the permission for this operation (HTTP {0}). Check the key and its permissions in the Nilvera portal, or set another key.', error.status ?? (error.kind === 'auth' ? 401 : 403)),
           error,
         ),
-        actions: ['setApiKey'],
-      };
+        'setApiKey',
+      );
     case 'declined':
-      return { show: true, text: withDescriptions(vscode.l10n.t('The service declined the change (it answered "false"); nothing was saved.'), error), actions: ['showLog'] };
+      return shown(withDescriptions(vscode.l10n.t('The service declined the change (it answered "false"); nothing was saved.'), error), 'showLog');
     case 'validation':
-      return { show: true, text: withDescriptions(vscode.l10n.t('The server rejected the data:'), error), actions: [] };
+      return shown(withDescriptions(vscode.l10n.t('The server rejected the data:'), error));
     case 'badRequest':
-      return { show: true, text: withDescriptions(vscode.l10n.t('The server could not process the request:'), error), actions: [] };
+      return shown(withDescriptions(vscode.l10n.t('The server could not process the request:'), error));
     case 'notFound':
       // Which 404 is which: see missingOperation.ts.
-      if (isOperationNotOffered(error)) return { show: true, text: vscode.l10n.t('This server does not offer this operation (HTTP 404); it may run an older version of the API.'), actions: [] };
+      if (isOperationNotOffered(error)) return shown(vscode.l10n.t('This server does not offer this operation (HTTP 404); it may run an older version of the API.'));
       if (isEmptyOrNotOffered(error)) {
-        return { show: true, text: vscode.l10n.t('Not found (HTTP 404): the list is empty, or this server does not offer this operation. "Nilvera: Check Connection" tells which.'), actions: [] };
+        return shown(vscode.l10n.t('Not found (HTTP 404): the list is empty, or this server does not offer this operation. "Nilvera: Check Connection" tells which.'));
       }
       if (isBareRecordNotFound(error)) {
-        return {
-          show: true,
-          text: vscode.l10n.t('Not found (HTTP 404): the record no longer exists, or this server does not offer this operation. Refresh the view; "Nilvera: Check Connection" tells which.'),
-          actions: [],
-        };
+        return shown(
+          vscode.l10n.t('Not found (HTTP 404): the record no longer exists, or this server does not offer this operation. Refresh the view; "Nilvera: Check Connection" tells which.'),
+        );
       }
-      return { show: true, text: withDescriptions(vscode.l10n.t('The record no longer exists; refresh the view.'), error), actions: [] };
+      return shown(withDescriptions(vscode.l10n.t('The record no longer exists; refresh the view.'), error));
     case 'conflict':
-      return { show: true, text: withDescriptions(vscode.l10n.t('The record already exists.'), error), actions: [] };
+      return shown(withDescriptions(vscode.l10n.t('The record already exists.'), error));
     case 'rateLimited':
-      return { show: true, text: vscode.l10n.t('The server is receiving too many requests. Try again in a moment.'), actions: ['retry'] };
+      return shown(vscode.l10n.t('The server is receiving too many requests. Try again in a moment.'), 'retry');
     case 'server':
-      return { show: true, text: vscode.l10n.t('The Nilvera server had a problem (HTTP {0}).', error.status ?? 500), actions: ['retry', 'showLog'] };
+      return shown(vscode.l10n.t('The Nilvera server had a problem (HTTP {0}).', error.status ?? 500), 'retry', 'showLog');
     case 'timeout':
-      return { show: true, text: vscode.l10n.t('The server did not answer in time.'), actions: ['retry'] };
+      return shown(vscode.l10n.t('The server did not answer in time.'), 'retry');
     case 'network':
-      return { show: true, text: vscode.l10n.t('The server could not be reached. Check the network connection and the environment.'), actions: ['retry', 'showLog'] };
+      return shown(vscode.l10n.t('The server could not be reached. Check the network connection and the environment.'), 'retry', 'showLog');
     case 'malformed':
-      return { show: true, text: vscode.l10n.t('The server sent an answer that could not be read.'), actions: ['retry', 'showLog'] };
+      return shown(vscode.l10n.t('The server sent an answer that could not be read.'), 'retry', 'showLog');
     default:
-      return { show: true, text: error.message, actions: ['showLog'] };
+      return shown(error.message, 'showLog');
   }
 }
 
 export function actionTitle(action: ErrorAction): string {
-  switch (action) {
-    case 'setApiKey':
-      return vscode.l10n.t('Set API Key');
-    case 'retry':
-      return vscode.l10n.t('Retry');
-    case 'showLog':
-      return vscode.l10n.t('Show Log');
-    case 'keyringHelp':
-      return vscode.l10n.t('Open Keyring Help');
-  }
+  const titles: Record<ErrorAction, string> = {
+    setApiKey: vscode.l10n.t('Set API Key'),
+    retry: vscode.l10n.t('Retry'),
+    showLog: vscode.l10n.t('Show Log'),
+    keyringHelp: vscode.l10n.t('Open Keyring Help'),
+  };
+  return titles[action];
 }

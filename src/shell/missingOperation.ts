@@ -34,7 +34,7 @@ const FIXED_PATH_READS = new Set([
 
 const LISTS: ReadonlySet<string> = new Set(EMPTY_LIST_READS);
 /** "API not found" in the platform's error catalogue (src/api/specSilent.ts ROUTE_NOT_FOUND_CODE). */
-const ROUTE_NOT_FOUND_CODE = 3030;
+export const ROUTE_NOT_FOUND_CODE = 3030;
 
 function saysRouteMissing(error: ApiErrorShape): boolean {
   return error.messages.some((m) => Number(m.code) === ROUTE_NOT_FOUND_CODE);

@@ -38,20 +38,13 @@ export function defaultProfileId(environment: EnvironmentId, customBaseUrl?: str
  * sandbox key may go to the running loopback sandbox only (`sandboxUrl`); undefined means nowhere.
  */
 export function profileOrigin(profile: Profile, sandboxUrl: string | undefined): string | undefined {
-  switch (profile.environment) {
-    case 'production':
-    case 'test':
-      return new URL(FIXED_BASE_URLS[profile.environment]).origin;
-    case 'custom': {
-      const check = checkCustomUrl(profile.baseUrl ?? '');
-      return check.ok ? new URL(check.baseUrl).origin : undefined;
-    }
-    case 'sandbox': {
-      if (!sandboxUrl) return undefined;
-      const url = new URL(sandboxUrl);
-      return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) ? url.origin : undefined;
-    }
+  if (profile.environment === 'custom') {
+    const check = checkCustomUrl(profile.baseUrl ?? '');
+    return check.ok ? new URL(check.baseUrl).origin : undefined;
   }
+  if (profile.environment !== 'sandbox') return new URL(FIXED_BASE_URLS[profile.environment]).origin;
+  const url = sandboxUrl ? new URL(sandboxUrl) : undefined;
+  return url && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) ? url.origin : undefined;
 }
 
 /** Reads a stored record defensively (globalState may hold anything an older version wrote). */

@@ -32,12 +32,15 @@ export interface MigrationInput {
   label(environment: EnvironmentId): string;
 }
 
-export interface MigrationResult {
-  /** Ids of the profiles that received a key from an old secret in this run. */
-  migrated: string[];
-}
-
-async function migrateOne(input: MigrationInput, environment: EnvironmentId, baseUrl: string | undefined): Promise<string | undefined> {
+/**
+ * Moves the old key of one environment (or custom URL, when a setting names an origin the first run did
+ * not see) to its default profile; returns that profile's id when it did.
+ */
+export async function migrateKey(
+  input: Omit<MigrationInput, 'customUrls'>,
+  environment: EnvironmentId,
+  baseUrl?: string,
+): Promise<string | undefined> {
   const oldName = legacySecretName(environment, baseUrl);
   let key: string | undefined;
   try {
@@ -64,10 +67,11 @@ async function migrateOne(input: MigrationInput, environment: EnvironmentId, bas
   return id;
 }
 
-export async function migrateLegacyKeys(input: MigrationInput): Promise<MigrationResult> {
+/** Ids of the profiles that received a key from an old secret in this run. */
+export async function migrateLegacyKeys(input: MigrationInput): Promise<string[]> {
   const migrated: string[] = [];
   for (const environment of ['production', 'test', 'sandbox'] as const) {
-    const id = await migrateOne(input, environment, undefined);
+    const id = await migrateKey(input, environment);
     if (id) migrated.push(id);
   }
   const origins = new Set<string>();
@@ -77,13 +81,8 @@ export async function migrateLegacyKeys(input: MigrationInput): Promise<Migratio
     const origin = new URL(check.baseUrl).origin;
     if (origins.has(origin)) continue;
     origins.add(origin);
-    const id = await migrateOne(input, 'custom', check.baseUrl);
+    const id = await migrateKey(input, 'custom', check.baseUrl);
     if (id) migrated.push(id);
   }
-  return { migrated };
-}
-
-/** The same step for one custom URL, when a setting names an origin the first run did not see. */
-export async function migrateCustomOrigin(input: Omit<MigrationInput, 'customUrls'>, baseUrl: string): Promise<boolean> {
-  return (await migrateOne({ ...input, customUrls: [] }, 'custom', baseUrl)) !== undefined;
+  return migrated;
 }

@@ -1,11 +1,8 @@
-// The profile records, kept in a file of the extension's global storage (profiles.json) that every
-// window shares. Why not globalState: VS Code keeps an extension's whole globalState as one value, each
-// window holds its own copy and writes the whole of it, and the last write wins; two windows changing
-// profiles within milliseconds therefore dropped one window's change or brought a removed profile back
-// (its key already deleted). Here every change is a read-modify-write of the file under a lock
-// (src/files/fileLock.ts), so each change applies to what the other windows wrote; the file is written
-// whole. Reads are synchronous: the file is read again when it changed, with this window's changes
-// not yet written applied on top. Plain logic over node:fs, so the unit tests run it in Node.
+// The profile records, in a file of the extension's global storage (profiles.json) that every window
+// shares. Not globalState: each window writes its whole copy and the last write wins, so two windows
+// changing profiles at once lost a change or brought back a removed profile. Every change here is a
+// read-modify-write of the file under a lock; reads are synchronous, with this window's pending changes
+// applied on top. Plain logic over node:fs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultProfileId, parseProfile, profileMatches, type Profile } from './profile';
@@ -92,13 +89,13 @@ export class ProfileStore {
    * never pick one of several companies by chance; other profiles are reached by "Switch Profile".
    * The record is returned as a draft when not stored yet (ActiveProfile stores it once used).
    */
-  forEnvironment(environment: EnvironmentId, customBaseUrl: string | undefined, defaultName: string): { profile: Profile } {
+  forEnvironment(environment: EnvironmentId, customBaseUrl: string | undefined, defaultName: string): Profile {
     const stored = this.get(defaultProfileId(environment, customBaseUrl));
-    if (stored && profileMatches(stored, environment, customBaseUrl)) return { profile: stored };
+    if (stored && profileMatches(stored, environment, customBaseUrl)) return stored;
     const profile: Profile = { id: defaultProfileId(environment, customBaseUrl), name: defaultName, environment };
     // Custom without a valid URL: a placeholder that is never stored (it cannot hold a key).
     if (customBaseUrl && environment === 'custom') profile.baseUrl = customBaseUrl;
-    return { profile };
+    return profile;
   }
 
   /** The records in the file (read again when it changed); globalState's until the file exists. */

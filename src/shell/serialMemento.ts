@@ -1,15 +1,8 @@
-// One writer at a time for the extension's globalState.
-//
-// Why: globalState is shared by every window, so VS Code sends each write back to the extension
-// host as the whole stored object, and the host's Memento replaces its in-memory copy with it.
-// The host sends a write on a 0 ms timer. A write issued while an earlier one is on its way can
-// therefore be replaced by the earlier one's echo before it is sent, and the earlier state is what
-// gets stored: the newer write is lost, whatever key it was for. CI saw this once on VS Code 1.100:
-// a switch of profile (not awaited) and the upgrade's migration wrote close together, and a profile
-// record vanished. Here a write starts only when the one before it is confirmed (its echo has
-// arrived by then), and reads see the writes still queued, so a read-modify-write built on them
-// keeps every change. ShellServices.globalState is the one instance: every part of the extension,
-// lazily loaded features included, writes through it.
+// One writer at a time for the extension's globalState (ShellServices.globalState is the one instance).
+// Why: VS Code echoes each write back to the host as the whole stored object, and a write issued while
+// an earlier one is on its way can be replaced by that echo and lost, whatever key it was for (seen on
+// VS Code 1.100: a profile switch and the key migration wrote close together, and a profile vanished).
+// Here a write starts only once the one before it is confirmed, and reads see the writes still queued.
 import type * as vscode from 'vscode';
 
 export class SerialMemento implements vscode.Memento {

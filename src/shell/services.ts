@@ -19,16 +19,13 @@ import { WorkspaceUsage } from './workspaceUsage';
 export class EnvironmentNotReadyError extends UserFacingError {}
 
 export function environmentLabel(environment: EnvironmentId): string {
-  switch (environment) {
-    case 'production':
-      return vscode.l10n.t('Production');
-    case 'test':
-      return vscode.l10n.t('Test');
-    case 'sandbox':
-      return vscode.l10n.t('Sandbox');
-    case 'custom':
-      return vscode.l10n.t('Custom URL');
-  }
+  const labels: Record<EnvironmentId, string> = {
+    production: vscode.l10n.t('Production'),
+    test: vscode.l10n.t('Test'),
+    sandbox: vscode.l10n.t('Sandbox'),
+    custom: vscode.l10n.t('Custom URL'),
+  };
+  return labels[environment];
 }
 
 /** Creates an API client on the contract of src/api (loaded on first use, not at activation). */
@@ -48,21 +45,19 @@ export class ShellServices implements vscode.Disposable {
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
+  /** Disposed with the services. */
+  private owned<T extends vscode.Disposable>(disposable: T): T {
+    this.disposables.push(disposable);
+    return disposable;
+  }
+
   get keys(): ApiKeyStore {
-    if (!this.keyStore) {
-      this.keyStore = new ApiKeyStore(this.context.secrets);
-      this.disposables.push(this.keyStore);
-    }
-    return this.keyStore;
+    return (this.keyStore ??= this.owned(new ApiKeyStore(this.context.secrets)));
   }
 
   /** Whether Nilvera was used in this workspace (no status bar and no request before: src/shell/workspaceUsage.ts). */
   get usage(): WorkspaceUsage {
-    if (!this.workspaceUsage) {
-      this.workspaceUsage = new WorkspaceUsage(this.context.workspaceState);
-      this.disposables.push(this.workspaceUsage);
-    }
-    return this.workspaceUsage;
+    return (this.workspaceUsage ??= this.owned(new WorkspaceUsage(this.context.workspaceState)));
   }
 
   get sandbox(): SandboxLauncher {
@@ -82,11 +77,7 @@ export class ShellServices implements vscode.Disposable {
 
   /** The window's profile state (records, the active one, its generation). */
   get profiles(): ActiveProfile {
-    if (!this.profileState) {
-      this.profileState = new ActiveProfile(this.context, environmentLabel, this.globalState);
-      this.disposables.push(this.profileState);
-    }
-    return this.profileState;
+    return (this.profileState ??= this.owned(new ActiveProfile(this.context, environmentLabel, this.globalState)));
   }
 
   /** The profile this window talks to. */
@@ -97,12 +88,6 @@ export class ShellServices implements vscode.Disposable {
   /** Fires when this window's active profile changes (trees, status bar and views reload). */
   get onDidChangeProfile(): vscode.Event<ProfileChange> {
     return this.profiles.onDidChange;
-  }
-
-  /** Goes up by one on every profile switch; an answer from an older generation is dropped. */
-  generation(): number {
-    this.profiles.current();
-    return this.profiles.generation();
   }
 
   /** The active profile's environment. */
@@ -117,7 +102,7 @@ export class ShellServices implements vscode.Disposable {
   profileFor(environment: EnvironmentId): Profile {
     const active = this.activeProfile();
     if (active.environment === environment) return active;
-    return this.profiles.store.forEnvironment(environment, this.customBaseUrl(), environmentLabel(environment)).profile;
+    return this.profiles.store.forEnvironment(environment, this.customBaseUrl(), environmentLabel(environment));
   }
 
   /** The custom base URL (of the active custom profile, else of the setting) when it is valid. */
@@ -133,19 +118,22 @@ export class ShellServices implements vscode.Disposable {
     return profileSecretName(this.profileFor(environment).id);
   }
 
-  async apiKey(environment: EnvironmentId = this.environment()): Promise<string | undefined> {
+  /** The secret name of the environment's profile once old keys are migrated; none for a custom one without a URL. */
+  private async keyName(environment: EnvironmentId): Promise<string | undefined> {
     await this.profiles.ready();
     const profile = this.profileFor(environment);
-    if (profile.environment === 'custom' && !profile.baseUrl) return undefined;
-    return this.keys.get(profileSecretName(profile.id));
+    return profile.environment === 'custom' && !profile.baseUrl ? undefined : profileSecretName(profile.id);
+  }
+
+  async apiKey(environment: EnvironmentId = this.environment()): Promise<string | undefined> {
+    const name = await this.keyName(environment);
+    return name ? this.keys.get(name) : undefined;
   }
 
   /** Whether the environment's profile has a key: 'unreadable' when the keyring refused to say. */
   async keyStatus(environment: EnvironmentId = this.environment()): Promise<{ kind: 'set' | 'absent' } | { kind: 'unreadable'; reason: string }> {
-    await this.profiles.ready();
-    const profile = this.profileFor(environment);
-    if (profile.environment === 'custom' && !profile.baseUrl) return { kind: 'absent' };
-    const read = await this.keys.read(profileSecretName(profile.id));
+    const name = await this.keyName(environment);
+    const read = name ? await this.keys.read(name) : ({ kind: 'absent' } as const);
     return read.kind === 'found' ? { kind: 'set' } : read;
   }
 

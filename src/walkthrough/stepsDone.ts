@@ -1,20 +1,14 @@
 // Tells VS Code that a step of the "Get Started with Nilvera" walkthrough was done, so the walkthrough
 // shows it checked whenever it is opened, whatever happened first.
 //
-// Why not only the steps' completion events (package.json): VS Code's walkthrough service starts
-// only when the Welcome page or a walkthrough is first opened in a window, and marks a step only when
-// its event fires while it listens. A command run or a view shown before then is missed, and an
-// `onContext:` key that is already true when the walkthrough is registered is taken as seen and never
-// completes its step (gettingStartedService registerDoneListeners, VS Code 1.100 and 1.139; our
-// walkthrough is registered up to 5 s after the service starts). So when a step happens, the extension
-// also runs VS Code's own "Mark Step Complete" (welcome.markStepComplete), which stores the step's
-// progress in VS Code's walkthrough state (it stores it even while the walkthrough is not registered
-// yet, and then rejects; a later call finds it done). The completion events stay for a walkthrough
-// that is open while the step happens. Global state remembers the steps VS Code confirmed, so each
-// is told once, not at every activation.
+// Why not only the steps' completion events (package.json): VS Code's walkthrough service listens only
+// once a walkthrough or the Welcome page was opened, so an event before then is missed, and an
+// `onContext:` key already true at registration never completes its step (gettingStartedService
+// registerDoneListeners, VS Code 1.100 and 1.139). So the extension also runs welcome.markStepComplete,
+// which stores the step even before the walkthrough is registered (and then rejects). Global state
+// remembers the steps VS Code confirmed, so each is told once.
 import * as vscode from 'vscode';
 import { EXTENSION_ID } from '../constants';
-import { WalkthroughContextKeys } from './contextKeys';
 
 export const WALKTHROUGH_ID = 'nilvera.gettingStarted';
 /** Global state key: the steps VS Code confirmed as done. */
@@ -23,10 +17,10 @@ export const STEPS_TOLD_STATE = 'nilvera.walkthrough.stepsTold';
 /** The walkthrough's steps (contributes.walkthroughs[0].steps[].id). */
 export type WalkthroughStep = 'connect' | 'customers' | 'checkTaxNumber' | 'downloadRegistry' | 'invoice';
 
-/** The steps whose completion event is a context key of ours. */
+/** The steps whose completion event is a context key of ours (`onContext:` in package.json). */
 const STEP_CONTEXT: Partial<Record<WalkthroughStep, string>> = {
-  downloadRegistry: WalkthroughContextKeys.registryDownloaded,
-  invoice: WalkthroughContextKeys.invoiceChecked,
+  downloadRegistry: 'nilvera.walkthrough.registryDownloaded',
+  invoice: 'nilvera.walkthrough.invoiceChecked',
 };
 
 let memento: vscode.Memento | undefined;

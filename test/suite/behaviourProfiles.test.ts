@@ -17,7 +17,7 @@ import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import { companyForm } from '../../src/webviews/forms/company';
-import { TEMPLATE_IDS_KEY } from '../../src/commands/settings/templatesSeries';
+import { TEMPLATE_IDS_KEY } from '../../src/commands/settingsCommands';
 import { completeVkn } from '../../src/domain/taxId';
 import { PROFILES } from '../../src/sandbox/behaviour';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';

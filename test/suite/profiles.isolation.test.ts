@@ -85,9 +85,9 @@ suite('Profiles: nothing crosses between two companies', function () {
   async function addProfile(c: Company): Promise<void> {
     prompts.picks.push((items) => items.find((i) => (i as { environment?: string }).environment === 'custom'));
     prompts.inputs.push(c.sandbox.url, c.key, c.name);
-    const before = new Set(api.testing.services.profiles.all().map((p) => p.id));
+    const before = new Set(api.testing.services.profiles.store.all().map((p) => p.id));
     await vscode.commands.executeCommand(ProfileCommands.add);
-    const added = api.testing.services.profiles.all().find((p) => !before.has(p.id));
+    const added = api.testing.services.profiles.store.all().find((p) => !before.has(p.id));
     assert.ok(added, `"Add Profile" stored no profile for ${c.name}: ${JSON.stringify(prompts.messages)}`);
     assert.equal(added.taxNumber, c.taxNumber, 'the tax number comes from GET /Company with the new key');
     c.profileId = added.id;
@@ -176,14 +176,15 @@ suite('Profiles: nothing crosses between two companies', function () {
 
   test('trees, account view and credits under A, then B, then A again: each origin sees only its own key and company', async () => {
     const { A, B } = companies;
-    const before = api.testing.services.generation();
+    api.testing.services.activeProfile(); // follows the settings first, as every request does
+    const before = api.testing.services.profiles.generation();
     await vscode.commands.executeCommand(ProfileCommands.switch, A.profileId);
     await exercise(A, B, 'A1');
     await vscode.commands.executeCommand(ProfileCommands.switch, B.profileId);
     await exercise(B, A, 'B');
     await vscode.commands.executeCommand(ProfileCommands.switch, A.profileId);
     await exercise(A, B, 'A2');
-    assert.equal(api.testing.services.generation(), before + 3, 'each switch starts a new generation');
+    assert.equal(api.testing.services.profiles.generation(), before + 3, 'each switch starts a new generation');
     // With several profiles the status bar item switches the profile (company) on a click.
     assert.equal(api.testing.statusBar().snapshot().environmentCommand, ProfileCommands.switch);
     assert.match(api.testing.statusBar().snapshot().environmentText, new RegExp(A.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
@@ -276,11 +277,11 @@ suite('Profiles: nothing crosses between two companies', function () {
     assert.equal(own.treeItem().contextValue, 'listedCompany');
 
     // A key of A typed for another company of the list: refused, nothing stored.
-    const countBefore = services.profiles.all().length;
+    const countBefore = services.profiles.store.all().length;
     prompts.messages.length = 0;
     prompts.inputs.push(A.key);
     await vscode.commands.executeCommand(ProfileCommands.addCompany, other);
-    assert.equal(services.profiles.all().length, countBefore);
+    assert.equal(services.profiles.store.all().length, countBefore);
     assert.ok(prompts.messages.some((m) => m.level === 'error' && m.text.includes(other.company.TaxNumber ?? '?') && m.text.includes(A.taxNumber)), JSON.stringify(prompts.messages));
     assert.equal(prompts.messages.some((m) => m.text.includes(A.key)), false, 'the key is never shown');
 
@@ -308,9 +309,9 @@ suite('Profiles: nothing crosses between two companies', function () {
     await services.profiles.store.put({ ...tmpRecord, taxNumber: undefined });
     prompts.inputs.push(B.key);
     prompts.answers.push(() => undefined);
-    const before = new Set(services.profiles.all().map((p) => p.id));
+    const before = new Set(services.profiles.store.all().map((p) => p.id));
     await vscode.commands.executeCommand(ProfileCommands.addCompany, bOwn);
-    const added = services.profiles.all().find((p) => !before.has(p.id));
+    const added = services.profiles.store.all().find((p) => !before.has(p.id));
     assert.ok(added, `no profile added: ${JSON.stringify(prompts.messages)}`);
     assert.equal(added.taxNumber, B.taxNumber);
     assert.equal(added.baseUrl, B.sandbox.url);

@@ -86,12 +86,12 @@ suite('Profiles: migration from per-environment keys', function () {
 
     const snapshot = async (): Promise<string> =>
       JSON.stringify({
-        profiles: services.profiles.all().filter((p) => Object.values(ids).includes(p.id)).map(({ lastUsedAt: _ignored, ...p }) => p).sort((a, b) => a.id.localeCompare(b.id)),
+        profiles: services.profiles.store.all().filter((p) => Object.values(ids).includes(p.id)).map(({ lastUsedAt: _ignored, ...p }) => p).sort((a, b) => a.id.localeCompare(b.id)),
         keys: await Promise.all(ENVS.map(async (env) => [await services.keys.get(profileSecretName(ids[env])), await services.keys.get(oldName(env))])),
       });
     const before = await snapshot();
     const second = await services.profiles.migrate();
-    assert.deepEqual(second.migrated, [], 'the second run finds nothing to migrate');
+    assert.deepEqual(second, [], 'the second run finds nothing to migrate');
     assert.equal(await snapshot(), before, 'the second run changes no profile and no key');
   });
 

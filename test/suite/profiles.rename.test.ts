@@ -137,7 +137,7 @@ suite('Profiles: rename, and the profile a workspace remembers', function () {
     }
     assert.deepEqual(prompts.validation, ['Enter a name.', 'This is the API key: enter a name for the profile instead.', 'This is the API key: enter a name for the profile instead.']);
     assert.equal(stored(second.id)?.name, before);
-    assert.ok(!JSON.stringify(services().profiles.all()).includes(KEY), 'the key is in no profile record');
+    assert.ok(!JSON.stringify(services().profiles.store.all()).includes(KEY), 'the key is in no profile record');
   });
 
   test('a new window on this workspace opens with the profile it switched to last; another workspace, and a removed profile, do not', async () => {

@@ -1,8 +1,13 @@
-// "Nilvera: Check Connection": the read-only calls against the selected environment under a
-// cancellable progress notification, then the report rendered (Markdown preview, its source one
-// click away) and a summary notification with "Copy Report".
+// The connection feature (loaded on first use, src/features/index.ts): "Nilvera: Check Connection" runs
+// the read-only calls against the selected environment under a cancellable progress notification, then
+// shows the report rendered (Markdown preview, its source one click away) and a summary notification
+// with "Copy Report". The report is a read-only virtual Markdown document (scheme nilvera-connection);
+// "Copy Report" sits in the title bar of the document and of its preview: `nilvera.connection.reportPreview`
+// is true while a report's preview is the active tab (a preview is a webview tab labelled with the
+// document's file name).
 import * as vscode from 'vscode';
 import { ConnectionCommands, TreeCommands } from '../../constants';
+import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
 import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/listAvailability';
 import { log } from '../../shell/log';
@@ -11,9 +16,63 @@ import { environmentLabel, type ShellServices } from '../../shell/services';
 import { readSettings } from '../../shell/settings';
 import { runChecks } from './probes';
 import { buildReport, summarize, type ReportSummary } from './report';
-import type { ConnectionReportProvider } from './reportDocument';
 import { readListFindings, readVerdicts, type ListFinding, type RowVerdict } from './verdicts';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
+
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
+  const reports = new ConnectionReportProvider();
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '');
+  context.subscriptions.push(
+    reports.register(),
+    registerCommand(ConnectionCommands.check, () => checkConnection(shell, reports, version)),
+    registerCommand(ConnectionCommands.copyReport, (arg) => copyReport(reports, arg)),
+  );
+}
+
+const REPORT_SCHEME = 'nilvera-connection';
+const REPORT_PREVIEW_CONTEXT = 'nilvera.connection.reportPreview';
+const REPORT_NAME = /\bcheck-connection-\d+\.md$/;
+
+class ConnectionReportProvider implements vscode.TextDocumentContentProvider {
+  private readonly reports = new Map<string, string>();
+  private count = 0;
+
+  register(): vscode.Disposable {
+    const updateContext = () => void vscode.commands.executeCommand('setContext', REPORT_PREVIEW_CONTEXT, this.activePreview() !== undefined);
+    return vscode.Disposable.from(
+      vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, this),
+      vscode.window.tabGroups.onDidChangeTabs(updateContext),
+      vscode.window.tabGroups.onDidChangeTabGroups(updateContext),
+    );
+  }
+
+  /** Keeps a report for this session and returns its URI (one per run, so earlier ones stay open). */
+  add(markdown: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/check-connection-${++this.count}.md` });
+    this.reports.set(uri.toString(), markdown);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.reports.get(uri.toString()) ?? '';
+  }
+
+  /** The report of a URI, or the latest one. */
+  get(uri?: vscode.Uri): string | undefined {
+    if (uri) return this.reports.get(uri.toString());
+    return [...this.reports.values()].pop();
+  }
+
+  /** The report whose Markdown preview is the active tab, if one is. */
+  activePreview(): vscode.Uri | undefined {
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    if (!tab || !(tab.input instanceof vscode.TabInputWebview) || !/markdown\.preview/.test(tab.input.viewType)) return undefined;
+    const name = REPORT_NAME.exec(tab.label)?.[0];
+    if (!name) return undefined;
+    const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${name}` });
+    return this.reports.has(uri.toString()) ? uri : undefined;
+  }
+}
 
 export interface CheckConnectionResult {
   uri: vscode.Uri;

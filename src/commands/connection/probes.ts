@@ -1,47 +1,182 @@
 // The read-only calls Check Connection makes, in order, and what each found. Plain Node, no `vscode`.
 // Never a write: every request is a GET, except the bulk registry look-up, a POST that only reads.
-// Values found along the way (the company's tax number, a customer ID) stay in memory to build the
-// next calls; the report shows path templates and answer shapes, never those values.
+// Each is one raw exchange (status, time, content type and the first bytes of the answer, whatever the
+// status): the API client would turn a 404 into an error and retry a 503, and the check wants to see
+// exactly what the server said, once. Values found along the way (the company's tax number, a customer
+// ID) stay in memory to build the next calls; the report shows path templates and answer shapes, never
+// those values.
 import { randomBytes } from 'node:crypto';
-import { encodeSegment } from '../../api/paths';
+import { loadNodeFetch, type FetchLike } from '../../api/http';
+import { buildQuery, encodeSegment, type QueryValue } from '../../api/paths';
 import { completeVkn } from '../../domain/taxId';
-import { sendProbe, type ProbeAnswer, type ProbeRequest, type ProbeTarget } from './probeHttp';
 
-export type ProbeId =
-  | 'company'
-  | 'credits'
-  | 'modules'
-  | 'certificates'
-  | 'identifications'
-  | 'alerts'
-  | 'campaigns'
-  | 'mailing'
-  | 'exchangeRate'
-  | 'customersPage'
-  | 'pageSizeAbove'
-  | 'sortUnlisted'
-  | 'sortUnknown'
-  | 'pageBeyondEnd'
-  | 'searchNoMatch'
-  | 'findUnregistered'
-  | 'registryLookupMissing'
-  | 'customerLookupMissing'
-  | 'certificateLookupMissing'
-  | 'encodedSlash'
-  | 'bulkLookup'
-  | 'registryList'
-  | 'wrongKey'
-  | 'documents'
-  | 'taxOffice'
-  | 'customerById'
-  | 'unknownRoute'
-  // Only when a list answered 404: the same GET with a made-up key (a route that exists answers
-  // 401/403, a missing one 404), and a made-up route with it (that this server tells them apart).
-  | 'unknownRouteWrongKey'
-  | 'certificatesWrongKey'
-  | 'identificationsWrongKey'
-  | 'documentsWrongKey'
-  | 'customersWrongKey';
+export interface ProbeTarget {
+  /** Host root without /general. */
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  /** A fetch to use instead of node-fetch (tests record the exchanges with it). */
+  fetch?: FetchLike;
+  /** Told about every exchange: method, the path *template* (no tax numbers or IDs), status, time. */
+  log?: (method: string, pathTemplate: string, status: number | undefined, ms: number) => void;
+}
+
+export interface ProbeRequest {
+  method: 'GET' | 'POST';
+  /** The encoded path sent, from the host root. */
+  path: string;
+  /** The path as the report and the log show it, e.g. `/general/Customers/{ID}`. */
+  template: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** A POST is sent only when it is a look-up that changes nothing (the bulk registry look-up). */
+  readOnlyPost?: true;
+  /** Another key than the target's (the wrong-key probe's generated fake). */
+  key?: string;
+  /** Stop reading (and abort) after this many bytes; default 256 KB. */
+  maxBytes?: number;
+  headers?: Record<string, string>;
+}
+
+export type ProbeBody =
+  | { kind: 'empty' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'text'; text: string }
+  | { kind: 'binary'; head: Uint8Array };
+
+export interface ProbeAnswer {
+  /** Undefined when no answer came (network failure, time limit). */
+  status?: number;
+  ms: number;
+  contentType?: string;
+  /** Bytes read (at most maxBytes). */
+  bytes: number;
+  /** Reading stopped at maxBytes: the answer is longer. */
+  truncated: boolean;
+  body: ProbeBody;
+  /** Why no answer came: a short reason (an error code), never a URL. */
+  failure?: string;
+}
+
+const DEFAULT_MAX_BYTES = 256 * 1024;
+
+/** Thrown when the caller's signal fired: the check was cancelled. */
+export class ProbeCancelledError extends Error {
+  constructor() {
+    super('Check Connection was cancelled');
+    this.name = 'AbortError';
+  }
+}
+
+function failureReason(err: unknown): string {
+  const e = err as { code?: unknown; cause?: { code?: unknown }; type?: unknown };
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return typeof e?.type === 'string' ? e.type : 'connection failed';
+}
+
+function looksBinary(bytes: Uint8Array, contentType: string | undefined): boolean {
+  if (contentType && /zip|octet-stream/i.test(contentType)) return true;
+  const n = Math.min(bytes.length, 512);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return bytes.length >= 2 && bytes[0] === 0x50 && bytes[1] === 0x4b; // "PK": a ZIP
+}
+
+function parseBody(bytes: Uint8Array, truncated: boolean, contentType: string | undefined): ProbeBody {
+  if (bytes.length === 0) return { kind: 'empty' };
+  if (looksBinary(bytes, contentType)) return { kind: 'binary', head: bytes.slice(0, 64) };
+  const text = Buffer.from(bytes).toString('utf8');
+  if (text.trim() === '') return { kind: 'empty' };
+  if (!truncated) {
+    try {
+      return { kind: 'json', value: JSON.parse(text) };
+    } catch {
+      // Not JSON: kept as text (its shape in the report is its type and length, never the text).
+    }
+  }
+  return { kind: 'text', text };
+}
+
+/** Sends one read-only request and reads at most maxBytes of the answer. */
+export async function sendProbe(target: ProbeTarget, request: ProbeRequest, signal: AbortSignal): Promise<ProbeAnswer> {
+  if (request.method !== 'GET' && !(request.method === 'POST' && request.readOnlyPost)) {
+    throw new Error(`Check Connection sends only read-only requests, not ${request.method} ${request.template}`);
+  }
+  if (signal.aborted) throw new ProbeCancelledError();
+  const fetchFn = target.fetch ?? (await loadNodeFetch());
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, target.timeoutMs);
+  const started = performance.now();
+  const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
+  const headers: Record<string, string> = { Authorization: `Bearer ${request.key ?? target.apiKey}`, Accept: 'application/json', ...request.headers };
+  let body: string | undefined;
+  if (request.body !== undefined) {
+    body = JSON.stringify(request.body);
+    headers['Content-Type'] = 'application/json';
+  }
+  let status: number | undefined;
+  let contentType: string | undefined;
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  let truncated = false;
+  let failure: string | undefined;
+  try {
+    const response = await fetchFn(target.baseUrl.replace(/\/+$/, '') + request.path + buildQuery(request.query), {
+      method: request.method,
+      headers,
+      body,
+      signal: controller.signal,
+    });
+    status = response.status;
+    contentType = response.headers.get('content-type') ?? undefined;
+    if (response.body) {
+      for await (const chunk of response.body) {
+        const room = maxBytes - bytes;
+        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+        bytes += Math.min(chunk.length, room);
+        if (chunk.length >= room) {
+          // Enough seen: stop the download (the registry list is megabytes).
+          truncated = true;
+          controller.abort();
+          break;
+        }
+      }
+    }
+  } catch (err) {
+    if (signal.aborted) throw new ProbeCancelledError();
+    if (!truncated) failure = timedOut ? 'timeout' : failureReason(err);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
+  const ms = Math.round(performance.now() - started);
+  try {
+    target.log?.(request.method, request.template, status, ms);
+  } catch {
+    // A failing logger must not fail the check.
+  }
+  const all = Buffer.concat(chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
+  return {
+    ...(status !== undefined ? { status } : {}),
+    ms,
+    ...(contentType ? { contentType } : {}),
+    bytes,
+    truncated,
+    body: parseBody(all, truncated, contentType),
+    ...(failure ? { failure } : {}),
+  };
+}
+
+/** Every call the check can make: a step of the plan, or the search for an unregistered tax number. */
+export type ProbeId = keyof ReturnType<typeof plan> | 'findUnregistered';
+
+type SkipReason = 'noCompanyTaxNumber' | 'noUnregisteredNumber' | 'noCustomer';
 
 export interface ProbeResult {
   id: ProbeId;
@@ -52,7 +187,7 @@ export interface ProbeResult {
   query?: string;
   answer?: ProbeAnswer;
   /** Why the call was not made (a value it needs was not found). */
-  skipped?: 'noCompanyTaxNumber' | 'noUnregisteredNumber' | 'noCustomer';
+  skipped?: SkipReason;
 }
 
 export interface ProbeFacts {
@@ -63,7 +198,7 @@ export interface ProbeFacts {
   /** The first customer's ID (for GET /Customers/{ID}). */
   customerId?: number;
   /** The list calls that answered 404 (an empty list, or no such operation here). */
-  listsNotFound?: Set<ProbeId>;
+  listsNotFound?: Set<string>;
 }
 
 export interface CheckRun {
@@ -108,10 +243,9 @@ export interface RunOptions {
 }
 
 interface Planned {
-  id: ProbeId;
   /** Made only when this holds (else neither called nor listed). */
   when?: (facts: ProbeFacts) => boolean;
-  request: (facts: ProbeFacts) => ProbeRequest | ProbeResult['skipped'];
+  request: (facts: ProbeFacts) => ProbeRequest | SkipReason;
   /** The path shown when the call is skipped. */
   skipTemplate?: string;
   /** Stores what later calls need. */
@@ -126,13 +260,6 @@ function jsonObject(answer: ProbeAnswer): Record<string, unknown> | undefined {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
-/** Remembers a list call that answered 404 (see the wrong-key calls at the end of the plan). */
-function noteNotFound(id: ProbeId): (a: ProbeAnswer, f: ProbeFacts) => void {
-  return (a, f) => {
-    if (a.status === 404) (f.listsNotFound ??= new Set()).add(id);
-  };
-}
-
 /** The lists that may answer 404 when they are empty, each with its wrong-key call. */
 export const EMPTY_LIST_PROBES = [
   { list: 'certificates', wrongKey: 'certificatesWrongKey', operation: 'certificates.list', path: '/general/Company/Certificate' },
@@ -141,56 +268,60 @@ export const EMPTY_LIST_PROBES = [
   { list: 'customersPage', wrongKey: 'customersWrongKey', operation: 'customers.list', path: '/general/Customers' },
 ] as const;
 
-function plan(realKey: string): Planned[] {
+const CERTIFICATE = '/general/Company/Certificate/';
+const SEARCH_TEMPLATE = `/general/Customers/Search/${NO_MATCH_TEXT}`;
+
+function plan(realKey: string) {
   const fakeKey = generateFakeKey(realKey);
-  return [
-    {
-      id: 'company',
+  const customers = (query: ProbeRequest['query']) => get('/general/Customers', '/general/Customers', query);
+  const sorted = (column: string) => customers({ Page: 1, PageSize: 1, SortColumn: column, SortType: 'ASC' });
+  /** The same GET of a list with the made-up key, made only when the list answered 404. */
+  const listWithFakeKey = (list: (typeof EMPTY_LIST_PROBES)[number]['list']): Planned => {
+    const p = EMPTY_LIST_PROBES.find((e) => e.list === list)!;
+    const query = list === 'customersPage' ? { Page: 1, PageSize: 1 } : undefined;
+    return {
+      when: (f) => f.listsNotFound?.has(list) === true,
+      request: () => ({ ...get(p.path, p.path, query), key: fakeKey }),
+    };
+  };
+  return {
+    company: {
       request: () => get('/general/Company'),
       learn: (a, f) => {
         const tn = jsonObject(a)?.TaxNumber;
         if (typeof tn === 'string' && /^\d{10,11}$/.test(tn)) f.ownTaxNumber = tn;
       },
     },
-    { id: 'credits', request: () => get('/general/Credits') },
-    { id: 'modules', request: () => get('/general/Company/Modules') },
-    { id: 'certificates', request: () => get('/general/Company/Certificate'), learn: noteNotFound('certificates') },
-    { id: 'identifications', request: () => get('/general/CompanyIdentification'), learn: noteNotFound('identifications') },
-    { id: 'alerts', request: () => get('/general/Alerts') },
-    { id: 'campaigns', request: () => get('/general/Campaigns') },
-    { id: 'mailing', request: () => get('/general/Mailing/Setting') },
-    { id: 'exchangeRate', request: () => get('/general/ExchangeRate') },
-    {
-      id: 'customersPage',
-      request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1 }),
+    credits: { request: () => get('/general/Credits') },
+    modules: { request: () => get('/general/Company/Modules') },
+    certificates: { request: () => get('/general/Company/Certificate') },
+    identifications: { request: () => get('/general/CompanyIdentification') },
+    alerts: { request: () => get('/general/Alerts') },
+    campaigns: { request: () => get('/general/Campaigns') },
+    mailing: { request: () => get('/general/Mailing/Setting') },
+    exchangeRate: { request: () => get('/general/ExchangeRate') },
+    customersPage: {
+      request: () => customers({ Page: 1, PageSize: 1 }),
       learn: (a, f) => {
-        noteNotFound('customersPage')(a, f);
         const content = jsonObject(a)?.Content;
         const first = Array.isArray(content) ? (content[0] as { ID?: unknown } | undefined) : undefined;
         if (first && typeof first.ID === 'number') f.customerId = first.ID;
       },
     },
-    { id: 'pageSizeAbove', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: PAGE_SIZE_ABOVE_LIMIT }) },
-    { id: 'sortUnlisted', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1, SortColumn: UNLISTED_SORT_COLUMN, SortType: 'ASC' }) },
-    { id: 'sortUnknown', request: () => get('/general/Customers', '/general/Customers', { Page: 1, PageSize: 1, SortColumn: UNKNOWN_SORT_COLUMN, SortType: 'ASC' }) },
-    { id: 'pageBeyondEnd', request: () => get('/general/Customers', '/general/Customers', { Page: PAGE_BEYOND_END, PageSize: 1 }) },
-    { id: 'searchNoMatch', request: () => get(`/general/Customers/Search/${encodeSegment(NO_MATCH_TEXT)}`, `/general/Customers/Search/${NO_MATCH_TEXT}`) },
+    pageSizeAbove: { request: () => customers({ Page: 1, PageSize: PAGE_SIZE_ABOVE_LIMIT }) },
+    sortUnlisted: { request: () => sorted(UNLISTED_SORT_COLUMN) },
+    sortUnknown: { request: () => sorted(UNKNOWN_SORT_COLUMN) },
+    pageBeyondEnd: { request: () => customers({ Page: PAGE_BEYOND_END, PageSize: 1 }) },
+    searchNoMatch: { request: () => get(`/general/Customers/Search/${encodeSegment(NO_MATCH_TEXT)}`, SEARCH_TEMPLATE) },
     // findUnregistered is run by runChecks itself (it may try several candidates).
-    {
-      id: 'registryLookupMissing',
-      skipTemplate: '/general/GlobalCompany/GetGlobalCustomerInfo/{unregistered VKN}',
-      request: (f) => (f.unregistered ? get(`/general/GlobalCompany/GetGlobalCustomerInfo/${encodeSegment(f.unregistered)}`, '/general/GlobalCompany/GetGlobalCustomerInfo/{unregistered VKN}') : 'noUnregisteredNumber'),
+    registryLookupMissing: lookUpUnregistered('/general/GlobalCompany/GetGlobalCustomerInfo/'),
+    customerLookupMissing: lookUpUnregistered('/general/Customers/GetCustomerInfo/'),
+    certificateLookupMissing: {
+      request: () => get(`${CERTIFICATE}${encodeSegment(UNKNOWN_SERIAL)}`, `${CERTIFICATE}${UNKNOWN_SERIAL}`),
     },
-    {
-      id: 'customerLookupMissing',
-      skipTemplate: '/general/Customers/GetCustomerInfo/{unregistered VKN}',
-      request: (f) => (f.unregistered ? get(`/general/Customers/GetCustomerInfo/${encodeSegment(f.unregistered)}`, '/general/Customers/GetCustomerInfo/{unregistered VKN}') : 'noUnregisteredNumber'),
-    },
-    { id: 'certificateLookupMissing', request: () => get(`/general/Company/Certificate/${encodeSegment(UNKNOWN_SERIAL)}`, `/general/Company/Certificate/${UNKNOWN_SERIAL}`) },
     // encodeSegment turns "/" into %2F.
-    { id: 'encodedSlash', request: () => get(`/general/Company/Certificate/${encodeSegment(SLASH_SERIAL)}`, `/general/Company/Certificate/${encodeSegment(SLASH_SERIAL)}`) },
-    {
-      id: 'bulkLookup',
+    encodedSlash: { request: () => get(`${CERTIFICATE}${encodeSegment(SLASH_SERIAL)}`) },
+    bulkLookup: {
       skipTemplate: '/general/GlobalCompany/GetGlobalCustomerInfo',
       request: (f) => {
         if (!f.unregistered) return 'noUnregisteredNumber';
@@ -205,28 +336,37 @@ function plan(realKey: string): Planned[] {
         };
       },
     },
-    {
-      id: 'registryList',
+    registryList: {
       request: () => ({ ...get('/general/GlobalCompany/PK/Invoice'), maxBytes: REGISTRY_HEAD_BYTES, headers: { Range: `bytes=0-${REGISTRY_HEAD_BYTES - 1}` } }),
     },
-    { id: 'wrongKey', request: () => ({ ...get('/general/Company'), key: fakeKey }) },
-    { id: 'documents', request: () => get('/general/CompanyDocuments'), learn: noteNotFound('documents') },
-    { id: 'taxOffice', request: () => get('/general/InteractiveTaxOffice') },
-    {
-      id: 'customerById',
+    wrongKey: { request: () => ({ ...get('/general/Company'), key: fakeKey }) },
+    documents: { request: () => get('/general/CompanyDocuments') },
+    taxOffice: { request: () => get('/general/InteractiveTaxOffice') },
+    customerById: {
       skipTemplate: '/general/Customers/{ID}',
       request: (f) => (f.customerId !== undefined ? get(`/general/Customers/${encodeSegment(f.customerId)}`, '/general/Customers/{ID}') : 'noCustomer'),
     },
-    { id: 'unknownRoute', request: () => get('/general/NilveraCheckNoSuchOperation') },
-    { id: 'unknownRouteWrongKey', when: (f) => (f.listsNotFound?.size ?? 0) > 0, request: () => ({ ...get('/general/NilveraCheckNoSuchOperation'), key: fakeKey }) },
-    ...EMPTY_LIST_PROBES.map(
-      (p): Planned => ({
-        id: p.wrongKey,
-        when: (f) => f.listsNotFound?.has(p.list) === true,
-        request: () => ({ ...get(p.path, p.path, p.list === 'customersPage' ? { Page: 1, PageSize: 1 } : undefined), key: fakeKey }),
-      }),
-    ),
-  ];
+    unknownRoute: { request: () => get('/general/NilveraCheckNoSuchOperation') },
+    // Only when a list answered 404: the same GET with a made-up key (a route that exists answers
+    // 401/403, a missing one 404), and a made-up route with it (that this server tells them apart).
+    unknownRouteWrongKey: {
+      when: (f) => (f.listsNotFound?.size ?? 0) > 0,
+      request: () => ({ ...get('/general/NilveraCheckNoSuchOperation'), key: fakeKey }),
+    },
+    certificatesWrongKey: listWithFakeKey('certificates'),
+    identificationsWrongKey: listWithFakeKey('identifications'),
+    documentsWrongKey: listWithFakeKey('documents'),
+    customersWrongKey: listWithFakeKey('customersPage'),
+  } satisfies Record<string, Planned>;
+}
+
+/** A look-up of the unregistered tax number runChecks found (skipped when none was). */
+function lookUpUnregistered(path: string): Planned {
+  const template = `${path}{unregistered VKN}`;
+  return {
+    skipTemplate: template,
+    request: (f) => (f.unregistered ? get(path + encodeSegment(f.unregistered), template) : 'noUnregisteredNumber'),
+  };
 }
 
 /** The query as the report shows it; only the check's own values are in it. */
@@ -248,7 +388,7 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
   const facts: ProbeFacts = {};
   const results: ProbeResult[] = [];
   const steps = plan(target.apiKey);
-  const total = steps.length + 1;
+  const total = Object.keys(steps).length + 1;
   let done = 0;
   const send = async (request: ProbeRequest) => {
     options.onProgress?.(done, total, request.template);
@@ -256,12 +396,12 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
     done++;
     return answer;
   };
-  for (const step of steps) {
+  for (const [id, step] of Object.entries(steps) as Array<[ProbeId, Planned]>) {
     if (step.when && !step.when(facts)) {
       done++;
       continue;
     }
-    if (step.id === 'registryLookupMissing') {
+    if (id === 'registryLookupMissing') {
       // Before the look-ups: find a valid VKN the registry does not have.
       let last: { request: ProbeRequest; answer: ProbeAnswer } | undefined;
       for (const candidate of UNREGISTERED_CANDIDATES) {
@@ -277,15 +417,18 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
       if (last) results.push(resultOf('findUnregistered', last.request, last.answer));
     }
     const request = step.request(facts);
-    if (typeof request === 'string' || request === undefined) {
-      const s = step.id;
-      results.push({ id: s, method: s === 'bulkLookup' ? 'POST' : 'GET', template: step.skipTemplate ?? '', skipped: request ?? 'noCustomer' });
+    if (typeof request === 'string') {
+      const method = id === 'bulkLookup' ? 'POST' : 'GET';
+      results.push({ id, method, template: step.skipTemplate ?? '', skipped: request });
       done++;
       continue;
     }
     const answer = await send(request);
     step.learn?.(answer, facts);
-    results.push(resultOf(step.id, request, answer));
+    // Remembered for the wrong-key calls at the end of the plan.
+    const isList = EMPTY_LIST_PROBES.some((p) => p.list === id);
+    if (answer.status === 404 && isList) (facts.listsNotFound ??= new Set()).add(id);
+    results.push(resultOf(id, request, answer));
   }
   options.onProgress?.(total, total, '');
   return { results, facts };

@@ -36,48 +36,34 @@ export function answerShape(result: ProbeResult, l10n: Localizer): string {
   const a = result.answer;
   if (!a) return '';
   if (a.status === undefined) return l10n.t('no answer ({0})', a.failure ?? '?');
-  switch (a.body.kind) {
-    case 'empty':
-      return l10n.t('empty body');
-    case 'json':
-      return describeShape(a.body.value);
-    case 'text':
-      return l10n.t('text, {0} bytes{1}', a.bytes, a.truncated ? '+' : '');
-    case 'binary':
-      return a.body.head[0] === 0x50 && a.body.head[1] === 0x4b ? l10n.t('ZIP bytes, {0} bytes read', a.bytes) : l10n.t('binary, {0} bytes read', a.bytes);
-  }
+  if (a.body.kind === 'empty') return l10n.t('empty body');
+  if (a.body.kind === 'json') return describeShape(a.body.value);
+  if (a.body.kind === 'text') return l10n.t('text, {0} bytes{1}', a.bytes, a.truncated ? '+' : '');
+  const zip = a.body.head[0] === 0x50 && a.body.head[1] === 0x4b;
+  return zip ? l10n.t('ZIP bytes, {0} bytes read', a.bytes) : l10n.t('binary, {0} bytes read', a.bytes);
 }
 
 function reasonText(reason: NoAnswerReason, l10n: Localizer): string {
-  switch (reason) {
-    case 'wouldWrite':
-      return l10n.t('not checked: would write');
-    case 'callFailed':
-      return l10n.t('not observed: the call did not give a usable answer');
-    case 'noUnregisteredNumber':
-      return l10n.t('not observed: no unregistered tax number was found to ask about');
-    case 'noCustomer':
-      return l10n.t('not observed: the account has no customer to look up');
-    case 'cannotTell':
-      return l10n.t('not observed: the answer does not tell the answers apart');
-    case 'noEmptyList':
-      return l10n.t('not observed: every list the check reads has records');
-  }
+  const texts: Record<NoAnswerReason, string> = {
+    wouldWrite: l10n.t('not checked: would write'),
+    callFailed: l10n.t('not observed: the call did not give a usable answer'),
+    noUnregisteredNumber: l10n.t('not observed: no unregistered tax number was found to ask about'),
+    noCustomer: l10n.t('not observed: the account has no customer to look up'),
+    cannotTell: l10n.t('not observed: the answer does not tell the answers apart'),
+    noEmptyList: l10n.t('not observed: every list the check reads has records'),
+  };
+  return texts[reason];
 }
 
 function matchText(v: RowVerdict, l10n: Localizer): string {
-  switch (v.match) {
-    case 'default':
-      return l10n.t('as the default profile');
-    case 'alternate':
-      return l10n.t('as the alternate profile');
-    case 'both':
-      return l10n.t('as both profiles');
-    case 'neither':
-      return `⚠ ${l10n.t('differs from both profiles')}`;
-    case 'unknown':
-      return '';
-  }
+  const texts: Record<RowVerdict['match'], string> = {
+    default: l10n.t('as the default profile'),
+    alternate: l10n.t('as the alternate profile'),
+    both: l10n.t('as both profiles'),
+    neither: `⚠ ${l10n.t('differs from both profiles')}`,
+    unknown: '',
+  };
+  return texts[v.match];
 }
 
 /** Text for a Markdown table cell: pipes escaped, one line. */
@@ -110,20 +96,18 @@ export function summarize(results: readonly ProbeResult[], verdicts: readonly Ro
 /** What a list's row in the report says: has records, empty (and how it said so), not offered, or cannot tell. */
 export function listFindingText(f: ListFinding, l10n: Localizer): string {
   if (f.availability === 'missing') return l10n.t('this server does not offer it (HTTP 404)');
-  switch (f.emptyAnswer) {
-    case 'emptyArray':
-      return l10n.t('offered, nothing in it (an empty answer)');
-    case 'notFound':
-      return l10n.t("offered, nothing in it (HTTP 404 with the service's error)");
-    case 'bareNotFound':
-      return l10n.t('offered, nothing in it (HTTP 404 with an empty body; a made-up key got 401/403 there)');
-    case 'other':
-      return l10n.t('offered, nothing in it (HTTP 404 of another shape)');
-    case 'cannotTell':
-      return l10n.t('HTTP 404 with no message: nothing in it, or not offered; this server does not tell them apart');
-    case undefined:
-      return f.availability === 'offered' ? l10n.t('offered, with records') : l10n.t('not observed: the call did not give a usable answer');
+  if (!f.emptyAnswer) {
+    if (f.availability === 'offered') return l10n.t('offered, with records');
+    return l10n.t('not observed: the call did not give a usable answer');
   }
+  const texts: Record<NonNullable<ListFinding['emptyAnswer']>, string> = {
+    emptyArray: l10n.t('offered, nothing in it (an empty answer)'),
+    notFound: l10n.t("offered, nothing in it (HTTP 404 with the service's error)"),
+    bareNotFound: l10n.t('offered, nothing in it (HTTP 404 with an empty body; a made-up key got 401/403 there)'),
+    other: l10n.t('offered, nothing in it (HTTP 404 of another shape)'),
+    cannotTell: l10n.t('HTTP 404 with no message: nothing in it, or not offered; this server does not tell them apart'),
+  };
+  return texts[f.emptyAnswer];
 }
 
 export function buildReport(context: ReportContext, results: readonly ProbeResult[], verdicts: readonly RowVerdict[], l10n: Localizer, lists: readonly ListFinding[] = []): string {
@@ -177,12 +161,10 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
 }
 
 function skippedText(reason: NonNullable<ProbeResult['skipped']>, l10n: Localizer): string {
-  switch (reason) {
-    case 'noCompanyTaxNumber':
-      return l10n.t("the company's tax number was not found");
-    case 'noUnregisteredNumber':
-      return l10n.t('no unregistered tax number was found');
-    case 'noCustomer':
-      return l10n.t('the account has no customer');
-  }
+  const texts: Record<typeof reason, string> = {
+    noCompanyTaxNumber: l10n.t("the company's tax number was not found"),
+    noUnregisteredNumber: l10n.t('no unregistered tax number was found'),
+    noCustomer: l10n.t('the account has no customer'),
+  };
+  return texts[reason];
 }

@@ -53,14 +53,10 @@ function shapeOf(value: unknown, depth: number): Shape {
   return { kind: 'object', fields, count: 1, hidden };
 }
 
-function sameKind(a: Shape, b: Shape): boolean {
-  return a.kind === b.kind;
-}
-
 /** Two shapes seen at one place (array elements, repeated keys) become one. */
 function merge(a: Shape, b: Shape): Shape {
   if (a.kind === 'union') {
-    const i = a.options.findIndex((o) => sameKind(o, b));
+    const i = a.options.findIndex((o) => o.kind === b.kind);
     const options = [...a.options];
     if (i >= 0) options[i] = merge(options[i], b);
     else options.push(b);
@@ -83,18 +79,12 @@ function merge(a: Shape, b: Shape): Shape {
   // An empty and a filled string are both strings once merged.
   if ((a.kind === 'string' && b.kind === 'emptyString') || (a.kind === 'emptyString' && b.kind === 'string')) return { kind: 'string' };
   if ((a.kind === 'integer' && b.kind === 'number') || (a.kind === 'number' && b.kind === 'integer')) return { kind: 'number' };
-  if (sameKind(a, b)) return a;
+  if (a.kind === b.kind) return a;
   return { kind: 'union', options: [a, b] };
 }
 
 function render(shape: Shape): string {
   switch (shape.kind) {
-    case 'null':
-    case 'boolean':
-    case 'integer':
-    case 'number':
-    case 'string':
-      return shape.kind;
     case 'emptyString':
       return 'string (empty)';
     case 'deep':
@@ -109,6 +99,8 @@ function render(shape: Shape): string {
       if (shape.hidden > 0) parts.push(`… ${shape.hidden} more`);
       return `{ ${parts.join(', ')} }`;
     }
+    default:
+      return shape.kind;
   }
 }
 

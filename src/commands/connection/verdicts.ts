@@ -4,9 +4,10 @@
 // The check knows the answers listed in KNOWN_ROWS. An answer outside them (a quirk it was not
 // told about, such as the sandbox's registryLookupMissing=oddText) is reported as "differs", with
 // what was seen. A unit test keeps this table in step with the sandbox's.
-import type { ProbeAnswer } from './probeHttp';
-import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeId, type ProbeResult } from './probes';
+import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
+import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';
 import type { EmptyListRead, ListAvailability } from '../../shell/listAvailability';
+import { ROUTE_NOT_FOUND_CODE } from '../../shell/missingOperation';
 
 export interface KnownRow {
   row: number;
@@ -250,9 +251,6 @@ export interface ListFinding {
   /** The list call it was read from. */
   answer?: ProbeAnswer;
 }
-
-/** "API not found" in the platform's catalogue: the route itself is unknown. */
-const ROUTE_NOT_FOUND_CODE = 3030;
 
 /** The codes of the service's error body ({"Errors":[{"Code"…}]}), if it is one. */
 function errorCodes(a: ProbeAnswer): number[] | undefined {

@@ -22,7 +22,7 @@ import { saveUserFile } from '../../files/userFiles';
 import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
-import { required, type CommandContext } from '../commandContext';
+import { fileArgOrPick, type CommandContext } from '../commandContext';
 import { fileWriteError, heldFileText } from '../../shell/fileMessages';
 import { chooseImportEncoding, encodingLabel } from './importEncoding';
 import { localizedReason } from './importReasons';
@@ -56,18 +56,11 @@ const serverOutcomeTexts: ServerOutcomeTexts = {
 };
 
 export async function importCustomers(ctx: CommandContext, fileArg?: unknown): Promise<ImportSummary> {
-  const file =
-    fileArg instanceof vscode.Uri
-      ? fileArg.fsPath
-      : required(
-          await prompts.openDialog({
-            title: vscode.l10n.t('Import Customers'),
-            canSelectMany: false,
-            filters: { [vscode.l10n.t('Customer lists')]: ['csv', 'json'] },
-            ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
-          }),
-        )[0]?.fsPath;
-  if (!file) throw new vscode.CancellationError();
+  const file = await fileArgOrPick(fileArg, {
+    title: vscode.l10n.t('Import Customers'),
+    filters: { [vscode.l10n.t('Customer lists')]: ['csv', 'json'] },
+    ...(vscode.workspace.workspaceFolders?.[0] ? { defaultUri: vscode.workspace.workspaceFolders[0].uri } : {}),
+  });
 
   const result = await readImport(file);
   const client = await ctx.client();

@@ -12,18 +12,14 @@ import { prompts, UserCancelledError } from '../../shell/prompts';
 const SAMPLE_BYTES = 256 * 1024;
 
 export function encodingLabel(encoding: SourceEncoding): string {
-  switch (encoding) {
-    case 'utf-8':
-      return 'UTF-8';
-    case 'utf-16le':
-      return 'UTF-16 LE';
-    case 'utf-16be':
-      return 'UTF-16 BE';
-    case 'windows-1254':
-      return vscode.l10n.t('Windows-1254 (Turkish, Excel for Windows)');
-    case 'x-mac-turkish':
-      return vscode.l10n.t('Mac Turkish (Excel for Mac)');
-  }
+  const labels: Record<SourceEncoding, string> = {
+    'utf-8': 'UTF-8',
+    'utf-16le': 'UTF-16 LE',
+    'utf-16be': 'UTF-16 BE',
+    'windows-1254': vscode.l10n.t('Windows-1254 (Turkish, Excel for Windows)'),
+    'x-mac-turkish': vscode.l10n.t('Mac Turkish (Excel for Mac)'),
+  };
+  return labels[encoding];
 }
 
 async function readSample(file: string): Promise<{ sample: Buffer; complete: boolean }> {

@@ -2,7 +2,7 @@
 // registry, the offline registry list, templates, series, mailing and the tax office.
 import type * as vscode from 'vscode';
 import type { ShellServices } from '../../shell/services';
-import { registerSettingsCommands } from '../settings/register';
+import { registerSettingsCommands } from '../settingsCommands';
 import { closeOpenReader } from './offlineRegistry';
 import { paletteContext, registerRegistryCommands } from './register';
 import { trackRegistryDownloads } from '../../walkthrough/registryProgress';

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { legacySecretName, migrateCustomOrigin, migrateLegacyKeys, type SecretsLike } from '../../../src/shell/profileMigration';
+import { legacySecretName, migrateKey, migrateLegacyKeys, type SecretsLike } from '../../../src/shell/profileMigration';
 import { defaultProfileId, parseProfile, profileOrigin, profileSecretName } from '../../../src/shell/profile';
 import { ProfileStore, PROFILES_STATE_KEY, type MementoLike } from '../../../src/shell/profileStore';
 import { guardStaleAnswers, ProfileSwitchedError } from '../../../src/shell/staleAnswers';
@@ -65,7 +65,7 @@ test('the migration turns each old key into its environment default profile and 
   const { secrets, memento } = legacyState();
   const store = new ProfileStore(tempDir(), memento);
   const result = await migrateLegacyKeys({ secrets, store, customUrls: ['https://nilvera.example.com/general-is-not-here/', 'not a url'], label });
-  assert.deepEqual(result.migrated.sort(), ['custom:https://nilvera.example.com', 'production', 'test']);
+  assert.deepEqual(result.sort(), ['custom:https://nilvera.example.com', 'production', 'test']);
   assert.deepEqual(
     store.all().map((p) => [p.id, p.environment, p.name, p.baseUrl]).sort(),
     [
@@ -81,7 +81,7 @@ test('the migration turns each old key into its environment default profile and 
   assert.equal(secrets.values.has('nilvera.apiKey.custom:https://nilvera.example.com'), false);
   // An origin no setting names stays where it was until a setting names it again.
   assert.equal(secrets.values.get('nilvera.apiKey.custom:https://other.example.com'), 'OTHER-KEY');
-  assert.equal(await migrateCustomOrigin({ secrets, store, label }, 'https://other.example.com'), true);
+  assert.equal(await migrateKey({ secrets, store, label }, 'custom', 'https://other.example.com'), 'custom:https://other.example.com');
   assert.equal(secrets.values.get(profileSecretName(defaultProfileId('custom', 'https://other.example.com'))), 'OTHER-KEY');
   assert.equal(secrets.values.has('nilvera.apiKey.custom:https://other.example.com'), false);
 });
@@ -94,7 +94,7 @@ test('running the migration twice changes nothing the second time', async () => 
   const profilesAfterFirst = JSON.stringify(memento.values.get(PROFILES_STATE_KEY));
   const secretsAfterFirst = JSON.stringify([...secrets.values].sort());
   const second = await migrateLegacyKeys(input);
-  assert.deepEqual(second.migrated, []);
+  assert.deepEqual(second, []);
   assert.equal(JSON.stringify(memento.values.get(PROFILES_STATE_KEY)), profilesAfterFirst);
   assert.equal(JSON.stringify([...secrets.values].sort()), secretsAfterFirst);
 });
@@ -131,12 +131,12 @@ test('the store keeps valid records only; an environment always maps to its defa
   const store = new ProfileStore(tempDir(), memento);
   assert.deepEqual(store.all().map((p) => p.id), ['a', 'b']);
   // Not stored yet: a draft of the default profile, written by nobody until it is used.
-  const draft = store.forEnvironment('production', undefined, 'Production').profile;
+  const draft = store.forEnvironment('production', undefined, 'Production');
   assert.deepEqual(draft, { id: 'production', name: 'Production', environment: 'production' });
   assert.equal(store.get('production'), undefined);
   await store.put({ ...draft, name: 'Renamed' });
-  assert.equal(store.forEnvironment('production', undefined, 'Production').profile.name, 'Renamed');
-  const custom = store.forEnvironment('custom', 'https://x.example.com/api', 'Custom').profile;
+  assert.equal(store.forEnvironment('production', undefined, 'Production').name, 'Renamed');
+  const custom = store.forEnvironment('custom', 'https://x.example.com/api', 'Custom');
   assert.deepEqual(custom, { id: 'custom:https://x.example.com', name: 'Custom', environment: 'custom', baseUrl: 'https://x.example.com/api' });
   await store.remove('a');
   assert.deepEqual(store.all().map((p) => p.id).sort(), ['b', 'production']);
