@@ -4,7 +4,6 @@
 import { lookupRegistryInBatches, type BulkRegistry } from '../api/bulk';
 import { hasPageAfter, readPaging, type PagingRead } from '../api/specSilent';
 import type { CustomersApi } from '../api/areas/customers';
-import type { CustomerResponsePagination } from '../api/types';
 import type { OfflineTaxpayer } from '../registry/offlineLookup';
 import { classifyChecksum, classifyOffline, classifyOnline, unchecked, type CustomerRef, type ReconRow } from './classify';
 
@@ -72,13 +71,11 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
   const fetchPage = async (page: number): Promise<{ read: PagingRead; rows: number }> => {
     signal?.throwIfAborted();
     counters.lists++;
-    let result: CustomerResponsePagination;
-    try {
-      result = await customers.list({ Page: page, PageSize: pageSize, SortColumn: 'ID', SortType: 'ASC' }, { signal });
-    } catch (e) {
+    const query = { Page: page, PageSize: pageSize, SortColumn: 'ID', SortType: 'ASC' } as const;
+    const result = await customers.list(query, { signal }).catch((e: unknown) => {
       signal?.throwIfAborted();
       throw e;
-    }
+    });
     const content = Array.isArray(result.Content) ? result.Content : [];
     const classifyStart = performance.now();
     const rows = await classifyPage(content, source, signal, counters);
