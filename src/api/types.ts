@@ -269,14 +269,11 @@ export interface GlobalCustomerInfoResponse extends SearchGlobalCompanyResponse 
   Aliases: Alias[] | null;
 }
 
-export interface GlobalCustomerAliasesResponse {
-  TaxNumber: string | null;
-  Title: string | null;
-  Type: string | null;
-  ModuleType: string | null;
-  FirstCreationTime: DateTimeString;
-  Aliases: Alias[] | null;
-}
+/** An entry of the bulk look-up (POST GetGlobalCustomerInfo): the registry record without its address. */
+export type GlobalCustomerAliasesResponse = Pick<
+  GlobalCustomerInfoResponse,
+  'TaxNumber' | 'Title' | 'Type' | 'ModuleType' | 'FirstCreationTime' | 'Aliases'
+>;
 
 /** One element per alias; an empty array means "not a registered user". Note `FirstCreatedTime`. */
 export interface GlobalCompanyInfoResponse {

@@ -251,14 +251,6 @@ class CustomerCsvImport extends CustomerRows {
   }
 }
 
-/** Imports customers from CSV text. */
-export function importCustomersCsvText(text: string): CustomerImportResult {
-  const reader = new CsvReader();
-  const imp = new CustomerCsvImport();
-  for (const r of [...reader.push(text), ...reader.end()]) imp.addRecord(r);
-  return imp.finish(reader);
-}
-
 /** Imports customers from a CSV file, streamed, in `encoding` or the one its bytes show. */
 export function importCustomersCsvFile(path: string, encoding?: SourceEncoding): Promise<CustomerImportResult> {
   return importCustomersCsvChunks(createReadStream(path, { highWaterMark: 64 * 1024 }), encoding);

@@ -22,12 +22,8 @@ export function foldHeader(header: string): string {
   return header
     .replace(/\uFFFD/g, WILDCARD)
     .toLocaleLowerCase('tr')
-    .replace(/[ıİ]/g, 'i')
-    .replace(/ş/g, 's')
-    .replace(/ğ/g, 'g')
-    .replace(/ü/g, 'u')
-    .replace(/ö/g, 'o')
-    .replace(/ç/g, 'c')
+    // ı is the only Turkish letter with no base in NFD; ş ğ ü ö ç â î û lose their marks below.
+    .replace(/ı/g, 'i')
     .normalize('NFD')
     .replace(/[^a-z0-9*]/g, '');
 }

@@ -95,12 +95,6 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array,
   }
 }
 
-/** The process id a temporary file's name carries, if it is one of ours. */
-function writerPid(name: string): number | undefined {
-  const m = /\.(\d+)-[0-9a-f]{8}\.nilvera-tmp$/.exec(name);
-  return m ? Number(m[1]) : undefined;
-}
-
 /**
  * Removes the temporary files that writers left in `folder` when they died (a crash, a killed window):
  * ours by their suffix, and either written by a process that is gone or older than `maxAgeMs` (a
@@ -112,10 +106,11 @@ export async function sweepTempFiles(folder: string, maxAgeMs: number): Promise<
   for (const name of entries) {
     if (!name.endsWith(TEMP_SUFFIX)) continue;
     const file = path.join(folder, name);
-    const pid = writerPid(name);
+    // The writer's process id, which the names of our temporary files carry.
+    const pid = Number(/\.(\d+)-[0-9a-f]{8}\.nilvera-tmp$/.exec(name)?.[1]);
     const stat = await fs.promises.stat(file).catch(() => undefined);
     if (!stat) continue;
-    const abandoned = pid === undefined || pid === process.pid ? false : !processIsAlive(pid);
+    const abandoned = pid > 0 && pid !== process.pid && !processIsAlive(pid);
     if (abandoned || stat.mtimeMs < Date.now() - maxAgeMs) {
       await removeRetrying(file, { totalMs: 0 }).catch(() => undefined);
       removed.push(file);

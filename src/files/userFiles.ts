@@ -24,16 +24,11 @@ export interface SaveOptions extends RetryOptions {
   onCommit?: () => void;
 }
 
-/** `customers.csv` → `customers (2).csv`. */
-export function numberedName(target: string, n: number): string {
-  const ext = path.extname(target);
-  return path.join(path.dirname(target), `${path.basename(target, ext)} (${n})${ext}`);
-}
-
-/** The first `name (n).ext` beside `target` that does not exist yet. */
+/** The first `name (n).ext` beside `target` that does not exist yet: `customers.csv` → `customers (2).csv`. */
 async function freeNumberedName(target: string, from: number): Promise<string | undefined> {
+  const ext = path.extname(target);
   for (let n = from; n < 100; n++) {
-    const candidate = numberedName(target, n);
+    const candidate = path.join(path.dirname(target), `${path.basename(target, ext)} (${n})${ext}`);
     if (!(await fs.promises.stat(candidate).then(() => true, () => false))) return candidate;
   }
   return undefined;

@@ -19,11 +19,11 @@ import { writeReconciliationCsv } from './export';
 import { exportLabels } from './labels';
 import { formatDateTime } from '../shell/displayFormat';
 import { buildReport, type ReconciliationReport } from './report';
-import { runReconciliation, RunCancelledError, type RegistrySource } from './run';
+import { runReconciliation, type RegistrySource } from './run';
 import { SnapshotStore, type Snapshot } from './snapshot';
 import { CustomerNode, LoadMoreNode, ReconciliationTree } from './tree';
 import { customersCounted, exportedCustomersMessage, lookupRequestsCounted } from '../shell/counted';
-import { abortSignalOf } from '../shell/cancellableProgress';
+import { withCancellableProgress, type ProgressReporter } from '../shell/cancellableProgress';
 
 export interface RunArgs {
   /** auto (default): the offline index when one is downloaded, else the online bulk lookup. */
@@ -58,7 +58,7 @@ async function saveSnapshot(store: SnapshotStore, snapshot: Snapshot): Promise<v
 }
 
 /** Reports a run's progress at most ten times a second: a run of 1,000 pages would otherwise send 1,000. */
-function throttledProgress(progress: vscode.Progress<{ message?: string; increment?: number }>): (done: number, total: number) => void {
+function throttledProgress(progress: ProgressReporter): (done: number, total: number) => void {
   let reported = 0;
   let reportedAt = 0;
   return (done, total) => {
@@ -109,19 +109,14 @@ class Reconciliation {
       log.warn(`reconciliation: the previous snapshot could not be read (${String(error)}); this run counts as the first`);
       return undefined;
     });
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reconciling customers with the registry'), cancellable: true },
-      async (progress, token) => {
-        const abort = abortSignalOf(token, args.cancellation);
-        try {
-          return await runReconciliation({ customers: client.customers, source, signal: abort.signal, onProgress: throttledProgress(progress) });
-        } catch (e) {
-          if (e instanceof RunCancelledError || abort.signal.aborted) throw new UserCancelledError();
-          throw e;
-        } finally {
-          abort.dispose();
-        }
-      },
+    const result = await withCancellableProgress(
+      vscode.l10n.t('Reconciling customers with the registry'),
+      (signal, progress) =>
+        runReconciliation({ customers: client.customers, source, signal, onProgress: throttledProgress(progress) })
+          .catch((e: unknown) => {
+            throw signal.aborted ? new UserCancelledError() : e;
+          }),
+      args.cancellation,
     );
     const { report, snapshot } = buildReport(baseUrl, startedAt, result, previous, profileId);
     await this.show(report, useOffline);
@@ -160,18 +155,17 @@ class Reconciliation {
     if (!target) throw new UserCancelledError();
     const dialect = exportDialect();
     // Shown while a file held open is waited for (about 10 s); Cancel then keeps the previous file.
-    const { lines, saved } = await vscode.window
-      .withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Exporting the reconciliation'), cancellable: true }, (progress, token) => {
-        const abort = abortSignalOf(token);
-        return writeReconciliationCsv(target.fsPath, report, exportLabels(), {
+    const { lines, saved } = await withCancellableProgress(
+      vscode.l10n.t('Exporting the reconciliation'),
+      (signal, progress) =>
+        writeReconciliationCsv(target.fsPath, report, exportLabels(), {
           delimiter: dialect.delimiter,
-          signal: abort.signal,
+          signal,
           onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target.fsPath)) }),
-        }).finally(() => abort.dispose());
-      })
-      .then(undefined, (error: unknown) => {
-        throw fileWriteError(error, target.fsPath);
-      });
+        }),
+    ).then(undefined, (error: unknown) => {
+      throw fileWriteError(error, target.fsPath);
+    });
     const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(lines, file)} ${dialect.note}`);
     return { path: where.path, written: lines };
   }

@@ -21,14 +21,12 @@ export interface ReconciliationReport
 }
 
 export function buildReport(baseUrl: string, takenAt: string, run: RunResult, previous: Snapshot | undefined, profileId?: string): { report: ReconciliationReport; snapshot: Snapshot } {
+  // The run's figures carry over as they are; its count of unchecked rows becomes the rows themselves.
+  const { rows: _rows, unchecked: _unchecked, ...figures } = run;
   const report: ReconciliationReport = {
     baseUrl,
     takenAt,
-    source: run.source,
-    ...(run.indexDate ? { indexDate: run.indexDate } : {}),
-    listRequests: run.listRequests,
-    lookupRequests: run.lookupRequests,
-    classifyMs: run.classifyMs,
+    ...figures,
     totalCustomers: run.rows.length,
     users: [],
     notUsers: [],

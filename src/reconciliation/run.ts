@@ -4,7 +4,6 @@
 import { lookupRegistryInBatches, type BulkRegistry } from '../api/bulk';
 import { hasPageAfter, readPaging, type PagingRead } from '../api/specSilent';
 import type { CustomersApi } from '../api/areas/customers';
-import type { CustomerResponsePagination } from '../api/types';
 import type { OfflineTaxpayer } from '../registry/offlineLookup';
 import { classifyChecksum, classifyOffline, classifyOnline, unchecked, type CustomerRef, type ReconRow } from './classify';
 
@@ -41,13 +40,6 @@ export interface RunResult {
   classifyMs: number;
 }
 
-export class RunCancelledError extends Error {
-  constructor() {
-    super('Reconciliation cancelled');
-    this.name = 'RunCancelledError';
-  }
-}
-
 async function classifyPage(refs: CustomerRef[], source: RegistrySource, signal: AbortSignal | undefined, counters: { lookups: number; unchecked: number }): Promise<ReconRow[]> {
   if (source.kind === 'offline') return refs.map((c) => classifyOffline(c, source.lookup((c.TaxNumber ?? '').trim())));
   const valid = refs.filter((c) => !classifyChecksum(c)).map((c) => (c.TaxNumber ?? '').trim());
@@ -66,7 +58,7 @@ async function classifyPage(refs: CustomerRef[], source: RegistrySource, signal:
   });
 }
 
-/** Runs the whole reconciliation; throws RunCancelledError when the signal aborts. */
+/** Runs the whole reconciliation; throws the signal's AbortError when it aborts. */
 export async function runReconciliation(options: RunOptions): Promise<RunResult> {
   const { customers, source, signal } = options;
   const pageSize = options.pageSize ?? RECONCILIATION_PAGE_SIZE;
@@ -74,26 +66,21 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
   const pages = new Map<number, ReconRow[]>();
   let done = 0;
   let total = 0;
-  const throwIfCancelled = () => {
-    if (signal?.aborted) throw new RunCancelledError();
-  };
   // The server's own Page, PageSize and totals count, never the ones asked for (it may cap or ignore
   // PageSize, leave totals out or negative, or send its last page again: src/api/specSilent.ts).
   const fetchPage = async (page: number): Promise<{ read: PagingRead; rows: number }> => {
-    throwIfCancelled();
+    signal?.throwIfAborted();
     counters.lists++;
-    let result: CustomerResponsePagination;
-    try {
-      result = await customers.list({ Page: page, PageSize: pageSize, SortColumn: 'ID', SortType: 'ASC' }, { signal });
-    } catch (e) {
-      throwIfCancelled();
+    const query = { Page: page, PageSize: pageSize, SortColumn: 'ID', SortType: 'ASC' } as const;
+    const result = await customers.list(query, { signal }).catch((e: unknown) => {
+      signal?.throwIfAborted();
       throw e;
-    }
+    });
     const content = Array.isArray(result.Content) ? result.Content : [];
     const classifyStart = performance.now();
     const rows = await classifyPage(content, source, signal, counters);
     counters.classifyMs += performance.now() - classifyStart;
-    throwIfCancelled();
+    signal?.throwIfAborted();
     pages.set(page, rows);
     done += rows.length;
     options.onProgress?.(done, Math.max(total, done));

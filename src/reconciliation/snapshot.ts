@@ -131,14 +131,11 @@ export class SnapshotStore {
   }
 
   private async read(file: string): Promise<Snapshot | undefined> {
-    let text: string;
-    try {
-      text = (await readFileRetrying(file)).toString('utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const bytes = await readFileRetrying(file).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
       throw e;
-    }
-    return parseSnapshot(text);
+    });
+    return bytes && parseSnapshot(bytes.toString('utf8'));
   }
 
   /**

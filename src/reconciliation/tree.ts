@@ -46,10 +46,6 @@ export class InfoNode {
 
 export type ReconNode = GroupNode | CustomerNode | LoadMoreNode | InfoNode;
 
-function isAliasChange(r: ReconRow | AliasChange): r is AliasChange {
-  return 'row' in r;
-}
-
 /** The top-level groups of a report (pure apart from the labels). */
 export function groupsOf(report: ReconciliationReport): GroupNode[] {
   const g = (key: GroupKey, title: string, rows: readonly ReconRow[] | readonly AliasChange[]) => new GroupNode(key, vscode.l10n.t('{0} ({1})', title, rows.length), rows);
@@ -105,7 +101,7 @@ export class ReconciliationTree implements vscode.TreeDataProvider<ReconNode>, v
     const end = Math.min(node.shown, node.rows.length);
     for (let i = 0; i < end; i++) {
       const r = node.rows[i];
-      out.push(isAliasChange(r) ? new CustomerNode(node.key, r.row, r.previousAlias) : new CustomerNode(node.key, r));
+      out.push('row' in r ? new CustomerNode(node.key, r.row, r.previousAlias) : new CustomerNode(node.key, r));
     }
     if (end < node.rows.length) out.push(new LoadMoreNode(node));
     for (const c of out) this.parents.set(c, node);

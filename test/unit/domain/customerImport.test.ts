@@ -8,7 +8,7 @@ import {
   exportCustomersCsv,
   fieldForHeader,
   importCustomersCsvFile,
-  importCustomersCsvText,
+  importCustomersCsvChunks,
   importCustomersJson,
   mapCustomerColumns,
   parseYesNo,
@@ -18,6 +18,11 @@ import {
 import type { CustomerImportResult, CustomerRecord } from '../../../src/domain/customerImport';
 import { parseCsv } from '../../../src/domain/csv';
 import { completeTckn, completeVkn } from '../../../src/domain/taxId';
+
+/** CSV text as the one chunk of a stream (strings pass the decoder by). */
+const importText = (text: string) => importCustomersCsvChunks((async function* () {
+  yield text;
+})());
 
 const FIXTURES = join(__dirname, '../../../../test/fixtures');
 const DATA = join(FIXTURES, 'customers-tr-excel.csv');
@@ -35,10 +40,10 @@ function rejectionSummary(r: CustomerImportResult): Array<[number, string, strin
   return r.rejected.map((x) => [x.row, x.reasons[0].code, x.reasons[0].params.taxNumber]);
 }
 
-test('the Turkish Excel file: 16 of 20 accepted, rows 4, 10, 13 and 18 rejected for the stated reasons', () => {
+test('the Turkish Excel file: 16 of 20 accepted, rows 4, 10, 13 and 18 rejected for the stated reasons', async () => {
   const expected = expectedOutcome();
   assert.equal(expected.rejected.length, 4);
-  const r = importCustomersCsvText(readFileSync(DATA, 'utf8'));
+  const r = await importText(readFileSync(DATA, 'utf8'));
   assert.equal(r.accepted.length, expected.valid);
   assert.equal(r.accepted.length + r.rejected.length, expected.total);
   assert.deepEqual(r.rejected.map((x) => x.row), expected.rejected.map((x) => x.row));
@@ -66,8 +71,8 @@ test('the Turkish Excel file: 16 of 20 accepted, rows 4, 10, 13 and 18 rejected 
   assert.equal(r.hasBom, true);
 });
 
-test('the Excel file: fields map to the API names, quoted ; " and line breaks survive', () => {
-  const r = importCustomersCsvText(readFileSync(DATA, 'utf8'));
+test('the Excel file: fields map to the API names, quoted ; " and line breaks survive', async () => {
+  const r = await importText(readFileSync(DATA, 'utf8'));
   const byRow = new Map(r.accepted.map((a) => [a.row, a]));
   const first = byRow.get(1)!;
   assert.deepEqual(first.customer, {
@@ -87,7 +92,7 @@ test('the Excel file: fields map to the API names, quoted ; " and line breaks su
 
 test('the streamed file import gives the same result as the text import', async () => {
   const fromFile = await importCustomersCsvFile(DATA);
-  const fromText = importCustomersCsvText(readFileSync(DATA, 'utf8'));
+  const fromText = await importText(readFileSync(DATA, 'utf8'));
   assert.deepEqual(fromFile, fromText);
 });
 
@@ -107,9 +112,9 @@ test('header names in English or Turkish, any case, accents and spacing', () => 
   for (const unknown of ['Notlar', 'Reason', 'Id', '']) assert.equal(fieldForHeader(unknown), undefined, unknown);
 });
 
-test('missing required columns: one error naming the headers found and the names accepted', () => {
+test('missing required columns: one error naming the headers found and the names accepted', async () => {
   const text = 'Firma;Vergi Dairesi;Şehir\r\nA;B;C\r\n';
-  assert.throws(() => importCustomersCsvText(text), (e: unknown) => {
+  await assert.rejects(() => importText(text), (e: unknown) => {
     assert.ok(e instanceof CustomerImportError);
     assert.equal(e.issue.code, 'columns.missing');
     assert.deepEqual(e.issue.params.missing, ['TaxNumber']);
@@ -120,48 +125,48 @@ test('missing required columns: one error naming the headers found and the names
     return true;
   });
   assert.throws(() => mapCustomerColumns(['Adres']), (e: unknown) => e instanceof CustomerImportError && (e.issue.params.missing as string[]).join() === 'Name,TaxNumber');
-  assert.throws(() => importCustomersCsvText(''), CustomerImportError);
+  await assert.rejects(() => importText(''), CustomerImportError);
 });
 
-test('yes/no values for the export flag; anything else is a reason', () => {
+test('yes/no values for the export flag; anything else is a reason', async () => {
   for (const v of ['Evet', 'EVET', 'true', 'True', '1', 'yes', 'Yes']) assert.equal(parseYesNo(v), true, v);
   for (const v of ['Hayır', 'HAYIR', 'hayir', 'false', '0', 'no', '']) assert.equal(parseYesNo(v), false, v);
   for (const v of ['belki', '2', 'maybe']) assert.equal(parseYesNo(v), undefined, v);
-  const r = importCustomersCsvText(`Ünvan;VKN;İhracat\nA;${completeVkn('123456789')};belki\n`);
+  const r = await importText(`Ünvan;VKN;İhracat\nA;${completeVkn('123456789')};belki\n`);
   assert.equal(r.accepted.length, 0);
   assert.equal(r.rejected[0].reasons[0].code, 'isExport.invalid');
   assert.equal(r.rejected[0].reasons[0].params.value, 'belki');
 });
 
-test('every problem of a row is listed, as codes with parameters and an English message', () => {
-  const r = importCustomersCsvText('Ünvan,VKN,E-posta\n,12A45,not-an-email\n  ,,\n');
+test('every problem of a row is listed, as codes with parameters and an English message', async () => {
+  const r = await importText('Ünvan,VKN,E-posta\n,12A45,not-an-email\n  ,,\n');
   assert.deepEqual(r.rejected[0].reasons.map((x) => x.code), ['taxNumber.notDigits', 'name.empty', 'email.invalid']);
   assert.deepEqual(r.rejected[0].reasons[0].params, { taxNumber: '12A45' });
   assert.deepEqual(r.rejected[1].reasons.map((x) => x.code), ['taxNumber.empty', 'name.empty']);
-  const lead = importCustomersCsvText(`Name,TaxNumber\nX,0${completeTckn('123456789').slice(1)}\n`);
+  const lead = await importText(`Name,TaxNumber\nX,0${completeTckn('123456789').slice(1)}\n`);
   assert.equal(lead.rejected[0].reasons[0].code, 'taxNumber.tcknLeadingZero');
   for (const reason of [...r.rejected, ...lead.rejected].flatMap((x) => x.reasons)) assert.ok(reason.message.length > 10);
 });
 
-test('a VKN that lost its leading zero gets a suggestion; other lengths do not', () => {
+test('a VKN that lost its leading zero gets a suggestion; other lengths do not', async () => {
   const vkn = completeVkn('012345670');
   assert.equal(vkn[0], '0');
-  const r = importCustomersCsvText(`Name,TaxNumber\nA,${vkn.slice(1)}\nB,12345678\n`);
+  const r = await importText(`Name,TaxNumber\nA,${vkn.slice(1)}\nB,12345678\n`);
   assert.deepEqual(r.rejected[0].reasons[0].params, { taxNumber: vkn.slice(1), digits: 9, suggestion: vkn });
   assert.match(r.rejected[0].reasons[0].message, new RegExp(`${vkn} would be valid`));
   assert.deepEqual(r.rejected[1].reasons[0].params, { taxNumber: '12345678', digits: 8 });
 });
 
-test('a tax number repeated in the file: the first is accepted, the repeat rejected', () => {
+test('a tax number repeated in the file: the first is accepted, the repeat rejected', async () => {
   const v = completeVkn('987654321');
-  const r = importCustomersCsvText(`Name,TaxNumber\nA,${v}\nB,${v}\n`);
+  const r = await importText(`Name,TaxNumber\nA,${v}\nB,${v}\n`);
   assert.equal(r.accepted.length, 1);
   assert.deepEqual(rejectionSummary(r), [[2, 'taxNumber.duplicate', v]]);
   assert.equal(r.rejected[0].reasons[0].params.firstRow, 1);
 });
 
-test('rejected file: original header plus Reason, same delimiter and BOM', () => {
-  const r = importCustomersCsvText(readFileSync(DATA, 'utf8'));
+test('rejected file: original header plus Reason, same delimiter and BOM', async () => {
+  const r = await importText(readFileSync(DATA, 'utf8'));
   const text = writeRejectedCsv(r);
   assert.equal(text.charCodeAt(0), 0xfeff);
   const parsed = parseCsv(text);
@@ -181,10 +186,10 @@ test('rejected file: original header plus Reason, same delimiter and BOM', () =>
   assert.equal(rejectedFileName('/a/list.rejected.csv'), '/a/list.rejected.csv');
 });
 
-test('round trip: the rejected file re-imports with the same rejections, and a fixed row is accepted', () => {
-  const first = importCustomersCsvText(readFileSync(DATA, 'utf8'));
+test('round trip: the rejected file re-imports with the same rejections, and a fixed row is accepted', async () => {
+  const first = await importText(readFileSync(DATA, 'utf8'));
   const rejectedText = writeRejectedCsv(first);
-  const again = importCustomersCsvText(rejectedText);
+  const again = await importText(rejectedText);
   assert.equal(again.accepted.length, 0);
   assert.deepEqual(again.rejected.map((x) => x.reasons.map((y) => [y.code, y.params])), first.rejected.map((x) => x.reasons.map((y) => [y.code, y.params])));
   assert.deepEqual(again.rejected.map((x) => x.row), [1, 2, 3, 4]);
@@ -198,7 +203,7 @@ test('round trip: the rejected file re-imports with the same rejections, and a f
   const fixed = completeVkn(bad.slice(0, 9));
   assert.notEqual(fixed, bad);
   const fixedText = rejectedText.replace(bad, fixed);
-  const third = importCustomersCsvText(fixedText);
+  const third = await importText(fixedText);
   assert.equal(third.accepted.length, 1);
   assert.equal(third.accepted[0].customer.TaxNumber, fixed);
   assert.equal(third.accepted[0].customer.Name, 'Ege Zeytinyağı Üretim Koop.');
@@ -228,7 +233,7 @@ test('JSON import: API names or aliases as keys, booleans or words for the expor
   assert.equal(importCustomersJson('\uFEFF[]').accepted.length, 0);
 });
 
-test('customer export: header then one line per customer, re-importable in both header styles', () => {
+test('customer export: header then one line per customer, re-importable in both header styles', async () => {
   const customers: CustomerRecord[] = [
     { TaxNumber: completeVkn('111222333'), Name: 'Öz; "Yıldız" A.Ş.', TaxDepartment: 'Kadıköy', Address: 'Cad. 1\nKat 2', Country: 'Türkiye', City: 'İstanbul', District: 'Kadıköy', PostalCode: '34710', Phone: '+90 216 000 00 00', Fax: '', Email: 'a@b.com.tr', WebSite: 'https://b.com.tr', IsExport: true },
     { TaxNumber: completeTckn('198765432'), Name: 'Ali Veli', TaxDepartment: '', Address: '', Country: '', City: '', District: '', PostalCode: '', Phone: '', Fax: '', Email: '', WebSite: '', IsExport: false },
@@ -237,7 +242,7 @@ test('customer export: header then one line per customer, re-importable in both 
     const pieces = [...exportCustomersCsv(customers, { headers, delimiter: ';', bom: true })];
     assert.equal(pieces.length, 1 + customers.length);
     assert.equal(pieces[0].charCodeAt(0), 0xfeff);
-    const back = importCustomersCsvText(pieces.join(''));
+    const back = await importText(pieces.join(''));
     assert.deepEqual(back.rejected, []);
     assert.deepEqual(back.accepted.map((a) => a.customer), customers, headers);
   }
@@ -251,7 +256,7 @@ test('customer export: header then one line per customer, re-importable in both 
 });
 
 test('a file with only a header imports nothing; the file reader handles a semicolon file without BOM', async () => {
-  assert.deepEqual(importCustomersCsvText('Ünvan;VKN\r\n').accepted, []);
+  assert.deepEqual((await importText('Ünvan;VKN\r\n')).accepted, []);
   const dir = mkdtempSync(join(tmpdir(), 'cust-test-'));
   try {
     const file = join(dir, 'c.csv');

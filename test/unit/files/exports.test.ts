@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { TEMP_SUFFIX } from '../../../src/files/atomicFile';
 import { FileLockedError, setLockRetryDefault } from '../../../src/files/lockedFiles';
-import { moveToHeldTarget, numberedName, saveUserFile } from '../../../src/files/userFiles';
+import { moveToHeldTarget, saveUserFile } from '../../../src/files/userFiles';
 import { reconciliationCsvLines, writeReconciliationCsv, type ExportLabels } from '../../../src/reconciliation/export';
 import type { ReconciliationReport } from '../../../src/reconciliation/report';
 import type { ReconRow } from '../../../src/reconciliation/classify';
@@ -106,7 +106,7 @@ if (!runAsChild(child)) {
     try {
       const target = path.join(dir, 'reconciliation.csv');
       fs.writeFileSync(target, previous);
-      fs.writeFileSync(numberedName(target, 2), 'an older export the user kept');
+      fs.writeFileSync(path.join(dir, 'reconciliation (2).csv'), 'an older export the user kept');
       locks.hold(target, { code: 'EBUSY', blocksReading: true });
       const started = Date.now();
       // 800 customers: the count that made the old stream wait for a 'drain' that never came.
@@ -114,9 +114,9 @@ if (!runAsChild(child)) {
       assert.ok(Date.now() - started >= 280, 'the hold was waited for first');
       assert.ok(locks.refusals(target) >= 3);
       assert.equal(lines, 800);
-      assert.deepEqual(saved, { path: numberedName(target, 3), heldTarget: target });
-      assert.equal(fs.readFileSync(numberedName(target, 3), 'utf8'), [...reconciliationCsvLines(reportOf(800, 'new'), LABELS, ';')].join(''));
-      assert.equal(fs.readFileSync(numberedName(target, 2), 'utf8'), 'an older export the user kept', 'an existing file is never overwritten');
+      assert.deepEqual(saved, { path: path.join(dir, 'reconciliation (3).csv'), heldTarget: target });
+      assert.equal(fs.readFileSync(path.join(dir, 'reconciliation (3).csv'), 'utf8'), [...reconciliationCsvLines(reportOf(800, 'new'), LABELS, ';')].join(''));
+      assert.equal(fs.readFileSync(path.join(dir, 'reconciliation (2).csv'), 'utf8'), 'an older export the user kept', 'an existing file is never overwritten');
       locks.release(target);
       assert.equal(fs.readFileSync(target, 'utf8'), previous);
       assert.deepEqual(tempFilesIn(dir), []);
@@ -126,7 +126,7 @@ if (!runAsChild(child)) {
       locks.release(target);
       await moveToHeldTarget({ path: saved.path, heldTarget: target });
       assert.equal(fs.readFileSync(target, 'utf8').split('\r\n').length, 802);
-      assert.ok(!fs.existsSync(numberedName(target, 3)));
+      assert.ok(!fs.existsSync(path.join(dir, 'reconciliation (3).csv')));
     } finally {
       restore();
     }
