@@ -5,8 +5,7 @@
 // secret and changes nothing).
 import type * as vscode from 'vscode';
 import { checkCustomUrl, type EnvironmentId } from './environments';
-import { defaultProfileId, profileSecretName, type Profile } from './profile';
-import type { ProfileStore } from './profileStore';
+import { defaultProfileId, profileSecretName, type Profile, type ProfileStore } from './profileStore';
 
 /** The secret name of a key stored before there were profiles, which migrateLegacyKeys moves. */
 export function legacySecretName(environment: EnvironmentId, customBaseUrl?: string): string {

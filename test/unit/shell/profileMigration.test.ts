@@ -6,8 +6,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { legacySecretName, migrateKey, migrateLegacyKeys } from '../../../src/shell/profileMigration';
-import { defaultProfileId, parseProfile, profileOrigin, profileSecretName } from '../../../src/shell/profile';
-import { ProfileStore, PROFILES_STATE_KEY, type MementoLike } from '../../../src/shell/profileStore';
+import {
+  defaultProfileId,
+  parseProfile,
+  profileOrigin,
+  profileSecretName,
+  ProfileStore,
+  PROFILES_STATE_KEY,
+  type MementoLike,
+} from '../../../src/shell/profileStore';
 import { guardStaleAnswers, ProfileSwitchedError } from '../../../src/shell/staleAnswers';
 
 const folders: string[] = [];
