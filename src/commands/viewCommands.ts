@@ -8,7 +8,7 @@ import { registerRecordDocuments } from './recordDocument';
 import { registerRecordCommands } from './recordCommands';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
-import { knownListAvailability } from '../shell/listAvailability';
+import { knownListAvailability } from '../shell/missingOperation';
 import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { LoadMoreNode, PagedNode } from '../views/pagedNode';

@@ -16,7 +16,7 @@ import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { askApiKey, companyOfKey } from '../shell/apiKeyCommands';
 import { environmentLabel, type ShellServices } from '../shell/services';
-import { profileSecretName, type Profile } from '../shell/profile';
+import { profileSecretName, type Profile } from '../shell/profileStore';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   context.subscriptions.push(

@@ -9,8 +9,7 @@ import { checkCustomUrl, type EnvironmentId } from './environments';
 import { log } from './log';
 import { readSettings } from './settings';
 import { migrateKey, migrateLegacyKeys } from './profileMigration';
-import { defaultProfileId, type Profile } from './profile';
-import { ProfileStore } from './profileStore';
+import { defaultProfileId, ProfileStore, type Profile } from './profileStore';
 
 export const ACTIVE_PROFILE_STATE_KEY = 'nilvera.activeProfile';
 

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { KeyringUnavailableError } from './apiKeyStore';
 import type { CompanyResponse as CompanySummary, NilveraClient } from '../api';
 import type { EnvironmentId } from './environments';
-import type { Profile } from './profile';
+import type { Profile } from './profileStore';
 import { describeError } from './errorMessages';
 import { offerSessionOnlyKey } from './keyringHelp';
 import { log } from './log';

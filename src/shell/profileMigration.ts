@@ -3,15 +3,9 @@
 // environment's default profile, with nothing to type. Plain logic over SecretStorage- and
 // Memento-shaped objects, so the unit tests run it in Node; idempotent (a second run finds no old
 // secret and changes nothing).
+import type * as vscode from 'vscode';
 import { checkCustomUrl, type EnvironmentId } from './environments';
-import { defaultProfileId, profileSecretName, type Profile } from './profile';
-import type { ProfileStore } from './profileStore';
-
-export interface SecretsLike {
-  get(name: string): Thenable<string | undefined>;
-  store(name: string, value: string): Thenable<void>;
-  delete(name: string): Thenable<void>;
-}
+import { defaultProfileId, profileSecretName, type Profile, type ProfileStore } from './profileStore';
 
 /** The secret name of a key stored before there were profiles, which migrateLegacyKeys moves. */
 export function legacySecretName(environment: EnvironmentId, customBaseUrl?: string): string {
@@ -20,7 +14,7 @@ export function legacySecretName(environment: EnvironmentId, customBaseUrl?: str
 }
 
 export interface MigrationInput {
-  secrets: SecretsLike;
+  secrets: Pick<vscode.SecretStorage, 'get' | 'store' | 'delete'>;
   store: ProfileStore;
   /**
    * Raw `nilvera.customUrl` values (user, workspace, folder): SecretStorage cannot list its names,

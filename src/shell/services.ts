@@ -7,7 +7,7 @@ import { ApiKeyStore, KeyringUnavailableError } from './apiKeyStore';
 import { UserFacingError } from './errorMessages';
 import { checkCustomUrl, FIXED_BASE_URLS, type EnvironmentId } from './environments';
 import { ActiveProfile, type ProfileChange } from './activeProfile';
-import { profileOrigin, profileSecretName, type Profile } from './profile';
+import { profileOrigin, profileSecretName, type Profile } from './profileStore';
 import { guardStaleAnswers, ProfileSwitchedError } from './staleAnswers';
 import { requestLogger } from './log';
 import { SandboxLauncher } from './sandboxLauncher';

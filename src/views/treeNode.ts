@@ -3,10 +3,9 @@
 // item with Retry instead of an empty view; ids are stable and unique per parent.
 import * as vscode from 'vscode';
 import { describeError } from '../shell/errorMessages';
-import { isEmptyOrNotOffered, isOperationNotOffered } from '../shell/missingOperation';
+import { isEmptyOrNotOffered, isOperationNotOffered, type ListAvailability } from '../shell/missingOperation';
 import { log } from '../shell/log';
 import { ConnectionCommands, TreeCommands } from '../constants';
-import type { ListAvailability } from '../shell/listAvailability';
 
 export abstract class TreeNode {
   /** Unique in the view and stable across refreshes: the parent's id plus a key of the record. */

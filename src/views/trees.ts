@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
 import { formatCount } from '../shell/displayFormat';
-import type { EmptyListRead, ListAvailability } from '../shell/listAvailability';
+import type { EmptyListRead, ListAvailability } from '../shell/missingOperation';
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
 import { CustomersRoot } from './customers/customersRoot';

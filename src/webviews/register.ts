@@ -8,7 +8,7 @@ import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { log } from '../shell/log';
 import { prompts } from '../shell/prompts';
 import { UserFacingError } from '../shell/errorMessages';
-import type { Profile } from '../shell/profile';
+import type { Profile } from '../shell/profileStore';
 import type { FeatureParts } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { certificateForm } from './forms/certificate';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { Commands, EXTENSION_ID, ProfileCommands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraClient } from '../../src/api';
-import { profileSecretName } from '../../src/shell/profile';
+import { profileSecretName } from '../../src/shell/profileStore';
 import type { ProfileSwitchedError } from '../../src/shell/staleAnswers';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import type { TreeNode } from '../../src/views/treeNode';

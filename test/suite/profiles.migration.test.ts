@@ -8,8 +8,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { legacySecretName } from '../../src/shell/profileMigration';
-import { defaultProfileId, profileSecretName } from '../../src/shell/profile';
-import { PROFILES_FILE } from '../../src/shell/profileStore';
+import { defaultProfileId, profileSecretName, PROFILES_FILE } from '../../src/shell/profileStore';
 
 const CUSTOM_URL = 'https://nilvera-migration.example.com';
 const KEYS = {

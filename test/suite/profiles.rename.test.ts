@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, ProfileCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { ACTIVE_PROFILE_STATE_KEY, ActiveProfile } from '../../src/shell/activeProfile';
-import { defaultProfileId, profileSecretName, type Profile } from '../../src/shell/profile';
+import { defaultProfileId, profileSecretName, type Profile } from '../../src/shell/profileStore';
 import { checkCustomUrl } from '../../src/shell/environments';
 import { readSettings } from '../../src/shell/settings';
 import { environmentLabel } from '../../src/shell/services';

@@ -13,7 +13,7 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import { ApiKeyStore, KeyringUnavailableError } from '../../src/shell/apiKeyStore';
 import { runCommand } from '../../src/shell/commandRunner';
 import { checkCustomUrl, type EnvironmentId } from '../../src/shell/environments';
-import { defaultProfileId, profileSecretName } from '../../src/shell/profile';
+import { defaultProfileId, profileSecretName } from '../../src/shell/profileStore';
 import { offerSessionOnlyKey } from '../../src/shell/keyringHelp';
 import { replacePrompts as replaceLocalPrompts, UserCancelledError, type MessageLevel, type Prompts } from '../../src/shell/prompts';
 import { requestsSettled } from '../support/requestsSettled';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
 import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraExtensionApi } from '../../src/extension';
-import { defaultProfileId, profileSecretName } from '../../src/shell/profile';
+import { defaultProfileId, profileSecretName } from '../../src/shell/profileStore';
 import { AnsweringPrompts } from '../support/recordingPrompts';
 import type { HostMessage, InitMessage, ResponseMessage } from '../../src/webviews/protocol';
 

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { ConnectionCommands, TreeCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
-import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/listAvailability';
+import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import { environmentLabel, type ShellServices } from '../../shell/services';

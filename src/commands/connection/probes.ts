@@ -228,14 +228,6 @@ export const NO_MATCH_TEXT = 'NILVERA-CHECK-NO-MATCH-7Q';
  */
 export const UNREGISTERED_CANDIDATES: readonly string[] = ['000000001', '000000002', '000000003'].map(completeVkn);
 
-/** A key of the platform's shape (64 hex digits) made from random bytes: no relation to the real key. */
-export function generateFakeKey(realKey: string): string {
-  for (;;) {
-    const fake = randomBytes(32).toString('hex').toUpperCase();
-    if (fake !== realKey.toUpperCase()) return fake;
-  }
-}
-
 export interface RunOptions {
   signal: AbortSignal;
   /** Called before each call, with how many are done and the total planned. */
@@ -272,7 +264,9 @@ const CERTIFICATE = '/general/Company/Certificate/';
 const SEARCH_TEMPLATE = `/general/Customers/Search/${NO_MATCH_TEXT}`;
 
 function plan(realKey: string) {
-  const fakeKey = generateFakeKey(realKey);
+  // A key of the platform's shape (64 hex digits) made from random bytes: no relation to the real key.
+  let fakeKey = realKey;
+  while (fakeKey.toUpperCase() === realKey.toUpperCase()) fakeKey = randomBytes(32).toString('hex').toUpperCase();
   const customers = (query: ProbeRequest['query']) => get('/general/Customers', '/general/Customers', query);
   const sorted = (column: string) => customers({ Page: 1, PageSize: 1, SortColumn: column, SortType: 'ASC' });
   /** The same GET of a list with the made-up key, made only when the list answered 404. */

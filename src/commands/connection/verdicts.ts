@@ -6,8 +6,7 @@
 // what was seen. A unit test keeps this table in step with the sandbox's.
 import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
 import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';
-import type { EmptyListRead, ListAvailability } from '../../shell/listAvailability';
-import { ROUTE_NOT_FOUND_CODE } from '../../shell/missingOperation';
+import { ROUTE_NOT_FOUND_CODE, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
 
 export interface KnownRow {
   row: number;

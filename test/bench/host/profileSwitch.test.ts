@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, ProfileCommands, Views } from '../../../src/constants';
 import type { NilveraExtensionApi } from '../../../src/extension';
-import { profileSecretName } from '../../../src/shell/profile';
+import { profileSecretName } from '../../../src/shell/profileStore';
 import type { NilveraTrees } from '../../../src/views/trees';
 import type { TreeNode } from '../../../src/views/treeNode';
 import { startBenchSandbox } from './benchSandbox';

@@ -5,9 +5,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { legacySecretName, migrateKey, migrateLegacyKeys, type SecretsLike } from '../../../src/shell/profileMigration';
-import { defaultProfileId, parseProfile, profileOrigin, profileSecretName } from '../../../src/shell/profile';
-import { ProfileStore, PROFILES_STATE_KEY, type MementoLike } from '../../../src/shell/profileStore';
+import { legacySecretName, migrateKey, migrateLegacyKeys } from '../../../src/shell/profileMigration';
+import {
+  defaultProfileId,
+  parseProfile,
+  profileOrigin,
+  profileSecretName,
+  ProfileStore,
+  PROFILES_STATE_KEY,
+  type MementoLike,
+} from '../../../src/shell/profileStore';
 import { guardStaleAnswers, ProfileSwitchedError } from '../../../src/shell/staleAnswers';
 
 const folders: string[] = [];
@@ -31,7 +38,7 @@ class MemoryMemento implements MementoLike {
   }
 }
 
-class MemorySecrets implements SecretsLike {
+class MemorySecrets {
   readonly values = new Map<string, string>();
   failStoreOnce = false;
   async get(name: string): Promise<string | undefined> {

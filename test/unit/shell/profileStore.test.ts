@@ -10,8 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { Profile } from '../../../src/shell/profile';
-import { PROFILES_FILE, PROFILES_STATE_KEY, ProfileStore } from '../../../src/shell/profileStore';
+import { PROFILES_FILE, PROFILES_STATE_KEY, ProfileStore, type Profile } from '../../../src/shell/profileStore';
 
 const profile = (id: string, name = id): Profile => ({ id, name, environment: 'production' });
 const ids = (records: Profile[]) => records.map((p) => p.id).sort();
