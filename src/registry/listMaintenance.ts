@@ -127,15 +127,12 @@ export async function rebuildFromZip(globalStoragePath: string, list: ListNeedin
   });
 }
 
-/** What the start-up sweep of the registry's storage removed, and the lists it found pointing to nothing. */
-export interface RegistrySweep {
-  removed: string[];
-  repointed: string[];
-}
-
-/** Each list's folder (listStorage.ts sweepListStorage) and the partial downloads in the lists folder. */
-export async function sweepRegistryStorage(globalStoragePath: string): Promise<RegistrySweep> {
-  const out: RegistrySweep = { removed: [], repointed: [] };
+/**
+ * Each list's folder (listStorage.ts sweepListStorage) and the partial downloads in the lists folder:
+ * what the start-up sweep removed, and the lists it found pointing to nothing.
+ */
+export async function sweepRegistryStorage(globalStoragePath: string) {
+  const out = { removed: [] as string[], repointed: [] as string[] };
   const root = registryIndexRoot(globalStoragePath);
   for (const entry of await fs.promises.readdir(root).catch(() => [] as string[])) {
     const sweep = await sweepListStorage(path.join(root, entry)).catch(() => undefined);

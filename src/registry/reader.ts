@@ -10,7 +10,6 @@ import { crc32 } from 'node:zlib';
 import type { Taxpayer } from '../domain/registryXml';
 import { foldedWords, foldTurkish } from './fold';
 import { decodeRecord, FIELD_SEP, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, RegistryIndexError, taxNumberKey, type IndexMeta } from './format';
-import { currentIndexFolder } from './listStorage';
 import { ByteReader } from './varint';
 
 /** A prefix matching more words than this only uses the first ones (alphabetically). */
@@ -67,12 +66,6 @@ export class RegistryIndexReader {
     private readonly dictEnd: number,
     private readonly dictionary: Buffer,
   ) {}
-
-  /** Opens the current index under `storageDir`; undefined when there is none. */
-  static open(storageDir: string): RegistryIndexReader | undefined {
-    const folder = currentIndexFolder(storageDir);
-    return folder ? RegistryIndexReader.openFolder(folder) : undefined;
-  }
 
   /** Opens an index folder; RegistryIndexError 'outdated' for another format, 'corrupt' when damaged. */
   static openFolder(folder: string): RegistryIndexReader {

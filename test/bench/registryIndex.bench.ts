@@ -30,7 +30,7 @@ import { createClient } from '../../src/api';
 import type { Taxpayer } from '../../src/domain/registryXml';
 import { iterateRegistryZipBatches, streamFirstEntry } from '../../src/domain/registryZip';
 import { ZipArchive } from '../../src/domain/zip';
-import { buildIndexFromZip, downloadAndIndex, foldedWords, RegistryIndexReader } from '../../src/registry';
+import { buildIndexFromZip, currentIndexFolder, downloadAndIndex, foldedWords, RegistryIndexReader } from '../../src/registry';
 import { PendingIndex } from '../../src/registry/builder';
 import { TAXPAYERS_PER_BATCH } from '../../src/registry/indexSink';
 import { ListEncoder } from '../../src/registry/listEncoder';
@@ -507,7 +507,7 @@ async function main(): Promise<void> {
 
     gc?.();
     const openStart = performance.now();
-    const reader = RegistryIndexReader.open(run.storage) as RegistryIndexReader;
+    const reader = RegistryIndexReader.openFolder(currentIndexFolder(run.storage)!);
     console.log(`open index: ${(performance.now() - openStart).toFixed(1)} ms, rss after open ${(process.memoryUsage.rss() / 1e6).toFixed(0)} MB`);
 
     const byNumber = timeCalls(samples.length * 3, (i) => {

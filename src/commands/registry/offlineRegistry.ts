@@ -47,13 +47,11 @@ export interface DownloadOutcome {
 }
 
 /** The last opened index, kept open between searches (its word dictionary is loaded once), marked as in use. */
-let openReader: { folder: string; reader: RegistryIndexReader } | undefined;
+let openReader: RegistryIndexReader | undefined;
 
 export function closeOpenReader(): void {
-  if (openReader) {
-    openReader.reader.close();
-    releaseIndexFolder(openReader.folder);
-  }
+  openReader?.close();
+  if (openReader) releaseIndexFolder(openReader.folder);
   openReader = undefined;
 }
 
@@ -73,38 +71,33 @@ async function askFolder(ctx: PaletteContext): Promise<string> {
 }
 
 /** The notification's text while the ZIP downloads and the index is built on the way: one message for both. */
-class DownloadProgress {
-  private zipBytes = 0;
-  private shownAt = 0;
-  private indexed = 0;
-  private done = false;
-
-  constructor(private readonly progress: vscode.Progress<{ message?: string }>) {}
-
-  downloading(zipBytes: number): void {
-    this.zipBytes = zipBytes;
-    if (zipBytes - this.shownAt < 256 * 1024) return;
-    this.shownAt = zipBytes;
-    this.show();
-  }
-
-  indexing(taxpayers: number): void {
-    this.indexed = taxpayers;
-    this.show();
-  }
-
-  downloaded(): void {
-    this.done = true;
-    this.show();
-  }
-
-  private show(): void {
-    const { zipBytes, indexed } = this;
-    const message = this.done
+function downloadProgress(progress: vscode.Progress<{ message?: string }>) {
+  let zipBytes = 0;
+  let shownAt = 0;
+  let indexed = 0;
+  let done = false;
+  const show = (): void => {
+    const message = done
       ? indexed > 0 ? vscode.l10n.t('indexing… {0} taxpayers', formatCount(indexed)) : vscode.l10n.t('indexing…')
       : indexed > 0 ? vscode.l10n.t('{0} downloaded, {1} taxpayers indexed', formatBytes(zipBytes), formatCount(indexed)) : vscode.l10n.t('{0} downloaded', formatBytes(zipBytes));
-    this.progress.report({ message });
-  }
+    progress.report({ message });
+  };
+  return {
+    downloading(bytes: number): void {
+      zipBytes = bytes;
+      if (bytes - shownAt < 256 * 1024) return;
+      shownAt = bytes;
+      show();
+    },
+    indexing(taxpayers: number): void {
+      indexed = taxpayers;
+      show();
+    },
+    downloaded(): void {
+      done = true;
+      show();
+    },
+  };
 }
 
 /** "Download Registry List": the ZIP to disk and the offline index built on the way, cancellable. */
@@ -125,7 +118,7 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
     async (progress, token) => {
       const abort = abortSignalOf(token, args.cancellation);
       try {
-        const shown = new DownloadProgress(progress);
+        const shown = downloadProgress(progress);
         const result = await registry.downloadAndIndex(
           (hooks) =>
             client.registry
@@ -308,10 +301,9 @@ export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs
   if (!folder) throw new UserFacingError(vscode.l10n.t('The downloaded list could not be opened; download it again.'));
   if (openReader?.folder !== folder) {
     closeOpenReader();
-    openReader = { folder: '', reader: await openCurrentFormat(ctx, list.aliasType, list.userType) };
-    openReader.folder = openReader.reader.folder;
+    openReader = await openCurrentFormat(ctx, list.aliasType, list.userType);
   }
-  const reader = openReader.reader;
+  const reader = openReader;
   let found: { taxpayers: Taxpayer[]; total: number };
   if (/^\s*\d{10,11}\s*$/.test(query)) {
     const t = reader.byTaxNumber(query.trim());

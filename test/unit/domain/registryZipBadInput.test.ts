@@ -13,7 +13,7 @@ import { RegistryZipError, iterateRegistryZipBatches } from '../../../src/domain
 import JSZip from 'jszip';
 import type { RegistryZipErrorCode } from '../../../src/domain/registryZip';
 import { RegistryXmlError } from '../../../src/domain/registryXml';
-import { buildIndexFromZip, RegistryIndexReader } from '../../../src/registry';
+import { buildIndexFromZip, currentIndexFolder, RegistryIndexReader } from '../../../src/registry';
 import { buildTaxpayer, registryXml } from '../../support/registryFixtures';
 
 const TAXPAYERS = Array.from({ length: 40 }, (_, i) => buildTaxpayer(i));
@@ -193,7 +193,7 @@ describe('bad registry ZIPs', () => {
       const added = tree(root).filter((p) => !before.includes(p));
       assert.deepEqual(added, [relative(root, storage) + sep], c.what);
       assert.deepEqual(fs.readdirSync(storage), [], c.what);
-      assert.equal(RegistryIndexReader.open(storage), undefined, c.what);
+      assert.equal(currentIndexFolder(storage), undefined, c.what);
       counts['index builds refused'] = (counts['index builds refused'] ?? 0) + 1;
     }
     assert.deepEqual(tree(root).filter(isEvil), []);
@@ -205,7 +205,7 @@ describe('bad registry ZIPs', () => {
     const goodZip = join(root, 'good.zip');
     fs.writeFileSync(goodZip, await makeZip([{ name: 'a.xml', data: XML }]));
     await buildIndexFromZip(goodZip, storage, { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 });
-    const good = RegistryIndexReader.open(storage)!;
+    const good = RegistryIndexReader.openFolder(currentIndexFolder(storage)!);
     const folder = good.folder;
     assert.equal(good.meta.taxpayers, TAXPAYERS.length);
     good.close();
@@ -215,7 +215,7 @@ describe('bad registry ZIPs', () => {
     const before = tree(storage);
     await expectFailure(buildIndexFromZip(damagedPath, storage, { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 }), damaged);
     assert.deepEqual(tree(storage), before);
-    const reader = RegistryIndexReader.open(storage)!;
+    const reader = RegistryIndexReader.openFolder(currentIndexFolder(storage)!);
     assert.equal(reader.folder, folder);
     assert.equal(reader.meta.taxpayers, TAXPAYERS.length);
     reader.close();

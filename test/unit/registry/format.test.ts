@@ -88,7 +88,7 @@ describe('registry index format 2 on a realistic list', () => {
     const meta = await buildIndex(dir, from(list), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 });
     assert.equal(meta.format, INDEX_FORMAT);
     assert.equal(meta.taxpayers, list.length);
-    reader = RegistryIndexReader.open(dir) as RegistryIndexReader;
+    reader = RegistryIndexReader.openFolder(currentIndexFolder(dir)!);
     const firstOf = new Map<string, Taxpayer>();
     for (const t of list) if (!firstOf.has(t.Identifier)) firstOf.set(t.Identifier, t);
     for (const t of firstOf.values()) assert.deepEqual(reader.byTaxNumber(t.Identifier), t);
@@ -235,7 +235,7 @@ test('malformed tax numbers among valid ones: every valid one is found, the malf
     const storage = tempDir();
     const list = valid.map((t, i) => (malformed(i) ? { ...t, Identifier: `X${t.Identifier.slice(1)}` } : t));
     await buildIndex(storage, from(list), { aliasType: 'PK', userType: 'Invoice', zipBytes: 1 });
-    const reader = RegistryIndexReader.open(storage) as RegistryIndexReader;
+    const reader = RegistryIndexReader.openFolder(currentIndexFolder(storage)!);
     for (const [i, t] of list.entries()) {
       if (malformed(i)) assert.equal(reader.byTaxNumber(t.Identifier), undefined, `${label}: ${t.Identifier}`);
       else assert.equal(reader.byTaxNumber(t.Identifier)?.Title, t.Title, `${label}: ${t.Identifier}`);
@@ -295,7 +295,7 @@ describe('an index of the previous format', () => {
     const offline = new OfflineRegistry(path.join(root, 'registry-index'), 'Invoice');
     for (const t of expected) assert.equal(offline.lookup(t.Identifier)?.title, t.Title);
     offline.close();
-    const reader = RegistryIndexReader.open(storageDir) as RegistryIndexReader;
+    const reader = RegistryIndexReader.openFolder(currentIndexFolder(storageDir)!);
     const word = foldedWords(expected[0].Title)[0];
     assert.deepEqual(reader.searchWords(word + ' ', 1000).taxpayers.map((t) => t.Identifier), bruteForce(expected, word + ' '));
     reader.close();

@@ -66,7 +66,7 @@ describe('registry index: build and read', () => {
     const folder = currentIndexFolder(dir);
     assert.ok(folder);
     assert.deepEqual(fs.readdirSync(dir).filter((e) => e.startsWith('tmp-')), []);
-    reader = RegistryIndexReader.open(dir) as RegistryIndexReader;
+    reader = RegistryIndexReader.openFolder(currentIndexFolder(dir)!);
     assert.ok(reader);
     assert.equal(reader.meta.taxpayers, list.length);
   });
@@ -119,7 +119,7 @@ describe('registry index: build and read', () => {
     assert.notEqual(after, before);
     assert.deepEqual(fs.readdirSync(dir).filter((e) => e.startsWith('index-')), [path.basename(after as string)]);
     reader.close();
-    reader = RegistryIndexReader.open(dir) as RegistryIndexReader;
+    reader = RegistryIndexReader.openFolder(currentIndexFolder(dir)!);
     assert.equal(reader.meta.taxpayers, smaller.length);
     assert.equal(reader.byTaxNumber(list[2500].Identifier), undefined);
   });
@@ -149,7 +149,7 @@ describe('registry index: from a sandbox download', () => {
       const download = await client.registry.downloadList('PK', 'Invoice', { kind: 'file', path: zip });
       const meta = await buildIndexFromZip(zip, path.join(dir, 'index'), { aliasType: 'PK', userType: 'Invoice', zipBytes: download.bytes });
       assert.ok(meta.taxpayers > 1000, `only ${meta.taxpayers} taxpayers in the list`);
-      const reader = RegistryIndexReader.open(path.join(dir, 'index')) as RegistryIndexReader;
+      const reader = RegistryIndexReader.openFolder(currentIndexFolder(path.join(dir, 'index'))!);
       const page = await client.registry.list({ PageSize: 20, Page: 3 });
       let checked = 0;
       for (const entry of page.Content ?? []) {

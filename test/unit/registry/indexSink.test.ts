@@ -75,7 +75,7 @@ test('a worker that fails mid-build fails the build with its reason; the previou
   await assert.rejects(buildIndex(storage, slowly(list(20000), removeBuildFolder), source, { wordPairsInMemory: 5000 }), /ENOENT.*(run-\d+\.tmp|records\.z)/, 'the worker\'s own error: its file could not be written');
   assert.equal(currentIndexFolder(storage), previous, 'the previous index is still the current one');
   assert.deepEqual(fs.readdirSync(storage).filter((f) => f.startsWith('tmp-')), []);
-  const reader = RegistryIndexReader.open(storage) as RegistryIndexReader;
+  const reader = RegistryIndexReader.openFolder(currentIndexFolder(storage)!);
   assert.equal(reader.byTaxNumber('1000000007')?.Title, list(2)[1].Title);
   reader.close();
   fs.rmSync(storage, { recursive: true, force: true });

@@ -65,7 +65,7 @@ describe('registry index built while the ZIP downloads', () => {
       await buildIndexFromZip(zip, path.join(dir, 'fromFile'), { ...KIND, zipBytes: result.zipBytes });
       assertSameIndex(path.join(dir, 'live'), path.join(dir, 'fromFile'));
       assert.ok(result.meta.taxpayers > 5000 && progress.length > 0, `${result.meta.taxpayers} taxpayers, progress ${progress.join(',')}`);
-      const reader = RegistryIndexReader.open(path.join(dir, 'live')) as RegistryIndexReader;
+      const reader = RegistryIndexReader.openFolder(currentIndexFolder(path.join(dir, 'live'))!);
       assert.equal(reader.meta.taxpayers, result.meta.taxpayers);
       reader.close();
       assert.deepEqual(leftovers(path.join(dir, 'live')), []);
