@@ -27,6 +27,7 @@ export class PreviewPanel implements vscode.Disposable {
   private lastXml: string | undefined;
   /** The latest update whole (text included), sent again when the page reloads. */
   private latest: UpdateMessage | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   readonly renders: RenderReport[] = [];
   /** When each update was sent (host clock), by seq. */
@@ -57,8 +58,15 @@ export class PreviewPanel implements vscode.Disposable {
     return this.seq;
   }
 
+  /** Runs `update` once edits pause for `ms`: each call restarts the wait, an update shown or a close cancels it. */
+  debounce(update: () => void, ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(update, ms);
+  }
+
   /** Sends the document and design to show; the document's text only when it changed. */
   show(update: Unsent): number {
+    clearTimeout(this.timer);
     this.seq += 1;
     this.latest = { type: 'update', ...update, seq: this.seq };
     this.pending = this.latest;
@@ -116,6 +124,7 @@ export class PreviewPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     if (this.disposables.length === 0) return;
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
