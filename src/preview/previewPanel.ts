@@ -23,7 +23,8 @@ export type Unsent = Omit<UpdateMessage, 'type' | 'seq' | 'xml'> & { xml: string
 export class PreviewPanel implements vscode.Disposable {
   private ready = false;
   private pending: UpdateMessage | undefined;
-  private seq = 0;
+  /** The latest update's sequence number (0 before the first). */
+  latestSeq = 0;
   private lastXml: string | undefined;
   /** The latest update whole (text included), sent again when the page reloads. */
   private latest: UpdateMessage | undefined;
@@ -53,11 +54,6 @@ export class PreviewPanel implements vscode.Disposable {
     );
   }
 
-  /** The latest update's sequence number (0 before the first). */
-  get latestSeq(): number {
-    return this.seq;
-  }
-
   /** Runs `update` once edits pause for `ms`: each call restarts the wait, an update shown or a close cancels it. */
   debounce(update: () => void, ms: number): void {
     clearTimeout(this.timer);
@@ -67,11 +63,11 @@ export class PreviewPanel implements vscode.Disposable {
   /** Sends the document and design to show; the document's text only when it changed. */
   show(update: Unsent): number {
     clearTimeout(this.timer);
-    this.seq += 1;
-    this.latest = { type: 'update', ...update, seq: this.seq };
+    this.latestSeq += 1;
+    this.latest = { type: 'update', ...update, seq: this.latestSeq };
     this.pending = this.latest;
     this.flush();
-    return this.seq;
+    return this.latestSeq;
   }
 
   private flush(): void {
@@ -99,7 +95,7 @@ export class PreviewPanel implements vscode.Disposable {
         void this.panel.webview.postMessage({ type: 'init', panel: this.kind, labels: previewLabels(), locale: vscode.env.language });
         this.ready = true;
         if (!message.xslt) log.info(`Preview: the webview (${message.engine}) has no XSLTProcessor; designs cannot be rendered.`);
-        if (!this.pending && this.latest) this.pending = { ...this.latest, seq: ++this.seq };
+        if (!this.pending && this.latest) this.pending = { ...this.latest, seq: ++this.latestSeq };
         this.flush();
         return;
       case 'rendered':
