@@ -24,7 +24,6 @@ export function isDesign(doc: vscode.TextDocument): boolean {
 
 class Studio implements vscode.Disposable {
   private invoice: vscode.TextDocument | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   /** The invoice's structured model, read again only when the invoice changes (not on design edits). */
   private read: { uri: string; version: number; result: ReadResult } | undefined;
@@ -37,8 +36,8 @@ class Studio implements vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length === 0) return;
-        if (e.document === this.design || e.document === this.invoice) this.schedule();
+        if (e.contentChanges.length === 0 || (e.document !== this.design && e.document !== this.invoice)) return;
+        this.panel.debounce(() => this.refresh(), STUDIO_DEBOUNCE_MS);
       }),
     );
   }
@@ -52,11 +51,6 @@ class Studio implements vscode.Disposable {
     return this.invoice?.uri;
   }
 
-  private schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.refresh(), STUDIO_DEBOUNCE_MS);
-  }
-
   /** What the page keeps for a window reload: the design, and the document (a built-in sample by its name). */
   private restoreState(invoice: vscode.Uri): RestoreState {
     const sample = path.relative(this.samples.fsPath, invoice.fsPath);
@@ -65,7 +59,6 @@ class Studio implements vscode.Disposable {
   }
 
   refresh(): void {
-    clearTimeout(this.timer);
     if (!this.invoice) return;
     const xml = this.invoice.getText();
     const key = { uri: this.invoice.uri.toString(), version: this.invoice.version };
@@ -83,7 +76,6 @@ class Studio implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
   }

@@ -32,7 +32,6 @@ export async function openDocument(uri: string): Promise<vscode.TextDocument | u
 export class DocumentPreview implements vscode.Disposable {
   private panel: PreviewPanel | undefined;
   private document: vscode.TextDocument | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -44,7 +43,8 @@ export class DocumentPreview implements vscode.Disposable {
         if (this.panel && editor && editor.document !== this.document && isUblDocument(editor.document)) this.follow(editor.document);
       }),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (this.panel && e.document === this.document && e.contentChanges.length > 0) this.schedule();
+        if (e.document !== this.document || e.contentChanges.length === 0) return;
+        this.panel?.debounce(() => this.refresh(), DOCUMENT_DEBOUNCE_MS);
       }),
     );
   }
@@ -81,7 +81,6 @@ export class DocumentPreview implements vscode.Disposable {
     panel.onDidDispose(() => {
       if (this.panel === panel) this.panel = undefined;
       this.document = undefined;
-      clearTimeout(this.timer);
     });
     this.panel = panel;
   }
@@ -92,14 +91,8 @@ export class DocumentPreview implements vscode.Disposable {
     this.refresh();
   }
 
-  private schedule(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.refresh(), DOCUMENT_DEBOUNCE_MS);
-  }
-
   /** Reads the document's current text and sends it to the page. */
   refresh(): void {
-    clearTimeout(this.timer);
     const doc = this.document;
     if (!this.panel || !doc) return;
     const text = doc.getText();
@@ -112,7 +105,6 @@ export class DocumentPreview implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     this.panel?.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }

@@ -23,10 +23,12 @@ export type Unsent = Omit<UpdateMessage, 'type' | 'seq' | 'xml'> & { xml: string
 export class PreviewPanel implements vscode.Disposable {
   private ready = false;
   private pending: UpdateMessage | undefined;
-  private seq = 0;
+  /** The latest update's sequence number (0 before the first). */
+  latestSeq = 0;
   private lastXml: string | undefined;
   /** The latest update whole (text included), sent again when the page reloads. */
   private latest: UpdateMessage | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   readonly renders: RenderReport[] = [];
   /** When each update was sent (host clock), by seq. */
@@ -52,18 +54,20 @@ export class PreviewPanel implements vscode.Disposable {
     );
   }
 
-  /** The latest update's sequence number (0 before the first). */
-  get latestSeq(): number {
-    return this.seq;
+  /** Runs `update` once edits pause for `ms`: each call restarts the wait, an update shown or a close cancels it. */
+  debounce(update: () => void, ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(update, ms);
   }
 
   /** Sends the document and design to show; the document's text only when it changed. */
   show(update: Unsent): number {
-    this.seq += 1;
-    this.latest = { type: 'update', ...update, seq: this.seq };
+    clearTimeout(this.timer);
+    this.latestSeq += 1;
+    this.latest = { type: 'update', ...update, seq: this.latestSeq };
     this.pending = this.latest;
     this.flush();
-    return this.seq;
+    return this.latestSeq;
   }
 
   private flush(): void {
@@ -91,7 +95,7 @@ export class PreviewPanel implements vscode.Disposable {
         void this.panel.webview.postMessage({ type: 'init', panel: this.kind, labels: previewLabels(), locale: vscode.env.language });
         this.ready = true;
         if (!message.xslt) log.info(`Preview: the webview (${message.engine}) has no XSLTProcessor; designs cannot be rendered.`);
-        if (!this.pending && this.latest) this.pending = { ...this.latest, seq: ++this.seq };
+        if (!this.pending && this.latest) this.pending = { ...this.latest, seq: ++this.latestSeq };
         this.flush();
         return;
       case 'rendered':
@@ -116,6 +120,7 @@ export class PreviewPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     if (this.disposables.length === 0) return;
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();

@@ -218,10 +218,6 @@ export function documentTypeOf(rootLocalName: string, namespace: string | undefi
   return UBL_DOCUMENT_TYPES.find((t) => t.kind === rootLocalName && t.namespace === namespace?.trim());
 }
 
-export function documentTypeByKind(kind: UblDocumentKind): UblDocumentType {
-  return UBL_DOCUMENT_TYPES.find((t) => t.kind === kind) as UblDocumentType;
-}
-
 /**
  * The registry list a type's parties are looked up in to show their status: the list of its profile
  * rule. Types without one (e-Müstahsil receipts, application responses) pass between e-invoice users

@@ -28,19 +28,6 @@ export const TAX_SCHEMES: readonly TaxScheme[] = [
   { id: 'MALSAHIBIVKNTCKN', check: 'VKN_OR_TCKN', usedIn: 'cac:Item/cac:AdditionalItemIdentification/cbc:ID (owner of the goods on an HKS line)' },
 ];
 
-/**
- * GİB's PartyIdentificationIDType list that carry no tax number (registry, customer, meter, plate,
- * customs numbers...): never checked as one, and no hover card.
- */
-export const NON_TAX_PARTY_SCHEMES: readonly string[] = [
-  'HIZMETNO', 'MUSTERINO', 'TESISATNO', 'TELEFONNO', 'DISTRIBUTORNO', 'TICARETSICILNO', 'TAPDKNO', 'BAYINO',
-  'ABONENO', 'SAYACNO', 'EPDKNO', 'SUBENO', 'PASAPORTNO', 'ARACIKURUMETIKET', 'CIFTCINO', 'IMALATCINO',
-  'DOSYANO', 'HASTANO', 'MERSISNO', 'URETICINO', 'GTB_REFNO', 'GTB_GCB_TESCILNO', 'GTB_FIILI_IHRACAT_TARIHI',
-  'ARACKIMLIKNO', 'PLAKA', 'SEVKIYATNO',
-  // Not in the list, used beside it: the buyer's kind on export and tax-free invoices (EXPORT, TAXFREE).
-  'PARTYTYPE',
-];
-
 /** The tax scheme a schemeID names (white space and case forgiven), or undefined. */
 export function taxSchemeOf(schemeId: string | undefined): TaxScheme | undefined {
   if (schemeId === undefined) return undefined;

@@ -6,7 +6,7 @@ import type { GlobalCompanyInfoResponse } from '../../api/types';
 import { isApiError } from '../../shell/apiContract';
 import type { ShellServices } from '../../shell/services';
 import type { OnlineFinding } from './hoverCard';
-import { OnlineLookupCache, type OnlineLookupOptions } from './onlineCache';
+import { OnlineLookupCache } from './onlineCache';
 import { abortSignalOf } from '../../shell/cancellableProgress';
 
 /** A hover waits at most this long for the registry. */
@@ -33,14 +33,9 @@ function failureOf(error: unknown): OnlineFinding {
 }
 
 export class HoverOnlineLookup {
-  private readonly cache: OnlineLookupCache<OnlineFinding>;
+  private readonly cache = new OnlineLookupCache<OnlineFinding>();
 
-  constructor(
-    private readonly shell: ShellServices,
-    options: OnlineLookupOptions = {},
-  ) {
-    this.cache = new OnlineLookupCache(options);
-  }
+  constructor(private readonly shell: ShellServices) {}
 
   /** The registry's answer for a valid tax number (Invoice users), or why there is none. */
   async find(taxNumber: string, token: vscode.CancellationToken): Promise<OnlineFinding> {

@@ -6,7 +6,7 @@
 // vscode, no file access), so the unit tests run it on the fixtures; the host calls it as the editor's
 // text changes. One identification is judged exactly as the editor does (checkIdentification): the
 // scheme table and check of src/domain/ubl/taxSchemes.ts, then the editor's finding and its message.
-import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentKind, type UblDocumentType } from '../../domain/ubl/documentTypes';
+import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentType } from '../../domain/ubl/documentTypes';
 import { checkPartyTaxNumber, TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
 import { findingMessage, type Translator } from '../../editor/diagnostics/messages';
 import { FindingCodes, numberFinding, profileRuleFinding, registration, type DocumentTaxNumber, type FindingFacts, type RegistryLookups } from '../../editor/diagnostics/rules';
@@ -20,11 +20,7 @@ import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } f
 export const sourceText: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)) };
 
 /** Where a number stands: the party it belongs to, and the document's type and ProfileID (upper-cased). */
-export interface NumberPlace {
-  role: PartyRole;
-  documentKind: UblDocumentKind;
-  profile: string | undefined;
-}
+type NumberPlace = Pick<DocumentTaxNumber, 'role' | 'documentKind' | 'profile'>;
 
 export function findingView(facts: FindingFacts, l10n: Translator): NumberFinding {
   return { code: facts.code, severity: facts.severity, message: findingMessage(l10n, facts) };
@@ -44,7 +40,7 @@ export function documentTaxNumber(schemeId: string, value: string, place: Number
 export function checkIdentification(schemeId: string, value: string, place: NumberPlace, l10n: Translator = sourceText): PartyIdentification {
   const shown = { scheme: schemeId, value: value.trim() };
   const number = documentTaxNumber(schemeId, value, place);
-  const verdict = checkPartyTaxNumber(schemeId, value, { documentKind: place.documentKind, role: place.role, profile: place.profile });
+  const verdict = checkPartyTaxNumber(schemeId, value, place);
   if (!number || !verdict) return { ...shown, findings: [] };
   const kind = verdict.verdict === 'valid' || verdict.verdict === 'invalid' ? verdict.kind : verdict.verdict === 'empty' ? (verdict.check === 'VKN_OR_TCKN' ? undefined : verdict.check) : verdict.placeholder.kind;
   const finding = numberFinding(number, verdict);
@@ -68,11 +64,6 @@ export interface ReadOptions {
 
 /** The design embedded in the document: its file name and text, or why it could not be read. */
 export type EmbeddedDesign = { name?: string; text: string } | { name?: string; problem: 'notBase64' | 'notXslt' };
-
-export interface ReadOutcome {
-  result: ReadResult;
-  design?: EmbeddedDesign;
-}
 
 /** Root children whose text is one of the model's fields (the first one written counts). */
 const TEXT_FIELDS: Partial<Record<string, 'profile' | 'id' | 'uuid' | 'issueDate' | 'issueTime' | 'currency'>> = {
@@ -184,7 +175,7 @@ function partyRoleOfElement(type: UblDocumentType, node: XmlElement, path: reado
 }
 
 /** Reads `text` as a UBL-TR document. */
-export function readDocument(text: string, options: ReadOptions = {}): ReadOutcome {
+export function readDocument(text: string, options: ReadOptions = {}): { result: ReadResult; design?: EmbeddedDesign } {
   let type: UblDocumentType | undefined;
   let notUbl: { root: string; namespace: string } | undefined;
   const model: StructuredModel = { kind: 'Invoice', notes: [], references: [], parties: [], lines: [], lineCount: 0, findingsInLinesNotShown: {}, taxes: [], withholdings: [], totals: [], checks: [], responses: [], vehicles: [] };

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { scanUbl } from '../../../../src/editor/diagnostics/ublScan';
-import { documentTypeByKind } from '../../../../src/domain/ubl/documentTypes';
+import { UBL_DOCUMENT_TYPES } from '../../../../src/domain/ubl/documentTypes';
 import { scanCsv } from '../../../../src/domain/csvScan';
 import { foldHeader, isTaxNumberHeader } from '../../../../src/domain/headerMatch';
 import { correctedNumber, csvFindings, documentFindings, E_INVOICE_PROFILES, type Finding, type RegistryLookup } from '../../../../src/editor/diagnostics/rules';
@@ -17,7 +17,7 @@ const root = path.resolve(__dirname, '..', '..', '..', '..', '..');
 const fixture = (name: string) => fs.readFileSync(path.join(root, 'test', 'fixtures', name), 'utf8');
 
 /** English wording with {n} filled in, as vscode.l10n.t does without a bundle. */
-const UBL_INVOICE_NAMESPACE = documentTypeByKind('Invoice').namespace;
+const UBL_INVOICE_NAMESPACE = UBL_DOCUMENT_TYPES[0].namespace;
 /** The findings with only an Invoice registry list (or none). */
 const invoiceFindings = (scan: ReturnType<typeof scanUbl>, lookup: RegistryLookup | undefined) => documentFindings(scan, lookup ? (list) => (list === 'Invoice' ? lookup : undefined) : undefined);
 

@@ -1,77 +1,78 @@
-// The hover's online look-up guard rails, on a fake clock: LRU + time-to-live, token bucket, and the
-// cache that combines them (answers cached, failures and rate-limited misses not).
+// The hover's online look-up guard rails, on a fake clock: LRU + time-to-live and token bucket
+// (answers cached, failures and rate-limited misses not).
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { OnlineLookupCache, TokenBucket, TtlLruCache } from '../../../../src/editor/hover/onlineCache';
+import { OnlineLookupCache, type OnlineLookupOptions } from '../../../../src/editor/hover/onlineCache';
 
 function fakeClock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let t = start;
   return { now: () => t, advance: (ms) => void (t += ms) };
 }
 
-test('TtlLruCache: an entry expires exactly ttl after it was stored', () => {
+/** A cache that answers every miss with `value`, and the keys it had to fetch. */
+function cacheOf(options: OnlineLookupOptions, value = 1): { cache: OnlineLookupCache<number>; get: (key: string) => Promise<number | undefined>; fetched: string[] } {
+  const cache = new OnlineLookupCache<number>(options);
+  const fetched: string[] = [];
+  const get = async (key: string) => {
+    const found = await cache.lookup(key, async () => (fetched.push(key), value));
+    return found.outcome === 'answer' ? found.value : undefined;
+  };
+  return { cache, get, fetched };
+}
+
+test('OnlineLookupCache: an answer expires exactly ttl after it was stored', async () => {
   const clock = fakeClock();
-  const cache = new TtlLruCache<string, number>(10, 1000, clock.now);
-  cache.set('a', 1);
+  const { get, fetched } = cacheOf({ now: clock.now, ttlMs: 1000 });
+  await get('a');
   clock.advance(999);
-  assert.equal(cache.get('a'), 1);
+  await get('a');
+  assert.deepEqual(fetched, ['a'], 'still cached after 999 ms');
   clock.advance(1);
-  assert.equal(cache.get('a'), undefined);
-  assert.equal(cache.size, 0, 'an expired entry is dropped when found');
+  await get('a');
+  assert.deepEqual(fetched, ['a', 'a'], 'fetched again at 1000 ms');
 });
 
-test('TtlLruCache: storing again renews the time-to-live', () => {
+test('OnlineLookupCache: beyond maxEntries the least recently used goes first', async () => {
+  const { get, fetched } = cacheOf({ now: fakeClock().now, maxEntries: 3, burst: 100 });
+  for (const key of ['a', 'b', 'c', 'a', 'd']) await get(key); // a is used again before d comes in
+  fetched.length = 0;
+  for (const key of ['a', 'c', 'd']) await get(key);
+  assert.deepEqual(fetched, [], 'a, c and d are kept');
+  await get('b');
+  assert.deepEqual(fetched, ['b'], 'b was the least recently used');
+});
+
+test('OnlineLookupCache: a burst of misses, then the refill rate', async () => {
   const clock = fakeClock();
-  const cache = new TtlLruCache<string, number>(10, 1000, clock.now);
-  cache.set('a', 1);
-  clock.advance(800);
-  cache.set('a', 2);
-  clock.advance(800);
-  assert.equal(cache.get('a'), 2);
-});
-
-test('TtlLruCache: beyond maxEntries the least recently used goes first', () => {
-  const cache = new TtlLruCache<string, number>(3, 60_000, fakeClock().now);
-  cache.set('a', 1);
-  cache.set('b', 2);
-  cache.set('c', 3);
-  assert.equal(cache.get('a'), 1); // a is now the most recently used
-  cache.set('d', 4);
-  assert.equal(cache.size, 3);
-  assert.equal(cache.get('b'), undefined, 'b was the least recently used');
-  assert.deepEqual([cache.get('a'), cache.get('c'), cache.get('d')], [1, 3, 4]);
-});
-
-test('TokenBucket: a burst, then the refill rate', () => {
-  const clock = fakeClock();
-  const bucket = new TokenBucket(4, 2, clock.now);
-  const burst = Array.from({ length: 6 }, () => bucket.tryTake());
-  assert.deepEqual(burst, [true, true, true, true, false, false]);
+  const { get } = cacheOf({ now: clock.now, burst: 4, perSecond: 2 });
+  const burst = [];
+  for (let i = 0; i < 6; i++) burst.push(await get(`k${i}`));
+  assert.deepEqual(burst, [1, 1, 1, 1, undefined, undefined]);
   clock.advance(499);
-  assert.equal(bucket.tryTake(), false, 'less than one token refilled after 499 ms at 2/s');
+  assert.equal(await get('x'), undefined, 'less than one token refilled after 499 ms at 2/s');
   clock.advance(1);
-  assert.equal(bucket.tryTake(), true);
-  assert.equal(bucket.tryTake(), false);
+  assert.equal(await get('y'), 1);
+  assert.equal(await get('z'), undefined);
 });
 
-test('TokenBucket: refills up to the burst, not beyond', () => {
+test('OnlineLookupCache: the rate limit refills up to the burst, not beyond', async () => {
   const clock = fakeClock();
-  const bucket = new TokenBucket(4, 2, clock.now);
-  for (let i = 0; i < 4; i++) bucket.tryTake();
+  const { get } = cacheOf({ now: clock.now, burst: 4, perSecond: 2 });
+  for (let i = 0; i < 4; i++) await get(`k${i}`);
   clock.advance(60_000);
   let taken = 0;
-  while (bucket.tryTake()) taken++;
+  while ((await get(`m${taken}`)) !== undefined) taken++;
   assert.equal(taken, 4);
 });
 
-test('TokenBucket: over 10 s of constant demand, at most burst + rate × time look-ups pass', () => {
+test('OnlineLookupCache: over 10 s of constant demand, at most burst + rate × time look-ups pass', async () => {
   const clock = fakeClock();
-  const bucket = new TokenBucket(4, 2, clock.now);
-  let passed = 0;
+  const { get, fetched } = cacheOf({ now: clock.now, burst: 4, perSecond: 2 });
   for (let ms = 0; ms < 10_000; ms += 50) {
-    if (bucket.tryTake()) passed++;
+    await get(`k${ms}`);
     clock.advance(50);
   }
+  const passed = fetched.length;
   assert.ok(passed <= 4 + 2 * 10, `${passed} passed`);
   assert.ok(passed >= 4 + 2 * 10 - 1, `${passed} passed: the bucket should not starve a steady caller`);
 });
