@@ -10,6 +10,7 @@
 //   consumer keeps the taxpayer). Text is taken only once the '<' after it has arrived, so a chunk may
 //   end anywhere: inside a multi-byte character, a tag or an entity.
 // - Only the one unfinished piece at the end of a chunk is held back, so memory stays flat.
+import { BANG, COLON, DQUOTE as DQ, GT, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ } from './xmlChars';
 
 export interface RegistryAlias {
   Name: string;
@@ -42,14 +43,6 @@ export class RegistryXmlError extends Error {
     this.name = 'RegistryXmlError';
   }
 }
-
-const GT = 62; // >
-const SLASH = 47;
-const BANG = 33;
-const QMARK = 63;
-const DQ = 34;
-const SQ = 39;
-const COLON = 58;
 
 // Where the scanner is, as far as the kept fields are concerned.
 const enum Ctx {
@@ -494,10 +487,6 @@ function attributeValue(s: string, from: number, to: number, wanted: string): [n
     i = close + 1;
   }
   return undefined;
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 /** Parses a whole list at once (small lists). */

@@ -5,6 +5,7 @@
 // the structured view's strict reading: namespaces resolved, the five predefined entities and character
 // references decoded, each child of the root handed over as a finished subtree (a 20 MB invoice is
 // never one tree in memory), a DOCTYPE skipped and nothing loaded or expanded from it.
+import { BANG, COLON, DQUOTE, EQUALS, GT, isXmlSpace, LT, QUESTION, SLASH, SQUOTE } from '../xmlChars';
 
 /** A tag as scanXml() hands it over (one object, reused: read it in the call). */
 export interface XmlTag {
@@ -31,23 +32,9 @@ export interface XmlHandler {
   malformed(reason: string, at: number): void;
 }
 
-const LT = 60;
-const GT = 62;
-const SLASH = 47;
-const BANG = 33;
-const QUESTION = 63;
-const COLON = 58;
-const EQUALS = 61;
-const DQUOTE = 34;
-const SQUOTE = 39;
-
-export function isWhiteSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
-}
-
 function isNameEnd(code: number): boolean {
   // white space, '>', '/', '<', '=', a quote, or the end of the text (NaN)
-  return isWhiteSpace(code) || code === GT || code === SLASH || code === LT || code === EQUALS || code === DQUOTE || code === SQUOTE || Number.isNaN(code);
+  return isXmlSpace(code) || code === GT || code === SLASH || code === LT || code === EQUALS || code === DQUOTE || code === SQUOTE || Number.isNaN(code);
 }
 
 /**

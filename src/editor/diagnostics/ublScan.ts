@@ -6,7 +6,8 @@
 // unread, found by end-tag searches whose total reading is capped (SKIP_READ_BUDGET): linear on any text.
 import { documentTypeOf, partyRoleOf, UBL_DOCUMENT_TYPES, type PartyRole, type UblDocumentType } from '../../domain/ubl/documentTypes';
 import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf, type TaxScheme } from '../../domain/ubl/taxSchemes';
-import { attributesOf, isWhiteSpace, scanXml, tagEnd } from '../../domain/ubl/xmlReader';
+import { attributesOf, scanXml, tagEnd } from '../../domain/ubl/xmlReader';
+import { GT, isXmlSpace } from '../../domain/xmlChars';
 
 /** An element's text with the document range of its trimmed value (CDATA markers and comments skipped). */
 export interface ScannedText {
@@ -31,8 +32,6 @@ export interface UblScan {
   profileId?: ScannedText;
   taxNumbers: ScannedTaxNumber[];
 }
-
-const GT = 62; // >
 
 /** Content longer than this (trimmed) is no identifier being typed: an unclosed CDATA ran on, a paste. */
 const MAX_VALUE_CHARS = 256;
@@ -88,7 +87,7 @@ class NextOccurrence {
       this.found = k < 0 ? Infinity : k;
       this.read = (k < 0 ? text.length : k) - position;
       const after = text.charCodeAt(k + needle.length);
-      if (k < 0 || !this.endTag || after === GT || isWhiteSpace(after) || Number.isNaN(after)) return this.found;
+      if (k < 0 || !this.endTag || after === GT || isXmlSpace(after) || Number.isNaN(after)) return this.found;
     }
   }
 }
