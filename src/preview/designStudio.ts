@@ -126,7 +126,7 @@ export class DesignStudio implements vscode.Disposable {
     const created: Studio = new Studio(
       design,
       new PreviewPanel(webviewPanel, 'studio', this.extensionUri, {
-        upload: () => void this.upload(created).catch((e: unknown) => this.report(e)),
+        upload: () => void this.upload(created.design).catch((e: unknown) => this.report(e)),
         pickInvoice: () => void this.changeInvoice(created).catch((e: unknown) => this.report(e)),
       }),
       this.registry,
@@ -145,8 +145,7 @@ export class DesignStudio implements vscode.Disposable {
   }
 
   /** Saves the design (a new one: Save As) and runs the template update command with its file. */
-  async upload(studio: Studio | vscode.TextDocument): Promise<void> {
-    const design = studio instanceof Studio ? studio.design : studio;
+  async upload(design: vscode.TextDocument): Promise<void> {
     let uri = design.uri;
     if (design.isUntitled) {
       const saved = await vscode.workspace.save(design.uri);

@@ -30,7 +30,8 @@ export async function openDocument(uri: string): Promise<vscode.TextDocument | u
 }
 
 export class DocumentPreview implements vscode.Disposable {
-  private panel: PreviewPanel | undefined;
+  /** The open preview, if any (the test seam reads it). */
+  panel: PreviewPanel | undefined;
   private document: vscode.TextDocument | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -47,10 +48,6 @@ export class DocumentPreview implements vscode.Disposable {
         this.panel?.debounce(() => this.refresh(), DOCUMENT_DEBOUNCE_MS);
       }),
     );
-  }
-
-  get current(): PreviewPanel | undefined {
-    return this.panel;
   }
 
   /** Opens (or reveals) the preview for `doc`, beside the editor. */

@@ -80,7 +80,8 @@ export class PreviewPanel implements vscode.Disposable {
     void this.panel.webview.postMessage(message);
   }
 
-  private receive(raw: unknown): void {
+  /** Checks and handles a message from the page (the test seam posts as the page through it too). */
+  receive(raw: unknown): void {
     const checked = checkPreviewMessage(raw);
     if (!checked.ok) {
       log.warn(`Preview (${this.kind}): dropped a page message: ${checked.reason}.`);
@@ -112,11 +113,6 @@ export class PreviewPanel implements vscode.Disposable {
         this.handlers.pickInvoice?.();
         return;
     }
-  }
-
-  /** Handles a message as if the page had sent it (the extension-host tests). */
-  simulate(raw: unknown): void {
-    this.receive(raw);
   }
 
   dispose(): void {

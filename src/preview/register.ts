@@ -86,12 +86,12 @@ export function registerPreview(context: vscode.ExtensionContext, _shell: ShellS
         await restore(arg.restore.viewType, webviewPanel, arg.restore.state);
       }
       const panels = [
-        ...(preview.current ? [describePanel(preview.current)] : []),
+        ...(preview.panel ? [describePanel(preview.panel)] : []),
         ...studio.all().map((s) => describePanel(s.panel, { design: s.design.uri.toString(), invoice: s.invoiceUri?.toString() })),
       ];
       if (isRecord(arg) && typeof arg.simulate === 'object') {
-        const target = arg.kind === 'studio' ? studio.all()[0]?.panel : preview.current;
-        target?.simulate(arg.simulate);
+        const target = arg.kind === 'studio' ? studio.all()[0]?.panel : preview.panel;
+        target?.receive(arg.simulate);
       }
       return panels;
     }),

@@ -65,8 +65,6 @@ export interface UblDocumentType {
   /** Also the root element's local name. */
   kind: UblDocumentKind;
   namespace: string;
-  /** The ProfileID values GİB defines for the type (informative; an unknown one gets no profile rule). */
-  profiles: readonly string[];
   /** In the order a reader names them: the first entry of a role is where it is shown among the parties. */
   partyRoles: readonly PartyRolePath[];
   registryRule?: RegistryRule;
@@ -101,8 +99,6 @@ export const E_INVOICE_PROFILES: ReadonlySet<string> = new Set([
 export const E_ARCHIVE_PROFILE = 'EARSIVFATURA';
 /** ProfileIDTypeDespatchAdvice of GİB's code list: e-İrsaliye goes only to registered e-despatch users. */
 export const E_DESPATCH_PROFILES: ReadonlySet<string> = new Set(['TEMELIRSALIYE', 'HKSIRSALIYE']);
-/** The e-Müstahsil receipt's profile (CreditNoteTypeCode MUSTAHSILMAKBUZ). */
-export const E_PRODUCER_RECEIPT_PROFILE = 'EARSIVBELGE';
 
 const PARTY_ID = 'PartyIdentification/ID';
 
@@ -132,7 +128,6 @@ function ublType(kind: UblDocumentKind, type: Omit<UblDocumentType, 'kind' | 'na
 
 export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
   ublType('Invoice', {
-    profiles: [...E_INVOICE_PROFILES, E_ARCHIVE_PROFILE],
     partyRoles: [
       partyIn('AccountingSupplierParty', 'supplier'),
       partyIn('AccountingCustomerParty', 'customer'),
@@ -149,7 +144,6 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
     hasTotals: true,
   }),
   ublType('DespatchAdvice', {
-    profiles: [...E_DESPATCH_PROFILES],
     partyRoles: [
       partyIn('DespatchSupplierParty', 'despatchSupplier'),
       partyIn('DeliveryCustomerParty', 'deliveryCustomer'),
@@ -167,7 +161,6 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
   // The receipt advice (irsaliye yanıtı) goes back from the delivery customer to the despatch's
   // sender, who sent an e-İrsaliye and so must be a registered e-despatch user.
   ublType('ReceiptAdvice', {
-    profiles: [...E_DESPATCH_PROFILES],
     partyRoles: [
       partyIn('DespatchSupplierParty', 'despatchSupplier'),
       partyIn('DeliveryCustomerParty', 'deliveryCustomer'),
@@ -184,7 +177,6 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
   // UBL-TR uses the CreditNote schema for the e-Müstahsil receipt (an e-Arşiv family document: no
   // registry list decides where it goes, so no profile rule).
   ublType('CreditNote', {
-    profiles: [E_PRODUCER_RECEIPT_PROFILE],
     partyRoles: [
       partyIn('AccountingSupplierParty', 'supplier'),
       partyIn('AccountingCustomerParty', 'producer'),
@@ -199,7 +191,6 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
   }),
   // Answers (KABUL/RED, system responses) travel between parties the platform already knows.
   ublType('ApplicationResponse', {
-    profiles: [],
     partyRoles: [
       { path: `SenderParty/${PARTY_ID}`, role: 'sender' },
       { path: `ReceiverParty/${PARTY_ID}`, role: 'receiver' },
@@ -209,9 +200,6 @@ export const UBL_DOCUMENT_TYPES: readonly UblDocumentType[] = [
     hasTotals: false,
   }),
 ];
-
-/** Every namespace of UBL_DOCUMENT_TYPES (a quick "could this be one?" before parsing a root). */
-export const UBL_DOCUMENT_NAMESPACES: readonly string[] = UBL_DOCUMENT_TYPES.map((t) => t.namespace);
 
 /** The document type of a root element, or undefined when it is not one of UBL_DOCUMENT_TYPES. */
 export function documentTypeOf(rootLocalName: string, namespace: string | undefined): UblDocumentType | undefined {
@@ -233,7 +221,8 @@ export function partyRegistryOf(type: UblDocumentType): RegistryDocumentType {
  * undefined for any other text. For menus and pickers that look at the first few KB of a file.
  */
 export function documentTypeOfHead(head: string): UblDocumentType | undefined {
-  if (!UBL_DOCUMENT_NAMESPACES.some((ns) => head.includes(ns))) return undefined;
+  // A quick "could this be one?" before the root is parsed.
+  if (!UBL_DOCUMENT_TYPES.some((t) => head.includes(t.namespace))) return undefined;
   // The first element that is not `<?…`, `<!…` (a signed document's root carries a dozen namespaces).
   const root = /<(?![?!])(?:([\w.-]+):)?([\w.-]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)/.exec(head.replace(/<!--[\s\S]*?-->/g, ''));
   if (!root) return undefined;

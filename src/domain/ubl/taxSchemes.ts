@@ -149,13 +149,3 @@ export function checkTaxNumber(check: TaxNumberCheck | undefined, input: string,
   const kind = declared ?? result.kind ?? (check === 'VKN_OR_TCKN' ? byLength : undefined);
   return { verdict: 'invalid', kind, problem: result.problem, ...(result.expectedCheckDigits ? { expectedCheckDigits: result.expectedCheckDigits } : {}) };
 }
-
-/**
- * The check of a party's number by its schemeID (any of TAX_SCHEMES, any case), with GİB's
- * placeholders judged in `context` (without one they are checked like any number). Undefined when
- * the scheme carries no tax number (MERSISNO...).
- */
-export function checkPartyTaxNumber(schemeId: string, value: string, context?: TaxNumberContext): TaxNumberVerdict | undefined {
-  const scheme = taxSchemeOf(schemeId);
-  return scheme ? checkTaxNumber(scheme.check, value, context) : undefined;
-}

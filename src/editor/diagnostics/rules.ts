@@ -9,8 +9,6 @@ import { checkTaxNumber, type GibPlaceholder, type PlaceholderMisplacement, type
 import type { CsvScan } from '../../domain/csvScan';
 import type { ScannedTaxNumber, UblScan } from './ublScan';
 
-export { E_ARCHIVE_PROFILE, E_DESPATCH_PROFILES, E_INVOICE_PROFILES } from '../../domain/ubl/documentTypes';
-
 export const FindingCodes = {
   invalidTaxId: 'invalid-tax-id',
   notEInvoiceUser: 'not-e-invoice-user',

@@ -7,9 +7,9 @@
 // text changes. One identification is judged exactly as the editor does (checkIdentification): the
 // scheme table and check of src/domain/ubl/taxSchemes.ts, then the editor's finding and its message.
 import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentType } from '../../domain/ubl/documentTypes';
-import { checkPartyTaxNumber, TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
+import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
 import { findingMessage, type Translator } from '../../editor/diagnostics/messages';
-import { FindingCodes, numberFinding, profileRuleFinding, registration, type DocumentTaxNumber, type FindingFacts, type RegistryLookups } from '../../editor/diagnostics/rules';
+import { documentNumberVerdict, FindingCodes, numberFinding, profileRuleFinding, registration, type DocumentTaxNumber, type FindingFacts, type RegistryLookups } from '../../editor/diagnostics/rules';
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import { parseDecimal } from './decimal';
 import { totalsChecks, type TotalsInput } from './totalsChecks';
@@ -17,17 +17,17 @@ import { TOTAL_KEYS, type Amount, type LineView, type NumberFinding, type PartyI
 import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } from '../../domain/ubl/xmlReader';
 
 /** The English source text of a message, its {0}… filled in (the host passes vscode.l10n instead). */
-export const sourceText: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)) };
+const sourceText: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)) };
 
 /** Where a number stands: the party it belongs to, and the document's type and ProfileID (upper-cased). */
 type NumberPlace = Pick<DocumentTaxNumber, 'role' | 'documentKind' | 'profile'>;
 
-export function findingView(facts: FindingFacts, l10n: Translator): NumberFinding {
+function findingView(facts: FindingFacts, l10n: Translator): NumberFinding {
   return { code: facts.code, severity: facts.severity, message: findingMessage(l10n, facts) };
 }
 
 /** The number as the editor's rules take it, or undefined when its scheme carries no tax number. */
-export function documentTaxNumber(schemeId: string, value: string, place: NumberPlace): DocumentTaxNumber | undefined {
+function documentTaxNumber(schemeId: string, value: string, place: NumberPlace): DocumentTaxNumber | undefined {
   const scheme = taxSchemeOf(schemeId);
   return scheme && { value: value.trim(), scheme, role: place.role, documentKind: place.documentKind, profile: place.profile };
 }
@@ -40,8 +40,8 @@ export function documentTaxNumber(schemeId: string, value: string, place: Number
 export function checkIdentification(schemeId: string, value: string, place: NumberPlace, l10n: Translator = sourceText): PartyIdentification {
   const shown = { scheme: schemeId, value: value.trim() };
   const number = documentTaxNumber(schemeId, value, place);
-  const verdict = checkPartyTaxNumber(schemeId, value, place);
-  if (!number || !verdict) return { ...shown, findings: [] };
+  if (!number) return { ...shown, findings: [] };
+  const verdict = documentNumberVerdict(number);
   const kind = verdict.verdict === 'valid' || verdict.verdict === 'invalid' ? verdict.kind : verdict.verdict === 'empty' ? (verdict.check === 'VKN_OR_TCKN' ? undefined : verdict.check) : verdict.placeholder.kind;
   const finding = numberFinding(number, verdict);
   return { ...shown, taxNumber: { role: place.role, verdict: verdict.verdict, ...(kind ? { kind } : {}) }, findings: finding ? [findingView(finding, l10n)] : [] };
