@@ -7,7 +7,7 @@ import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import type { OfflineRegistry } from '../../registry/offlineLookup';
 import { scanCsv } from '../../domain/csvScan';
 import { findingMessage } from './messages';
-import { csvFindings, documentFindings, encodingFindings, type Finding, type RegistryLookups } from './rules';
+import { csvFindings, documentFindings, encodingFindings, type Finding } from './rules';
 import { scanUbl } from './ublScan';
 
 import { DIAGNOSTIC_SOURCE } from '../selectors';
@@ -39,29 +39,12 @@ const SEVERITY: Record<Finding['severity'], vscode.DiagnosticSeverity> = {
   information: vscode.DiagnosticSeverity.Information,
 };
 
-export function toDiagnostic(doc: vscode.TextDocument, f: Finding): vscode.Diagnostic {
+function toDiagnostic(doc: vscode.TextDocument, f: Finding): vscode.Diagnostic {
   const range = new vscode.Range(doc.positionAt(f.start), doc.positionAt(f.end));
   const d = new vscode.Diagnostic(range, findingMessage(vscode.l10n, f), SEVERITY[f.severity]);
   d.source = DIAGNOSTIC_SOURCE;
   d.code = f.code;
   return d;
-}
-
-/** The look-ups in the downloaded registry lists: undefined for a document type none of whose lists is there. */
-export function registryLookups(registry: (documentType: RegistryDocumentType) => OfflineRegistry): RegistryLookups {
-  return (documentType) => {
-    const r = registry(documentType);
-    return r.hasIndex() ? (taxNumber: string) => r.lookup(taxNumber) : undefined;
-  };
-}
-
-/** The findings of a document's current text (no vscode state involved beyond the text). */
-export function findingsOf(kind: DocumentKind, text: string, registries: RegistryLookups | undefined): Finding[] {
-  if (kind === 'csv') {
-    const scan = scanCsv(text);
-    return [...encodingFindings(text, scan), ...csvFindings(scan)];
-  }
-  return documentFindings(scanUbl(text), registries);
 }
 
 export interface ScanTiming {
@@ -101,8 +84,7 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
     const kind = documentKind(doc);
     if (!kind) return;
     const key = doc.uri.toString();
-    const pending = this.timers.get(key);
-    if (pending) clearTimeout(pending);
+    clearTimeout(this.timers.get(key));
     const version = doc.version;
     this.timers.set(
       key,
@@ -124,13 +106,24 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
     const started = performance.now();
     const cpu = process.cpuUsage();
     const text = doc.getText();
-    const findings = findingsOf(kind, text, kind === 'invoice' ? registryLookups((documentType) => this.registry(documentType)) : undefined);
-    const diagnostics = findings.map((f) => toDiagnostic(doc, f));
+    const diagnostics = this.findingsOf(kind, text).map((f) => toDiagnostic(doc, f));
     this.collection.set(doc.uri, diagnostics);
     const cpuUsed = process.cpuUsage(cpu);
     this.timings.push({ uri: doc.uri.toString(), ms: performance.now() - started, cpuMs: (cpuUsed.user + cpuUsed.system) / 1000, length: text.length });
     if (this.timings.length > 200) this.timings.splice(0, this.timings.length - 200);
     return diagnostics;
+  }
+
+  /** The findings of a text; a UBL-TR document's numbers are looked up in the downloaded registry lists. */
+  private findingsOf(kind: DocumentKind, text: string): Finding[] {
+    if (kind === 'invoice') {
+      return documentFindings(scanUbl(text), (documentType) => {
+        const registry = this.registry(documentType);
+        return registry.hasIndex() ? (taxNumber: string) => registry.lookup(taxNumber) : undefined;
+      });
+    }
+    const scan = scanCsv(text);
+    return [...encodingFindings(text, scan), ...csvFindings(scan)];
   }
 
   private registry(documentType: RegistryDocumentType): OfflineRegistry {
@@ -142,8 +135,7 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
-    const pending = this.timers.get(key);
-    if (pending) clearTimeout(pending);
+    clearTimeout(this.timers.get(key));
     this.timers.delete(key);
     this.collection.delete(uri);
   }
