@@ -136,11 +136,6 @@ class CallScope {
     if (i >= 0) this.listeners.splice(i, 1);
   }
 
-  /** The signal for node-fetch: this scope. */
-  get nodeFetchSignal(): AbortSignal {
-    return this as unknown as AbortSignal;
-  }
-
   /** A real AbortSignal, for a caller-supplied fetch and for consumers. */
   get signal(): AbortSignal {
     if (!this.real) {
@@ -237,7 +232,8 @@ export class HttpTransport {
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
+    const given = Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined);
+    this.retry = { ...DEFAULT_RETRY, ...Object.fromEntries(given) };
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -368,7 +364,7 @@ export class HttpTransport {
   private async attempt(fetchFn: FetchLike, url: string, spec: RequestSpec, init: AttemptInit, scope: CallScope) {
     let response: FetchResponseLike;
     try {
-      const signal = this.options.fetch ? scope.signal : scope.nodeFetchSignal;
+      const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
       response = await fetchFn(url, { method: spec.method, headers: init.headers, body: init.body, signal });
     } catch (err) {
       return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };
@@ -413,8 +409,4 @@ export class HttpTransport {
       // A failing logger must not fail the call.
     }
   }
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
