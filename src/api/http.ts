@@ -2,12 +2,9 @@
 // node-fetch is loaded on the first request (the build turns the dynamic import into a lazy require).
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages } from './errors';
-import type { ApiErrorKind } from './errors';
-import { buildQuery } from './paths';
-import type { QueryValue } from './paths';
-import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter } from './retry';
-import type { RetryPolicy } from './retry';
+import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
+import { buildQuery, type QueryValue } from './paths';
+import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
 export interface FetchResponseLike {

@@ -3,8 +3,7 @@
 // here, with reasons the user can read and fix in a `<name>.rejected.csv`.
 
 import { createReadStream } from 'node:fs';
-import { CsvReader, CsvWriter, parseCsv, readCsvChunks } from './csv';
-import type { CsvDelimiter, CsvWriterOptions } from './csv';
+import { CsvReader, CsvWriter, parseCsv, readCsvChunks, type CsvDelimiter, type CsvWriterOptions } from './csv';
 import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
 import { checkTaxId, isValidVkn } from './taxId';
 import { decodeText, type SourceEncoding } from './textDecoding';
