@@ -1,15 +1,14 @@
 // Bulk helpers above the raw operations: many rows in batches, bounded concurrency, and a report
 // per item of what succeeded, what failed and what has an unknown outcome.
 
-import { NilveraApiError } from './errors';
-import type { ApiMessage } from './errors';
+import { NilveraApiError, type ApiMessage } from './errors';
 import type { CallOptions } from './http';
 import type { CustomersApi } from './areas/customers';
 import type { RegistryApi } from './areas/registry';
-
-export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
 import type { CustomerDto, GlobalCustomerAliasesResponse, GlobalUserType } from './types';
 import { isAbsentBulkEntry } from './specSilent';
+
+export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
 
 export interface BulkOptions extends CallOptions {
   /** Items per request (default 100 for customers, 50 for registry lookups). */

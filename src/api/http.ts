@@ -2,12 +2,9 @@
 // node-fetch is loaded on the first request (the build turns the dynamic import into a lazy require).
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages } from './errors';
-import type { ApiErrorKind } from './errors';
-import { buildQuery } from './paths';
-import type { QueryValue } from './paths';
-import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter } from './retry';
-import type { RetryPolicy } from './retry';
+import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
+import { buildQuery, type QueryValue } from './paths';
+import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
 export interface FetchResponseLike {
@@ -136,11 +133,6 @@ class CallScope {
     if (i >= 0) this.listeners.splice(i, 1);
   }
 
-  /** The signal for node-fetch: this scope. */
-  get nodeFetchSignal(): AbortSignal {
-    return this as unknown as AbortSignal;
-  }
-
   /** A real AbortSignal, for a caller-supplied fetch and for consumers. */
   get signal(): AbortSignal {
     if (!this.real) {
@@ -237,7 +229,8 @@ export class HttpTransport {
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.retry = { ...DEFAULT_RETRY, ...definedOnly(options.retry ?? {}) };
+    const given = Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined);
+    this.retry = { ...DEFAULT_RETRY, ...Object.fromEntries(given) };
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -368,7 +361,7 @@ export class HttpTransport {
   private async attempt(fetchFn: FetchLike, url: string, spec: RequestSpec, init: AttemptInit, scope: CallScope) {
     let response: FetchResponseLike;
     try {
-      const signal = this.options.fetch ? scope.signal : scope.nodeFetchSignal;
+      const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
       response = await fetchFn(url, { method: spec.method, headers: init.headers, body: init.body, signal });
     } catch (err) {
       return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };
@@ -413,8 +406,4 @@ export class HttpTransport {
       // A failing logger must not fail the call.
     }
   }
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

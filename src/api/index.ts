@@ -6,8 +6,7 @@
 import { accountAreas } from './areas/account';
 import { customersApi } from './areas/customers';
 import { RegistryApi } from './areas/registry';
-import { HttpTransport } from './http';
-import type { ClientOptions } from './http';
+import { HttpTransport, type ClientOptions } from './http';
 
 /** The client: one object per area of the API, all on one transport. */
 export function createClient(options: ClientOptions) {

@@ -2,8 +2,7 @@
 // Turkish Excel, tab-separated copies, CRLF or LF). The reader is incremental: feed it chunks and it
 // hands back complete records, so a large file never has to be one string.
 
-import { SniffingTextDecoder, StreamDecoder } from './textDecoding';
-import type { SourceEncoding } from './textDecoding';
+import { SniffingTextDecoder, StreamDecoder, type SourceEncoding } from './textDecoding';
 
 export type CsvDelimiter = ',' | ';' | '\t';
 

@@ -3,8 +3,7 @@
 // here, with reasons the user can read and fix in a `<name>.rejected.csv`.
 
 import { createReadStream } from 'node:fs';
-import { CsvReader, CsvWriter, parseCsv, readCsvChunks } from './csv';
-import type { CsvDelimiter, CsvRecord, CsvWriterOptions } from './csv';
+import { CsvReader, CsvWriter, parseCsv, readCsvChunks, type CsvDelimiter, type CsvWriterOptions } from './csv';
 import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
 import { checkTaxId, isValidVkn } from './taxId';
 import { decodeText, type SourceEncoding } from './textDecoding';
@@ -219,52 +218,43 @@ class CustomerRows {
   }
 }
 
-/**
- * Incremental CSV customer import: give it records (header first) as they are read. Keeps only the
- * results, never the whole text.
- */
-class CustomerCsvImport extends CustomerRows {
-  private columns: ColumnMap | undefined;
-  private row = 0;
-
-  addRecord(record: CsvRecord): void {
-    if (!this.columns) {
-      this.result.header = record.cells.map((c) => c.trim());
-      this.columns = mapCustomerColumns(this.result.header);
-      return;
-    }
-    const raw: RawCustomer = {};
-    for (const f of CUSTOMER_FIELDS) {
-      const i = this.columns[f];
-      if (i !== undefined) raw[f] = record.cells[i] ?? '';
-    }
-    this.add(++this.row, raw, { line: record.line, cells: record.cells });
-  }
-
-  /** Call after the last record; throws when the input had no header at all. */
-  finish(reader: CsvReader): CustomerImportResult {
-    if (!this.columns) mapCustomerColumns([]);
-    this.result.delimiter = reader.delimiter ?? ',';
-    this.result.hasBom = reader.hasBom;
-    if (reader.sourceEncoding && reader.sourceEncoding !== 'utf-8') this.result.encoding = reader.sourceEncoding;
-    return this.result;
-  }
-}
-
 /** Imports customers from a CSV file, streamed, in `encoding` or the one its bytes show. */
 export function importCustomersCsvFile(path: string, encoding?: SourceEncoding): Promise<CustomerImportResult> {
   return importCustomersCsvChunks(createReadStream(path, { highWaterMark: 64 * 1024 }), encoding);
 }
 
-/** Imports customers from CSV byte/text chunks (any stream), in `encoding` or the one the bytes show. */
+/**
+ * Imports customers from CSV byte/text chunks (any stream), in `encoding` or the one the bytes show.
+ * Keeps only the results, never the whole text.
+ */
 export async function importCustomersCsvChunks(
   source: AsyncIterable<Buffer | Uint8Array | string>,
   encoding?: SourceEncoding,
 ): Promise<CustomerImportResult> {
   const reader = new CsvReader();
-  const imp = new CustomerCsvImport();
-  for await (const r of readCsvChunks(source, reader, encoding)) imp.addRecord(r);
-  return imp.finish(reader);
+  const rows = new CustomerRows();
+  const { result } = rows;
+  let columns: ColumnMap | undefined;
+  let row = 0;
+  for await (const record of readCsvChunks(source, reader, encoding)) {
+    if (!columns) {
+      result.header = record.cells.map((c) => c.trim());
+      columns = mapCustomerColumns(result.header);
+      continue;
+    }
+    const raw: RawCustomer = {};
+    for (const f of CUSTOMER_FIELDS) {
+      const i = columns[f];
+      if (i !== undefined) raw[f] = record.cells[i] ?? '';
+    }
+    rows.add(++row, raw, { line: record.line, cells: record.cells });
+  }
+  // An input without a header at all.
+  if (!columns) mapCustomerColumns([]);
+  result.delimiter = reader.delimiter ?? ',';
+  result.hasBom = reader.hasBom;
+  if (reader.sourceEncoding && reader.sourceEncoding !== 'utf-8') result.encoding = reader.sourceEncoding;
+  return result;
 }
 
 /**

@@ -72,8 +72,12 @@ export function removeRetrying(target: string, options?: RetryOptions): Promise<
   return retryWhileLocked(target, () => fs.promises.rm(target, { recursive: true, force: true }), options);
 }
 
-export function readFileRetrying(file: string, options?: RetryOptions): Promise<Buffer> {
-  return retryWhileLocked(file, () => fs.promises.readFile(file), options);
+/** The file's bytes, waiting out a brief hold; undefined when there is no such file. */
+export function readFileRetrying(file: string, options?: RetryOptions): Promise<Buffer | undefined> {
+  return retryWhileLocked(file, () => fs.promises.readFile(file), options).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
 }
 
 /** Whether a process of this machine is running (signal 0 only asks; EPERM means it runs as someone else). */

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AtomicFile, sweepTempFiles } from './atomicFile';
-import { FileLockedError, renameRetrying, type RetryOptions } from './lockedFiles';
+import { FileLockedError, type RetryOptions } from './lockedFiles';
 
 /** Temporary files of writers that died are swept from the folder of the next file saved there. */
 const ABANDONED_TEMP_MS = 24 * 3600_000;
@@ -62,9 +62,4 @@ export async function saveUserFile(target: string, write: (file: AtomicFile) => 
     // Nothing to undo after a commit; otherwise the temporary file goes.
     await file.abort();
   }
-}
-
-/** Moves a file saved under another name into the place of the target that was held ("Try Again"). */
-export function moveToHeldTarget(saved: SavedFile & { heldTarget: string }, options?: RetryOptions): Promise<void> {
-  return renameRetrying(saved.path, saved.heldTarget, options);
 }

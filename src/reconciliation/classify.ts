@@ -48,15 +48,20 @@ export function classifyChecksum(c: CustomerRef): ReconRow | undefined {
   return reason ? { ...row, status: 'invalid', reason } : undefined;
 }
 
-/** Against the offline index (PK and GB lists of the Invoice user type, merged). */
-export function classifyOffline(c: CustomerRef, taxpayer: OfflineTaxpayer | undefined): ReconRow {
+/** The checksum's verdict, else the registry's: unknown, every alias deleted, or a user (its PK alias and title). */
+function classify(c: CustomerRef, reg: { active: number; pk?: string; title?: string | null } | undefined): ReconRow {
   const invalid = classifyChecksum(c);
   if (invalid) return invalid;
   const row = base(c);
-  if (!taxpayer) return { ...row, status: 'notUser' };
-  if (activeAliases(taxpayer).length === 0) return { ...row, status: 'notUser', deregistered: true };
-  const pk = activeAliases(taxpayer, 'PK')[0]?.name;
-  return { ...row, status: 'user', title: taxpayer.title, ...(pk ? { pkAlias: pk } : {}) };
+  if (!reg) return { ...row, status: 'notUser' };
+  if (reg.active === 0) return { ...row, status: 'notUser', deregistered: true };
+  return { ...row, status: 'user', ...(reg.title ? { title: reg.title } : {}), ...(reg.pk ? { pkAlias: reg.pk } : {}) };
+}
+
+/** Against the offline index (PK and GB lists of the Invoice user type, merged). */
+export function classifyOffline(c: CustomerRef, taxpayer: OfflineTaxpayer | undefined): ReconRow {
+  const pk = taxpayer && activeAliases(taxpayer, 'PK')[0]?.name;
+  return classify(c, taxpayer && { active: activeAliases(taxpayer).length, pk, title: taxpayer.title });
 }
 
 /**
@@ -72,14 +77,8 @@ export function pickPkAlias(names: readonly string[]): string | undefined {
 
 /** Against an online bulk answer (undefined: the registry does not know the number). */
 export function classifyOnline(c: CustomerRef, answer: GlobalCustomerAliasesResponse | undefined): ReconRow {
-  const invalid = classifyChecksum(c);
-  if (invalid) return invalid;
-  const row = base(c);
-  if (!answer) return { ...row, status: 'notUser' };
-  const active = (answer.Aliases ?? []).filter((a) => !a.DeletionTime && a.Name).map((a) => a.Name as string);
-  if (active.length === 0) return { ...row, status: 'notUser', deregistered: true };
-  const pk = pickPkAlias(active);
-  return { ...row, status: 'user', ...(answer.Title ? { title: answer.Title } : {}), ...(pk ? { pkAlias: pk } : {}) };
+  const active = (answer?.Aliases ?? []).filter((a) => !a.DeletionTime && a.Name).map((a) => a.Name as string);
+  return classify(c, answer && { active: active.length, pk: pickPkAlias(active), title: answer.Title });
 }
 
 /** A valid number whose online lookup failed: neither user nor non-user, and not a change. */

@@ -131,10 +131,7 @@ export class SnapshotStore {
   }
 
   private async read(file: string): Promise<Snapshot | undefined> {
-    const bytes = await readFileRetrying(file).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return undefined;
-      throw e;
-    });
+    const bytes = await readFileRetrying(file);
     return bytes && parseSnapshot(bytes.toString('utf8'));
   }
 

@@ -1,8 +1,7 @@
 // Customers with cached views, so 100,000 customers page quickly: each sort order is computed once
 // and then kept up to date on every change (binary-search insert/remove); searched views are
 // filtered from the sorted order, cached, and dropped on any change.
-import type { CustomerFields, CustomerRecord } from './records';
-import { CUSTOMER_STRING_FIELDS } from './records';
+import { CUSTOMER_STRING_FIELDS, type CustomerFields, type CustomerRecord } from './records';
 import { foldTr } from './seed/names';
 import { nowString } from './seed/dates';
 

@@ -18,14 +18,9 @@ export interface PersistedData {
 }
 
 export async function loadData(file: string): Promise<PersistedData | undefined> {
-  let text: string;
-  try {
-    text = (await readFileRetrying(file)).toString('utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-  const data = JSON.parse(text) as PersistedData;
+  const bytes = await readFileRetrying(file);
+  if (!bytes) return undefined;
+  const data = JSON.parse(bytes.toString('utf8')) as PersistedData;
   if (data.format !== 1) throw new Error(`${file}: unknown data format`);
   return data;
 }

@@ -3,8 +3,8 @@
 // with "Try Again" to put it in place once they closed it), and why a write failed, in words.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { FileLockedError } from '../files/lockedFiles';
-import { moveToHeldTarget, type SavedFile } from '../files/userFiles';
+import { FileLockedError, renameRetrying } from '../files/lockedFiles';
+import type { SavedFile } from '../files/userFiles';
 import { isApiError } from './apiContract';
 import { UserFacingError } from './errorMessages';
 import { prompts, type MessageLevel } from './prompts';
@@ -60,7 +60,7 @@ export async function reportSavedFile(saved: SavedFile, text: (file: string) => 
     const choice = await prompts.message('warning', message, undefined, tryAgain);
     if (choice !== tryAgain) return held;
     try {
-      await moveToHeldTarget(held, { totalMs: 2_000 });
+      await renameRetrying(held.path, held.heldTarget, { totalMs: 2_000 });
     } catch (error) {
       if (error instanceof FileLockedError) continue;
       throw fileWriteError(error, held.heldTarget);

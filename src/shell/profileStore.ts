@@ -209,12 +209,8 @@ export class ProfileStore {
 
   private async readForChange(): Promise<Profile[]> {
     const { readFileRetrying } = await import('../files/lockedFiles');
-    try {
-      return parseRecords(JSON.parse((await readFileRetrying(this.file)).toString('utf8')));
-    } catch (error) {
-      // No file yet: the records releases before kept in globalState become its first content.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return parseRecords(this.legacy?.get<unknown>(PROFILES_STATE_KEY));
-      throw error;
-    }
+    const bytes = await readFileRetrying(this.file);
+    // No file yet: the records releases before kept in globalState become its first content.
+    return parseRecords(bytes ? JSON.parse(bytes.toString('utf8')) : this.legacy?.get<unknown>(PROFILES_STATE_KEY));
   }
 }

@@ -81,10 +81,8 @@ export function accountAreas(http: HttpTransport) {
         http.json({ operation: 'company.update', method: 'PUT', path: '/general/Company', body: cmd }, opts),
       modules: get<CompanyModulesResponse[]>('company.modules', '/general/Company/Modules'),
       /** Its body shape is not shown in the spec; see CompanyListItem. */
-      list: async (opts?: CallOptions): Promise<CompanyListItem[]> => {
-        const answer = await get<CompanyListItem[] | null>('company.list', '/general/Company/List')(opts);
-        return listOrEmpty(answer, 'company.list');
-      },
+      list: async (opts?: CallOptions): Promise<CompanyListItem[]> =>
+        listOrEmpty(await get<CompanyListItem[] | null>('company.list', '/general/Company/List')(opts), 'company.list'),
     },
     certificates,
     documents: {

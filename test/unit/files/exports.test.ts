@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { TEMP_SUFFIX } from '../../../src/files/atomicFile';
-import { FileLockedError, setLockRetryDefault } from '../../../src/files/lockedFiles';
-import { moveToHeldTarget, saveUserFile } from '../../../src/files/userFiles';
+import { FileLockedError, renameRetrying, setLockRetryDefault } from '../../../src/files/lockedFiles';
+import { saveUserFile } from '../../../src/files/userFiles';
 import { reconciliationCsvLines, writeReconciliationCsv, type ExportLabels } from '../../../src/reconciliation/export';
 import type { ReconciliationReport } from '../../../src/reconciliation/report';
 import type { ReconRow } from '../../../src/reconciliation/classify';
@@ -122,9 +122,9 @@ if (!runAsChild(child)) {
       assert.deepEqual(tempFilesIn(dir), []);
       // Still held: Try Again fails with the lock; released: the new file takes the target's place.
       locks.hold(target, { code: 'EPERM' });
-      await assert.rejects(moveToHeldTarget({ path: saved.path, heldTarget: target }, { totalMs: 50 }), FileLockedError);
+      await assert.rejects(renameRetrying(saved.path, target, { totalMs: 50 }), FileLockedError);
       locks.release(target);
-      await moveToHeldTarget({ path: saved.path, heldTarget: target });
+      await renameRetrying(saved.path, target);
       assert.equal(fs.readFileSync(target, 'utf8').split('\r\n').length, 802);
       assert.ok(!fs.existsSync(path.join(dir, 'reconciliation (3).csv')));
     } finally {
