@@ -199,15 +199,14 @@ class RememberedIds {
     return this.state.get<RememberedId[]>(this.key) ?? [];
   }
 
-  /** Moves the ID to the front (most recent first); a known name is kept unless a new one is given. */
-  async remember(id: number, name?: string, flags?: { IsActive: boolean; IsDefault: boolean }): Promise<void> {
-    const previous = this.all().find((r) => r.ID === id);
-    const known = flags ?? (previous?.IsActive !== undefined ? { IsActive: previous.IsActive, IsDefault: previous.IsDefault === true } : undefined);
-    const entry: RememberedId = { ID: id, ...((name ?? previous?.Name) ? { Name: name ?? previous?.Name } : {}), ...(known ?? {}) };
+  /** Moves the ID to the front (most recent first) with the flags just set; keeps a known name unless given one. */
+  async remember(id: number, name: string | undefined, flags: Flags): Promise<void> {
+    const known = name ?? this.all().find((r) => r.ID === id)?.Name;
+    const entry: RememberedId = { ID: id, ...(known ? { Name: known } : {}), ...flags };
     // Only one can be the default: the others remembered as default no longer are.
     const others = this.all()
       .filter((r) => r.ID !== id)
-      .map((r) => (flags?.IsDefault && r.IsDefault ? { ...r, IsDefault: false } : r));
+      .map((r) => (flags.IsDefault && r.IsDefault ? { ...r, IsDefault: false } : r));
     await this.state.update(this.key, [entry, ...others].slice(0, 20));
   }
 }

@@ -8,12 +8,9 @@ import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type CustomUrlCheck, 
 import { log } from './log';
 import { prompts, UserCancelledError } from './prompts';
 import { environmentLabel, type ShellServices } from './services';
-import { readSettings, writeCustomUrl, writeEnvironment } from './settings';
+import { Settings } from '../constants';
+import { readSettings, writeSetting } from './settings';
 import { externalSandbox } from './sandboxLauncher';
-
-interface EnvironmentPick extends vscode.QuickPickItem {
-  environment: EnvironmentId;
-}
 
 function customUrlProblem(check: CustomUrlCheck): string | undefined {
   if (check.ok) return undefined;
@@ -40,10 +37,9 @@ export async function askCustomUrl(value?: string): Promise<string> {
 }
 
 function describeUrl(services: ShellServices, environment: EnvironmentId): string {
-  const sandboxUrl = environment === 'sandbox' ? services.sandbox.current()?.url : undefined;
-  if (environment === 'sandbox') return sandboxUrl ?? vscode.l10n.t('local server, started on demand');
   if (environment === 'custom') return services.customBaseUrl() ?? vscode.l10n.t('not set');
-  return FIXED_BASE_URLS[environment];
+  if (environment !== 'sandbox') return FIXED_BASE_URLS[environment];
+  return services.sandbox.current()?.url ?? vscode.l10n.t('local server, started on demand');
 }
 
 /** Switches to `target`, or asks which environment when none is given. */
@@ -53,7 +49,7 @@ export async function switchEnvironment(services: ShellServices, target?: unknow
     environment = target as EnvironmentId;
   } else {
     const active = services.environment();
-    const items: EnvironmentPick[] = [];
+    const items: Array<vscode.QuickPickItem & { environment: EnvironmentId }> = [];
     for (const id of ENVIRONMENT_IDS) {
       const hasKey = await services.hasApiKey(id);
       items.push({
@@ -67,13 +63,13 @@ export async function switchEnvironment(services: ShellServices, target?: unknow
     if (!picked) throw new UserCancelledError();
     environment = picked.environment;
   }
-  if (environment === 'custom') await writeCustomUrl(await askCustomUrl(readSettings().customUrl));
+  if (environment === 'custom') await writeSetting(Settings.customUrl, await askCustomUrl(readSettings().customUrl));
   if (environment === 'sandbox' && !(await services.hasApiKey('sandbox'))) {
     // Without a key the sandbox is useless: start it, which stores its key and switches.
     await startSandbox(services);
     return;
   }
-  await writeEnvironment(environment);
+  await writeSetting(Settings.environment, environment);
   // Switch Environment moves this window to that environment's profile (its most recently used,
   // else its default profile, created now), also when the setting already had that value.
   services.profiles.followSettings();
@@ -91,7 +87,7 @@ export async function startSandbox(services: ShellServices): Promise<void> {
     },
   );
   if (!(await saveKey(services, 'sandbox', running.key))) return;
-  await writeEnvironment('sandbox');
+  await writeSetting(Settings.environment, 'sandbox');
   services.profiles.followSettings();
   log.info(`Sandbox environment active at ${running.url}${running.external ? ' (external, from NILVERA_SANDBOX_URL)' : ''}.`);
   void prompts.message('info', vscode.l10n.t('The sandbox runs at {0}. Its data is made up; requests never leave this machine.', running.url));

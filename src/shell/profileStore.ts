@@ -22,10 +22,8 @@ export interface Profile {
   lastUsedAt?: number;
 }
 
-export const PROFILE_SECRET_PREFIX = 'nilvera.apiKey.profile.';
-
 export function profileSecretName(id: string): string {
-  return `${PROFILE_SECRET_PREFIX}${id}`;
+  return `nilvera.apiKey.profile.${id}`;
 }
 
 /**

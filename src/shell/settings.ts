@@ -30,23 +30,14 @@ export function readSettings(): ShellSettings {
 }
 
 /**
- * The scope whose value is in force: a workspace that sets the value would otherwise silently
- * override a switch written to user settings. User settings when no workspace sets it (both settings
- * are window-scoped: a folder of a multi-root workspace cannot set them).
+ * The environment and the custom URL are per-user choices, written to user settings unless the workspace
+ * sets its own: a workspace value would otherwise silently override the switch (both settings are
+ * window-scoped: a folder of a multi-root workspace cannot set them).
  */
-export function scopeInForce(name: string): vscode.ConfigurationTarget {
-  const inspected = vscode.workspace.getConfiguration(Settings.section).inspect(name);
-  if (inspected?.workspaceValue !== undefined) return vscode.ConfigurationTarget.Workspace;
-  return vscode.ConfigurationTarget.Global;
-}
-
-/** The environment is a per-user choice, written to user settings unless the workspace sets its own. */
-export async function writeEnvironment(environment: EnvironmentId): Promise<void> {
-  await vscode.workspace.getConfiguration(Settings.section).update(Settings.environment, environment, scopeInForce(Settings.environment));
-}
-
-export async function writeCustomUrl(url: string): Promise<void> {
-  await vscode.workspace.getConfiguration(Settings.section).update(Settings.customUrl, url, scopeInForce(Settings.customUrl));
+export async function writeSetting(name: 'environment' | 'customUrl', value: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration(Settings.section);
+  const inWorkspace = config.inspect(name)?.workspaceValue !== undefined;
+  await config.update(name, value, vscode.ConfigurationTarget[inWorkspace ? 'Workspace' : 'Global']);
 }
 
 /**

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { ConnectionCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
-import { KNOWN_ROWS } from '../../src/commands/connection/verdicts';
+import { BEHAVIOUR_POINTS } from '../../src/sandbox/behaviour';
 import { AnsweringPrompts } from '../support/recordingPrompts';
 import { setSandboxBehaviour, type SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
@@ -25,12 +25,15 @@ function verdictMap(result: CheckConnectionResult): Record<string, string> {
   );
 }
 
+/** The rows only a write would show (Check Connection never writes). */
+const WRITE_ONLY = new Set(['customerBatchBadRow', 'booleanAnswer', 'companyPutOmitted', 'templatePutOmitted', 'customerCreateAnswer', 'duplicateStatus', 'customerBatchStatus']);
+
 /** Every list of this sandbox has records: how an empty one answers (row 20) is not seen (test/suite/evidence.test.ts). */
 function expectedFor(profile: 'default' | 'alternate'): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(KNOWN_ROWS).map(([point, row]) => [
+    Object.entries(BEHAVIOUR_POINTS).map(([point, spec]) => [
       point,
-      'needsWrite' in row && row.needsWrite ? 'none:wouldWrite' : point === 'emptyList' ? 'none:noEmptyList' : profile === 'default' ? row.default : row.alternate,
+      WRITE_ONLY.has(point) ? 'none:wouldWrite' : point === 'emptyList' ? 'none:noEmptyList' : profile === 'default' ? spec.answers[0] : spec.alternate,
     ]),
   );
 }

@@ -4,7 +4,7 @@
 // (`vscode.l10n` in the extension, a plain formatter in the unit tests).
 import { EMPTY_LIST_PROBES, type ProbeResult } from './probes';
 import { describeShape } from './shape';
-import { KNOWN_ROWS, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
+import { profileAnswers, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
 
 export interface Localizer {
   t(message: string, ...args: Array<string | number | boolean>): string;
@@ -131,7 +131,7 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   lines.push(`## ${l10n.t('Behaviour rows')}`, '');
   lines.push(`| # | ${l10n.t('Point')} | ${l10n.t('Service showed')} | ${l10n.t('Default')} | ${l10n.t('Alternate')} | ${l10n.t('Verdict')} |`, '|---|---|---|---|---|---|');
   for (const v of verdicts) {
-    const row = KNOWN_ROWS[v.point];
+    const row = profileAnswers(v.point);
     lines.push(`| ${v.row} | \`${v.point}\` | ${shown(v, l10n)} | ${code(row.default)} | ${code(row.alternate)} | ${matchText(v, l10n)} |`);
   }
   if (lists.length > 0) {

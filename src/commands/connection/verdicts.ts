@@ -1,51 +1,25 @@
 // Which answer of the sandbox behaviour table (src/sandbox/behaviour.ts) the service
 // showed, row by row, read from Check Connection's calls. Pure (no `vscode`).
 //
-// The check knows the answers listed in KNOWN_ROWS. An answer outside them (a quirk it was not
-// told about, such as the sandbox's registryLookupMissing=oddText) is reported as "differs", with
-// what was seen. A unit test keeps this table in step with the sandbox's.
+// An answer the readers below do not recognise (a quirk such as the sandbox's
+// registryLookupMissing=oddText) is reported as "differs", with what was seen.
+import { BEHAVIOUR_POINTS, type PointId } from '../../sandbox/behaviour';
 import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
 import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';
 import { ROUTE_NOT_FOUND_CODE, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
 
-export interface KnownRow {
-  row: number;
-  /** The answer of the sandbox's `default` profile. */
-  default: string;
-  /** The answer of the sandbox's `alternate` profile. */
-  alternate: string;
-  /** Every answer the check can recognise. */
-  known: readonly string[];
-  /** Observing it needs a write, which Check Connection never makes. */
-  needsWrite?: true;
+/** The points in the order of README's spec-silent table: a point's row is its place here. */
+export const POINT_IDS: readonly PointId[] = [
+  'registryLookupMissing', 'recordLookupMissing', 'customerBatchBadRow', 'bulkLookupMissing', 'booleanAnswer',
+  'companyPutOmitted', 'templatePutOmitted', 'badKeyStatus', 'pageSizeLimit', 'registryZipEncoding', 'sortColumns',
+  'encodedSlash', 'operations', 'nullableFields', 'pageBeyondEnd', 'customerCreateAnswer', 'dateFormat',
+  'searchNoMatch', 'duplicateStatus', 'emptyList', 'customerBatchStatus',
+];
+
+/** The answers of the sandbox's two profiles for a point. */
+export function profileAnswers(point: PointId): { default: string; alternate: string } {
+  return { default: BEHAVIOUR_POINTS[point].answers[0], alternate: BEHAVIOUR_POINTS[point].alternate };
 }
-
-export const KNOWN_ROWS = {
-  registryLookupMissing: { row: 1, default: '404', alternate: 'null', known: ['404', 'emptyBody', 'null', 'emptyObject', 'noContent'] },
-  recordLookupMissing: { row: 2, default: '404', alternate: 'emptyBody', known: ['404', 'emptyBody', 'null', 'noContent'] },
-  customerBatchBadRow: { row: 3, default: 'rejectAll', alternate: 'createGood', known: ['rejectAll', 'createGood'], needsWrite: true },
-  bulkLookupMissing: { row: 4, default: 'omit', alternate: 'emptyAliases', known: ['omit', 'emptyAliases', 'nullEntry'] },
-  booleanAnswer: { row: 5, default: 'true', alternate: 'false', known: ['true', 'false'], needsWrite: true },
-  companyPutOmitted: { row: 6, default: 'keep', alternate: 'reset', known: ['keep', 'reset'], needsWrite: true },
-  templatePutOmitted: { row: 7, default: 'refuse', alternate: 'reset', known: ['refuse', 'keep', 'reset'], needsWrite: true },
-  badKeyStatus: { row: 8, default: '401', alternate: '403', known: ['401', '403'] },
-  pageSizeLimit: { row: 9, default: 'cap100', alternate: 'cap50', known: ['cap100', 'cap50', 'ignore'] },
-  registryZipEncoding: { row: 10, default: 'jsonBase64', alternate: 'rawZip', known: ['jsonBase64', 'textBase64', 'rawZip'] },
-  sortColumns: { row: 11, default: 'anyField', alternate: 'fixedList', known: ['anyField', 'fixedList'] },
-  encodedSlash: { row: 12, default: 'decoded', alternate: 'notFound', known: ['decoded', 'keptEncoded', 'notFound'] },
-  operations: { row: 13, default: 'all', alternate: 'olderExport', known: ['all', 'olderExport'] },
-  nullableFields: { row: 14, default: 'filled', alternate: 'nulls', known: ['filled', 'nulls'] },
-  pageBeyondEnd: { row: 15, default: 'emptyContent', alternate: 'lastPage', known: ['emptyContent', 'lastPage', 'notFound'] },
-  customerCreateAnswer: { row: 16, default: 'countText', alternate: 'true', known: ['countText', 'true', 'emptyBody'], needsWrite: true },
-  dateFormat: { row: 17, default: 'local', alternate: 'offset', known: ['local', 'offset'] },
-  searchNoMatch: { row: 18, default: 'emptyArray', alternate: 'notFound', known: ['emptyArray', 'notFound'] },
-  duplicateStatus: { row: 19, default: '422', alternate: '409', known: ['422', '409'], needsWrite: true },
-  emptyList: { row: 20, default: 'notFound', alternate: 'emptyArray', known: ['notFound', 'emptyArray', 'bareNotFound'] },
-  customerBatchStatus: { row: 21, default: '400', alternate: '422', known: ['400', '422', '400unnamed'], needsWrite: true },
-} as const satisfies Record<string, KnownRow>;
-
-export type PointId = keyof typeof KNOWN_ROWS;
-export const POINT_IDS = Object.keys(KNOWN_ROWS) as PointId[];
 
 /** Why a row has no answer. */
 export type NoAnswerReason = 'wouldWrite' | 'callFailed' | 'noUnregisteredNumber' | 'noCustomer' | 'cannotTell' | 'noEmptyList';
@@ -111,7 +85,7 @@ function registryLookupMissing(run: CheckRun): Verdict {
   const a = result?.answer;
   if (unusable(a)) return none('callFailed', a);
   const found = missingAnswer(a!);
-  return found && (KNOWN_ROWS.registryLookupMissing.known as readonly string[]).includes(found) ? answer(found) : differs(a);
+  return found ? answer(found) : differs(a);
 }
 
 function recordLookupMissing(run: CheckRun): Verdict {
@@ -124,7 +98,7 @@ function recordLookupMissing(run: CheckRun): Verdict {
   const cert = answerOf(run, 'certificateLookupMissing');
   if (cert && !unusable(cert)) seen.push({ answer: missingAnswer(cert), a: cert });
   if (seen.length === 0) return none('callFailed', customerAnswer ?? cert);
-  const known = KNOWN_ROWS.recordLookupMissing.known as readonly string[];
+  const known: readonly string[] = BEHAVIOUR_POINTS.recordLookupMissing.answers;
   const odd = seen.find((s) => !s.answer || !known.includes(s.answer));
   if (odd) return differs(odd.a);
   if (seen.some((s) => s.answer !== seen[0].answer)) return differs(seen[0].a, `the customer and certificate look-ups answered differently (${seen.map((s) => s.answer).join(' / ')})`);
@@ -382,7 +356,7 @@ function dateFormat(run: CheckRun): Verdict {
   return { kind: 'differs', seen: odd ? `date-times like ${odd.replace(/\d/g, '9')}` : 'date-times with and without an offset' };
 }
 
-/** The reader of each row the check can observe (the others would need a write). */
+/** The reader of each row the check can observe (the others would need a write, which it never makes). */
 const READERS: Partial<Record<PointId, (run: CheckRun) => Verdict>> = {
   registryLookupMissing,
   recordLookupMissing,
@@ -403,7 +377,7 @@ const READERS: Partial<Record<PointId, (run: CheckRun) => Verdict>> = {
 function matchOf(point: PointId, verdict: Verdict): RowVerdict['match'] {
   if (verdict.kind === 'none') return 'unknown';
   if (verdict.kind === 'differs') return 'neither';
-  const row: KnownRow = KNOWN_ROWS[point];
+  const row = profileAnswers(point);
   if (verdict.answer === row.default && verdict.answer === row.alternate) return 'both';
   if (verdict.answer === row.default) return 'default';
   if (verdict.answer === row.alternate) return 'alternate';
@@ -412,10 +386,9 @@ function matchOf(point: PointId, verdict: Verdict): RowVerdict['match'] {
 
 /** One verdict per row of the behaviour table, in row order. */
 export function readVerdicts(run: CheckRun): RowVerdict[] {
-  return POINT_IDS.map((point) => {
-    const row: KnownRow = KNOWN_ROWS[point];
+  return POINT_IDS.map((point, index) => {
     const reader = READERS[point];
-    const verdict: Verdict = row.needsWrite || !reader ? none('wouldWrite') : reader(run);
-    return { point, row: row.row, verdict, match: matchOf(point, verdict) };
+    const verdict: Verdict = reader ? reader(run) : none('wouldWrite');
+    return { point, row: index + 1, verdict, match: matchOf(point, verdict) };
   });
 }

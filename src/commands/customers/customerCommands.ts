@@ -117,12 +117,8 @@ async function findByTaxNumber(ctx: CommandContext): Promise<void> {
   }
 }
 
-interface CustomerPick extends vscode.QuickPickItem {
-  customer: CustomerResponse;
-}
-
 async function quickSearch(ctx: CommandContext): Promise<void> {
-  const picked = await prompts.searchPick<CustomerPick>({
+  const picked = await prompts.searchPick({
     title: vscode.l10n.t('Find Customer'),
     placeholder: vscode.l10n.t('Type a name or tax number'),
     search: async (text, signal) => {
@@ -142,17 +138,9 @@ async function searchCustomers(ctx: CommandContext): Promise<void> {
   root.setFilter({ search: text.trim() });
 }
 
-interface ColumnPick extends vscode.QuickPickItem {
-  column: string | undefined;
-}
-
-interface DirectionPick extends vscode.QuickPickItem {
-  direction: SortType;
-}
-
 async function sortCustomers(ctx: CommandContext): Promise<void> {
   const root = ctx.trees.customers.root;
-  const columns: ColumnPick[] = [
+  const columns: Array<vscode.QuickPickItem & { column: string | undefined }> = [
     // Only the columns the documentation names (spec-silent: others may be refused, see specSilent.ts).
     ...DOCUMENTED_SORT_COLUMNS.map((column) => ({ label: sortColumnLabel(column), column })),
     { label: vscode.l10n.t('Server order (no sorting)'), column: undefined },
@@ -163,7 +151,7 @@ async function sortCustomers(ctx: CommandContext): Promise<void> {
     root.setFilter({ sortColumn: undefined, sortType: 'ASC' });
     return;
   }
-  const directions: DirectionPick[] = [
+  const directions: Array<vscode.QuickPickItem & { direction: SortType }> = [
     { label: vscode.l10n.t('Ascending'), description: 'A → Z, 0 → 9', direction: 'ASC' },
     { label: vscode.l10n.t('Descending'), description: 'Z → A, 9 → 0', direction: 'DESC' },
   ];

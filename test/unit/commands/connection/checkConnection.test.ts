@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describeShape } from '../../../../src/commands/connection/shape';
 import { runChecks, type CheckRun } from '../../../../src/commands/connection/probes';
 import type { FetchLike } from '../../../../src/api/http';
-import { readVerdicts, KNOWN_ROWS, type RowVerdict } from '../../../../src/commands/connection/verdicts';
+import { readVerdicts, POINT_IDS, type RowVerdict } from '../../../../src/commands/connection/verdicts';
 import { buildReport, summarize, type Localizer } from '../../../../src/commands/connection/report';
 import { setSandboxBehaviour, startTestSandbox, type SandboxHandle, type SandboxOptions } from '../../../support/sandbox';
 import { BEHAVIOUR_POINTS } from '../../../../src/sandbox/behaviour';
@@ -15,6 +15,9 @@ import { BEHAVIOUR_POINTS } from '../../../../src/sandbox/behaviour';
 const english: Localizer = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
 
 const CANARY = 'CANARY0123456789ABCDEFCANARY0123456789ABCDEFCANARY0123456789ABCD';
+
+/** The rows only a write would show (Check Connection never writes). */
+const WRITE_ONLY = new Set(['customerBatchBadRow', 'booleanAnswer', 'companyPutOmitted', 'templatePutOmitted', 'customerCreateAnswer', 'duplicateStatus', 'customerBatchStatus']);
 
 describe('describeShape', () => {
   test('names and types, never values', () => {
@@ -86,9 +89,9 @@ function answers(verdicts: RowVerdict[]): Record<string, string> {
  */
 function expectedFor(profile: 'default' | 'alternate'): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(KNOWN_ROWS).map(([point, row]) => [
+    Object.entries(BEHAVIOUR_POINTS).map(([point, spec]) => [
       point,
-      'needsWrite' in row && row.needsWrite ? 'none:wouldWrite' : point === 'emptyList' ? 'none:noEmptyList' : profile === 'default' ? row.default : row.alternate,
+      WRITE_ONLY.has(point) ? 'none:wouldWrite' : point === 'emptyList' ? 'none:noEmptyList' : profile === 'default' ? spec.answers[0] : spec.alternate,
     ]),
   );
 }
@@ -198,10 +201,11 @@ describe('one quirk at a time: every answer the check knows is recognised as tha
   });
   after(() => sandbox.close());
 
-  for (const [point, row] of Object.entries(KNOWN_ROWS)) {
+  for (const [point, spec] of Object.entries(BEHAVIOUR_POINTS)) {
     // Row 20 needs empty lists: test/unit/commands/connection/serviceEvidence.test.ts.
-    if (('needsWrite' in row && row.needsWrite) || point === 'emptyList') continue;
-    for (const quirk of row.known) {
+    if (WRITE_ONLY.has(point) || point === 'emptyList') continue;
+    // oddText (an unreadable answer) exists to prove the check reports "differs": tested above.
+    for (const quirk of spec.answers.filter((a: string) => a !== 'oddText')) {
       test(`${point}=${quirk}`, async () => {
         await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { [point]: quirk } });
         const { verdicts } = await check(sandbox, CANARY);
@@ -215,17 +219,11 @@ describe('one quirk at a time: every answer the check knows is recognised as tha
   }
 });
 
-test("the check's table matches the sandbox's: same points, same profile answers, every answer known except the two in neither profile", () => {
-  assert.deepEqual(Object.keys(KNOWN_ROWS).sort(), Object.keys(BEHAVIOUR_POINTS).sort(), 'a new behaviour point: teach Check Connection about it');
-  for (const [point, spec] of Object.entries(BEHAVIOUR_POINTS)) {
-    const mine = KNOWN_ROWS[point as keyof typeof KNOWN_ROWS];
-    assert.equal(mine.default, spec.answers[0], `${point} default`);
-    assert.equal(mine.alternate, spec.alternate, `${point} alternate`);
-    const unknown = spec.answers.filter((a: string) => !(mine.known as readonly string[]).includes(a));
-    // oddText (an unreadable answer) and accept (a duplicate tax number stored) exist to prove the client right.
-    const testOnly: Record<string, string[]> = { registryLookupMissing: ['oddText'], duplicateStatus: ['accept'] };
-    assert.deepEqual(unknown, testOnly[point] ?? [], `${point}: answers the check cannot recognise`);
-  }
+test("the check's rows are the sandbox's points, each once, numbered as README's table", () => {
+  assert.deepEqual([...POINT_IDS].sort(), Object.keys(BEHAVIOUR_POINTS).sort(), 'a new behaviour point: teach Check Connection about it');
+  // The report's row numbers are those of README's spec-silent table.
+  const rows = readVerdicts({ results: [], facts: {} }).map((v) => `${v.row} ${v.point}`);
+  assert.deepEqual([rows[0], rows[17], rows[18], rows[20]], ['1 registryLookupMissing', '18 searchNoMatch', '19 duplicateStatus', '21 customerBatchStatus']);
 });
 
 describe('report builder', () => {
