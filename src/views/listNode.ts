@@ -29,7 +29,7 @@ export class ListNode<T> extends ParentNode {
     this.emptyOr404 = spec.emptyOr404;
   }
 
-  treeItem(): vscode.TreeItem {
+  override treeItem(): vscode.TreeItem {
     const p = this.spec.presentation;
     return this.item(p?.label() ?? this.id, {
       collapsible: p?.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
