@@ -32,7 +32,7 @@ export class ListNode<T> extends ParentNode {
   override treeItem(): vscode.TreeItem {
     const p = this.spec.presentation;
     if (!p) return super.treeItem();
-    const collapsible = p.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    const collapsible = vscode.TreeItemCollapsibleState[p.expanded ? 'Expanded' : 'Collapsed'];
     return this.item(p.label(), { collapsible, icon: new vscode.ThemeIcon(p.icon), contextValue: p.contextValue });
   }
 

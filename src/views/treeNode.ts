@@ -28,10 +28,8 @@ export abstract class TreeNode {
 }
 
 /** What a row shows besides its label. */
-export type ItemParts = Pick<vscode.TreeItem, 'description' | 'tooltip' | 'contextValue' | 'command' | 'checkboxState'> & {
-  icon?: vscode.ThemeIcon;
-  collapsible?: vscode.TreeItemCollapsibleState;
-};
+export type ItemParts = Pick<vscode.TreeItem, 'description' | 'tooltip' | 'contextValue' | 'command' | 'checkboxState'>
+  & { icon?: vscode.ThemeIcon; collapsible?: vscode.TreeItemCollapsibleState };
 
 /** A leaf that only shows a text (an empty list, a value). */
 export class InfoNode extends TreeNode {
