@@ -28,7 +28,9 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     trees,
     registerRecordDocuments(),
     registerRawCommand(TreeCommands.retry, (node: unknown) => retry(node, trees)),
-    registerRawCommand(TreeCommands.loadMore, (node: unknown) => (node instanceof LoadMoreNode ? node.click() : undefined)),
+    registerRawCommand(TreeCommands.loadMore, (node: unknown) =>
+      node instanceof LoadMoreNode ? node.owner.loadMore(node.shown) : undefined,
+    ),
     registerCommand(TreeCommands.dataChanged, (arg) => {
       const area = (arg as { area?: unknown } | undefined)?.area;
       if (isDataArea(area)) trees.dataChanged(area);

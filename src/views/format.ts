@@ -1,9 +1,6 @@
 // Small formatting helpers shared by the tree items and the commands.
 import * as vscode from 'vscode';
-
 import { escapeMarkdown } from '../domain/markdown';
-
-export { escapeMarkdown };
 
 /** A tooltip table of label/value rows; empty values are left out. */
 export function detailsTooltip(title: string, rows: ReadonlyArray<[string, string | number | boolean | null | undefined]>): vscode.MarkdownString {

@@ -11,7 +11,7 @@ export interface ListSpec<T> {
   /** The row of an empty group (a root shows the view's welcome content instead). */
   empty?: () => string;
   /** How the node shows when it is a group inside a view (not a root). */
-  presentation?: { label: () => string; icon: string; expanded?: boolean; contextValue?: string };
+  presentation?: { label: () => string; icon: string; expanded: boolean; contextValue: string };
   /** The row shown when the server does not offer this list (404), e.g. "This server does not offer company documents". */
   notOffered?: () => string;
   emptyOr404?: EmptyOr404;
@@ -29,13 +29,11 @@ export class ListNode<T> extends ParentNode {
     this.emptyOr404 = spec.emptyOr404;
   }
 
-  treeItem(): vscode.TreeItem {
+  override treeItem(): vscode.TreeItem {
     const p = this.spec.presentation;
-    return this.item(p?.label() ?? this.id, {
-      collapsible: p?.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
-      icon: p && new vscode.ThemeIcon(p.icon),
-      contextValue: p?.contextValue ?? 'group',
-    });
+    if (!p) return super.treeItem();
+    const collapsible = vscode.TreeItemCollapsibleState[p.expanded ? 'Expanded' : 'Collapsed'];
+    return this.item(p.label(), { collapsible, icon: new vscode.ThemeIcon(p.icon), contextValue: p.contextValue });
   }
 
   protected async load(): Promise<TreeNode[]> {

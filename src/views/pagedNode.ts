@@ -19,11 +19,6 @@ export class LoadMoreNode extends TreeNode {
     super(owner, '~more');
   }
 
-  /** The click: loads the next page unless that already happened since this item was shown. */
-  click(): Promise<void> {
-    return this.owner.loadMore(this.shown);
-  }
-
   treeItem(): vscode.TreeItem {
     return this.item(vscode.l10n.t('Load more…'), {
       description: this.total !== null ? vscode.l10n.t('{0} of {1} shown', this.shown, this.total) : undefined,
@@ -53,11 +48,6 @@ export abstract class PagedNode<T> extends ParentNode {
   protected abstract toNode(record: T): TreeNode;
   /** Called after each page with the server's totals (the view title shows them). */
   protected onPage(_page: Pagination<T>): void {}
-
-  /** Roots are never drawn; a paged group inside a view overrides this. */
-  treeItem(): vscode.TreeItem {
-    return this.item(this.id, { collapsible: vscode.TreeItemCollapsibleState.Collapsed });
-  }
 
   /** Number of record rows loaded so far. */
   get loadedCount(): number {

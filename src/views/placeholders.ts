@@ -18,12 +18,6 @@ export function textOr(value: string | null | undefined, placeholder: () => stri
   return typeof value === 'string' && value.trim() !== '' ? value : placeholder();
 }
 
-/** The first of the values that has text, else the placeholder. */
-export function firstText(values: ReadonlyArray<string | null | undefined>, placeholder: () => string): string {
-  for (const v of values) if (typeof v === 'string' && v.trim() !== '') return v;
-  return placeholder();
-}
-
 /** A number in the display language, or "unknown" when the server sent none. */
 export function amountOr(value: number | null | undefined): string {
   return typeof value === 'number' && Number.isFinite(value) ? formatCount(value) : Missing.amount();

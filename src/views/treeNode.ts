@@ -28,15 +28,8 @@ export abstract class TreeNode {
 }
 
 /** What a row shows besides its label. */
-export interface ItemParts {
-  description?: string;
-  icon?: vscode.ThemeIcon;
-  tooltip?: string | vscode.MarkdownString;
-  contextValue?: string;
-  command?: vscode.Command;
-  checkboxState?: vscode.TreeItem['checkboxState'];
-  collapsible?: vscode.TreeItemCollapsibleState;
-}
+export type ItemParts = Pick<vscode.TreeItem, 'description' | 'tooltip' | 'contextValue' | 'command' | 'checkboxState'>
+  & { icon?: vscode.ThemeIcon; collapsible?: vscode.TreeItemCollapsibleState };
 
 /** A leaf that only shows a text (an empty list, a value). */
 export class InfoNode extends TreeNode {
@@ -108,6 +101,11 @@ export abstract class ParentNode extends TreeNode {
     protected readonly notify: ChangeListener,
   ) {
     super(parent, key);
+  }
+
+  /** A root is never drawn (its view shows its children); a group inside a view overrides this. */
+  treeItem(): vscode.TreeItem {
+    return this.item(this.id, { collapsible: vscode.TreeItemCollapsibleState.Collapsed });
   }
 
   /** Fetches the children from the server. Errors are caught by children(). */

@@ -37,7 +37,7 @@ export class NilveraTrees implements vscode.Disposable {
     views: (id: string) => vscode.TreeView<unknown>,
     client: ClientSource,
     ready: () => Promise<boolean>,
-    /** What Check Connection found about a list on the active server (src/shell/listAvailability.ts). */
+    /** What Check Connection found about a list on the active server (src/shell/missingOperation.ts). */
     knownList: (operation: EmptyListRead) => Promise<ListAvailability | undefined> = async () => undefined,
   ) {
     // A list whose bare 404 may mean "nothing to list" as well as "no such operation here".

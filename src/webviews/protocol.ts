@@ -5,15 +5,13 @@
 export const FORM_KINDS = ['company', 'customer', 'certificate', 'settings'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
 
-export type FieldKind = 'text' | 'textarea' | 'select' | 'checkbox' | 'password' | 'date';
-
 /** Checks the page runs as the user types and the host runs again before sending anything. */
 export type FieldRule = 'required' | 'email' | 'phone' | 'postalCode' | 'url' | 'iban' | 'taxId' | 'date' | 'notBeforeStart';
 
 export interface FieldSpec {
   name: string;
   label: string;
-  kind: FieldKind;
+  kind: 'text' | 'textarea' | 'select' | 'checkbox' | 'password' | 'date';
   readOnly?: boolean;
   rules?: FieldRule[];
   /** For `select`: the allowed values and their labels. */

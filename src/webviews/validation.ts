@@ -5,7 +5,7 @@ import type { FieldRule, FieldSpec, FormValues } from './protocol';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 // Digits with the usual separators, optionally a leading +; 7 to 15 digits (E.164 allows 15).
-const PHONE = /^\+?[\d\s().-]+$/;
+const PHONE = /^\+?([\s().-]*\d){7,15}[\s().-]*$/;
 const POSTAL_CODE = /^\d{5}$/; // Turkish postal codes are five digits.
 const URL_LIKE = /^(https?:\/\/)?([a-z0-9-]+\.)+[a-z]{2,}(:\d+)?(\/\S*)?$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -30,33 +30,20 @@ function isValidDate(text: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(text);
 }
 
-function checkRule(rule: FieldRule, value: string, values: FormValues): boolean {
-  switch (rule) {
-    case 'required':
-      return value.trim().length > 0;
-    case 'email':
-      return EMAIL.test(value.trim());
-    case 'phone': {
-      const digits = value.replace(/\D/g, '').length;
-      return PHONE.test(value.trim()) && digits >= 7 && digits <= 15;
-    }
-    case 'postalCode':
-      return POSTAL_CODE.test(value.trim());
-    case 'url':
-      return URL_LIKE.test(value.trim());
-    case 'iban':
-      // "Where it applies": a value that starts like an IBAN must be one; plain account numbers pass.
-      return /^[A-Za-z]{2}/.test(value.trim()) ? isValidIban(value) : /^[\d\s-]+$/.test(value.trim());
-    case 'taxId':
-      return checkTaxId(value.trim()).valid;
-    case 'date':
-      return isValidDate(value.trim());
-    case 'notBeforeStart': {
-      const start = values.StartDate;
-      return typeof start !== 'string' || !isValidDate(start) || !isValidDate(value) || value >= start;
-    }
-  }
-}
+/** Whether a non-empty value passes each rule (`required`: whether it is non-empty). */
+const RULES: Record<FieldRule, (value: string, values: FormValues) => boolean> = {
+  required: (v) => v.trim().length > 0,
+  email: (v) => EMAIL.test(v.trim()),
+  phone: (v) => PHONE.test(v.trim()),
+  postalCode: (v) => POSTAL_CODE.test(v.trim()),
+  url: (v) => URL_LIKE.test(v.trim()),
+  // "Where it applies": a value that starts like an IBAN must be one; plain account numbers pass.
+  iban: (v) => (/^[A-Za-z]{2}/.test(v.trim()) ? isValidIban(v) : /^[\d\s-]+$/.test(v.trim())),
+  taxId: (v) => checkTaxId(v.trim()).valid,
+  date: (v) => isValidDate(v.trim()),
+  notBeforeStart: (v, { StartDate: start }) =>
+    typeof start !== 'string' || !isValidDate(start) || !isValidDate(v) || v >= start,
+};
 
 /** The first rule a field's value breaks, or undefined when it is valid. */
 export function validateField(field: FieldSpec, values: FormValues): FieldRule | undefined {
@@ -64,10 +51,10 @@ export function validateField(field: FieldSpec, values: FormValues): FieldRule |
   const raw = values[field.name];
   const value = typeof raw === 'string' ? raw : '';
   const rules = field.rules ?? [];
-  if (rules.includes('required') && !checkRule('required', value, values)) return 'required';
+  if (rules.includes('required') && !RULES.required(value, values)) return 'required';
   if (value.trim() === '') return undefined;
   for (const rule of rules) {
-    if (rule !== 'required' && !checkRule(rule, value, values)) return rule;
+    if (rule !== 'required' && !RULES[rule](value, values)) return rule;
   }
   return undefined;
 }

@@ -323,6 +323,12 @@ suite('Webview forms', function () {
     assert.equal(after?.Description, 'Renewed');
     assert.equal(after?.Password, secret, 'an empty password field keeps the stored password');
 
+    // Changed elsewhere (the portal, another window): Reload shows the server's record.
+    const client = (await api.testing.services.client()) as unknown as { certificates: { update(c: unknown): Promise<unknown> } };
+    await client.certificates.update({ ...after, Description: 'Changed elsewhere' });
+    const fresh = await send(key, { type: 'reload' });
+    assert.ok(fresh.ok && fresh.values?.Description === 'Changed elsewhere', JSON.stringify(fresh));
+
     const backwards = await send(key, { type: 'save', values: { ...reloaded.values, StartDate: '2026-05-01', EndDate: '2026-04-01' } });
     assert.ok(!backwards.ok && backwards.fieldErrors.EndDate, JSON.stringify(backwards));
     await closeAll();

@@ -15,11 +15,12 @@ import type {
   MailingSettingResponse,
 } from '../../api/types';
 import type { ClientSource } from '../clientSource';
-import { datePart, detailsTooltip, escapeMarkdown } from '../format';
+import { escapeMarkdown } from '../../domain/markdown';
+import { datePart, detailsTooltip } from '../format';
 import { ListNode, type ListSpec } from '../listNode';
 import { ListedCompanyNode } from './companyListNodes';
 import { InfoNode, ParentNode, TreeNode, type ChangeListener, type ItemParts } from '../treeNode';
-import { amountOr, firstText, Missing, textOr } from '../placeholders';
+import { amountOr, Missing, textOr } from '../placeholders';
 
 export type AccountGroupKey = 'company' | 'companies' | 'modules' | 'credits' | 'alerts' | 'campaigns' | 'exchangeRates' | 'mailing' | 'taxOffice';
 
@@ -65,10 +66,6 @@ export class AccountRoot extends ParentNode {
     private readonly client: ClientSource,
   ) {
     super(undefined, 'account', notify);
-  }
-
-  treeItem(): vscode.TreeItem {
-    return this.item('account');
   }
 
   /** The group showing `key`, once the root's children exist. */
@@ -171,11 +168,11 @@ export class AccountRoot extends ParentNode {
         notOffered: () => vscode.l10n.t('This server does not offer campaigns'),
         fetch: async () => (await c()).account.campaigns(),
         toNode: (cp, p) =>
-          value(p, `campaign-${cp.Name}-${cp.CreatedDate}`, firstText([cp.Name, cp.Subject], Missing.name), vscode.l10n.t('until {0}', textOr(datePart(cp.EndDate), Missing.date)), {
+          value(p, `campaign-${cp.Name}-${cp.CreatedDate}`, textOr(cp.Name, () => textOr(cp.Subject, Missing.name)), vscode.l10n.t('until {0}', textOr(datePart(cp.EndDate), Missing.date)), {
             icon: new vscode.ThemeIcon(cp.Url ? 'link-external' : 'megaphone'),
             contextValue: cp.Url ? 'campaign.link' : 'campaign',
             command: cp.Url ? { command: TreeCommands.accountOpenCampaign, title: vscode.l10n.t('Open Campaign'), arguments: [cp.Url] } : undefined,
-            tooltip: new vscode.MarkdownString(`**${escapeMarkdown(firstText([cp.Subject, cp.Name], Missing.name))}**\n\n${escapeMarkdown(textOr(cp.Content, Missing.content))}`),
+            tooltip: new vscode.MarkdownString(`**${escapeMarkdown(textOr(cp.Subject, () => textOr(cp.Name, Missing.name)))}**\n\n${escapeMarkdown(textOr(cp.Content, Missing.content))}`),
           }),
       }),
       group<[string, string]>('exchangeRates', 'graph-line', {

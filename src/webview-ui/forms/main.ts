@@ -9,6 +9,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { FieldSpec, FormSpec, FormValues, HostMessage, PageMessage, PersistedPageState } from '../../webviews/protocol';
+import { checkTaxId } from '../../domain/taxId';
 import { changedFields, formProblems } from '../../webviews/validation';
 import styles from './styles.css';
 
@@ -53,17 +54,16 @@ function isDirty(): boolean {
 
 /** Values without passwords: what may be kept in the webview state and sent as a draft. */
 function shareableValues(): FormValues {
-  const out: FormValues = {};
   const secret = new Set(fields().filter((f) => f.kind === 'password').map((f) => f.name));
-  for (const [k, v] of Object.entries(values)) if (!secret.has(k)) out[k] = v;
-  return out;
+  return Object.fromEntries(Object.entries(values).filter(([k]) => !secret.has(k)));
 }
 
 function persist(): void {
   if (!spec) return;
   const dirty = isDirty();
-  vscode.setState({ kind: spec.kind, recordKey: spec.recordKey, ...(dirty ? { draft: shareableValues() } : {}) });
-  vscode.postMessage({ type: 'draft', dirty, values: shareableValues() });
+  const draft = shareableValues();
+  vscode.setState({ kind: spec.kind, recordKey: spec.recordKey, ...(dirty ? { draft } : {}) });
+  vscode.postMessage({ type: 'draft', dirty, values: draft });
 }
 
 type RequestMessage = Extract<PageMessage, { requestId: number }>;
@@ -213,10 +213,8 @@ function update(): void {
   const [save, reload, lookup] = [byId('save'), byId('reload'), byId('lookup')];
   if (save) save.disabled = busy || !dirty || invalid;
   if (reload) reload.disabled = busy;
-  if (lookup && spec.lookupField) {
-    const taxField = fields().find((f) => f.name === spec?.lookupField);
-    lookup.disabled = busy || !taxField || formProblems([{ ...taxField, rules: ['required', 'taxId'] }], {}, values)[taxField.name] !== undefined;
-  }
+  const taxNumber = spec.lookupField && values[spec.lookupField];
+  if (lookup) lookup.disabled = busy || typeof taxNumber !== 'string' || !checkTaxId(taxNumber).valid;
   const banner = document.getElementById('form-errors');
   if (banner) {
     banner.replaceChildren();

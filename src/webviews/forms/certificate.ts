@@ -49,12 +49,9 @@ export function certificateForm(initial: CertificateResponse | undefined): FormM
     areas: ['certificates'],
     initialTitle: () => (current ? vscode.l10n.t('Certificate: {0}', current.SerialNo ?? String(current.ID)) : vscode.l10n.t('Add Certificate')),
     async load(client) {
-      const idMatch = /^certificate:(\d+)$/.exec(model.recordKey);
-      if (idMatch) {
-        // Re-read so "Reload" and a restored panel show the server's record.
-        const found = (await client.certificates.list()).find((c) => c.ID === Number(idMatch[1]));
-        if (found) current = found;
-      }
+      // Re-read so "Reload" and a restored panel show the server's record.
+      const id = current?.ID;
+      if (id !== undefined) current = (await client.certificates.list()).find((c) => c.ID === id) ?? current;
       // The date fields show the date part of the server's date-times ("2025-01-31T00:00:00").
       const day = (v: string | null | undefined) => (v ?? '').slice(0, 10);
       if (!current) return { title: vscode.l10n.t('Add Certificate'), sections: sections(true), values: { SerialNo: '', Type: 'MALIMUHUR', StartDate: '', EndDate: '', Description: '', Password: '' } };

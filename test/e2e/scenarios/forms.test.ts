@@ -176,8 +176,12 @@ test('customer and certificate forms (dark theme): a 422 at the field, look-up, 
   await form.locator('#field-TaxNumber-error').filter({ hasText: 'A customer with this tax number exists.' }).waitFor();
   await wb.screenshot('422 from the sandbox at the tax number');
 
+  const lookupDisabled = () => form.locator('#lookup').evaluate((el) => (el as HTMLButtonElement).disabled);
+  await type(form, 'TaxNumber', '12345');
+  assert.equal(await lookupDisabled(), true, 'no look-up for a number that is neither a VKN nor a TCKN');
   await type(form, 'TaxNumber', fresh.TaxNumber);
   await type(form, 'Name', '');
+  assert.equal(await lookupDisabled(), false, 'look-up offered for a valid tax number');
   await form.locator('#lookup').click();
   await waitForSandbox(async () => ((await valueOf(form, 'Name')) === fresh!.Title ? true : undefined), 'the registry title in the form');
   await wb.screenshot('filled from the registry');

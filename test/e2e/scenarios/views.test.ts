@@ -309,6 +309,8 @@ test('documents, certificates, identifications, account; an API error becomes an
     await wb.screenshot('error item with retry');
     await errorRow.click();
     await row(wb, 'Company Documents', 'faaliyet-belgesi.pdf').waitFor();
+    // The pointer leaves the first row, whose hover card would otherwise cover the rows below it.
+    await page.mouse.move(700, 450);
 
     await menu(wb, 'Company Documents', 'faaliyet-belgesi.pdf', 'Delete Document');
     await dialogButton(wb, 'Delete');

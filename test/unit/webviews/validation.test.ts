@@ -64,8 +64,18 @@ test('parsePersistedState reads only a known form kind and a short record key', 
   assert.equal(parsePersistedState(undefined), undefined);
 });
 
-test('field rules: e-mail, postal code, tax number checksum, dates in order', () => {
+test('field rules: e-mail, phone, web address, postal code, tax number checksum, dates in order', () => {
   const field = (name: string) => fields.find((f) => f.name === name)!;
+  const phone: FieldSpec = { name: 'Phone', label: 'Phone', kind: 'text', rules: ['phone'] };
+  for (const ok of ['+90 (212) 555-12 34', '2125551234', '1234567', ' 0 212 555 12 34 ', '123456789012345']) {
+    assert.equal(validateField(phone, { Phone: ok }), undefined, ok);
+  }
+  for (const bad of ['123456', '1234567890123456', '212 555 12 3x', '90+2125551234', '++902125551234']) {
+    assert.equal(validateField(phone, { Phone: bad }), 'phone', bad);
+  }
+  const web: FieldSpec = { name: 'WebSite', label: 'Web site', kind: 'text', rules: ['url'] };
+  assert.equal(validateField(web, { WebSite: 'https://www.firma.com.tr/iletisim' }), undefined);
+  assert.equal(validateField(web, { WebSite: 'firma' }), 'url');
   assert.equal(validateField(field('Email'), { Email: 'muhasebe@' }), 'email');
   assert.equal(validateField(field('Email'), { Email: 'muhasebe@firma.com.tr' }), undefined);
   assert.equal(validateField(field('Email'), { Email: '' }), undefined, 'empty optional fields are valid');
