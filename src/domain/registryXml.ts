@@ -10,7 +10,9 @@
 //   consumer keeps the taxpayer). Text is taken only once the '<' after it has arrived, so a chunk may
 //   end anywhere: inside a multi-byte character, a tag or an entity.
 // - Only the one unfinished piece at the end of a chunk is held back, so memory stays flat.
-import { BANG, COLON, DQUOTE as DQ, GT, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ } from './xmlChars';
+import {
+  BANG, COLON, DQUOTE as DQ, GT, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ,
+} from './xmlChars';
 
 export interface RegistryAlias {
   Name: string;

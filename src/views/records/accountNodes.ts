@@ -167,13 +167,17 @@ export class AccountRoot extends ParentNode {
         label: () => vscode.l10n.t('Campaigns'),
         notOffered: () => vscode.l10n.t('This server does not offer campaigns'),
         fetch: async () => (await c()).account.campaigns(),
-        toNode: (cp, p) =>
-          value(p, `campaign-${cp.Name}-${cp.CreatedDate}`, textOr(cp.Name, () => textOr(cp.Subject, Missing.name)), vscode.l10n.t('until {0}', textOr(datePart(cp.EndDate), Missing.date)), {
+        toNode: (cp, p) => {
+          // The row is named by the campaign's name, its tooltip by its subject; each falls back on the other.
+          const name = textOr(cp.Name, () => textOr(cp.Subject, Missing.name));
+          const subject = textOr(cp.Subject, () => textOr(cp.Name, Missing.name));
+          return value(p, `campaign-${cp.Name}-${cp.CreatedDate}`, name, vscode.l10n.t('until {0}', textOr(datePart(cp.EndDate), Missing.date)), {
             icon: new vscode.ThemeIcon(cp.Url ? 'link-external' : 'megaphone'),
             contextValue: cp.Url ? 'campaign.link' : 'campaign',
             command: cp.Url ? { command: TreeCommands.accountOpenCampaign, title: vscode.l10n.t('Open Campaign'), arguments: [cp.Url] } : undefined,
-            tooltip: new vscode.MarkdownString(`**${escapeMarkdown(textOr(cp.Subject, () => textOr(cp.Name, Missing.name)))}**\n\n${escapeMarkdown(textOr(cp.Content, Missing.content))}`),
-          }),
+            tooltip: new vscode.MarkdownString(`**${escapeMarkdown(subject)}**\n\n${escapeMarkdown(textOr(cp.Content, Missing.content))}`),
+          });
+        },
       }),
       group<[string, string]>('exchangeRates', 'graph-line', {
         label: () => vscode.l10n.t('Exchange Rates'),
