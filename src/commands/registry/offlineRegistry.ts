@@ -261,10 +261,8 @@ export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs
   const registry = await import('../../registry');
   const root = indexRoot(ctx);
   const available: Array<{ aliasType: AliasType; userType: GlobalUserType; downloadedAt: string; taxpayers: number }> = [];
-  for (const a of ALIAS_TYPES) {
-    for (const u of GLOBAL_USER_TYPES) {
-      if (args.aliasType && args.aliasType !== a) continue;
-      if (args.userType && args.userType !== u) continue;
+  for (const a of args.aliasType ? [args.aliasType] : ALIAS_TYPES) {
+    for (const u of args.userType ? [args.userType] : GLOBAL_USER_TYPES) {
       const folder = registry.currentIndexFolder(registry.indexStorageDir(root, a, u));
       if (!folder) continue;
       const meta = JSON.parse(fs.readFileSync(path.join(folder, 'meta.json'), 'utf8')) as { downloadedAt: string; taxpayers: number };
