@@ -68,11 +68,12 @@ test('a worker that fails mid-build fails the build with its reason; the previou
   await buildIndex(storage, slowly(list(2000)), source);
   const previous = currentIndexFolder(storage);
   // The temporary folder disappears halfway (a disk cleaner, say): the worker's next spilled run cannot
-  // be written, or, when the worker has only just started by then, its records file cannot be created.
+  // be written, or, when the worker has only just started by then, its records file or the records'
+  // dictionary (written with the first block) cannot be created.
   const removeBuildFolder = () => {
     for (const f of fs.readdirSync(storage)) if (f.startsWith('tmp-')) fs.rmSync(path.join(storage, f), { recursive: true, force: true });
   };
-  await assert.rejects(buildIndex(storage, slowly(list(20000), removeBuildFolder), source, { wordPairsInMemory: 5000 }), /ENOENT.*(run-\d+\.tmp|records\.z)/, 'the worker\'s own error: its file could not be written');
+  await assert.rejects(buildIndex(storage, slowly(list(20000), removeBuildFolder), source, { wordPairsInMemory: 5000 }), /ENOENT.*(run-\d+\.tmp|records\.(z|dict))/, 'the worker\'s own error: its file could not be written');
   assert.equal(currentIndexFolder(storage), previous, 'the previous index is still the current one');
   assert.deepEqual(fs.readdirSync(storage).filter((f) => f.startsWith('tmp-')), []);
   const reader = RegistryIndexReader.openFolder(currentIndexFolder(storage)!);
