@@ -66,7 +66,8 @@ export const registryRoutes: RouteSpec[] = [
   route('GET', '/general/GlobalCompany/Search/{searchText}', 'registry.search', ({ app, params, query }) =>
     noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details)),
   ),
-  route('GET', '/general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}', 'registry.info', ({ app, params, query, res }) => {
+  route('GET', '/general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}', 'registry.info', (ctx) => {
+    const { app, params, query, res } = ctx;
     const document = userType(query);
     const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
     // Spec-silent (behaviour point registryLookupMissing): 404 by default, while Check/TaxNumber answers [].
@@ -95,7 +96,8 @@ export const registryRoutes: RouteSpec[] = [
     },
     { write: false },
   ),
-  route('GET', '/general/GlobalCompany/Check/TaxNumber/{TaxNumber}', 'registry.checkTaxNumber', ({ app, params, query }) => {
+  route('GET', '/general/GlobalCompany/Check/TaxNumber/{TaxNumber}', 'registry.checkTaxNumber', (ctx) => {
+    const { app, params, query } = ctx;
     const document = userType(query);
     const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
     return e ? infoRows(e, document) : [];
@@ -104,7 +106,8 @@ export const registryRoutes: RouteSpec[] = [
     const document = userType(query);
     return app.registry.searchTitle(params.Name, SEARCH_LIMIT, document).flatMap((e) => infoRows(e, document));
   }),
-  route('GET', '/general/GlobalCompany/{AliasType}/{GlobalUserType}', 'registry.downloadList', async ({ app, params, res, zipFault }) => {
+  route('GET', '/general/GlobalCompany/{AliasType}/{GlobalUserType}', 'registry.downloadList', async (ctx) => {
+    const { app, params, res, zipFault } = ctx;
     const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
     const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');
     await streamRegistryZip(app.registry, aliasType, document, res, zipFault, app.behaviour.answerFor('registryZipEncoding'), app.preparedLists);
