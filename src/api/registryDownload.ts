@@ -182,22 +182,17 @@ export function downloadRegistryList(
   return http.stream(spec, opts, async (body, signal, contentLength) => {
     const sink = target.kind === 'file' ? fileSink(target.path) : bufferSink(contentLength !== undefined ? Math.floor(contentLength * 0.75) : undefined);
     const decoder = new RegistryBodyDecoder();
-    // Decoded ZIP bytes go to the sink and, when asked, to the reader on the way at once.
-    const deliver = (out: Buffer): Promise<unknown> => (target.onZipBytes ? Promise.all([sink.write(out), target.onZipBytes(out)]) : sink.write(out));
     let bytes = 0;
-    const report = (n: number) => {
-      bytes += n;
+    // Decoded ZIP bytes go to the sink and, when asked, to the reader on the way at once.
+    const deliver = async (out: Buffer): Promise<void> => {
+      if (!out.length) return;
+      await (target.onZipBytes ? Promise.all([sink.write(out), target.onZipBytes(out)]) : sink.write(out));
+      bytes += out.length;
       target.onProgress?.(bytes);
     };
     try {
       try {
-        for await (const chunk of body) {
-          const out = decoder.push(chunk);
-          if (out.length) {
-            await deliver(out);
-            report(out.length);
-          }
-        }
+        for await (const chunk of body) await deliver(decoder.push(chunk));
       } catch (err) {
         if (err instanceof Base64BodyError) throw malformed(err.message);
         // A body that stops short of its Content-Length is a truncated download.
@@ -212,10 +207,7 @@ export function downloadRegistryList(
       } catch (err) {
         throw malformed((err as Error).message);
       }
-      if (last.length) {
-        await deliver(last);
-        report(last.length);
-      }
+      await deliver(last);
       const check = async (zip: { path: string } | { buffer: Buffer }): Promise<void> => {
         if (await target.checkedOnTheWay?.(zip).catch(() => false)) return;
         await verifyZip(zip, signal);
@@ -245,12 +237,9 @@ async function verifyZip(zip: { path: string } | { buffer: Buffer }, signal: Abo
  * which: a ZIP signature ("PK" and a record number), a quote (after optional whitespace), or a base64
  * character. Content-Type is not trusted (proxies rewrite it). Each form streams.
  */
-export type RegistryBodyEncoding = 'jsonBase64' | 'textBase64' | 'rawZip';
-
-export class RegistryBodyDecoder {
+class RegistryBodyDecoder {
   private head = Buffer.alloc(0);
   private inner: { push(chunk: Uint8Array): Buffer; end(): Buffer } | undefined;
-  encoding: RegistryBodyEncoding | undefined;
 
   push(chunk: Uint8Array): Buffer {
     if (this.inner) return this.inner.push(chunk);
@@ -260,13 +249,10 @@ export class RegistryBodyDecoder {
     if (start < 0 || (start === 0 && this.head.length < 3)) return Buffer.alloc(0);
     const first = this.head[start];
     if (start === 0 && first === 0x50 && this.head[1] === 0x4b && this.head[2] < 0x20) {
-      this.encoding = 'rawZip';
       this.inner = { push: (c) => Buffer.from(c), end: () => Buffer.alloc(0) };
     } else if (first === 0x22) {
-      this.encoding = 'jsonBase64';
       this.inner = new Base64JsonStringDecoder();
     } else if (/[A-Za-z0-9+/]/.test(String.fromCharCode(first))) {
-      this.encoding = 'textBase64';
       this.inner = new Base64JsonStringDecoder({ unquoted: true });
     } else {
       throw new Base64BodyError(`the body is neither a ZIP nor base64 (it starts with byte 0x${first.toString(16).padStart(2, '0')})`);

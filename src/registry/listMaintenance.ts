@@ -77,14 +77,8 @@ export function listNeedingIndex(globalStoragePath: string, aliasType: AliasType
 
 /** Every list whose index must be rebuilt from its ZIP. */
 export function listsNeedingIndex(globalStoragePath: string): ListNeedingIndex[] {
-  const out: ListNeedingIndex[] = [];
-  for (const aliasType of ALIAS_TYPES) {
-    for (const userType of GLOBAL_USER_TYPES) {
-      const state = listNeedingIndex(globalStoragePath, aliasType, userType);
-      if (state) out.push(state);
-    }
-  }
-  return out;
+  const lists = ALIAS_TYPES.flatMap((a) => GLOBAL_USER_TYPES.map((u) => listNeedingIndex(globalStoragePath, a, u)));
+  return lists.filter((list) => list !== undefined);
 }
 
 /** The ZIP a rebuild reads: the recorded one if it is still there, else the default one. */

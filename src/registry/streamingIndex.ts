@@ -85,62 +85,55 @@ export class IndexDeferredError extends Error {
  */
 export async function downloadAndIndex(download: ZipDownload, zipPath: string, storageDir: string, kind: ListKind, options: DownloadIndexOptions = {}): Promise<DownloadedIndex> {
   try {
-    return await downloadAndIndexInto(download, zipPath, storageDir, kind, options);
+    const live = new StreamingIndex(storageDir, options);
+    const downloaded = await download({
+      onZipBytes: (bytes) => live.write(bytes),
+      checkedOnTheWay: async (zip) => 'path' in zip && (await live.complete(zip.path)).pending !== undefined,
+    }).catch(async (error: unknown) => {
+      await live.abandon();
+      throw error;
+    });
+    const zipBytes = downloaded.bytes;
+    const savedPath = path.resolve(downloaded.path ?? zipPath);
+    const held = downloaded.heldTarget ? { heldTarget: downloaded.heldTarget } : {};
+    const downloadedAt = new Date();
+    const source = { ...kind, zipBytes, zipPath: savedPath, downloadedAt };
+    // Until its index is in place, the finished ZIP is marked to be indexed: a window that dies (or a file
+    // held by another program) costs a rebuild from the ZIP at the next start, not the download.
+    const request = { zipPath: savedPath, downloadedAt: downloadedAt.toISOString(), pid: process.pid };
+    await requestReindex(storageDir, request);
+    try {
+      const streamed = await live.complete(savedPath);
+      let installed: DownloadedIndex;
+      if (streamed.pending) {
+        try {
+          const meta = await streamed.pending.finish(source);
+          options.beforeInstall?.();
+          await streamed.pending.install();
+          installed = { meta, zipBytes, zipPath: savedPath, ...held, streamed: true, writtenIn: streamed.pending.writtenIn };
+        } catch (error) {
+          await streamed.pending.abandon();
+          throw error;
+        }
+      } else {
+        if (options.signal?.aborted) throw new IndexBuildCancelledError();
+        options.beforeInstall?.();
+        const meta = await buildIndexFromZip(savedPath, storageDir, source, options);
+        installed = { meta, zipBytes, zipPath: savedPath, ...held, streamed: false, notStreamedBecause: streamed.reason };
+      }
+      await clearReindexRequest(storageDir, request);
+      return installed;
+    } catch (error) {
+      // Kept for later only when a file stayed held; a cancel or a list that cannot be read is not retried.
+      if (!(error instanceof FileLockedError)) {
+        await clearReindexRequest(storageDir, request);
+        throw error;
+      }
+      throw new IndexDeferredError(savedPath, zipBytes, error);
+    }
   } finally {
     // The build is over (its worker has given every buffer back, or is gone): nothing to keep them for.
     releaseBatchBuffers();
-  }
-}
-
-async function downloadAndIndexInto(download: ZipDownload, zipPath: string, storageDir: string, kind: ListKind, options: DownloadIndexOptions): Promise<DownloadedIndex> {
-  const live = new StreamingIndex(storageDir, options);
-  let downloaded: { bytes: number; path?: string; heldTarget?: string };
-  try {
-    downloaded = await download({
-      onZipBytes: (bytes) => live.write(bytes),
-      checkedOnTheWay: async (zip) => 'path' in zip && (await live.complete(zip.path)).pending !== undefined,
-    });
-  } catch (error) {
-    await live.abandon();
-    throw error;
-  }
-  const zipBytes = downloaded.bytes;
-  const savedPath = path.resolve(downloaded.path ?? zipPath);
-  const held = downloaded.heldTarget ? { heldTarget: downloaded.heldTarget } : {};
-  const downloadedAt = new Date();
-  const source = { ...kind, zipBytes, zipPath: savedPath, downloadedAt };
-  // Until its index is in place, the finished ZIP is marked to be indexed: a window that dies (or a file
-  // held by another program) costs a rebuild from the ZIP at the next start, not the download.
-  const request = { zipPath: savedPath, downloadedAt: downloadedAt.toISOString(), pid: process.pid };
-  await requestReindex(storageDir, request);
-  try {
-    const streamed = await live.complete(savedPath);
-    let installed: DownloadedIndex;
-    if (streamed.pending) {
-      try {
-        const meta = await streamed.pending.finish(source);
-        options.beforeInstall?.();
-        await streamed.pending.install();
-        installed = { meta, zipBytes, zipPath: savedPath, ...held, streamed: true, writtenIn: streamed.pending.writtenIn };
-      } catch (error) {
-        await streamed.pending.abandon();
-        throw error;
-      }
-    } else {
-      if (options.signal?.aborted) throw new IndexBuildCancelledError();
-      options.beforeInstall?.();
-      const meta = await buildIndexFromZip(savedPath, storageDir, source, options);
-      installed = { meta, zipBytes, zipPath: savedPath, ...held, streamed: false, notStreamedBecause: streamed.reason };
-    }
-    await clearReindexRequest(storageDir, request);
-    return installed;
-  } catch (error) {
-    // Kept for later only when a file stayed held; a cancel or a list that cannot be read is not retried.
-    if (!(error instanceof FileLockedError)) {
-      await clearReindexRequest(storageDir, request);
-      throw error;
-    }
-    throw new IndexDeferredError(savedPath, zipBytes, error);
   }
 }
 

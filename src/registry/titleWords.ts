@@ -299,8 +299,9 @@ export class TitleWords {
  */
 class RunReader {
   private readonly fd: number;
-  // One per run, all open during the merge (the build's peak): kept small.
-  private buf = Buffer.allocUnsafe(1 << 18);
+  // Holds the current group (valid until advance()). One per run, all open during the merge (the
+  // build's peak): kept small.
+  buffer = Buffer.allocUnsafe(1 << 18);
   private start = 0;
   private end = 0;
   private filePos = 0;
@@ -318,11 +319,6 @@ class RunReader {
     this.advance();
   }
 
-  /** The buffer holding the current group (valid until advance()). */
-  get buffer(): Buffer {
-    return this.buf;
-  }
-
   /** Moves to the next group. */
   advance(): void {
     this.start = this.deltasEnd;
@@ -331,7 +327,7 @@ class RunReader {
       return;
     }
     this.fill(40);
-    const r = new ByteReader(this.buf, this.start, this.end);
+    const r = new ByteReader(this.buffer, this.start, this.end);
     const wordDelta = r.uvarint();
     this.count = r.uvarint();
     this.last = r.uvarint();
@@ -345,23 +341,23 @@ class RunReader {
 
   close(): void {
     fs.closeSync(this.fd);
-    discard(this.buf);
+    discard(this.buffer);
   }
 
   /** At least n unread bytes in the buffer, unless the file ends first (then false). */
   private fill(n: number): boolean {
     if (this.end - this.start >= n) return true;
-    if (n > this.buf.length) {
+    if (n > this.buffer.length) {
       const bigger = Buffer.allocUnsafe(n);
-      this.buf.copy(bigger, 0, this.start, this.end);
-      this.buf = bigger;
+      this.buffer.copy(bigger, 0, this.start, this.end);
+      this.buffer = bigger;
     } else {
-      this.buf.copy(this.buf, 0, this.start, this.end);
+      this.buffer.copy(this.buffer, 0, this.start, this.end);
     }
     this.end -= this.start;
     this.start = 0;
-    while (!this.eof && this.end < this.buf.length) {
-      const read = fs.readSync(this.fd, this.buf, this.end, this.buf.length - this.end, this.filePos);
+    while (!this.eof && this.end < this.buffer.length) {
+      const read = fs.readSync(this.fd, this.buffer, this.end, this.buffer.length - this.end, this.filePos);
       if (read === 0) this.eof = true;
       this.filePos += read;
       this.end += read;

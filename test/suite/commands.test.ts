@@ -11,7 +11,8 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import type { BulkCheckResult } from '../../src/commands/registry/bulkCheck';
-import type { DownloadOutcome, OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
+import type { OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
+import type { DownloadedIndex } from '../../src/registry';
 import type { RegistryDetail } from '../../src/commands/registry/registryDetail';
 import { addAsCustomer } from '../../src/commands/registry/customerActions';
 import { RegistryDetailProvider } from '../../src/commands/registry/detailDocument';
@@ -281,20 +282,20 @@ suite('Palette commands', function () {
       // The file may be gone between the listing and the stat (renamed or removed): no size then.
       if (part && (fs.statSync(path.join(folder, part), { throwIfNoEntry: false })?.size ?? 0) > 0) cancel.cancel();
     }, 2);
-    const cancelled = await exec<DownloadOutcome | undefined>(PaletteCommands.registryDownload, { aliasType: 'PK', userType: 'Invoice', folder, cancellation: cancel.token });
+    const cancelled = await exec<DownloadedIndex | undefined>(PaletteCommands.registryDownload, { aliasType: 'PK', userType: 'Invoice', folder, cancellation: cancel.token });
     clearInterval(watcher);
     assert.equal(cancelled, undefined);
     assert.ok(cancel.token.isCancellationRequested, 'the download ended before it could be cancelled');
     assert.deepEqual(fs.readdirSync(folder), [], 'a cancelled download must leave nothing behind');
     assert.ok(!prompts.messages.some((m) => m.level === 'error'), 'a cancel is silent');
 
-    const outcome = await exec<DownloadOutcome>(PaletteCommands.registryDownload, { aliasType: 'PK', userType: 'Invoice', folder });
+    const outcome = await exec<DownloadedIndex>(PaletteCommands.registryDownload, { aliasType: 'PK', userType: 'Invoice', folder });
     assert.ok(outcome);
     assert.deepEqual(fs.readdirSync(folder), ['registry-PK-Invoice.zip']);
     assert.equal(fs.statSync(outcome.zipPath).size, outcome.zipBytes);
-    assert.ok(outcome.taxpayers > 100_000, `${outcome.taxpayers} taxpayers`);
-    assert.equal(outcome.indexedWhileDownloading, true, 'the sandbox ZIP (one deflated XML entry) is indexed as it downloads');
-    assert.equal(outcome.indexWrittenIn, 'worker', 'the records and title words are written in the worker thread (dist/registryIndexWorker.js), off the extension host thread');
+    assert.ok(outcome.meta.taxpayers > 100_000, `${outcome.meta.taxpayers} taxpayers`);
+    assert.equal(outcome.streamed, true, 'the sandbox ZIP (one deflated XML entry) is indexed as it downloads');
+    assert.equal(outcome.writtenIn, 'worker', 'the records and title words are written in the worker thread (dist/registryIndexWorker.js), off the extension host thread');
 
     // Offline: no request reaches the server.
     sandbox.resetRequestLog();

@@ -11,7 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PaletteCommands, ReconciliationCommands } from '../../src/constants';
-import type { DownloadOutcome, OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
+import type { OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
+import type { DownloadedIndex } from '../../src/registry';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import type { ReconciliationTestHook } from '../../src/reconciliation/register';
@@ -33,7 +34,7 @@ suite('Windows file locks in the extension host', function () {
   const locks = new WindowsFileLocks();
   const NEW_TAXPAYER = completeVkn('975310864');
 
-  const download = (folder: string) => vscode.commands.executeCommand<DownloadOutcome | undefined>(PaletteCommands.registryDownload, { aliasType: 'PK', userType: 'Invoice', folder });
+  const download = (folder: string) => vscode.commands.executeCommand<DownloadedIndex | undefined>(PaletteCommands.registryDownload, { aliasType: 'PK', userType: 'Invoice', folder });
   const search = (query: string) => vscode.commands.executeCommand<OfflineSearchOutcome | undefined>(PaletteCommands.registrySearchOffline, { aliasType: 'PK', userType: 'Invoice', query, noOpen: true });
   const warnings = () => prompts.messages.filter((m) => m.level === 'warning');
 
@@ -62,14 +63,14 @@ suite('Windows file locks in the extension host', function () {
     await fetch(`${sandbox.url}/__sandbox/registry`, { method: 'POST', body: JSON.stringify({ action: 'register', TaxNumber: NEW_TAXPAYER, Title: 'KİLİTLİ DOSYA SONRASI A.Ş.' }) });
     locks.hold(held, { code: 'EBUSY' });
     prompts.messages.length = 0;
-    let outcome: DownloadOutcome | undefined;
+    let outcome: DownloadedIndex | undefined;
     try {
       outcome = await download(folder);
     } finally {
       locks.release(held);
     }
     assert.ok(outcome, JSON.stringify(prompts.messages));
-    assert.equal(outcome.heldZip, held);
+    assert.equal(outcome.heldTarget, held);
     assert.equal(path.basename(outcome.zipPath), 'registry-PK-Invoice (2).zip');
     const message = warnings().find((m) => m.text.includes('is open in another program'));
     assert.ok(message, JSON.stringify(prompts.messages));

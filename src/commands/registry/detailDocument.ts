@@ -14,32 +14,20 @@ function formatDate(iso: string | undefined): string {
 }
 
 function fieldLabel(name: string): string {
-  switch (name) {
-    case 'TaxDepartment':
-      return vscode.l10n.t('Tax office');
-    case 'Address':
-      return vscode.l10n.t('Address');
-    case 'District':
-      return vscode.l10n.t('District');
-    case 'City':
-      return vscode.l10n.t('City');
-    case 'Country':
-      return vscode.l10n.t('Country');
-    case 'PostalCode':
-      return vscode.l10n.t('Postal code');
-    case 'Phone':
-      return vscode.l10n.t('Phone');
-    case 'Fax':
-      return vscode.l10n.t('Fax');
-    case 'Email':
-      return vscode.l10n.t('E-mail');
-    case 'WebSite':
-      return vscode.l10n.t('Website');
-    case 'ModuleType':
-      return vscode.l10n.t('Module');
-    default:
-      return name;
-  }
+  const labels: Record<string, string> = {
+    TaxDepartment: vscode.l10n.t('Tax office'),
+    Address: vscode.l10n.t('Address'),
+    District: vscode.l10n.t('District'),
+    City: vscode.l10n.t('City'),
+    Country: vscode.l10n.t('Country'),
+    PostalCode: vscode.l10n.t('Postal code'),
+    Phone: vscode.l10n.t('Phone'),
+    Fax: vscode.l10n.t('Fax'),
+    Email: vscode.l10n.t('E-mail'),
+    WebSite: vscode.l10n.t('Website'),
+    ModuleType: vscode.l10n.t('Module'),
+  };
+  return labels[name] ?? name;
 }
 
 function escapeCell(text: string): string {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
 import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../../api/types';
 import type { Taxpayer } from '../../domain/registryXml';
-import type { RegistryIndexReader } from '../../registry';
+import type { DownloadedIndex, RegistryIndexReader } from '../../registry';
 import { isApiError } from '../../shell/apiContract';
 import { formatBytes, formatCount, formatDateTime } from '../../shell/displayFormat';
 import { UserFacingError } from '../../shell/errorMessages';
@@ -30,20 +30,6 @@ export interface DownloadArgs {
   folder?: string;
   /** Tests: cancels like the notification's Cancel button. */
   cancellation?: vscode.CancellationToken;
-}
-
-export interface DownloadOutcome {
-  /** Where the ZIP is (another name beside the one asked for, when another program held that one). */
-  zipPath: string;
-  /** The ZIP asked for, when another program held it. */
-  heldZip?: string;
-  zipBytes: number;
-  taxpayers: number;
-  downloadedAt: string;
-  /** Whether the index was built while the ZIP downloaded (else from the finished file). */
-  indexedWhileDownloading: boolean;
-  /** Where the records and title words were written while downloading (a worker thread, unless none can start). */
-  indexWrittenIn?: 'worker' | 'thread';
 }
 
 /** The last opened index, kept open between searches (its word dictionary is loaded once), marked as in use. */
@@ -101,7 +87,7 @@ function downloadProgress(progress: vscode.Progress<{ message?: string }>) {
 }
 
 /** "Download Registry List": the ZIP to disk and the offline index built on the way, cancellable. */
-export async function downloadRegistryList(ctx: PaletteContext, args: DownloadArgs = {}): Promise<DownloadOutcome> {
+export async function downloadRegistryList(ctx: PaletteContext, args: DownloadArgs = {}): Promise<DownloadedIndex> {
   const aliasType = args.aliasType ?? (await askAliasType());
   const userType = args.userType ?? (await askUserType(ctx));
   const folder = args.folder ?? (await askFolder(ctx));
@@ -150,18 +136,9 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
             },
           },
         );
-        const meta = result.meta;
         if (!result.streamed) log.info(`registry list ${aliasType}/${userType}: indexed from the finished file (${result.notStreamedBecause ?? 'unknown reason'})`);
-        else log.info(`registry list ${aliasType}/${userType}: ${meta.taxpayers} taxpayers indexed while downloading, records and title words written in ${result.writtenIn === 'worker' ? 'a worker thread' : 'the extension host thread'}`);
-        return {
-          zipPath: result.zipPath,
-          ...(result.heldTarget ? { heldZip: result.heldTarget } : {}),
-          zipBytes: result.zipBytes,
-          taxpayers: meta.taxpayers,
-          downloadedAt: meta.downloadedAt,
-          indexedWhileDownloading: result.streamed,
-          indexWrittenIn: result.writtenIn,
-        };
+        else log.info(`registry list ${aliasType}/${userType}: ${result.meta.taxpayers} taxpayers indexed while downloading, records and title words written in ${result.writtenIn === 'worker' ? 'a worker thread' : 'the extension host thread'}`);
+        return result;
       } catch (error) {
         if (error instanceof registry.IndexDeferredError) throw error;
         if (abort.signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
@@ -176,16 +153,16 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
     throw error;
   });
   invalidateOfflineRegistries();
-  log.info(`registry list ${aliasType}/${userType}: ${outcome.taxpayers} taxpayers, ${outcome.zipBytes} bytes, indexed`);
-  if (outcome.heldZip) log.warn(`registry list ${aliasType}/${userType}: ${outcome.heldZip} is held by another program; the new ZIP is ${outcome.zipPath}`);
+  log.info(`registry list ${aliasType}/${userType}: ${outcome.meta.taxpayers} taxpayers, ${outcome.zipBytes} bytes, indexed`);
+  if (outcome.heldTarget) log.warn(`registry list ${aliasType}/${userType}: ${outcome.heldTarget} is held by another program; the new ZIP is ${outcome.zipPath}`);
   const search = vscode.l10n.t('Search Now');
-  const ready = vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), formatCount(outcome.taxpayers));
+  const ready = vscode.l10n.t('Registry list {0}/{1} downloaded ({2}, {3} taxpayers) and ready for offline search.', aliasType, userType, formatBytes(outcome.zipBytes), formatCount(outcome.meta.taxpayers));
   // One message: the list is ready, and where it went when the previous ZIP was held.
-  const text = outcome.heldZip
-    ? `${ready} ${vscode.l10n.t('{0} is open in another program, so the new list was saved beside it as {1}.', path.basename(outcome.heldZip), path.basename(outcome.zipPath))}`
+  const text = outcome.heldTarget
+    ? `${ready} ${vscode.l10n.t('{0} is open in another program, so the new list was saved beside it as {1}.', path.basename(outcome.heldTarget), path.basename(outcome.zipPath))}`
     : ready;
   void prompts
-    .message(outcome.heldZip ? 'warning' : 'info', text, undefined, search)
+    .message(outcome.heldTarget ? 'warning' : 'info', text, undefined, search)
     .then((choice) => (choice === search ? vscode.commands.executeCommand(PaletteCommands.registrySearchOffline, { aliasType, userType }) : undefined));
   return outcome;
 }
@@ -261,10 +238,8 @@ export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs
   const registry = await import('../../registry');
   const root = indexRoot(ctx);
   const available: Array<{ aliasType: AliasType; userType: GlobalUserType; downloadedAt: string; taxpayers: number }> = [];
-  for (const a of ALIAS_TYPES) {
-    for (const u of GLOBAL_USER_TYPES) {
-      if (args.aliasType && args.aliasType !== a) continue;
-      if (args.userType && args.userType !== u) continue;
+  for (const a of args.aliasType ? [args.aliasType] : ALIAS_TYPES) {
+    for (const u of args.userType ? [args.userType] : GLOBAL_USER_TYPES) {
       const folder = registry.currentIndexFolder(registry.indexStorageDir(root, a, u));
       if (!folder) continue;
       const meta = JSON.parse(fs.readFileSync(path.join(folder, 'meta.json'), 'utf8')) as { downloadedAt: string; taxpayers: number };

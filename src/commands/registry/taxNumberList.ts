@@ -66,14 +66,11 @@ function column(text: string): Array<{ value: string; line: number }> {
 }
 
 export function extractTaxNumbers(text: string): TaxNumberList {
-  const valid: string[] = [];
+  const valid = new Set<string>();
   const invalid: TaxNumberList['invalid'] = [];
-  const seen = new Set<string>();
   for (const item of column(text)) {
-    if (checkTaxId(item.value).valid) {
-      if (!seen.has(item.value)) valid.push(item.value);
-      seen.add(item.value);
-    } else invalid.push(item);
+    if (checkTaxId(item.value).valid) valid.add(item.value);
+    else invalid.push(item);
   }
-  return { valid, invalid };
+  return { valid: [...valid], invalid };
 }
