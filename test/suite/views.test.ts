@@ -600,6 +600,11 @@ suite('Sidebar trees', function () {
     assert.deepEqual(alertRows.map(iconId), alerts.map((a) => (a.Type === 'Error' ? 'error' : a.Type === 'Warning' ? 'warning' : 'info')));
     const campaigns = await group('campaigns');
     assert.ok(campaigns.some((c) => c.treeItem().command?.command === TreeCommands.accountOpenCampaign));
+    // A campaign's row is named by its name, its tooltip by its subject.
+    const served = await sandboxApi<Array<{ Name: string; Subject: string }>>('GET', '/general/Campaigns');
+    assert.deepEqual(campaigns.map(label), served.map((c) => c.Name));
+    const tips = campaigns.map((c) => (c.treeItem().tooltip as vscode.MarkdownString).value);
+    assert.deepEqual(tips.map((t) => t.split('\n')[0]), served.map((c) => `**${c.Subject}**`));
     assert.equal((await group('exchangeRates')).length, 3);
     assert.ok((await group('modules')).length > 0);
     const taxOffice = await group('taxOffice');
