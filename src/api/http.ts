@@ -230,7 +230,7 @@ export class HttpTransport {
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const given = Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined);
-    this.retry = { ...DEFAULT_RETRY, ...Object.fromEntries(given) };
+    this.retry = { ...DEFAULT_RETRY, ...(Object.fromEntries(given) as Partial<RetryPolicy>) };
     this.defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
