@@ -15,7 +15,7 @@ import type { OfflineSearchOutcome } from '../../src/commands/registry/offlineRe
 import type { DownloadedIndex } from '../../src/registry';
 import type { RegistryDetail } from '../../src/commands/registry/registryDetail';
 import { addAsCustomer } from '../../src/commands/registry/customerActions';
-import { RegistryDetailProvider } from '../../src/commands/registry/detailDocument';
+import { RegistryDetailProvider, renderDetail } from '../../src/commands/registry/detailDocument';
 import { completeVkn } from '../../src/domain/taxId';
 import type { SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
@@ -213,6 +213,12 @@ suite('Palette commands', function () {
     const info = (await sandboxApi<RegistryRow>('GET', `/general/GlobalCompany/GetGlobalCustomerInfo/${row.TaxNumber}?globalUserType=Invoice`)).body;
     assert.deepEqual(detail.aliases.map((a) => a.name), info.Aliases.map((a) => a.Name));
     assert.deepEqual(detail.aliases.map((a) => Boolean(a.deleted)), info.Aliases.map((a) => a.DeletionTime !== null));
+    // The detail document shows the registry's contact fields under their own labels, not their API names.
+    const shown = renderDetail(detail);
+    const contact = info as unknown as { TaxDepartment: string; City: string };
+    assert.ok(shown.includes(`| Tax office | ${contact.TaxDepartment} |`), shown);
+    assert.ok(shown.includes(`| City | ${contact.City} |`), shown);
+    assert.ok(!shown.includes('TaxDepartment'), shown);
 
     // The form command exists in this build: the action hands it the prefill.
     const how = await exec<string>(PaletteCommands.registryAddAsCustomer, detail);
