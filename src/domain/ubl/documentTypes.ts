@@ -98,7 +98,7 @@ export const E_INVOICE_PROFILES: ReadonlySet<string> = new Set([
 /** The e-Arşiv profile: for receivers that are not e-invoice users. */
 export const E_ARCHIVE_PROFILE = 'EARSIVFATURA';
 /** ProfileIDTypeDespatchAdvice of GİB's code list: e-İrsaliye goes only to registered e-despatch users. */
-export const E_DESPATCH_PROFILES: ReadonlySet<string> = new Set(['TEMELIRSALIYE', 'HKSIRSALIYE']);
+export const E_DESPATCH_PROFILES: ReadonlySet<string> = new Set(['TEMELIRSALIYE', 'HKSIRSALIYE', 'IDISIRSALIYE']);
 
 const PARTY_ID = 'PartyIdentification/ID';
 
