@@ -17,6 +17,7 @@ export const USAGE = `Usage: node dist/sandbox.js [options]
   --latency MS      add this latency to every API request
   --fail-rate R     share (0..1) of API requests answered 500/503
   --fault-phase P   before (default) | after (the change is stored, then the answer is lost) | either
+                    | late (the answer is lost, the change stored after the next request)
   --profile P       default | alternate: answers to the points the spec leaves open
   --quirk Q         point=answer, or point alone for its alternate answer (repeatable);
                     the points and answers: src/sandbox/behaviour.ts

@@ -1,7 +1,7 @@
 // Fault injection: a plan decides, per request, whether to add latency and which failure to fake.
 import type { FaultKind, FaultPhase, FaultPlan } from './types';
 
-export const FAULT_PHASES: readonly FaultPhase[] = ['before', 'after', 'either'];
+export const FAULT_PHASES: readonly FaultPhase[] = ['before', 'after', 'either', 'late'];
 
 export const FAULT_KINDS: readonly FaultKind[] = ['500', '503', '429', 'reset', 'truncate', 'malformed', 'corruptZip', 'truncatedZip'];
 
@@ -10,8 +10,8 @@ export type ZipFaultKind = 'corruptZip' | 'truncatedZip';
 
 export interface FaultDecision {
   latencyMs: number;
-  /** Whether the fault (and latency) strikes before the handler runs or after it stored its change. */
-  phase: 'before' | 'after';
+  /** Whether the fault (and latency) strikes before the handler runs, after it stored its change, or before it stores it late. */
+  phase: 'before' | 'after' | 'late';
   fault?: FaultKind;
   retryAfterSeconds: number;
 }

@@ -116,6 +116,11 @@ class SandboxServer implements SandboxHandle {
     ({ port: this.port, url: this.url } = await listen(this.server, this.options.port, this.options.host));
   }
 
+  /** Changes held back by a `late` fault: stored once the next request has been answered. */
+  private lateChanges: Array<() => Promise<void>> = [];
+  /** The held-back changes being stored now: the next requests wait for them. */
+  private storingLate: Promise<void> = Promise.resolve();
+
   readonly setFaults = (plan: FaultPlan): void => this.faults.set(plan);
   readonly clearFaults = (): void => this.faults.clear();
   readonly setBehaviour = (settings: BehaviourSettings): void => this.app.behaviour.change(settings);
@@ -138,11 +143,19 @@ class SandboxServer implements SandboxHandle {
     if (path.toLowerCase().startsWith(CONTROL_PREFIX)) {
       return handleControl(req, res, path.slice(CONTROL_PREFIX.length), { app: this.app, faults: this.faults, log: this.log, inFlight: () => this.inFlightCount });
     }
+    await this.storingLate;
     const decision = this.faults.decide(method, path);
     const fault = decision?.fault;
     const zipFault = fault === 'corruptZip' || fault === 'truncatedZip' ? fault : undefined;
     let struck: RequestLogEntry['fault'];
     this.logWhenDone(res, () => ({ method, path, ...(query !== undefined ? { query } : {}), ...(struck ? { fault: struck } : {}) }));
+    // The changes a `late` fault held back are stored once this request has been answered.
+    const late = this.lateChanges.splice(0);
+    if (late.length > 0) {
+      let stored!: () => void;
+      this.storingLate = new Promise((resolve) => (stored = resolve));
+      res.once('close', () => void late.reduce((done, store) => done.then(store), Promise.resolve()).then(stored));
+    }
     /** Latency, then the planned fault (if any); true when the fault answered. */
     const strike = async (): Promise<boolean> => {
       if (decision?.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
@@ -151,6 +164,14 @@ class SandboxServer implements SandboxHandle {
       applyFault(res, decision);
       return true;
     };
+    // Phase `late`: the answer is lost now; the handler runs (and stores its change) after the next request.
+    if (decision?.phase === 'late' && fault && !zipFault) {
+      const body = readBody(req);
+      await body.catch(() => undefined);
+      await strike();
+      this.lateChanges.push(() => this.answer(method, path, query ?? '', req, res, undefined, body).then(() => undefined, () => undefined));
+      return;
+    }
     // Phase `after`: the handler runs (and stores its change) first; the answer is lost afterwards.
     const faultAfter = decision?.phase === 'after';
     if (!faultAfter && (await strike())) return;
@@ -192,7 +213,7 @@ class SandboxServer implements SandboxHandle {
   }
 
   /** The operation's answer (already reshaped), or RESPONDED when its handler answered itself. */
-  private async answer(method: string, path: string, query: string, req: http.IncomingMessage, res: http.ServerResponse, zipFault: RequestContext['zipFault']): Promise<unknown> {
+  private async answer(method: string, path: string, query: string, req: http.IncomingMessage, res: http.ServerResponse, zipFault: RequestContext['zipFault'], body?: Promise<Buffer>): Promise<unknown> {
     const { behaviour } = this.app;
     const match = this.router.match(method, path, behaviour.answerFor('encodedSlash'));
     if (!match) throw new ApiError(404, ErrorCode.routeNotFound, 'API not found.', `${method} ${path}`);
@@ -210,7 +231,7 @@ class SandboxServer implements SandboxHandle {
       res,
       app: answerFalse ? scratchCopy(this.app) : this.app,
       ...(zipFault ? { zipFault } : {}),
-      json: () => (bodyPromise ??= readBody(req).then(parseJsonBody)),
+      json: () => (bodyPromise ??= (body ?? readBody(req)).then(parseJsonBody)),
     };
     const result = await match.route.handler(ctx);
     return result === RESPONDED ? RESPONDED : reshapeAnswer(answerFalse && result === true ? false : result, behaviour);

@@ -8,7 +8,7 @@ import type { BehaviourSettings } from './behaviour';
  */
 export type FaultKind = '500' | '503' | '429' | 'reset' | 'truncate' | 'malformed' | 'corruptZip' | 'truncatedZip';
 
-export type FaultPhase = 'before' | 'after' | 'either';
+export type FaultPhase = 'before' | 'after' | 'either' | 'late';
 
 export interface FaultPlan {
   /** Added to every matching request. */
@@ -22,7 +22,9 @@ export interface FaultPlan {
   /**
    * When a fault strikes: `before` the handler runs (nothing stored; the default), `after` it ran and
    * stored its change (the answer is then lost: reset, truncate, malformed, 500, 503, or the latency),
-   * or `either`, picked at random per fault. Streamed answers (the registry ZIP) always fault before.
+   * or `either`, picked at random per fault; `late`: the answer is lost at once and the change is stored
+   * only once the next request has been answered (a platform that stores a row after the client has
+   * already looked it up). Streamed answers (the registry ZIP) always fault before.
    */
   phase?: FaultPhase;
   /** Limits the plan to some requests; `path` is a RegExp source tested case-insensitively against the path without query. */
@@ -62,7 +64,7 @@ export interface RequestLogEntry {
   /** The raw query string without `?`, when the request had one (e.g. `Page=2&PageSize=100`). */
   query?: string;
   /** The planned fault that answered this request, and whether it struck before or after the handler ran. */
-  fault?: { kind: FaultKind; phase: 'before' | 'after' };
+  fault?: { kind: FaultKind; phase: 'before' | 'after' | 'late' };
 }
 
 export interface SandboxHandle {

@@ -48,7 +48,7 @@ describe('CLI behaviour options', () => {
     assert.throws(() => parseCli(['--quirk', 'noSuchPoint']), /--quirk: unknown behaviour point noSuchPoint/);
     assert.throws(() => parseCli(['--quirk', 'badKeyStatus=418']), /--quirk: badKeyStatus answers one of: 401, 403/);
     assert.throws(() => parseCli(['--quirk']), /--quirk needs/);
-    assert.throws(() => parseCli(['--fault-phase', 'during']), /--fault-phase needs one of: before, after, either/);
+    assert.throws(() => parseCli(['--fault-phase', 'during']), /--fault-phase needs one of: before, after, either, late/);
   });
 });
 
