@@ -6,7 +6,9 @@
 //   node scripts/run-suite.js --electron           @vscode/test-electron (downloads VS Code unless
 //                                                  $VSCODE_EXECUTABLE points at one)
 // Options: --no-build (reuse dist/ and out/), --grep <text>, --timeout <seconds> (default 900), --verbose,
-// --extension <dir> (the extension under test, default this repository: the shell benchmark's floor).
+// --extension <dir> (the extension under test, default this repository: the shell benchmark's floor),
+// --locale <lang> (VS Code's display language, e.g. tr, with the UI suite's fixture language pack:
+// scripts/language-pack.js; the suite sees it as NILVERA_SUITE_LOCALE).
 //
 // Offline: the workbench is opened with a `payload` that names the extension under development and the
 // compiled suite index; VS Code calls window.codeAutomationExit(code) when the suite's run() settles.
@@ -32,6 +34,7 @@ function parseArgs(argv) {
     else if (a === '--electron') o.electron = true;
     else if (a === '--verbose') o.verbose = true;
     else if (a === '--extension') o.extension = path.resolve(argv[++i]);
+    else if (a === '--locale') o.locale = argv[++i];
     else throw new Error(`unknown option ${a}`);
   }
   return o;
@@ -52,8 +55,8 @@ async function runElectron(o) {
     extensionDevelopmentPath: o.extension,
     extensionTestsPath: suiteIndex,
     vscodeExecutablePath: process.env.VSCODE_EXECUTABLE || undefined,
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome'],
-    extensionTestsEnv: o.grep ? { NILVERA_SUITE_GREP: o.grep } : {},
+    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', ...(o.locale ? ['--locale', o.locale] : [])],
+    extensionTestsEnv: { ...(o.grep ? { NILVERA_SUITE_GREP: o.grep } : {}), ...(o.locale ? { NILVERA_SUITE_LOCALE: o.locale } : {}) },
   }).then(
     () => 0,
     (e) => {
@@ -82,13 +85,19 @@ async function runOffline(o) {
   fs.mkdirSync(workspace);
   const reportFile = path.join(workDir, 'suite-report.txt');
   const started = Date.now();
+  const userDataDir = path.join(workDir, 'user-data');
+  const extensionsDir = path.join(workDir, 'extensions');
+  if (o.locale && o.locale !== 'en') require('./language-pack').installLanguagePack(o.locale, { version: o.version, workDir, userDataDir, extensionsDir });
   const server = await cs.startServer({
     version: o.version,
     workDir,
+    userDataDir,
+    extensionsDir,
     smokeTestDriver: true,
-    env: { NILVERA_SUITE_REPORT: reportFile, ...(o.grep ? { NILVERA_SUITE_GREP: o.grep } : {}) },
+    locale: o.locale,
+    env: { NILVERA_SUITE_REPORT: reportFile, ...(o.grep ? { NILVERA_SUITE_GREP: o.grep } : {}), ...(o.locale ? { NILVERA_SUITE_LOCALE: o.locale } : {}) },
   });
-  console.log(`[suite] code-server ${o.version} ready at ${server.url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`[suite] code-server ${o.version}${o.locale ? ` (display language ${o.locale})` : ''} ready at ${server.url} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   let browser;
   let exitCode;
   try {

@@ -29,6 +29,9 @@ const steps = [
   { name: 'extension host', ...npmRun('test:suite'), needs: 'test/suite', realVsCode: true },
   // The same suite on the oldest VS Code the extension supports (engines.vscode ^1.100.0).
   { name: 'extension host, VS Code 1.100', ...npmRun('test:suite:min', '--', '--no-build'), needs: 'test/suite', realVsCode: true },
+  // The suites that depend on VS Code's display language once more, with VS Code in Turkish (the
+  // others assert English messages): the export's separator must be `;` there.
+  { name: 'extension host, in Turkish', ...npmRun('test:suite', '--', '--no-build', '--locale', 'tr', '--grep', 'Excel separator'), needs: 'test/suite', realVsCode: true },
   { name: 'UI (browser)', ...npmRun('test:e2e'), needs: 'test/e2e', realVsCode: true },
 ];
 

@@ -82,6 +82,8 @@ function badMessages(form: FormUnderTest, values: FormValues, textField: string,
     { name: 'save without requestId', message: { type: 'save', values }, reason: /missing field\(s\) requestId/ },
     { name: 'save without values', message: { type: 'save', requestId: ids.next() }, reason: /missing field\(s\) values/ },
     { name: 'lookup without taxNumber', message: { type: 'lookup', requestId: ids.next() }, reason: /missing field\(s\) taxNumber/ },
+    // Under the message limit as a whole, but no tax number: it must never reach the registry look-up as a URL.
+    { name: 'a tax number of ~300 k characters', message: { type: 'lookup', requestId: ids.next(), taxNumber: '4'.repeat(LIMITS.messageChars - 200) }, reason: /"taxNumber" is not text of up to 32 characters/ },
     { name: 'save with an extra field', message: save({ extra: marker }), reason: /unexpected field\(s\) extra/ },
     { name: 'ready with an extra field', message: { type: 'ready', note: marker }, reason: /unexpected field\(s\) note/ },
     { name: 'requestId as text', message: { type: 'save', requestId: '7', values }, reason: /"requestId" is not a whole number/ },

@@ -38,7 +38,7 @@ const platform = load('./scripts/platform.js') as Platform;
 const deps = load('./scripts/ensure-test-deps.js') as { dpkgHas(pkg: string, env?: Record<string, string>): boolean };
 const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 
-const REAL_VSCODE_STEPS = ['extension host', 'extension host, VS Code 1.100', 'UI (browser)'];
+const REAL_VSCODE_STEPS = ['extension host', 'extension host, VS Code 1.100', 'extension host, in Turkish', 'UI (browser)'];
 const EVERYWHERE = ['build', 'typecheck', 'lint', 'unit', 'API suite through prism'];
 
 test('npm test on Windows and macOS: build, type check, lint and unit tests run; the code-server suites are skipped with the reason and what runs instead', () => {
