@@ -4,8 +4,10 @@ import type { NilveraClient } from '../../api';
 import type { EnvironmentId } from '../../shell/environments';
 import type { FormKind, FormValues, SectionSpec } from '../protocol';
 
-/** Areas the views refresh after a save (`nilvera.internal.dataChanged`). */
-export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
+import type { DataArea } from '../../shell/dataChanges';
+
+/** Areas the views refresh after a save (src/shell/dataChanges.ts). */
+export type { DataArea };
 
 export interface LoadedForm {
   title: string;
