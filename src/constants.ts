@@ -68,7 +68,7 @@ export const FormViewTypes = {
 export const TreeCommands = {
   retry: 'nilvera.views.retry',
   loadMore: 'nilvera.views.loadMore',
-  /** Arg `{ area: DataArea }`: refreshes the tree part showing that data (forms call it after a save). */
+  /** Tests only, arg `{ area: DataArea }`: announces a data change as a save does (src/shell/dataChanges.ts). */
   dataChanged: 'nilvera.internal.dataChanged',
   /** Test seam: returns the trees object (same extension host, so the object itself). */
   testHook: 'nilvera.internal.trees',
@@ -172,3 +172,9 @@ export const Settings = {
 } as const;
 
 export const OutputChannelName = 'Nilvera';
+
+/**
+ * The environment variable that hands the sandbox child its key (src/shell/sandboxChild.ts, read by
+ * src/sandbox/cli.ts): a command line is readable by every local user, a process's environment is not.
+ */
+export const SANDBOX_KEY_ENV = 'NILVERA_SANDBOX_SERVER_KEY';

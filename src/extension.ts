@@ -10,14 +10,18 @@ import { replacePrompts, type Prompts } from './shell/prompts';
 import { ShellServices } from './shell/services';
 import { ShellState } from './shell/shellState';
 import { ShellStatusBar } from './shell/statusBar';
+import { actAsProduction, extensionExports, openTestSeamsFor, trustedValue, type PublicExports } from './shell/testSeams';
 import { trackWorkspaceUse } from './shell/workspaceUsage';
 import { registerSelectionContext } from './commands/registry/selectionContext';
 import { registerUblDocumentContext } from './preview/contextKey';
 import { registerWalkthroughProgress } from './walkthrough/progress';
 
-/** What activate() returns: the activation time, and the hooks the extension-host tests use. */
-export interface NilveraExtensionApi {
-  activationMs: number;
+/**
+ * What activate() returns in Test mode (the extension-host suite): the activation time, and the hooks
+ * the tests use. Any other mode (an installed VSIX, a debug session) returns only `PublicExports`:
+ * every installed extension can read them (src/shell/testSeams.ts).
+ */
+export interface NilveraExtensionApi extends PublicExports {
   /** activate()'s parts, in order; their sum is activationMs. */
   activationSteps: readonly ActivationStep[];
   testing: {
@@ -30,6 +34,8 @@ export interface NilveraExtensionApi {
     /** The features loaded on first use, and whether a loaded one registered its handler for a command. */
     features: readonly Feature[];
     hasHandler(id: string): boolean;
+    /** Commands treat their callers as in production until the returned function runs. */
+    actAsProduction(): () => void;
   };
 }
 
@@ -38,8 +44,9 @@ let services: ShellServices | undefined;
 // activate() only wires things up: no network and no secret reads here; the first state refresh
 // (which reads the key) runs after activate() has returned. Everything beyond the shell (key,
 // environment, profiles, status bar) is a feature loaded on first use (src/features/index.ts).
-export function activate(context: vscode.ExtensionContext): NilveraExtensionApi {
+export function activate(context: vscode.ExtensionContext): PublicExports | NilveraExtensionApi {
   const timing = new ActivationSteps();
+  openTestSeamsFor(context.extensionMode);
   const shell = new ShellServices(context);
   services = shell;
   let statusBar: ShellStatusBar | undefined;
@@ -49,7 +56,8 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
   context.subscriptions.push(
     registerCommand(Commands.apiKeySet, () => setApiKey(shell)),
     registerCommand(Commands.apiKeyClear, () => clearApiKey(shell)),
-    registerCommand(Commands.environmentSwitch, (target) => switchEnvironment(shell, target)),
+    // A target only from the tests: another extension's choice of where requests go is not taken.
+    registerCommand(Commands.environmentSwitch, (target) => switchEnvironment(shell, trustedValue(target))),
     registerCommand(Commands.sandboxStart, () => startSandbox(shell)),
     registerCommand(Commands.sandboxStop, () => stopSandbox(shell)),
     registerCommand(Commands.creditsRefresh, () => getStatusBar().refreshCredits()),
@@ -74,11 +82,16 @@ export function activate(context: vscode.ExtensionContext): NilveraExtensionApi 
   setTimeout(() => void state.refresh(), 0);
   timing.mark('walkthrough progress');
 
-  return {
-    activationMs: timing.totalMs,
-    activationSteps: timing.steps,
-    testing: { services: shell, state, statusBar: getStatusBar, replacePrompts, logUri: context.logUri, features, hasHandler },
-  };
+  return extensionExports(context.extensionMode, { activationMs: timing.totalMs, activationSteps: timing.steps }, () => ({
+    services: shell,
+    state,
+    statusBar: getStatusBar,
+    replacePrompts,
+    logUri: context.logUri,
+    features,
+    hasHandler,
+    actAsProduction,
+  }));
 }
 
 export async function deactivate(): Promise<void> {

@@ -2,11 +2,15 @@
 import * as vscode from 'vscode';
 import type { ClientSource } from '../views/clientSource';
 import type { DataArea, NilveraTrees } from '../views/trees';
+import type { EnvironmentId } from '../shell/environments';
 import { prompts, UserCancelledError } from '../shell/prompts';
+import { trustedUri } from '../shell/testSeams';
 
 export interface CommandContext {
   client: ClientSource;
   trees: NilveraTrees;
+  /** The active profile's environment ("production" is the live account). */
+  environment(): EnvironmentId;
 }
 
 /** An answer or a UserCancelledError (the command wrapper ends the command silently). */
@@ -15,9 +19,10 @@ export function required<T>(value: T | undefined): T {
   return value;
 }
 
-/** The file a command was run on (an explorer menu, a test), else the one the user picks. */
+/** The file the tests name (Test mode only: no menu passes one), else the one the user picks. */
 export async function fileArgOrPick(arg: unknown, options: vscode.OpenDialogOptions): Promise<string> {
-  if (arg instanceof vscode.Uri) return arg.fsPath;
+  const given = trustedUri(arg);
+  if (given) return given.fsPath;
   const file = required(await prompts.openDialog({ ...options, canSelectMany: false }))[0]?.fsPath;
   if (!file) throw new vscode.CancellationError();
   return file;

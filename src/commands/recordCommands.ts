@@ -8,7 +8,7 @@ import { COMPANY_IDENTIFICATION_TYPES, type CompanyIdentificationType, type Crea
 import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
 import { prompts } from '../shell/prompts';
-import { readSettings } from '../shell/settings';
+import { switchMailingChannel } from '../shell/mailingSwitch';
 import { MailingNode } from '../views/records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from '../views/records/recordNodes';
 import { confirmDelete, fileArgOrPick, required, type CommandContext } from './commandContext';
@@ -118,24 +118,18 @@ async function toggleMailing(ctx: CommandContext, node: unknown, wanted?: unknow
   if (!(node instanceof MailingNode) || !node.toggleable) throw new vscode.CancellationError();
   const next = typeof wanted === 'boolean' ? wanted : !node.setting.IsActive;
   if (next === node.setting.IsActive) return;
-  if (!next && readSettings().environment === 'production') {
-    const channel = node.setting.ModuleID === 'Portal' ? vscode.l10n.t('E-mail') : 'WhatsApp';
-    const action = vscode.l10n.t('Turn Off {0} Sending', channel);
-    const detail = vscode.l10n.t('This is the live account: invoices will no longer be sent to customers by {0} until it is turned on again.', channel);
-    if ((await prompts.message('warning', vscode.l10n.t('Turn off {0} sending on the live account?', channel), { modal: true, detail }, action)) !== action) {
-      // Puts the checkbox back to the state the server has (the node still holds it): no request.
-      ctx.trees.account.redraw(node);
-      return;
-    }
-  }
+  const channel = node.setting.ModuleID === 'Portal' ? 'email' : 'whatsapp';
+  let sent: boolean;
   try {
-    const mailing = (await ctx.client()).mailing;
-    if (node.setting.ModuleID === 'Portal') await mailing.setEmail({ IsActive: next });
-    else await mailing.setChat(next);
-  } finally {
-    // After a failure too: the checkbox shows what the server has.
+    sent = await switchMailingChannel(await ctx.client(), ctx.environment(), channel, next);
+  } catch (error) {
+    // After a failure the checkbox shows what the server has.
     ctx.trees.dataChanged('mailing');
+    throw error;
   }
+  // Declined: the checkbox goes back to the state the server has (the node still holds it); no request.
+  if (!sent) ctx.trees.account.redraw(node);
+  else ctx.trees.dataChanged('mailing');
 }
 
 async function openCampaign(url: unknown): Promise<void> {

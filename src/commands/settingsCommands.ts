@@ -11,20 +11,20 @@ import type { MailingSettingResponse, UpdateSeriesCommand, UpdateTemplateCommand
 import { isApiError } from '../shell/apiContract';
 import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
+import { switchMailingChannel, type MailingChannel } from '../shell/mailingSwitch';
 import { prompts, UserCancelledError } from '../shell/prompts';
+import { trustedArgs } from '../shell/testSeams';
 import { required } from './commandContext';
 import { notifyDataChanged, type PaletteContext } from './registry/commandContext';
 
-function argsOf<T extends object>(value: unknown): T {
-  return (typeof value === 'object' && value !== null ? value : {}) as T;
-}
-
+// Each changes the account: it acts only on our own arguments (the studio's upload) or the tests'
+// scripted ones; another extension's arguments are dropped and the command asks (src/shell/testSeams.ts).
 export function registerSettingsCommands(ctx: PaletteContext): vscode.Disposable[] {
   return [
-    registerCommand(PaletteCommands.settingsTemplate, (arg) => updateTemplate(ctx, argsOf<TemplateArgs>(arg))),
-    registerCommand(PaletteCommands.settingsSeries, (arg) => updateSeries(ctx, argsOf<SeriesArgs>(arg))),
-    registerCommand(PaletteCommands.settingsMailing, (arg) => switchMailing(ctx, argsOf<MailingArgs>(arg))),
-    registerCommand(PaletteCommands.settingsTaxOffice, (arg) => updateTaxOffice(ctx, argsOf<TaxOfficeArgs>(arg))),
+    registerCommand(PaletteCommands.settingsTemplate, (arg) => updateTemplate(ctx, trustedArgs<TemplateArgs>(arg))),
+    registerCommand(PaletteCommands.settingsSeries, (arg) => updateSeries(ctx, trustedArgs<SeriesArgs>(arg))),
+    registerCommand(PaletteCommands.settingsMailing, (arg) => switchMailing(ctx, trustedArgs<MailingArgs>(arg))),
+    registerCommand(PaletteCommands.settingsTaxOffice, (arg) => updateTaxOffice(ctx, trustedArgs<TaxOfficeArgs>(arg))),
   ];
 }
 
@@ -234,7 +234,7 @@ async function readTemplateFile(file: string): Promise<{ base64: string; bytes: 
   return { base64: bytes.toString('base64'), bytes: bytes.length };
 }
 
-type MailingFeature = 'whatsapp' | 'email';
+type MailingFeature = MailingChannel;
 
 interface MailingArgs {
   feature?: MailingFeature;
@@ -251,9 +251,10 @@ function currentState(rows: MailingSettingResponse[], feature: MailingFeature): 
   return rows.find((r) => r.ModuleID === module)?.IsActive;
 }
 
-async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promise<{ feature: MailingFeature; isActive: boolean }> {
+async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promise<{ feature: MailingFeature; isActive: boolean } | undefined> {
   const client = await ctx.shell.client();
-  let { feature, isActive } = args;
+  let feature = args.feature === 'email' || args.feature === 'whatsapp' ? args.feature : undefined;
+  let isActive = typeof args.isActive === 'boolean' ? args.isActive : undefined;
   if (!feature || isActive === undefined) {
     const rows = await client.mailing.settings();
     const onOff = (v: boolean | undefined) => (v === undefined ? vscode.l10n.t('unknown') : v ? vscode.l10n.t('on') : vscode.l10n.t('off'));
@@ -271,9 +272,7 @@ async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promi
     feature = picked.feature;
     isActive = picked.next;
   }
-  if (feature === 'whatsapp') await client.mailing.setChat(isActive);
-  // The e-mail command's body is not shown in the spec: sent as { IsActive } (src/api/areas/mailing.ts).
-  else await client.mailing.setEmail({ IsActive: isActive });
+  if (!(await switchMailingChannel(client, ctx.shell.environment(), feature, isActive))) return undefined;
   await notifyDataChanged('mailing');
   void prompts.message('info', isActive ? vscode.l10n.t('{0}: on.', featureLabel(feature)) : vscode.l10n.t('{0}: off.', featureLabel(feature)));
   return { feature, isActive };

@@ -13,7 +13,8 @@ import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { LoadMoreNode, PagedNode } from '../views/pagedNode';
 import { ErrorNode } from '../views/treeNode';
-import { isDataArea, NilveraTrees } from '../views/trees';
+import { NilveraTrees } from '../views/trees';
+import { isDataArea, notifyDataChanged, onDidChangeData } from '../shell/dataChanges';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices, views: TreeViews): FeatureParts {
   const client = () => shell.client();
@@ -31,10 +32,11 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     registerRawCommand(TreeCommands.loadMore, (node: unknown) =>
       node instanceof LoadMoreNode ? node.owner.loadMore(node.shown) : undefined,
     ),
+    onDidChangeData((area) => (area ? trees.dataChanged(area) : trees.refreshAll())),
+    // The extension-host tests announce a change as a save would (a test hook: Test mode only).
     registerCommand(TreeCommands.dataChanged, (arg) => {
       const area = (arg as { area?: unknown } | undefined)?.area;
-      if (isDataArea(area)) trees.dataChanged(area);
-      else trees.refreshAll();
+      notifyDataChanged(isDataArea(area) ? area : undefined);
     }),
     registerRawCommand(TreeCommands.testHook, () => trees),
     // A new key (here or in another window) or another environment: everything shown is stale.
@@ -43,8 +45,8 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsTrees(e)) trees.refreshAll();
     }),
-    ...registerCustomerCommands({ client, trees }),
-    ...registerRecordCommands({ client, trees }),
+    ...registerCustomerCommands({ client, trees, environment: () => shell.environment() }),
+    ...registerRecordCommands({ client, trees, environment: () => shell.environment() }),
     // Mailing checkboxes: each change runs the toggle command (which confirms turning a live one off).
     trees.accountView.onDidChangeCheckboxState((e) => {
       for (const [node, state] of e.items) {

@@ -11,6 +11,7 @@ import { registerOnFirstUse } from '../shell/commandRunner';
 import { log } from '../shell/log';
 import type { ShellServices } from '../shell/services';
 import type { FeatureModule, FeatureParts } from '../shell/featureParts';
+import { commandIdsFor } from '../shell/testSeams';
 
 /** Each feature's module and the table of command ids it owns. */
 export const FEATURES = {
@@ -48,7 +49,8 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
     let loading: Promise<FeatureParts> | undefined;
     return {
       name,
-      commands: Object.values(FEATURES[name].commands),
+      // No `nilvera.internal.*` test hook outside Test mode (src/shell/testSeams.ts).
+      commands: commandIdsFor(context.extensionMode, Object.values(FEATURES[name].commands)),
       get loaded() {
         return loading !== undefined;
       },

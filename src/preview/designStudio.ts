@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { PaletteCommands, PreviewViewTypes } from '../constants';
 import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
+import { ownArgs } from '../shell/testSeams';
 import { documentLabel, LINES_SENT, openDocument } from './documentPreview';
 import { pickInvoice, samplesFolder } from './invoicePicker';
 import { readDocument, type ReadOptions } from './model/readDocument';
@@ -156,7 +157,8 @@ export class DesignStudio implements vscode.Disposable {
       void prompts.message('error', vscode.l10n.t('{0} is not a file on this computer; save it to a local folder to upload it.', documentLabel(uri)));
       return;
     }
-    await vscode.commands.executeCommand(PaletteCommands.settingsTemplate, { change: 'replaceFile', file: uri.fsPath });
+    // Our own arguments (ownArgs): the command still asks which template the file replaces.
+    await vscode.commands.executeCommand(PaletteCommands.settingsTemplate, ownArgs({ change: 'replaceFile', file: uri.fsPath }));
   }
 
   private report(error: unknown): void {

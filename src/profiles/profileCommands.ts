@@ -14,6 +14,7 @@ import { ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/e
 import { describeError, UserFacingError } from '../shell/errorMessages';
 import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
+import { trustedValue } from '../shell/testSeams';
 import { askApiKey, companyOfKey } from '../shell/apiKeyCommands';
 import { environmentLabel, type ShellServices } from '../shell/services';
 import { profileSecretName, type Profile } from '../shell/profileStore';
@@ -21,7 +22,8 @@ import { profileSecretName, type Profile } from '../shell/profileStore';
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   context.subscriptions.push(
     registerCommand(ProfileCommands.add, () => addProfile(shell)),
-    registerCommand(ProfileCommands.switch, (arg) => switchProfile(shell, arg)),
+    // Which account the window uses: a profile id only from the tests, another extension's is not taken.
+    registerCommand(ProfileCommands.switch, (arg) => switchProfile(shell, trustedValue(arg))),
     registerCommand(ProfileCommands.rename, (arg) => renameProfile(shell, arg)),
     registerCommand(ProfileCommands.remove, (arg) => removeProfile(shell, arg)),
     registerCommand(ProfileCommands.addCompany, (arg) => addCompanyAsProfile(shell, arg)),

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../api/types';
 import { processIsAlive } from '../files/lockedFiles';
 import { INDEX_FORMAT, type IndexMeta } from './format';
-import { clearReindexRequest, currentIndexFolder, forgetBrokenIndex, indexStorageDir, pointsToNothing, reindexRequest, sweepListStorage, withRebuildLock } from './listStorage';
+import { assertListKind, clearReindexRequest, currentIndexFolder, forgetBrokenIndex, indexStorageDir, pointsToNothing, reindexRequest, sweepListStorage, withRebuildLock } from './listStorage';
 import { registryIndexRoot } from './offlineLookup';
 import { readIndexMeta } from './reader';
 
@@ -19,6 +19,7 @@ export function registryListsFolder(globalStoragePath: string): string {
 
 /** The name a downloaded list's ZIP is saved under, in whichever folder. */
 export function registryZipName(aliasType: string, userType: string): string {
+  assertListKind(aliasType, userType);
   return `registry-${aliasType}-${userType}.zip`;
 }
 

@@ -17,6 +17,8 @@ import * as path from 'node:path';
 import { sweepTempFiles, writeFileAtomic } from '../files/atomicFile';
 import { LockTimeoutError, withFileLock } from '../files/fileLock';
 import { processIsAlive, removeRetrying, renameRetrying } from '../files/lockedFiles';
+import { ALIAS_TYPES, GLOBAL_USER_TYPES } from '../api/types';
+import { enumValue } from '../domain/enumValue';
 import { CURRENT_POINTER, FILES } from './format';
 
 export const INSTALL_LOCK = 'install.lock';
@@ -32,7 +34,15 @@ const DAY_MS = 24 * 3600_000;
 
 /** The folder holding the indexes of one list kind (PK/GB × Invoice/DespatchAdvice). */
 export function indexStorageDir(root: string, aliasType: string, userType: string): string {
+  assertListKind(aliasType, userType);
   return path.join(root, `${aliasType}-${userType}`);
+}
+
+/** A list's kinds name its folders and files: anything but the known values could leave the storage folder. */
+export function assertListKind(aliasType: string, userType: string): void {
+  if (!enumValue(aliasType, ALIAS_TYPES) || !enumValue(userType, GLOBAL_USER_TYPES)) {
+    throw new RangeError(`Not a registry list: ${JSON.stringify(aliasType)}/${JSON.stringify(userType)} (expected ${ALIAS_TYPES.join(' or ')} / ${GLOBAL_USER_TYPES.join(' or ')}).`);
+  }
 }
 
 /** The name `current` holds, if it is an index folder's name (whether or not that folder exists). */

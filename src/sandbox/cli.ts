@@ -2,11 +2,13 @@
 import { parseQuirk, PROFILES } from './behaviour';
 import { FAULT_PHASES } from './faults';
 import type { SandboxOptions } from './types';
+import { SANDBOX_KEY_ENV } from '../constants';
 
 export const USAGE = `Usage: node dist/sandbox.js [options]
   --port N          port to listen on (default 0: a free port)
   --host H          address to bind (default 127.0.0.1)
-  --key K           the full-permission API key (default: random)
+  --key K           the full-permission API key (default: $NILVERA_SANDBOX_SERVER_KEY, else random;
+                    prefer the variable: a command line is visible to every local user)
   --customers N     seed customers (default 300)
   --invalid-customers N  extra legacy customers with bad tax-number checksums (default 0)
   --registry N      registry taxpayers (default 5000, up to 20,000,000)
@@ -45,8 +47,10 @@ function numberArg(name: string, text: string | undefined, min: number, max: num
   return n;
 }
 
-export function parseCli(argv: readonly string[]): CliOptions {
+/** The options of `argv`; the key may come from the environment instead (SANDBOX_KEY_ENV). */
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliOptions {
   const out: CliOptions = { json: false, help: false };
+  if (env[SANDBOX_KEY_ENV]) out.key = env[SANDBOX_KEY_ENV];
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].includes('=') ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
     const value = () => inline ?? argv[++i];

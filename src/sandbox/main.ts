@@ -9,7 +9,7 @@ import { startSandbox } from './server';
 async function main(): Promise<void> {
   let options;
   try {
-    options = parseCli(process.argv.slice(2));
+    options = parseCli(process.argv.slice(2), process.env);
   } catch (e) {
     console.error(`${(e as Error).message}\n\n${USAGE}`);
     process.exit(2);

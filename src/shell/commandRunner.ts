@@ -6,6 +6,7 @@ import { actionTitle, describeError, type ErrorAction } from './errorMessages';
 import { openKeyringHelp } from './keyringHelp';
 import { log, logChannel } from './log';
 import { prompts } from './prompts';
+import { isInternalCommand, testSeamsOpen } from './testSeams';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
@@ -64,7 +65,14 @@ export function hasHandler(id: string): boolean {
 }
 
 /** A command without the wrapper (tree-internal clicks and test hooks). */
-export function registerRawCommand(id: string, handler: CommandHandler): vscode.Disposable {
+export function registerRawCommand(id: string, given: CommandHandler): vscode.Disposable {
+  let handler = given;
+  if (isInternalCommand(id)) {
+    // Test hooks exist only while the test seams are open (src/shell/testSeams.ts): never registered
+    // outside Test mode, and answering nothing while a test makes the extension act as in production.
+    if (!owners.has(id) && !testSeamsOpen()) return new vscode.Disposable(() => undefined);
+    handler = (...args: unknown[]) => (testSeamsOpen() ? given(...args) : undefined);
+  }
   if (!owners.has(id)) return vscode.commands.registerCommand(id, handler);
   handlers.set(id, handler);
   return new vscode.Disposable(() => {

@@ -63,16 +63,26 @@ export async function switchEnvironment(services: ShellServices, target?: unknow
     if (!picked) throw new UserCancelledError();
     environment = picked.environment;
   }
-  if (environment === 'custom') await writeSetting(Settings.customUrl, await askCustomUrl(readSettings().customUrl));
+  if (environment === 'custom') await writeUserChoice(Settings.customUrl, await askCustomUrl(readSettings().customUrl));
   if (environment === 'sandbox' && !(await services.hasApiKey('sandbox'))) {
     // Without a key the sandbox is useless: start it, which stores its key and switches.
     await startSandbox(services);
     return;
   }
-  await writeSetting(Settings.environment, environment);
+  await writeUserChoice(Settings.environment, environment);
   // Switch Environment moves this window to that environment's profile (its most recently used,
   // else its default profile, created now), also when the setting already had that value.
   services.profiles.followSettings();
+}
+
+/** Writes the user's choice to user settings; says so when this workspace's own value overrides it here. */
+async function writeUserChoice(name: 'environment' | 'customUrl', value: string): Promise<void> {
+  const overriding = await writeSetting(name, value);
+  if (overriding === undefined) return;
+  const open = vscode.l10n.t('Open Workspace Settings');
+  const text = vscode.l10n.t('Your choice is saved in your user settings, but this workspace sets "nilvera.{0}" to "{1}", which applies in this window. Remove it from the workspace settings to use your choice here.', name, overriding);
+  // Not awaited: the switch goes on while the message waits for the user.
+  void prompts.message('warning', text, undefined, open).then((choice) => (choice === open ? vscode.commands.executeCommand('workbench.action.openWorkspaceSettingsFile') : undefined));
 }
 
 export async function startSandbox(services: ShellServices): Promise<void> {
@@ -87,7 +97,7 @@ export async function startSandbox(services: ShellServices): Promise<void> {
     },
   );
   if (!(await saveKey(services, 'sandbox', running.key))) return;
-  await writeSetting(Settings.environment, 'sandbox');
+  await writeUserChoice(Settings.environment, 'sandbox');
   services.profiles.followSettings();
   log.info(`Sandbox environment active at ${running.url}${running.external ? ' (external, from NILVERA_SANDBOX_URL)' : ''}.`);
   void prompts.message('info', vscode.l10n.t('The sandbox runs at {0}. Its data is made up; requests never leave this machine.', running.url));

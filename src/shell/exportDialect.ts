@@ -6,10 +6,9 @@ import { Settings } from '../constants';
 import type { CsvDelimiter } from '../domain/csv';
 import { listSeparatorFor } from '../domain/spreadsheetSeparator';
 import { displayLocale } from './displayFormat';
+import { separatorOfSetting } from './separatorSetting';
 
-export type SeparatorSetting = 'auto' | 'comma' | 'semicolon' | 'tab';
-
-const BY_SETTING: Record<Exclude<SeparatorSetting, 'auto'>, CsvDelimiter> = { comma: ',', semicolon: ';', tab: '\t' };
+export type { SeparatorSetting } from './separatorSetting';
 
 export interface ExportDialect {
   delimiter: CsvDelimiter;
@@ -22,10 +21,9 @@ function shown(delimiter: CsvDelimiter): string {
 }
 
 export function exportDialect(): ExportDialect {
-  const setting = vscode.workspace.getConfiguration(Settings.section).get<SeparatorSetting>(Settings.csvSeparator, 'auto');
-  if (setting in BY_SETTING) {
-    const delimiter = BY_SETTING[setting as keyof typeof BY_SETTING];
-    return { delimiter, note: vscode.l10n.t('Columns are separated by {0} (setting "nilvera.csv.separator").', shown(delimiter)) };
+  const chosen = separatorOfSetting(vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.csvSeparator));
+  if (chosen) {
+    return { delimiter: chosen, note: vscode.l10n.t('Columns are separated by {0} (setting "nilvera.csv.separator").', shown(chosen)) };
   }
   const language = displayLocale();
   const delimiter = listSeparatorFor(language);

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { StoppedMessage } from '../sandbox/lifecycle';
 import { log } from './log';
 import { rememberSecret } from './redact';
+import { sandboxChildLaunch } from './sandboxChild';
 
 export interface RunningSandbox {
   url: string;
@@ -82,7 +83,6 @@ export class SandboxLauncher {
     rememberSecret(key);
     const { fork } = await import('node:child_process');
     const script = path.join(this.extensionPath, 'dist', 'sandbox.js');
-    const args = ['--json', '--port', '0', '--host', '127.0.0.1', '--key', key];
     if (this.data) {
       // The extension's global storage folder does not exist until something creates it.
       await fs.mkdir(this.data.dir, { recursive: true });
@@ -91,11 +91,10 @@ export class SandboxLauncher {
         const legacy = this.data.legacyFile;
         await fs.link(legacy, path.join(this.data.dir, 'sandbox-1.json')).then(() => fs.rm(legacy, { force: true }), () => undefined);
       }
-      args.push('--data-dir', this.data.dir);
     }
-    // The extension host is Electron: ELECTRON_RUN_AS_NODE makes the child a plain Node process.
-    const child = fork(script, args, {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    const launch = sandboxChildLaunch(key, this.data?.dir, process.env);
+    const child = fork(script, launch.args, {
+      env: launch.env,
       execArgv: [],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });

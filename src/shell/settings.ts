@@ -30,14 +30,17 @@ export function readSettings(): ShellSettings {
 }
 
 /**
- * The environment and the custom URL are per-user choices, written to user settings unless the workspace
- * sets its own: a workspace value would otherwise silently override the switch (both settings are
- * window-scoped: a folder of a multi-root workspace cannot set them).
+ * The environment and the custom URL are the user's choices: always written to user settings, never
+ * into a workspace's `.vscode/settings.json` (a folder someone else made). Returns the workspace's own
+ * value when it overrides the choice in this window (the caller tells the user); in an untrusted
+ * workspace VS Code ignores it (`restrictedConfigurations` in package.json).
  */
-export async function writeSetting(name: 'environment' | 'customUrl', value: string): Promise<void> {
-  const config = vscode.workspace.getConfiguration(Settings.section);
-  const inWorkspace = config.inspect(name)?.workspaceValue !== undefined;
-  await config.update(name, value, vscode.ConfigurationTarget[inWorkspace ? 'Workspace' : 'Global']);
+export async function writeSetting(name: 'environment' | 'customUrl', value: string): Promise<string | undefined> {
+  await vscode.workspace.getConfiguration(Settings.section).update(name, value, vscode.ConfigurationTarget.Global);
+  const now = vscode.workspace.getConfiguration(Settings.section);
+  if (now.get(name) === value) return undefined;
+  const workspaceValue = now.inspect<unknown>(name)?.workspaceValue;
+  return typeof workspaceValue === 'string' ? workspaceValue : String(now.get(name));
 }
 
 /**

@@ -1,10 +1,11 @@
 // Creates the five sidebar trees and keeps them fresh: a new key or environment reloads them all;
-// `nilvera.internal.dataChanged` reloads only the part that shows the changed data.
+// a data change (src/shell/dataChanges.ts) reloads only the part that shows the changed data.
 import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
 import { formatCount } from '../shell/displayFormat';
 import type { EmptyListRead, ListAvailability } from '../shell/missingOperation';
+import type { DataArea } from '../shell/dataChanges';
 import { readSettings } from '../shell/settings';
 import type { ClientSource } from './clientSource';
 import { CustomersRoot } from './customers/customersRoot';
@@ -14,8 +15,7 @@ import { CertificateNode, DocumentNode, IdentificationNode } from './records/rec
 import { NodeTreeProvider } from './treeProvider';
 import type { EmptyOr404, TreeNode } from './treeNode';
 
-const DATA_AREAS = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'] as const;
-export type DataArea = (typeof DATA_AREAS)[number];
+export type { DataArea };
 
 export const CustomerContextKeys = {
   filtered: 'nilvera.customers.filtered',
@@ -134,8 +134,3 @@ export function sortColumnLabel(column: string): string {
   };
   return labels[column] ?? column;
 }
-
-export function isDataArea(value: unknown): value is DataArea {
-  return typeof value === 'string' && (DATA_AREAS as readonly string[]).includes(value);
-}
-

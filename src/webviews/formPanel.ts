@@ -2,6 +2,7 @@
 // requests (save, reload, registry lookup) by request id, and keeps the page's latest draft so an
 // unsaved edit can be restored after the tab was closed.
 import * as vscode from 'vscode';
+import type { EnvironmentId } from '../shell/environments';
 import type { NilveraClient } from '../api';
 import { isApiError } from '../shell/apiContract';
 import { describeError } from '../shell/errorMessages';
@@ -15,6 +16,8 @@ export interface FormPanelHost {
   extensionUri: vscode.Uri;
   /** The client of the profile the form belongs to; rejects while another profile is active. */
   client(): Promise<NilveraClient>;
+  /** The environment of the profile the form belongs to (the active one whenever `client()` answers). */
+  environment(): EnvironmentId;
   /** Added to the tab title: the profile the form belongs to, when the user has several. */
   titleSuffix?: string;
   /** Called after a successful save with the areas that changed. */
@@ -208,7 +211,7 @@ export class FormPanel {
       return { values: loaded.values, spec: this.spec(loaded), notice: formLabels().saved };
     }
     const previousKey = this.model.recordKey;
-    await this.model.save(await this.host.client(), merged, loaded.values);
+    await this.model.save(await this.host.client(), merged, loaded.values, { environment: this.host.environment() });
     if (this.model.recordKey !== previousKey) this.host.rekeyed(this, previousKey);
     await this.host.dataChanged(this.model.areas);
     const reloaded = await this.load();

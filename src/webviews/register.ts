@@ -2,7 +2,8 @@
 // restoring of panels after a window reload (activate() registers one serializer per form type and hands
 // the panel over to FormPanels.restore), and one panel per record: opening a record twice focuses its panel.
 import * as vscode from 'vscode';
-import { FormCommands, FormViewTypes, TreeCommands } from '../constants';
+import { FormCommands, FormViewTypes } from '../constants';
+import { notifyDataChanged } from '../shell/dataChanges';
 import type { CertificateResponse, CustomerDto } from '../api/types';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { log } from '../shell/log';
@@ -118,10 +119,11 @@ class FormPanels implements vscode.Disposable {
       extensionUri: this.extensionUri,
       dataChanged: async (areas: DataArea[]) => {
         for (const area of areas) {
-          await Promise.resolve(vscode.commands.executeCommand(TreeCommands.dataChanged, { area })).catch((e: unknown) => log.warn(`dataChanged(${area}) failed: ${String(e)}`));
+          notifyDataChanged(area);
         }
       },
       ...(shell.profiles.store.all().length > 1 ? { titleSuffix: owner.name } : {}),
+      environment: () => owner.environment,
       async client() {
         const active = shell.activeProfile();
         if (active.id !== owner.id) {

@@ -298,7 +298,7 @@ for (const profile of PROFILES) {
       const before = (await state()).company;
       const form = companyForm();
       const loaded = await form.load(client);
-      await form.save(client, { ...loaded.values, City: 'Eskişehir' }, loaded.values);
+      await form.save(client, { ...loaded.values, City: 'Eskişehir' }, loaded.values, { environment: 'custom' });
       const after = (await state()).company;
       assert.equal(after.City, 'Eskişehir');
       for (const [field, value] of Object.entries(before)) if (field !== 'City') assert.deepEqual(after[field], value, `${field} changed`);

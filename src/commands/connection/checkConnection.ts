@@ -6,7 +6,8 @@
 // is true while a report's preview is the active tab (a preview is a webview tab labelled with the
 // document's file name).
 import * as vscode from 'vscode';
-import { ConnectionCommands, TreeCommands } from '../../constants';
+import { ConnectionCommands } from '../../constants';
+import { isDataArea, notifyDataChanged } from '../../shell/dataChanges';
 import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
 import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
@@ -146,7 +147,7 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
   // The view that shows each list reloads; its area is the operation's ('customers.list': customers).
   for (const f of lists) {
     const area = f.operation.slice(0, -'.list'.length);
-    void Promise.resolve(vscode.commands.executeCommand(TreeCommands.dataChanged, { area })).catch(() => undefined);
+    notifyDataChanged(isDataArea(area) ? area : undefined);
   }
 
   const uri = reports.add(markdown);

@@ -1,7 +1,7 @@
 // What the palette commands of this folder share: the shell, the extension context (global state
 // and storage), and the detail document provider.
-import * as vscode from 'vscode';
-import { TreeCommands } from '../../constants';
+import type * as vscode from 'vscode';
+import { notifyDataChanged as notifyShell, type DataArea } from '../../shell/dataChanges';
 import type { ShellServices } from '../../shell/services';
 import type { RegistryDetailProvider } from './detailDocument';
 
@@ -11,9 +11,9 @@ export interface PaletteContext {
   details: RegistryDetailProvider;
 }
 
-export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
+export type { DataArea };
 
 /** Tells the views what changed. */
 export async function notifyDataChanged(area: DataArea): Promise<void> {
-  await vscode.commands.executeCommand(TreeCommands.dataChanged, { area });
+  notifyShell(area);
 }

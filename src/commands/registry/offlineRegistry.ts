@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
 import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../../api/types';
+import { enumValue } from '../../domain/enumValue';
 import type { Taxpayer } from '../../domain/registryXml';
 import type { DownloadedIndex, RegistryIndexReader } from '../../registry';
 import { isApiError } from '../../shell/apiContract';
@@ -30,6 +31,14 @@ export interface DownloadArgs {
   folder?: string;
   /** Tests: cancels like the notification's Cancel button. */
   cancellation?: vscode.CancellationToken;
+}
+
+/** A list kind a caller named: absent, or one of `allowed` (it names folders and files), else a clear refusal. */
+function listKind<T extends string>(value: unknown, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  const known = enumValue(value, allowed);
+  if (!known) throw new UserFacingError(vscode.l10n.t('"{0}" is not a registry list type: use {1}.', String(value), allowed.join(', ')));
+  return known;
 }
 
 /** The last opened index, kept open between searches (its word dictionary is loaded once), marked as in use. */
@@ -88,9 +97,9 @@ function downloadProgress(progress: vscode.Progress<{ message?: string }>) {
 
 /** "Download Registry List": the ZIP to disk and the offline index built on the way, cancellable. */
 export async function downloadRegistryList(ctx: PaletteContext, args: DownloadArgs = {}): Promise<DownloadedIndex> {
-  const aliasType = args.aliasType ?? (await askAliasType());
-  const userType = args.userType ?? (await askUserType(ctx));
-  const folder = args.folder ?? (await askFolder(ctx));
+  const aliasType = listKind(args.aliasType, ALIAS_TYPES) ?? (await askAliasType());
+  const userType = listKind(args.userType, GLOBAL_USER_TYPES) ?? (await askUserType(ctx));
+  const folder = typeof args.folder === 'string' && args.folder ? args.folder : await askFolder(ctx);
   await fs.promises.mkdir(folder, { recursive: true });
   const zipPath = path.join(folder, registryZipName(aliasType, userType));
   const client = await ctx.shell.client();
@@ -238,8 +247,10 @@ export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs
   const registry = await import('../../registry');
   const root = indexRoot(ctx);
   const available: Array<{ aliasType: AliasType; userType: GlobalUserType; downloadedAt: string; taxpayers: number }> = [];
-  for (const a of args.aliasType ? [args.aliasType] : ALIAS_TYPES) {
-    for (const u of args.userType ? [args.userType] : GLOBAL_USER_TYPES) {
+  const aliasType = listKind(args.aliasType, ALIAS_TYPES);
+  const userType = listKind(args.userType, GLOBAL_USER_TYPES);
+  for (const a of aliasType ? [aliasType] : ALIAS_TYPES) {
+    for (const u of userType ? [userType] : GLOBAL_USER_TYPES) {
       const folder = registry.currentIndexFolder(registry.indexStorageDir(root, a, u));
       if (!folder) continue;
       const meta = JSON.parse(fs.readFileSync(path.join(folder, 'meta.json'), 'utf8')) as { downloadedAt: string; taxpayers: number };

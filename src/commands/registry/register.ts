@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import type { ShellServices } from '../../shell/services';
+import { trustedArgs } from '../../shell/testSeams';
 import { bulkCheck, type BulkCheckArgs } from './bulkCheck';
 import { browseRegistry } from './browse';
 import type { PaletteContext } from './commandContext';
@@ -37,7 +38,8 @@ export function registerRegistryCommands(ctx: PaletteContext): vscode.Disposable
     registerCommand(PaletteCommands.registryShowDetail, (arg) => showDetail(ctx, typeof arg === 'string' ? { taxNumber: arg } : argsOf(arg))),
     registerCommand(PaletteCommands.registryBulkCheck, (arg) => bulkCheck(ctx, bulkCheckArgs(arg))),
     registerCommand(PaletteCommands.registryBrowse, () => browseRegistry(ctx)),
-    registerCommand(PaletteCommands.registryDownload, (arg) => downloadRegistryList(ctx, argsOf<DownloadArgs>(arg))),
+    // Writes files: the list kinds and folder only from our own code or the tests (src/shell/testSeams.ts).
+    registerCommand(PaletteCommands.registryDownload, (arg) => downloadRegistryList(ctx, trustedArgs<DownloadArgs>(arg))),
     registerCommand(PaletteCommands.registrySearchOffline, (arg) => searchOffline(ctx, argsOf<OfflineSearchArgs>(arg))),
     registerCommand(PaletteCommands.registryAddAsCustomer, (arg) => addAsCustomer(ctx, arg)),
     registerCommand(PaletteCommands.registryCopyTaxNumber, (arg) => copyTaxNumber(ctx, arg)),

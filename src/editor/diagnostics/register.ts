@@ -49,7 +49,8 @@ export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _sh
     vscode.languages.registerCodeActionsProvider(DIAGNOSED_DOCUMENTS, new TaxNumberCodeActions(registry), TaxNumberCodeActions.metadata),
     // Tests and the benchmark read these through a command (their bundles do not share this module).
     registerCommand(DiagnosticsCommands.testHook, (): DiagnosticsTestState => ({ indexRoot, timings: [...diagnostics.timings] })),
-    registerCommand(DiagnosticsCommands.reopenWithEncoding, (uri, encoding) => reopenWithEncoding(uri as vscode.Uri, String(encoding))),
+    // The quick fix passes both; anything else (another extension's call) is not a reopen.
+    registerCommand(DiagnosticsCommands.reopenWithEncoding, (uri, encoding) => (uri instanceof vscode.Uri && typeof encoding === 'string' && encoding ? reopenWithEncoding(uri, encoding) : undefined)),
   );
   // Documents open before activation (restored editors) are scanned once activate() has returned.
   setTimeout(() => diagnostics.refreshAll(), 0);

@@ -1,10 +1,13 @@
 // What each form supplies to the shared panel controller: how to load its record, how to save it,
 // and the fields it shows. One module per form under forms/.
 import type { NilveraClient } from '../../api';
+import type { EnvironmentId } from '../../shell/environments';
 import type { FormKind, FormValues, SectionSpec } from '../protocol';
 
-/** Areas the views refresh after a save (`nilvera.internal.dataChanged`). */
-export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
+import type { DataArea } from '../../shell/dataChanges';
+
+/** Areas the views refresh after a save (src/shell/dataChanges.ts). */
+export type { DataArea };
 
 export interface LoadedForm {
   title: string;
@@ -25,8 +28,8 @@ export interface FormModel {
   /** A title for the tab before the record has loaded. */
   initialTitle(): string;
   load(client: NilveraClient): Promise<LoadedForm>;
-  /** Sends the changes; `baseline` is what was loaded. Throws the API error on failure. */
-  save(client: NilveraClient, values: FormValues, baseline: FormValues): Promise<void>;
+  /** Sends the changes; `baseline` is what was loaded; `account`: the profile's environment. Throws the API error on failure. */
+  save(client: NilveraClient, values: FormValues, baseline: FormValues, account: { environment: EnvironmentId }): Promise<void>;
   /** "Look up in registry": values to fill in for a tax number. */
   lookup?(client: NilveraClient, taxNumber: string): Promise<FormValues>;
 }

@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import type { MailingSettingResponse } from '../../api/types';
 import type { FormValues, SectionSpec } from '../protocol';
 import { isOperationNotOffered } from '../../shell/missingOperation';
+import { UserFacingError } from '../../shell/errorMessages';
+import { confirmMailingChange, sendMailingChange } from '../../shell/mailingSwitch';
 import type { FormModel } from './formModel';
 
 function isActive(rows: MailingSettingResponse[], module: MailingSettingResponse['ModuleID']): boolean {
@@ -70,15 +72,24 @@ export function settingsForm(): FormModel {
         },
       };
     },
-    async save(client, values: FormValues, baseline: FormValues) {
+    async save(client, values: FormValues, baseline: FormValues, account) {
+      const mailing = (['email', 'whatsapp'] as const)
+        .map((channel) => ({ channel, field: channel === 'email' ? 'EmailActive' : 'ChatActive' }))
+        .filter(({ field }) => typeof baseline[field] === 'boolean' && values[field] !== baseline[field])
+        .map(({ channel, field }) => ({ channel, on: values[field] === true }));
+      // Turning a channel off on the live account is asked before anything is sent: declined, nothing is saved.
+      for (const change of mailing) {
+        if (!(await confirmMailingChange(account.environment, change.channel, change.on))) {
+          throw new UserFacingError(vscode.l10n.t('Nothing was saved: the sending stays on.'));
+        }
+      }
       // The credentials first: the server rejects an empty password (422), and then nothing else changes.
       if (typeof baseline.TaxOfficeUserName === 'string') {
         const userName = typeof values.TaxOfficeUserName === 'string' ? values.TaxOfficeUserName.trim() : '';
         const password = typeof values.TaxOfficePassword === 'string' ? values.TaxOfficePassword : '';
         if (userName !== baseline.TaxOfficeUserName || password !== '') await client.taxOffice.update(userName, password);
       }
-      if (typeof baseline.EmailActive === 'boolean' && values.EmailActive !== baseline.EmailActive) await client.mailing.setEmail({ IsActive: values.EmailActive === true });
-      if (typeof baseline.ChatActive === 'boolean' && values.ChatActive !== baseline.ChatActive) await client.mailing.setChat(values.ChatActive === true);
+      for (const change of mailing) await sendMailingChange(client, change.channel, change.on);
     },
   };
 }
