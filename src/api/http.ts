@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
 import { buildQuery, type QueryValue } from './paths';
+import { fetchWithinOrigin, RedirectRefusedError } from './redirects';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
@@ -16,7 +17,7 @@ export interface FetchResponseLike {
 
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal; redirect?: 'manual' },
 ) => Promise<FetchResponseLike>;
 
 export interface RequestLogEntry {
@@ -65,6 +66,8 @@ export interface RequestSpec {
   redact?: string[];
   /** A POST that only reads (the bulk registry look-up): as safe to repeat as a GET, so retried like one. */
   readOnly?: boolean;
+  /** A GET that may be redirected to another origin, followed there without the API key (redirects.ts). */
+  crossOriginGet?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -194,6 +197,11 @@ function networkReason(err: unknown): string {
 
 function networkError(operation: string, err: unknown): NilveraApiError {
   return new NilveraApiError({ kind: 'network', operation, messages: [{ description: networkReason(err) }] });
+}
+
+/** A redirect not followed: the target's origin in `detail`, for the message the user sees. */
+function redirectError(operation: string, err: RedirectRefusedError): NilveraApiError {
+  return new NilveraApiError({ kind: 'redirected', operation, messages: [{ code: err.code, description: err.message, detail: err.toOrigin }] });
 }
 
 /**
@@ -362,8 +370,10 @@ export class HttpTransport {
     let response: FetchResponseLike;
     try {
       const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
-      response = await fetchFn(url, { method: spec.method, headers: init.headers, body: init.body, signal });
+      const request = { method: spec.method, headers: init.headers, body: init.body, signal };
+      response = await fetchWithinOrigin(fetchFn, url, request, { crossOriginGet: spec.crossOriginGet === true && spec.method === 'GET' });
     } catch (err) {
+      if (err instanceof RedirectRefusedError) return { error: redirectError(spec.operation, err) };
       return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };
     }
     const status = response.status;

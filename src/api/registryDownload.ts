@@ -178,7 +178,8 @@ export function downloadRegistryList(
   target: DownloadTarget,
   opts?: CallOptions,
 ): Promise<DownloadResult> {
-  const spec = { operation: OPERATION, method: 'GET' as const, path: `/general/GlobalCompany/${encodeSegment(aliasType)}/${encodeSegment(userType)}` };
+  // The one call that may follow a redirect to another origin (a file host), without the key.
+  const spec = { operation: OPERATION, method: 'GET' as const, path: `/general/GlobalCompany/${encodeSegment(aliasType)}/${encodeSegment(userType)}`, crossOriginGet: true };
   return http.stream(spec, opts, async (body, signal, contentLength) => {
     const sink = target.kind === 'file' ? fileSink(target.path) : bufferSink(contentLength !== undefined ? Math.floor(contentLength * 0.75) : undefined);
     const decoder = new RegistryBodyDecoder();
