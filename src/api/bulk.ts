@@ -73,7 +73,7 @@ export interface CustomerImportReport {
 }
 
 /** Failures after which the server's answer cannot tell whether the rows were stored. */
-const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed', 'rateLimited']);
+const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed', 'rateLimited', 'tooLarge']);
 /**
  * Refusals of a batch that may name single rows (and, spec-silent, may have stored the others): 422,
  * 409, and 400, the only refusal the specification lists for creating customers (behaviour point

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
 import { buildQuery, type QueryValue } from './paths';
+import { MAX_ERROR_BODY_BYTES, MAX_JSON_BODY_BYTES, MAX_REGISTRY_ZIP_BYTES, readTextCapped, tooLargeError, type BodyLimits } from './bodyLimits';
 import { fetchWithinOrigin, RedirectRefusedError } from './redirects';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
 
@@ -51,6 +52,8 @@ export interface ClientOptions {
   fetch?: FetchLike;
   /** Aborts every call of this client, in flight or later (the extension's per-profile generation). */
   signal?: AbortSignal;
+  /** Caps on answer bodies (default: bodyLimits.ts). */
+  limits?: BodyLimits;
 }
 
 export interface RequestSpec {
@@ -209,7 +212,7 @@ function redirectError(operation: string, err: RedirectRefusedError): NilveraApi
  * them: nothing in the specification says the server fails before it stores (the sandbox's fault
  * phase `after` shows the other case). A 429 is not: rate limiting refuses before the work.
  */
-const UNCERTAIN_KINDS = new Set(['network', 'timeout', 'malformed', 'server']);
+const UNCERTAIN_KINDS = new Set(['network', 'timeout', 'malformed', 'server', 'tooLarge']);
 /** Transport failures that prove nothing was sent. */
 const NOT_SENT_REASONS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -234,8 +237,11 @@ export class HttpTransport {
   private readonly baseUrl: string;
   private readonly retry: Required<RetryPolicy>;
   readonly defaultTimeoutMs: number;
+  /** The body caps in force (the registry download applies its own). */
+  readonly limits: Required<BodyLimits>;
 
   constructor(private readonly options: ClientOptions) {
+    this.limits = { jsonBytes: options.limits?.jsonBytes ?? MAX_JSON_BODY_BYTES, registryZipBytes: options.limits?.registryZipBytes ?? MAX_REGISTRY_ZIP_BYTES };
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const given = Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined);
     this.retry = { ...DEFAULT_RETRY, ...(Object.fromEntries(given) as Partial<RetryPolicy>) };
@@ -246,9 +252,11 @@ export class HttpTransport {
   async json<T>(spec: RequestSpec, opts?: CallOptions): Promise<T> {
     return this.run(spec, opts, true, async (response, scope) => {
       let text: string;
+      const limit = this.limits.jsonBytes;
       try {
-        text = await response.text();
+        text = await readTextCapped(response, limit, (seen) => tooLargeError(spec.operation, limit, response.status, seen));
       } catch (err) {
+        if (err instanceof NilveraApiError) throw err;
         throw scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
       }
       if (text.trim() === '') return undefined as T;
@@ -380,7 +388,8 @@ export class HttpTransport {
     if (status >= 200 && status < 300) return { status, response };
     let text = '';
     try {
-      text = await response.text();
+      // Only the messages are wanted: past the cap they are dropped, the status still counts.
+      text = await readTextCapped(response, MAX_ERROR_BODY_BYTES, () => new Error('error body too large'));
     } catch {
       // The status is known even if the error body broke off; keep going with no messages.
       if (scope.aborted) return { status, error: scope.abortError(spec.operation) };

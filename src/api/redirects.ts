@@ -3,6 +3,7 @@
 // subdomain, and re-sends a body on a 307/308 to any host: every request here is sent with
 // `redirect: 'manual'` and each hop is checked against the origin (scheme, host, port) it started at.
 
+import { closeBody } from './bodyLimits';
 import type { FetchLike, FetchResponseLike } from './http';
 
 /** Hops followed at most; past that the call fails (a loop, or a server sending us around). */
@@ -44,14 +45,6 @@ export function originOf(url: string): string {
   return new URL(url).origin;
 }
 
-/** Stops a redirect's body from downloading (its content is never read). */
-function discardBody(response: FetchResponseLike): void {
-  const body = response.body as (AsyncIterable<Uint8Array> & { destroy?: () => void }) | null;
-  if (!body) return;
-  if (typeof body.destroy === 'function') body.destroy();
-  else void body[Symbol.asyncIterator]().return?.();
-}
-
 type Init = Parameters<FetchLike>[1];
 
 /**
@@ -70,7 +63,7 @@ export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: I
     const response = await fetchFn(current, { method, headers, ...(body !== undefined ? { body } : {}), signal: init.signal, redirect: 'manual' });
     const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return response;
-    discardBody(response);
+    closeBody(response.body);
     let next: URL;
     try {
       next = new URL(location, current);
