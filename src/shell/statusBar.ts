@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Commands, ProfileCommands, Views } from '../constants';
 import type { CreditResponse as CreditPackage } from '../api';
+import { creditsTableMarkdown } from './creditsTable';
 import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
@@ -13,22 +14,11 @@ import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;
 
-function escapeMarkdownCell(text: string): string {
-  return text.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
-}
-
 function creditsTooltip(packages: readonly CreditPackage[], environment: EnvironmentId): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${vscode.l10n.t('Nilvera credits ({0})', environmentLabel(environment))}**\n\n`);
-  if (packages.length === 0) {
-    md.appendMarkdown(vscode.l10n.t('No credit packages.'));
-  } else {
-    md.appendMarkdown(`| ${vscode.l10n.t('Package')} | ${vscode.l10n.t('Used')} | ${vscode.l10n.t('Remaining')} | ${vscode.l10n.t('Ends')} |\n|---|---:|---:|---|\n`);
-    for (const p of packages) {
-      const fmt = (n: number | undefined): string => (typeof n === 'number' ? formatCount(n) : '-');
-      md.appendMarkdown(`| ${escapeMarkdownCell(p.Name ?? '-')} | ${fmt(p.UsedCredit)} / ${fmt(p.TotalCredit)} | ${fmt(p.RemainingCredit)} | ${p.EndDate ? formatDay(p.EndDate) : '-'} |\n`);
-    }
-  }
+  // Server values are escaped there (creditsTable.ts): a name or a date is never markup.
+  md.appendMarkdown(creditsTableMarkdown(packages, { l10n: vscode.l10n, count: formatCount, day: formatDay }));
   md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the account view.')}`);
   return md;
 }
