@@ -26,6 +26,11 @@ export function displayText(text: string): string {
   return text.replace(DROPPED, '').replace(BREAKS, ' ').trim();
 }
 
+/** The same characters dropped, line breaks kept: for multi-line tooltips and messages. */
+export function withoutHiddenCharacters(text: string): string {
+  return text.replace(DROPPED, '');
+}
+
 /** `displayText` of a value that may be missing or not text: `fallback` when nothing is left. */
 export function displayTextOr(value: unknown, fallback: string): string {
   if (typeof value !== 'string' && typeof value !== 'number') return fallback;

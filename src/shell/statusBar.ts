@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { Commands, ProfileCommands, Views } from '../constants';
 import type { CreditResponse as CreditPackage } from '../api';
+import { displayText } from '../domain/displayText';
 import { creditsTableMarkdown } from './creditsTable';
 import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
@@ -80,11 +81,14 @@ export class ShellStatusBar implements vscode.Disposable {
     this.shown = true;
     const label = environmentLabel(environment);
     const profile = this.services.activeProfile();
+    // A profile's name may be a company's name from the server: no bidi or control characters, and
+    // a "$(icon)" in it stays text (the status bar reads "\$(" as the characters).
+    const name = displayText(profile.name);
     // The profile's name is added when it says more than the environment (one company of several).
-    this.environmentItem.text = `$(server-environment) Nilvera: ${label}${profile.name !== label ? ` · ${profile.name}` : ''}`;
+    this.environmentItem.text = `$(server-environment) Nilvera: ${label}${name !== label ? ` · ${name.replace(/\$\(/g, '\\$(')}` : ''}`;
     const several = this.services.profiles.store.all().length > 1;
     this.environmentItem.command = several ? ProfileCommands.switch : Commands.environmentSwitch;
-    this.environmentItem.tooltip = profileTooltip(label, profile.name, several);
+    this.environmentItem.tooltip = profileTooltip(label, name, several);
     this.environmentItem.show();
     this.schedule();
     if (hasKey) await this.refreshCredits();
