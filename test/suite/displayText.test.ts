@@ -3,7 +3,8 @@
 // tooltip and the quick search pick without them, and picking the cleaned item still acts on it.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { Settings, TreeCommands } from '../../src/constants';
+import { ProfileCommands, Settings, TreeCommands } from '../../src/constants';
+import { profileSecretName, type Profile } from '../../src/shell/profileStore';
 import type { MessageLevel, Prompts, SearchPickOptions } from '../../src/shell/prompts';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
@@ -19,10 +20,14 @@ const HIDDEN = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F
 
 class SearchPrompts implements Prompts {
   script: (<T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => Promise<T | undefined>) | undefined;
+  /** The labels of every quick pick shown; each is dismissed. */
+  offered: string[][] = [];
+  inputs: string[] = [];
   async inputBox(): Promise<string | undefined> {
-    return undefined;
+    return this.inputs.shift();
   }
-  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
+  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
+    this.offered.push(items.map((i) => i.label));
     return undefined;
   }
   async message(_level: MessageLevel, _text: string): Promise<string | undefined> {
@@ -94,6 +99,42 @@ suite('Server text in labels: no bidi or control characters', function () {
     while (!trees.customersView.selection.some((n) => labelOf(trees.customers.getTreeItem(n)) === SHOWN_NAME)) {
       if (Date.now() > until) assert.fail('the picked customer was not selected');
       await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  test('a profile named with bidi characters and "$(icon)" reads clean in the status bar and the profile pick; a typed name is stored clean', async () => {
+    const { api, sandbox } = suiteEnv;
+    const services = api.testing.services;
+    const hostile: Profile = { id: 'bidi-test-profile', name: `\u202EŞirket\u202C $(alert) \u2067A.Ş.\u2069`, environment: 'custom', baseUrl: sandbox.url };
+    await services.keys.store(profileSecretName(hostile.id), sandbox.keys.full);
+    await services.profiles.store.put(hostile);
+    services.usage.markUsed('command');
+    try {
+      await vscode.commands.executeCommand(ProfileCommands.switch, hostile.id);
+      await api.testing.state.refresh();
+      const until = Date.now() + 10_000;
+      let text = '';
+      while (!(text = api.testing.statusBar().snapshot().environmentText).includes('Şirket')) {
+        if (Date.now() > until) assert.fail(`the status bar never named the profile: ${JSON.stringify(text)}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(!HIDDEN.test(text), `the status bar shows ${JSON.stringify(text)}`);
+      assert.ok(text.endsWith('Şirket \\$(alert) A.Ş.'), `the profile's "$(alert)" must stay text: ${JSON.stringify(text)}`);
+
+      prompts.offered = [];
+      await vscode.commands.executeCommand(ProfileCommands.switch);
+      const labels = prompts.offered.at(-1) ?? [];
+      assert.ok(labels.some((l) => l.includes('Şirket')), JSON.stringify(labels));
+      assert.ok(labels.every((l) => !HIDDEN.test(l)), JSON.stringify(labels));
+
+      prompts.inputs = ['\u202EMerkez\u202C\u200F Şube'];
+      await vscode.commands.executeCommand(ProfileCommands.rename, hostile.id);
+      assert.equal(services.profiles.store.get(hostile.id)?.name, 'Merkez Şube');
+    } finally {
+      await services.keys.delete(profileSecretName(hostile.id));
+      await services.profiles.store.remove(hostile.id);
+      services.profiles.followSettings();
+      await api.testing.state.refresh();
     }
   });
 });
