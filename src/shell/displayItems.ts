@@ -18,13 +18,28 @@ export function cleanTreeItem<T extends vscode.TreeItem>(item: T): T {
   return item;
 }
 
-/** A quick pick item with its label, description and detail cleaned (a copy: the caller's item is kept). */
+/**
+ * Server text where VS Code draws `$(name)` as an icon (quick pick items, the status bar): each
+ * `$(` escaped as `\$(`, which VS Code shows as the characters themselves.
+ */
+export function iconsAsText(text: string): string {
+  return text.replace(/\$\(/g, '\\$(');
+}
+
+/** The icons our own pick items start with ("$(check) name"); anything else in `$(…)` is text. */
+const OWN_ICON_PREFIX = /^\$\((?:check|circle-slash|star-full|edit|file-code|more|add)\) /;
+
+/**
+ * A quick pick item with its label, description and detail cleaned (a copy: the caller's item is
+ * kept): no bidi or control characters, and a "$(" that is not one of our leading icons escaped.
+ */
 export function cleanPickItem<T extends vscode.QuickPickItem>(item: T): T {
+  const own = OWN_ICON_PREFIX.exec(item.label)?.[0] ?? '';
   return {
     ...item,
-    label: displayText(item.label),
-    ...(typeof item.description === 'string' ? { description: displayText(item.description) } : {}),
-    ...(typeof item.detail === 'string' ? { detail: displayText(item.detail) } : {}),
+    label: own + iconsAsText(displayText(item.label.slice(own.length))),
+    ...(typeof item.description === 'string' ? { description: iconsAsText(displayText(item.description)) } : {}),
+    ...(typeof item.detail === 'string' ? { detail: iconsAsText(displayText(item.detail)) } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { Commands, ProfileCommands, Views } from '../constants';
 import type { CreditResponse as CreditPackage } from '../api';
 import { displayText } from '../domain/displayText';
 import { creditsTableMarkdown } from './creditsTable';
+import { iconsAsText } from './displayItems';
 import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
@@ -85,7 +86,7 @@ export class ShellStatusBar implements vscode.Disposable {
     // a "$(icon)" in it stays text (the status bar reads "\$(" as the characters).
     const name = displayText(profile.name);
     // The profile's name is added when it says more than the environment (one company of several).
-    this.environmentItem.text = `$(server-environment) Nilvera: ${label}${name !== label ? ` · ${name.replace(/\$\(/g, '\\$(')}` : ''}`;
+    this.environmentItem.text = `$(server-environment) Nilvera: ${label}${name !== label ? ` · ${iconsAsText(name)}` : ''}`;
     const several = this.services.profiles.store.all().length > 1;
     this.environmentItem.command = several ? ProfileCommands.switch : Commands.environmentSwitch;
     this.environmentItem.tooltip = profileTooltip(label, name, several);

@@ -102,6 +102,24 @@ suite('Server text in labels: no bidi or control characters', function () {
     }
   });
 
+  test('a customer named "$(alert) …" shows the characters in the quick search, not an icon', async () => {
+    const { sandbox } = suiteEnv;
+    const iconNumber = completeVkn('987654322');
+    const res = await fetch(`${sandbox.url}/general/Customers`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${sandbox.keys.full}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify([{ TaxNumber: iconNumber, Name: '$(alert) Uyarı Ltd', City: '$(check) Van' }]),
+    });
+    assert.ok(res.ok, `creating the customer answered ${res.status}`);
+    let shown: vscode.QuickPickItem[] = [];
+    prompts.script = async <T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => {
+      shown = await options.search(iconNumber, new AbortController().signal);
+      return undefined;
+    };
+    await vscode.commands.executeCommand(TreeCommands.customersQuickSearch);
+    assert.deepEqual(shown.map((i) => [i.label, i.detail]), [['\\$(alert) Uyarı Ltd', '\\$(check) Van']]);
+  });
+
   test('a profile named with bidi characters and "$(icon)" reads clean in the status bar and the profile pick; a typed name is stored clean', async () => {
     const { api, sandbox } = suiteEnv;
     const services = api.testing.services;
