@@ -73,7 +73,7 @@ export interface CustomerImportReport {
 }
 
 /** Failures after which the server's answer cannot tell whether the rows were stored. */
-const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed', 'rateLimited']);
+const OUTCOME_UNKNOWN = new Set(['network', 'timeout', 'server', 'malformed', 'rateLimited', 'tooLarge']);
 /**
  * Refusals of a batch that may name single rows (and, spec-silent, may have stored the others): 422,
  * 409, and 400, the only refusal the specification lists for creating customers (behaviour point
@@ -189,7 +189,8 @@ function rowsNamed(rows: CustomerRow[], messages: ApiMessage[]): Map<CustomerRow
  *    when the answer named nobody, so a bad row ends up alone and gets its own reason);
  *  - a batch whose answer was lost (connection broken, time limit, 5xx, unreadable answer) may or may
  *    not have been stored: rows that exist now count as created, absent rows are sent again (safe,
- *    since they were checked), and only rows whose look-up also fails stay "unknown".
+ *    since they were checked; after MAX_SENDS lost answers they are rejected as not stored), and only
+ *    rows whose look-up also keeps failing stay "unknown".
  * A customer that exists under a row's tax number with another name existed before: the row is sent
  * again alone, and the server's answer about it is its outcome. Limit: a row whose tax number
  * already existed before the import under the same name (or no name) counts as created; the
@@ -308,11 +309,20 @@ class CustomerImport {
     this.sendAgain(again.slice(0, half), batch.sends, error, queue);
   }
 
-  /** Puts rows at the front of the queue, or settles them as unknown once they were sent MAX_SENDS times. */
+  /**
+   * Puts rows that a look-up has just found absent at the front of the queue. Once they were sent
+   * MAX_SENDS times they stop there, and since the look-up answered that none of them is stored,
+   * they are rejected (not stored, the server's last failure as the reason), never "unknown": only a
+   * row whose look-up keeps failing stays unconfirmed (README row 3b).
+   */
   private sendAgain(rows: CustomerRow[], sends: number, error: NilveraApiError, queue: PendingBatch[]): void {
     if (rows.length === 0) return;
-    if (sends >= MAX_SENDS) this.unknown(rows, error);
-    else queue.unshift({ rows, sends });
+    if (sends < MAX_SENDS) {
+      queue.unshift({ rows, sends });
+      return;
+    }
+    const gaveUp: ApiMessage = { description: `not stored: the server failed this row's ${sends} sends (the look-up found no record of it); import it again later` };
+    for (const r of rows) this.rejected(r, [gaveUp, ...error.messages], error.status);
   }
 
   private settle(n: number): void {

@@ -15,6 +15,8 @@ const KIND_TEXT = {
   cancelled: 'cancelled',
   malformed: 'unexpected response body', // a 2xx body that is not what the operation returns
   declined: 'the service declined (answered false)', // a 200 whose boolean answer is false: nothing was changed
+  redirected: 'redirect not followed', // to another origin, or too many hops (redirects.ts)
+  tooLarge: 'the answer is larger than the limit', // a body past its size cap (bodyLimits.ts)
 } as const;
 
 export type ApiErrorKind = keyof typeof KIND_TEXT;

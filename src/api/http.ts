@@ -4,6 +4,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
 import { buildQuery, type QueryValue } from './paths';
+import { MAX_ERROR_BODY_BYTES, MAX_JSON_BODY_BYTES, MAX_REGISTRY_ZIP_BYTES, readTextCapped, tooLargeError, type BodyLimits } from './bodyLimits';
+import { fetchWithinOrigin, RedirectRefusedError } from './redirects';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
@@ -16,7 +18,7 @@ export interface FetchResponseLike {
 
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal; redirect?: 'manual' },
 ) => Promise<FetchResponseLike>;
 
 export interface RequestLogEntry {
@@ -50,6 +52,8 @@ export interface ClientOptions {
   fetch?: FetchLike;
   /** Aborts every call of this client, in flight or later (the extension's per-profile generation). */
   signal?: AbortSignal;
+  /** Caps on answer bodies (default: bodyLimits.ts). */
+  limits?: BodyLimits;
 }
 
 export interface RequestSpec {
@@ -65,6 +69,8 @@ export interface RequestSpec {
   redact?: string[];
   /** A POST that only reads (the bulk registry look-up): as safe to repeat as a GET, so retried like one. */
   readOnly?: boolean;
+  /** A GET that may be redirected to another origin, followed there without the API key (redirects.ts). */
+  crossOriginGet?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -196,12 +202,17 @@ function networkError(operation: string, err: unknown): NilveraApiError {
   return new NilveraApiError({ kind: 'network', operation, messages: [{ description: networkReason(err) }] });
 }
 
+/** A redirect not followed: the target's origin in `detail`, for the message the user sees. */
+function redirectError(operation: string, err: RedirectRefusedError): NilveraApiError {
+  return new NilveraApiError({ kind: 'redirected', operation, messages: [{ code: err.code, description: err.message, detail: err.toOrigin }] });
+}
+
 /**
  * Failures after which a change may or may not have been applied by the server. A 5xx is one of
  * them: nothing in the specification says the server fails before it stores (the sandbox's fault
  * phase `after` shows the other case). A 429 is not: rate limiting refuses before the work.
  */
-const UNCERTAIN_KINDS = new Set(['network', 'timeout', 'malformed', 'server']);
+const UNCERTAIN_KINDS = new Set(['network', 'timeout', 'malformed', 'server', 'tooLarge']);
 /** Transport failures that prove nothing was sent. */
 const NOT_SENT_REASONS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -226,8 +237,11 @@ export class HttpTransport {
   private readonly baseUrl: string;
   private readonly retry: Required<RetryPolicy>;
   readonly defaultTimeoutMs: number;
+  /** The body caps in force (the registry download applies its own). */
+  readonly limits: Required<BodyLimits>;
 
   constructor(private readonly options: ClientOptions) {
+    this.limits = { jsonBytes: options.limits?.jsonBytes ?? MAX_JSON_BODY_BYTES, registryZipBytes: options.limits?.registryZipBytes ?? MAX_REGISTRY_ZIP_BYTES };
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const given = Object.entries(options.retry ?? {}).filter(([, v]) => v !== undefined);
     this.retry = { ...DEFAULT_RETRY, ...(Object.fromEntries(given) as Partial<RetryPolicy>) };
@@ -238,9 +252,11 @@ export class HttpTransport {
   async json<T>(spec: RequestSpec, opts?: CallOptions): Promise<T> {
     return this.run(spec, opts, true, async (response, scope) => {
       let text: string;
+      const limit = this.limits.jsonBytes;
       try {
-        text = await response.text();
+        text = await readTextCapped(response, limit, (seen) => tooLargeError(spec.operation, limit, response.status, seen));
       } catch (err) {
+        if (err instanceof NilveraApiError) throw err;
         throw scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
       }
       if (text.trim() === '') return undefined as T;
@@ -362,15 +378,18 @@ export class HttpTransport {
     let response: FetchResponseLike;
     try {
       const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
-      response = await fetchFn(url, { method: spec.method, headers: init.headers, body: init.body, signal });
+      const request = { method: spec.method, headers: init.headers, body: init.body, signal };
+      response = await fetchWithinOrigin(fetchFn, url, request, { crossOriginGet: spec.crossOriginGet === true && spec.method === 'GET' });
     } catch (err) {
+      if (err instanceof RedirectRefusedError) return { error: redirectError(spec.operation, err) };
       return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };
     }
     const status = response.status;
     if (status >= 200 && status < 300) return { status, response };
     let text = '';
     try {
-      text = await response.text();
+      // Only the messages are wanted: past the cap they are dropped, the status still counts.
+      text = await readTextCapped(response, MAX_ERROR_BODY_BYTES, () => new Error('error body too large'));
     } catch {
       // The status is known even if the error body broke off; keep going with no messages.
       if (scope.aborted) return { status, error: scope.abortError(spec.operation) };

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { FileLockedError, processIsAlive, removeRetrying, renameRetrying } from '../files/lockedFiles';
 import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
+import { formatBytes, tooLargeError } from './bodyLimits';
 import { NilveraApiError } from './errors';
 import { checkZip, ZipError } from '../domain/zip';
 import type { CallOptions, HttpTransport } from './http';
@@ -178,14 +179,20 @@ export function downloadRegistryList(
   target: DownloadTarget,
   opts?: CallOptions,
 ): Promise<DownloadResult> {
-  const spec = { operation: OPERATION, method: 'GET' as const, path: `/general/GlobalCompany/${encodeSegment(aliasType)}/${encodeSegment(userType)}` };
+  // The one call that may follow a redirect to another origin (a file host), without the key.
+  const spec = { operation: OPERATION, method: 'GET' as const, path: `/general/GlobalCompany/${encodeSegment(aliasType)}/${encodeSegment(userType)}`, crossOriginGet: true };
+  const cap = http.limits.registryZipBytes;
   return http.stream(spec, opts, async (body, signal, contentLength) => {
+    // The ZIP is 3/4 of a base64 body (or all of a raw one): a length that announces more is refused
+    // before anything is written or allocated.
+    if (contentLength !== undefined && contentLength * 0.75 > cap) throw tooLargeError(OPERATION, cap, 200, `${formatBytes(contentLength)} announced`);
     const sink = target.kind === 'file' ? fileSink(target.path) : bufferSink(contentLength !== undefined ? Math.floor(contentLength * 0.75) : undefined);
     const decoder = new RegistryBodyDecoder();
     let bytes = 0;
     // Decoded ZIP bytes go to the sink and, when asked, to the reader on the way at once.
     const deliver = async (out: Buffer): Promise<void> => {
       if (!out.length) return;
+      if (bytes + out.length > cap) throw tooLargeError(OPERATION, cap, 200, 'more was sent');
       await (target.onZipBytes ? Promise.all([sink.write(out), target.onZipBytes(out)]) : sink.write(out));
       bytes += out.length;
       target.onProgress?.(bytes);
@@ -195,6 +202,7 @@ export function downloadRegistryList(
         for await (const chunk of body) await deliver(decoder.push(chunk));
       } catch (err) {
         if (err instanceof Base64BodyError) throw malformed(err.message);
+        if (err instanceof NilveraApiError) throw err;
         // A body that stops short of its Content-Length is a truncated download.
         // Our own cancel or time limit: the HTTP layer reports it as such.
         if (signal.aborted) throw err;

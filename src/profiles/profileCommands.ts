@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { ProfileCommands } from '../constants';
 import type { CompanyResponse as CompanySummary } from '../api';
 import { registerCommand } from '../shell/commandRunner';
+import { displayText, displayTextOr } from '../domain/displayText';
 import { compareNames } from '../shell/displayFormat';
 import { askCustomUrl } from '../shell/environmentCommands';
 import { ENVIRONMENT_IDS, FIXED_BASE_URLS, type EnvironmentId } from '../shell/environments';
@@ -33,10 +34,11 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
 /** Asks for a profile's name. It is shown in the status bar and lists: never the key pasted a second time. */
 async function askName(options: vscode.InputBoxOptions, key: string | undefined): Promise<string> {
   const validateInput = (value: string) => {
-    if (!value.trim()) return vscode.l10n.t('Enter a name.');
+    if (!displayText(value)) return vscode.l10n.t('Enter a name.');
     return key && value.includes(key) ? vscode.l10n.t('This is the API key: enter a name for the profile instead.') : undefined;
   };
-  const name = (await prompts.inputBox({ ...options, ignoreFocusOut: true, validateInput }))?.trim();
+  // No bidi or control characters in a name shown in the status bar and lists (a company's name is the default).
+  const name = displayText((await prompts.inputBox({ ...options, ignoreFocusOut: true, validateInput })) ?? '');
   if (!name) throw new UserCancelledError();
   return name;
 }
@@ -113,7 +115,7 @@ async function addProfile(services: ShellServices): Promise<void> {
   const company = await verifiedCompany(services, environment, customUrl, key);
   const title = vscode.l10n.t('Nilvera: Profile Name');
   const prompt = vscode.l10n.t('A name for this profile (the company name by default).');
-  const name = await askName({ title, prompt, value: company.Name ?? environmentLabel(environment) }, key);
+  const name = await askName({ title, prompt, value: displayTextOr(company.Name, environmentLabel(environment)) }, key);
   const profile: Profile = { id: newProfileId(), name, environment };
   if (customUrl) profile.baseUrl = customUrl;
   if (company.TaxNumber) profile.taxNumber = company.TaxNumber;
@@ -142,7 +144,7 @@ async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promi
   if (company.TaxNumber !== taxNumber) {
     throw new UserFacingError(vscode.l10n.t('This key belongs to {0} ({1}), not to {2} ({3}); nothing was saved.', company.Name ?? '-', company.TaxNumber ?? '-', companyName || '-', taxNumber));
   }
-  const profile: Profile = { id: newProfileId(), name: company.Name ?? companyName, environment: active.environment, taxNumber };
+  const profile: Profile = { id: newProfileId(), name: displayTextOr(company.Name, displayTextOr(companyName, taxNumber)), environment: active.environment, taxNumber };
   if (active.environment === 'custom' && active.baseUrl) profile.baseUrl = active.baseUrl;
   await services.keys.store(profileSecretName(profile.id), key);
   await services.profiles.store.add(profile);

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { ReconciliationCommands } from '../constants';
 import type { ReconRow } from './classify';
 import { changeLabels, reasonText } from './labels';
+import { cleanTreeItem } from '../shell/displayItems';
 import { formatDateTime } from '../shell/displayFormat';
 import type { ReconciliationReport } from './report';
 import type { AliasChange } from './snapshot';
@@ -113,6 +114,11 @@ export class ReconciliationTree implements vscode.TreeDataProvider<ReconNode>, v
   }
 
   getTreeItem(node: ReconNode): vscode.TreeItem {
+    // Customer names and titles come from the server: no bidi or control characters (displayItems.ts).
+    return cleanTreeItem(this.itemOf(node));
+  }
+
+  private itemOf(node: ReconNode): vscode.TreeItem {
     if (node instanceof GroupNode) {
       const item = new vscode.TreeItem(node.label, node.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `group/${node.key}`;

@@ -119,6 +119,18 @@ export function describeError(error: unknown): DescribedError {
       return shown(vscode.l10n.t('The server could not be reached. Check the network connection and the environment.'), 'retry', 'showLog');
     case 'malformed':
       return shown(vscode.l10n.t('The server sent an answer that could not be read.'), 'retry', 'showLog');
+    case 'redirected': {
+      // src/api/redirects.ts: the target's origin is the message's detail (never a path or query).
+      const first = error.messages[0];
+      if (first?.code === 'ERR_TOO_MANY_REDIRECTS') return shown(vscode.l10n.t('The server redirected the request too many times; it was stopped.'), 'showLog');
+      return shown(
+        vscode.l10n.t('The server redirected the request to another address ({0}). The API key and request data are sent only to the environment\'s own address, so the redirect was not followed. Check the environment\'s URL.', first?.detail ?? '?'),
+        'showLog',
+      );
+    }
+    case 'tooLarge':
+      // src/api/bodyLimits.ts: the limit, already written out (e.g. "64 MB"), is the message's detail.
+      return shown(vscode.l10n.t('The server\'s answer is larger than the limit of {0}; reading stopped and nothing of it was used.', error.messages[0]?.detail ?? '?'), 'showLog');
     default:
       return shown(error.message, 'showLog');
   }

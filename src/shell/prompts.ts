@@ -2,6 +2,8 @@
 // real extension host can answer prompts and record messages (an extension's `vscode` API object is
 // its own, so a test cannot patch `vscode.window` for the extension).
 import * as vscode from 'vscode';
+import { withoutHiddenCharacters } from '../domain/displayText';
+import { cleanPickItem, pickCleaned } from './displayItems';
 import { redact } from './redact';
 
 export type MessageLevel = 'info' | 'warning' | 'error';
@@ -85,17 +87,34 @@ export const windowPrompts: Prompts = {
 
 let current: Prompts = windowPrompts;
 
+/** A search pick whose items are shown cleaned; it answers with the search's own item. */
+async function searchCleaned<T extends vscode.QuickPickItem>(
+  show: (options: SearchPickOptions<T>) => Promise<T | undefined>,
+  options: SearchPickOptions<T>,
+): Promise<T | undefined> {
+  const originals = new WeakMap<T, T>();
+  const search = async (text: string, signal: AbortSignal): Promise<T[]> =>
+    (await options.search(text, signal)).map((item) => {
+      const shown = cleanPickItem(item);
+      originals.set(shown, item);
+      return shown;
+    });
+  const picked = await show({ ...options, search });
+  return picked === undefined ? undefined : (originals.get(picked) ?? picked);
+}
+
 /** Messages are scrubbed of known secrets here, whichever implementation shows them. */
 export const prompts: Required<Prompts> = {
   inputBox: (options) => current.inputBox(options),
-  quickPick: (items, options) => current.quickPick(items, options),
+  // Items and messages often hold server text: shown without bidi or control characters (displayItems.ts).
+  quickPick: (items, options) => pickCleaned(items, (shown) => current.quickPick(shown, options)),
   message: (level, text, options, ...actions) =>
-    current.message(level, redact(text), options?.detail ? { ...options, detail: redact(options.detail) } : options, ...actions),
+    current.message(level, withoutHiddenCharacters(redact(text)), options?.detail ? { ...options, detail: withoutHiddenCharacters(redact(options.detail)) } : options, ...actions),
   // A replacement that does not know these prompts answers them as dismissed (as for an unscripted
   // prompt), rather than leaving a real dialog open that no test can answer.
   openDialog: (options) => (current.openDialog ? current.openDialog(options) : Promise.resolve(undefined)),
   saveDialog: (options) => (current.saveDialog ? current.saveDialog(options) : Promise.resolve(undefined)),
-  searchPick: (options) => (current.searchPick ? current.searchPick(options) : Promise.resolve(undefined)),
+  searchPick: (options) => (current.searchPick ? searchCleaned(current.searchPick.bind(current), options) : Promise.resolve(undefined)),
 };
 
 /** Test hook: replaces the prompt implementation; returns a function restoring the previous one. */

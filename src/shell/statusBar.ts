@@ -4,6 +4,9 @@
 import * as vscode from 'vscode';
 import { Commands, ProfileCommands, Views } from '../constants';
 import type { CreditResponse as CreditPackage } from '../api';
+import { displayText } from '../domain/displayText';
+import { creditsTableMarkdown } from './creditsTable';
+import { iconsAsText } from './displayItems';
 import { formatCount, formatDay } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
@@ -13,22 +16,11 @@ import { readSettings } from './settings';
 
 const REFRESH_INTERVAL_MS = 5 * 60_000;
 
-function escapeMarkdownCell(text: string): string {
-  return text.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
-}
-
 function creditsTooltip(packages: readonly CreditPackage[], environment: EnvironmentId): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${vscode.l10n.t('Nilvera credits ({0})', environmentLabel(environment))}**\n\n`);
-  if (packages.length === 0) {
-    md.appendMarkdown(vscode.l10n.t('No credit packages.'));
-  } else {
-    md.appendMarkdown(`| ${vscode.l10n.t('Package')} | ${vscode.l10n.t('Used')} | ${vscode.l10n.t('Remaining')} | ${vscode.l10n.t('Ends')} |\n|---|---:|---:|---|\n`);
-    for (const p of packages) {
-      const fmt = (n: number | undefined): string => (typeof n === 'number' ? formatCount(n) : '-');
-      md.appendMarkdown(`| ${escapeMarkdownCell(p.Name ?? '-')} | ${fmt(p.UsedCredit)} / ${fmt(p.TotalCredit)} | ${fmt(p.RemainingCredit)} | ${p.EndDate ? formatDay(p.EndDate) : '-'} |\n`);
-    }
-  }
+  // Server values are escaped there (creditsTable.ts): a name or a date is never markup.
+  md.appendMarkdown(creditsTableMarkdown(packages, { l10n: vscode.l10n, count: formatCount, day: formatDay }));
   md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the account view.')}`);
   return md;
 }
@@ -90,11 +82,14 @@ export class ShellStatusBar implements vscode.Disposable {
     this.shown = true;
     const label = environmentLabel(environment);
     const profile = this.services.activeProfile();
+    // A profile's name may be a company's name from the server: no bidi or control characters, and
+    // a "$(icon)" in it stays text (the status bar reads "\$(" as the characters).
+    const name = displayText(profile.name);
     // The profile's name is added when it says more than the environment (one company of several).
-    this.environmentItem.text = `$(server-environment) Nilvera: ${label}${profile.name !== label ? ` · ${profile.name}` : ''}`;
+    this.environmentItem.text = `$(server-environment) Nilvera: ${label}${name !== label ? ` · ${iconsAsText(name)}` : ''}`;
     const several = this.services.profiles.store.all().length > 1;
     this.environmentItem.command = several ? ProfileCommands.switch : Commands.environmentSwitch;
-    this.environmentItem.tooltip = profileTooltip(label, profile.name, several);
+    this.environmentItem.tooltip = profileTooltip(label, name, several);
     this.environmentItem.show();
     this.schedule();
     if (hasKey) await this.refreshCredits();

@@ -1,6 +1,7 @@
 // Readable stand-ins for values the schema allows to be null (row 14 of README's spec-silent table): a
 // tree row, hover or details table never shows a blank where a name, value, tax number, text or total is missing.
 import * as vscode from 'vscode';
+import { displayText } from '../domain/displayText';
 import { formatCount } from '../shell/displayFormat';
 
 export const Missing = {
@@ -13,9 +14,10 @@ export const Missing = {
   amount: (): string => vscode.l10n.t('unknown'),
 } as const;
 
-/** The text, or the placeholder when it is null, undefined, empty or only spaces. */
+/** The text (without bidi or control characters), or the placeholder when nothing readable is left. */
 export function textOr(value: string | null | undefined, placeholder: () => string): string {
-  return typeof value === 'string' && value.trim() !== '' ? value : placeholder();
+  const shown = typeof value === 'string' ? displayText(value) : '';
+  return shown !== '' ? shown : placeholder();
 }
 
 /** A number in the display language, or "unknown" when the server sent none. */

@@ -2,6 +2,7 @@
 // a parent caches its children and has at most one load in flight; a failed load becomes one error
 // item with Retry instead of an empty view; ids are stable and unique per parent.
 import * as vscode from 'vscode';
+import { cleanTreeItem } from '../shell/displayItems';
 import { describeError } from '../shell/errorMessages';
 import { isEmptyOrNotOffered, isOperationNotOffered, type ListAvailability } from '../shell/missingOperation';
 import { log } from '../shell/log';
@@ -23,7 +24,8 @@ export abstract class TreeNode {
   /** A TreeItem with this node's id and the given parts set. */
   protected item(label: string | vscode.TreeItemLabel, parts: ItemParts = {}): vscode.TreeItem {
     const { collapsible = vscode.TreeItemCollapsibleState.None, icon, ...rest } = parts;
-    return Object.assign(new vscode.TreeItem(label, collapsible), { id: this.id, iconPath: icon, ...rest });
+    // Labels, descriptions and tooltips hold server text: no bidi or control characters (displayItems.ts).
+    return cleanTreeItem(Object.assign(new vscode.TreeItem(label, collapsible), { id: this.id, iconPath: icon, ...rest }));
   }
 }
 

@@ -123,7 +123,7 @@ suite('Check Connection', function () {
     try {
       const result = await runCheck();
       assert.deepEqual(verdictMap(result), { ...expectedFor('default'), registryLookupMissing: 'differs' });
-      assert.match(result.markdown, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: 200 text\/plain/);
+      assert.match(result.markdown, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: `200 text\/plain/);
       const note = prompts.messages.find((m) => m.text.startsWith('Check Connection:'));
       assert.equal(note?.level, 'warning');
       assert.match(note?.text ?? '', /differs from both sandbox profiles in 1 row\(s\): 1 registryLookupMissing/);

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadNodeFetch, type FetchLike } from '../../api/http';
 import { buildQuery, encodeSegment, type QueryValue } from '../../api/paths';
+import { fetchWithinOrigin } from '../../api/redirects';
 import { completeVkn } from '../../domain/taxId';
 
 export interface ProbeTarget {
@@ -127,7 +128,8 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
   let truncated = false;
   let failure: string | undefined;
   try {
-    const response = await fetchFn(target.baseUrl.replace(/\/+$/, '') + request.path + buildQuery(request.query), {
+    // Redirects only within the target's origin: the key never goes elsewhere (api/redirects.ts).
+    const response = await fetchWithinOrigin(fetchFn, target.baseUrl.replace(/\/+$/, '') + request.path + buildQuery(request.query), {
       method: request.method,
       headers,
       body,

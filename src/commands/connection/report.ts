@@ -2,9 +2,10 @@
 // came back (status, time, shape: names and types, never a value or the key) and, row by row of
 // the behaviour table, which answer the service showed. Pure: the localizer is passed in
 // (`vscode.l10n` in the extension, a plain formatter in the unit tests).
+import { inlineCode } from '../../domain/markdown';
 import { EMPTY_LIST_PROBES, type ProbeResult } from './probes';
 import { describeShape } from './shape';
-import { profileAnswers, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
+import { mediaTypeShown, profileAnswers, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
 
 export interface Localizer {
   t(message: string, ...args: Array<string | number | boolean>): string;
@@ -66,20 +67,22 @@ function matchText(v: RowVerdict, l10n: Localizer): string {
   return texts[v.match];
 }
 
-/** Text for a Markdown table cell: pipes escaped, one line. */
+/** Our own (localized) text for a Markdown table cell: pipes escaped, one line. */
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-function code(text: string): string {
-  return text ? `\`${cell(text)}\`` : '';
-}
+/**
+ * Anything that holds a server's words (a content type, what was seen, an answer's shape) goes in
+ * as code: shown literally, never a link, an image or HTML the preview would load.
+ */
+const code = inlineCode;
 
 function shown(v: RowVerdict, l10n: Localizer): string {
   const x = v.verdict;
   if (x.kind === 'answer') return code(x.answer);
-  if (x.kind === 'differs') return `**${l10n.t('differs')}**: ${cell(x.seen)}`;
-  return cell(reasonText(x.reason, l10n) + (x.seen ? ` (${x.seen})` : ''));
+  if (x.kind === 'differs') return `**${l10n.t('differs')}**: ${code(x.seen)}`;
+  return cell(reasonText(x.reason, l10n)) + (x.seen ? ` (${code(x.seen)})` : '');
 }
 
 export function summarize(results: readonly ProbeResult[], verdicts: readonly RowVerdict[]): ReportSummary {
@@ -114,7 +117,7 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   const s = summarize(results, verdicts);
   const lines: string[] = [];
   lines.push(`# ${l10n.t('Nilvera: Check Connection')}`, '');
-  lines.push(`- ${l10n.t('Environment')}: ${context.environmentLabel} (${context.origin})`);
+  lines.push(`- ${l10n.t('Environment')}: ${cell(context.environmentLabel)} (${code(context.origin)})`);
   lines.push(`- ${l10n.t('Checked')}: ${context.finishedAt}`);
   lines.push(`- ${l10n.t('Extension')}: ${context.extensionVersion} · VS Code ${context.vscodeVersion}`);
   lines.push(`- ${l10n.t('Calls')}: ${s.calls} (${l10n.t('read-only: GET, and one POST look-up that changes nothing')})`);
@@ -153,8 +156,8 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
     }
     const a = r.answer;
     const status = a?.status !== undefined ? String(a.status) : '—';
-    const type = a?.contentType ? ` ${a.contentType.split(';')[0].trim()}` : '';
-    lines.push(`| ${call} | ${status}${cell(type)} | ${a ? `${a.ms} ms` : '—'} | ${code(answerShape(r, l10n))} |`);
+    const type = a?.contentType ? ` ${code(mediaTypeShown(a.contentType))}` : '';
+    lines.push(`| ${call} | ${status}${type} | ${a ? `${a.ms} ms` : '—'} | ${code(answerShape(r, l10n))} |`);
   }
   lines.push('', `_${l10n.t('The wrong-key call used a randomly generated key. The report holds no key, tax number or record value: only paths, statuses, times and the names and types of the fields.')}_`, '');
   return lines.join('\n');

@@ -6,6 +6,7 @@
 import { BEHAVIOUR_POINTS, type PointId } from '../../sandbox/behaviour';
 import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
 import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';
+import { isIsoDateTime } from '../../domain/isoDate';
 import { ROUTE_NOT_FOUND_CODE, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
 
 /** The points in the order of README's spec-silent table: a point's row is its place here. */
@@ -38,11 +39,20 @@ export interface RowVerdict {
   match: 'default' | 'alternate' | 'both' | 'neither' | 'unknown';
 }
 
+/**
+ * The media type of a Content-Type (`text/html` of `text/html; charset=utf-8`) when it is one: a
+ * server chooses the header, so anything but `type/subtype` tokens is not repeated.
+ */
+export function mediaTypeShown(contentType: string): string {
+  const type = contentType.split(';')[0].trim();
+  return /^[A-Za-z0-9!#$&^_.+-]{1,64}\/[A-Za-z0-9!#$&^_.+-]{1,64}$/.test(type) ? type : 'an unusual content type (not shown)';
+}
+
 /** "404 application/json, 120 bytes": status, content type and size, never the content. */
 export function seenText(answer: ProbeAnswer | undefined): string {
   if (!answer) return 'no call';
   if (answer.status === undefined) return `no answer (${answer.failure ?? 'failed'})`;
-  const type = answer.contentType ? answer.contentType.split(';')[0].trim() : 'no content type';
+  const type = answer.contentType ? mediaTypeShown(answer.contentType) : 'no content type';
   const size = answer.body.kind === 'empty' ? 'empty body' : `${answer.bytes}${answer.truncated ? '+' : ''} bytes`;
   return `${answer.status} ${type}, ${size}`;
 }
@@ -335,6 +345,14 @@ function searchNoMatch(run: CheckRun): Verdict {
 const DATE_LOCAL = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
 const DATE_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/;
 const DATE_ANY = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+/**
+ * What the report may say about a date-like value that is neither form the profiles know: the form
+ * of a real ISO date-time (digits as 9), else only that it is not a date. Never the value, nor any of
+ * its text (a string that starts like a date may go on with a record's words).
+ */
+export function oddDateText(value: string): string {
+  return isIsoDateTime(value) ? `date-times like ${value.replace(/\d/g, '9')}` : 'a value that starts like a date-time but is not a date (not shown)';
+}
 
 function collectDates(value: unknown, into: string[], depth = 0): void {
   if (depth > 5 || into.length > 200) return;
@@ -349,11 +367,13 @@ function dateFormat(run: CheckRun): Verdict {
   const dates: string[] = [];
   for (const r of run.results) if (r.id !== 'wrongKey' && r.answer?.status === 200) collectDates(json(r.answer), dates);
   if (dates.length === 0) return none('cannotTell');
-  if (dates.every((d) => DATE_LOCAL.test(d))) return answer('local');
-  if (dates.every((d) => DATE_OFFSET.test(d))) return answer('offset');
-  const odd = dates.find((d) => !DATE_LOCAL.test(d) && !DATE_OFFSET.test(d));
-  // The form only (digits replaced), never the date itself.
-  return { kind: 'differs', seen: odd ? `date-times like ${odd.replace(/\d/g, '9')}` : 'date-times with and without an offset' };
+  const local = (d: string) => DATE_LOCAL.test(d) && isIsoDateTime(d);
+  const offset = (d: string) => DATE_OFFSET.test(d) && isIsoDateTime(d);
+  if (dates.every(local)) return answer('local');
+  if (dates.every(offset)) return answer('offset');
+  const odd = dates.find((d) => !local(d) && !offset(d));
+  // The form only (digits replaced) of a real date-time, never the date itself or any other text.
+  return { kind: 'differs', seen: odd ? oddDateText(odd) : 'date-times with and without an offset' };
 }
 
 /** The reader of each row the check can observe (the others would need a write, which it never makes). */

@@ -136,3 +136,52 @@ describe('customer import: narrowing a refused batch down to its bad rows', () =
     }
   });
 });
+
+// README row 3b: after a lost answer only a row whose look-up keeps failing stays unconfirmed. A
+// server that keeps failing the writes (and answers the look-ups) leaves rows that are known not to
+// be stored: they must say so, not "unknown". The faults come in a fixed order, so each run is the same.
+describe('customer import: a server that keeps failing the writes', () => {
+  let sb: SandboxHandle;
+  let client: NilveraClient;
+  before(async () => {
+    sb = await startTestSandbox({ customers: 10, registry: 10, seed: 47 });
+    client = createClient({ baseUrl: sb.url, getApiKey: async () => sb.keys.full, retry: { retries: 0, baseDelayMs: 1, maxDelayMs: 2 } });
+  });
+  after(() => sb.close());
+
+  test('rows the look-ups find absent after every send failed are reported not stored (rejected), none unknown, nothing stored', async () => {
+    sb.setBehaviour({ profile: 'default', quirks: {} });
+    const rows: CustomerDto[] = freshVkns(3, 5).map((t, i) => ({ TaxNumber: t, Name: `Hep Düşen ${i}` }));
+    const before = await customerCount(sb);
+    // Six sends, each answer lost in another way before the write; the look-ups are never faulted.
+    sb.setFaults({ queue: ['500', 'reset', '503', 'malformed', '429', 'truncate'], retryAfterSeconds: 0, phase: 'before', match: { method: 'POST', path: '^/general/customers$' } });
+    sb.resetRequestLog();
+    try {
+      const { report, posts } = await importFollowed(client, rows, 3);
+      assert.deepEqual(posts.map((p) => `${p.ok ? '✓' : '✗'}[${p.rows.join(',')}]`), Array(6).fill('✗[0,1,2]'));
+      const lookups = sb.requestLog().filter((r) => /GetCustomerInfo/i.test(r.path));
+      assert.equal(lookups.length, 18, 'each of the 6 lost answers is followed by one look-up per row');
+      assert.ok(lookups.every((r) => r.status === 404 && !r.fault), 'every look-up answered: not stored');
+      assert.deepEqual(report.unknown.map((r) => `${r.index} ${r.error.message}`), [], "no row is unconfirmed: the look-ups answered");
+      assert.deepEqual(report.rejected.map((r) => r.index), [0, 1, 2]);
+      assert.match(reasons(report, 0), /not stored.*6 sends/);
+      assert.deepEqual([report.created, report.notSent], [[], []]);
+      assert.equal(await customerCount(sb), before);
+    } finally {
+      sb.clearFaults();
+    }
+  });
+
+  test('a row whose look-up keeps failing too stays unknown (it may have been stored)', async () => {
+    sb.setBehaviour({ profile: 'default', quirks: {} });
+    const rows: CustomerDto[] = freshVkns(2, 6).map((t, i) => ({ TaxNumber: t, Name: `Belirsiz ${i}` }));
+    sb.setFaults({ rates: { '500': 1 }, phase: 'before', match: { path: '^/general/customers' } });
+    try {
+      const { report } = await importFollowed(client, rows, 2);
+      assert.deepEqual(report.unknown.map((r) => r.index), [0, 1]);
+      assert.deepEqual([report.created, report.rejected, report.notSent], [[], [], []]);
+    } finally {
+      sb.clearFaults();
+    }
+  });
+});

@@ -152,7 +152,7 @@ describe('against the sandbox (default profile)', () => {
     const company = run.results.find((r) => r.id === 'company')?.answer;
     const name = company?.body.kind === 'json' ? (company.body.value as { Name?: string }).Name : undefined;
     assert.ok(name && !report.includes(name), "the company's name is in the report");
-    assert.match(report, /\| `GET \/general\/Company` \| 200 application\/json \| \d+ ms \| `\{ Name: string, TaxNumber: string/);
+    assert.match(report, /\| `GET \/general\/Company` \| 200 `application\/json` \| \d+ ms \| `\{ Name: string, TaxNumber: string/);
     assert.match(report, /\| 3 \| `customerBatchBadRow` \| not checked: would write \|/);
   });
 });
@@ -189,7 +189,7 @@ describe('against the sandbox with a quirk the check does not know (registryLook
     assert.deepEqual(answers(verdicts), expected);
     const row1 = verdicts.find((v) => v.point === 'registryLookupMissing')!;
     assert.equal(row1.match, 'neither');
-    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: 200 text\/plain, \d+ bytes/);
+    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: `200 text\/plain, \d+ bytes`/);
     assert.ok(!report.includes('Kayıt bulunamadı'), 'the answer text itself is not in the report');
   });
 });
@@ -237,7 +237,7 @@ describe('report builder', () => {
     const s = summarize([], verdicts);
     assert.deepEqual(s, { calls: 0, matchDefault: 1, matchAlternate: 1, differs: 1, notChecked: 1, differingRows: ['1 registryLookupMissing'] });
     const report = buildReport({ environmentLabel: 'Test', origin: 'https://apitest.nilvera.com', finishedAt: 'now', extensionVersion: '0.1.0', vscodeVersion: '1.100' }, [], verdicts, english);
-    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: 200 text\/plain, 16 bytes/);
+    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: `200 text\/plain, 16 bytes`/);
     assert.match(report, /\| 9 \| `pageSizeLimit` \| `cap50` \| `cap100` \| `cap50` \| as the alternate profile \|/);
     assert.match(report, /1 rows as the default profile, 1 as the alternate, 1 differ from both, 1 not checked/);
   });
