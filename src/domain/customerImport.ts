@@ -4,6 +4,7 @@
 
 import { createReadStream } from 'node:fs';
 import { CsvReader, CsvWriter, parseCsv, readCsvChunks, type CsvDelimiter, type CsvWriterOptions } from './csv';
+import { guardRow } from './formulaGuard';
 import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
 import { checkTaxId, isValidVkn } from './taxId';
 import { decodeText, type SourceEncoding } from './textDecoding';
@@ -324,12 +325,13 @@ export function writeRejectedCsv(
   // The rejected file is UTF-8: a BOM tells Excel so when the source was in another encoding.
   const bom = (result.hasBom ?? false) || (result.encoding !== undefined && result.encoding !== 'utf-8');
   const w = new CsvWriter({ delimiter: result.delimiter ?? ',', bom });
-  let out = w.row(reasonIndex >= 0 ? header : [...header, REASON_HEADER]);
+  // The cells and the reasons (a server's text goes in verbatim) never run as formulas in Excel.
+  let out = w.row(guardRow(reasonIndex >= 0 ? header : [...header, REASON_HEADER]));
   for (const r of result.rejected) {
     const cells = (r.cells ?? []).slice(0, width);
     while (cells.length < width) cells.push('');
     cells[at] = r.reasons.map(formatReason).join(' | ');
-    out += w.row(cells);
+    out += w.row(guardRow(cells));
   }
   return out;
 }
@@ -398,10 +400,10 @@ export function* exportCustomersCsv(
   const w = new CsvWriter(options);
   yield w.row(CUSTOMER_FIELDS.map((f) => (tr ? CUSTOMER_HEADER_ALIASES[f][0] : f)));
   for (const c of customers) {
-    yield w.row(CUSTOMER_FIELDS.map((f) => {
+    yield w.row(guardRow(CUSTOMER_FIELDS.map((f) => {
       if (f === 'IsExport') return c.IsExport ? (tr ? 'Evet' : 'true') : tr ? 'Hayır' : 'false';
       const v = c[f];
       return v === undefined || v === null ? '' : String(v);
-    }));
+    })));
   }
 }

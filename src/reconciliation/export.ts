@@ -3,6 +3,7 @@
 // src/shell/exportDialect.ts), written whole or not at all (src/files/userFiles.ts). Plain Node; the
 // caller passes the localized labels and the separator.
 import { CsvWriter, type CsvDelimiter } from '../domain/csv';
+import { guardRow } from '../domain/formulaGuard';
 import { saveUserFile, type SaveOptions, type SavedFile } from '../files/userFiles';
 import type { ReconRow, ReconStatus } from './classify';
 import type { ReconciliationReport } from './report';
@@ -23,11 +24,12 @@ export function* reconciliationCsvLines(report: ReconciliationReport, labels: Ex
   for (const c of report.changes?.aliasChanged ?? []) changeOf.set(c.row.customerId, { kind: 'aliasChanged', ...(c.previousAlias ? { previousAlias: c.previousAlias } : {}) });
   for (const r of report.changes?.deregistered ?? []) changeOf.set(r.customerId, { kind: 'deregistered' });
   const w = new CsvWriter({ bom: true, delimiter });
-  yield w.row(labels.header);
+  // Names and registry titles come from users and servers: never a formula in Excel.
+  yield w.row(guardRow(labels.header));
   for (const group of [report.users, report.notUsers, report.invalid, report.unchecked]) {
     for (const row of group) {
       const change = changeOf.get(row.customerId);
-      yield w.row([
+      yield w.row(guardRow([
         labels.status[row.status],
         String(row.customerId),
         row.name,
@@ -37,7 +39,7 @@ export function* reconciliationCsvLines(report: ReconciliationReport, labels: Ex
         row.status === 'invalid' ? labels.reason(row) : '',
         change ? labels.change[change.kind] : '',
         change?.previousAlias ?? '',
-      ]);
+      ]));
     }
   }
 }

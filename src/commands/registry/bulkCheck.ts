@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { lookupRegistryInBatches } from '../../api/bulk';
 import type { GlobalUserType } from '../../api/types';
 import { writeCsv } from '../../domain/csv';
+import { guardRow } from '../../domain/formulaGuard';
 import { decodeText, detectEncoding } from '../../domain/textDecoding';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
@@ -135,5 +136,5 @@ export function toCsv(rows: BulkCheckRow[]): string {
     failed: vscode.l10n.t('lookup failed'),
   };
   const header = [vscode.l10n.t('Tax number'), vscode.l10n.t('Status'), vscode.l10n.t('Title'), vscode.l10n.t('Active PK aliases'), vscode.l10n.t('Active GB aliases'), vscode.l10n.t('Note')];
-  return writeCsv([header, ...rows.map((r) => [r.taxNumber, statusText[r.status], r.title, r.pk.join(' '), r.gb.join(' '), r.note])], { lineEnding: '\n', guardFormulas: true });
+  return writeCsv([header, ...rows.map((r) => [r.taxNumber, statusText[r.status], r.title, r.pk.join(' '), r.gb.join(' '), r.note])].map(guardRow), { lineEnding: '\n' });
 }
