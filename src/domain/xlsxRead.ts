@@ -73,13 +73,6 @@ function rowOf(ref: string): number {
   return m ? Number(m[0]) : NaN;
 }
 
-/** 1 → `A`, 27 → `AA` (1-based). */
-export function columnName(index1: number): string {
-  let s = '';
-  for (let n = index1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** A serial date as ISO 8601 text (date only when it has no time of day). */

@@ -5,7 +5,6 @@
 // (frozen pane); column widths from the longest value. Text cells are never evaluated, so no formula
 // guard is needed here. The whole workbook is built in memory and returned as bytes for an
 // AtomicFile (src/files/atomicFile.ts). Plain Node; jszip is loaded on first use.
-import { columnName } from './xlsxRead';
 import { loadJsZip } from './xlsxZip';
 import { escapeXmlText } from './xlsxXml';
 
@@ -45,6 +44,13 @@ const STYLES_XML =
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/** 1 → `A`, 27 → `AA` (1-based). */
+export function columnName(index1: number): string {
+  let s = '';
+  for (let n = index1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
 
 /** A sheet name Excel accepts: at most 31 characters, none of []:*?/\, not empty, unique in the workbook. */
 export function safeSheetName(name: string, taken: ReadonlySet<string> = new Set()): string {

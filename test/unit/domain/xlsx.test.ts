@@ -14,6 +14,9 @@ import { exportCustomersXlsx, importCustomersXlsx, writeRejectedXlsx } from '../
 import { isDateFormatCode, numberText, readWorkbook, serialToIso } from '../../../src/domain/xlsxRead';
 import { writeWorkbook } from '../../../src/domain/xlsxWrite';
 import { XlsxError } from '../../../src/domain/xlsxZip';
+import { spreadsheetFormatOf, spreadsheetSaveChoice } from '../../../src/files/userFiles';
+import { reconciliationWorkbook, type ExportLabels } from '../../../src/reconciliation/export';
+import type { ReconciliationReport } from '../../../src/reconciliation/report';
 import { buildWorkbook, excelJs, inl, num, sst } from './xlsxFixtures';
 
 const FIXTURES = join(__dirname, '../../../../test/fixtures');
@@ -279,4 +282,37 @@ test('number and date helpers', () => {
   assert.equal(serialToIso(59, false), '1900-02-28');
   assert.equal(serialToIso(61, false), '1900-03-01');
   assert.equal(serialToIso(0, true), '1904-01-01');
+});
+
+test('the save dialog offers a workbook and a CSV: the workbook first and suggested where VS Code is in Turkish', () => {
+  const labels = { xlsx: 'Excel çalışma kitabı', csv: 'CSV' };
+  const tr = spreadsheetSaveChoice('tr', 'customers', labels);
+  assert.deepEqual([tr.format, tr.defaultName, Object.values(tr.filters)], ['xlsx', 'customers.xlsx', [['xlsx'], ['csv']]]);
+  const en = spreadsheetSaveChoice('en', 'customers', labels);
+  assert.deepEqual([en.format, en.defaultName, Object.values(en.filters)], ['csv', 'customers.csv', [['csv'], ['xlsx']]]);
+  assert.equal(spreadsheetSaveChoice('tr-TR', 'x', labels).format, 'xlsx');
+  assert.equal(spreadsheetFormatOf('C:\\Liste\\Müşteriler.XLSX'), 'xlsx');
+  assert.equal(spreadsheetFormatOf('/tmp/list.csv'), 'csv');
+});
+
+test('the reconciliation as a workbook: text tax numbers, the customer number as a number, the run time as a date', async () => {
+  const labels: ExportLabels = {
+    header: ['Durum', 'Müşteri No', 'Ünvan', 'VKN/TCKN', 'PK Etiketi', 'Listedeki Ünvan', 'Neden', 'Değişiklik', 'Önceki Etiket'],
+    status: { user: 'Kullanıcı', notUser: 'Kullanıcı değil', invalid: 'Geçersiz', unchecked: 'Denetlenmedi' },
+    change: { newlyRegistered: 'Yeni', aliasChanged: 'Etiket', deregistered: 'Çıktı' },
+    reason: () => 'hatalı',
+  };
+  const report = {
+    baseUrl: 'http://sandbox', takenAt: '2026-03-01T09:15:00.000Z', source: 'online', listRequests: 1, lookupRequests: 1, classifyMs: 0, totalCustomers: 2,
+    users: [{ customerId: 7, name: 'Işık Yapı A.Ş.', taxNumber: '0730871159', status: 'user', pkAlias: 'urn:mail:defaultpk@isik.com.tr' }],
+    notUsers: [], invalid: [{ customerId: 9, name: 'Hatalı', taxNumber: '1234567891', status: 'invalid' }], unchecked: [],
+  } as unknown as ReconciliationReport;
+  const ExcelJS = excelJs();
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(Buffer.from(await reconciliationWorkbook(report, labels, { results: 'Mutabakat', run: 'Çalıştırma', takenAt: 'Denetlenme zamanı' })) as never);
+  const [results, run] = book.worksheets;
+  assert.deepEqual((results.getRow(2).values as unknown[]).slice(1), ['Kullanıcı', 7, 'Işık Yapı A.Ş.', '0730871159', 'urn:mail:defaultpk@isik.com.tr']);
+  assert.deepEqual([1, 2, 3, 4, 5, 7].map((c) => results.getRow(3).getCell(c).value), ['Geçersiz', 9, 'Hatalı', '1234567891', null, 'hatalı']);
+  assert.equal(results.views[0]?.state, 'frozen');
+  assert.deepEqual(run.getCell('A2').value, new Date('2026-03-01T09:15:00.000Z'));
 });
