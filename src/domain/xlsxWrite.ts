@@ -69,6 +69,7 @@ const hasTime = (d: Date) => d.getUTCHours() !== 0 || d.getUTCMinutes() !== 0 ||
 
 /** Width of a column in characters, from its longest line. */
 function widthOf(text: string): number {
+  if (!text.includes('\n')) return text.length;
   let longest = 0;
   for (const line of text.split('\n')) longest = Math.max(longest, line.length);
   return longest;
@@ -94,13 +95,15 @@ function cellXml(ref: string, value: XlsxValue, header: boolean): { xml: string;
 function sheetXml(sheet: XlsxSheetData): string {
   const widths: number[] = [];
   const rowsXml: string[] = [];
+  const letters: string[] = [];
   const addRow = (values: readonly XlsxValue[], index1: number, header: boolean) => {
     let cells = '';
-    values.forEach((value, c) => {
-      const { xml, width } = cellXml(`${columnName(c + 1)}${index1}`, value, header);
+    for (let c = 0; c < values.length; c++) {
+      const { xml, width } = cellXml(`${(letters[c] ??= columnName(c + 1))}${index1}`, values[c], header);
       cells += xml;
-      widths[c] = Math.max(widths[c] ?? 0, width);
-    });
+      if (width > (widths[c] ?? 0)) widths[c] = width;
+    }
+    for (let c = widths.length; c < values.length; c++) widths[c] = 0;
     rowsXml.push(`<row r="${index1}">${cells}</row>`);
   };
   addRow(sheet.header, 1, true);

@@ -48,6 +48,8 @@ export function decodeEntities(text: string): string {
   });
 }
 
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 /** Walks `xml` once, calling `events` for each start tag, end tag and piece of text. */
 export function scanXml(xml: string, events: XmlEvents): void {
   let pos = 0;
@@ -86,18 +88,27 @@ export function scanXml(xml: string, events: XmlEvents): void {
       events.close?.(localName(xml.slice(lt + 2, gt).trim()));
       continue;
     }
-    const selfClosing = xml[gt - 1] === '/';
-    const inner = xml.slice(lt + 1, selfClosing ? gt - 1 : gt);
-    let nameEnd = 0;
-    while (nameEnd < inner.length && !/\s/.test(inner[nameEnd])) nameEnd++;
-    const name = localName(inner.slice(0, nameEnd));
-    if (events.open) events.open(name, parseAttributes(inner.slice(nameEnd)), selfClosing);
+    const selfClosing = xml.charCodeAt(gt - 1) === 0x2f;
+    const innerEnd = selfClosing ? gt - 1 : gt;
+    let nameEnd = lt + 1;
+    for (let c = xml.charCodeAt(nameEnd); nameEnd < innerEnd && c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d; c = xml.charCodeAt(++nameEnd));
+    const name = localName(xml.slice(lt + 1, nameEnd));
+    if (events.open) events.open(name, nameEnd < innerEnd ? parseAttributes(xml.slice(nameEnd, innerEnd)) : NO_ATTRIBUTES, selfClosing);
     if (selfClosing) events.close?.(name);
   }
 }
 
 /** The `>` that ends the tag starting at `from`, skipping quoted attribute values. */
 function findTagEnd(xml: string, from: number): number {
+  const gt = xml.indexOf('>', from);
+  if (gt < 0) return -1;
+  // Usually no quote before the first `>`: then it ends the tag (searched within the tag only, so linear).
+  let quoted = false;
+  for (let i = from; i < gt && !quoted; i++) {
+    const c = xml.charCodeAt(i);
+    quoted = c === 0x22 || c === 0x27;
+  }
+  if (!quoted) return gt;
   let quote = '';
   for (let i = from; i < xml.length; i++) {
     const c = xml[i];
@@ -115,8 +126,13 @@ function findTagEnd(xml: string, from: number): number {
 // eslint-disable-next-line no-control-regex -- these are the characters to escape
 const NEEDS_OOXML_ESCAPE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_(?=x[0-9A-Fa-f]{4}_)/g;
 
+/** A quick test for the usual case: nothing to escape at all. */
+// eslint-disable-next-line no-control-regex -- the characters to escape
+const NEEDS_ANY_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_x/;
+
 /** Text for an element's content or an attribute: XML escapes plus ECMA-376's `_xHHHH_` for control characters. */
 export function escapeXmlText(text: string): string {
+  if (!NEEDS_ANY_ESCAPE.test(text)) return text;
   return text
     .replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'))
     .replace(NEEDS_OOXML_ESCAPE, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
