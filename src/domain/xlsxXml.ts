@@ -73,9 +73,10 @@ export function scanXml(xml: string, events: XmlEvents): void {
     }
     if (xml[lt + 1] === '?' || xml[lt + 1] === '!') {
       // A processing instruction or a DOCTYPE (an internal subset's brackets are skipped, not read).
-      const bracket = xml.indexOf('[', lt);
       const gt = xml.indexOf('>', lt);
-      if (xml[lt + 1] === '!' && bracket >= 0 && gt > bracket) {
+      let bracket = -1;
+      for (let i = lt + 2; i < gt && bracket < 0; i++) if (xml.charCodeAt(i) === 0x5b) bracket = i;
+      if (xml[lt + 1] === '!' && bracket >= 0) {
         const close = xml.indexOf(']>', bracket);
         pos = close < 0 ? length : close + 2;
       } else pos = gt < 0 ? length : gt + 1;
