@@ -20,7 +20,7 @@ import {
 } from '../../domain/customerImport';
 import { importCustomersXlsx, writeRejectedXlsx, type XlsxImportResult } from '../../domain/xlsxCustomers';
 import { readWorkbook } from '../../domain/xlsxRead';
-import { XlsxError } from '../../domain/xlsxZip';
+import { MAX_UNPACKED_BYTES, XlsxError } from '../../domain/xlsxZip';
 import { spreadsheetFormatOf } from '../../files/userFiles';
 import { mergeServerOutcome, type ServerOutcomeTexts } from '../../domain/customerImport';
 import { saveUserFile } from '../../files/userFiles';
@@ -46,6 +46,8 @@ export interface ImportSummary {
 
 /** The sheet to read: the only visible one, or the one the user picks. */
 async function readXlsxImport(file: string): Promise<XlsxImportResult> {
+  // A workbook is read whole: one far beyond any customer list is refused before it is read.
+  if ((await fs.promises.stat(file)).size > MAX_UNPACKED_BYTES) throw new XlsxError('tooLarge');
   const bytes = await fs.promises.readFile(file);
   const book = await readWorkbook(bytes);
   const visible = book.sheets.map((s, index) => ({ ...s, index })).filter((s) => !s.hidden);
