@@ -102,6 +102,17 @@ test('a workbook written by exceljs with the CSV fixture gives the CSV import ou
   assert.deepEqual(fromXlsx.rejected.map((r) => [r.row, r.reasons.map((x) => x.code), r.reasons[0].params.taxNumber]), fromCsv.rejected.map((r) => [r.row, r.reasons.map((x) => x.code), r.reasons[0].params.taxNumber]));
   assert.deepEqual(fromXlsx.rejected.map((r) => r.row), [4, 10, 13, 18]);
   assert.deepEqual(fromXlsx.header, fromCsv.header);
+
+  // The same with the tax numbers typed in as numbers: 905978176 with a 0 in front is no VKN either, so
+  // nothing is "restored" and the outcome stays the CSV's.
+  const numeric = new ExcelJS.Workbook();
+  const numericSheet = numeric.addWorksheet('Sayfa1');
+  for (const [i, record] of parseCsv(csv.replace(/^\uFEFF/, '')).records.entries()) numericSheet.addRow(record.cells.map((c, col) => (i > 0 && col === 1 ? Number(c) : c)));
+  const fromNumbers = await importCustomersXlsx(new Uint8Array(await numeric.xlsx.writeBuffer()));
+  assert.equal(numericSheet.getCell('B2').type, ExcelJS.ValueType.Number);
+  assert.deepEqual(fromNumbers.restoredTaxNumbers, []);
+  assert.deepEqual(fromNumbers.accepted.map((a) => a.customer), fromCsv.accepted.map((a) => a.customer));
+  assert.deepEqual(fromNumbers.rejected.map((r) => [r.row, r.reasons[0].code, r.reasons[0].params.taxNumber]), fromCsv.rejected.map((r) => [r.row, r.reasons[0].code, r.reasons[0].params.taxNumber]));
 });
 
 test('Excel for Windows: shared strings, a VKN stored as a number gets its zero back and is reported, a date cell, several sheets', async () => {
