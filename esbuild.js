@@ -4,7 +4,7 @@
 //   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
 //   workers    src/registry/indexWorker.ts -> dist/registryIndexWorker.js (a worker thread of the
 //              registry index build, started by src/registry/indexSink.ts)
-//   vendor     node-fetch              -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
+//   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
 // The sandbox, the worker and the tests stay CommonJS: they are run by file name (`node dist/sandbox.js`,
@@ -28,10 +28,10 @@ const distDir = path.join(root, 'dist');
 const vendorDir = path.join(distDir, 'vendor');
 
 /** Packages that are bundled on their own and required lazily at first use. */
-const LAZY_VENDOR = { 'node-fetch': 'node-fetch.js' };
+const LAZY_VENDOR = { 'node-fetch': 'node-fetch.js', jszip: 'jszip.js' };
 
 /**
- * Keeps node-fetch out of every bundle that imports it: code uses `await import(...)`, which
+ * Keeps node-fetch and jszip out of every bundle that imports them: code uses `await import(...)`, which
  * becomes an import() of dist/vendor/<name>.js (relative to the output file) in the ES module build and a
  * deferred require in the CommonJS ones (see `supported` below), so nothing loads until first use.
  */
@@ -39,7 +39,7 @@ function lazyVendor(outDirOfBundle) {
   return {
     name: 'lazy-vendor',
     setup(build) {
-      build.onResolve({ filter: /^node-fetch$/ }, (a) => {
+      build.onResolve({ filter: /^(node-fetch|jszip)$/ }, (a) => {
         const rel = path.relative(outDirOfBundle, path.join(vendorDir, LAZY_VENDOR[a.path])).split(path.sep).join('/');
         return { path: rel.startsWith('.') ? rel : './' + rel, external: true };
       });
@@ -153,7 +153,7 @@ function configs() {
       ...nodeCommon,
       sourcemap: false,
       minify: true,
-      entryPoints: { 'node-fetch': path.join(root, 'src/vendor/node-fetch.ts') },
+      entryPoints: { 'node-fetch': path.join(root, 'src/vendor/node-fetch.ts'), jszip: path.join(root, 'src/vendor/jszip.ts') },
       outdir: vendorDir,
     });
   }

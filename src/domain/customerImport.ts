@@ -4,6 +4,7 @@
 
 import { createReadStream } from 'node:fs';
 import { CsvReader, CsvWriter, parseCsv, readCsvChunks, type CsvDelimiter, type CsvWriterOptions } from './csv';
+import { guardRow } from './formulaGuard';
 import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
 import { checkTaxId, isValidVkn } from './taxId';
 import { decodeText, type SourceEncoding } from './textDecoding';
@@ -43,7 +44,7 @@ const REASON_ALIASES = ['Reason', 'Sebep', 'Ret Sebebi', 'Hata'];
 
 const FIELD_BY_HEADER = new HeaderNames<CustomerField>(CUSTOMER_FIELDS.flatMap((f) => CUSTOMER_HEADER_ALIASES[f].map((a) => [a, f] as const)));
 
-const REASON_HEADERS = HeaderNames.of(REASON_ALIASES);
+export const REASON_HEADERS = HeaderNames.of(REASON_ALIASES);
 
 export function fieldForHeader(header: string): CustomerField | undefined {
   return FIELD_BY_HEADER.lookup(header);
@@ -100,6 +101,14 @@ export function parseYesNo(value: string): boolean | undefined {
   return undefined;
 }
 
+/**
+ * The VKN a spreadsheet's number stands for when it dropped the leading zero: `730871159` →
+ * `0730871159`, only when those ten digits pass the VKN check digits; otherwise undefined.
+ */
+export function restoredLeadingZero(taxNumber: string): string | undefined {
+  return /^[0-9]{9}$/.test(taxNumber) && isValidVkn('0' + taxNumber) ? '0' + taxNumber : undefined;
+}
+
 function taxNumberIssue(raw: string): ImportIssue | undefined {
   const check = checkTaxId(raw);
   if (check.valid) return undefined;
@@ -109,11 +118,13 @@ function taxNumberIssue(raw: string): ImportIssue | undefined {
       return issue('taxNumber.empty', {});
     case 'notDigits':
       return issue('taxNumber.notDigits', { taxNumber });
-    case 'length':
+    case 'length': {
       // Excel stores a VKN as a number and drops its leading zero; say so when that explains it.
-      return taxNumber.length === 9 && isValidVkn('0' + taxNumber)
-        ? issue('taxNumber.length', { taxNumber, digits: 9, suggestion: '0' + taxNumber })
+      const suggestion = restoredLeadingZero(taxNumber);
+      return suggestion
+        ? issue('taxNumber.length', { taxNumber, digits: 9, suggestion })
         : issue('taxNumber.length', { taxNumber, digits: taxNumber.length });
+    }
     case 'tcknLeadingZero':
       return issue('taxNumber.tcknLeadingZero', { taxNumber });
     case 'checksum':
@@ -146,7 +157,7 @@ function buildCustomer(raw: RawCustomer): { customer: CustomerRecord } | { reaso
 export interface AcceptedCustomer {
   /** 1-based data row (the header is not counted; a multi-line record counts once). */
   row: number;
-  /** Physical line where the record starts in the file (CSV only). */
+  /** Physical line where the record starts in the file (CSV), or the row number of a workbook's sheet. */
   line?: number;
   customer: CustomerRecord;
 }
@@ -216,6 +227,27 @@ class CustomerRows {
     }
     this.result.rejected.push({ row, ...origin, reasons: built.reasons });
   }
+}
+
+/**
+ * Imports customers from a table already in memory (a workbook's sheet): `header` names the columns,
+ * each record is one data row with its line (the sheet's row number).
+ */
+export function importCustomerTable(header: readonly string[], records: Iterable<{ cells: string[]; line: number }>): CustomerImportResult {
+  const rows = new CustomerRows();
+  const { result } = rows;
+  result.header = header.map((c) => c.trim());
+  const columns = mapCustomerColumns(result.header);
+  let row = 0;
+  for (const record of records) {
+    const raw: RawCustomer = {};
+    for (const f of CUSTOMER_FIELDS) {
+      const i = columns[f];
+      if (i !== undefined) raw[f] = record.cells[i] ?? '';
+    }
+    rows.add(++row, raw, { line: record.line, cells: record.cells });
+  }
+  return result;
 }
 
 /** Imports customers from a CSV file, streamed, in `encoding` or the one its bytes show. */
@@ -301,11 +333,14 @@ export function importCustomersJson(input: string | unknown): CustomerImportResu
   return rows.result;
 }
 
-/** `customers.csv` → `customers.rejected.csv`; a file that already is a rejected file keeps its name. */
+/**
+ * `customers.csv` → `customers.rejected.csv`, `customers.xlsx` → `customers.rejected.xlsx` (a workbook's
+ * rejected rows go to a workbook); a file that already is a rejected file keeps its name.
+ */
 export function rejectedFileName(sourcePath: string): string {
-  if (/\.rejected\.csv$/i.test(sourcePath)) return sourcePath;
+  if (/\.rejected\.(csv|xlsx)$/i.test(sourcePath)) return sourcePath;
   const m = /^(.*?)(\.[^./\\]*)?$/.exec(sourcePath)!;
-  return `${m[1]}.rejected.csv`;
+  return `${m[1]}.rejected.${/^\.xlsx$/i.test(m[2] ?? '') ? 'xlsx' : 'csv'}`;
 }
 
 /**
@@ -324,12 +359,13 @@ export function writeRejectedCsv(
   // The rejected file is UTF-8: a BOM tells Excel so when the source was in another encoding.
   const bom = (result.hasBom ?? false) || (result.encoding !== undefined && result.encoding !== 'utf-8');
   const w = new CsvWriter({ delimiter: result.delimiter ?? ',', bom });
-  let out = w.row(reasonIndex >= 0 ? header : [...header, REASON_HEADER]);
+  // The cells and the reasons (a server's text goes in verbatim) never run as formulas in Excel.
+  let out = w.row(guardRow(reasonIndex >= 0 ? header : [...header, REASON_HEADER]));
   for (const r of result.rejected) {
     const cells = (r.cells ?? []).slice(0, width);
     while (cells.length < width) cells.push('');
     cells[at] = r.reasons.map(formatReason).join(' | ');
-    out += w.row(cells);
+    out += w.row(guardRow(cells));
   }
   return out;
 }
@@ -398,10 +434,10 @@ export function* exportCustomersCsv(
   const w = new CsvWriter(options);
   yield w.row(CUSTOMER_FIELDS.map((f) => (tr ? CUSTOMER_HEADER_ALIASES[f][0] : f)));
   for (const c of customers) {
-    yield w.row(CUSTOMER_FIELDS.map((f) => {
+    yield w.row(guardRow(CUSTOMER_FIELDS.map((f) => {
       if (f === 'IsExport') return c.IsExport ? (tr ? 'Evet' : 'true') : tr ? 'Hayır' : 'false';
       const v = c[f];
       return v === undefined || v === null ? '' : String(v);
-    }));
+    })));
   }
 }

@@ -63,3 +63,23 @@ export async function saveUserFile(target: string, write: (file: AtomicFile) => 
     await file.abort();
   }
 }
+
+/** The two forms a list the user gets can take. */
+export type SpreadsheetFormat = 'xlsx' | 'csv';
+
+/** A workbook when the chosen name ends in .xlsx, else CSV (as every export was before workbooks). */
+export function spreadsheetFormatOf(file: string): SpreadsheetFormat {
+  return /\.xlsx$/i.test(file) ? 'xlsx' : 'csv';
+}
+
+/**
+ * What a save dialog for a list offers: both forms, the default first and in the suggested name. A
+ * workbook is the default where VS Code's display language is Turkish (Turkish Excel opens a CSV as one
+ * column unless its separator matches the regional settings; a workbook has no separator), CSV elsewhere.
+ */
+export function spreadsheetSaveChoice(displayLanguage: string, baseName: string, labels: { xlsx: string; csv: string }): { filters: Record<string, string[]>; defaultName: string; format: SpreadsheetFormat } {
+  const format: SpreadsheetFormat = /^tr\b/i.test(displayLanguage) ? 'xlsx' : 'csv';
+  const xlsx: [string, string[]] = [labels.xlsx, ['xlsx']];
+  const csv: [string, string[]] = [labels.csv, ['csv']];
+  return { filters: Object.fromEntries(format === 'xlsx' ? [xlsx, csv] : [csv, xlsx]), defaultName: `${baseName}.${format}`, format };
+}

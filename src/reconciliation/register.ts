@@ -15,7 +15,8 @@ import { log } from '../shell/log';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
-import { writeReconciliationCsv } from './export';
+import { writeReconciliationCsv, writeReconciliationXlsx } from './export';
+import { spreadsheetFormatOf, spreadsheetSaveChoice } from '../files/userFiles';
 import { exportLabels } from './labels';
 import { formatDateTime } from '../shell/displayFormat';
 import { buildReport, type ReconciliationReport } from './report';
@@ -147,26 +148,25 @@ class Reconciliation {
       return undefined;
     }
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const choice = spreadsheetSaveChoice(vscode.env.language, 'reconciliation', { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });
     const target = await prompts.saveDialog({
       title: vscode.l10n.t('Export Reconciliation'),
-      filters: { CSV: ['csv'] },
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'reconciliation.csv') } : {}),
+      filters: choice.filters,
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, choice.defaultName) } : {}),
     });
     if (!target) throw new UserCancelledError();
+    const xlsx = spreadsheetFormatOf(target.fsPath) === 'xlsx';
     const dialect = exportDialect();
     // Shown while a file held open is waited for (about 10 s); Cancel then keeps the previous file.
-    const { lines, saved } = await withCancellableProgress(
-      vscode.l10n.t('Exporting the reconciliation'),
-      (signal, progress) =>
-        writeReconciliationCsv(target.fsPath, report, exportLabels(), {
-          delimiter: dialect.delimiter,
-          signal,
-          onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target.fsPath)) }),
-        }),
-    ).then(undefined, (error: unknown) => {
+    const { lines, saved } = await withCancellableProgress(vscode.l10n.t('Exporting the reconciliation'), (signal, progress) => {
+      const options = { signal, onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target.fsPath)) }) };
+      return xlsx
+        ? writeReconciliationXlsx(target.fsPath, report, exportLabels(), { results: vscode.l10n.t('Reconciliation'), run: vscode.l10n.t('Run'), takenAt: vscode.l10n.t('Checked at') }, options)
+        : writeReconciliationCsv(target.fsPath, report, exportLabels(), { ...options, delimiter: dialect.delimiter });
+    }).then(undefined, (error: unknown) => {
       throw fileWriteError(error, target.fsPath);
     });
-    const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(lines, file)} ${dialect.note}`);
+    const where = await reportSavedFile(saved, (file) => (xlsx ? exportedCustomersMessage(lines, file) : `${exportedCustomersMessage(lines, file)} ${dialect.note}`));
     return { path: where.path, written: lines };
   }
 

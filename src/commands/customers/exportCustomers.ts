@@ -1,12 +1,14 @@
-// Export of the current filter's customers to CSV: every page, written as it arrives to a temporary
-// file beside the chosen one, which replaces it only once complete (src/files/userFiles.ts): Cancel or a
-// failure leaves the previous export as it was, and a file held open in Excel is not lost.
+// Export of the current filter's customers to a workbook (.xlsx) or a CSV, as the name chosen in the save
+// dialog says: every page, written (CSV: as it arrives) to a temporary file beside the chosen one, which
+// replaces it only once complete (src/files/userFiles.ts): Cancel or a failure leaves the previous export
+// as it was, and a file held open in Excel is not lost.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hasPageAfter, readPaging } from '../../api/specSilent';
 import type { CustomerResponse } from '../../api/types';
 import { CUSTOMER_FIELDS, exportCustomersCsv, type CustomerRecord } from '../../domain/customerImport';
-import { saveUserFile } from '../../files/userFiles';
+import { saveUserFile, spreadsheetFormatOf, spreadsheetSaveChoice } from '../../files/userFiles';
+import { exportCustomersXlsx } from '../../domain/xlsxCustomers';
 import { exportedCustomersMessage } from '../../shell/counted';
 import { prompts } from '../../shell/prompts';
 import { required, type CommandContext } from '../commandContext';
@@ -32,45 +34,60 @@ export interface ExportSummary {
 export async function exportCustomers(ctx: CommandContext): Promise<ExportSummary | undefined> {
   const root = ctx.trees.customers.root;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const choice = spreadsheetSaveChoice(vscode.env.language, 'customers', { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });
   const target = required(
     await prompts.saveDialog({
       title: vscode.l10n.t('Export Customers'),
-      filters: { CSV: ['csv'] },
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'customers.csv') } : {}),
+      filters: choice.filters,
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, choice.defaultName) } : {}),
     }),
   ).fsPath;
+  const format = spreadsheetFormatOf(target);
   const dialect = exportDialect();
   const client = await ctx.client();
   let written = 0;
   const saved = await withCancellableProgress(vscode.l10n.t('Exporting customers'), async (signal, progress) => {
+    /** Every page of the current filter, as the server pages it. */
+    async function* pages(): AsyncGenerator<Partial<CustomerRecord>[]> {
+      let page = 1;
+      let more: boolean;
+      const seen = new Set<number>();
+      do {
+        const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal });
+        const content = Array.isArray(result?.Content) ? result.Content : [];
+        // The server's own paging decides (it may cap PageSize, omit totals, repeat its last page).
+        const read = readPaging(result, page, EXPORT_PAGE_SIZE);
+        more = hasPageAfter(read, page, content.length);
+        const rows = content.filter((c) => !seen.has(c.ID));
+        for (const c of rows) seen.add(c.ID);
+        if (rows.length === 0) more = false;
+        const totalPages = read.totalPages ?? page + (more ? 1 : 0);
+        yield rows.map(exportRecord);
+        written += rows.length;
+        progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
+        page = Math.max(read.page, page) + 1;
+      } while (more);
+    }
     try {
       return await saveUserFile(
         target,
         async (file) => {
-          let page = 1;
-          let more: boolean;
+          if (format === 'xlsx') {
+            // A workbook is written whole: the pages are gathered first.
+            const all: Partial<CustomerRecord>[] = [];
+            for await (const rows of pages()) all.push(...rows);
+            await file.write(await exportCustomersXlsx(all));
+            return;
+          }
           let headerDone = false;
-          const seen = new Set<number>();
-          do {
-            const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal });
-            const content = Array.isArray(result?.Content) ? result.Content : [];
-            // The server's own paging decides (it may cap PageSize, omit totals, repeat its last page).
-            const read = readPaging(result, page, EXPORT_PAGE_SIZE);
-            more = hasPageAfter(read, page, content.length);
-            const rows = content.filter((c) => !seen.has(c.ID));
-            for (const c of rows) seen.add(c.ID);
-            if (rows.length === 0) more = false;
-            const totalPages = read.totalPages ?? page + (more ? 1 : 0);
+          for await (const rows of pages()) {
             // The BOM and the header come once, at the start of the file.
-            for (const [i, line] of [...exportCustomersCsv(rows.map(exportRecord), { bom: true, delimiter: dialect.delimiter })].entries()) {
+            for (const [i, line] of [...exportCustomersCsv(rows, { bom: true, delimiter: dialect.delimiter })].entries()) {
               if (i === 0 && headerDone) continue;
               await file.write(line);
             }
             headerDone = true;
-            written += rows.length;
-            progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
-            page = Math.max(read.page, page) + 1;
-          } while (more);
+          }
         },
         {
           signal,
@@ -81,6 +98,6 @@ export async function exportCustomers(ctx: CommandContext): Promise<ExportSummar
       throw fileWriteError(error, target);
     }
   });
-  const where = await reportSavedFile(saved, (file) => `${exportedCustomersMessage(written, file)} ${dialect.note}`);
+  const where = await reportSavedFile(saved, (file) => (format === 'xlsx' ? exportedCustomersMessage(written, file) : `${exportedCustomersMessage(written, file)} ${dialect.note}`));
   return { written, path: where.path };
 }

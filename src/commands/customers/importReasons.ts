@@ -2,6 +2,7 @@
 // parameters plus an English default). Reasons the server gave are kept as the server wrote them.
 import * as vscode from 'vscode';
 import type { ImportIssue } from '../../domain/customerImport';
+import type { XlsxError, XlsxProblem } from '../../domain/xlsxZip';
 
 export function localizedReason(issue: ImportIssue): string {
   const p = issue.params;
@@ -40,4 +41,16 @@ export function localizedReason(issue: ImportIssue): string {
     'row.notObject': () => vscode.l10n.t('This element is not an object.'),
   };
   return Object.hasOwn(reasons, issue.code) ? reasons[issue.code]() : issue.message;
+}
+
+/** Why a workbook cannot be read, in the user's language. */
+export function workbookProblemText(error: XlsxError): string {
+  const texts: Record<XlsxProblem, () => string> = {
+    encrypted: () => vscode.l10n.t('The workbook is password-protected (or an Excel 97-2003 .xls file): open it in Excel, remove the password and save it as an .xlsx workbook.'),
+    notZip: () => vscode.l10n.t('The file is not a readable .xlsx workbook (it is damaged or of another kind).'),
+    notWorkbook: () => vscode.l10n.t('The file is a ZIP archive but not an .xlsx workbook (no xl/workbook.xml).'),
+    tooLarge: () => vscode.l10n.t('The workbook is too large to read (more than 200 MB unpacked).'),
+    noSheet: () => vscode.l10n.t('The workbook has no worksheet to read.'),
+  };
+  return texts[error.problem]();
 }

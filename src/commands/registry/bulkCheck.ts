@@ -1,13 +1,18 @@
 // "Bulk Check Tax Numbers": numbers from the selection, the clipboard or a file; wrong checksums are
 // listed without a call, the rest go through POST GetGlobalCustomerInfo in batches with progress and
-// cancel. The result opens as a CSV document the user can save.
+// cancel. The result opens as a CSV document the user can save, and "Save Results…" writes it as a
+// workbook (.xlsx) or a CSV file.
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { lookupRegistryInBatches } from '../../api/bulk';
 import type { GlobalUserType } from '../../api/types';
 import { writeCsv } from '../../domain/csv';
+import { guardRow } from '../../domain/formulaGuard';
+import { writeWorkbook } from '../../domain/xlsxWrite';
+import { saveUserFile, spreadsheetFormatOf, spreadsheetSaveChoice } from '../../files/userFiles';
+import { fileWriteError, reportSavedFile } from '../../shell/fileMessages';
 import { decodeText, detectEncoding } from '../../domain/textDecoding';
-import { UserFacingError } from '../../shell/errorMessages';
+import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import type { PaletteContext } from './commandContext';
 import { activeAliases, detailFromInfo } from './registryDetail';
@@ -123,11 +128,19 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
     document = await vscode.workspace.openTextDocument({ language, content: csv });
     await vscode.window.showTextDocument(document, { preview: false });
   }
-  void prompts.message(counts('failed') > 0 ? 'warning' : 'info', `${vscode.l10n.t('Bulk check:')} ${summary} ${vscode.l10n.t('Save the CSV document to keep the results.')}`);
+  const saveAction = vscode.l10n.t('Save Results…');
+  void prompts
+    .message(counts('failed') > 0 ? 'warning' : 'info', `${vscode.l10n.t('Bulk check:')} ${summary} ${vscode.l10n.t('Save the CSV document, or save the results as a workbook, to keep them.')}`, undefined, saveAction)
+    .then((choice) => (choice === saveAction ? askAndSaveResults(rows) : undefined))
+    .then(undefined, (error: unknown) => {
+      const described = describeError(error);
+      if (described.show) void prompts.message('error', described.text);
+    });
   return { rows, csv, cancelled, document };
 }
 
-export function toCsv(rows: BulkCheckRow[]): string {
+/** The results as a table: the header, then one row per number. */
+function resultTable(rows: BulkCheckRow[]): string[][] {
   const statusText: Record<BulkCheckRow['status'], string> = {
     registered: vscode.l10n.t('registered'),
     notRegistered: vscode.l10n.t('not registered'),
@@ -135,5 +148,38 @@ export function toCsv(rows: BulkCheckRow[]): string {
     failed: vscode.l10n.t('lookup failed'),
   };
   const header = [vscode.l10n.t('Tax number'), vscode.l10n.t('Status'), vscode.l10n.t('Title'), vscode.l10n.t('Active PK aliases'), vscode.l10n.t('Active GB aliases'), vscode.l10n.t('Note')];
-  return writeCsv([header, ...rows.map((r) => [r.taxNumber, statusText[r.status], r.title, r.pk.join(' '), r.gb.join(' '), r.note])], { lineEnding: '\n', guardFormulas: true });
+  return [header, ...rows.map((r) => [r.taxNumber, statusText[r.status], r.title, r.pk.join(' '), r.gb.join(' '), r.note])];
+}
+
+export function toCsv(rows: BulkCheckRow[]): string {
+  return writeCsv(resultTable(rows).map(guardRow), { lineEnding: '\n' });
+}
+
+/** The results as a workbook: every cell text (a tax number keeps its leading zero), the header frozen. */
+export function toXlsx(rows: BulkCheckRow[]): Promise<Uint8Array> {
+  const [header, ...body] = resultTable(rows);
+  return writeWorkbook([{ name: vscode.l10n.t('Bulk check'), header, rows: body }]);
+}
+
+/** Saves the results as a workbook or a CSV, as the file's name says, written whole. */
+async function saveResults(rows: BulkCheckRow[], target: string): Promise<string> {
+  const content = spreadsheetFormatOf(target) === 'xlsx' ? await toXlsx(rows) : '\uFEFF' + toCsv(rows).replace(/\n/g, '\r\n');
+  try {
+    const saved = await saveUserFile(target, (out) => out.write(content));
+    return (await reportSavedFile(saved, (file) => vscode.l10n.t('Bulk check results saved to {0}.', file))).path;
+  } catch (error) {
+    throw fileWriteError(error, target);
+  }
+}
+
+/** Asks where to save the results (a workbook or a CSV; the workbook first where VS Code is in Turkish). */
+async function askAndSaveResults(rows: BulkCheckRow[]): Promise<string | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const choice = spreadsheetSaveChoice(vscode.env.language, 'bulk-check', { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });
+  const target = await prompts.saveDialog({
+    title: vscode.l10n.t('Save Bulk Check Results'),
+    filters: choice.filters,
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, choice.defaultName) } : {}),
+  });
+  return target ? saveResults(rows, target.fsPath) : undefined;
 }

@@ -23,7 +23,7 @@ test('an empty Customers view shows "No customers yet" with New Customer and Imp
   const welcome = customers.locator('.welcome-view-content');
   await welcome.locator('p', { hasText: 'No customers yet.' }).waitFor({ timeout: 30_000 });
   const buttons = (await welcome.locator('.monaco-button').allTextContents()).map((t) => t.trim());
-  assert.deepEqual(buttons, ['New Customer', 'Import Customers from CSV or JSON'], `buttons: ${buttons.join(' | ')}`);
+  assert.deepEqual(buttons, ['New Customer', 'Import Customers from Excel, CSV or JSON'], `buttons: ${buttons.join(' | ')}`);
   await wb.screenshot('empty customers view offers New Customer and Import');
   await welcome.locator('.monaco-button', { hasText: 'New Customer' }).click();
   await wb.webview('New Customer');

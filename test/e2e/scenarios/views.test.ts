@@ -242,7 +242,7 @@ test('customers: import a Turkish Excel CSV with bad rows, then export the filte
     await viewHeader(wb, 'Customers').filter({ hasText: '(300)' }).waitFor();
     await setViewExpanded(wb, 'Account', false);
 
-    await runCommandWithDialog(wb, 'Nilvera: Import Customers from CSV or JSON…');
+    await runCommandWithDialog(wb, 'Nilvera: Import Customers from Excel, CSV or JSON…');
     await answerFileDialog(wb, source);
     const done = wb.page.locator('.notification-list-item-message', { hasText: 'Import finished: 16 created, 4 rejected' }).first();
     await done.waitFor({ timeout: 30_000 });

@@ -99,6 +99,7 @@ test('the VSIX ships what the manifest and the runtime need', () => {
     'extension/changelog.md',
     'extension/LICENSE.txt',
     'extension/dist/vendor/node-fetch.js',
+    'extension/dist/vendor/jszip.js',
   ];
   assert.ok(shippedManifest.main, 'package.json has no main');
   required.push(path.posix.join('extension', shippedManifest.main));
