@@ -12,6 +12,8 @@ import { type MessagePart, type SchAssert, type SchematronRules } from './schema
 import { locationPaths, withFirstItemArguments, type PathInText } from './xpathText';
 
 const XS = 'http://www.w3.org/2001/XMLSchema';
+/** The variable holding a rule's context nodes in its batch evaluation. */
+const CONTEXT_VARIABLE = 'gibContextNodes';
 const ELEMENT = 1;
 const ATTRIBUTE = 2;
 
@@ -47,14 +49,34 @@ interface PreparedRule {
   readonly context: string;
   /** Matches a node; undefined when the context is not a simple path (then `contextNodes` is evaluated). */
   readonly matches: ((node: slimdom.Node) => boolean) | undefined;
+  /** The local name (or '@name') a node must have to match; undefined when the context is not a simple path. */
+  readonly name: string | undefined;
   readonly onAttributes: boolean;
   readonly lets: readonly { name: string; value: string }[];
   readonly asserts: readonly PreparedAssert[];
+  /**
+   * Every assert of the rule over a group of its nodes that share a parent, in one evaluation:
+   * `$gibContextNodes ! (boolean(t1), …)`, with the paths that climb out of the node (`../cbc:ProfileID`)
+   * as variables evaluated once per group (`upPaths`): from each of 300 invoice lines they would
+   * otherwise scan the invoice's 300 children again.
+   */
+  readonly batch: string;
+  readonly upPaths: ReadonlyMap<string, string>;
+  /** The same over one node: `(boolean(t1), …)`. */
+  readonly nodeBatch: string;
+}
+
+interface PreparedPattern {
+  readonly id: string;
+  readonly rules: readonly PreparedRule[];
+  /** The rules a node may match, in order, by its local name ('@name' for an attribute); `unnamed` for other names. */
+  readonly byName: ReadonlyMap<string, readonly PreparedRule[]>;
+  readonly unnamed: readonly PreparedRule[];
 }
 
 export interface PreparedRules {
   readonly source: SchematronRules;
-  readonly patterns: readonly { id: string; rules: readonly PreparedRule[] }[];
+  readonly patterns: readonly PreparedPattern[];
   readonly namespaceResolver: (prefix: string) => string | null;
   /** Absolute paths hoisted out of tests: variable name → path. */
   readonly hoisted: ReadonlyMap<string, string>;
@@ -83,6 +105,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     }
     return out;
   };
+  const upName = new Map<string, string>();
   const literalLets: Record<string, string> = {};
   for (const l of rules.lets) {
     const m = /^\s*(['"])([\s\S]*)\1\s*$/.exec(l.value);
@@ -92,20 +115,46 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     id: p.id,
     rules: p.rules.map((r): PreparedRule => {
       const simple = simpleContext(r.context, ns);
+      const asserts = r.asserts.map((a) => {
+        const expr = hoist(a.test);
+        return { assert: a, expr, firstItemExpr: withFirstItemArguments(expr), paths: positionPaths(a.test) };
+      });
+      const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
+      const upPaths = new Map<string, string>();
+      const batchTests = asserts.map((a) => {
+        let out = a.expr;
+        const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$'));
+        for (const c of climbing.sort((x, y) => y.start - x.start)) {
+          let name = upName.get(c.text);
+          if (!name) upName.set(c.text, (name = `gibUp${upName.size}`));
+          upPaths.set(name, c.text);
+          out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
+        }
+        return `boolean(${out})`;
+      });
       return {
         context: r.context,
         matches: simple?.matches,
+        name: simple?.name,
         onAttributes: simple ? simple.onAttributes : /@/.test(r.context),
         lets: r.lets,
-        asserts: r.asserts.map((a) => {
-          const expr = hoist(a.test);
-          return { assert: a, expr, firstItemExpr: withFirstItemArguments(expr), paths: positionPaths(a.test) };
-        }),
+        asserts,
+        batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
+        upPaths,
+        nodeBatch,
       };
     }),
   }));
   const visitsAttributes = patterns.some((p) => p.rules.some((r) => r.onAttributes));
-  return { source: rules, patterns, namespaceResolver, hoisted, literalLets, visitsAttributes };
+  const indexed = patterns.map((p): PreparedPattern => {
+    const unnamed = p.rules.filter((r) => r.name === undefined);
+    const byName = new Map<string, PreparedRule[]>();
+    for (const name of new Set(p.rules.map((r) => r.name).filter((n): n is string => n !== undefined))) {
+      byName.set(name, p.rules.filter((r) => r.name === name || r.name === undefined));
+    }
+    return { ...p, byName, unnamed };
+  });
+  return { source: rules, patterns: indexed, namespaceResolver, hoisted, literalLets, visitsAttributes };
 }
 
 /**
@@ -120,7 +169,7 @@ function positionPaths(test: string): PathInText[] {
 }
 
 /** `a:B/c:D`, `//a:B` or `//@x` as a matcher (an XSLT pattern: the path's end and its parents). */
-function simpleContext(context: string, ns: Record<string, string>): { matches: (node: slimdom.Node) => boolean; onAttributes: boolean } | undefined {
+function simpleContext(context: string, ns: Record<string, string>): { matches: (node: slimdom.Node) => boolean; onAttributes: boolean; name: string } | undefined {
   const m = /^\s*(\/\/)?((?:[\w.-]+:)?[\w.-]+(?:\/(?:[\w.-]+:)?[\w.-]+)*)?(?:\/?@([\w.-]+))?\s*$/.exec(context);
   if (!m || (!m[2] && !m[3])) return undefined;
   const steps = (m[2] ?? '').split('/').filter(Boolean).map((s) => {
@@ -141,6 +190,7 @@ function simpleContext(context: string, ns: Record<string, string>): { matches: 
   if (attribute) {
     return {
       onAttributes: true,
+      name: `@${attribute}`,
       matches: (node) => {
         if (node.nodeType !== ATTRIBUTE) return false;
         const a = node as slimdom.Attr;
@@ -148,7 +198,7 @@ function simpleContext(context: string, ns: Record<string, string>): { matches: 
       },
     };
   }
-  return { onAttributes: false, matches: (node) => node.nodeType === ELEMENT && matchesElements(node, steps.length - 1) };
+  return { onAttributes: false, name: steps[steps.length - 1].local, matches: (node) => node.nodeType === ELEMENT && matchesElements(node, steps.length - 1) };
 }
 
 /** What decides `$type` for one document; see `typeOf`. */
@@ -231,38 +281,100 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   }
   const matches = (r: PreparedRule, node: slimdom.Node): boolean => (r.matches ? r.matches(node) : nodeSets.get(r)!.has(node));
 
-  const visit = (node: slimdom.Node): void => {
+  // Which rule of each pattern each node falls to: document order, as apply-templates walks it (attributes
+  // only when some rule is about attributes); in each pattern the first rule that matches.
+  const nodesOf = new Map<PreparedRule, slimdom.Node[]>();
+  const assign = (node: slimdom.Node): void => {
     const isAttribute = node.nodeType === ATTRIBUTE;
+    const name = isAttribute ? `@${(node as slimdom.Attr).localName}` : (node as slimdom.Element).localName;
     for (const p of prepared.patterns) {
-      const rule = p.rules.find((r) => r.onAttributes === isAttribute && matches(r, node));
+      const rule = (p.byName.get(name) ?? p.unnamed).find((r) => r.onAttributes === isAttribute && matches(r, node));
       if (!rule) continue;
-      let vars = variables;
-      if (rule.lets.length) {
-        vars = { ...variables };
-        for (const l of rule.lets) vars[l.name] = sequenceOf(fx.evaluateXPath(l.value, node, domFacade, vars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
-      }
-      for (const a of rule.asserts) {
-        const result = test(a, node, vars);
-        if (result === undefined || result !== (a.assert.kind === 'report')) continue;
-        hits.push({
-          pattern: p.id,
-          ruleContext: rule.context,
-          assert: a.assert,
-          message: renderMessage(a.assert.message, node, vars, options),
-          context: node,
-          at: refinedPosition(a, node, vars, options),
-        });
-      }
+      let list = nodesOf.get(rule);
+      if (!list) nodesOf.set(rule, (list = []));
+      list.push(node);
     }
   };
-
-  // Document order, as apply-templates walks it; attributes only when some rule is about attributes.
   const stack: slimdom.Element[] = [root];
   while (stack.length) {
     const el = stack.pop()!;
-    visit(el);
-    if (prepared.visitsAttributes) for (const attr of el.attributes) visit(attr);
+    assign(el);
+    if (prepared.visitsAttributes) for (const attr of el.attributes) assign(attr);
     for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
+  }
+
+  /**
+   * The rule's asserts over its nodes: one fontoxpath evaluation for all of them (its cost is mostly per
+   * call); where that raises (a type error on one node), node by node, and there assert by assert, each
+   * with XPath 1.0's first-item reading as the fallback.
+   */
+  const resultsOf = (rule: PreparedRule, nodes: slimdom.Node[], vars: Record<string, unknown>): (boolean | undefined)[][] => {
+    const k = rule.asserts.length;
+    if (k === 0) return nodes.map(() => []);
+    if (!rule.lets.length) {
+      const out: (boolean | undefined)[][] = new Array(nodes.length);
+      const groups = new Map<slimdom.Node | null, number[]>();
+      // Groups of nodes that share a parent only where a test climbs out of the node; else one group.
+      nodes.forEach((n, i) => {
+        const parent = rule.upPaths.size === 0 ? null : n.nodeType === ATTRIBUTE ? (n as slimdom.Attr).ownerElement : n.parentNode;
+        let g = groups.get(parent);
+        if (!g) groups.set(parent, (g = []));
+        g.push(i);
+      });
+      let whole = true;
+      for (const indexes of groups.values()) {
+        try {
+          const groupVars: Record<string, unknown> = { ...vars, [CONTEXT_VARIABLE]: nodeSequence(indexes.map((i) => nodes[i]) as never, fx.domFacade as never) };
+          for (const [name, up] of rule.upPaths) groupVars[name] = nodeSequence(fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as never, fx.domFacade as never);
+          const all = fx.evaluateXPath(rule.batch, doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+          if (all.length !== indexes.length * k) throw new Error('not one boolean per assert');
+          indexes.forEach((i, at) => (out[i] = all.slice(at * k, at * k + k)));
+        } catch {
+          whole = false; // node by node below
+        }
+      }
+      if (whole) return out;
+      return nodes.map((node, i) => out[i] ?? nodeResults(rule, node, vars));
+    }
+    return nodes.map((node) => nodeResults(rule, node, vars));
+  };
+
+  /** One node's results: its asserts in one evaluation, else one by one (with the first-item fallback). */
+  const nodeResults = (rule: PreparedRule, node: slimdom.Node, vars: Record<string, unknown>): (boolean | undefined)[] => {
+    let nodeVars = vars;
+    if (rule.lets.length) {
+      nodeVars = { ...vars };
+      for (const l of rule.lets) nodeVars[l.name] = sequenceOf(fx.evaluateXPath(l.value, node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
+    }
+    try {
+      const one = fx.evaluateXPath(rule.nodeBatch, node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+      if (one.length === rule.asserts.length) return one;
+    } catch {
+      // assert by assert below
+    }
+    return rule.asserts.map((a) => test(a, node, nodeVars));
+  };
+
+  for (const p of prepared.patterns) {
+    for (const rule of p.rules) {
+      const nodes = nodesOf.get(rule);
+      if (!nodes) continue;
+      const results = resultsOf(rule, nodes, variables);
+      nodes.forEach((node, i) => {
+        rule.asserts.forEach((a, j) => {
+          const result = results[i][j];
+          if (result === undefined || result !== (a.assert.kind === 'report')) return;
+          hits.push({
+            pattern: p.id,
+            ruleContext: rule.context,
+            assert: a.assert,
+            message: renderMessage(a.assert.message, node, variables, options),
+            context: node,
+            at: refinedPosition(a, node, variables, options),
+          });
+        });
+      });
+    }
   }
   return { hits, unchecked };
 }

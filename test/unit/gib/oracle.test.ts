@@ -141,3 +141,21 @@ test('a rule dropped from the engine\'s reading shows as a difference from the o
   assert.notDeepEqual(sorted(ours), sorted(theirs));
   assert.deepEqual(theirs.filter((t) => !ours.includes(t)), ["/Invoice | Geçersiz cbc:ID elemanı değeri. cbc:ID elemanı 'ABC2009123456789' formatında olmalıdır."]);
 });
+
+test('many lines under an export profile (the line rules climb to ../cbc:ProfileID): the same findings as the oracle', { skip }, async () => {
+  const rules = await oracleRules();
+  const text = readFileSync(path.join(fixtures, 'invoice.xml'), 'utf8');
+  const start = text.indexOf('  <cac:InvoiceLine>');
+  const end = text.indexOf('</cac:InvoiceLine>', start) + '</cac:InvoiceLine>\n'.length;
+  const line = text.slice(start, end);
+  const lines = Array.from({ length: 40 }, (_v, i) => {
+    let l = line.replace('<cbc:ID>1</cbc:ID>', `<cbc:ID>${i + 3}</cbc:ID>`);
+    if (i % 7 === 3) l = l.replace('unitCode="C62"', 'unitCode="ZZZ"');
+    if (i % 11 === 5) l = l.replace('<cbc:Name>Yazılım lisansı</cbc:Name>', '<cbc:Name/>');
+    return l;
+  });
+  const big = (text.slice(0, end) + lines.join('') + text.slice(end)).replace('<cbc:ProfileID>TEMELFATURA<', '<cbc:ProfileID>IHRACAT<');
+  const c = await compare('40 export lines', big, rules);
+  assert.deepEqual(c.ours, c.theirs);
+  assert.ok(c.ours.filter((k) => k.includes('cac:InvoiceLine[')).length >= 40, `${c.ours.length} findings, most on the lines`);
+});
