@@ -7,6 +7,7 @@
 //   vendor     node-fetch              -> dist/vendor/*.js    (loaded on first use, see lazyVendor);
 //              libxml2-wasm's lib/*.mjs copied as published -> dist/vendor/libxml2-wasm/ (see copyLibxml2)
 //   validate   src/gib/cliMain.ts      -> dist/validate.js    (node, cjs: `npm run validate`, GİB's rules outside VS Code)
+//              src/gib/worker.ts       -> dist/gibWorker.js   (the GİB rules worker thread, src/gib/workerClient.ts)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
 // The sandbox, the worker and the tests stay CommonJS: they are run by file name (`node dist/sandbox.js`,
@@ -178,11 +179,13 @@ function configs() {
     });
   }
   // The CLI is a tool of the repository (`npm run validate`), not part of the VSIX: no production build.
+  // The GİB rules worker joins the production build (and the VSIX, with libxml2-wasm) once the extension
+  // starts it; until then it is built beside the CLI for its tests.
   if (!production && (want('validate') || want('extension'))) {
     list.push({
       name: 'validate',
       ...nodeCommon,
-      entryPoints: { validate: path.join(root, 'src/gib/cliMain.ts') },
+      entryPoints: { validate: path.join(root, 'src/gib/cliMain.ts'), gibWorker: path.join(root, 'src/gib/worker.ts') },
       outdir: distDir,
       plugins: [problemMatcher],
     });

@@ -10,7 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Libxml2 from 'libxml2-wasm';
 import { GibSourceError, type GibFileSet } from './rulesSource';
 
-export type XsdDocumentType = 'Invoice' | 'DespatchAdvice' | 'ReceiptAdvice' | 'ApplicationResponse' | 'CreditNote';
+export const XSD_DOCUMENT_TYPES = ['Invoice', 'DespatchAdvice', 'ReceiptAdvice', 'ApplicationResponse', 'CreditNote'] as const;
+export type XsdDocumentType = (typeof XSD_DOCUMENT_TYPES)[number];
 
 export interface XsdError {
   readonly line: number;
