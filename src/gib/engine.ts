@@ -147,13 +147,13 @@ export const CREDIT_NOTE_NOTE = "GİB's e-Fatura rule package has no Schematron 
 /** Prefixes the test of an assert this engine cannot evaluate. */
 export const UNCHECKED_NOTE = 'Not checked here (this XPath cannot be evaluated by the engine):';
 
+/** Whether the document carries an XML signature anywhere (an envelope's documents included). */
 function hasSignature(root: slimdom.Element): boolean {
   const stack: slimdom.Element[] = [root];
   while (stack.length) {
     const el = stack.pop()!;
     if (el.localName === 'Signature' && el.namespaceURI === 'http://www.w3.org/2000/09/xmldsig#') return true;
-    if (el.localName === 'UBLExtensions' || el.parentNode === null || el === root) stack.push(...el.children);
-    else if (el.localName === 'UBLExtension' || el.localName === 'ExtensionContent') stack.push(...el.children);
+    stack.push(...el.children);
   }
   return false;
 }

@@ -339,13 +339,17 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     return nodes.map((node) => nodeResults(rule, node, vars));
   };
 
+  /** The document's variables with the rule's own lets (evaluated at the node) added; GİB's rules have none. */
+  const ruleVariables = (rule: PreparedRule, node: slimdom.Node, vars: Record<string, unknown>): Record<string, unknown> => {
+    if (!rule.lets.length) return vars;
+    const out = { ...vars };
+    for (const l of rule.lets) out[l.name] = sequenceOf(fx.evaluateXPath(l.value, node, domFacade, out, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
+    return out;
+  };
+
   /** One node's results: its asserts in one evaluation, else one by one (with the first-item fallback). */
   const nodeResults = (rule: PreparedRule, node: slimdom.Node, vars: Record<string, unknown>): (boolean | undefined)[] => {
-    let nodeVars = vars;
-    if (rule.lets.length) {
-      nodeVars = { ...vars };
-      for (const l of rule.lets) nodeVars[l.name] = sequenceOf(fx.evaluateXPath(l.value, node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
-    }
+    const nodeVars = ruleVariables(rule, node, vars);
     try {
       const one = fx.evaluateXPath(rule.nodeBatch, node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
       if (one.length === rule.asserts.length) return one;
@@ -361,16 +365,18 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       if (!nodes) continue;
       const results = resultsOf(rule, nodes, variables);
       nodes.forEach((node, i) => {
+        let nodeVars: Record<string, unknown> | undefined;
         rule.asserts.forEach((a, j) => {
           const result = results[i][j];
           if (result === undefined || result !== (a.assert.kind === 'report')) return;
+          nodeVars ??= ruleVariables(rule, node, variables);
           hits.push({
             pattern: p.id,
             ruleContext: rule.context,
             assert: a.assert,
-            message: renderMessage(a.assert.message, node, variables, options),
+            message: renderMessage(a.assert.message, node, nodeVars, options),
             context: node,
-            at: refinedPosition(a, node, variables, options),
+            at: refinedPosition(a, node, nodeVars, options),
           });
         });
       });

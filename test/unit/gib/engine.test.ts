@@ -88,3 +88,19 @@ test('an envelope: the one assert on the namespace axis is reported as not check
   assert.deepEqual(unchecked.map((f) => f.message), [`${UNCHECKED_NOTE} not(name()= 'Invoice') or string-length(normalize-space(string(namespace::xsi))) != 0`]);
   assert.ok(findings.some((f) => f.message === "Geçersiz sh:TypeVersion elemanı değeri. '1.2' değerine eşit olmalıdır."));
 });
+
+test("a rule's own lets are evaluated at each node, for its tests and its message (GİB's files have none; the Schematron allows them)", async () => {
+  const { createGibEngine } = await import('../../../src/gib/engine');
+  const main = `<sch:schema xmlns:sch="http://purl.oclc.org/dsdl/schematron">
+    <sch:ns prefix="inv" uri="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>
+    <sch:pattern id="p"><sch:rule context="inv:Invoice/inv:Line"><sch:let name="qty" value="number(@q)"/>
+      <sch:assert test="$qty &lt;= 10">Line <sch:value-of select="@n"/>: quantity <sch:value-of select="$qty"/> is over 10.</sch:assert>
+    </sch:rule></sch:pattern></sch:schema>`;
+  const engine = createGibEngine({ origin: 'test', files: new Map([['UBL-TR_Main_Schematron.xml', Buffer.from(main)]]) }, undefined);
+  const doc = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2">\n<Line n="1" q="3"/>\n<Line n="2" q="12"/>\n<Line n="3" q="40"/>\n</Invoice>';
+  const { findings } = await engine.validate(doc);
+  assert.deepEqual(findings.map((f) => [f.line, f.message, f.source]), [
+    [3, 'Line 2: quantity 12 is over 10.', 'GİB rules'],
+    [4, 'Line 3: quantity 40 is over 10.', 'GİB rules'],
+  ]);
+});
