@@ -4,7 +4,10 @@
 //   sandbox    src/sandbox/main.ts     -> dist/sandbox.js     (node, cjs; loaded only when used)
 //   workers    src/registry/indexWorker.ts -> dist/registryIndexWorker.js (a worker thread of the
 //              registry index build, started by src/registry/indexSink.ts)
-//   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor)
+//   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor);
+//              libxml2-wasm's lib/*.mjs copied as published -> dist/vendor/libxml2-wasm/ (see copyLibxml2)
+//   validate   src/gib/cliMain.ts      -> dist/validate.js    (node, cjs: `npm run validate`, GİB's rules outside VS Code)
+//              src/gib/worker.ts       -> dist/gibWorker.js   (the GİB rules worker thread, src/gib/workerClient.ts)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
 // The sandbox, the worker and the tests stay CommonJS: they are run by file name (`node dist/sandbox.js`,
@@ -45,6 +48,24 @@ function lazyVendor(outDirOfBundle) {
       });
     },
   };
+}
+
+/**
+ * libxml2-wasm (GİB's XSD) is an ES module whose files import each other in a circle and wait at top
+ * level for their WebAssembly: bundled, those waits deadlock (esbuild's async module init). So it
+ * ships as published, its lib/*.mjs copied to dist/vendor/libxml2-wasm/ (with its licences), and
+ * src/gib/xsd.ts imports it from there by a real import().
+ */
+function copyLibxml2() {
+  const from = path.dirname(require.resolve('libxml2-wasm/package.json'));
+  const to = path.join(vendorDir, 'libxml2-wasm');
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of fs.readdirSync(path.join(from, 'lib'))) {
+    if (f.endsWith('.mjs')) fs.copyFileSync(path.join(from, 'lib', f), path.join(to, f));
+  }
+  for (const f of ['LICENSE', 'LICENSE.libxml2']) {
+    if (fs.existsSync(path.join(from, f))) fs.copyFileSync(path.join(from, f), path.join(to, `${f}.txt`));
+  }
 }
 
 /** Prints errors in the "file:line:col: error:" form the problem matchers understand. */
@@ -157,6 +178,18 @@ function configs() {
       outdir: vendorDir,
     });
   }
+  // The CLI is a tool of the repository (`npm run validate`), not part of the VSIX: no production build.
+  // The GİB rules worker joins the production build (and the VSIX, with libxml2-wasm) once the extension
+  // starts it; until then it is built beside the CLI for its tests.
+  if (!production && (want('validate') || want('extension'))) {
+    list.push({
+      name: 'validate',
+      ...nodeCommon,
+      entryPoints: { validate: path.join(root, 'src/gib/cliMain.ts'), gibWorker: path.join(root, 'src/gib/worker.ts') },
+      outdir: distDir,
+      plugins: [problemMatcher],
+    });
+  }
   if (want('sandbox') && fs.existsSync(path.join(root, 'src/sandbox/main.ts'))) {
     list.push({
       name: 'sandbox',
@@ -231,6 +264,7 @@ async function main() {
   const list = configs().map(({ name, ...opts }) => ({ name, opts }));
   const withExtension = !only || only.includes('extension');
   if (watch) {
+    copyLibxml2();
     if (withExtension) list.push({ name: 'extension', opts: extensionOptions() });
     for (const { name, opts } of list) {
       await (await esbuild.context(opts)).watch();
@@ -241,11 +275,14 @@ async function main() {
   // Runners take every bundle under out/test/, so none may outlive its source (a test moved or removed).
   if (withTests) fs.rmSync(path.join(root, 'out', 'test'), { recursive: true, force: true });
   for (const { opts } of list) await esbuild.build(opts);
+  if (list.some((c) => c.name === 'validate')) copyLibxml2();
   if (withExtension) await buildAndReport();
 }
 
 async function buildAndReport() {
   const meta = await buildExtension();
+  // The extension ships libxml2-wasm only once a bundle of it validates against GİB's XSD.
+  if (Object.values(meta.outputs).some((o) => o.inputs.includes('src/gib/xsd.ts'))) copyLibxml2();
   if (args.includes('--analyze')) {
     for (const [name, out] of Object.entries(meta.outputs).sort((a, b) => b[1].bytes - a[1].bytes)) {
       console.log(`${name.padEnd(40)} ${(out.bytes / 1024).toFixed(1).padStart(7)} KB  ${out.imports.map((i) => (i.kind === 'dynamic-import' ? `${i.path} (on first use)` : i.path)).join(', ')}`);

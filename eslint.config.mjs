@@ -38,7 +38,7 @@ export default tseslint.config(
   // profile model) < the profile commands < views < the features (commands, editor, preview,
   // reconciliation, webviews). Each block names what its folders must not import;
   // test/unit/project/importCycles.test.ts keeps files from importing in a circle.
-  ...layer(['api', 'domain', 'files', 'registry', 'sandbox'], 'run in plain Node and know nothing of the VS Code side', ['shell', 'profiles', 'walkthrough', ...VIEWS_AND_FEATURES], true),
+  ...layer(['api', 'domain', 'files', 'gib', 'registry', 'sandbox'], 'run in plain Node and know nothing of the VS Code side', ['shell', 'profiles', 'walkthrough', ...VIEWS_AND_FEATURES], true),
   ...layer(['shell'], 'is what the features stand on', [...VIEWS_AND_FEATURES, 'profiles']),
   ...layer(['profiles'], 'stands on the shell only', VIEWS_AND_FEATURES),
   ...layer(['walkthrough'], 'stands on the shell and the editor\'s selectors only', [...VIEWS_AND_FEATURES.filter((f) => f !== 'editor'), 'editor/diagnostics', 'editor/hover']),

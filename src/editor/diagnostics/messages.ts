@@ -11,6 +11,11 @@ export interface Translator {
 function invalidMessage(l10n: Translator, n: string, invalid: InvalidTaxId, scheme: string | undefined): string {
   switch (invalid.problem) {
     case 'checksum':
+      if (invalid.gibSample) {
+        return invalid.kind === 'TCKN' || (!invalid.kind && n.length === 11)
+          ? l10n.t("TCKN {0} is the number of GİB's sample documents (its check digits are wrong): write the person's real TCKN.", n)
+          : l10n.t("VKN {0} is the number of GİB's sample documents (its check digit is wrong): write the party's real VKN.", n);
+      }
       return invalid.kind === 'TCKN'
         ? l10n.t('Invalid TCKN {0}: the 10th and 11th digits should be {1} for these first nine digits.', n, invalid.expectedCheckDigits ?? '')
         : l10n.t('Invalid VKN {0}: the 10th digit should be {1} for these first nine digits.', n, invalid.expectedCheckDigits ?? '');

@@ -8,6 +8,7 @@ import type { PartyRole, RegistryDocumentType, UblDocumentKind, UblDocumentType 
 import { checkTaxNumber, type GibPlaceholder, type PlaceholderMisplacement, type TaxNumberVerdict, type TaxScheme } from '../../domain/ubl/taxSchemes';
 import type { CsvScan } from '../../domain/csvScan';
 import type { ScannedTaxNumber, UblScan } from './ublScan';
+import { isGibSampleTaxNumber } from '../../gib/sampleTaxNumbers';
 
 export const FindingCodes = {
   invalidTaxId: 'invalid-tax-id',
@@ -33,6 +34,8 @@ export interface InvalidTaxId {
   problem: TaxIdProblem;
   /** For a checksum failure: the check digit(s) the first nine digits call for. */
   expectedCheckDigits?: string;
+  /** A checksum failure on a number of GİB's sample documents (src/gib/sampleTaxNumbers.ts): said so, no fix. */
+  gibSample?: true;
 }
 
 /** What a finding says, without its place in the text: enough for its message (./messages) and severity. */
@@ -76,14 +79,15 @@ export type RegistryLookups = (registry: RegistryDocumentType) => RegistryLookup
 
 type InvalidVerdict = Extract<TaxNumberVerdict, { verdict: 'invalid' }>;
 
-function invalidOf({ kind, problem, expectedCheckDigits }: InvalidVerdict): InvalidTaxId {
-  return { kind, problem, ...(expectedCheckDigits ? { expectedCheckDigits } : {}) };
+function invalidOf({ kind, problem, expectedCheckDigits }: InvalidVerdict, value: string): InvalidTaxId {
+  const gibSample = problem === 'checksum' && isGibSampleTaxNumber(value);
+  return { kind, problem, ...(expectedCheckDigits ? { expectedCheckDigits } : {}), ...(gibSample ? { gibSample: true as const } : {}) };
 }
 
 /** What is wrong with a number of no declared kind (a CSV cell, a number under a quick fix); undefined when valid. */
 export function checkNumber(value: string): InvalidTaxId | undefined {
   const verdict = checkTaxNumber(undefined, value);
-  return verdict.verdict === 'invalid' ? invalidOf(verdict) : undefined;
+  return verdict.verdict === 'invalid' ? invalidOf(verdict, value) : undefined;
 }
 
 /** A tax number of a document where it stands: its value, scheme, party role and the document's type and profile. */
@@ -111,7 +115,7 @@ export function numberFinding(n: DocumentTaxNumber, verdict: TaxNumberVerdict = 
     case 'empty':
       return { ...base, code: FindingCodes.invalidTaxId, severity: 'error', invalid: { kind: n.scheme.check === 'VKN_OR_TCKN' ? undefined : n.scheme.check, problem: 'empty' } };
     case 'invalid':
-      return { ...base, code: FindingCodes.invalidTaxId, severity: 'error', invalid: invalidOf(verdict) };
+      return { ...base, code: FindingCodes.invalidTaxId, severity: 'error', invalid: invalidOf(verdict, n.value) };
     case 'placeholder':
       return { ...base, code: FindingCodes.gibPlaceholder, severity: 'information', placeholder: verdict.placeholder, ...(profile ? { profile } : {}) };
     case 'misplacedPlaceholder':
@@ -193,6 +197,7 @@ export function encodingFindings(text: string, scan: CsvScan): Finding[] {
 
 /** The number with the check digit(s) its first nine digits call for, for a checksum failure. */
 export function correctedNumber(finding: Pick<FindingFacts, 'taxNumber' | 'invalid'>): string | undefined {
+  if (finding.invalid?.gibSample) return undefined; // a sample's number "corrected" would be some real taxpayer's
   const expected = finding.invalid?.problem === 'checksum' ? finding.invalid.expectedCheckDigits : undefined;
   return expected ? finding.taxNumber.slice(0, 9) + expected : undefined;
 }

@@ -1,0 +1,14 @@
+// The engine from where the rules are: the package installed in global storage (ruleStore.ts), or
+// GİB's archives/folders named directly (the CLI, tests). Undefined when the store holds none.
+
+import { createGibEngine, loadGibEngine, type GibEngine } from './engine';
+import { loadGibPackage } from './ruleStore';
+import type { GibWorkerSource } from './workerProtocol';
+
+export async function engineFrom(source: GibWorkerSource): Promise<GibEngine | undefined> {
+  if ('storageRoot' in source) {
+    const installed = await loadGibPackage(source.storageRoot);
+    return installed ? createGibEngine(installed.rules, installed.schemas) : undefined;
+  }
+  return loadGibEngine(source);
+}

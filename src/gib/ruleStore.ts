@@ -1,0 +1,114 @@
+// GİB's rules on the user's computer, in the extension's global storage, shared by every window:
+//
+//   gib-rules/package.json   the files the engine needs from GİB's two archives (the Schematron with
+//                            History.txt, the XSDs), their release and where they came from: one file,
+//                            written whole (temporary file, then a rename), so a reader sees the
+//                            previous package or the new one, never half of each
+//   gib-rules/install.lock   held while a window installs (two windows checking for newer rules do
+//                            not both replace the file; src/files/fileLock.ts)
+//
+// The archives themselves are not kept (GİB's files carry no licence to redistribute; this is the
+// user's own copy, taken from GİB's addresses or a file they chose). Plain Node, no vscode.
+
+import { mkdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../files/atomicFile';
+import { withFileLock } from '../files/fileLock';
+import { readGibFiles, GibSourceError, type GibFileSet } from './rulesSource';
+import { readSchematron, releaseOf } from './schematron';
+import { XSD_DOCUMENT_TYPES } from './xsd';
+
+export const GIB_RULES_FOLDER = 'gib-rules';
+const PACKAGE_FILE = 'package.json';
+const LOCK_FILE = 'install.lock';
+const FORMAT = 1;
+
+export interface InstalledGibPackage {
+  readonly release: string;
+  /** Where the files came from (an address or a path), for "Check for newer rules" and messages. */
+  readonly source: { readonly rules: string; readonly schemas: string };
+  readonly installedAt: string;
+  readonly rules: GibFileSet;
+  readonly schemas: GibFileSet;
+}
+
+interface StoredPackage {
+  format: number;
+  release: string;
+  source: { rules: string; schemas: string };
+  installedAt: string;
+  rules: Record<string, string>;
+  schemas: Record<string, string>;
+}
+
+export const wantRuleFile = (name: string): boolean => /(^|\/)schematron\/[^/]+\.(xml|txt)$/i.test(name);
+export const wantSchemaFile = (name: string): boolean => /(^|\/)xsdrt\/.+\.xsd$/i.test(name);
+
+/**
+ * Reads GİB's two archives (or folders) and checks them as the engine will use them: the Schematron
+ * reads (its includes and extends resolve), History.txt names a release, and the XSD of every document
+ * type is there. Throws GibSourceError with what is wrong.
+ */
+export async function readGibPackage(rulesSource: string, schemasSource: string): Promise<{ release: string; rules: GibFileSet; schemas: GibFileSet }> {
+  const [rules, schemas] = await Promise.all([readGibFiles(rulesSource, wantRuleFile), readGibFiles(schemasSource, wantSchemaFile)]);
+  readSchematron(rules);
+  const release = releaseOf(rules);
+  if (!release) throw new GibSourceError(`${rulesSource} has no schematron/History.txt naming its release (is it GİB's e-FaturaPaketi?)`);
+  for (const type of XSD_DOCUMENT_TYPES) {
+    if (![...schemas.files.keys()].some((n) => n.endsWith(`maindoc/UBL-${type}-2.1.xsd`))) {
+      throw new GibSourceError(`${schemasSource} has no xsdrt/maindoc/UBL-${type}-2.1.xsd (is it GİB's UBL-TR1.2.1_Paketi?)`);
+    }
+  }
+  return { release, rules, schemas };
+}
+
+/** Installs GİB's archives or folders into `storageRoot/gib-rules` (whole, under the install lock); returns the release. */
+export async function installGibPackage(storageRoot: string, rulesSource: string, schemasSource: string, origin: { rules: string; schemas: string } = { rules: rulesSource, schemas: schemasSource }): Promise<string> {
+  const read = await readGibPackage(rulesSource, schemasSource);
+  const dir = path.join(storageRoot, GIB_RULES_FOLDER);
+  const stored: StoredPackage = {
+    format: FORMAT,
+    release: read.release,
+    source: origin,
+    installedAt: new Date().toISOString(),
+    rules: encode(read.rules),
+    schemas: encode(read.schemas),
+  };
+  await mkdir(dir, { recursive: true });
+  await withFileLock(path.join(dir, LOCK_FILE), async () => {
+    await writeFileAtomic(path.join(dir, PACKAGE_FILE), JSON.stringify(stored));
+  });
+  return read.release;
+}
+
+/** The installed package, or undefined when none is (or what is there is not a package this version reads). */
+export async function loadGibPackage(storageRoot: string): Promise<InstalledGibPackage | undefined> {
+  const file = path.join(storageRoot, GIB_RULES_FOLDER, PACKAGE_FILE);
+  let stored: StoredPackage;
+  try {
+    stored = JSON.parse(await readFile(file, 'utf8')) as StoredPackage;
+  } catch {
+    return undefined;
+  }
+  if (stored?.format !== FORMAT || typeof stored.release !== 'string') return undefined;
+  return {
+    release: stored.release,
+    source: stored.source,
+    installedAt: stored.installedAt,
+    rules: decode(`${file} (rules)`, stored.rules),
+    schemas: decode(`${file} (schemas)`, stored.schemas),
+  };
+}
+
+/** Just the installed release (reads the whole file: it is about 2 MB). */
+export async function installedGibRelease(storageRoot: string): Promise<string | undefined> {
+  return (await loadGibPackage(storageRoot))?.release;
+}
+
+function encode(set: GibFileSet): Record<string, string> {
+  return Object.fromEntries([...set.files].map(([name, content]) => [name, content.toString('base64')]));
+}
+
+function decode(origin: string, files: Record<string, string>): GibFileSet {
+  return { origin, files: new Map(Object.entries(files ?? {}).map(([name, b64]) => [name, Buffer.from(b64, 'base64')])) };
+}

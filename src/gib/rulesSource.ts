@@ -1,0 +1,64 @@
+// Where GİB's files come from: its archives as published (e-FaturaPaketi.zip with the Schematron,
+// UBL-TR1.2.1_Paketi.zip with the XSDs) or a folder they were unpacked into. Either way the engine
+// sees the same thing: the files it needs by their names, read whole (they are small: 170 KB of
+// Schematron, about 1 MB of XSD). Plain Node, no vscode.
+
+import { readdir, readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { ZipArchive } from '../domain/zip';
+
+/** A file set as GİB ships it, keyed by the path inside the archive or folder ('/' separators). */
+export interface GibFileSet {
+  /** Where it was read from (for messages). */
+  readonly origin: string;
+  readonly files: ReadonlyMap<string, Buffer>;
+}
+
+/** The archive or folder is not one of GİB's packages: the message names what is missing. */
+export class GibSourceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GibSourceError';
+  }
+}
+
+/** Reads the files whose path passes `want` from a ZIP or from a folder (recursively, at most 6 levels). */
+export async function readGibFiles(source: string, want: (name: string) => boolean): Promise<GibFileSet> {
+  const info = await stat(source).catch(() => undefined);
+  if (!info) throw new GibSourceError(`${source} does not exist`);
+  const files = new Map<string, Buffer>();
+  if (info.isDirectory()) {
+    await readFolder(source, '', want, files, 0);
+  } else {
+    const zip = await ZipArchive.open(source);
+    try {
+      for (const entry of zip.files()) {
+        if (!want(entry.name)) continue;
+        const chunks: Buffer[] = [];
+        for await (const c of await zip.open(entry)) chunks.push(c as Buffer);
+        files.set(entry.name, Buffer.concat(chunks));
+      }
+    } finally {
+      await zip.close();
+    }
+  }
+  return { origin: source, files };
+}
+
+async function readFolder(root: string, rel: string, want: (name: string) => boolean, into: Map<string, Buffer>, depth: number): Promise<void> {
+  if (depth > 6) return;
+  for (const entry of await readdir(path.join(root, rel), { withFileTypes: true })) {
+    const name = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) await readFolder(root, name, want, into, depth + 1);
+    else if (entry.isFile() && want(name)) into.set(name, await readFile(path.join(root, name)));
+  }
+}
+
+/** The one file whose path ends with `/suffix` (or is `suffix`), shallowest first; undefined when there is none. */
+export function findFile(set: GibFileSet, suffix: string): { name: string; content: Buffer } | undefined {
+  const lower = suffix.toLowerCase();
+  const hits = [...set.files.keys()]
+    .filter((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith('/' + lower))
+    .sort((a, b) => a.split('/').length - b.split('/').length);
+  return hits.length ? { name: hits[0], content: set.files.get(hits[0])! } : undefined;
+}

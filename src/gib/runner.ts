@@ -1,0 +1,463 @@
+// Runs GİB's Schematron over one parsed document as the ISO skeleton runs it: every element in
+// document order (and every attribute, for the rules whose context is an attribute), in each
+// pattern the first rule whose context matches, each of its asserts tested with that node as the
+// context. XPath by fontoxpath (3.1); where GİB's rules rely on XPath 1.0 taking the first of
+// several nodes (a despatch advice with two drivers), a test that raises a type error is tested
+// again with its arguments reduced to their first item (xpathText.withFirstItemArguments).
+// Plain Node, no vscode.
+
+import * as fx from 'fontoxpath';
+import type * as slimdom from 'slimdom';
+import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
+import { locationPaths, withFirstItemArguments, type PathInText } from './xpathText';
+
+const XS = 'http://www.w3.org/2001/XMLSchema';
+/** The variable holding a rule's context nodes in its batch evaluation. */
+const CONTEXT_VARIABLE = 'gibContextNodes';
+const ELEMENT = 1;
+const ATTRIBUTE = 2;
+
+export interface RuleHit {
+  readonly pattern: string;
+  readonly ruleContext: string;
+  readonly assert: SchAssert;
+  /** GİB's message with its value-of and name parts filled in, whitespace collapsed. */
+  readonly message: string;
+  /** The rule's context node (an element or an attribute). */
+  readonly context: slimdom.Node;
+  /** Where the finding belongs: the first node the test's paths select, else the context. */
+  readonly at: slimdom.Element;
+}
+
+/** An assert this engine could not evaluate (e.g. the `namespace::` axis fontoxpath lacks). */
+export interface UncheckedAssert {
+  readonly ruleContext: string;
+  readonly test: string;
+  readonly reason: string;
+  readonly at: slimdom.Element;
+}
+
+interface PreparedAssert {
+  readonly assert: SchAssert;
+  /** The test with its absolute paths replaced by per-document variables. */
+  readonly expr: string;
+  readonly firstItemExpr: string;
+  readonly paths: readonly PathInText[];
+}
+
+interface PreparedRule {
+  readonly context: string;
+  /** Matches a node; undefined when the context is not a simple path (then `contextNodes` is evaluated). */
+  readonly matches: ((node: slimdom.Node) => boolean) | undefined;
+  /** The local name (or '@name') a node must have to match; undefined when the context is not a simple path. */
+  readonly name: string | undefined;
+  readonly onAttributes: boolean;
+  readonly lets: readonly { name: string; value: string }[];
+  readonly asserts: readonly PreparedAssert[];
+  /**
+   * Every assert of the rule over a group of its nodes that share a parent, in one evaluation:
+   * `$gibContextNodes ! (boolean(t1), …)`, with the paths that climb out of the node (`../cbc:ProfileID`)
+   * as variables evaluated once per group (`upPaths`): from each of 300 invoice lines they would
+   * otherwise scan the invoice's 300 children again.
+   */
+  readonly batch: string;
+  readonly upPaths: ReadonlyMap<string, string>;
+  /** The same over one node: `(boolean(t1), …)`. */
+  readonly nodeBatch: string;
+}
+
+interface PreparedPattern {
+  readonly id: string;
+  readonly rules: readonly PreparedRule[];
+  /** The rules a node may match, in order, by its local name ('@name' for an attribute); `unnamed` for other names. */
+  readonly byName: ReadonlyMap<string, readonly PreparedRule[]>;
+  readonly unnamed: readonly PreparedRule[];
+}
+
+export interface PreparedRules {
+  readonly source: SchematronRules;
+  readonly patterns: readonly PreparedPattern[];
+  readonly namespaceResolver: (prefix: string) => string | null;
+  /** Absolute paths hoisted out of tests: variable name → path. */
+  readonly hoisted: ReadonlyMap<string, string>;
+  /** Lets whose value is a string literal, read once. */
+  readonly literalLets: Readonly<Record<string, string>>;
+  readonly visitsAttributes: boolean;
+}
+
+/** Prepares a rule set once per release: contexts compiled to matchers, tests rewritten. */
+export function prepareRules(rules: SchematronRules): PreparedRules {
+  const ns: Record<string, string> = { ...rules.namespaces, xs: rules.namespaces.xs ?? XS };
+  const namespaceResolver = (prefix: string): string | null => (prefix ? ns[prefix] ?? null : null);
+  const hoisted = new Map<string, string>();
+  const hoistName = new Map<string, string>();
+  const hoist = (test: string): string => {
+    const absolute = locationPaths(test).filter((p) => p.absolute);
+    let out = test;
+    for (const p of absolute.sort((a, b) => b.start - a.start)) {
+      let name = hoistName.get(p.text);
+      if (!name) {
+        name = `gibAbsolute${hoistName.size}`;
+        hoistName.set(p.text, name);
+        hoisted.set(name, p.text);
+      }
+      out = out.slice(0, p.start) + '$' + name + out.slice(p.end);
+    }
+    return out;
+  };
+  const upName = new Map<string, string>();
+  const literalLets: Record<string, string> = {};
+  for (const l of rules.lets) {
+    const m = /^\s*(['"])([\s\S]*)\1\s*$/.exec(l.value);
+    if (m && !m[2].includes(m[1])) literalLets[l.name] = m[2];
+  }
+  const patterns = rules.patterns.map((p) => ({
+    id: p.id,
+    rules: p.rules.map((r): PreparedRule => {
+      const simple = simpleContext(r.context, ns);
+      const asserts = r.asserts.map((a) => {
+        const expr = hoist(a.test);
+        return { assert: a, expr, firstItemExpr: withFirstItemArguments(expr), paths: positionPaths(a.test) };
+      });
+      const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
+      const upPaths = new Map<string, string>();
+      const batchTests = asserts.map((a) => {
+        let out = a.expr;
+        const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$'));
+        for (const c of climbing.sort((x, y) => y.start - x.start)) {
+          let name = upName.get(c.text);
+          if (!name) upName.set(c.text, (name = `gibUp${upName.size}`));
+          upPaths.set(name, c.text);
+          out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
+        }
+        return `boolean(${out})`;
+      });
+      return {
+        context: r.context,
+        matches: simple?.matches,
+        name: simple?.name,
+        onAttributes: simple ? simple.onAttributes : /@/.test(r.context),
+        lets: r.lets,
+        asserts,
+        batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
+        upPaths,
+        nodeBatch,
+      };
+    }),
+  }));
+  const visitsAttributes = patterns.some((p) => p.rules.some((r) => r.onAttributes));
+  const indexed = patterns.map((p): PreparedPattern => {
+    const unnamed = p.rules.filter((r) => r.name === undefined);
+    const byName = new Map<string, PreparedRule[]>();
+    for (const name of new Set(p.rules.map((r) => r.name).filter((n): n is string => n !== undefined))) {
+      byName.set(name, p.rules.filter((r) => r.name === name || r.name === undefined));
+    }
+    return { ...p, byName, unnamed };
+  });
+  return { source: rules, patterns: indexed, namespaceResolver, hoisted, literalLets, visitsAttributes };
+}
+
+/**
+ * The test's paths that can say where a finding is: relative ones, those inside the context first
+ * (`../../cbc:InvoiceTypeCode = 'IADE' or …` is a condition about the document; the subtotal's own
+ * `cbc:TaxAmount` is where the problem is), then those that climb. `.` and absolute paths say nothing.
+ */
+function positionPaths(test: string): PathInText[] {
+  const paths = locationPaths(test).filter((x) => !x.absolute && x.text !== '.');
+  const climbs = (p: PathInText): boolean => p.steps[0] === '..' || p.steps[0].startsWith('parent::') || p.steps[0].startsWith('ancestor');
+  return [...paths.filter((p) => !climbs(p)), ...paths.filter(climbs)];
+}
+
+/** `a:B/c:D`, `//a:B` or `//@x` as a matcher (an XSLT pattern: the path's end and its parents). */
+function simpleContext(context: string, ns: Record<string, string>): { matches: (node: slimdom.Node) => boolean; onAttributes: boolean; name: string } | undefined {
+  const m = /^\s*(\/\/)?((?:[\w.-]+:)?[\w.-]+(?:\/(?:[\w.-]+:)?[\w.-]+)*)?(?:\/?@([\w.-]+))?\s*$/.exec(context);
+  if (!m || (!m[2] && !m[3])) return undefined;
+  const steps = (m[2] ?? '').split('/').filter(Boolean).map((s) => {
+    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
+    return { uri: prefix ? ns[prefix] ?? `unbound:${prefix}` : null, local };
+  });
+  const attribute = m[3];
+  const matchesElements = (el: slimdom.Node | null, from: number): boolean => {
+    let node = el;
+    for (let i = from; i >= 0; i--) {
+      if (!node || node.nodeType !== ELEMENT) return false;
+      const e = node as slimdom.Element;
+      if (e.localName !== steps[i].local || (e.namespaceURI ?? null) !== steps[i].uri) return false;
+      node = e.parentNode;
+    }
+    return true;
+  };
+  if (attribute) {
+    return {
+      onAttributes: true,
+      name: `@${attribute}`,
+      matches: (node) => {
+        if (node.nodeType !== ATTRIBUTE) return false;
+        const a = node as slimdom.Attr;
+        return a.localName === attribute && !a.namespaceURI && (steps.length === 0 || matchesElements(a.ownerElement, steps.length - 1));
+      },
+    };
+  }
+  return { onAttributes: false, name: steps[steps.length - 1].local, matches: (node) => node.nodeType === ELEMENT && matchesElements(node, steps.length - 1) };
+}
+
+/** What decides `$type` for one document; see `typeOf`. */
+export type TypeChoice = (root: slimdom.Element) => string | undefined;
+
+/**
+ * `$type`: GİB's file declares `<let name="type" value="efatura"/>`, an XPath to a missing element,
+ * so it is empty, which the rules read as e-Fatura; GİB's own validator sets it from outside for
+ * e-Arşiv ('earchive') and viewing ('goruntuleme'). OUR ASSUMPTION (GİB does not document it): an
+ * invoice whose cbc:ProfileID is EARSIVFATURA is validated with 'earchive', any other document as
+ * published. Without it every e-Arşiv invoice gets "Geçersiz cbc:ProfileID".
+ */
+export const typeOf: TypeChoice = (root) => {
+  for (const child of root.children) {
+    if (child.localName === 'ProfileID' && child.textContent?.trim() === 'EARSIVFATURA') return 'earchive';
+  }
+  return undefined;
+};
+
+const nodeSequence = fx.createTypedValueFactory('node()*');
+const itemSequence = fx.createTypedValueFactory('item()*');
+
+export interface RunResult {
+  readonly hits: RuleHit[];
+  readonly unchecked: UncheckedAssert[];
+}
+
+/** Runs the prepared rules over a parsed document (slimdom, with positions). */
+export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseType: TypeChoice = typeOf): RunResult {
+  const root = doc.documentElement;
+  const hits: RuleHit[] = [];
+  const unchecked: UncheckedAssert[] = [];
+  if (!root) return { hits, unchecked };
+  const options = { namespaceResolver: prepared.namespaceResolver };
+  const domFacade = null;
+
+  // Document-level variables: the lets in order (each may use the ones before), then $type, then the hoisted paths.
+  const variables: Record<string, unknown> = {};
+  for (const l of prepared.source.lets) {
+    if (l.name in prepared.literalLets) variables[l.name] = prepared.literalLets[l.name];
+    else variables[l.name] = sequenceOf(fx.evaluateXPath(l.value, doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
+  }
+  const type = chooseType(root);
+  if (type !== undefined) variables.type = type;
+  for (const [name, path] of prepared.hoisted) variables[name] = nodeSequence(fx.evaluateXPathToNodes(path, doc, domFacade, variables, options) as never, fx.domFacade as never);
+
+  const failedAsserts = new Set<PreparedAssert>();
+  const test = (a: PreparedAssert, node: slimdom.Node, vars: Record<string, unknown>): boolean | undefined => {
+    try {
+      return fx.evaluateXPathToBoolean(a.expr, node, domFacade, vars, options);
+    } catch (e) {
+      if (!isTypeError(e)) return notEvaluable(a, node, e);
+      try {
+        return fx.evaluateXPathToBoolean(a.firstItemExpr, node, domFacade, vars, options);
+      } catch (e2) {
+        return notEvaluable(a, node, e2);
+      }
+    }
+  };
+  const notEvaluable = (a: PreparedAssert, node: slimdom.Node, e: unknown): undefined => {
+    if (!failedAsserts.has(a)) {
+      failedAsserts.add(a);
+      unchecked.push({ ruleContext: ruleContextOf(a), test: a.assert.test, reason: String((e as Error)?.message ?? e).split('\n')[0], at: elementOf(node) });
+    }
+    return undefined;
+  };
+  const contextOfAssert = new Map<PreparedAssert, string>();
+  const ruleContextOf = (a: PreparedAssert): string => contextOfAssert.get(a) ?? '';
+
+  // Rules whose context is not a simple path: their nodes, found once.
+  const nodeSets = new Map<PreparedRule, Set<slimdom.Node>>();
+  for (const p of prepared.patterns) {
+    for (const r of p.rules) {
+      for (const a of r.asserts) contextOfAssert.set(a, r.context);
+      if (!r.matches) {
+        const path = r.context.trim().startsWith('/') ? r.context : `//${r.context}`;
+        nodeSets.set(r, new Set(fx.evaluateXPathToNodes(path, doc, domFacade, variables, options) as slimdom.Node[]));
+      }
+    }
+  }
+  const matches = (r: PreparedRule, node: slimdom.Node): boolean => (r.matches ? r.matches(node) : nodeSets.get(r)!.has(node));
+
+  // Which rule of each pattern each node falls to: document order, as apply-templates walks it (attributes
+  // only when some rule is about attributes); in each pattern the first rule that matches.
+  const nodesOf = new Map<PreparedRule, slimdom.Node[]>();
+  const assign = (node: slimdom.Node): void => {
+    const isAttribute = node.nodeType === ATTRIBUTE;
+    const name = isAttribute ? `@${(node as slimdom.Attr).localName}` : (node as slimdom.Element).localName;
+    for (const p of prepared.patterns) {
+      const rule = (p.byName.get(name) ?? p.unnamed).find((r) => r.onAttributes === isAttribute && matches(r, node));
+      if (!rule) continue;
+      let list = nodesOf.get(rule);
+      if (!list) nodesOf.set(rule, (list = []));
+      list.push(node);
+    }
+  };
+  const stack: slimdom.Element[] = [root];
+  while (stack.length) {
+    const el = stack.pop()!;
+    assign(el);
+    if (prepared.visitsAttributes) for (const attr of el.attributes) assign(attr);
+    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
+  }
+
+  /**
+   * The rule's asserts over its nodes: one fontoxpath evaluation for all of them (its cost is mostly per
+   * call); where that raises (a type error on one node), node by node, and there assert by assert, each
+   * with XPath 1.0's first-item reading as the fallback.
+   */
+  const resultsOf = (rule: PreparedRule, nodes: slimdom.Node[], vars: Record<string, unknown>): (boolean | undefined)[][] => {
+    const k = rule.asserts.length;
+    if (k === 0) return nodes.map(() => []);
+    if (!rule.lets.length) {
+      const out: (boolean | undefined)[][] = new Array(nodes.length);
+      const groups = new Map<slimdom.Node | null, number[]>();
+      // Groups of nodes that share a parent only where a test climbs out of the node; else one group.
+      nodes.forEach((n, i) => {
+        const parent = rule.upPaths.size === 0 ? null : n.nodeType === ATTRIBUTE ? (n as slimdom.Attr).ownerElement : n.parentNode;
+        let g = groups.get(parent);
+        if (!g) groups.set(parent, (g = []));
+        g.push(i);
+      });
+      let whole = true;
+      for (const indexes of groups.values()) {
+        try {
+          const groupVars: Record<string, unknown> = { ...vars, [CONTEXT_VARIABLE]: nodeSequence(indexes.map((i) => nodes[i]) as never, fx.domFacade as never) };
+          for (const [name, up] of rule.upPaths) groupVars[name] = nodeSequence(fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as never, fx.domFacade as never);
+          const all = fx.evaluateXPath(rule.batch, doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+          if (all.length !== indexes.length * k) throw new Error('not one boolean per assert');
+          indexes.forEach((i, at) => (out[i] = all.slice(at * k, at * k + k)));
+        } catch {
+          whole = false; // node by node below
+        }
+      }
+      if (whole) return out;
+      return nodes.map((node, i) => out[i] ?? nodeResults(rule, node, vars));
+    }
+    return nodes.map((node) => nodeResults(rule, node, vars));
+  };
+
+  /** The document's variables with the rule's own lets (evaluated at the node) added; GİB's rules have none. */
+  const ruleVariables = (rule: PreparedRule, node: slimdom.Node, vars: Record<string, unknown>): Record<string, unknown> => {
+    if (!rule.lets.length) return vars;
+    const out = { ...vars };
+    for (const l of rule.lets) out[l.name] = sequenceOf(fx.evaluateXPath(l.value, node, domFacade, out, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
+    return out;
+  };
+
+  /** One node's results: its asserts in one evaluation, else one by one (with the first-item fallback). */
+  const nodeResults = (rule: PreparedRule, node: slimdom.Node, vars: Record<string, unknown>): (boolean | undefined)[] => {
+    const nodeVars = ruleVariables(rule, node, vars);
+    try {
+      const one = fx.evaluateXPath(rule.nodeBatch, node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+      if (one.length === rule.asserts.length) return one;
+    } catch {
+      // assert by assert below
+    }
+    return rule.asserts.map((a) => test(a, node, nodeVars));
+  };
+
+  for (const p of prepared.patterns) {
+    for (const rule of p.rules) {
+      const nodes = nodesOf.get(rule);
+      if (!nodes) continue;
+      const results = resultsOf(rule, nodes, variables);
+      nodes.forEach((node, i) => {
+        let nodeVars: Record<string, unknown> | undefined;
+        rule.asserts.forEach((a, j) => {
+          const result = results[i][j];
+          if (result === undefined || result !== (a.assert.kind === 'report')) return;
+          nodeVars ??= ruleVariables(rule, node, variables);
+          hits.push({
+            pattern: p.id,
+            ruleContext: rule.context,
+            assert: a.assert,
+            message: renderMessage(a.assert.message, node, nodeVars, options),
+            context: node,
+            at: refinedPosition(a, node, nodeVars, options),
+          });
+        });
+      });
+    }
+  }
+  return { hits, unchecked };
+}
+
+function isTypeError(e: unknown): boolean {
+  return /^(XPTY0004|FORG0006|FOTY0012|XPDY0050)/.test(String((e as Error)?.message ?? ''));
+}
+
+function sequenceOf(items: unknown[]): unknown {
+  if (items.length === 0) return null;
+  if (items.every((i) => typeof i === 'object' && i !== null && 'nodeType' in (i as object))) return nodeSequence(items as never, fx.domFacade as never);
+  if (items.length === 1) return items[0];
+  return itemSequence(items as never, fx.domFacade as never);
+}
+
+/** XSLT 1.0's value-of: the string value of the first item (GİB's files are XSLT 1.0, no queryBinding). */
+function firstString(expr: string, node: slimdom.Node, vars: Record<string, unknown>, options: fx.Options): string {
+  try {
+    const items = fx.evaluateXPath(expr, node, null, vars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[];
+    const first = items[0];
+    if (first === undefined || first === null) return '';
+    if (typeof first === 'object' && 'nodeType' in (first as object)) {
+      const n = first as slimdom.Node;
+      return n.nodeType === ATTRIBUTE ? (n as slimdom.Attr).value : n.textContent ?? '';
+    }
+    return String(first);
+  } catch {
+    return '';
+  }
+}
+
+function renderMessage(parts: readonly MessagePart[], node: slimdom.Node, vars: Record<string, unknown>, options: fx.Options): string {
+  let out = '';
+  for (const part of parts) {
+    if (typeof part === 'string') out += part;
+    else if (part.kind === 'value-of') out += firstString(part.select, node, vars, options);
+    else out += firstString(part.path ? `name(${part.path})` : 'name()', node, vars, options);
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+export function elementOf(node: slimdom.Node): slimdom.Element {
+  if (node.nodeType === ATTRIBUTE) return (node as slimdom.Attr).ownerElement!;
+  if (node.nodeType === ELEMENT) return node as slimdom.Element;
+  return (node.parentNode as slimdom.Element) ?? (node as slimdom.Document).documentElement!;
+}
+
+/**
+ * The element a finding belongs to: the first node (in document order) that the first of the
+ * test's paths selecting anything selects; else the deepest existing start of those paths (for
+ * `count(cac:Delivery/cac:DeliveryAddress) = 1` on a delivery without its address: cac:Delivery);
+ * else the rule's context. Absolute paths and `.` are left out: they do not say where.
+ */
+function refinedPosition(a: PreparedAssert, context: slimdom.Node, vars: Record<string, unknown>, options: fx.Options): slimdom.Element {
+  const select = (path: string): slimdom.Node | undefined => {
+    try {
+      return (fx.evaluateXPathToNodes(path, context, null, vars, options) as slimdom.Node[])[0];
+    } catch {
+      return undefined;
+    }
+  };
+  for (const p of a.paths) {
+    const hit = select(p.text);
+    if (hit && hit !== context) return elementOf(hit);
+  }
+  for (const p of a.paths) {
+    for (let k = p.steps.length - 1; k >= 1; k--) {
+      const prefix = p.steps.slice(0, k);
+      if (prefix.every((s) => s === '..' || s === '.')) break;
+      const hit = select(prefix.join('/'));
+      if (hit && hit !== context) return elementOf(hit);
+    }
+  }
+  return elementOf(context);
+}
+
+/** Where slimdom-sax-parser (with `position: true`) says an element's start tag is; 1-based. */
+export function positionOf(el: slimdom.Element): { line: number; column: number } | undefined {
+  return (el as unknown as { position?: { line: number; column: number } }).position;
+}

@@ -1,0 +1,33 @@
+// The GİB rules worker (dist/gibWorker.js, a worker_threads entry): the engine off the extension
+// host's thread. One `load`, then `validate` requests answered in order (workerClient.ts drops the
+// stale ones before they are sent).
+
+import { parentPort } from 'node:worker_threads';
+import type { GibEngine } from './engine';
+import { engineFrom } from './engineSource';
+import type { FromGibWorker, ToGibWorker } from './workerProtocol';
+
+const port = parentPort;
+if (port) {
+  let engine: Promise<GibEngine | undefined> | undefined;
+  const send = (m: FromGibWorker): void => port.postMessage(m);
+  port.on('message', async (m: ToGibWorker) => {
+    if (m.kind === 'load') {
+      engine = engineFrom(m.source);
+      try {
+        const e = await engine;
+        send({ kind: 'loaded', release: e?.release, hasRules: e?.hasRules ?? false, hasSchemas: e?.hasSchemas ?? false });
+      } catch (err) {
+        send({ kind: 'loadFailed', message: (err as Error)?.message ?? String(err) });
+      }
+      return;
+    }
+    try {
+      const e = await engine;
+      if (!e) throw new Error('no GİB rules are loaded');
+      send({ kind: 'result', id: m.id, validation: await e.validate(m.text) });
+    } catch (err) {
+      send({ kind: 'failed', id: m.id, message: (err as Error)?.message ?? String(err) });
+    }
+  });
+}

@@ -1,0 +1,135 @@
+// The extension host's side of the GİB rules worker: starts dist/gibWorker.js (or, where no worker
+// can start, runs the same engine in this thread), loads the rules once, and validates documents one
+// at a time. A document edited while its previous text waits is validated once, at its latest text:
+// the waiting request is answered `undefined` (superseded) and never sent. Plain Node, no vscode.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import type { GibEngine, GibValidation } from './engine';
+import { engineFrom } from './engineSource';
+import type { FromGibWorker, GibWorkerSource, ToGibWorker } from './workerProtocol';
+
+export const GIB_WORKER_FILE = 'gibWorker.js';
+
+export function findGibWorkerFile(): string | undefined {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const beside = path.join(here, GIB_WORKER_FILE);
+  if (fs.existsSync(beside)) return beside;
+  for (let dir = here; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'dist', GIB_WORKER_FILE);
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+export interface GibRulesInfo {
+  readonly release: string | undefined;
+  readonly hasRules: boolean;
+  readonly hasSchemas: boolean;
+}
+
+interface Waiting {
+  key: string;
+  text: string;
+  resolve: (v: GibValidation | undefined) => void;
+  reject: (e: Error) => void;
+}
+
+export class GibWorkerClient {
+  private queue: Waiting[] = [];
+  private running = false;
+  private nextId = 1;
+  private readonly answers = new Map<number, { resolve: (v: GibValidation) => void; reject: (e: Error) => void }>();
+
+  private constructor(
+    readonly info: GibRulesInfo,
+    private readonly worker: Worker | undefined,
+    private readonly inThread: GibEngine | undefined,
+  ) {
+    worker?.on('message', (m: FromGibWorker) => {
+      if (m.kind !== 'result' && m.kind !== 'failed') return;
+      const a = this.answers.get(m.id);
+      this.answers.delete(m.id);
+      if (m.kind === 'result') a?.resolve(m.validation);
+      else a?.reject(new Error(m.message));
+    });
+    worker?.on('error', (e) => {
+      for (const a of this.answers.values()) a.reject(e);
+      this.answers.clear();
+    });
+  }
+
+  /** Starts the worker and loads the rules; `{ worker: false }` runs the engine in this thread. */
+  static async start(source: GibWorkerSource, options: { worker?: boolean; workerFile?: string } = {}): Promise<GibWorkerClient> {
+    const file = options.worker === false ? undefined : options.workerFile ?? findGibWorkerFile();
+    if (!file) {
+      const engine = await engineFrom(source);
+      return new GibWorkerClient({ release: engine?.release, hasRules: engine?.hasRules ?? false, hasSchemas: engine?.hasSchemas ?? false }, undefined, engine);
+    }
+    const { Worker } = await import('node:worker_threads');
+    const worker = new Worker(file);
+    const loaded = await new Promise<FromGibWorker>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.postMessage({ kind: 'load', source } satisfies ToGibWorker);
+    });
+    if (loaded.kind === 'loadFailed') {
+      await worker.terminate();
+      throw new Error(loaded.message);
+    }
+    if (loaded.kind !== 'loaded') throw new Error(`the GİB rules worker answered ${loaded.kind}`);
+    worker.unref();
+    return new GibWorkerClient({ release: loaded.release, hasRules: loaded.hasRules, hasSchemas: loaded.hasSchemas }, worker, undefined);
+  }
+
+  get inWorker(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /**
+   * GİB's verdict on `text`; `key` names the document (e.g. its URI): a request of the same key still
+   * waiting is superseded (answered undefined). Undefined also when there are no rules or schemas at all.
+   */
+  validate(key: string, text: string): Promise<GibValidation | undefined> {
+    if (!this.info.hasRules && !this.info.hasSchemas) return Promise.resolve(undefined);
+    return new Promise((resolve, reject) => {
+      for (const w of this.queue.filter((q) => q.key === key)) w.resolve(undefined);
+      this.queue = this.queue.filter((q) => q.key !== key);
+      this.queue.push({ key, text, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        try {
+          next.resolve(await this.run(next.text));
+        } catch (e) {
+          next.reject(e as Error);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private run(text: string): Promise<GibValidation> {
+    if (!this.worker) return this.inThread!.validate(text);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.answers.set(id, { resolve, reject });
+      this.worker!.postMessage({ kind: 'validate', id, text } satisfies ToGibWorker);
+    });
+  }
+
+  async dispose(): Promise<void> {
+    for (const w of this.queue) w.resolve(undefined);
+    this.queue = [];
+    await this.worker?.terminate();
+  }
+}

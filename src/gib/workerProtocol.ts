@@ -1,0 +1,15 @@
+// The messages between the extension host and the GİB rules worker (dist/gibWorker.js).
+
+import type { GibValidation } from './engine';
+
+export type GibWorkerSource = { readonly storageRoot: string } | { readonly rules?: string; readonly schemas?: string };
+
+export type ToGibWorker =
+  | { kind: 'load'; source: GibWorkerSource }
+  | { kind: 'validate'; id: number; text: string };
+
+export type FromGibWorker =
+  | { kind: 'loaded'; release: string | undefined; hasRules: boolean; hasSchemas: boolean }
+  | { kind: 'loadFailed'; message: string }
+  | { kind: 'result'; id: number; validation: GibValidation }
+  | { kind: 'failed'; id: number; message: string };
