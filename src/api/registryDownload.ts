@@ -13,7 +13,7 @@ import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
 import { NilveraApiError } from './errors';
 import { checkZip, ZipError } from '../domain/zip';
 import type { CallOptions, HttpTransport } from './http';
-import { encodeSegment } from './paths';
+import { requestOf } from './paths';
 import type { AliasType, GlobalUserType } from './types';
 
 export type DownloadTarget = (
@@ -178,7 +178,7 @@ export function downloadRegistryList(
   target: DownloadTarget,
   opts?: CallOptions,
 ): Promise<DownloadResult> {
-  const spec = { operation: OPERATION, method: 'GET' as const, path: `/general/GlobalCompany/${encodeSegment(aliasType)}/${encodeSegment(userType)}` };
+  const spec = requestOf(OPERATION, { AliasType: aliasType, GlobalUserType: userType });
   return http.stream(spec, opts, async (body, signal, contentLength) => {
     const sink = target.kind === 'file' ? fileSink(target.path) : bufferSink(contentLength !== undefined ? Math.floor(contentLength * 0.75) : undefined);
     const decoder = new RegistryBodyDecoder();

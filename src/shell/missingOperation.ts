@@ -13,28 +13,15 @@
 // one is either, and the client reads the service's own 404 as an empty list (src/api/specSilent.ts).
 import type * as vscode from 'vscode';
 import { isApiError, type ApiErrorShape } from './apiContract';
+import { hasFixedPath, OPERATION_IDS, OPERATIONS, type EmptyListOperationId } from '../api/operations';
 
-export const EMPTY_LIST_READS = ['certificates.list', 'identifications.list', 'documents.list', 'customers.list'] as const;
-export type EmptyListRead = (typeof EMPTY_LIST_READS)[number];
+/** The lists whose 404 may stand for "nothing to list" (`emptyListMay404` in src/api/operations.ts). */
+export const EMPTY_LIST_READS = OPERATION_IDS.filter((id): id is EmptyListRead => 'emptyListMay404' in OPERATIONS[id]);
+export type EmptyListRead = EmptyListOperationId;
 export type ListAvailability = 'offered' | 'missing';
 
-/** Client operations (src/api/areas) that GET a fixed path: their 404 means "not offered here". */
-const FIXED_PATH_READS = new Set([
-  'account.alerts',
-  'account.campaigns',
-  'account.credits',
-  'account.exchangeRate',
-  'certificates.list',
-  'company.get',
-  'company.list',
-  'company.modules',
-  'customers.list',
-  'documents.list',
-  'identifications.list',
-  'mailing.settings',
-  'registry.list',
-  'taxOffice.get',
-]);
+/** GETs of a fixed path (src/api/operations.ts): their 404 means "not offered here". */
+const FIXED_PATH_READS: ReadonlySet<string> = new Set(OPERATION_IDS.filter((id) => OPERATIONS[id].method === 'GET' && hasFixedPath(id)));
 
 const LISTS: ReadonlySet<string> = new Set(EMPTY_LIST_READS);
 /** "API not found" in the platform's error catalogue (src/api/specSilent.ts ROUTE_NOT_FOUND_CODE). */
