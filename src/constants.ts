@@ -68,8 +68,6 @@ export const FormViewTypes = {
 export const TreeCommands = {
   retry: 'nilvera.views.retry',
   loadMore: 'nilvera.views.loadMore',
-  /** Arg `{ area: DataArea }`: refreshes the tree part showing that data (forms call it after a save). */
-  dataChanged: 'nilvera.internal.dataChanged',
   /** Test seam: returns the trees object (same extension host, so the object itself). */
   testHook: 'nilvera.internal.trees',
   customersRefresh: 'nilvera.customers.refresh',

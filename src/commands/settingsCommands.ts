@@ -13,7 +13,7 @@ import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { required } from './commandContext';
-import { notifyDataChanged, type PaletteContext } from './registry/commandContext';
+import type { PaletteContext } from './registry/commandContext';
 
 function argsOf<T extends object>(value: unknown): T {
   return (typeof value === 'object' && value !== null ? value : {}) as T;
@@ -274,7 +274,7 @@ async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promi
   if (feature === 'whatsapp') await client.mailing.setChat(isActive);
   // The e-mail command's body is not shown in the spec: sent as { IsActive } (src/api/areas/mailing.ts).
   else await client.mailing.setEmail({ IsActive: isActive });
-  await notifyDataChanged('mailing');
+  ctx.shell.dataChanged('mailing');
   void prompts.message('info', isActive ? vscode.l10n.t('{0}: on.', featureLabel(feature)) : vscode.l10n.t('{0}: off.', featureLabel(feature)));
   return { feature, isActive };
 }
@@ -312,7 +312,7 @@ async function updateTaxOffice(ctx: PaletteContext, args: TaxOfficeArgs = {}): P
     }
     throw error;
   }
-  await notifyDataChanged('taxOffice');
+  ctx.shell.dataChanged('taxOffice');
   void prompts.message('info', vscode.l10n.t('Interactive Tax Office credentials updated for {0}.', userName.trim()));
   return userName.trim();
 }

@@ -6,14 +6,14 @@ import { TreeCommands } from '../constants';
 import { registerCustomerCommands } from './customers/customerCommands';
 import { registerRecordDocuments } from './recordDocument';
 import { registerRecordCommands } from './recordCommands';
-import { registerCommand, registerRawCommand } from '../shell/commandRunner';
+import { registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
 import { knownListAvailability } from '../shell/missingOperation';
 import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { LoadMoreNode, PagedNode } from '../views/pagedNode';
 import { ErrorNode } from '../views/treeNode';
-import { isDataArea, NilveraTrees } from '../views/trees';
+import { NilveraTrees } from '../views/trees';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices, views: TreeViews): FeatureParts {
   const client = () => shell.client();
@@ -31,11 +31,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     registerRawCommand(TreeCommands.loadMore, (node: unknown) =>
       node instanceof LoadMoreNode ? node.owner.loadMore(node.shown) : undefined,
     ),
-    registerCommand(TreeCommands.dataChanged, (arg) => {
-      const area = (arg as { area?: unknown } | undefined)?.area;
-      if (isDataArea(area)) trees.dataChanged(area);
-      else trees.refreshAll();
-    }),
+    shell.onDidChangeData((area) => trees.dataChanged(area)),
     registerRawCommand(TreeCommands.testHook, () => trees),
     // A new key (here or in another window) or another environment: everything shown is stale.
     shell.keys.onDidChange(() => trees.refreshAll()),

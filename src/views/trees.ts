@@ -1,5 +1,5 @@
 // Creates the five sidebar trees and keeps them fresh: a new key or environment reloads them all;
-// `nilvera.internal.dataChanged` reloads only the part that shows the changed data.
+// a change of data (ShellServices.onDidChangeData, src/shell/dataChanges.ts) reloads only the part that shows it.
 import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
@@ -14,8 +14,7 @@ import { CertificateNode, DocumentNode, IdentificationNode } from './records/rec
 import { NodeTreeProvider } from './treeProvider';
 import type { EmptyOr404, TreeNode } from './treeNode';
 
-const DATA_AREAS = ['customers', 'certificates', 'company', 'mailing', 'taxOffice', 'documents', 'identifications'] as const;
-export type DataArea = (typeof DATA_AREAS)[number];
+import type { DataArea } from '../shell/dataChanges';
 
 export const CustomerContextKeys = {
   filtered: 'nilvera.customers.filtered',
@@ -133,9 +132,5 @@ export function sortColumnLabel(column: string): string {
     ID: vscode.l10n.t('Date added'),
   };
   return labels[column] ?? column;
-}
-
-export function isDataArea(value: unknown): value is DataArea {
-  return typeof value === 'string' && (DATA_AREAS as readonly string[]).includes(value);
 }
 

@@ -6,9 +6,10 @@
 // is true while a report's preview is the active tab (a preview is a webview tab labelled with the
 // document's file name).
 import * as vscode from 'vscode';
-import { ConnectionCommands, TreeCommands } from '../../constants';
+import { ConnectionCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
+import { isDataArea } from '../../shell/dataChanges';
 import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
@@ -146,7 +147,7 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
   // The view that shows each list reloads; its area is the operation's ('customers.list': customers).
   for (const f of lists) {
     const area = f.operation.slice(0, -'.list'.length);
-    void Promise.resolve(vscode.commands.executeCommand(TreeCommands.dataChanged, { area })).catch(() => undefined);
+    if (isDataArea(area)) shell.dataChanged(area);
   }
 
   const uri = reports.add(markdown);

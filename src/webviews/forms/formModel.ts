@@ -2,9 +2,8 @@
 // and the fields it shows. One module per form under forms/.
 import type { NilveraClient } from '../../api';
 import type { FormKind, FormValues, SectionSpec } from '../protocol';
+import type { DataArea } from '../../shell/dataChanges';
 
-/** Areas the views refresh after a save (`nilvera.internal.dataChanged`). */
-export type DataArea = 'customers' | 'certificates' | 'company' | 'mailing' | 'taxOffice' | 'documents' | 'identifications';
 
 export interface LoadedForm {
   title: string;
