@@ -272,7 +272,7 @@ async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promi
     isActive = picked.next;
   }
   if (feature === 'whatsapp') await client.mailing.setChat(isActive);
-  // The e-mail command's body is not shown in the spec: sent as { IsActive } (src/api/areas/mailing.ts).
+  // The e-mail command's body is not shown in the spec: sent as { IsActive } (src/api/areas/account.ts).
   else await client.mailing.setEmail({ IsActive: isActive });
   ctx.shell.dataChanged('mailing');
   void prompts.message('info', isActive ? vscode.l10n.t('{0}: on.', featureLabel(feature)) : vscode.l10n.t('{0}: off.', featureLabel(feature)));

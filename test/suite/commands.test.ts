@@ -198,7 +198,7 @@ suite('Palette commands', function () {
     let row: RegistryRow | undefined;
     for (const r of registered.slice(2)) {
       const existing = await sandboxApi<{ TotalCount: number }>('GET', `/general/Customers?Search=${r.TaxNumber}`);
-      // No customer matches: an empty page, or (row 20, the sandbox's default) a 404.
+      // No customer matches: an empty page, or (emptyList, the sandbox's default) a 404.
       if (existing.status === 404 || existing.body.TotalCount === 0) {
         row = r;
         break;

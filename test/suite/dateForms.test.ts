@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { datePart } from '../../src/views/format';
 import { certificateValidity } from '../../src/views/records/recordNodes';
 
-suite('Date-time forms (row 17)', () => {
+suite('Date-time forms (dateFormat)', () => {
   const forms = (date: string) => [`${date}T00:00:00`, `${date}T00:00:00.000+03:00`];
 
   test('both forms show the same date', () => {

@@ -83,7 +83,7 @@ function registryLines(finding: RegistryFinding, l10n: Translator, formatDate: (
     return [l10n.t('Not an e-invoice user: not in the registry list downloaded {0}.', formatDate(finding.downloadedAt))];
   }
   const t = finding.taxpayer;
-  // A title the registry left empty (row 14 of README's spec-silent table) is named, never a blank bold line.
+  // A title the registry left empty (behaviour point nullableFields) is named, never a blank bold line.
   const lines = [`**${inline(t.title.trim() ? t.title : l10n.t('(no name)'))}**`];
   const facts = [t.type ? l10n.t('Type: {0}', inline(t.type)) : '', t.accountType ? l10n.t('Account type: {0}', inline(t.accountType)) : ''].filter(Boolean);
   if (facts.length) lines.push(facts.join(' · '));

@@ -11,7 +11,7 @@ const SEARCH_LIMIT = 100;
 
 /**
  * The sort columns the documentation shows (behaviour point sortColumns = fixedList): `Name`, the one
- * a public client sends (api-facts.md section 5), and `ID`, the record key and the default order.
+ * a public client sends (`SortColumn=Name`), and `ID`, the record key and the default order.
  */
 export const DOCUMENTED_SORT_COLUMNS: readonly string[] = ['ID', 'Name'];
 

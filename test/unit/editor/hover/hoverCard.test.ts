@@ -160,7 +160,7 @@ test('online lines: registered, not registered, rate limited, failures', () => {
   assert.ok(!line(undefined).includes('Online'), 'no online line when the setting is off');
 });
 
-test('a taxpayer whose title the registry left empty is named "(no name)", offline and online (issue 15, row 14)', () => {
+test('a taxpayer whose title the registry left empty is named "(no name)", offline and online (issue 15, nullableFields)', () => {
   const offline = card({ check: checkTaxId(VKN), registry: { state: 'found', taxpayer: taxpayer([alias('urn:mail:defaultpk@acme.com', 'PK')], '') } });
   assert.ok(!offline.includes('****'), offline);
   assert.match(renderedText(offline), /\(no name\)/);
