@@ -5,7 +5,8 @@
 import { createReadStream } from 'node:fs';
 import { CsvReader, CsvWriter, parseCsv, readCsvChunks, type CsvDelimiter, type CsvWriterOptions } from './csv';
 import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
-import { checkTaxId, isValidVkn } from './taxId';
+import { checkTaxId, isValidVkn, type TaxIdKind, type TaxIdProblem } from './taxId';
+import { english, taxIdProblemText, type Translator } from './taxIdWording';
 import { decodeText, type SourceEncoding } from './textDecoding';
 
 export const CUSTOMER_FIELDS = [
@@ -59,13 +60,11 @@ const MESSAGES = {
   'json.notArray': () => 'The JSON file must hold an array of customer objects.',
   'json.invalid': (p: Params) => `The file is not valid JSON: ${p.error}`,
   'row.notObject': () => 'This element is not an object.',
-  'taxNumber.empty': () => 'The tax number is empty.',
-  'taxNumber.notDigits': (p: Params) => `Tax number ${p.taxNumber}: only digits are allowed.`,
-  'taxNumber.length': (p: Params) =>
-    `Tax number ${p.taxNumber}: ${p.digits} digits; a VKN has 10 digits, a TCKN 11.` +
-    (p.suggestion ? ` A spreadsheet may have dropped a leading zero: ${p.suggestion} would be valid; format the column as text.` : ''),
-  'taxNumber.tcknLeadingZero': (p: Params) => `Tax number ${p.taxNumber}: a TCKN cannot start with 0.`,
-  'taxNumber.checksum': (p: Params) => `Tax number ${p.taxNumber}: bad ${p.kind} checksum (the first digits call for ${p.expected} at the end).`,
+  'taxNumber.empty': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.empty', params: p }),
+  'taxNumber.notDigits': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.notDigits', params: p }),
+  'taxNumber.length': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.length', params: p }),
+  'taxNumber.tcknLeadingZero': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.tcknLeadingZero', params: p }),
+  'taxNumber.checksum': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.checksum', params: p }),
   'taxNumber.duplicate': (p: Params) => `Tax number ${p.taxNumber} already appears in row ${p.firstRow}.`,
   'name.empty': () => 'The name (title) is empty.',
   'isExport.invalid': (p: Params) => `Export flag "${p.value}" is not understood; use Evet/Hayır, yes/no, true/false or 1/0.`,
@@ -73,6 +72,23 @@ const MESSAGES = {
 };
 
 export type ImportIssueCode = keyof typeof MESSAGES;
+
+/**
+ * A tax-number issue (`taxNumber.*`) in the one wording of src/domain/taxIdWording.ts, plus the hint
+ * for a VKN whose leading zero a spreadsheet dropped.
+ */
+export function taxNumberIssueText(l10n: Translator, issue: { code: string; params: Params }): string {
+  const p = issue.params;
+  const problem = issue.code.slice('taxNumber.'.length) as TaxIdProblem;
+  const text = taxIdProblemText(l10n, {
+    value: String(p.taxNumber ?? ''),
+    problem,
+    ...(p.kind ? { kind: p.kind as TaxIdKind } : {}),
+    ...(p.expected ? { expectedCheckDigits: String(p.expected) } : {}),
+  });
+  if (!p.suggestion) return text;
+  return `${text} ${l10n.t('A spreadsheet may have dropped a leading zero: {0} would be valid; format the column as text.', String(p.suggestion))}`;
+}
 
 export interface ImportIssue {
   code: ImportIssueCode;
