@@ -1,4 +1,4 @@
-// Row 17 of README's "Where the API documentation is silent": date-times come as
+// Behaviour point dateFormat (README's "Where the API documentation is silent"): date-times come as
 // `2026-01-01T00:00:00` or `2026-01-01T00:00:00.000+03:00` (the sandbox's `dateFormat` point). What the
 // views show and how certificate expiry is judged must not depend on the form.
 import * as assert from 'node:assert/strict';

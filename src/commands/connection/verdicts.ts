@@ -261,7 +261,7 @@ export function readListFindings(run: CheckRun): ListFinding[] {
   });
 }
 
-/** Row 20: how the lists that had nothing to list answered (all four are read; any empty one tells). */
+/** Behaviour point emptyList: how the lists that had nothing to list answered (all four are read; any empty one tells). */
 function emptyList(run: CheckRun): Verdict {
   const findings = readListFindings(run);
   const empty = findings.filter((f) => f.emptyAnswer !== undefined);

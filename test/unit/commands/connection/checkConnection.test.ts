@@ -202,7 +202,7 @@ describe('one quirk at a time: every answer the check knows is recognised as tha
   after(() => sandbox.close());
 
   for (const [point, spec] of Object.entries(BEHAVIOUR_POINTS)) {
-    // Row 20 needs empty lists: test/unit/commands/connection/serviceEvidence.test.ts.
+    // Behaviour point emptyList needs empty lists: test/unit/commands/connection/serviceEvidence.test.ts.
     if (WRITE_ONLY.has(point) || point === 'emptyList') continue;
     // oddText (an unreadable answer) exists to prove the check reports "differs": tested above.
     for (const quirk of spec.answers.filter((a: string) => a !== 'oddText')) {
