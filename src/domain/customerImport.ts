@@ -7,6 +7,7 @@ import { CsvReader, CsvWriter, parseCsv, readCsvChunks, type CsvDelimiter, type 
 import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
 import { checkTaxId, isValidVkn, type TaxIdKind, type TaxIdProblem } from './taxId';
 import { english, taxIdProblemText, type Translator } from './taxIdWording';
+import { isEmailAddressList } from './email';
 import { decodeText, type SourceEncoding } from './textDecoding';
 
 export const CUSTOMER_FIELDS = [
@@ -104,7 +105,6 @@ const TRUE_WORDS = new Set(['evet', 'e', 'true', '1', 'yes', 'y', 'var']);
 const FALSE_WORDS = new Set(['hayir', 'h', 'false', '0', 'no', 'n', 'yok', '']);
 /** The spellings Excel exports carry, looked up before the (slower) normalisation. */
 const YES_NO_EXACT = new Map<string, boolean>([['Evet', true], ['Hayır', false], ['true', true], ['false', false], ['1', true], ['0', false], ['', false]]);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** `undefined` when the value is not a recognisable yes/no. */
 export function parseYesNo(value: string): boolean | undefined {
@@ -149,7 +149,7 @@ function buildCustomer(raw: RawCustomer): { customer: CustomerRecord } | { reaso
   const exportFlag = parseYesNo(text('IsExport'));
   if (exportFlag === undefined) reasons.push(issue('isExport.invalid', { value: text('IsExport') }));
   const email = text('Email');
-  if (email !== '' && !email.split(/[;,]\s*/).every((e) => EMAIL.test(e))) reasons.push(issue('email.invalid', { value: email }));
+  if (email !== '' && !isEmailAddressList(email)) reasons.push(issue('email.invalid', { value: email }));
   if (reasons.length > 0) return { reasons };
   const customer = {} as CustomerRecord;
   for (const f of CUSTOMER_FIELDS) {
