@@ -68,8 +68,6 @@ export const FormViewTypes = {
 export const TreeCommands = {
   retry: 'nilvera.views.retry',
   loadMore: 'nilvera.views.loadMore',
-  /** Tests only, arg `{ area: DataArea }`: announces a data change as a save does (src/shell/dataChanges.ts). */
-  dataChanged: 'nilvera.internal.dataChanged',
   /** Test seam: returns the trees object (same extension host, so the object itself). */
   testHook: 'nilvera.internal.trees',
   customersRefresh: 'nilvera.customers.refresh',

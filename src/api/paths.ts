@@ -1,6 +1,7 @@
 // Building request paths and query strings exactly as the server expects them.
 
 import { NilveraApiError } from './errors';
+import { OPERATIONS, type OperationId } from './operations';
 
 /**
  * One path segment (or query name or value), percent-encoded so that Turkish letters, spaces, `/`,
@@ -33,4 +34,21 @@ export function buildQuery(query: Record<string, QueryValue> | undefined): strin
     parts.push(`${encodeSegment(name)}=${encodeSegment(value)}`);
   }
   return parts.length ? `?${parts.join('&')}` : '';
+}
+
+type PathValue = string | number | boolean;
+
+/** The encoded path of `id` with each `{Name}` replaced by `values[Name]`. */
+export function operationPath(id: OperationId, values: Record<string, PathValue> = {}): string {
+  return OPERATIONS[id].path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`${id}: no value for {${name}}`);
+    return encodeSegment(value);
+  });
+}
+
+/** The request's name, method and path (and `readOnly` for a POST that only reads), for the HTTP layer. */
+export function requestOf(id: OperationId, values?: Record<string, PathValue>) {
+  const { method, access } = OPERATIONS[id];
+  return { operation: id, method, path: operationPath(id, values), ...(access === 'read' && method !== 'GET' ? { readOnly: true } : {}) };
 }

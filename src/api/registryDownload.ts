@@ -14,7 +14,7 @@ import { formatBytes, tooLargeError } from './bodyLimits';
 import { NilveraApiError } from './errors';
 import { checkZip, ZipError } from '../domain/zip';
 import type { CallOptions, HttpTransport } from './http';
-import { encodeSegment } from './paths';
+import { requestOf } from './paths';
 import type { AliasType, GlobalUserType } from './types';
 
 export type DownloadTarget = (
@@ -180,7 +180,7 @@ export function downloadRegistryList(
   opts?: CallOptions,
 ): Promise<DownloadResult> {
   // The one call that may follow a redirect to another origin (a file host), without the key.
-  const spec = { operation: OPERATION, method: 'GET' as const, path: `/general/GlobalCompany/${encodeSegment(aliasType)}/${encodeSegment(userType)}`, crossOriginGet: true };
+  const spec = { ...requestOf(OPERATION, { AliasType: aliasType, GlobalUserType: userType }), crossOriginGet: true };
   const cap = http.limits.registryZipBytes;
   return http.stream(spec, opts, async (body, signal, contentLength) => {
     // The ZIP is 3/4 of a base64 body (or all of a raw one): a length that announces more is refused

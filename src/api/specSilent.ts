@@ -7,7 +7,7 @@ import { NilveraApiError } from './errors';
 import type { CallOptions, HttpTransport, RequestSpec } from './http';
 import type { GlobalCustomerAliasesResponse, Pagination } from './types';
 
-// ---- Rows 1, 2, 4: what "not registered" / "not found" looks like --------------------------------
+// ---- Behaviour points registryLookupMissing, recordLookupMissing, bulkLookupMissing: what "not registered" / "not found" looks like ---
 
 /** A field holding something: not undefined, null, '', an empty array, or .NET's default date/ID. */
 function hasValue(v: unknown): boolean {
@@ -47,7 +47,7 @@ export function isAbsentBulkEntry(entry: GlobalCustomerAliasesResponse | null | 
   return isAbsentRecord(entry, ['Aliases']);
 }
 
-// ---- Lists whose answer shape the spec does not show -------------------------------------------
+// ---- Lists whose answer shape the spec does not show --------------------------------------------
 
 /**
  * Assumption (spec-silent): a list operation whose body the spec does not show (GET /Company/List)
@@ -61,7 +61,7 @@ export function listOrEmpty<T>(value: T[] | null | undefined, operation: string)
   throw new NilveraApiError({ kind: 'malformed', operation, status: 200, messages: [{ description: 'the response is not a list' }] });
 }
 
-// ---- Row 20: an empty list answered 404 ---------------------------------------------------------
+// ---- Behaviour point emptyList: an empty list answered 404 --------------------------------------
 
 /** The platform's error code for "API not found" (the route does not exist), in its catalogue. */
 export const ROUTE_NOT_FOUND_CODE = 3030;
@@ -90,7 +90,7 @@ export async function listOr404Empty<T>(http: HttpTransport, spec: RequestSpec, 
   }
 }
 
-// ---- Row 5: boolean answers --------------------------------------------------------------------
+// ---- Behaviour point booleanAnswer: boolean answers ---------------------------------------------
 
 /**
  * Operations documented as answering a boolean: `true` is success; `false` means the service declined
@@ -105,7 +105,7 @@ export async function requireTrue(http: HttpTransport, spec: RequestSpec, opts?:
   return true;
 }
 
-// ---- Row 9 and 14: paging numbers the server answered -------------------------------------------
+// ---- Behaviour points pageSizeLimit and nullableFields: paging numbers the server answered ------
 
 export interface PagingRead {
   /** The page the server says it sent (the asked one when it does not say). */
@@ -149,7 +149,7 @@ export function hasPageAfter(read: PagingRead, askedPage: number, rows: number):
   return rows >= read.pageSize;
 }
 
-// ---- Row 11: sort columns ------------------------------------------------------------------------
+// ---- Behaviour point sortColumns: sort columns --------------------------------------------------
 
 /**
  * Assumption (spec-silent): the documentation names only `Name` as a SortColumn (a public client
@@ -158,7 +158,7 @@ export function hasPageAfter(read: PagingRead, askedPage: number, rows: number):
  */
 export const DOCUMENTED_SORT_COLUMNS: readonly string[] = ['Name', 'ID'];
 
-// ---- Row 12: "/" inside a path value -------------------------------------------------------------
+// ---- Behaviour point encodedSlash: "/" inside a path value --------------------------------------
 
 /**
  * Assumption (spec-silent): a `/` inside a path value is sent as %2F, which servers may decode into

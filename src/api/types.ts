@@ -1,6 +1,6 @@
 // Records and enums of the General API, as they travel on the wire: PascalCase fields, enums as
-// their string names. Field lists follow api-facts.md (the platform's own OpenAPI export where it
-// has the record). Records whose fields are not fully known carry an index signature so that fields
+// their string names. Field lists follow the platform's own OpenAPI export where it has the record
+// (test/fixtures/general.swagger.json), else the specification. Records whose fields are not fully known carry an index signature so that fields
 // the server sends beyond the known ones are kept, not dropped.
 
 export const ALERT_TYPES = ['Information', 'Warning', 'Error'] as const;
@@ -129,7 +129,7 @@ export interface CompanyModulesResponse {
 }
 
 /**
- * GET /Company/List. The spec says "body shape not shown"; assumed (lead's contract) to be an array
+ * GET /Company/List. The spec says "body shape not shown"; assumed (as the sandbox answers: src/sandbox/routes/company.ts) to be an array
  * of `{ Name, TaxNumber, IsActive }`; other fields are kept.
  */
 export interface CompanyListItem extends Record<string, unknown> {
@@ -163,7 +163,7 @@ export interface UpdateCompanyCertificateCommand extends CreateCompanyCertificat
 }
 
 /**
- * Not shown in the spec. Assumed (lead's contract): `{ Name, FileType /* e.g. "pdf" *\/, Base64String }`;
+ * Not shown in the spec. Assumed (as the sandbox checks: src/sandbox/routes/companyLists.ts): `{ Name, FileType /* e.g. "pdf" *\/, Base64String }`;
  * the same Name again gives 409; empty or bad base64, or more than 10 MB, gives 422.
  */
 export interface CreateCompanyDocumentCommand {

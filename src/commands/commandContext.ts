@@ -1,7 +1,8 @@
 // What the customer and record commands work with: the API client and the trees to refresh.
 import * as vscode from 'vscode';
 import type { ClientSource } from '../views/clientSource';
-import type { DataArea, NilveraTrees } from '../views/trees';
+import type { NilveraTrees } from '../views/trees';
+import type { DataArea } from '../shell/dataChanges';
 import type { EnvironmentId } from '../shell/environments';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { trustedUri } from '../shell/testSeams';

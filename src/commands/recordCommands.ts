@@ -14,7 +14,7 @@ import { CertificateNode, DocumentNode, IdentificationNode } from '../views/reco
 import { confirmDelete, fileArgOrPick, required, type CommandContext } from './commandContext';
 import { showRecord } from './recordDocument';
 
-/** The server refuses more than this (lead's contract); checked here to spare the upload. */
+/** The server is assumed to refuse more than this (as the sandbox does); checked here to spare the upload. */
 const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
 export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[] {
@@ -46,7 +46,7 @@ export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[]
 }
 
 /**
- * The request shape is not shown in the specification. Assumed (lead's contract):
+ * The request shape is not shown in the specification. Assumed (as the sandbox checks, src/sandbox/routes/companyLists.ts):
  * `{ Name: <file name>, FileType: <extension without the dot, e.g. "pdf">, Base64String: <content> }`.
  */
 async function documentCommandFor(file: string): Promise<CreateCompanyDocumentCommand> {

@@ -15,7 +15,7 @@ import { switchMailingChannel, type MailingChannel } from '../shell/mailingSwitc
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { trustedArgs } from '../shell/testSeams';
 import { required } from './commandContext';
-import { notifyDataChanged, type PaletteContext } from './registry/commandContext';
+import type { PaletteContext } from './registry/commandContext';
 
 // Each changes the account: it acts only on our own arguments (the studio's upload) or the tests'
 // scripted ones; another extension's arguments are dropped and the command asks (src/shell/testSeams.ts).
@@ -273,7 +273,7 @@ async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promi
     isActive = picked.next;
   }
   if (!(await switchMailingChannel(client, ctx.shell.environment(), feature, isActive))) return undefined;
-  await notifyDataChanged('mailing');
+  ctx.shell.dataChanged('mailing');
   void prompts.message('info', isActive ? vscode.l10n.t('{0}: on.', featureLabel(feature)) : vscode.l10n.t('{0}: off.', featureLabel(feature)));
   return { feature, isActive };
 }
@@ -311,7 +311,7 @@ async function updateTaxOffice(ctx: PaletteContext, args: TaxOfficeArgs = {}): P
     }
     throw error;
   }
-  await notifyDataChanged('taxOffice');
+  ctx.shell.dataChanged('taxOffice');
   void prompts.message('info', vscode.l10n.t('Interactive Tax Office credentials updated for {0}.', userName.trim()));
   return userName.trim();
 }

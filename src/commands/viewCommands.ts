@@ -6,7 +6,7 @@ import { TreeCommands } from '../constants';
 import { registerCustomerCommands } from './customers/customerCommands';
 import { registerRecordDocuments } from './recordDocument';
 import { registerRecordCommands } from './recordCommands';
-import { registerCommand, registerRawCommand } from '../shell/commandRunner';
+import { registerRawCommand } from '../shell/commandRunner';
 import { affectsTrees } from '../shell/settings';
 import { knownListAvailability } from '../shell/missingOperation';
 import type { FeatureParts, TreeViews } from '../shell/featureParts';
@@ -14,7 +14,6 @@ import type { ShellServices } from '../shell/services';
 import { LoadMoreNode, PagedNode } from '../views/pagedNode';
 import { ErrorNode } from '../views/treeNode';
 import { NilveraTrees } from '../views/trees';
-import { isDataArea, notifyDataChanged, onDidChangeData } from '../shell/dataChanges';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices, views: TreeViews): FeatureParts {
   const client = () => shell.client();
@@ -32,12 +31,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     registerRawCommand(TreeCommands.loadMore, (node: unknown) =>
       node instanceof LoadMoreNode ? node.owner.loadMore(node.shown) : undefined,
     ),
-    onDidChangeData((area) => (area ? trees.dataChanged(area) : trees.refreshAll())),
-    // The extension-host tests announce a change as a save would (a test hook: Test mode only).
-    registerCommand(TreeCommands.dataChanged, (arg) => {
-      const area = (arg as { area?: unknown } | undefined)?.area;
-      notifyDataChanged(isDataArea(area) ? area : undefined);
-    }),
+    shell.onDidChangeData((area) => trees.dataChanged(area)),
     registerRawCommand(TreeCommands.testHook, () => trees),
     // A new key (here or in another window) or another environment: everything shown is stale.
     shell.keys.onDidChange(() => trees.refreshAll()),

@@ -6,7 +6,9 @@ import { createReadStream } from 'node:fs';
 import { CsvReader, CsvWriter, parseCsv, readCsvChunks, type CsvDelimiter, type CsvWriterOptions } from './csv';
 import { guardRow } from './formulaGuard';
 import { foldHeader, HeaderNames, TAX_NUMBER_HEADER_NAMES } from './headerMatch';
-import { checkTaxId, isValidVkn } from './taxId';
+import { checkTaxId, isValidVkn, type TaxIdKind, type TaxIdProblem } from './taxId';
+import { english, taxIdProblemText, type Translator } from './taxIdWording';
+import { isEmailAddressList } from './email';
 import { decodeText, type SourceEncoding } from './textDecoding';
 
 export const CUSTOMER_FIELDS = [
@@ -60,13 +62,11 @@ const MESSAGES = {
   'json.notArray': () => 'The JSON file must hold an array of customer objects.',
   'json.invalid': (p: Params) => `The file is not valid JSON: ${p.error}`,
   'row.notObject': () => 'This element is not an object.',
-  'taxNumber.empty': () => 'The tax number is empty.',
-  'taxNumber.notDigits': (p: Params) => `Tax number ${p.taxNumber}: only digits are allowed.`,
-  'taxNumber.length': (p: Params) =>
-    `Tax number ${p.taxNumber}: ${p.digits} digits; a VKN has 10 digits, a TCKN 11.` +
-    (p.suggestion ? ` A spreadsheet may have dropped a leading zero: ${p.suggestion} would be valid; format the column as text.` : ''),
-  'taxNumber.tcknLeadingZero': (p: Params) => `Tax number ${p.taxNumber}: a TCKN cannot start with 0.`,
-  'taxNumber.checksum': (p: Params) => `Tax number ${p.taxNumber}: bad ${p.kind} checksum (the first digits call for ${p.expected} at the end).`,
+  'taxNumber.empty': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.empty', params: p }),
+  'taxNumber.notDigits': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.notDigits', params: p }),
+  'taxNumber.length': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.length', params: p }),
+  'taxNumber.tcknLeadingZero': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.tcknLeadingZero', params: p }),
+  'taxNumber.checksum': (p: Params) => taxNumberIssueText(english, { code: 'taxNumber.checksum', params: p }),
   'taxNumber.duplicate': (p: Params) => `Tax number ${p.taxNumber} already appears in row ${p.firstRow}.`,
   'name.empty': () => 'The name (title) is empty.',
   'isExport.invalid': (p: Params) => `Export flag "${p.value}" is not understood; use Evet/Hayır, yes/no, true/false or 1/0.`,
@@ -74,6 +74,23 @@ const MESSAGES = {
 };
 
 export type ImportIssueCode = keyof typeof MESSAGES;
+
+/**
+ * A tax-number issue (`taxNumber.*`) in the one wording of src/domain/taxIdWording.ts, plus the hint
+ * for a VKN whose leading zero a spreadsheet dropped.
+ */
+export function taxNumberIssueText(l10n: Translator, issue: { code: string; params: Params }): string {
+  const p = issue.params;
+  const problem = issue.code.slice('taxNumber.'.length) as TaxIdProblem;
+  const text = taxIdProblemText(l10n, {
+    value: String(p.taxNumber ?? ''),
+    problem,
+    ...(p.kind ? { kind: p.kind as TaxIdKind } : {}),
+    ...(p.expected ? { expectedCheckDigits: String(p.expected) } : {}),
+  });
+  if (!p.suggestion) return text;
+  return `${text} ${l10n.t('A spreadsheet may have dropped a leading zero: {0} would be valid; format the column as text.', String(p.suggestion))}`;
+}
 
 export interface ImportIssue {
   code: ImportIssueCode;
@@ -89,7 +106,6 @@ const TRUE_WORDS = new Set(['evet', 'e', 'true', '1', 'yes', 'y', 'var']);
 const FALSE_WORDS = new Set(['hayir', 'h', 'false', '0', 'no', 'n', 'yok', '']);
 /** The spellings Excel exports carry, looked up before the (slower) normalisation. */
 const YES_NO_EXACT = new Map<string, boolean>([['Evet', true], ['Hayır', false], ['true', true], ['false', false], ['1', true], ['0', false], ['', false]]);
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** `undefined` when the value is not a recognisable yes/no. */
 export function parseYesNo(value: string): boolean | undefined {
@@ -144,7 +160,7 @@ function buildCustomer(raw: RawCustomer): { customer: CustomerRecord } | { reaso
   const exportFlag = parseYesNo(text('IsExport'));
   if (exportFlag === undefined) reasons.push(issue('isExport.invalid', { value: text('IsExport') }));
   const email = text('Email');
-  if (email !== '' && !email.split(/[;,]\s*/).every((e) => EMAIL.test(e))) reasons.push(issue('email.invalid', { value: email }));
+  if (email !== '' && !isEmailAddressList(email)) reasons.push(issue('email.invalid', { value: email }));
   if (reasons.length > 0) return { reasons };
   const customer = {} as CustomerRecord;
   for (const f of CUSTOMER_FIELDS) {

@@ -1,26 +1,12 @@
 // The localized texts of a reconciliation: statuses, reasons, changes, export header.
 import * as vscode from 'vscode';
-import type { InvalidReason, ReconRow } from './classify';
+import type { ReconRow } from './classify';
+import { taxIdProblemText } from '../domain/taxIdWording';
 import type { ChangeKind, ExportLabels } from './export';
 
-/** What a checksum can say: not which digit is wrong, but the check digit(s) the first nine call for. */
-export function reasonText(reason: InvalidReason | undefined): string {
-  switch (reason?.problem) {
-    case undefined:
-      return '';
-    case 'empty':
-      return vscode.l10n.t('no tax number');
-    case 'notDigits':
-      return vscode.l10n.t('not only digits');
-    case 'length':
-      return vscode.l10n.t('wrong length: a VKN has 10 digits, a TCKN 11');
-    case 'tcknLeadingZero':
-      return vscode.l10n.t('a TCKN cannot start with 0');
-    case 'checksum':
-      return reason.kind === 'TCKN'
-        ? vscode.l10n.t('check digits wrong: the last two digits should be {0} for these first nine digits', reason.expectedCheckDigits ?? '')
-        : vscode.l10n.t('check digit wrong: the 10th digit should be {0} for these first nine digits', reason.expectedCheckDigits ?? '');
-  }
+/** Why a row's tax number fails its checksum, in the words every other place uses (src/domain/taxIdWording.ts). */
+export function reasonText(row: Pick<ReconRow, 'taxNumber' | 'reason'>): string {
+  return row.reason ? taxIdProblemText(vscode.l10n, { value: row.taxNumber, ...row.reason }) : '';
 }
 
 export function changeLabels(): Record<ChangeKind, string> {
@@ -47,6 +33,6 @@ export function exportLabels(): ExportLabels {
       unchecked: vscode.l10n.t('Not checked (lookup failed)'),
     },
     change: changeLabels(),
-    reason: (row: ReconRow) => reasonText(row.reason),
+    reason: (row: ReconRow) => reasonText(row),
   };
 }

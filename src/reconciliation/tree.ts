@@ -166,7 +166,7 @@ function customerItem(node: CustomerNode): vscode.TreeItem {
   let description: string;
   if (node.group === 'aliasChanged') description = vscode.l10n.t('{0} → {1}', node.previousAlias ?? '—', row.pkAlias ?? '—');
   else if (row.status === 'user') description = row.pkAlias ?? vscode.l10n.t('no active PK alias');
-  else if (row.status === 'invalid') description = reasonText(row.reason);
+  else if (row.status === 'invalid') description = reasonText(row);
   else if (row.deregistered) description = vscode.l10n.t('{0} · every alias deleted', row.taxNumber);
   else description = row.taxNumber;
   item.description = description;

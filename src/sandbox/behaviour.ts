@@ -1,4 +1,5 @@
-// The sandbox behaviour table (README's spec-silent table): every point where the specification is silent, with the
+// The sandbox behaviour table (README's spec-silent table, in its order; everything else names a point by
+// its id here, never by its row number): every point where the specification is silent, with the
 // plausible answers the real platform might give. Profile `default` takes each point's first answer
 // (the answers the tests assume unless they say otherwise); profile `alternate` takes the answer marked `alternate`.
 // A quirk overrides one point. Routes ask `answerFor(point)`; they never test a profile name.
@@ -47,12 +48,12 @@ export const BEHAVIOUR_POINTS = {
     'the 200 answer of POST Customers: a JSON string saying how many / JSON true / an empty body'),
   dateFormat: point(['local', 'offset'], 'offset',
     'date-times in answers: without offset (2026-01-01T00:00:00) / with offset and fractions (2026-01-01T00:00:00.000+03:00)'),
+  searchNoMatch: point(['emptyArray', 'notFound'], 'notFound',
+    'GET Customers/Search/{text} and GlobalCompany/Search/{text} with no match: [] / 404'),
   // `accept` is in neither profile: a service that does not keep tax numbers unique, so that only the
   // client's own look-up before it sends a row again keeps a customer from being stored twice.
   duplicateStatus: point(['422', '409', 'accept'], '409',
     'a customer tax number that exists already (POST and PUT Customers): 422 business rule / 409 with code 1015 "already added" / accepted, a second customer with that tax number'),
-  searchNoMatch: point(['emptyArray', 'notFound'], 'notFound',
-    'GET Customers/Search/{text} and GlobalCompany/Search/{text} with no match: [] / 404'),
   // Points read from public code that called the real service (README, "public evidence").
   // `notFound` first: an SDK's integration test got 404 from the certificate list of a test account without certificates.
   emptyList: point(['notFound', 'emptyArray', 'bareNotFound'], 'emptyArray',

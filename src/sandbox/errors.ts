@@ -39,8 +39,8 @@ export class ApiError extends Error {
 }
 
 /**
- * A model-validation 400 in the shape the platform documents for its e-invoice API (api-facts.md,
- * section 6): a JSON array of strings, each naming the property path it is about, e.g.
+ * A model-validation 400 in the shape the platform documents for its e-invoice API (the 400 of
+ * POST /einvoice/Send/Model): a JSON array of strings, each naming the property path it is about, e.g.
  * `[3].TaxNumber: …` for the fourth element of a list body.
  */
 export class ValidationMessages extends ApiError {

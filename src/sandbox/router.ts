@@ -2,6 +2,7 @@
 // the request and the sandbox's data. The raw path is split on '/' before decoding, so an encoded slash
 // (%2F) stays inside its parameter.
 import type { ServerResponse } from 'node:http';
+import { OPERATION_IDS, OPERATIONS, type OperationId, type OperationSpec } from '../api/operations';
 import type { Behaviour } from './behaviour';
 import type { CustomerStore } from './customerStore';
 import { badRequest } from './errors';
@@ -48,24 +49,39 @@ export interface RouteSpec {
   path: string;
   /** Writes need the full-permission key. */
   write: boolean;
-  /** The operation's name, as the client's errors name it. */
-  name: string;
+  /** The operation's id in src/api/operations.ts, as the client's errors name it. */
+  name: OperationId;
   handler: Handler;
   /** Its documented 200 answer is a boolean (behaviour point booleanAnswer: `false` changes nothing). */
-  answersBoolean?: boolean;
-  /**
-   * The platform's older OpenAPI export (shared/spec/reference/general.swagger.json) lacks it (behaviour
-   * point operations: `olderExport` answers 404 with an empty body, as an unknown route does). /ebill and
-   * /evoucher belong to other APIs that export does not describe, so they are not marked.
-   */
-  notInOlderExport?: boolean;
+  answersBoolean: boolean;
+  /** The platform's older OpenAPI export lacks it (behaviour point operations: `olderExport` answers 404 with an empty body). */
+  notInOlderExport: boolean;
 }
 
-type Flags = Partial<Pick<RouteSpec, 'answersBoolean' | 'notInOlderExport' | 'write'>>;
+/** The route of operation `id`: method, path and flags from the table of operations. */
+export function route(id: OperationId, handler: Handler): RouteSpec {
+  const op: OperationSpec = OPERATIONS[id];
+  return {
+    method: op.method,
+    path: op.path,
+    write: op.access === 'write',
+    name: id,
+    handler,
+    answersBoolean: op.answer === 'boolean',
+    notInOlderExport: op.notInOlderExport === true,
+  };
+}
 
-/** A route; every method but GET writes unless its flags say `write: false`. */
-export function route(method: RouteSpec['method'], path: string, name: string, handler: Handler, flags: Flags = {}): RouteSpec {
-  return { method, path, write: method !== 'GET', name, handler, ...flags };
+/** `routes` when it has exactly one route per operation of the table; throws naming what is missing or doubled. */
+export function routeForEveryOperation(routes: readonly RouteSpec[]): readonly RouteSpec[] {
+  const names = routes.map((r) => r.name);
+  const missing = OPERATION_IDS.filter((id) => !names.includes(id));
+  const doubled = names.filter((n, i) => names.indexOf(n) !== i);
+  if (missing.length || doubled.length) {
+    const parts = [missing.length ? `no route for ${missing.join(', ')}` : '', doubled.length ? `more than one route for ${doubled.join(', ')}` : ''];
+    throw new Error(`The sandbox's routes do not match src/api/operations.ts: ${parts.filter(Boolean).join('; ')}`);
+  }
+  return routes;
 }
 
 interface CompiledRoute extends RouteSpec {

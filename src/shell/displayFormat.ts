@@ -34,11 +34,12 @@ export function formatDay(value: string | number | Date): string {
   return date.toLocaleDateString(displayLocale());
 }
 
-/** A file size in kB/MB (decimal, one fraction digit for MB): "68.3 MB" / "68,3 MB". */
+/** The one file size format, in B, kB or MB (decimal units): "512 B", "1.5 kB" / "1,5 kB", "68.3 MB" / "68,3 MB". */
 export function formatBytes(bytes: number): string {
   const locale = displayLocale();
-  if (bytes >= 1e6) return `${(bytes / 1e6).toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
-  return `${Math.round(bytes / 1e3).toLocaleString(locale)} kB`;
+  if (bytes < 1e3) return `${bytes.toLocaleString(locale)} B`;
+  if (bytes < 999_950) return `${(bytes / 1e3).toLocaleString(locale, { maximumFractionDigits: 1 })} kB`;
+  return `${(bytes / 1e6).toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
 }
 
 /** Orders names as the display language does (Turkish: Ç after C, İ after I, Ş after S). */

@@ -1,6 +1,6 @@
 // Telling "this server does not offer the operation" from "the record is gone" on an HTTP 404.
 //
-// Decision (row 13 of README's spec-silent table): a GET whose path names no record (a list, or the
+// Decision (behaviour point operations): a GET whose path names no record (a list, or the
 // account's own singleton such as GET /Company or GET /InteractiveTaxOffice) cannot miss a record: its 404 can
 // only mean the route does not exist on this deployment (an older API version, as the platform's
 // older OpenAPI export lacks CompanyDocuments and InteractiveTaxOffice). A GET or change whose path
@@ -8,33 +8,20 @@
 // that is not there; that 404 keeps the "no longer exists" reading. When such a 404 comes with no
 // server message at all (an unknown route answers with an empty body), both readings remain, and
 // the message says so and points to "Nilvera: Check Connection", which asks the server which it is.
-// Four lists are the exception (row 20): the real service answers 404 for an empty certificate list,
+// Four lists are the exception (emptyList): the real service answers 404 for an empty certificate list,
 // so their 404 means "not offered" only when it says the route is unknown ("API not found"); a bare
 // one is either, and the client reads the service's own 404 as an empty list (src/api/specSilent.ts).
 import type * as vscode from 'vscode';
 import { isApiError, type ApiErrorShape } from './apiContract';
+import { hasFixedPath, OPERATION_IDS, OPERATIONS, type EmptyListOperationId } from '../api/operations';
 
-export const EMPTY_LIST_READS = ['certificates.list', 'identifications.list', 'documents.list', 'customers.list'] as const;
-export type EmptyListRead = (typeof EMPTY_LIST_READS)[number];
+/** The lists whose 404 may stand for "nothing to list" (`emptyListMay404` in src/api/operations.ts). */
+export const EMPTY_LIST_READS = OPERATION_IDS.filter((id): id is EmptyListRead => 'emptyListMay404' in OPERATIONS[id]);
+export type EmptyListRead = EmptyListOperationId;
 export type ListAvailability = 'offered' | 'missing';
 
-/** Client operations (src/api/areas) that GET a fixed path: their 404 means "not offered here". */
-const FIXED_PATH_READS = new Set([
-  'account.alerts',
-  'account.campaigns',
-  'account.credits',
-  'account.exchangeRate',
-  'certificates.list',
-  'company.get',
-  'company.list',
-  'company.modules',
-  'customers.list',
-  'documents.list',
-  'identifications.list',
-  'mailing.settings',
-  'registry.list',
-  'taxOffice.get',
-]);
+/** GETs of a fixed path (src/api/operations.ts): their 404 means "not offered here". */
+const FIXED_PATH_READS: ReadonlySet<string> = new Set(OPERATION_IDS.filter((id) => OPERATIONS[id].method === 'GET' && hasFixedPath(id)));
 
 const LISTS: ReadonlySet<string> = new Set(EMPTY_LIST_READS);
 /** "API not found" in the platform's error catalogue (src/api/specSilent.ts ROUTE_NOT_FOUND_CODE). */
@@ -60,7 +47,7 @@ export function isBareRecordNotFound(error: unknown): boolean {
 }
 
 // What Check Connection found about the lists that may answer 404 when they are empty (README,
-// "Where the API documentation is silent", row 20): per server address, whether each list operation
+// "Where the API documentation is silent", emptyList): per server address, whether each list operation
 // exists there ('offered') or not ('missing'). The views read it when a list answers a bare 404,
 // which by itself cannot tell an empty list from a missing operation. Kept in global state, so every
 // window and later session knows it; a new Check Connection replaces what it saw.

@@ -2,6 +2,7 @@
 // store, the sandbox launcher, the active connection profile and its API client. Every feature
 // asks this object for "the active profile's" client, key, environment and URL; none keeps its own.
 import * as vscode from 'vscode';
+import type { DataArea } from './dataChanges';
 import type { NilveraClient } from '../api';
 import { ApiKeyStore, KeyringUnavailableError } from './apiKeyStore';
 import { UserFacingError } from './errorMessages';
@@ -42,6 +43,9 @@ export class ShellServices implements vscode.Disposable {
   private serialGlobalState: SerialMemento | undefined;
   private cachedClient: { signature: string; client: NilveraClient } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly dataEmitter = this.owned(new vscode.EventEmitter<DataArea>());
+  /** Fires when a feature changed data of an area (src/shell/dataChanges.ts); the views reload what shows it. */
+  readonly onDidChangeData: vscode.Event<DataArea> = this.dataEmitter.event;
 
   constructor(private readonly context: vscode.ExtensionContext) {}
 
@@ -49,6 +53,11 @@ export class ShellServices implements vscode.Disposable {
   private owned<T extends vscode.Disposable>(disposable: T): T {
     this.disposables.push(disposable);
     return disposable;
+  }
+
+  /** Tells whoever shows `area` (the views, when loaded) that its data changed. */
+  dataChanged(area: DataArea): void {
+    this.dataEmitter.fire(area);
   }
 
   get keys(): ApiKeyStore {

@@ -1,4 +1,4 @@
-// Readable stand-ins for values the schema allows to be null (row 14 of README's spec-silent table): a
+// Readable stand-ins for values the schema allows to be null (behaviour point nullableFields): a
 // tree row, hover or details table never shows a blank where a name, value, tax number, text or total is missing.
 import * as vscode from 'vscode';
 import { displayText } from '../domain/displayText';

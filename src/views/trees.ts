@@ -1,5 +1,5 @@
 // Creates the five sidebar trees and keeps them fresh: a new key or environment reloads them all;
-// a data change (src/shell/dataChanges.ts) reloads only the part that shows the changed data.
+// a change of data (ShellServices.onDidChangeData, src/shell/dataChanges.ts) reloads only the part that shows it.
 import * as vscode from 'vscode';
 import { Views } from '../constants';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../api/types';
@@ -14,8 +14,6 @@ import { AccountRoot, type AccountGroupKey } from './records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from './records/recordNodes';
 import { NodeTreeProvider } from './treeProvider';
 import type { EmptyOr404, TreeNode } from './treeNode';
-
-export type { DataArea };
 
 export const CustomerContextKeys = {
   filtered: 'nilvera.customers.filtered',

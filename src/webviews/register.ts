@@ -3,7 +3,6 @@
 // the panel over to FormPanels.restore), and one panel per record: opening a record twice focuses its panel.
 import * as vscode from 'vscode';
 import { FormCommands, FormViewTypes } from '../constants';
-import { notifyDataChanged } from '../shell/dataChanges';
 import type { CertificateResponse, CustomerDto } from '../api/types';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { log } from '../shell/log';
@@ -15,7 +14,8 @@ import type { ShellServices } from '../shell/services';
 import { certificateForm } from './forms/certificate';
 import { companyForm } from './forms/company';
 import { customerForm, customerIdOf } from './forms/customer';
-import type { DataArea, FormModel } from './forms/formModel';
+import type { FormModel } from './forms/formModel';
+import type { DataArea } from '../shell/dataChanges';
 import { settingsForm } from './forms/settings';
 import { FormPanel, type FormPanelHost } from './formPanel';
 import { FORM_KINDS, isRecord, parsePersistedState, type FormKind, type FormValues } from './protocol';
@@ -118,9 +118,7 @@ class FormPanels implements vscode.Disposable {
     return {
       extensionUri: this.extensionUri,
       dataChanged: async (areas: DataArea[]) => {
-        for (const area of areas) {
-          notifyDataChanged(area);
-        }
+        for (const area of areas) shell.dataChanged(area);
       },
       ...(shell.profiles.store.all().length > 1 ? { titleSuffix: owner.name } : {}),
       environment: () => owner.environment,

@@ -1,9 +1,9 @@
 // Field checks shared by the page (as the user types) and the host (before anything is sent).
 // Pure functions: no `vscode`, no DOM. Empty optional fields are valid; `required` says otherwise.
+import { isEmailAddressList } from '../domain/email';
 import { checkTaxId } from '../domain/taxId';
 import type { FieldRule, FieldSpec, FormValues } from './protocol';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 // Digits with the usual separators, optionally a leading +; 7 to 15 digits (E.164 allows 15).
 const PHONE = /^\+?([\s().-]*\d){7,15}[\s().-]*$/;
 const POSTAL_CODE = /^\d{5}$/; // Turkish postal codes are five digits.
@@ -33,7 +33,7 @@ function isValidDate(text: string): boolean {
 /** Whether a non-empty value passes each rule (`required`: whether it is non-empty). */
 const RULES: Record<FieldRule, (value: string, values: FormValues) => boolean> = {
   required: (v) => v.trim().length > 0,
-  email: (v) => EMAIL.test(v.trim()),
+  email: (v) => isEmailAddressList(v),
   phone: (v) => PHONE.test(v.trim()),
   postalCode: (v) => POSTAL_CODE.test(v.trim()),
   url: (v) => URL_LIKE.test(v.trim()),

@@ -2,7 +2,7 @@
 // import, certificate details, the company and settings forms, template/series updates, the
 // customers view's sort, dates and reconciliation, in a real extension host, against a sandbox
 // answering each open point either way (profiles `default` and `alternate`, and single answers
-// neither shows). The same correct outcome is asserted under both; row 5's `false` shows a clear error.
+// neither shows). The same correct outcome is asserted under both; booleanAnswer's `false` shows a clear error.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -93,7 +93,7 @@ for (const profile of PROFILES) {
       sandbox.resetRequestLog();
     });
 
-    test('rows 1, 2: an unregistered number and an unknown customer are said plainly', async () => {
+    test('registryLookupMissing, recordLookupMissing: an unregistered number and an unknown customer are said plainly', async () => {
       let unregistered = '';
       for (let i = 1; !unregistered; i++) {
         const candidate = completeVkn(String(987_640_000 + i));
@@ -115,7 +115,7 @@ for (const profile of PROFILES) {
       assert.match(last()?.text ?? '', new RegExp(`No customer has the tax number ${unregistered}`), JSON.stringify(prompts.messages));
     });
 
-    test('row 3: importing the Excel CSV twice: 16 created, then 0 (the server refuses the existing ones), never doubled', async () => {
+    test('customerBatchBadRow: importing the Excel CSV twice: 16 created, then 0 (the server refuses the existing ones), never doubled', async () => {
       const source = path.join(tmp, 'musteriler.csv');
       fs.copyFileSync(CSV_FIXTURE, source);
       const before = (await state()).counts.customers;
@@ -127,7 +127,7 @@ for (const profile of PROFILES) {
       assert.equal((await state()).counts.customers, before + 16, 'nothing stored twice');
     });
 
-    test('row 3b: answers lost after the write, at a service that would store a tax number twice: every row created once, none unconfirmed', async () => {
+    test('customerBatchBadRow (answer lost): answers lost after the write, at a service that would store a tax number twice: every row created once, none unconfirmed', async () => {
       // duplicateStatus=accept (in neither profile): only the extension's look-up before it sends a
       // row again keeps a row from being stored twice.
       sandbox.setBehaviour({ quirks: { duplicateStatus: 'accept' } });
@@ -161,7 +161,7 @@ for (const profile of PROFILES) {
       }
     });
 
-    test('row 2: a certificate deleted meanwhile reads "The record no longer exists", whether the look-up answers 404, empty or null', async () => {
+    test('recordLookupMissing: a certificate deleted meanwhile reads "The record no longer exists", whether the look-up answers 404, empty or null', async () => {
       const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
       trees.certificates.refresh();
       const node = (await trees.certificates.getChildren()).find((n) => /\/certificate-/.test(n.id) || n.treeItem().contextValue === 'certificate');
@@ -185,7 +185,7 @@ for (const profile of PROFILES) {
       }
     });
 
-    test('row 6: a payment means left empty in the company form keeps the service\'s value; the form then shows it', async () => {
+    test('companyPutOmitted: a payment means left empty in the company form keeps the service\'s value; the form then shows it', async () => {
       const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.keys.full });
       sandbox.setBehaviour({ quirks: { booleanAnswer: 'true' } });
       try {
@@ -206,7 +206,7 @@ for (const profile of PROFILES) {
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     });
 
-    test('row 11: a sort the server refuses still lists the customers, and the view says "the server does not sort by City: its own order"', async () => {
+    test('sortColumns: a sort the server refuses still lists the customers, and the view says "the server does not sort by City: its own order"', async () => {
       const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
       const customerRows = async () => (await trees.customers.getChildren()).filter((n) => /\/customer-\d+$/.test(n.id));
       const idOf = (n: { id: string }) => Number(/customer-(\d+)$/.exec(n.id)?.[1]);
@@ -238,7 +238,7 @@ for (const profile of PROFILES) {
       }
     });
 
-    test('row 17: certificate rows and the certificate form show the same dates whether the service writes offsets or not', async () => {
+    test('dateFormat: certificate rows and the certificate form show the same dates whether the service writes offsets or not', async () => {
       const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
       const seen: Record<string, unknown> = {};
       try {
@@ -268,7 +268,7 @@ for (const profile of PROFILES) {
       }
     });
 
-    test('row 13: where the service lacks the tax office operations, the settings form loads the mailing switches, says the tax office is not offered, and saves a switch alone', async () => {
+    test('operations: where the service lacks the tax office operations, the settings form loads the mailing switches, says the tax office is not offered, and saves a switch alone', async () => {
       sandbox.setBehaviour({ quirks: { operations: 'olderExport', booleanAnswer: 'true' } });
       try {
         await exec(FormCommands.settings);
@@ -292,7 +292,7 @@ for (const profile of PROFILES) {
       }
     });
 
-    test('row 6: saving one field of the company form keeps every other field', async () => {
+    test('companyPutOmitted: saving one field of the company form keeps every other field', async () => {
       const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.keys.full });
       await client.company.update({ ...(await client.company.get()), PaymentMeansCode: 'HAVALE_EFT' } as never);
       const before = (await state()).company;
@@ -304,7 +304,7 @@ for (const profile of PROFILES) {
       for (const [field, value] of Object.entries(before)) if (field !== 'City') assert.deepEqual(after[field], value, `${field} changed`);
     });
 
-    test('rows 5, 7: a template made default, then renamed, keeps its flags; a "false" answer is a clear error', async () => {
+    test('booleanAnswer, templatePutOmitted: a template made default, then renamed, keeps its flags; a "false" answer is a clear error', async () => {
       await exec(PaletteCommands.settingsTemplate, { id: 2, change: 'makeDefault' });
       if (profile === 'alternate') {
         assert.equal(last()?.level, 'error');
@@ -320,7 +320,7 @@ for (const profile of PROFILES) {
       if (profile === 'alternate') sandbox.setBehaviour({ profile: 'alternate' });
     });
 
-    test('row 8: a wrong key reads as rejected or lacking permission, with the server words', async () => {
+    test('badKeyStatus: a wrong key reads as rejected or lacking permission, with the server words', async () => {
       const services = api.testing.services;
       await services.keys.store(services.secretName('custom'), 'YANLIS-ANAHTAR-0000');
       try {
@@ -341,7 +341,7 @@ for (const profile of PROFILES) {
       }
     });
 
-    test('rows 9, 14, 15: the customers tree loads every customer once with "Load more", whatever paging the server answers', async () => {
+    test('pageSizeLimit, nullableFields, pageBeyondEnd: the customers tree loads every customer once with "Load more", whatever paging the server answers', async () => {
       const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
       const config = vscode.workspace.getConfiguration(Settings.section);
       trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
@@ -363,7 +363,7 @@ for (const profile of PROFILES) {
       }
     });
 
-    test('rows 4, 9, 14, 15: reconciliation classifies every customer once, whatever paging and nulls the server sends', async () => {
+    test('bulkLookupMissing, pageSizeLimit, nullableFields, pageBeyondEnd: reconciliation classifies every customer once, whatever paging and nulls the server sends', async () => {
       const report = await exec<ReconciliationReport>(ReconciliationCommands.run, { source: 'online' });
       assert.ok(report, JSON.stringify(prompts.messages));
       const total = (await state()).counts.customers;

@@ -142,11 +142,11 @@ suite('Palette commands', function () {
     prompts.inputs = [bad];
     await exec(PaletteCommands.registryCheckTaxNumber);
     assert.equal(prompts.refused.length, 1);
-    assert.match(prompts.refused[0], new RegExp(`end in ${good[9]}`));
+    assert.equal(prompts.refused[0], `Invalid VKN ${bad}: the 10th digit should be ${good[9]} for these first nine digits.`);
     // Passed as an argument, the same number is reported as an error, still without a call.
     await exec(PaletteCommands.registryCheckTaxNumber, bad);
     assert.equal(lastMessage().level, 'error');
-    assert.match(lastMessage().text, /check digit/);
+    assert.match(lastMessage().text, /the 10th digit should be/);
     assert.deepEqual(requests(/GlobalCompany/i), []);
   });
 
@@ -198,7 +198,7 @@ suite('Palette commands', function () {
     let row: RegistryRow | undefined;
     for (const r of registered.slice(2)) {
       const existing = await sandboxApi<{ TotalCount: number }>('GET', `/general/Customers?Search=${r.TaxNumber}`);
-      // No customer matches: an empty page, or (row 20, the sandbox's default) a 404.
+      // No customer matches: an empty page, or (emptyList, the sandbox's default) a 404.
       if (existing.status === 404 || existing.body.TotalCount === 0) {
         row = r;
         break;

@@ -1,11 +1,11 @@
-// Row 17 of README's "Where the API documentation is silent": date-times come as
+// Behaviour point dateFormat (README's "Where the API documentation is silent"): date-times come as
 // `2026-01-01T00:00:00` or `2026-01-01T00:00:00.000+03:00` (the sandbox's `dateFormat` point). What the
 // views show and how certificate expiry is judged must not depend on the form.
 import * as assert from 'node:assert/strict';
 import { datePart } from '../../src/views/format';
 import { certificateValidity } from '../../src/views/records/recordNodes';
 
-suite('Date-time forms (row 17)', () => {
+suite('Date-time forms (dateFormat)', () => {
   const forms = (date: string) => [`${date}T00:00:00`, `${date}T00:00:00.000+03:00`];
 
   test('both forms show the same date', () => {

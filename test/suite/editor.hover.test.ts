@@ -118,7 +118,7 @@ suite('Editor: tax-number hovers', function () {
     const doc = await untitled('json', `{ "TaxNumber": "${wrong}", "Amount": 1234567890.50 }`);
     const card = (await hoverCard(doc, wrong)) ?? '';
     assert.ok(card.startsWith('**VKN — invalid**'), card);
-    assert.ok(card.includes(`The 10th digit should be ${expected} for these first nine digits.`), card);
+    assert.ok(card.includes(`Invalid VKN ${wrong}: the 10th digit should be ${expected} for these first nine digits.`), card);
     assert.ok(!card.includes('Check online'), 'no online check for a number that cannot exist');
     assert.equal(await hoverCard(doc, '1234567890.50'), undefined, 'an amount is not a tax number');
   });

@@ -1,5 +1,5 @@
 // What the user sees in a real extension host on the points public code showed about the real
-// service (README, "Where the API documentation is silent": rows 2, 7, 20, 21), each under its
+// service (README, "Where the API documentation is silent": recordLookupMissing, templatePutOmitted, emptyList, customerBatchStatus), each under its
 // answers: an empty list answered 404 (the views, and what Check Connection tells them), a customer
 // batch refused with 400 (the import's per-row report), a template or series update with a flag left
 // out refused with 400 (the extension sends both), and 204 for a missing record. Also: the walkthrough
@@ -96,7 +96,7 @@ suite('Public evidence about the real service, as the user sees it', function ()
     await setSandboxBehaviour(sandbox, { profile: 'default' });
   });
 
-  test('row 21: an import refused with 400 is narrowed down to its rows; each gets the server\'s reason in the rejected file; nothing is created twice', async () => {
+  test('customerBatchStatus: an import refused with 400 is narrowed down to its rows; each gets the server\'s reason in the rejected file; nothing is created twice', async () => {
     const existing = ((await raw(sandbox, 'GET', '/general/Customers?PageSize=2&SortColumn=ID')).json as { Content: Array<{ TaxNumber: string }> }).Content.map((c) => c.TaxNumber);
     for (const [i, [status, batch]] of ([['400', 'rejectAll'], ['400unnamed', 'rejectAll'], ['400unnamed', 'createGood']] as const).entries()) {
       await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { customerBatchStatus: status, customerBatchBadRow: batch } });
@@ -119,7 +119,7 @@ suite('Public evidence about the real service, as the user sees it', function ()
     }
   });
 
-  test('row 21 after a lost answer: a row refused without being named, sent again alone, is rejected once; the import ends', async () => {
+  test('customerBatchStatus after a lost answer: a row refused without being named, sent again alone, is rejected once; the import ends', async () => {
     await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { customerBatchStatus: '400unnamed', customerBatchBadRow: 'rejectAll' } });
     const [held] = ((await raw(sandbox, 'GET', '/general/Customers?PageSize=1&SortColumn=ID')).json as { Content: Array<{ TaxNumber: string }> }).Content.map((c) => c.TaxNumber);
     const fresh = Array.from({ length: 3 }, (_, k) => completeVkn(String(851_000_000 - k)));
@@ -143,7 +143,7 @@ suite('Public evidence about the real service, as the user sees it', function ()
     }
   });
 
-  test('row 2: a missing record answered 204 reads as "not found": Find Customer by Tax Number says so', async () => {
+  test('recordLookupMissing: a missing record answered 204 reads as "not found": Find Customer by Tax Number says so', async () => {
     const missing = completeVkn('777000111');
     for (const answer of ['404', 'noContent'] as const) {
       await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { recordLookupMissing: answer } });
@@ -159,7 +159,7 @@ suite('Public evidence about the real service, as the user sees it', function ()
     assert.match(describeError(error).text, /^The record no longer exists; refresh the view\./);
   });
 
-  test('row 7: the template and series commands send both flags, so a server that refuses a flag left out (the default) takes them', async () => {
+  test('templatePutOmitted: the template and series commands send both flags, so a server that refuses a flag left out (the default) takes them', async () => {
     for (const answer of ['refuse', 'reset'] as const) {
       await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { templatePutOmitted: answer } });
       const series = await vscode.commands.executeCommand<{ IsActive: boolean; IsDefault: boolean }>(PaletteCommands.settingsSeries, { id: 2, change: 'activate' });
@@ -183,7 +183,7 @@ suite('Public evidence about the real service, as the user sees it', function ()
     assert.ok(told().includes('checkTaxNumber'), `steps VS Code confirmed: ${JSON.stringify(told())}`);
   });
 
-  test('row 20: with nothing to list, the views show an empty list; a bare 404 says both are possible until Check Connection tells which', async () => {
+  test('emptyList: with nothing to list, the views show an empty list; a bare 404 says both are possible until Check Connection tells which', async () => {
     // Empty the account (read as plain lists while doing it).
     await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { emptyList: 'emptyArray' } });
     for (const [list, del] of [

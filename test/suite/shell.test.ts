@@ -317,7 +317,7 @@ suite('Shell command wrapper and keyring fallback', () => {
 
   test('422 shows the server\'s own descriptions', async () => {
     const client = createClient({ baseUrl: sandbox.url, getApiKey: async () => sandbox.key });
-    // An update breaking the business rules (a refused POST /Customers is a 400 by default: row 21).
+    // An update breaking the business rules (a refused POST /Customers is a 400 by default: customerBatchStatus).
     const bad = { ID: 1, Name: '', TaxNumber: '1234567890' } as unknown as Parameters<typeof client.customers.update>[0];
     const error = await client.customers.update(bad).then(
       () => assert.fail('the sandbox accepted an invalid customer'),

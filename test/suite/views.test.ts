@@ -677,7 +677,7 @@ suite('Sidebar trees', function () {
     // Views that earlier tests left expanded may still be loading: let the log go quiet first.
     await requestsSettled(() => sandbox.requestLog().length);
     sandbox.resetRequestLog();
-    await vscode.commands.executeCommand(TreeCommands.dataChanged, { area: 'documents' });
+    api.testing.services.dataChanged('documents');
     await trees.documents.getChildren();
     await customerRows();
     const paths = sandbox.requestLog().map((r) => r.path.split('?')[0].toLowerCase());

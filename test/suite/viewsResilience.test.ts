@@ -1,4 +1,4 @@
-// The sidebar views against servers unlike the default sandbox (rows 13, 14 and 20 of README's table),
+// The sidebar views against servers unlike the default sandbox (behaviour points operations, nullableFields and emptyList),
 // in a real extension host: a deployment that does not offer some operations (404 on their list GET)
 // says so in that view's row and keeps the other views working; records with null names, values, tax
 // numbers, content and totals show readable placeholders, never a blank row.
@@ -50,7 +50,7 @@ suite('Views when the server does not offer an operation, and null fields', func
   test('an older deployment (operations=olderExport): "This server does not offer company documents", the tax office group says so too, the rest loads', async () => {
     await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { operations: 'olderExport' } });
     try {
-      // A bare 404 on a list is also how an empty list may answer (row 20): the view says both
+      // A bare 404 on a list is also how an empty list may answer (emptyList): the view says both
       // until Check Connection has told which.
       trees.refreshAll();
       assert.deepEqual((await walkViews(trees)).documents.map(labelOf), ['No company documents, or this server does not offer company documents (HTTP 404)']);
@@ -86,7 +86,7 @@ suite('Views when the server does not offer an operation, and null fields', func
       const failure = (p: Promise<unknown>) => p.then(() => assert.fail('expected a 404'), (e: unknown) => describeError(e).text);
       // A fixed path that names no record: the server does not have the operation.
       assert.match(await failure(client.taxOffice.get()), /^This server does not offer this operation \(HTTP 404\)/);
-      // A list that may answer 404 when it is empty (row 20): both readings.
+      // A list that may answer 404 when it is empty (emptyList): both readings.
       assert.match(await failure(client.documents.list()), /^Not found \(HTTP 404\): the list is empty, or this server does not offer this operation\./);
       // A record's path, answered 404 with an empty body (as this deployment answers the missing route): both
       // readings. (Not GET /Customers/{ID}: the client finds a customer through the list when that is missing.)

@@ -82,7 +82,7 @@ function exportOperations(doc: SwaggerDoc): Operation[] {
 type JsonObject = Record<string, unknown>;
 
 /**
- * The newer specification (shared/spec/000_*.txt) against the older export, for operations both have:
+ * The newer specification (the one src/api/operations.ts follows) against the older export, for operations both have:
  * GET /Customers/GetCustomerInfo/{TaxNumber} answers CustomerDetailResponse (spec's operation table),
  * the export's CustomerResponse plus CreatedDate and ModifiedDate (the sandbox's assumption for the
  * detail record, src/sandbox/routes/customers.ts).

@@ -6,7 +6,8 @@
 import type { CallOptions, HttpTransport, RequestSpec } from '../http';
 import { NilveraApiError } from '../errors';
 import { hasSlash, listOr404Empty, listOrEmpty, requireRecord, requireTrue } from '../specSilent';
-import { childPath } from '../paths';
+import { requestOf } from '../paths';
+import type { OperationId } from '../operations';
 import type {
   AlertResponse,
   CampaignResponse,
@@ -30,22 +31,16 @@ import type {
   UpdateTemplateCommand,
 } from '../types';
 
-const CERTIFICATE = '/general/Company/Certificate';
-const DOCUMENTS = '/general/CompanyDocuments';
-const IDENTIFICATION = '/general/CompanyIdentification';
-const MAILING = '/general/Mailing';
-
 /** One object per area of the account, all on `http`. */
 export function accountAreas(http: HttpTransport) {
-  const get = <T>(operation: string, path: string) => (opts?: CallOptions) =>
-    http.json<T>({ operation, method: 'GET', path }, opts);
-  // Lists answered [] also for the service's own 404 (specSilent.ts, row 20).
-  const list = <T>(operation: string, path: string) => (opts?: CallOptions) =>
-    listOr404Empty<T>(http, { operation, method: 'GET', path }, opts);
-  // A change whose documented answer is a boolean (specSilent.ts, row 5).
+  const get = <T>(id: OperationId, values?: Record<string, string>) => (opts?: CallOptions) =>
+    http.json<T>(requestOf(id, values), opts);
+  // Lists answered [] also for the service's own 404 (specSilent.ts, behaviour point emptyList).
+  const list = <T>(id: OperationId) => (opts?: CallOptions) => listOr404Empty<T>(http, requestOf(id), opts);
+  // A change whose documented answer is a boolean (specSilent.ts, behaviour point booleanAnswer).
   const change = (spec: RequestSpec, opts?: CallOptions) => requireTrue(http, spec, opts);
   const certificates = {
-    list: list<CertificateResponse>('certificates.list', CERTIFICATE),
+    list: list<CertificateResponse>('certificates.list'),
 
     async get(serialNo: string, opts?: CallOptions): Promise<CertificateResponse> {
       if (hasSlash(serialNo)) {
@@ -56,87 +51,82 @@ export function accountAreas(http: HttpTransport) {
         const messages = [{ description: 'no certificate has this serial number' }];
         throw new NilveraApiError({ kind: 'notFound', operation: 'certificates.get', messages });
       }
-      const found = await get<CertificateResponse | null>('certificates.get', childPath(CERTIFICATE, serialNo))(opts);
+      const found = await get<CertificateResponse | null>('certificates.get', { SerialNumber: serialNo })(opts);
       // An unknown serial number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
       return requireRecord(found, 'certificates.get', ['ID', 'SerialNo']);
     },
 
     create: (cmd: CreateCompanyCertificateCommand, opts?: CallOptions) =>
-      change({ operation: 'certificates.create', method: 'POST', path: CERTIFICATE, body: cmd }, opts),
+      change({ ...requestOf('certificates.create'), body: cmd }, opts),
     update: (cmd: UpdateCompanyCertificateCommand, opts?: CallOptions) =>
-      change({ operation: 'certificates.update', method: 'PUT', path: CERTIFICATE, body: cmd }, opts),
+      change({ ...requestOf('certificates.update'), body: cmd }, opts),
     delete: (id: number, opts?: CallOptions) =>
-      change({ operation: 'certificates.delete', method: 'DELETE', path: childPath(CERTIFICATE, id) }, opts),
+      change(requestOf('certificates.delete', { ID: id }), opts),
   };
   return {
     account: {
-      alerts: get<AlertResponse[]>('account.alerts', '/general/Alerts'),
-      campaigns: get<CampaignResponse[]>('account.campaigns', '/general/Campaigns'),
-      credits: get<CreditResponse[]>('account.credits', '/general/Credits'),
-      exchangeRate: get<ExchangeRateResponse>('account.exchangeRate', '/general/ExchangeRate'),
+      alerts: get<AlertResponse[]>('account.alerts'),
+      campaigns: get<CampaignResponse[]>('account.campaigns'),
+      credits: get<CreditResponse[]>('account.credits'),
+      exchangeRate: get<ExchangeRateResponse>('account.exchangeRate'),
     },
     company: {
-      get: get<CompanyResponse>('company.get', '/general/Company'),
+      get: get<CompanyResponse>('company.get'),
       update: (cmd: CompanyResponseCommand, opts?: CallOptions): Promise<CompanyResponse> =>
-        http.json({ operation: 'company.update', method: 'PUT', path: '/general/Company', body: cmd }, opts),
-      modules: get<CompanyModulesResponse[]>('company.modules', '/general/Company/Modules'),
+        http.json({ ...requestOf('company.update'), body: cmd }, opts),
+      modules: get<CompanyModulesResponse[]>('company.modules'),
       /** Its body shape is not shown in the spec; see CompanyListItem. */
       list: async (opts?: CallOptions): Promise<CompanyListItem[]> =>
-        listOrEmpty(await get<CompanyListItem[] | null>('company.list', '/general/Company/List')(opts), 'company.list'),
+        listOrEmpty(await get<CompanyListItem[] | null>('company.list')(opts), 'company.list'),
     },
     certificates,
     documents: {
-      list: list<CompanyDocumentResponse>('documents.list', DOCUMENTS),
+      list: list<CompanyDocumentResponse>('documents.list'),
       /**
        * The body's fields are not shown in the spec; assumed `{ Name, FileType, Base64String }` (409 for a
        * Name that exists, 422 for bad content or > 10 MB).
        */
       create: (cmd: CreateCompanyDocumentCommand, opts?: CallOptions): Promise<CompanyDocumentResponse> =>
-        http.json({ operation: 'documents.create', method: 'POST', path: DOCUMENTS, body: cmd }, opts),
+        http.json({ ...requestOf('documents.create'), body: cmd }, opts),
       delete: (id: number, opts?: CallOptions) =>
-        change({ operation: 'documents.delete', method: 'DELETE', path: childPath(DOCUMENTS, id) }, opts),
+        change(requestOf('documents.delete', { ID: id }), opts),
     },
     identifications: {
-      list: list<CompanyIdentificationResponse>('identifications.list', IDENTIFICATION),
+      list: list<CompanyIdentificationResponse>('identifications.list'),
       /** Name and Value go in the query; there is no body. */
       create: (Name: CompanyIdentificationType, Value: string, opts?: CallOptions) =>
-        http.json<CompanyIdentificationResponse>(
-          { operation: 'identifications.create', method: 'POST', path: IDENTIFICATION, query: { Name, Value } },
-          opts,
-        ),
+        http.json<CompanyIdentificationResponse>({ ...requestOf('identifications.create'), query: { Name, Value } }, opts),
       delete: (id: number, opts?: CallOptions) =>
-        change({ operation: 'identifications.delete', method: 'DELETE', path: childPath(IDENTIFICATION, id) }, opts),
+        change(requestOf('identifications.delete', { ID: id }), opts),
     },
     mailing: {
       /** Rows for Portal (e-mail), Sms and WhatsApp. */
-      settings: get<MailingSettingResponse[]>('mailing.settings', `${MAILING}/Setting`),
+      settings: get<MailingSettingResponse[]>('mailing.settings'),
       /** The spec's "Chat" segment is WhatsApp. */
       setChat: (isActive: boolean, opts?: CallOptions) =>
-        change({ operation: 'mailing.setChat', method: 'POST', path: `${MAILING}/Whatsapp/Setting/${isActive}` }, opts),
+        change(requestOf('mailing.setChat', { IsActive: isActive }), opts),
       /** Neither the body nor the response is shown in the spec; assumed body `{ IsActive }` and response `true`. */
       setEmail: (cmd: UpdateInvoiceMailingMailCommand, opts?: CallOptions) =>
-        change({ operation: 'mailing.setEmail', method: 'POST', path: `${MAILING}/Email/Setting`, body: cmd }, opts),
+        change({ ...requestOf('mailing.setEmail'), body: cmd }, opts),
     },
     taxOffice: {
       /** Its response fields are not shown in the spec; assumed UserName, Password. */
-      get: get<InteractiveTaxOfficeUserResponse>('taxOffice.get', '/general/InteractiveTaxOffice'),
+      get: get<InteractiveTaxOfficeUserResponse>('taxOffice.get'),
       /** The password goes in the query, which the log never shows; it is blanked out of server messages. */
       update: (userName: string, password: string, opts?: CallOptions) =>
         change({
-          operation: 'taxOffice.update',
-          method: 'PUT',
-          path: '/general/InteractiveTaxOffice',
+          ...requestOf('taxOffice.update'),
           query: { UserName: userName, Password: password },
           redact: [password, encodeURIComponent(password)],
         }, opts),
     },
     ebill: {
       updateTemplate: (cmd: UpdateTemplateCommand, opts?: CallOptions) =>
-        change({ operation: 'ebill.updateTemplate', method: 'PUT', path: '/ebill/Templates', body: cmd }, opts),
+        change({ ...requestOf('ebill.updateTemplate'), body: cmd }, opts),
     },
     evoucher: {
       updateSeries: (cmd: UpdateSeriesCommand, opts?: CallOptions) =>
-        change({ operation: 'evoucher.updateSeries', method: 'PUT', path: '/evoucher/Series', body: cmd }, opts),
+        change({ ...requestOf('evoucher.updateSeries'), body: cmd }, opts),
     },
   };
 }

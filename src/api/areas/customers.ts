@@ -4,28 +4,27 @@ import type { CallOptions, HttpTransport, RequestSpec } from '../http';
 import { NilveraApiError } from '../errors';
 import { hasPageAfter, hasSlash, isEmptyListNotFound, pathSafeSearchText, readPaging } from '../specSilent';
 import { refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
-import { childPath, type QueryValue } from '../paths';
+import { requestOf, type QueryValue } from '../paths';
+import type { OperationId } from '../operations';
 import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse } from '../types';
 import type { CustomerResponsePagination, UpdateCustomerCommand } from '../types';
-
-const CUSTOMERS = '/general/Customers';
 
 export type CustomersApi = ReturnType<typeof customersApi>;
 
 export function customersApi(http: HttpTransport) {
-  const get = <T>(operation: string, path: string, opts?: CallOptions, query?: Record<string, QueryValue>) =>
-    http.json<T>({ operation, method: 'GET', path, query }, opts);
+  const get = <T>(id: OperationId, values: Record<string, string | number>, opts?: CallOptions, query?: Record<string, QueryValue>) =>
+    http.json<T>({ ...requestOf(id, values), query }, opts);
   const change = (spec: RequestSpec, opts?: CallOptions) => requireTrue(http, spec, opts);
   const customers = {
     /**
      * GET /general/Customers?Search=&PageSize=&Page=&SortColumn=&SortType= (1-based pages). The
-     * service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, row 20).
+     * service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, behaviour point emptyList).
      */
     async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<CustomerResponsePagination> {
       const { Search, PageSize, Page, SortColumn, SortType } = query;
       const ask = (sorted: boolean) => {
         const asked = { Search, PageSize, Page, ...(sorted ? { SortColumn, SortType } : {}) };
-        return get<CustomerResponsePagination>('customers.list', CUSTOMERS, opts, asked).catch((err: unknown) => {
+        return get<CustomerResponsePagination>('customers.list', {}, opts, asked).catch((err: unknown) => {
           if (!isEmptyListNotFound(err)) throw err;
           return { Page: Page ?? 1, PageSize: PageSize ?? 0, TotalCount: 0, TotalPages: 0, Content: [] };
         });
@@ -49,10 +48,10 @@ export function customersApi(http: HttpTransport) {
      * counts. For many rows use createCustomersInBatches.
      */
     create: (dtos: CustomerDto[], opts?: CallOptions) =>
-      http.json<unknown>({ operation: 'customers.create', method: 'POST', path: CUSTOMERS, body: dtos }, opts),
+      http.json<unknown>({ ...requestOf('customers.create'), body: dtos }, opts),
 
     update: (cmd: UpdateCustomerCommand, opts?: CallOptions) =>
-      change({ operation: 'customers.update', method: 'PUT', path: CUSTOMERS, body: cmd }, opts),
+      change({ ...requestOf('customers.update'), body: cmd }, opts),
 
     /**
      * GET /general/Customers/{ID}. Spec-silent (behaviour point operations): the platform's older export
@@ -62,7 +61,7 @@ export function customersApi(http: HttpTransport) {
      */
     async get(id: number, opts?: CallOptions, hint?: { taxNumber?: string | null }): Promise<CustomerDetailResponse> {
       try {
-        const found = await get<CustomerDetailResponse | null>('customers.get', childPath(CUSTOMERS, id), opts);
+        const found = await get<CustomerDetailResponse | null>('customers.get', { ID: id }, opts);
         // An unknown ID: 404, or an empty/`null`/`{}` 200, or 204 (see specSilent.ts).
         return requireRecord(found, 'customers.get', ['ID', 'TaxNumber']);
       } catch (err) {
@@ -86,18 +85,17 @@ export function customersApi(http: HttpTransport) {
     },
 
     delete: (id: number, opts?: CallOptions) =>
-      change({ operation: 'customers.delete', method: 'DELETE', path: childPath(CUSTOMERS, id) }, opts),
+      change(requestOf('customers.delete', { ID: id }), opts),
 
     /** DELETE /general/Customers/Bulk with a JSON array of IDs → true */
     deleteBulk: (ids: number[], opts?: CallOptions) =>
-      change({ operation: 'customers.deleteBulk', method: 'DELETE', path: `${CUSTOMERS}/Bulk`, body: ids }, opts),
+      change({ ...requestOf('customers.deleteBulk'), body: ids }, opts),
 
     async search(text: string, opts?: CallOptions): Promise<CustomerResponse[]> {
       const safe = pathSafeSearchText(text);
       if (safe === '' && text !== '') return [];
       try {
-        const path = childPath(`${CUSTOMERS}/Search`, safe);
-        const rows = await get<CustomerResponse[] | null>('customers.search', path, opts);
+        const rows = await get<CustomerResponse[] | null>('customers.search', { searchText: safe }, opts);
         return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
       } catch (err) {
         // Spec-silent: a search with no match may answer 404 instead of [].
@@ -108,8 +106,7 @@ export function customersApi(http: HttpTransport) {
 
     async getByTaxNumber(taxNumber: string, opts?: CallOptions): Promise<CustomerDetailResponse> {
       refuseSlashInPathValue(taxNumber, 'customers.getByTaxNumber');
-      const path = childPath(`${CUSTOMERS}/GetCustomerInfo`, taxNumber);
-      const found = await get<CustomerDetailResponse | null>('customers.getByTaxNumber', path, opts);
+      const found = await get<CustomerDetailResponse | null>('customers.getByTaxNumber', { TaxNumber: taxNumber }, opts);
       // An unknown number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
       return requireRecord(found, 'customers.getByTaxNumber', ['ID', 'TaxNumber']);
     },

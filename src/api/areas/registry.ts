@@ -1,7 +1,8 @@
 // The global taxpayer registry: paging, search, single and bulk lookups, checks, list download.
 
 import type { CallOptions, HttpTransport } from '../http';
-import { encodeSegment } from '../paths';
+import { requestOf } from '../paths';
+import type { OperationId } from '../operations';
 import { NilveraApiError } from '../errors';
 import { pathSafeSearchText, refuseSlashInPathValue, requireRecord } from '../specSilent';
 import { downloadRegistryList } from '../registryDownload';
@@ -22,17 +23,13 @@ export class RegistryApi {
 
   /** GET /general/GlobalCompany?PageSize=&Page= (1-based pages). */
   list(query: RegistryListQuery = {}, opts?: CallOptions): Promise<GlobalCustomerResponsePagination> {
-    return this.http.json(
-      { operation: 'registry.list', method: 'GET', path: '/general/GlobalCompany', query: { PageSize: query.PageSize, Page: query.Page } },
-      opts,
-    );
+    return this.http.json({ ...requestOf('registry.list'), query: { PageSize: query.PageSize, Page: query.Page } }, opts);
   }
 
   /** GET /general/GlobalCompany/Search/{searchText}?globalUserType= */
   async search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
     try {
-      const path = '/general/GlobalCompany/Search/';
-      return await this.rowsByText<SearchGlobalCompanyResponse>('registry.search', path, text, userType, opts);
+      return await this.rowsByText<SearchGlobalCompanyResponse>('registry.search', 'searchText', text, userType, opts);
     } catch (err) {
       // Spec-silent: a search with no match may answer 404 instead of [].
       if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
@@ -44,12 +41,7 @@ export class RegistryApi {
   async info(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerInfoResponse> {
     refuseSlashInPathValue(taxNumber, 'registry.info');
     const info = await this.http.json<GlobalCustomerInfoResponse | null | undefined>(
-      {
-        operation: 'registry.info',
-        method: 'GET',
-        path: `/general/GlobalCompany/GetGlobalCustomerInfo/${encodeSegment(taxNumber)}`,
-        query: { globalUserType: userType },
-      },
+      { ...requestOf('registry.info', { TaxNumber: taxNumber }), query: { globalUserType: userType } },
       opts,
     );
     // An unregistered number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
@@ -59,7 +51,7 @@ export class RegistryApi {
   /** POST /general/GlobalCompany/GetGlobalCustomerInfo?globalUserType= with a JSON array of tax numbers. */
   infoBulk(taxNumbers: string[], userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerAliasesResponse[]> {
     return this.http.json(
-      { operation: 'registry.infoBulk', method: 'POST', path: '/general/GlobalCompany/GetGlobalCustomerInfo', query: { globalUserType: userType }, body: taxNumbers, readOnly: true },
+      { ...requestOf('registry.infoBulk'), query: { globalUserType: userType }, body: taxNumbers },
       opts,
     );
   }
@@ -68,28 +60,21 @@ export class RegistryApi {
   checkTaxNumber(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
     refuseSlashInPathValue(taxNumber, 'registry.checkTaxNumber');
     return this.http.json(
-      {
-        operation: 'registry.checkTaxNumber',
-        method: 'GET',
-        path: `/general/GlobalCompany/Check/TaxNumber/${encodeSegment(taxNumber)}`,
-        query: { globalUserType: userType },
-      },
+      { ...requestOf('registry.checkTaxNumber', { TaxNumber: taxNumber }), query: { globalUserType: userType } },
       opts,
     );
   }
 
   /** GET /general/GlobalCompany/Check/Name/{Name}?globalUserType= */
   checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
-    const path = '/general/GlobalCompany/Check/Name/';
-    return this.rowsByText<GlobalCompanyInfoResponse>('registry.checkName', path, name, userType, opts);
+    return this.rowsByText<GlobalCompanyInfoResponse>('registry.checkName', 'Name', name, userType, opts);
   }
 
-  /** GET `prefix` + a text, cut at a slash, which may not survive the path (specSilent.ts); object rows only. */
-  private async rowsByText<T>(operation: string, prefix: string, text: string, userType?: GlobalUserType, opts?: CallOptions) {
+  /** GET `id` with a text as its path value `param`, cut at a slash, which may not survive the path (specSilent.ts); object rows only. */
+  private async rowsByText<T>(id: OperationId, param: string, text: string, userType?: GlobalUserType, opts?: CallOptions) {
     const safe = pathSafeSearchText(text);
     if (safe === '' && text !== '') return [];
-    const path = prefix + encodeSegment(safe);
-    const rows = await this.http.json<T[] | null | undefined>({ operation, method: 'GET', path, query: { globalUserType: userType } }, opts);
+    const rows = await this.http.json<T[] | null | undefined>({ ...requestOf(id, { [param]: safe }), query: { globalUserType: userType } }, opts);
     return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
   }
 

@@ -7,9 +7,9 @@
 // document's file name).
 import * as vscode from 'vscode';
 import { ConnectionCommands } from '../../constants';
-import { isDataArea, notifyDataChanged } from '../../shell/dataChanges';
 import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
+import { isDataArea } from '../../shell/dataChanges';
 import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
@@ -147,7 +147,7 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
   // The view that shows each list reloads; its area is the operation's ('customers.list': customers).
   for (const f of lists) {
     const area = f.operation.slice(0, -'.list'.length);
-    notifyDataChanged(isDataArea(area) ? area : undefined);
+    if (isDataArea(area)) shell.dataChanged(area);
   }
 
   const uri = reports.add(markdown);

@@ -10,6 +10,7 @@ import { loadNodeFetch, type FetchLike } from '../../api/http';
 import { buildQuery, encodeSegment, type QueryValue } from '../../api/paths';
 import { fetchWithinOrigin } from '../../api/redirects';
 import { completeVkn } from '../../domain/taxId';
+import type { ReadOperationId } from '../../api/operations';
 
 export interface ProbeTarget {
   /** Host root without /general. */
@@ -429,3 +430,35 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
   options.onProgress?.(total, total, '');
   return { results, facts };
 }
+
+/**
+ * For every operation of src/api/operations.ts that changes nothing: the calls above that make it, or
+ * why the check leaves it out. A read operation added to the table without a decision here fails the
+ * type check and test/unit/commands/connection/probeDecisions.test.ts.
+ */
+export const PROBE_DECISIONS: Record<ReadOperationId, { probes: readonly ProbeId[] } | { notProbed: string }> = {
+  'account.alerts': { probes: ['alerts'] },
+  'account.campaigns': { probes: ['campaigns'] },
+  'account.credits': { probes: ['credits'] },
+  'account.exchangeRate': { probes: ['exchangeRate'] },
+  'company.get': { probes: ['company', 'wrongKey'] },
+  'company.modules': { probes: ['modules'] },
+  'company.list': { notProbed: 'its answer depends on the user, not on a point where the specification is silent' },
+  'certificates.list': { probes: ['certificates', 'certificatesWrongKey'] },
+  'certificates.get': { probes: ['certificateLookupMissing', 'encodedSlash'] },
+  'documents.list': { probes: ['documents', 'documentsWrongKey'] },
+  'identifications.list': { probes: ['identifications', 'identificationsWrongKey'] },
+  'mailing.settings': { probes: ['mailing'] },
+  'taxOffice.get': { probes: ['taxOffice'] },
+  'customers.list': { probes: ['customersPage', 'pageSizeAbove', 'sortUnlisted', 'sortUnknown', 'pageBeyondEnd', 'customersWrongKey'] },
+  'customers.get': { probes: ['customerById'] },
+  'customers.search': { probes: ['searchNoMatch'] },
+  'customers.getByTaxNumber': { probes: ['customerLookupMissing'] },
+  'registry.list': { notProbed: 'its paging is the customer list\'s, which customersPage and pageBeyondEnd see' },
+  'registry.search': { notProbed: 'a search with no match is seen on the customer search (searchNoMatch)' },
+  'registry.info': { probes: ['registryLookupMissing'] },
+  'registry.infoBulk': { probes: ['bulkLookup'] },
+  'registry.checkTaxNumber': { probes: ['findUnregistered'] },
+  'registry.checkName': { notProbed: 'it answers rows like Check/TaxNumber, which findUnregistered sees' },
+  'registry.downloadList': { probes: ['registryList'] },
+};

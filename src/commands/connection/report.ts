@@ -92,7 +92,7 @@ export function summarize(results: readonly ProbeResult[], verdicts: readonly Ro
     matchAlternate: verdicts.filter((v) => v.match === 'alternate').length,
     differs: verdicts.filter((v) => v.match === 'neither').length,
     notChecked: verdicts.filter((v) => v.match === 'unknown').length,
-    differingRows: verdicts.filter((v) => v.match === 'neither').map((v) => `${v.row} ${v.point}`),
+    differingRows: verdicts.filter((v) => v.match === 'neither').map((v) => v.point),
   };
 }
 
@@ -128,14 +128,14 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   const differing = verdicts.filter((v) => v.match === 'neither');
   if (differing.length > 0) {
     lines.push(`> ⚠ ${l10n.t('The service differs from both sandbox profiles in these rows:')}`);
-    for (const v of differing) lines.push(`> - ${l10n.t('row {0}', v.row)} \`${v.point}\`: ${shown(v, l10n)}`);
+    for (const v of differing) lines.push(`> - \`${v.point}\`: ${shown(v, l10n)}`);
     lines.push('');
   }
   lines.push(`## ${l10n.t('Behaviour rows')}`, '');
-  lines.push(`| # | ${l10n.t('Point')} | ${l10n.t('Service showed')} | ${l10n.t('Default')} | ${l10n.t('Alternate')} | ${l10n.t('Verdict')} |`, '|---|---|---|---|---|---|');
+  lines.push(`| ${l10n.t('Point')} | ${l10n.t('Service showed')} | ${l10n.t('Default')} | ${l10n.t('Alternate')} | ${l10n.t('Verdict')} |`, '|---|---|---|---|---|');
   for (const v of verdicts) {
     const row = profileAnswers(v.point);
-    lines.push(`| ${v.row} | \`${v.point}\` | ${shown(v, l10n)} | ${code(row.default)} | ${code(row.alternate)} | ${matchText(v, l10n)} |`);
+    lines.push(`| \`${v.point}\` | ${shown(v, l10n)} | ${code(row.default)} | ${code(row.alternate)} | ${matchText(v, l10n)} |`);
   }
   if (lists.length > 0) {
     lines.push('', `## ${l10n.t('Lists that may answer 404 when empty')}`, '');

@@ -3,19 +3,14 @@
 //
 // An answer the readers below do not recognise (a quirk such as the sandbox's
 // registryLookupMissing=oddText) is reported as "differs", with what was seen.
-import { BEHAVIOUR_POINTS, type PointId } from '../../sandbox/behaviour';
+import { BEHAVIOUR_POINTS, POINT_IDS as BEHAVIOUR_POINT_IDS, type PointId } from '../../sandbox/behaviour';
 import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
 import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';
 import { isIsoDateTime } from '../../domain/isoDate';
 import { ROUTE_NOT_FOUND_CODE, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
 
-/** The points in the order of README's spec-silent table: a point's row is its place here. */
-export const POINT_IDS: readonly PointId[] = [
-  'registryLookupMissing', 'recordLookupMissing', 'customerBatchBadRow', 'bulkLookupMissing', 'booleanAnswer',
-  'companyPutOmitted', 'templatePutOmitted', 'badKeyStatus', 'pageSizeLimit', 'registryZipEncoding', 'sortColumns',
-  'encodedSlash', 'operations', 'nullableFields', 'pageBeyondEnd', 'customerCreateAnswer', 'dateFormat',
-  'searchNoMatch', 'duplicateStatus', 'emptyList', 'customerBatchStatus',
-];
+/** The points in the order of src/sandbox/behaviour.ts (and README's spec-silent table). */
+export const POINT_IDS: readonly PointId[] = BEHAVIOUR_POINT_IDS;
 
 /** The answers of the sandbox's two profiles for a point. */
 export function profileAnswers(point: PointId): { default: string; alternate: string } {
@@ -33,7 +28,6 @@ export type Verdict =
 
 export interface RowVerdict {
   point: PointId;
-  row: number;
   verdict: Verdict;
   /** How the verdict compares with the sandbox's profiles. */
   match: 'default' | 'alternate' | 'both' | 'neither' | 'unknown';
@@ -214,7 +208,7 @@ function operations(run: CheckRun): Verdict {
   const ids: ProbeId[] = ['documents', 'taxOffice', 'customerById'];
   const answers = ids.map((id) => answerOf(run, id)).filter((a): a is ProbeAnswer => a !== undefined);
   if (answers.length === 0 || answers.some(unusable)) return none('callFailed', answers.find(unusable));
-  // An account without documents may answer their list with 404 (row 20): the list says whether the operation is there.
+  // An account without documents may answer their list with 404 (emptyList): the list says whether the operation is there.
   const documents = readListFindings(run).find((f) => f.operation === 'documents.list')?.availability;
   const present = (a: ProbeAnswer) => a.status === 200 || (a === answerOf(run, 'documents') && documents === 'offered');
   const ok = answers.filter(present).length;
@@ -224,7 +218,7 @@ function operations(run: CheckRun): Verdict {
   return differs(answers.find((a) => !present(a)), `${ok} of ${answers.length} operations the export lacks answered 200`);
 }
 
-/** What the check found about one of the lists that may answer 404 when empty (row 20). */
+/** What the check found about one of the lists that may answer 404 when empty (emptyList). */
 export interface ListFinding {
   operation: EmptyListRead;
   /** Whether this server has the operation; undefined when the answers cannot tell. */
@@ -277,7 +271,7 @@ export function readListFindings(run: CheckRun): ListFinding[] {
   });
 }
 
-/** Row 20: how the lists that had nothing to list answered (all four are read; any empty one tells). */
+/** Behaviour point emptyList: how the lists that had nothing to list answered (all four are read; any empty one tells). */
 function emptyList(run: CheckRun): Verdict {
   const findings = readListFindings(run);
   const empty = findings.filter((f) => f.emptyAnswer !== undefined);
@@ -404,11 +398,11 @@ function matchOf(point: PointId, verdict: Verdict): RowVerdict['match'] {
   return 'neither';
 }
 
-/** One verdict per row of the behaviour table, in row order. */
+/** One verdict per point of the behaviour table, in its order. */
 export function readVerdicts(run: CheckRun): RowVerdict[] {
-  return POINT_IDS.map((point, index) => {
+  return POINT_IDS.map((point) => {
     const reader = READERS[point];
     const verdict: Verdict = reader ? reader(run) : none('wouldWrite');
-    return { point, row: index + 1, verdict, match: matchOf(point, verdict) };
+    return { point, verdict, match: matchOf(point, verdict) };
   });
 }

@@ -6,6 +6,7 @@ import { FormCommands, TreeCommands } from '../../constants';
 import type { CustomerResponse, SortType } from '../../api/types';
 import { DOCUMENTED_SORT_COLUMNS } from '../../api/specSilent';
 import { checkTaxId } from '../../domain/taxId';
+import { taxIdProblemText } from '../../domain/taxIdWording';
 import { isApiError } from '../../shell/apiContract';
 import { registerCommand } from '../../shell/commandRunner';
 import { prompts } from '../../shell/prompts';
@@ -163,11 +164,5 @@ async function sortCustomers(ctx: CommandContext): Promise<void> {
 function taxNumberProblem(value: string): string | undefined {
   const check = checkTaxId(value.trim());
   if (check.valid) return undefined;
-  const problems: Partial<Record<typeof check.problem, string>> = {
-    empty: vscode.l10n.t('Enter a tax number.'),
-    notDigits: vscode.l10n.t('Only digits are allowed.'),
-    length: vscode.l10n.t('A VKN has 10 digits, a TCKN 11.'),
-    tcknLeadingZero: vscode.l10n.t('A TCKN cannot start with 0.'),
-  };
-  return problems[check.problem] ?? vscode.l10n.t('The check digits do not match: this is not a valid VKN or TCKN.');
+  return check.problem === 'empty' ? vscode.l10n.t('Enter a tax number.') : taxIdProblemText(vscode.l10n, check);
 }

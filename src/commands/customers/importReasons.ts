@@ -1,7 +1,7 @@
 // The reasons of rejected import rows in the user's language (the domain module gives codes and
 // parameters plus an English default). Reasons the server gave are kept as the server wrote them.
 import * as vscode from 'vscode';
-import type { ImportIssue } from '../../domain/customerImport';
+import { taxNumberIssueText, type ImportIssue } from '../../domain/customerImport';
 import type { XlsxError, XlsxProblem } from '../../domain/xlsxZip';
 
 export function localizedReason(issue: ImportIssue): string {
@@ -10,20 +10,12 @@ export function localizedReason(issue: ImportIssue): string {
   const text = (v: unknown) => (Array.isArray(v) ? v.join(', ') : String(v ?? ''));
   const tax = text(p.taxNumber);
   const reasons: Record<string, () => string> = {
-    'taxNumber.empty': () => vscode.l10n.t('The tax number is empty.'),
-    'taxNumber.notDigits': () => vscode.l10n.t('Tax number {0}: only digits are allowed.', tax),
-    'taxNumber.length': () =>
-      p.suggestion
-        ? vscode.l10n.t('Tax number {0}: {1} digits; a VKN has 10 digits, a TCKN 11. A spreadsheet may have dropped a leading zero: {2} would be valid; format the column as text.', tax, text(p.digits), text(p.suggestion))
-        : vscode.l10n.t('Tax number {0}: {1} digits; a VKN has 10 digits, a TCKN 11.', tax, text(p.digits)),
-    'taxNumber.tcknLeadingZero': () => vscode.l10n.t('Tax number {0}: a TCKN cannot start with 0.', tax),
-    'taxNumber.checksum': () =>
-      vscode.l10n.t(
-        'Tax number {0}: bad {1} checksum (the first digits call for {2} at the end).',
-        tax,
-        text(p.kind),
-        text(p.expected),
-      ),
+    // The tax number's own problems in the words every other place uses (src/domain/taxIdWording.ts).
+    'taxNumber.empty': () => taxNumberIssueText(vscode.l10n, issue),
+    'taxNumber.notDigits': () => taxNumberIssueText(vscode.l10n, issue),
+    'taxNumber.length': () => taxNumberIssueText(vscode.l10n, issue),
+    'taxNumber.tcknLeadingZero': () => taxNumberIssueText(vscode.l10n, issue),
+    'taxNumber.checksum': () => taxNumberIssueText(vscode.l10n, issue),
     'taxNumber.duplicate': () => vscode.l10n.t('Tax number {0} already appears in row {1}.', tax, text(p.firstRow)),
     'name.empty': () => vscode.l10n.t('The name (title) is empty.'),
     'isExport.invalid': () =>

@@ -1,7 +1,6 @@
 // What the palette commands of this folder share: the shell, the extension context (global state
 // and storage), and the detail document provider.
 import type * as vscode from 'vscode';
-import { notifyDataChanged as notifyShell, type DataArea } from '../../shell/dataChanges';
 import type { ShellServices } from '../../shell/services';
 import type { RegistryDetailProvider } from './detailDocument';
 
@@ -9,11 +8,4 @@ export interface PaletteContext {
   shell: ShellServices;
   extension: vscode.ExtensionContext;
   details: RegistryDetailProvider;
-}
-
-export type { DataArea };
-
-/** Tells the views what changed. */
-export async function notifyDataChanged(area: DataArea): Promise<void> {
-  notifyShell(area);
 }

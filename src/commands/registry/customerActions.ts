@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { FormCommands } from '../../constants';
-import { notifyDataChanged, type PaletteContext } from './commandContext';
+import type { PaletteContext } from './commandContext';
 import { customerPrefill, type RegistryDetail } from './registryDetail';
 
 function isDetail(value: unknown): value is RegistryDetail {
@@ -33,7 +33,7 @@ export async function addAsCustomer(ctx: PaletteContext, arg?: unknown, options:
   if (choice !== create) throw new UserCancelledError();
   const client = await ctx.shell.client();
   await client.customers.create([prefill]);
-  await notifyDataChanged('customers');
+  ctx.shell.dataChanged('customers');
   void prompts.message('info', vscode.l10n.t('Customer {0} created.', detail.title));
   return 'created';
 }

@@ -37,7 +37,7 @@ function escapeCell(text: string): string {
 /** The document text; alias lines start with "| `alias`" so the CodeLens provider can find them. */
 export function renderDetail(detail: RegistryDetail): string {
   const lines: string[] = [];
-  // Title or tax number the server left null (row 14 of README's spec-silent table): a readable stand-in, never a blank.
+  // Title or tax number the server left null (behaviour point nullableFields): a readable stand-in, never a blank.
   const title = detail.title.trim() ? detail.title : vscode.l10n.t('(no name)');
   const taxNumber = detail.taxNumber.trim() ? detail.taxNumber : vscode.l10n.t('(no tax number)');
   lines.push(`# ${detail.title.trim() ? detail.title : detail.taxNumber.trim() ? detail.taxNumber : title}`, '');

@@ -3,26 +3,17 @@
 import * as vscode from 'vscode';
 import { GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../../api/types';
 import { checkTaxId, type TaxIdCheck } from '../../domain/taxId';
+import { taxIdProblemText } from '../../domain/taxIdWording';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import type { PaletteContext } from './commandContext';
 
 const USER_TYPE_KEY = 'nilvera.registry.userType';
 
-/** Why a typed tax number cannot be right, or undefined when its checksum holds. */
+/** Why a typed tax number cannot be right (src/domain/taxIdWording.ts), or undefined when its checksum holds. */
 export function taxNumberProblem(check: TaxIdCheck): string | undefined {
   if (check.valid) return undefined;
-  switch (check.problem) {
-    case 'empty':
-      return vscode.l10n.t('Enter a 10-digit VKN or an 11-digit TCKN.');
-    case 'notDigits':
-      return vscode.l10n.t('A tax number has digits only.');
-    case 'length':
-      return vscode.l10n.t('A VKN has 10 digits and a TCKN 11 ({0} entered).', check.value.length);
-    case 'tcknLeadingZero':
-      return vscode.l10n.t('A TCKN cannot start with 0.');
-    case 'checksum':
-      return vscode.l10n.t('The check digit is wrong: this {0} should end in {1}. Check for a typo.', check.kind ?? '', check.expectedCheckDigits ?? '');
-  }
+  if (check.problem === 'empty') return vscode.l10n.t('Enter a 10-digit VKN or an 11-digit TCKN.');
+  return taxIdProblemText(vscode.l10n, check);
 }
 
 export async function askTaxNumber(): Promise<string> {

@@ -3,39 +3,19 @@
 import type { PartyRole, UblDocumentKind } from '../../domain/ubl/documentTypes';
 import type { GibPlaceholder } from '../../domain/ubl/taxSchemes';
 import type { FindingFacts, InvalidTaxId } from './rules';
+import { taxIdProblemText, type Translator } from '../../domain/taxIdWording';
 
-export interface Translator {
-  t(message: string, ...args: Array<string | number>): string;
-}
+export type { Translator };
 
 function invalidMessage(l10n: Translator, n: string, invalid: InvalidTaxId, scheme: string | undefined): string {
-  switch (invalid.problem) {
-    case 'checksum':
-      if (invalid.gibSample) {
-        return invalid.kind === 'TCKN' || (!invalid.kind && n.length === 11)
-          ? l10n.t("TCKN {0} is the number of GİB's sample documents (its check digits are wrong): write the person's real TCKN.", n)
-          : l10n.t("VKN {0} is the number of GİB's sample documents (its check digit is wrong): write the party's real VKN.", n);
-      }
-      return invalid.kind === 'TCKN'
-        ? l10n.t('Invalid TCKN {0}: the 10th and 11th digits should be {1} for these first nine digits.', n, invalid.expectedCheckDigits ?? '')
-        : l10n.t('Invalid VKN {0}: the 10th digit should be {1} for these first nine digits.', n, invalid.expectedCheckDigits ?? '');
-    case 'length':
-      if (invalid.kind === 'VKN') return l10n.t('Invalid VKN {0}: a VKN has 10 digits, this has {1}.', n, n.length);
-      if (invalid.kind === 'TCKN') return l10n.t('Invalid TCKN {0}: a TCKN has 11 digits, this has {1}.', n, n.length);
-      return l10n.t('Invalid tax number {0}: a VKN has 10 digits and a TCKN 11, this has {1}.', n, n.length);
-    case 'tcknLeadingZero':
-      return l10n.t('Invalid TCKN {0}: a TCKN cannot start with 0.', n);
-    case 'notDigits':
-      return invalid.kind === 'TCKN'
-        ? l10n.t('Invalid TCKN "{0}": only digits are allowed.', n)
-        : invalid.kind === 'VKN'
-          ? l10n.t('Invalid VKN "{0}": only digits are allowed.', n)
-          : l10n.t('Invalid tax number "{0}": only digits are allowed.', n);
-    case 'empty':
-      return scheme
-        ? l10n.t('The {0} is empty: a party identification without its tax number makes the document invalid.', scheme)
-        : l10n.t('The tax number is empty.');
+  if (invalid.problem === 'checksum' && invalid.gibSample) {
+    // GİB's own sample documents carry these numbers: no "corrected" number to offer, only what it is.
+    return invalid.kind === 'TCKN' || (!invalid.kind && n.length === 11)
+      ? l10n.t("TCKN {0} is the number of GİB's sample documents (its check digits are wrong): write the person's real TCKN.", n)
+      : l10n.t("VKN {0} is the number of GİB's sample documents (its check digit is wrong): write the party's real VKN.", n);
   }
+  if (invalid.problem === 'empty' && scheme) return l10n.t('The {0} is empty: a party identification without its tax number makes the document invalid.', scheme);
+  return taxIdProblemText(l10n, { value: n, ...invalid, kind: invalid.kind });
 }
 
 /** The party a role names, as a noun after "the" ("cannot stand for the {0}"). */

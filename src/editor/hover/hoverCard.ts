@@ -2,6 +2,7 @@
 // (vscode.l10n in the extension, a formatter in unit tests), dates through `formatDate`.
 // Every value read from a file or from the registry is escaped: a title may hold markdown or HTML.
 
+import { taxIdProblemText } from '../../domain/taxIdWording';
 import { PaletteCommands } from '../../constants';
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import type { TaxIdCheck } from '../../domain/taxId';
@@ -58,16 +59,9 @@ function statusLine(check: TaxIdCheck, l10n: Translator, placeholder: GibPlaceho
   return check.kind === 'VKN' ? l10n.t('VKN — invalid') : l10n.t('TCKN — invalid');
 }
 
-/** What a checksum can say: the check digit(s) the leading digits call for, not which digit is wrong. */
+/** What is wrong with the number, in the words every other place uses (src/domain/taxIdWording.ts). */
 export function invalidReason(check: TaxIdCheck, l10n: Translator): string | undefined {
-  if (check.valid) return undefined;
-  if (check.problem === 'tcknLeadingZero') return l10n.t('A TCKN cannot start with 0.');
-  if (check.problem !== 'checksum' || !check.expectedCheckDigits) return undefined;
-  const expected = check.expectedCheckDigits;
-  if (check.kind === 'VKN') return l10n.t('The 10th digit should be {0} for these first nine digits.', expected);
-  // The 11th digit is computed from the first ten: when the 10th is right, only the 11th is off.
-  if (check.value[9] === expected[0]) return l10n.t('The 11th digit should be {0} for these first ten digits.', expected[1]);
-  return l10n.t('The 10th and 11th digits should be {0} and {1} for these first nine digits.', expected[0], expected[1]);
+  return check.valid ? undefined : taxIdProblemText(l10n, check);
 }
 
 function aliasList(names: string[], l10n: Translator): string {
@@ -83,7 +77,7 @@ function registryLines(finding: RegistryFinding, l10n: Translator, formatDate: (
     return [l10n.t('Not an e-invoice user: not in the registry list downloaded {0}.', formatDate(finding.downloadedAt))];
   }
   const t = finding.taxpayer;
-  // A title the registry left empty (row 14 of README's spec-silent table) is named, never a blank bold line.
+  // A title the registry left empty (behaviour point nullableFields) is named, never a blank bold line.
   const lines = [`**${inline(t.title.trim() ? t.title : l10n.t('(no name)'))}**`];
   const facts = [t.type ? l10n.t('Type: {0}', inline(t.type)) : '', t.accountType ? l10n.t('Account type: {0}', inline(t.accountType)) : ''].filter(Boolean);
   if (facts.length) lines.push(facts.join(' · '));

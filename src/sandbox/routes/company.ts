@@ -14,8 +14,8 @@ function setMailing(app: SandboxContext, module: 'WhatsApp' | 'Portal', active: 
 }
 
 export const companyRoutes: RouteSpec[] = [
-  route('GET', '/general/Company', 'company.get', ({ app }) => app.state.company),
-  route('PUT', '/general/Company', 'company.update', async ({ app, json }) => {
+  route('company.get', ({ app }) => app.state.company),
+  route('company.update', async ({ app, json }) => {
     const body = expectObject(await json(), 'CompanyResponseCommand');
     // Check every field before changing any, so a bad request changes nothing.
     // Spec-silent (behaviour point companyPutOmitted): an omitted field is kept, or reset to its
@@ -34,16 +34,16 @@ export const companyRoutes: RouteSpec[] = [
     app.changed();
     return next;
   }),
-  route('GET', '/general/Company/Modules', 'company.modules', ({ app }) => app.statics.modules),
+  route('company.modules', ({ app }) => app.statics.modules),
   // Assumed shape (not shown in the specification): an array of { Name, TaxNumber, IsActive }.
-  route('GET', '/general/Company/List', 'company.list', ({ app }) => app.statics.companies),
-  route('GET', '/general/Alerts', 'alerts', ({ app }) => app.statics.alerts),
-  route('GET', '/general/Campaigns', 'campaigns', ({ app }) => app.statics.campaigns),
-  route('GET', '/general/Credits', 'credits', ({ app }) => app.statics.credits),
-  route('GET', '/general/ExchangeRate', 'exchangeRate', ({ app }) => app.statics.exchangeRate),
+  route('company.list', ({ app }) => app.statics.companies),
+  route('account.alerts', ({ app }) => app.statics.alerts),
+  route('account.campaigns', ({ app }) => app.statics.campaigns),
+  route('account.credits', ({ app }) => app.statics.credits),
+  route('account.exchangeRate', ({ app }) => app.statics.exchangeRate),
   // InteractiveTaxOfficeUserResponse is assumed to be { UserName, Password } (not shown in the specification).
-  route('GET', '/general/InteractiveTaxOffice', 'taxOffice.get', ({ app }) => app.state.taxOffice, { notInOlderExport: true }),
-  route('PUT', '/general/InteractiveTaxOffice', 'taxOffice.update', ({ app, query }) => {
+  route('taxOffice.get', ({ app }) => app.state.taxOffice),
+  route('taxOffice.update', ({ app, query }) => {
     const userName = (query.get('UserName') ?? '').trim();
     const password = query.get('Password') ?? '';
     if (!userName) throw unprocessable('UserName is required.', 'UserName');
@@ -51,15 +51,15 @@ export const companyRoutes: RouteSpec[] = [
     app.state.taxOffice = { UserName: userName, Password: password };
     app.changed();
     return true;
-  }, { answersBoolean: true, notInOlderExport: true }),
-  route('GET', '/general/Mailing/Setting', 'mailing.settings', ({ app }) => app.state.mailing),
-  route('POST', '/general/Mailing/Whatsapp/Setting/{IsActive}', 'mailing.setChat', ({ app, params }) =>
-    setMailing(app, 'WhatsApp', parseBoolParam(params.IsActive, 'IsActive'), 'The chat module is not available.'), { answersBoolean: true }),
+  }),
+  route('mailing.settings', ({ app }) => app.state.mailing),
+  route('mailing.setChat', ({ app, params }) =>
+    setMailing(app, 'WhatsApp', parseBoolParam(params.IsActive, 'IsActive'), 'The chat module is not available.')),
   // UpdateInvoiceMailingMailCommand is assumed to be { IsActive: boolean }, answered with true;
   // it switches the 'Portal' row (the e-mail feature) of GET /Mailing/Setting.
-  route('POST', '/general/Mailing/Email/Setting', 'mailing.setEmail', async ({ app, json }) => {
+  route('mailing.setEmail', async ({ app, json }) => {
     const active = optBool(expectObject(await json(), 'UpdateInvoiceMailingMailCommand'), 'IsActive');
     if (active == null) throw badRequest('The request body is invalid.', 'IsActive is required.');
     return setMailing(app, 'Portal', active, 'The e-mail module is not available.');
-  }, { answersBoolean: true, notInOlderExport: true }),
+  }),
 ];

@@ -42,19 +42,19 @@ function documentResponse(d: DocumentRecord) {
 
 export const companyListRoutes: RouteSpec[] = [
   // Spec-silent (behaviour point emptyList): an account without certificates.
-  route('GET', '/general/Company/Certificate', 'certificates.list', (ctx) =>
+  route('certificates.list', (ctx) =>
     emptyListAnswer(ctx, ctx.app.state.certificates, 'no certificate')),
-  route('GET', '/general/Company/Certificate/{SerialNumber}', 'certificates.get', (ctx) =>
+  route('certificates.get', (ctx) =>
     recordOrMissing(ctx, ctx.app.state.certificates.find((c) => c.SerialNo === ctx.params.SerialNumber),
       notFound('Certificate not found.', `SerialNumber ${ctx.params.SerialNumber}`))),
-  route('POST', '/general/Company/Certificate', 'certificates.create', async ({ app, json }) => {
+  route('certificates.create', async ({ app, json }) => {
     const fields = certificateFields(expectObject(await json(), 'CreateCompanyCertificateCommand'));
     if (app.state.certificates.some((c) => c.SerialNo === fields.SerialNo)) throw conflict('A certificate with this serial number exists.', `SerialNo ${fields.SerialNo}`);
     app.state.certificates.push({ ID: app.state.nextIds.certificate++, TaxNumber: app.state.company.TaxNumber, ...fields });
     app.changed();
     return true;
-  }, { answersBoolean: true }),
-  route('PUT', '/general/Company/Certificate', 'certificates.update', async ({ app, json }) => {
+  }),
+  route('certificates.update', async ({ app, json }) => {
     const body = expectObject(await json(), 'UpdateCompanyCertificateCommand');
     const id = reqInt(body, 'ID');
     const fields = certificateFields(body);
@@ -64,13 +64,13 @@ export const companyListRoutes: RouteSpec[] = [
     app.state.certificates[index] = { ...app.state.certificates[index], ...fields };
     app.changed();
     return true;
-  }, { answersBoolean: true }),
-  route('DELETE', '/general/Company/Certificate/{ID}', 'certificates.delete', ({ app, params }) =>
-    deleteById(app, app.state.certificates, params.ID, 'Certificate'), { answersBoolean: true }),
+  }),
+  route('certificates.delete', ({ app, params }) =>
+    deleteById(app, app.state.certificates, params.ID, 'Certificate')),
   // Spec-silent (behaviour point emptyList).
-  route('GET', '/general/CompanyDocuments', 'documents.list', (ctx) =>
-    emptyListAnswer(ctx, ctx.app.state.documents.map(documentResponse), 'no document'), { notInOlderExport: true }),
-  route('POST', '/general/CompanyDocuments', 'documents.create', async ({ app, json }) => {
+  route('documents.list', (ctx) =>
+    emptyListAnswer(ctx, ctx.app.state.documents.map(documentResponse), 'no document')),
+  route('documents.create', async ({ app, json }) => {
     const body = expectObject(await json(), 'CreateCompanyDocumentCommand');
     const name = (optString(body, 'Name') ?? '').trim();
     const fileType = (optString(body, 'FileType') ?? '').trim().replace(/^\./, '').toLowerCase();
@@ -85,13 +85,13 @@ export const companyListRoutes: RouteSpec[] = [
     app.state.documents.push(doc);
     app.changed();
     return documentResponse(doc);
-  }, { notInOlderExport: true }),
-  route('DELETE', '/general/CompanyDocuments/{ID}', 'documents.delete', ({ app, params }) =>
-    deleteById(app, app.state.documents, params.ID, 'Document', true), { answersBoolean: true, notInOlderExport: true }),
+  }),
+  route('documents.delete', ({ app, params }) =>
+    deleteById(app, app.state.documents, params.ID, 'Document', true)),
   // Spec-silent (behaviour point emptyList).
-  route('GET', '/general/CompanyIdentification', 'identifications.list', (ctx) =>
+  route('identifications.list', (ctx) =>
     emptyListAnswer(ctx, ctx.app.state.identifications, 'no identification')),
-  route('POST', '/general/CompanyIdentification', 'identifications.create', ({ app, query }) => {
+  route('identifications.create', ({ app, query }) => {
     const name = parseEnum(query.get('Name') ?? '', IDENTIFICATION_TYPES, 'Name');
     const value = (query.get('Value') ?? '').trim();
     if (!value) throw unprocessable('Value is required.', 'Value');
@@ -102,6 +102,6 @@ export const companyListRoutes: RouteSpec[] = [
     app.changed();
     return created;
   }),
-  route('DELETE', '/general/CompanyIdentification/{ID}', 'identifications.delete', ({ app, params }) =>
-    deleteById(app, app.state.identifications, params.ID, 'Identification', true), { answersBoolean: true }),
+  route('identifications.delete', ({ app, params }) =>
+    deleteById(app, app.state.identifications, params.ID, 'Identification', true)),
 ];

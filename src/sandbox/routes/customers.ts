@@ -11,7 +11,7 @@ const SEARCH_LIMIT = 100;
 
 /**
  * The sort columns the documentation shows (behaviour point sortColumns = fixedList): `Name`, the one
- * a public client sends (api-facts.md section 5), and `ID`, the record key and the default order.
+ * a public client sends (`SortColumn=Name`), and `ID`, the record key and the default order.
  */
 export const DOCUMENTED_SORT_COLUMNS: readonly string[] = ['ID', 'Name'];
 
@@ -79,7 +79,7 @@ function ruleProblems(f: CustomerFields): string[] {
 }
 
 export const customerRoutes: RouteSpec[] = [
-  route('GET', '/general/Customers', 'customers.list', (ctx) => {
+  route('customers.list', (ctx) => {
     const { app, query } = ctx;
     const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
     const columnText = query.get('SortColumn');
@@ -101,7 +101,7 @@ export const customerRoutes: RouteSpec[] = [
   // a 400 naming each one by its property path (behaviour point customerBatchStatus: a 422 naming
   // them, or a 400 naming none). `createGood` instead stores the good elements and the answer names
   // the bad ones. Success is a JSON string saying how many were created.
-  route('POST', '/general/Customers', 'customers.create', async ({ app, json, res }) => {
+  route('customers.create', async ({ app, json, res }) => {
     const list = expectArray(await json(), 'The customer list');
     if (list.length === 0) throw badRequest('The customer list is empty.');
     const rows = list.map((item, i) => readFields(expectObject(item, `Element ${i}`)));
@@ -138,7 +138,7 @@ export const customerRoutes: RouteSpec[] = [
         return send(res, 200);
     }
   }),
-  route('PUT', '/general/Customers', 'customers.update', async ({ app, json }) => {
+  route('customers.update', async ({ app, json }) => {
     const body = expectObject(await json(), 'UpdateCustomerCommand');
     const id = reqInt(body, 'ID');
     const fields = readFields(body);
@@ -150,20 +150,20 @@ export const customerRoutes: RouteSpec[] = [
     app.customers.update(id, fields);
     app.changed();
     return true;
-  }, { answersBoolean: true }),
+  }),
   // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
-  route('GET', '/general/Customers/{ID}', 'customers.get', (ctx) => {
+  route('customers.get', (ctx) => {
     const id = parseInt32(ctx.params.ID, 'ID');
     return recordOrMissing(ctx, ctx.app.customers.get(id), notFound('Customer not found.', `ID ${id}`));
-  }, { notInOlderExport: true }),
-  route('DELETE', '/general/Customers/{ID}', 'customers.delete', ({ app, params }) => {
+  }),
+  route('customers.delete', ({ app, params }) => {
     const id = parseInt32(params.ID, 'ID');
     if (!app.customers.get(id)) throw notFound('Customer not found.', `ID ${id}`);
     app.customers.delete([id]);
     app.changed();
     return true;
-  }, { answersBoolean: true }),
-  route('DELETE', '/general/Customers/Bulk', 'customers.deleteBulk', async ({ app, json }) => {
+  }),
+  route('customers.deleteBulk', async ({ app, json }) => {
     const ids = expectArray(await json(), 'The ID list');
     if (ids.length === 0 || !ids.every((v) => typeof v === 'number' && Number.isInteger(v))) throw badRequest('The request body is invalid.', 'Send a non-empty JSON array of integer IDs.');
     const missing = (ids as number[]).filter((id) => !app.customers.get(id));
@@ -171,12 +171,12 @@ export const customerRoutes: RouteSpec[] = [
     app.customers.delete(ids as number[]);
     app.changed();
     return true;
-  }, { answersBoolean: true }),
-  route('GET', '/general/Customers/Search/{searchText}', 'customers.search', ({ app, params }) => {
+  }),
+  route('customers.search', ({ app, params }) => {
     const found = app.customers.view({ search: params.searchText }).slice(0, SEARCH_LIMIT);
     return noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), found.map(toResponse));
   }),
-  route('GET', '/general/Customers/GetCustomerInfo/{TaxNumber}', 'customers.getByTaxNumber', (ctx) =>
+  route('customers.getByTaxNumber', (ctx) =>
     recordOrMissing(ctx, ctx.app.customers.getByTaxNumber(ctx.params.TaxNumber.trim()),
       notFound('Customer not found.', `TaxNumber ${ctx.params.TaxNumber}`))),
 ];

@@ -51,7 +51,7 @@ function checkTaxNumberFormat(taxNumber: string): string {
 }
 
 export const registryRoutes: RouteSpec[] = [
-  route('GET', '/general/GlobalCompany', 'registry.list', ({ app, query }) => {
+  route('registry.list', ({ app, query }) => {
     const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
     const registry = app.registry;
     const page = pageOf(registry.count(), (start) => registry.page(start / paging.pageSize + 1, paging.pageSize), paging, app.behaviour.answerFor('pageBeyondEnd'));
@@ -63,10 +63,10 @@ export const registryRoutes: RouteSpec[] = [
       })),
     };
   }),
-  route('GET', '/general/GlobalCompany/Search/{searchText}', 'registry.search', ({ app, params, query }) =>
+  route('registry.search', ({ app, params, query }) =>
     noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details)),
   ),
-  route('GET', '/general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}', 'registry.info', (ctx) => {
+  route('registry.info', (ctx) => {
     const { app, params, query, res } = ctx;
     const document = userType(query);
     const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
@@ -74,39 +74,33 @@ export const registryRoutes: RouteSpec[] = [
     if (!e) return answerMissing(res, app.behaviour.answerFor('registryLookupMissing'), notFound('The taxpayer is not registered.', `TaxNumber ${params.TaxNumber}`));
     return { ...details(e), FirstCreationTime: e.FirstCreationTime, Aliases: e.aliases.filter((a) => a.document === document).map(publicAlias) };
   }),
-  // A lookup, not a change: the read-only key may use it.
-  route(
-    'POST',
-    '/general/GlobalCompany/GetGlobalCustomerInfo',
-    'registry.infoBulk',
-    async ({ app, json, query }) => {
-      const document = userType(query);
-      const list = expectArray(await json(), 'The tax number list');
-      if (!list.every((v) => typeof v === 'string')) throw badRequest('The request body is invalid.', 'Send a JSON array of tax-number strings.');
-      // Spec-silent (behaviour point bulkLookupMissing): what stands for an unregistered number.
-      const missing = app.behaviour.answerFor('bulkLookupMissing');
-      const out = [];
-      for (const tn of new Set((list as string[]).map((s) => s.trim()))) {
-        const e = app.registry.lookup(tn);
-        if (e) out.push(aliasesResponse(e, document));
-        else if (missing === 'emptyAliases') out.push({ TaxNumber: tn, Title: null, Type: null, ModuleType: null, FirstCreationTime: '0001-01-01T00:00:00', Aliases: [] });
-        else if (missing === 'nullEntry') out.push(null);
-      }
-      return out;
-    },
-    { write: false },
-  ),
-  route('GET', '/general/GlobalCompany/Check/TaxNumber/{TaxNumber}', 'registry.checkTaxNumber', (ctx) => {
+  // A lookup, not a change (its access in src/api/operations.ts): the read-only key may use it.
+  route('registry.infoBulk', async ({ app, json, query }) => {
+    const document = userType(query);
+    const list = expectArray(await json(), 'The tax number list');
+    if (!list.every((v) => typeof v === 'string')) throw badRequest('The request body is invalid.', 'Send a JSON array of tax-number strings.');
+    // Spec-silent (behaviour point bulkLookupMissing): what stands for an unregistered number.
+    const missing = app.behaviour.answerFor('bulkLookupMissing');
+    const out = [];
+    for (const tn of new Set((list as string[]).map((s) => s.trim()))) {
+      const e = app.registry.lookup(tn);
+      if (e) out.push(aliasesResponse(e, document));
+      else if (missing === 'emptyAliases') out.push({ TaxNumber: tn, Title: null, Type: null, ModuleType: null, FirstCreationTime: '0001-01-01T00:00:00', Aliases: [] });
+      else if (missing === 'nullEntry') out.push(null);
+    }
+    return out;
+  }),
+  route('registry.checkTaxNumber', (ctx) => {
     const { app, params, query } = ctx;
     const document = userType(query);
     const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
     return e ? infoRows(e, document) : [];
   }),
-  route('GET', '/general/GlobalCompany/Check/Name/{Name}', 'registry.checkName', ({ app, params, query }) => {
+  route('registry.checkName', ({ app, params, query }) => {
     const document = userType(query);
     return app.registry.searchTitle(params.Name, SEARCH_LIMIT, document).flatMap((e) => infoRows(e, document));
   }),
-  route('GET', '/general/GlobalCompany/{AliasType}/{GlobalUserType}', 'registry.downloadList', async (ctx) => {
+  route('registry.downloadList', async (ctx) => {
     const { app, params, res, zipFault } = ctx;
     const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
     const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');

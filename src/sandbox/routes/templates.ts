@@ -35,7 +35,7 @@ function readFlags(answer: 'refuse' | 'keep' | 'reset', body: JsonObject): Flags
 }
 
 export const templateRoutes: RouteSpec[] = [
-  route('PUT', '/ebill/Templates', 'ebill.updateTemplate', async ({ app, json }) => {
+  route('ebill.updateTemplate', async ({ app, json }) => {
     const body = expectObject(await json(), 'UpdateTemplateCommand');
     const id = reqInt(body, 'ID');
     const name = optString(body, 'Name');
@@ -54,8 +54,8 @@ export const templateRoutes: RouteSpec[] = [
     }
     app.changed();
     return true;
-  }, { answersBoolean: true }),
-  route('PUT', '/evoucher/Series', 'evoucher.updateSeries', async ({ app, json }) => {
+  }),
+  route('evoucher.updateSeries', async ({ app, json }) => {
     const body = expectObject(await json(), 'UpdateSerieCommand');
     const id = reqInt(body, 'ID');
     const flags = readFlags(app.behaviour.answerFor('templatePutOmitted'), body);
@@ -65,5 +65,5 @@ export const templateRoutes: RouteSpec[] = [
     applyFlags(app.state.series, item, flags, 'series', badRequest);
     app.changed();
     return true;
-  }, { answersBoolean: true }),
+  }),
 ];

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../../api/types';
 import { TreeCommands } from '../../constants';
-import { displayLocale } from '../../shell/displayFormat';
+import { formatBytes } from '../../shell/displayFormat';
 import { datePart, detailsTooltip } from '../format';
 import { TreeNode, type ParentNode } from '../treeNode';
 import { Missing, textOr } from '../placeholders';
@@ -29,13 +29,6 @@ export class DocumentNode extends TreeNode {
       ]),
     });
   }
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const oneDecimal = (n: number) => n.toLocaleString(displayLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  if (bytes < 1024 * 1024) return `${oneDecimal(bytes / 1024)} KB`;
-  return `${oneDecimal(bytes / (1024 * 1024))} MB`;
 }
 
 export type CertificateValidity = 'expired' | 'expiring' | 'valid' | 'unknown';

@@ -3,11 +3,7 @@
 import type { NilveraClient } from '../../api';
 import type { EnvironmentId } from '../../shell/environments';
 import type { FormKind, FormValues, SectionSpec } from '../protocol';
-
 import type { DataArea } from '../../shell/dataChanges';
-
-/** Areas the views refresh after a save (src/shell/dataChanges.ts). */
-export type { DataArea };
 
 export interface LoadedForm {
   title: string;

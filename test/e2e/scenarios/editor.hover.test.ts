@@ -112,7 +112,7 @@ test('hovering a valid, an invalid and a registered tax number shows the right c
 
   const wrong = await hoverOver(invalid);
   assert.match(wrong, /VKN — invalid/);
-  assert.ok(wrong.includes(`The 10th digit should be ${vknCheckDigit('735194820')} for these first nine digits.`), wrong);
+  assert.ok(wrong.includes(`the 10th digit should be ${vknCheckDigit('735194820')} for these first nine digits.`), wrong);
   assert.doesNotMatch(wrong, /Check online/);
   await wb.screenshot('invalid VKN with the expected check digit');
 

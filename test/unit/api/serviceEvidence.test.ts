@@ -1,5 +1,5 @@
 // What public code that called the real service shows (README, "Where the API documentation is
-// silent": rows 2, 7, 20, 21): an empty list answered 404, a customer batch refused with 400 for some
+// silent": recordLookupMissing, templatePutOmitted, emptyList, customerBatchStatus): an empty list answered 404, a customer batch refused with 400 for some
 // of its rows, template and series updates with a flag left out refused with 400, and 204 No Content
 // for a missing record. Each point answered each way by the sandbox, over real HTTP: first what the
 // sandbox sends, then what the client makes of it.
@@ -57,7 +57,7 @@ async function emptyAccount(sb: SandboxHandle): Promise<void> {
 
 const LISTS = ['/general/Company/Certificate', '/general/CompanyIdentification', '/general/CompanyDocuments', '/general/Customers?PageSize=5'] as const;
 
-describe('row 20: an empty list answered 404 (emptyList)', () => {
+describe('emptyList: an empty list answered 404', () => {
   let sb: SandboxHandle;
   let client: NilveraClient;
   before(async () => {
@@ -120,7 +120,7 @@ describe('row 20: an empty list answered 404 (emptyList)', () => {
   });
 });
 
-describe('row 2 (and 1): a missing record answered 204 No Content (recordLookupMissing, registryLookupMissing=noContent)', () => {
+describe('recordLookupMissing (and registryLookupMissing): a missing record answered 204 No Content (noContent)', () => {
   let sb: SandboxHandle;
   let client: NilveraClient;
   before(async () => {
@@ -154,7 +154,7 @@ describe('row 2 (and 1): a missing record answered 204 No Content (recordLookupM
         assert.equal(e.operation, what);
       }
     }
-    // The import's look-up before a resend (row 3) takes 204 as "absent": the rows are created, once.
+    // The import's look-up before a resend (customerBatchBadRow) takes 204 as "absent": the rows are created, once.
     const rows: CustomerDto[] = freshVkns(4, 4).map((t, i) => ({ TaxNumber: t, Name: `Yeni ${i}` }));
     rows.push({ TaxNumber: rows[0].TaxNumber, Name: 'Aynı numara' });
     sb.setBehaviour({ profile: 'default', quirks: { recordLookupMissing: 'noContent' } });
@@ -165,7 +165,7 @@ describe('row 2 (and 1): a missing record answered 204 No Content (recordLookupM
   });
 });
 
-describe('row 7: a template or series update with a flag left out (templatePutOmitted=refuse, the default)', () => {
+describe('templatePutOmitted: a template or series update with a flag left out (templatePutOmitted=refuse, the default)', () => {
   let sb: SandboxHandle;
   let client: NilveraClient;
   before(async () => {
@@ -195,7 +195,7 @@ describe('row 7: a template or series update with a flag left out (templatePutOm
   });
 });
 
-describe('row 21: a customer batch refused for some of its rows (customerBatchStatus)', () => {
+describe('customerBatchStatus: a customer batch refused for some of its rows', () => {
   let sb: SandboxHandle;
   let client: NilveraClient;
   before(async () => {

@@ -89,7 +89,7 @@ for (const profile of PROFILES) {
     });
     after(async () => sb?.close());
 
-    test('rows 1 and 2: an unregistered or unknown number is "not found", in whatever shape it comes', async () => {
+    test('registryLookupMissing and recordLookupMissing: an unregistered or unknown number is "not found", in whatever shape it comes', async () => {
       const { unregistered } = await registryNumbers(api);
       assert.ok(unregistered.length > 0);
       await fails(api.registry.info(unregistered[0]), ['notFound']);
@@ -100,7 +100,7 @@ for (const profile of PROFILES) {
       assert.equal((await api.customers.getByTaxNumber(someone.TaxNumber)).TaxNumber, someone.TaxNumber);
     });
 
-    test('row 4: the bulk look-up tells registered from not registered (left out, empty aliases, null, null TaxNumber)', async () => {
+    test('bulkLookupMissing: the bulk look-up tells registered from not registered (left out, empty aliases, null, null TaxNumber)', async () => {
       const { registered, unregistered } = await registryNumbers(api);
       const report = await lookupRegistryInBatches(api.registry, [...registered, ...unregistered], { userType: 'Invoice', batchSize: 50 });
       assert.deepEqual(report.failed, []);
@@ -112,7 +112,7 @@ for (const profile of PROFILES) {
       assert.equal(report.found.size + report.notRegistered.length, registered.length + unregistered.length);
     });
 
-    test('rows 3 and 16: a batch with bad rows creates exactly the good ones, reports the bad ones, whatever the 200 answer is', async () => {
+    test('customerBatchBadRow and customerCreateAnswer: a batch with bad rows creates exactly the good ones, reports the bad ones, whatever the 200 answer is', async () => {
       const fresh = freshVkns(10, 1 + PROFILES.indexOf(profile));
       const existing = (await api.customers.list({ Page: 1, PageSize: 1 })).Content?.[0]?.TaxNumber;
       assert.ok(existing);
@@ -130,7 +130,7 @@ for (const profile of PROFILES) {
       assert.equal(new Set(stored).size, stored.length, 'no customer doubled');
     });
 
-    test('row 5: a boolean answer of false is a "declined" error, never success; true is success', async () => {
+    test('booleanAnswer: a boolean answer of false is a "declined" error, never success; true is success', async () => {
       const target = (await api.customers.list({ Page: 1, PageSize: 3 })).Content?.find((c) => c.TaxNumber && c.Name);
       assert.ok(target);
       const update = api.customers.update({ ID: target.ID, TaxNumber: target.TaxNumber, Name: `${target.Name} (yeni)` });
@@ -144,7 +144,7 @@ for (const profile of PROFILES) {
       }
     });
 
-    test('row 13: a customer opens by ID even where GET /Customers/{ID} is missing (older platform)', async () => {
+    test('operations: a customer opens by ID even where GET /Customers/{ID} is missing (older platform)', async () => {
       const rows = (await api.customers.list({ Page: 2, PageSize: 20, SortColumn: 'ID', SortType: 'ASC' })).Content ?? [];
       const target = rows.find((c) => c.TaxNumber) ?? rows[0];
       assert.ok(target);
@@ -155,14 +155,14 @@ for (const profile of PROFILES) {
       assert.equal(missing.status, 404);
     });
 
-    test('row 8: a wrong key is an auth or forbidden error carrying the server description, never the key', async () => {
+    test('badKeyStatus: a wrong key is an auth or forbidden error carrying the server description, never the key', async () => {
       const e = await fails(clientFor(sb, 'YANLIS-ANAHTAR-123').company.get(), ['auth', 'forbidden']);
       assert.equal(e.status, profile === 'alternate' ? 403 : 401);
       assert.ok(e.messages.some((m) => /not valid/.test(m.description)), e.message);
       assert.ok(!e.message.includes('YANLIS-ANAHTAR-123'));
     });
 
-    test('rows 9, 14, 15: reconciliation follows the Page/PageSize/TotalPages answered (capped, missing, negative, last page again)', async () => {
+    test('pageSizeLimit, nullableFields, pageBeyondEnd: reconciliation follows the Page/PageSize/TotalPages answered (capped, missing, negative, last page again)', async () => {
       const total = await customerCount(sb);
       const result = await runReconciliation({ customers: api.customers, source: { kind: 'offline', lookup: () => undefined }, pageSize: 100 });
       const ids = result.rows.map((r) => r.customerId);
@@ -170,14 +170,14 @@ for (const profile of PROFILES) {
       assert.equal(ids.length, total, `${ids.length} of ${total} customers classified`);
     });
 
-    test('row 10: the registry list downloads and opens, whatever encoding the body has', async () => {
+    test('registryZipEncoding: the registry list downloads and opens, whatever encoding the body has', async () => {
       const result = await api.registry.downloadList('PK', 'Invoice', { kind: 'buffer', verifyZip: true });
       assert.ok(result.buffer && result.bytes > 100);
       const first = await iterateRegistryZipBatches(result.buffer).next();
       assert.ok(!first.done && first.value.length > 0);
     });
 
-    test('row 11: an undocumented sort column falls back to the server order; documented ones sort', async () => {
+    test('sortColumns: an undocumented sort column falls back to the server order; documented ones sort', async () => {
       const byCity = await api.customers.list({ Page: 1, PageSize: 20, SortColumn: 'City', SortType: 'ASC' });
       assert.equal(byCity.Content?.length, 20);
       assert.equal((byCity as { sortRefused?: boolean }).sortRefused === true, profile === 'alternate');
@@ -185,7 +185,7 @@ for (const profile of PROFILES) {
       assert.equal((byName as { sortRefused?: boolean }).sortRefused, undefined);
     });
 
-    test('rows 12 and 18: a slash in a tax number is refused before sending; a search with no match is empty', async () => {
+    test('encodedSlash and searchNoMatch: a slash in a tax number is refused before sending; a search with no match is empty', async () => {
       sb.resetRequestLog();
       const e = await fails(api.customers.getByTaxNumber('123/456'), ['badRequest']);
       assert.match(e.message, /slash/);
@@ -338,7 +338,7 @@ describe('single answers neither profile shows', () => {
   }
 });
 
-describe('row 5: every operation documented as answering true/false refuses `false` (13 operations)', () => {
+describe('booleanAnswer: every operation documented as answering true/false refuses `false` (13 operations)', () => {
   let sb: SandboxHandle;
   let api: NilveraClient;
   before(async () => {

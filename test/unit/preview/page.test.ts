@@ -1,5 +1,5 @@
 // What the preview's page and host agree on without a browser: the host's check of every page message
-// and of the restore state a page keeps for a window reload (src/preview/protocol.ts), the page's policy (src/preview/html.ts: the frame it inherits into stays shut),
+// and of the restore state a page keeps for a window reload (src/preview/protocol.ts), the page's policy (src/preview/page.ts: the frame it inherits into stays shut),
 // and what the page says when a design fails (src/preview/designDiagnosis.ts).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';

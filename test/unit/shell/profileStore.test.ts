@@ -1,4 +1,4 @@
-// The profile records shared by every window (src/profiles/profileStore.ts). VS Code keeps an
+// The profile records shared by every window (src/shell/profileStore.ts). VS Code keeps an
 // extension's globalState as one value per extension: each window holds a copy, writes the whole of it,
 // and the last write wins; the first test plays that out step by step for the list the releases before
 // kept there. The store keeps the records in a file of the global storage instead, changed under a lock

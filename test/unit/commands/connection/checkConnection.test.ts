@@ -84,7 +84,7 @@ function answers(verdicts: RowVerdict[]): Record<string, string> {
 
 /**
  * What the check must report for a sandbox profile: the profile's answer where it can observe one.
- * Every list of these sandboxes has records, so how an empty list answers (row 20) is not seen here
+ * Every list of these sandboxes has records, so how an empty list answers (emptyList) is not seen here
  * (test/unit/commands/connection/serviceEvidence.test.ts empties them).
  */
 function expectedFor(profile: 'default' | 'alternate'): Record<string, string> {
@@ -153,7 +153,7 @@ describe('against the sandbox (default profile)', () => {
     const name = company?.body.kind === 'json' ? (company.body.value as { Name?: string }).Name : undefined;
     assert.ok(name && !report.includes(name), "the company's name is in the report");
     assert.match(report, /\| `GET \/general\/Company` \| 200 `application\/json` \| \d+ ms \| `\{ Name: string, TaxNumber: string/);
-    assert.match(report, /\| 3 \| `customerBatchBadRow` \| not checked: would write \|/);
+    assert.match(report, /\| `customerBatchBadRow` \| not checked: would write \|/);
   });
 });
 
@@ -183,13 +183,13 @@ describe('against the sandbox with a quirk the check does not know (registryLook
   });
   after(() => sandbox.close());
 
-  test('row 1 says "differs" with what came (status, type, size; not the text), the others stay default', async () => {
+  test('registryLookupMissing says "differs" with what came (status, type, size; not the text), the others stay default', async () => {
     const { verdicts, report } = await check(sandbox, CANARY);
     const expected = { ...expectedFor('default'), registryLookupMissing: 'differs' };
     assert.deepEqual(answers(verdicts), expected);
     const row1 = verdicts.find((v) => v.point === 'registryLookupMissing')!;
     assert.equal(row1.match, 'neither');
-    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: `200 text\/plain, \d+ bytes`/);
+    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - `registryLookupMissing`: \*\*differs\*\*: `200 text\/plain, \d+ bytes`/);
     assert.ok(!report.includes('Kayıt bulunamadı'), 'the answer text itself is not in the report');
   });
 });
@@ -202,7 +202,7 @@ describe('one quirk at a time: every answer the check knows is recognised as tha
   after(() => sandbox.close());
 
   for (const [point, spec] of Object.entries(BEHAVIOUR_POINTS)) {
-    // Row 20 needs empty lists: test/unit/commands/connection/serviceEvidence.test.ts.
+    // Behaviour point emptyList needs empty lists: test/unit/commands/connection/serviceEvidence.test.ts.
     if (WRITE_ONLY.has(point) || point === 'emptyList') continue;
     // oddText (an unreadable answer) exists to prove the check reports "differs": tested above.
     for (const quirk of spec.answers.filter((a: string) => a !== 'oddText')) {
@@ -219,26 +219,29 @@ describe('one quirk at a time: every answer the check knows is recognised as tha
   }
 });
 
-test("the check's rows are the sandbox's points, each once, numbered as README's table", () => {
+test("the check's points are the sandbox's, each once, in the order of README's spec-silent table, which names each", async () => {
   assert.deepEqual([...POINT_IDS].sort(), Object.keys(BEHAVIOUR_POINTS).sort(), 'a new behaviour point: teach Check Connection about it');
-  // The report's row numbers are those of README's spec-silent table.
-  const rows = readVerdicts({ results: [], facts: {} }).map((v) => `${v.row} ${v.point}`);
-  assert.deepEqual([rows[0], rows[17], rows[18], rows[20]], ['1 registryLookupMissing', '18 searchNoMatch', '19 duplicateStatus', '21 customerBatchStatus']);
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const readme = fs.readFileSync(path.resolve(__dirname, '../../../../../README.md'), 'utf8');
+  const named = [...readme.matchAll(/^\| \d+ `(\w+)` \|/gm)].map((m) => m[1]);
+  assert.deepEqual(named, [...POINT_IDS], "README's table names the points of src/sandbox/behaviour.ts, in its order");
+  assert.deepEqual(readVerdicts({ results: [], facts: {} }).map((v) => v.point), [...POINT_IDS]);
 });
 
 describe('report builder', () => {
   test('summary counts and the "differs" warning', () => {
     const verdicts: RowVerdict[] = [
-      { point: 'registryLookupMissing', row: 1, verdict: { kind: 'differs', seen: '200 text/plain, 16 bytes' }, match: 'neither' },
-      { point: 'badKeyStatus', row: 8, verdict: { kind: 'answer', answer: '401' }, match: 'default' },
-      { point: 'pageSizeLimit', row: 9, verdict: { kind: 'answer', answer: 'cap50' }, match: 'alternate' },
-      { point: 'booleanAnswer', row: 5, verdict: { kind: 'none', reason: 'wouldWrite' }, match: 'unknown' },
+      { point: 'registryLookupMissing', verdict: { kind: 'differs', seen: '200 text/plain, 16 bytes' }, match: 'neither' },
+      { point: 'badKeyStatus', verdict: { kind: 'answer', answer: '401' }, match: 'default' },
+      { point: 'pageSizeLimit', verdict: { kind: 'answer', answer: 'cap50' }, match: 'alternate' },
+      { point: 'booleanAnswer', verdict: { kind: 'none', reason: 'wouldWrite' }, match: 'unknown' },
     ];
     const s = summarize([], verdicts);
-    assert.deepEqual(s, { calls: 0, matchDefault: 1, matchAlternate: 1, differs: 1, notChecked: 1, differingRows: ['1 registryLookupMissing'] });
+    assert.deepEqual(s, { calls: 0, matchDefault: 1, matchAlternate: 1, differs: 1, notChecked: 1, differingRows: ['registryLookupMissing'] });
     const report = buildReport({ environmentLabel: 'Test', origin: 'https://apitest.nilvera.com', finishedAt: 'now', extensionVersion: '0.1.0', vscodeVersion: '1.100' }, [], verdicts, english);
-    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - row 1 `registryLookupMissing`: \*\*differs\*\*: `200 text\/plain, 16 bytes`/);
-    assert.match(report, /\| 9 \| `pageSizeLimit` \| `cap50` \| `cap100` \| `cap50` \| as the alternate profile \|/);
+    assert.match(report, /> ⚠ The service differs from both sandbox profiles in these rows:\n> - `registryLookupMissing`: \*\*differs\*\*: `200 text\/plain, 16 bytes`/);
+    assert.match(report, /\| `pageSizeLimit` \| `cap50` \| `cap100` \| `cap50` \| as the alternate profile \|/);
     assert.match(report, /1 rows as the default profile, 1 as the alternate, 1 differ from both, 1 not checked/);
   });
 });

@@ -1,5 +1,5 @@
 // Check Connection on the points public code showed about the real service, over real HTTP against
-// the sandbox: how an account with nothing to list answers (row 20: 404 with the service's error, [],
+// the sandbox: how an account with nothing to list answers (emptyList: 404 with the service's error, [],
 // or a bare 404), whether each list operation is there at all (a bare 404 is told apart by the same
 // GET with a made-up key), and that all of it stays read-only and keeps the real key to itself.
 import { after, before, describe, test } from 'node:test';
@@ -71,7 +71,7 @@ describe('an account with records: nothing to see about empty lists, and no extr
   });
   after(() => sb.close());
 
-  test('row 20 is "not observed" (every list has records), each list is offered, one call with a made-up key', async () => {
+  test('emptyList is "not observed" (every list has records), each list is offered, one call with a made-up key', async () => {
     const exchanges: Exchange[] = [];
     const { run, verdicts, report } = await check(sb, exchanges);
     assert.equal(row(verdicts, 'emptyList'), 'none:noEmptyList');
@@ -81,7 +81,7 @@ describe('an account with records: nothing to see about empty lists, and no extr
       ['documents.list', 'offered', undefined],
       ['customers.list', 'offered', undefined],
     ]);
-    assert.equal(exchanges.filter((e) => e.authorization !== `Bearer ${KEY}`).length, 1, 'only the wrong-key call of row 8');
+    assert.equal(exchanges.filter((e) => e.authorization !== `Bearer ${KEY}`).length, 1, 'only the wrong-key call of badKeyStatus');
     assert.match(report, /\| `GET \/general\/Company\/Certificate` \| offered, with records \|/);
   });
 });
@@ -95,13 +95,13 @@ describe('an account with nothing to list', () => {
   after(() => sb.close());
 
   for (const answer of ['notFound', 'emptyArray', 'bareNotFound'] as const) {
-    test(`emptyList=${answer}: row 20 says ${answer}, every list is offered, no other row differs`, async () => {
+    test(`emptyList=${answer}: emptyList says ${answer}, every list is offered, no other row differs`, async () => {
       sb.setBehaviour({ profile: 'default', quirks: { emptyList: answer } });
       const exchanges: Exchange[] = [];
       const { run, verdicts, report } = await check(sb, exchanges);
       assert.equal(row(verdicts, 'emptyList'), answer);
       for (const f of readListFindings(run)) assert.deepEqual([f.operation, f.availability, f.emptyAnswer], [f.operation, 'offered', answer]);
-      // bareNotFound is in neither profile, so row 20 itself says so; emptiness makes no other row differ.
+      // bareNotFound is in neither profile, so emptyList itself says so; emptiness makes no other row differ.
       assert.deepEqual(verdicts.filter((v) => v.match === 'neither').map((v) => v.point), answer === 'bareNotFound' ? ['emptyList'] : [], 'an empty account makes no other row differ');
       // The customer list's paging rows cannot be seen without customers.
       if (answer !== 'emptyArray') for (const point of ['pageSizeLimit', 'sortColumns', 'pageBeyondEnd']) assert.equal(row(verdicts, point), 'none:noCustomer', point);
@@ -130,7 +130,7 @@ describe('an account with nothing to list', () => {
     assert.match(report, /\| `GET \/general\/CompanyDocuments` \| this server does not offer it \(HTTP 404\) \|/);
   });
 
-  test('an empty documents list answered with a bare 404 is not taken for a missing operation (row 13 stays "all")', async () => {
+  test('an empty documents list answered with a bare 404 is not taken for a missing operation (operations stays "all")', async () => {
     sb.setBehaviour({ profile: 'default', quirks: { emptyList: 'bareNotFound' } });
     const { verdicts } = await check(sb);
     assert.equal(row(verdicts, 'operations'), 'all');

@@ -167,7 +167,7 @@ test('rules: a bad checksum is an error naming the kind and the expected check d
   const scan = scanUbl(invoice(party('AccountingCustomerParty', wrongTckn, 'schemeID="TCKN"') + party('AccountingSupplierParty', '45405369200', 'schemeID="VKN"')));
   const messages = invoiceFindings(scan, undefined).filter((f) => f.severity === 'error').map((f) => findingMessage(english, f));
   assert.deepEqual(messages, [
-    `Invalid TCKN ${wrongTckn}: the 10th and 11th digits should be ${tckn.slice(9)} for these first nine digits.`,
+    `Invalid TCKN ${wrongTckn}: the 10th and 11th digits should be ${tckn[9]} and ${tckn[10]} for these first nine digits.`,
     'Invalid VKN 45405369200: a VKN has 10 digits, this has 11.',
   ]);
 });

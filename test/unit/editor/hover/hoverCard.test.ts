@@ -69,21 +69,21 @@ test('invalid VKN: the 10th digit the first nine call for; no registry line, no 
   const wrong = `123456789${(vknCheckDigit('123456789') + 1) % 10}`;
   const text = renderedText(card({ check: checkTaxId(wrong) }));
   assert.match(text, /^VKN — invalid/);
-  assert.ok(text.includes(`The 10th digit should be ${vknCheckDigit('123456789')} for these first nine digits.`), text);
+  assert.ok(text.includes(`Invalid VKN ${wrong}: the 10th digit should be ${vknCheckDigit('123456789')} for these first nine digits.`), text);
   assert.deepEqual(links(card({ check: checkTaxId(wrong) })).map((l) => l.command), [CARD_COMMANDS.copy]);
 });
 
 test('invalid TCKN: names the 11th digit alone when the 10th is right, both otherwise', () => {
   const [d10, d11] = tcknCheckDigits('123456789');
   const only11 = `123456789${d10}${(d11 + 1) % 10}`;
-  assert.ok(renderedText(card({ check: checkTaxId(only11) })).includes(`The 11th digit should be ${d11} for these first ten digits.`));
+  assert.ok(renderedText(card({ check: checkTaxId(only11) })).includes(`Invalid TCKN ${only11}: the 11th digit should be ${d11} for these first ten digits.`));
   const both = `123456789${(d10 + 1) % 10}${d11}`;
-  assert.ok(renderedText(card({ check: checkTaxId(both) })).includes(`The 10th and 11th digits should be ${d10} and ${d11} for these first nine digits.`));
+  assert.ok(renderedText(card({ check: checkTaxId(both) })).includes(`Invalid TCKN ${both}: the 10th and 11th digits should be ${d10} and ${d11} for these first nine digits.`));
 });
 
 test('TCKN with a leading zero says so', () => {
   const text = renderedText(card({ check: checkTaxId('01234567890') }));
-  assert.match(text, /^TCKN — invalid 01234567890 A TCKN cannot start with 0\./);
+  assert.match(text, /^TCKN — invalid 01234567890 Invalid TCKN 01234567890: a TCKN cannot start with 0\./);
 });
 
 test('registered: title, type, account type, active PK and GB aliases, withdrawn ones, the list date', () => {
@@ -160,7 +160,7 @@ test('online lines: registered, not registered, rate limited, failures', () => {
   assert.ok(!line(undefined).includes('Online'), 'no online line when the setting is off');
 });
 
-test('a taxpayer whose title the registry left empty is named "(no name)", offline and online (issue 15, row 14)', () => {
+test('a taxpayer whose title the registry left empty is named "(no name)", offline and online (issue 15, nullableFields)', () => {
   const offline = card({ check: checkTaxId(VKN), registry: { state: 'found', taxpayer: taxpayer([alias('urn:mail:defaultpk@acme.com', 'PK')], '') } });
   assert.ok(!offline.includes('****'), offline);
   assert.match(renderedText(offline), /\(no name\)/);

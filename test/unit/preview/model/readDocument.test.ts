@@ -257,7 +257,7 @@ test('checkIdentification: the tax schemes (any case) checked by length and chec
   assert.deepEqual(verdict('VKN', '  '), ['empty', 'VKN', 'error: The VKN is empty: a party identification without its tax number makes the document invalid.']);
   // The schemes that carry either kind go by length.
   assert.deepEqual(verdict('VKN_TCKN', '10000000146', invoice('signatory')), ['valid', 'TCKN', '']);
-  assert.deepEqual(verdict('MALSAHIBIVKNTCKN', '45678912317', invoice('goodsOwner', 'HKS')), ['invalid', 'TCKN', 'error: Invalid TCKN 45678912317: the 10th and 11th digits should be 16 for these first nine digits.']);
+  assert.deepEqual(verdict('MALSAHIBIVKNTCKN', '45678912317', invoice('goodsOwner', 'HKS')), ['invalid', 'TCKN', 'error: Invalid TCKN 45678912317: the 11th digit should be 6 for these first ten digits.']);
   assert.deepEqual(verdict('ARACIKURUMVKN', '3875124099', invoice('intermediary', 'YOLCUBERABERFATURA')), ['valid', 'VKN', '']);
   // GİB's placeholders: information for the buyer abroad, an error with the reason elsewhere.
   assert.deepEqual(verdict('VKN', '2222222222', invoice('buyer', 'IHRACAT')), ['placeholder', 'VKN', "information: 2222222222 is GİB's placeholder VKN for a company abroad: accepted for the buyer of an e-Arşiv, export or tax-free invoice."]);
