@@ -123,7 +123,7 @@ function findTagEnd(xml: string, from: number): number {
 
 // Writing.
 
-/** Characters XML 1.0 does not allow, and the `_x` that would read as an escape: written as `_xHHHH_` (ECMA-376 ST_Xstring). */
+/** Characters XML 1.0 does not allow, and the `_x` that would read as an escape: written as "_xHHHH_" (ECMA-376 ST_Xstring). */
 // eslint-disable-next-line no-control-regex -- these are the characters to escape
 const NEEDS_OOXML_ESCAPE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_(?=x[0-9A-Fa-f]{4}_)/g;
 
@@ -131,7 +131,7 @@ const NEEDS_OOXML_ESCAPE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]
 // eslint-disable-next-line no-control-regex -- the characters to escape
 const NEEDS_ANY_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_x/;
 
-/** Text for an element's content or an attribute: XML escapes plus ECMA-376's `_xHHHH_` for control characters. */
+/** Text for an element's content or an attribute: XML escapes plus ECMA-376's "_xHHHH_" for control characters. */
 export function escapeXmlText(text: string): string {
   if (!NEEDS_ANY_ESCAPE.test(text)) return text;
   return text
@@ -139,7 +139,7 @@ export function escapeXmlText(text: string): string {
     .replace(NEEDS_OOXML_ESCAPE, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
 }
 
-/** Undoes `_xHHHH_` escapes in a string cell's text. */
+/** Undoes "_xHHHH_" escapes in a string cell's text. */
 export function decodeOoxmlEscapes(text: string): string {
   if (!text.includes('_x')) return text;
   return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));

@@ -47,7 +47,7 @@ interface PreparedAssert {
 
 interface PreparedRule {
   readonly context: string;
-  /** Matches a node; undefined when the context is not a simple path (then `contextNodes` is evaluated). */
+  /** Matches a node; undefined when the context is not a simple path (then the context is evaluated as an XPath over the whole document). */
   readonly matches: ((node: slimdom.Node) => boolean) | undefined;
   /** The local name (or '@name') a node must have to match; undefined when the context is not a simple path. */
   readonly name: string | undefined;
