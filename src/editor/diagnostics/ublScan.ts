@@ -162,10 +162,23 @@ export function scanUbl(text: string): UblScan {
   const endTags = new Map<string, NextOccurrence>();
   let skipBudget = SKIP_READ_BUDGET * length;
 
-  /** Path and role of a number's element below the open elements; one shared, read-only path per place. */
+  /**
+   * Path and role of a number's element below the open elements; one shared, read-only path per place.
+   * Places are keyed by the numbers of the names (each name numbered once, as its tag is read), so a
+   * key stays short however long the names are: keyed by the names, a number below ancestors with
+   * long names cost the length of those names again, and many numbers made the scan quadratic.
+   */
   const places = new Map<string, { path: readonly string[]; role: PartyRole }>();
+  const nameIds = new Map<string, number>();
+  const idOf = (local: string): number => {
+    let id = nameIds.get(local);
+    if (id === undefined) nameIds.set(local, (id = nameIds.size));
+    return id;
+  };
+  /** The name numbers of the open elements (up to MAX_SKIP_DEPTH + 1 of them; deeper places are not keyed). */
+  const stackIds: number[] = [];
   const placeOf = (open: string[], local: string): { path: readonly string[]; role: PartyRole } => {
-    const key = `${open.slice(1).join('/')}/${local}`;
+    const key = `${stackIds.slice(1, open.length).join('/')}/${idOf(local)}`;
     let place = places.get(key);
     if (!place) {
       const path = [...open.slice(1), local];
@@ -224,6 +237,7 @@ export function scanUbl(text: string): UblScan {
       if (at < floor) return;
       if (capture && capture.depth >= at) finishCapture(capture.depth === at);
       stack.length = at;
+      if (stackIds.length > at) stackIds.length = at;
     },
     start(tag) {
       const local = text.slice(tag.localStart, tag.nameEnd);
@@ -263,6 +277,7 @@ export function scanUbl(text: string): UblScan {
         if (skipTo !== undefined) return skipTo;
       }
       if (stack.length < MAX_OPEN_ELEMENTS) {
+        if (stack.length <= MAX_SKIP_DEPTH) stackIds.push(idOf(local));
         stack.push(local);
         capture = opened;
       }
