@@ -5,7 +5,7 @@
 // the structured view's strict reading: namespaces resolved, the five predefined entities and character
 // references decoded, each child of the root handed over as a finished subtree (a 20 MB invoice is
 // never one tree in memory), a DOCTYPE skipped and nothing loaded or expanded from it.
-import { BANG, COLON, DQUOTE, EQUALS, GT, isXmlSpace, LT, QUESTION, SLASH, SQUOTE } from '../xmlChars';
+import { BANG, COLON, DQUOTE, EQUALS, GT, isRegexSpace, isXmlSpace, LT, QUESTION, SLASH, SQUOTE } from '../xmlChars';
 
 /** A tag as scanXml() hands it over (one object, reused: read it in the call). */
 export interface XmlTag {
@@ -53,16 +53,6 @@ export function tagEnd(text: string, from: number): number {
     else if (c === GT) return i;
   }
   return ~length;
-}
-
-/** White space as a JavaScript regex's `\s` sees it (the attribute reader kept that regex's reading). */
-function isRegexSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
-    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
-  );
 }
 
 /** A character that cannot be part of an attribute's name: white space, '=', '/', '>'. */

@@ -16,7 +16,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import fc from 'fast-check';
 import { attributesOf, MAX_XML_DEPTH, readXml, scanXml, XmlSyntaxError, type XmlTag } from '../../../../src/domain/ubl/xmlReader';
 import { scanUbl } from '../../../../src/editor/diagnostics/ublScan';
-import { xmlSaysTaxNumber } from '../../../../src/editor/hover/xmlTaxNumberContext';
+import { attributeBeingTyped, xmlSaysTaxNumber } from '../../../../src/editor/hover/xmlTaxNumberContext';
 
 const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 
@@ -140,6 +140,23 @@ if (isMainThread) {
         }),
         { numRuns: 3000 },
       );
+    });
+
+    test("the hover's attribute being typed is the regex's on any short tag (property)", () => {
+      const byRegex = (tag: string) => /^<[^\s/>!?]+\s[\s\S]*?([^\s=<>"']+)\s*=\s*["']\s*$/.exec(tag)?.[1];
+      const tags = fc.oneof(
+        xmlish.map((t) => `<${t}`),
+        fc.array(fc.constantFrom('<', 'cbc:ID', ' ', '\u00a0', 'schemeID', '=', '"', "'", 'VKN', '/', '!', '?', '>', 'a:b'), { maxLength: 30 }).map((p) => p.join('')),
+      );
+      fc.assert(
+        fc.property(tags, (tag) => assert.equal(attributeBeingTyped(tag), byRegex(tag), JSON.stringify(tag))),
+        { numRuns: 5000 },
+      );
+      for (const tag of ['<cbc:ID schemeID="', '<a b = \' ', '<ab=" ', '<a\u00a0b="', '<a/ b="', '<a x="1" b:c=\'', '<!a b="', 'a b="', '<a b"="']) {
+        assert.equal(attributeBeingTyped(tag), byRegex(tag), JSON.stringify(tag));
+      }
+      assert.equal(attributeBeingTyped('<cbc:ID schemeID="'), 'schemeID');
+      assert.equal(attributeBeingTyped(`<a ${'b'.repeat(8192)}`), undefined);
     });
 
     test('scanXml, scanUbl and the hover context never throw on random or adversarial text (property)', () => {
