@@ -88,7 +88,7 @@ function unreadable(e: unknown): unknown {
 }
 
 /** An entry over zip.ts's limits: too large, or a bomb by its ratio (each has its own message for the user). */
-function overLimit(e: ZipLimitError): RegistryZipError {
+export function overLimit(e: ZipLimitError): RegistryZipError {
   const message = `${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}; stopped.`;
   return new RegistryZipError(e.limit === 'size' ? 'entryTooLarge' : 'compressionRatio', message, e.entryName);
 }

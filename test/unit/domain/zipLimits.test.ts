@@ -7,12 +7,15 @@
 // into its own localized message (src/shell/errorMessages.ts).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { checkInflation, checkZip, ENTRY_LIMITS, ZipArchive, ZipError, ZipLimitError } from '../../../src/domain/zip';
 import { iterateRegistryZipBatches, RegistryZipError, streamFirstEntry } from '../../../src/domain/registryZip';
 import { RegistryXmlParser } from '../../../src/domain/registryXml';
 import { buildTaxpayer, registryXml } from '../../support/registryFixtures';
+import { createClient, NilveraApiError } from '../../../src/api';
 
 const MB = 1024 * 1024;
 
@@ -136,6 +139,27 @@ describe('ZIP limits (issue 37 row 9)', () => {
     );
     // Stopped soon after the 16 MiB below which ratios are not judged, not at 1 GB.
     assert.ok(inflatedWhenStopped <= ENTRY_LIMITS.ratioFloorBytes + 4 * MB, `${inflatedWhenStopped} bytes inflated before the stop`);
+  });
+
+  test('downloaded (registry.downloadList with verifyZip, over HTTP): the bomb is the registry ZIP\'s own refusal, not "could not be read"', async () => {
+    const server = http.createServer((_req, res) => {
+      const body = Buffer.from(`"${bomb.zip.toString('base64')}"`);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, getApiKey: async () => 'K-123', retry: { retries: 0 } });
+      const refused = await client.registry.downloadList('PK', 'Invoice', { kind: 'buffer', verifyZip: true }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(!(refused instanceof NilveraApiError), `a generic API error: ${String(refused)}`);
+      assert.ok(refused instanceof RegistryZipError && refused.code === 'compressionRatio', String(refused));
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   test('a directory that lies (1 KB declared, 1 GB inside) is stopped at the declared size', async () => {
