@@ -162,6 +162,16 @@ export class CsvReader {
       if (this.inQuotes) {
         // Copy the run up to the next quote in one slice; count the line breaks it holds.
         const q = text.indexOf('"', i);
+        if (q >= 0 && q + 1 < n && text.charCodeAt(q + 1) === QUOTE) {
+          // An escaped quote: the run and one quote in one slice (a field of a million `""` is a
+          // million pieces joined, not two million).
+          const run = text.slice(i, q + 1);
+          this.field += run;
+          this.countLineBreaks(run);
+          this.quotedCrPending = false;
+          i = q + 2;
+          continue;
+        }
         const stop = q < 0 ? n : q;
         const run = text.slice(i, stop);
         this.field += run;

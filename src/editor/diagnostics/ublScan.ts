@@ -245,7 +245,8 @@ export function scanUbl(text: string): UblScan {
         // The root decides: any other XML (a pom.xml, a .csproj) is left at once.
         if (!ROOT_NAMES.has(local)) return length;
         const prefix = tag.localStart > tag.nameStart ? text.slice(tag.nameStart, tag.localStart - 1) : '';
-        type = documentTypeOf(local, attributesOf(text, tag).get(prefix ? `xmlns:${prefix}` : 'xmlns'));
+        const xmlns = prefix ? `xmlns:${prefix}` : 'xmlns';
+        type = documentTypeOf(local, attributesOf(text, tag, xmlns).get(xmlns));
         result.documentType = type;
         if (!type) return length;
       }
@@ -257,7 +258,7 @@ export function scanUbl(text: string): UblScan {
         opened = new Capture('profile', depth, tag.lt, tag.resume);
       } else if (depth > 0 && NUMBER_ELEMENTS.has(local)) {
         const element = taxNumberElement(stack[depth - 1], local);
-        const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? attributesOf(text, tag).get('schemeID') : element.scheme);
+        const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? attributesOf(text, tag, 'schemeID').get('schemeID') : element.scheme);
         if (scheme) {
           const place = depth <= MAX_SKIP_DEPTH ? placeOf(stack, local) : { path: [local], role: 'other' as const };
           opened = new Capture('taxNumber', depth, tag.lt, tag.resume, scheme, place.role, place.path);

@@ -49,7 +49,7 @@ export function xmlSaysTaxNumber(before: string): boolean {
     start(tag) {
       if (tag.gt < 0) end = tag.resume === before.length ? { tagAt: tag.lt } : undefined;
       else if (!tag.selfClosing) {
-        open.push({ local: before.slice(tag.localStart, tag.nameEnd), schemeId: attributesOf(before, tag).get('schemeID') });
+        open.push({ local: before.slice(tag.localStart, tag.nameEnd), schemeId: attributesOf(before, tag, 'schemeID').get('schemeID') });
         end = tag.resume === before.length ? 'text' : undefined;
       }
       return undefined;

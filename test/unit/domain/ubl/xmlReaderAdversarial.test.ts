@@ -16,6 +16,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import fc from 'fast-check';
 import { attributesOf, MAX_XML_DEPTH, readXml, scanXml, XmlSyntaxError, type XmlTag } from '../../../../src/domain/ubl/xmlReader';
 import { scanUbl } from '../../../../src/editor/diagnostics/ublScan';
+import { documentTypeOfHead, withoutComments } from '../../../../src/domain/ubl/documentTypes';
 import { attributeBeingTyped, xmlSaysTaxNumber } from '../../../../src/editor/hover/xmlTaxNumberContext';
 
 const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
@@ -82,7 +83,10 @@ function attributesOfEveryTag(text: string): Array<[Map<string, string>, Map<str
     text: () => undefined,
     end: () => undefined,
     start(tag) {
-      pairs.push([attributesOf(text, tag), attributesByRegex(text, tag)]);
+      const regex = attributesByRegex(text, tag);
+      pairs.push([attributesOf(text, tag), regex]);
+      // Asked for one attribute, only that one.
+      for (const only of ['schemeID', 'xmlns', 'a']) pairs.push([attributesOf(text, tag, only), new Map([...regex].filter(([name]) => name === only))]);
       return undefined;
     },
   });
@@ -157,6 +161,19 @@ if (isMainThread) {
       }
       assert.equal(attributeBeingTyped('<cbc:ID schemeID="'), 'schemeID');
       assert.equal(attributeBeingTyped(`<a ${'b'.repeat(8192)}`), undefined);
+    });
+
+    test("a file's head without its comments is what the regex left, and its document type follows (property)", () => {
+      const heads = fc.oneof(xmlish, fc.array(fc.constantFrom('<!--', '-->', '<!-->', '--', '>', 'x', `<Invoice xmlns="${INVOICE_NS}">`), { maxLength: 30 }).map((p) => p.join('')));
+      fc.assert(
+        fc.property(heads, (head) => {
+          assert.equal(withoutComments(head), head.replace(/<!--[\s\S]*?-->/g, ''));
+          documentTypeOfHead(head);
+        }),
+        { numRuns: 3000 },
+      );
+      assert.equal(documentTypeOfHead(`<!-- a --><!-- <x> --><Invoice xmlns="${INVOICE_NS}">`)?.kind, 'Invoice');
+      assert.equal(documentTypeOfHead(`${INVOICE_NS}${'<!--'.repeat(2048)}`), undefined);
     });
 
     test('scanXml, scanUbl and the hover context never throw on random or adversarial text (property)', () => {
