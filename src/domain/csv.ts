@@ -160,21 +160,18 @@ export class CsvReader {
         this.inQuotes = false; // the quote closed the field; fall through to unquoted handling
       }
       if (this.inQuotes) {
-        // Copy the run up to the next quote in one slice; count the line breaks it holds.
-        const q = text.indexOf('"', i);
-        if (q >= 0 && q + 1 < n && text.charCodeAt(q + 1) === QUOTE) {
-          // An escaped quote: the run and one quote in one slice (a field of a million `""` is a
-          // million pieces joined, not two million).
-          const run = text.slice(i, q + 1);
-          this.field += run;
-          this.countLineBreaks(run);
-          this.quotedCrPending = false;
-          i = q + 2;
-          continue;
+        // Copy the run up to the closing quote in one slice, escaped quotes (`""`) in it included and
+        // unescaped by one replace (a field of a million `""` was two million pieces joined); count
+        // the line breaks it holds. A quote that ends the chunk waits for the next (quotePending).
+        let q = text.indexOf('"', i);
+        let escaped = false;
+        while (q >= 0 && q + 1 < n && text.charCodeAt(q + 1) === QUOTE) {
+          escaped = true;
+          q = text.indexOf('"', q + 2);
         }
         const stop = q < 0 ? n : q;
         const run = text.slice(i, stop);
-        this.field += run;
+        this.field += escaped ? run.replaceAll('""', '"') : run;
         this.countLineBreaks(run);
         if (q < 0) return;
         this.quotedCrPending = false;
