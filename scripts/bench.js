@@ -38,6 +38,7 @@ const QUICK = {
   'diagnostics.bench.js': [],
   'views.bench.js': [],
   'profileSwitch.bench.js': [],
+  'adversarial.bench.js': [],
 };
 
 function walk(dir) {

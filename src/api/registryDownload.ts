@@ -12,7 +12,8 @@ import { FileLockedError, processIsAlive, removeRetrying, renameRetrying } from 
 import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
 import { formatBytes, tooLargeError } from './bodyLimits';
 import { NilveraApiError } from './errors';
-import { checkZip, ZipError } from '../domain/zip';
+import { checkZip, ZipError, ZipLimitError } from '../domain/zip';
+import { overLimit } from '../domain/registryZip';
 import type { CallOptions, HttpTransport } from './http';
 import { requestOf } from './paths';
 import type { AliasType, GlobalUserType } from './types';
@@ -234,6 +235,8 @@ async function verifyZip(zip: { path: string } | { buffer: Buffer }, signal: Abo
   } catch (err) {
     // A cancel during the check is reported by the HTTP layer as such.
     if (signal.aborted) throw err;
+    // An entry over the limits is no damage: it gets the registry ZIP's own message (a bomb, too large).
+    if (err instanceof ZipLimitError) throw overLimit(err);
     if (err instanceof ZipError) throw malformed(`the downloaded ZIP is damaged: ${err.message}`);
     throw err;
   }

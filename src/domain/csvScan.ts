@@ -110,7 +110,8 @@ export function scanCsv(text: string): CsvScan {
     // End of record (line break or end of text).
     if (isHeader) {
       headerCells.forEach((h, index) => {
-        if (isTaxNumberHeader(h)) scan.columns.push({ index, header: h });
+        // An empty header names nothing (and a line of 200,000 separators is 200,000 of them).
+        if (h && isTaxNumberHeader(h)) scan.columns.push({ index, header: h });
       });
       wanted = new Set(scan.columns.map((col) => col.index));
       headerCells = [];

@@ -285,11 +285,18 @@ export class RegistryXmlParser {
       if (this.capturing()) this.text += textOf(s, this.buf, lt + 9, end);
       return end + 3;
     }
-    // DOCTYPE and the like: skip to the closing '>', past an internal subset in brackets.
+    // DOCTYPE and the like: skip to the closing '>', past an internal subset in brackets. The '[' is
+    // looked for only before that '>' (looked for to the end, each of many `<!x>` read the rest again).
     const gt = s.indexOf('>', lt);
     if (gt < 0) return -1;
-    const bracket = s.indexOf('[', lt);
-    if (bracket >= 0 && bracket < gt) {
+    let bracket = -1;
+    for (let i = lt + 2; i < gt; i++) {
+      if (s.charCodeAt(i) === 91 /* [ */) {
+        bracket = i;
+        break;
+      }
+    }
+    if (bracket >= 0) {
       const close = s.indexOf(']', bracket);
       if (close < 0) return -1;
       const gt2 = s.indexOf('>', close);

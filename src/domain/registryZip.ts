@@ -6,7 +6,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { crc32 } from 'node:zlib';
 import { RegistryXmlParser, type Taxpayer } from './registryXml';
-import { readBytes, readLocalHeader, ZipArchive, ZipError, type ZipEntry } from './zip';
+import { checkInflation, ENTRY_LIMITS, readBytes, readLocalHeader, ZipArchive, ZipError, ZipLimitError, type InflateLimits, type ZipEntry } from './zip';
 
 export type RegistryZipErrorCode =
   | 'corrupt' // not a ZIP, truncated, or an entry that does not inflate
@@ -14,7 +14,8 @@ export type RegistryZipErrorCode =
   | 'noUsableEntry'
   | 'multipleLists'
   | 'unsupportedFormat'
-  | 'entryTooLarge';
+  | 'entryTooLarge'
+  | 'compressionRatio'; // inflates to far more than its compressed size: a ZIP bomb
 
 export class RegistryZipError extends Error {
   constructor(
@@ -30,11 +31,14 @@ export class RegistryZipError extends Error {
 export type EntryFormat = 'xml' | 'json' | 'csv' | 'unknown';
 
 export interface RegistryZipOptions {
-  /** Largest inflated entry accepted, counted while streaming (default 4 GiB; the full list is ≈ 1 GB). */
+  /** Largest inflated entry accepted, counted while streaming (default ENTRY_LIMITS.maxBytes, 2 GiB; the full list is ≈ 1 GB). */
   maxEntryBytes?: number;
 }
 
-const DEFAULT_MAX_ENTRY_BYTES = 4 * 1024 ** 3;
+/** zip.ts's limits with the caller's size cap. */
+function limitsOf(options: RegistryZipOptions): InflateLimits {
+  return { ...ENTRY_LIMITS, maxBytes: options.maxEntryBytes ?? ENTRY_LIMITS.maxBytes };
+}
 
 /** Classifies an entry by its first bytes (BOM and leading white space ignored). */
 export function sniffFormat(head: Buffer): EntryFormat {
@@ -74,11 +78,19 @@ async function readHead(stream: Readable, entryName: string): Promise<Buffer | u
 
 function corruptEntry(entryName: string, e: unknown): RegistryZipError {
   if (e instanceof RegistryZipError) return e;
+  if (e instanceof ZipLimitError) return overLimit(e);
   return new RegistryZipError('corrupt', `The ZIP entry "${entryName}" could not be inflated (corrupt data): ${(e as Error)?.message ?? String(e)}`, entryName);
 }
 
 function unreadable(e: unknown): unknown {
+  if (e instanceof ZipLimitError) return overLimit(e);
   return e instanceof ZipError ? new RegistryZipError('corrupt', `The registry file is not a readable ZIP (corrupt or truncated): ${e.message}`) : e;
+}
+
+/** An entry over zip.ts's limits: too large, or a bomb by its ratio (each has its own message for the user). */
+export function overLimit(e: ZipLimitError): RegistryZipError {
+  const message = `${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}; stopped.`;
+  return new RegistryZipError(e.limit === 'size' ? 'entryTooLarge' : 'compressionRatio', message, e.entryName);
 }
 
 function unsafeName(name: string): RegistryZipError {
@@ -102,8 +114,9 @@ export async function* iterateRegistryZipBatches(source: Buffer | string, option
     const unsafe = zip.entries.find((e) => isUnsafeEntryName(e.name));
     if (unsafe) throw unsafeName(unsafe.name);
     const files = zip.files();
-    const list = await findList(zip, files);
-    if (list) return yield* parseEntry(list, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, new RegistryXmlParser());
+    const limits = limitsOf(options);
+    const list = await findList(zip, files, limits);
+    if (list) return yield* parseEntry(list, limits, new RegistryXmlParser());
     throw new RegistryZipError('noUsableEntry', files.length === 0 ? 'The ZIP is empty.' : `None of the ZIP's ${files.length} entries holds a registry list.`);
   } finally {
     await zip.close();
@@ -111,12 +124,12 @@ export async function* iterateRegistryZipBatches(source: Buffer | string, option
 }
 
 /** The one entry whose content is XML, paused after its first bytes; undefined if none is. */
-async function findList(zip: ZipArchive, files: readonly ZipEntry[]): Promise<ListEntry | undefined> {
+async function findList(zip: ZipArchive, files: readonly ZipEntry[], limits: InflateLimits): Promise<ListEntry | undefined> {
   const otherFormats: Array<{ name: string; format: EntryFormat }> = [];
   let list: ListEntry | undefined;
   try {
     for (const entry of files) {
-      const stream = await zip.open(entry).catch((e: unknown) => {
+      const stream = await zip.open(entry, limits).catch((e: unknown) => {
         throw unreadable(e);
       });
       const head = await readHead(stream, entry.name);
@@ -130,7 +143,7 @@ async function findList(zip: ZipArchive, files: readonly ZipEntry[]): Promise<Li
         stream.destroy();
         throw new RegistryZipError('multipleLists', `The ZIP holds more than one XML list ("${list.name}" and "${entry.name}"); it is not clear which one to use, so none was read.`, entry.name);
       }
-      list = { name: entry.name, stream, head, crc32: entry.crc32 };
+      list = { name: entry.name, stream, head, crc32: entry.crc32, size: entry.size, compressedBytes: () => entry.compressedSize };
     }
   } catch (e) {
     list?.stream.destroy();
@@ -157,6 +170,10 @@ interface ListEntry {
   head: Buffer;
   /** Checksum from the central directory (unknown while the ZIP is still arriving). */
   crc32?: number;
+  /** Inflated size from the central directory (unknown while the ZIP is still arriving). */
+  size?: number;
+  /** The compressed bytes the inflated ones came from: the directory's size, or those read so far. */
+  compressedBytes: () => number;
 }
 
 /**
@@ -178,7 +195,7 @@ export interface ListReader<B> {
  * directory's at the end when that is known; the taxpayers already handed out are then to be thrown
  * away (the index build does).
  */
-async function* parseEntry<B>(entry: ListEntry, maxBytes: number, reader: ListReader<B>, checksum?: { crc32?: number }): AsyncGenerator<B, RegistryZipSummary> {
+async function* parseEntry<B>(entry: ListEntry, limits: InflateLimits, reader: ListReader<B>, checksum?: { crc32?: number }): AsyncGenerator<B, RegistryZipSummary> {
   const { name: entryName, stream: entryStream, head } = entry;
   let crc = 0;
   // The read-ahead lets zlib inflate the next chunks on the thread pool while this thread parses.
@@ -188,8 +205,13 @@ async function* parseEntry<B>(entry: ListEntry, maxBytes: number, reader: ListRe
   const feed = (chunk: Buffer): void => {
     bytes += chunk.length;
     crc = crc32(chunk, crc);
-    if (bytes > maxBytes) {
-      throw new RegistryZipError('entryTooLarge', `The ZIP entry "${entryName}" inflates to more than ${maxBytes} bytes; stopped.`, entryName);
+    try {
+      checkInflation(entryName, bytes, entry.compressedBytes(), limits);
+    } catch (e) {
+      throw e instanceof ZipLimitError ? overLimit(e) : e;
+    }
+    if (entry.size !== undefined && bytes > entry.size) {
+      throw new RegistryZipError('corrupt', `The ZIP entry "${entryName}" inflates to more than the ${entry.size} bytes its directory entry declares; stopped.`, entryName);
     }
     reader.write(chunk);
   };
@@ -251,7 +273,8 @@ export async function* streamFirstEntry<B>(zip: Readable, reader: ListReader<B>,
     const head = await readHead(inflate, name);
     if (!head || sniffFormat(head) !== 'xml') throw notStreamable('the first entry is not an XML list');
     const checksum: { crc32?: number } = {};
-    const summary = yield* parseEntry({ name, stream: inflate, head }, options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES, reader, checksum);
+    // No directory yet: the ratio is judged on the deflate bytes zlib has taken so far.
+    const summary = yield* parseEntry({ name, stream: inflate, head, compressedBytes: () => inflate.bytesWritten }, limitsOf(options), reader, checksum);
     return { ...summary, crc32: checksum.crc32 ?? 0, compressedBytes: inflate.bytesWritten };
   } finally {
     zip.off('error', forwardError);

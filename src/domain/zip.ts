@@ -18,6 +18,51 @@ export class ZipError extends Error {
   }
 }
 
+/**
+ * What one entry may inflate to. Sized for the registry list, the largest thing read from a ZIP:
+ *   - maxBytes, 2 GiB: the full GİB list is estimated at 0.5-1 GB of XML and the sandbox streams about
+ *     600 MB, so the real list fits twice over; past that only a bomb's CPU and disk time would grow.
+ *   - maxRatio, 100 (inflated bytes per compressed byte): the list compresses about 8:1 (the sandbox's,
+ *     at any deflate level) to 15:1 (a GİB-shaped 200 MiB list in 14 MB), so 100 leaves it more than six
+ *     times the room; deflate reaches about 1,000:1 on runs of one byte, which is what a bomb is made of.
+ *   - ratioFloorBytes, 16 MiB: entries that inflate to less are never judged by their ratio (a small,
+ *     repetitive list compresses far better, and 16 MiB costs a tenth of a second to inflate).
+ */
+export interface InflateLimits {
+  maxBytes: number;
+  maxRatio: number;
+  ratioFloorBytes: number;
+}
+
+export const ENTRY_LIMITS: Readonly<InflateLimits> = { maxBytes: 2 * 1024 ** 3, maxRatio: 100, ratioFloorBytes: 16 * 1024 ** 2 };
+
+/** An entry that inflates, or says it inflates, beyond ENTRY_LIMITS: refused before or while inflating. */
+export class ZipLimitError extends ZipError {
+  constructor(
+    /** 'size': more than maxBytes; 'ratio': more than maxRatio times its compressed size. */
+    readonly limit: 'size' | 'ratio',
+    readonly entryName: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ZipLimitError';
+  }
+}
+
+/**
+ * Throws ZipLimitError when `inflated` bytes out of `compressed` bytes of deflate data break a limit;
+ * called with the sizes a directory declares before inflating, and with the running counts while
+ * inflating a stream whose sizes are not known yet.
+ */
+export function checkInflation(entryName: string, inflated: number, compressed: number, limits: Readonly<InflateLimits> = ENTRY_LIMITS): void {
+  if (inflated > limits.maxBytes) {
+    throw new ZipLimitError('size', entryName, `the ZIP entry "${entryName}" inflates to more than ${limits.maxBytes} bytes, the most an entry may`);
+  }
+  if (inflated > limits.ratioFloorBytes && inflated > limits.maxRatio * compressed) {
+    throw new ZipLimitError('ratio', entryName, `the ZIP entry "${entryName}" inflates to more than ${limits.maxRatio} times its compressed size (${compressed} bytes), which no list does (a ZIP bomb?)`);
+  }
+}
+
 export interface ZipEntry {
   /** As stored: UTF-8 when the entry says so, else Latin-1 (enough to see separators and dots). */
   name: string;
@@ -106,10 +151,15 @@ export class ZipArchive {
     return this.entries.filter((e) => !e.name.endsWith('/'));
   }
 
-  /** The entry's content as it inflates; a damaged entry errors the stream. */
-  async open(entry: ZipEntry): Promise<Readable> {
+  /**
+   * The entry's content as it inflates; a damaged entry errors the stream. An entry whose declared size
+   * breaks `limits` is refused here (ZipLimitError); one that inflates past its declared size is
+   * damaged, which its reader finds by counting (check(), and registryZip.ts's reader, stop there).
+   */
+  async open(entry: ZipEntry, limits: Readonly<InflateLimits> = ENTRY_LIMITS): Promise<Readable> {
     if (entry.encrypted) throw new ZipError(`the ZIP entry "${entry.name}" is encrypted`);
     if (entry.method !== 0 && entry.method !== 8) throw new ZipError(`the ZIP entry "${entry.name}" is compressed with method ${entry.method}, which cannot be read`);
+    checkInflation(entry.name, entry.size, entry.compressedSize, limits);
     const local = await this.bytes.read(entry.localOffset, 30);
     if (local.length < 30 || local.readUInt32LE(0) !== LOCAL) throw new ZipError(`the ZIP entry "${entry.name}" has no local header`);
     const start = entry.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
@@ -131,6 +181,8 @@ export class ZipArchive {
         if (signal?.aborted) throw new ZipError('the ZIP check was cancelled');
         crc = zlib.crc32(chunk as Buffer, crc);
         size += (chunk as Buffer).length;
+        // Past its declared size it is damaged (or a bomb that lies): no need to inflate the rest.
+        if (size > entry.size) throw new ZipError(`the ZIP entry "${entry.name}" inflates to more than the ${entry.size} bytes its directory entry declares`);
       }
     } catch (e) {
       content.destroy();

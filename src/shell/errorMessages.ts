@@ -53,6 +53,8 @@ function registryZipMessage(error: unknown): string | undefined {
       vscode.l10n.t('The registry ZIP holds a list in a format that is not supported yet ("{0}"); only the XML list is.', entry),
     entryTooLarge: () =>
       vscode.l10n.t('The registry ZIP entry "{0}" is larger than the allowed size once unpacked; reading stopped.', entry),
+    compressionRatio: () =>
+      vscode.l10n.t('The registry ZIP entry "{0}" unpacks to far more than a registry list could (over 100 times its packed size: a ZIP bomb?); reading stopped.', entry),
   };
   return code && Object.hasOwn(texts, code) ? texts[code]() : undefined;
 }

@@ -7,7 +7,7 @@ import { createClient } from '../../src/api';
 import { RegistryZipError, type RegistryZipErrorCode } from '../../src/domain/registryZip';
 import { describeError } from '../../src/shell/errorMessages';
 
-const CODES: RegistryZipErrorCode[] = ['corrupt', 'unsafeEntryName', 'noUsableEntry', 'multipleLists', 'unsupportedFormat', 'entryTooLarge'];
+const CODES: RegistryZipErrorCode[] = ['corrupt', 'unsafeEntryName', 'noUsableEntry', 'multipleLists', 'unsupportedFormat', 'entryTooLarge', 'compressionRatio'];
 
 suite('Error messages: registry ZIP refusals', () => {
   test('each refusal has its own message, naming the entry where there is one, with Retry and the log', () => {
@@ -18,7 +18,7 @@ suite('Error messages: registry ZIP refusals', () => {
       assert.ok(described.show);
       assert.ok(!described.text.startsWith(generic), `${code} fell through to the generic message`);
       assert.ok(!described.text.includes(`internal ${code}`), `${code} shows the untranslated internal text`);
-      if (code === 'unsafeEntryName' || code === 'entryTooLarge' || code === 'unsupportedFormat') assert.ok(described.text.includes('../evil.xml'), `${code} names the entry`);
+      if (code === 'unsafeEntryName' || code === 'entryTooLarge' || code === 'compressionRatio' || code === 'unsupportedFormat') assert.ok(described.text.includes('../evil.xml'), `${code} names the entry`);
       assert.deepEqual(described.actions, ['retry', 'showLog']);
       texts.add(described.text);
     }

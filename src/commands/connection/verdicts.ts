@@ -67,6 +67,15 @@ function json(a: ProbeAnswer | undefined): unknown {
   return a?.body.kind === 'json' ? a.body.value : undefined;
 }
 
+/** An answer's JSON written out, to search it; '' when it nests too deep for JSON.stringify (a RangeError). */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 /** A call that never answered, or answered with an auth or server failure: nothing to read from it. */
 function unusable(a: ProbeAnswer | undefined): boolean {
   return !a || a.status === undefined || a.status === 401 || a.status === 403 || a.status === 429 || a.status >= 500;
@@ -167,7 +176,7 @@ function registryZipEncoding(run: CheckRun): Verdict {
   if (a!.status !== 200 && a!.status !== 206) return differs(a);
   const body = a!.body;
   if (body.kind === 'binary') return body.head[0] === 0x50 && body.head[1] === 0x4b ? answer('rawZip') : differs(a, 'binary, not a ZIP');
-  const text = body.kind === 'text' ? body.text : body.kind === 'json' ? JSON.stringify(body.value) : '';
+  const text = body.kind === 'text' ? body.text : body.kind === 'json' ? jsonText(body.value) : '';
   const trimmed = text.trimStart();
   if (trimmed.startsWith('"') && BASE64_START.test(trimmed.slice(1))) return answer('jsonBase64');
   if (BASE64_START.test(trimmed)) return answer('textBase64');
@@ -193,7 +202,7 @@ function encodedSlash(run: CheckRun): Verdict {
   const slash = answerOf(run, 'encodedSlash');
   const plain = answerOf(run, 'certificateLookupMissing');
   if (unusable(slash) || unusable(plain)) return none('callFailed', slash);
-  const text = (x: ProbeAnswer) => (x.body.kind === 'json' ? JSON.stringify(x.body.value) : x.body.kind === 'text' ? x.body.text : '');
+  const text = (x: ProbeAnswer) => (x.body.kind === 'json' ? jsonText(x.body.value) : x.body.kind === 'text' ? x.body.text : '');
   const slashText = text(slash!);
   if (slash!.status === 404 && plain!.status !== 404) return answer('notFound');
   if (slash!.status === 404 && /\/Company\/Certificate\//i.test(slashText)) return answer('notFound');

@@ -224,11 +224,27 @@ export function documentTypeOfHead(head: string): UblDocumentType | undefined {
   // A quick "could this be one?" before the root is parsed.
   if (!UBL_DOCUMENT_TYPES.some((t) => head.includes(t.namespace))) return undefined;
   // The first element that is not `<?…`, `<!…` (a signed document's root carries a dozen namespaces).
-  const root = /<(?![?!])(?:([\w.-]+):)?([\w.-]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)/.exec(head.replace(/<!--[\s\S]*?-->/g, ''));
+  const root = /<(?![?!])(?:([\w.-]+):)?([\w.-]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)/.exec(withoutComments(head));
   if (!root) return undefined;
   const [, prefix, local, attributes] = root;
   const binding = new RegExp(`\\s${prefix ? `xmlns:${prefix.replace(/\./g, '\\.')}` : 'xmlns'}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attributes);
   return documentTypeOf(local, binding?.[1] ?? binding?.[2]);
+}
+
+/**
+ * The text without its comments, read once: what replace(/<!--[\s\S]*?-->/g, '') gave (an unclosed one
+ * and all after it kept), without the regex's search to the end from each '<!--' (8 KB of them: 20 ms).
+ */
+export function withoutComments(text: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = text.indexOf('<!--'); open >= 0; open = text.indexOf('<!--', from)) {
+    const close = text.indexOf('-->', open + 4);
+    if (close < 0) break;
+    out += text.slice(from, open);
+    from = close + 3;
+  }
+  return out + text.slice(from);
 }
 
 const segmentsOf = new Map<string, string[]>();

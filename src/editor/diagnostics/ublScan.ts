@@ -162,10 +162,23 @@ export function scanUbl(text: string): UblScan {
   const endTags = new Map<string, NextOccurrence>();
   let skipBudget = SKIP_READ_BUDGET * length;
 
-  /** Path and role of a number's element below the open elements; one shared, read-only path per place. */
+  /**
+   * Path and role of a number's element below the open elements; one shared, read-only path per place.
+   * Places are keyed by the numbers of the names (each name numbered once, as its tag is read), so a
+   * key stays short however long the names are: keyed by the names, a number below ancestors with
+   * long names cost the length of those names again, and many numbers made the scan quadratic.
+   */
   const places = new Map<string, { path: readonly string[]; role: PartyRole }>();
+  const nameIds = new Map<string, number>();
+  const idOf = (local: string): number => {
+    let id = nameIds.get(local);
+    if (id === undefined) nameIds.set(local, (id = nameIds.size));
+    return id;
+  };
+  /** The name numbers of the open elements (up to MAX_SKIP_DEPTH + 1 of them; deeper places are not keyed). */
+  const stackIds: number[] = [];
   const placeOf = (open: string[], local: string): { path: readonly string[]; role: PartyRole } => {
-    const key = `${open.slice(1).join('/')}/${local}`;
+    const key = `${stackIds.slice(1, open.length).join('/')}/${idOf(local)}`;
     let place = places.get(key);
     if (!place) {
       const path = [...open.slice(1), local];
@@ -224,6 +237,7 @@ export function scanUbl(text: string): UblScan {
       if (at < floor) return;
       if (capture && capture.depth >= at) finishCapture(capture.depth === at);
       stack.length = at;
+      if (stackIds.length > at) stackIds.length = at;
     },
     start(tag) {
       const local = text.slice(tag.localStart, tag.nameEnd);
@@ -231,7 +245,8 @@ export function scanUbl(text: string): UblScan {
         // The root decides: any other XML (a pom.xml, a .csproj) is left at once.
         if (!ROOT_NAMES.has(local)) return length;
         const prefix = tag.localStart > tag.nameStart ? text.slice(tag.nameStart, tag.localStart - 1) : '';
-        type = documentTypeOf(local, attributesOf(text, tag).get(prefix ? `xmlns:${prefix}` : 'xmlns'));
+        const xmlns = prefix ? `xmlns:${prefix}` : 'xmlns';
+        type = documentTypeOf(local, attributesOf(text, tag, xmlns).get(xmlns));
         result.documentType = type;
         if (!type) return length;
       }
@@ -243,7 +258,7 @@ export function scanUbl(text: string): UblScan {
         opened = new Capture('profile', depth, tag.lt, tag.resume);
       } else if (depth > 0 && NUMBER_ELEMENTS.has(local)) {
         const element = taxNumberElement(stack[depth - 1], local);
-        const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? attributesOf(text, tag).get('schemeID') : element.scheme);
+        const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? attributesOf(text, tag, 'schemeID').get('schemeID') : element.scheme);
         if (scheme) {
           const place = depth <= MAX_SKIP_DEPTH ? placeOf(stack, local) : { path: [local], role: 'other' as const };
           opened = new Capture('taxNumber', depth, tag.lt, tag.resume, scheme, place.role, place.path);
@@ -263,6 +278,7 @@ export function scanUbl(text: string): UblScan {
         if (skipTo !== undefined) return skipTo;
       }
       if (stack.length < MAX_OPEN_ELEMENTS) {
+        if (stack.length <= MAX_SKIP_DEPTH) stackIds.push(idOf(local));
         stack.push(local);
         capture = opened;
       }
