@@ -3,6 +3,7 @@
 // hands back complete records, so a large file never has to be one string.
 
 import { SniffingTextDecoder, StreamDecoder, type SourceEncoding } from './textDecoding';
+import { guardFormula } from './formulaGuard';
 
 export type CsvDelimiter = ',' | ';' | '\t';
 
@@ -302,12 +303,11 @@ export interface CsvWriterOptions {
   guardFormulas?: boolean;
 }
 
-const FORMULA_START = /^[=+\-@]/;
 
 /** One field, quoted only when it holds the delimiter, a quote or a line break. */
 export function formatCsvField(value: string, delimiter: CsvDelimiter = ',', guardFormulas = false): string {
   let v = value;
-  if (guardFormulas && FORMULA_START.test(v)) v = "'" + v;
+  if (guardFormulas) v = guardFormula(v);
   if (v.includes(delimiter) || v.includes('"') || v.includes('\n') || v.includes('\r')) {
     return '"' + v.replace(/"/g, '""') + '"';
   }

@@ -137,12 +137,12 @@ test('writer adds the BOM once, at the start', () => {
   assert.equal(writeCsv([['x']]).charCodeAt(0), 'x'.charCodeAt(0));
 });
 
-test('formula guard applies only when asked, and only to =, +, - and @', () => {
+test('formula guard applies only when asked, to =, +, - and @, and leaves numbers and phone numbers as they are', () => {
   const risky = ['=SUM(A1)', '+905321234567', '-2+3', '@cmd', '=1;2'];
   for (const v of risky) assert.equal(formatCsvField(v, ';'), v.includes(';') ? `"${v}"` : v, v);
   assert.equal(formatCsvField('=SUM(A1)', ';', true), "'=SUM(A1)");
-  assert.equal(formatCsvField('+905321234567', ';', true), "'+905321234567");
-  assert.equal(formatCsvField('-2+3', ';', true), "'-2+3");
+  assert.equal(formatCsvField('+905321234567', ';', true), '+905321234567');
+  assert.equal(formatCsvField('-2+A3', ';', true), "'-2+A3");
   assert.equal(formatCsvField('@cmd', ';', true), "'@cmd");
   assert.equal(formatCsvField('=1;2', ';', true), `"'=1;2"`);
   assert.equal(formatCsvField('safe=1', ';', true), 'safe=1');
