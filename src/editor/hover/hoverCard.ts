@@ -6,6 +6,7 @@ import { taxIdProblemText } from '../../domain/taxIdWording';
 import { PaletteCommands } from '../../constants';
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import type { TaxIdCheck } from '../../domain/taxId';
+import { displayText } from '../../domain/displayText';
 import { escapeMarkdown } from '../../domain/markdown';
 import type { GibPlaceholder } from '../../domain/ubl/taxSchemes';
 import type { Translator } from '../diagnostics/messages';
@@ -43,9 +44,9 @@ export interface HoverCardInput {
 /** How many alias names a line shows before it says "and N more". */
 const ALIASES_SHOWN = 3;
 
-/** A name on one line of the card: line breaks folded, markup escaped. */
+/** A name on one line of the card: bidi and control characters dropped, line breaks folded, markup escaped. */
 function inline(text: string): string {
-  return escapeMarkdown(text.replace(/[\r\n]+/g, ' '));
+  return escapeMarkdown(displayText(text));
 }
 
 function commandLink(label: string, command: string, args?: unknown): string {

@@ -150,6 +150,14 @@ test('a registry title stays one line of text: its line breaks folded, no web or
   assert.ok(renderedText(md).includes('ACME Ltd https://evil.example/x a@b.tr'));
 });
 
+test('a registry title cannot reorder what the card says: bidi and control characters are dropped', () => {
+  // U+202E turns the rest of a line around ("ACME Ltd" would read as a reversed text); U+2066 isolates.
+  const title = 'ACME\u202e dtL\u2066 Gıda\u0007';
+  const md = card({ check: checkTaxId(VKN), registry: { state: 'found', taxpayer: taxpayer([alias('urn:mail:pk@b.tr\u200f', 'PK')], title) }, online: { state: 'registered', title, aliases: [] } });
+  for (const hidden of ['\u202e', '\u2066', '\u200f', '\u0007']) assert.ok(!md.includes(hidden), JSON.stringify(md));
+  assert.ok(renderedText(md).includes('ACME dtL Gıda'));
+});
+
 test('online lines: registered, not registered, rate limited, failures', () => {
   const line = (online: HoverCardInput['online']) => renderedText(card({ check: checkTaxId(VKN), registry: { state: 'noIndex' }, online }));
   assert.ok(line({ state: 'registered', title: 'ACME', aliases: ['urn:mail:a@b.tr'] }).includes('Online: registered e-invoice user, ACME (urn:mail:a@b.tr)'));
