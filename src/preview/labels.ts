@@ -17,6 +17,7 @@ export function previewLabels(): PreviewLabels {
     'design.scriptNotRun': vscode.l10n.t('Not shown: scripts are off'),
     'design.scriptNotRunEttn': vscode.l10n.t('Not shown: scripts are off (ETTN {0})'),
     'frame.title': vscode.l10n.t('The document rendered through its design'),
+    'structured.region': vscode.l10n.t('Structured view of the document'),
     'notice.close': vscode.l10n.t('Close'),
     'noXslt.document': vscode.l10n.t("This VS Code's webview ({0}) cannot run XSLT, so the document's own design cannot be shown here. Showing the structured view."),
     'noXslt.studio': vscode.l10n.t("This VS Code's webview ({0}) cannot run XSLT, so designs cannot be rendered here. Chromium turns XSLT off from version 158 (Chrome's November 2026 release); VS Code releases built on Chromium 157 or older render designs (Help > About shows the Chromium version). The structured view works in every version."),

@@ -49,17 +49,21 @@ export function previewPage(p: PreviewPageParts): string {
     scriptUri: p.scriptUri,
     scriptNonce: p.pageNonce,
     bodyAttributes: ` class="${p.kind}" data-design-nonce="${designNonce}"`,
+    // One level-one heading (the document shown) in the toolbar, the rest in the main landmark; the
+    // structured view scrolls on its own, so it is a named region that takes the keyboard focus.
     body: `<header id="toolbar">
-<span id="title"></span>
+<h1 id="title"></h1>
 <button type="button" data-mode="design" data-label="mode.design"></button>
 <button type="button" data-mode="structured" data-label="mode.structured"></button>
 <button type="button" id="scripts" class="studio-only" aria-pressed="false" data-label="studio.scripts"></button>
 <button type="button" id="pick" class="studio-only" data-label="studio.pick"></button>
 <button type="button" id="upload" class="studio-only primary" data-label="studio.upload"></button>
 </header>
+<main id="content">
 <div id="banner" role="status" hidden></div>
 <div id="problem" role="alert" hidden></div>
 <iframe id="design" sandbox="${frameSandbox(false)}" hidden></iframe>
-<main id="structured" aria-live="polite"></main>`,
+<div id="structured" role="region" tabindex="0"></div>
+</main>`,
   });
 }

@@ -343,7 +343,7 @@ function renderStructured(model: StructuredModel): void {
   const dl = el('dl');
   for (const [k, v] of facts) if (v) dl.append(el('dt', undefined, k), el('dd', undefined, v));
   const title = [L(`kind.${model.kind}`), model.profile, model.typeCode].filter(Boolean).join(' · ');
-  const head = el('div', 'document-head', el('h1', undefined, title), dl);
+  const head = el('div', 'document-head', el('h2', 'doc-title', title), dl);
   for (const n of model.notes) head.append(el('p', 'note', n));
   for (const r of model.references) head.append(el('p', 'muted', L('doc.reference', L(`reference.${r.type}`), r.id)));
   for (const v of model.vehicles) head.append(el('p', 'muted', L('doc.vehicle', v)));
@@ -523,6 +523,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     document.body.classList.toggle('studio', message.panel === 'studio');
     for (const node of Array.from(document.querySelectorAll<HTMLElement>('[data-label]'))) node.textContent = L(node.dataset.label as string);
     frame.title = L('frame.title');
+    structured.setAttribute('aria-label', L('structured.region'));
   } else if (message?.type === 'update') {
     const started = performance.now();
     if (message.xml !== undefined) xml = message.xml;
