@@ -351,18 +351,10 @@ document.addEventListener('keydown', (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
     e.preventDefault();
     void save();
-    return;
   }
-  // Enter in a one-line field saves, as Enter accepts VS Code's own input boxes (a text area keeps its
-  // new lines, a button or a list keeps its own Enter). Escape closes nothing: an editor tab does not
-  // close on Escape in VS Code either (Ctrl+W closes it).
-  if (e.key === 'Enter' && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey && !e.isComposing) {
-    const field = e.composedPath().find((t): t is HTMLElement => t instanceof HTMLElement && t.localName === 'vscode-textfield');
-    if (field) {
-      e.preventDefault();
-      void save();
-    }
-  }
+  // Enter in a one-line field saves through the form's own submission (the fields are form-associated),
+  // as Enter accepts VS Code's own input boxes. Escape closes nothing: an editor tab does not close on
+  // Escape in VS Code either (Ctrl+W closes it).
 });
 
 vscode.postMessage({ type: 'ready' });

@@ -63,6 +63,11 @@ async function command(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/** The webview of a tab, once it is there (a panel just opened shows its webview a moment after its tab). */
+function shown(wb: Workbench, title: string): Promise<FrameLocator> {
+  return waitUntil(() => wb.webview(title).catch(() => undefined), `the webview of "${title}"`, 30_000, 500);
+}
+
 async function sandboxGet<T>(wb: Workbench, p: string): Promise<{ status: number; body: T }> {
   const response = await fetch(`${wb.sandbox!.url}${p}`, { headers: { Authorization: `Bearer ${wb.sandbox!.keys.full}`, Accept: 'application/json' } });
   return { status: response.status, body: (await response.json().catch(() => ({}))) as T };
@@ -90,7 +95,7 @@ test('keyboard only: the company form and the customer form edited and saved, a 
 
     // Company form: Tab to City, type, Tab to Save and press it; the focus goes back to the field, not the page body.
     await command(page, `Nilvera: ${nls('%command.account.openCompany%')}`);
-    let form = await wb.webview('Company Data');
+    let form = await shown(wb, 'Company Data');
     await form.locator('#field-City').waitFor();
     await tabUntil(page, form, (f) => f === 'vscode-textfield#field-City', 'the City field');
     // A key pressed right after Ctrl+A can be lost on a loaded machine: typed again until the field holds it.
@@ -116,7 +121,7 @@ test('keyboard only: the company form and the customer form edited and saved, a 
       if (checkTaxId(candidate).valid && (await sandboxGet(wb, `/general/Customers/GetCustomerInfo/${candidate}`)).status === 404) vkn = candidate;
     }
     await command(page, `Nilvera: ${nls('%command.customers.create%')}`);
-    form = await wb.webview('New Customer');
+    form = await shown(wb, 'New Customer');
     await form.locator('#field-TaxNumber').waitFor();
     await tabUntil(page, form, (f) => f === 'vscode-textfield#field-TaxNumber', 'the tax number field');
     await page.keyboard.type(vkn);
@@ -128,7 +133,7 @@ test('keyboard only: the company form and the customer form edited and saved, a 
       return r.status === 200 ? r.body : undefined;
     }, 'the new customer on the sandbox');
     assert.equal(created.Name, 'Klavye Ticaret A.Ş.');
-    form = await wb.webview('Customer: Klavye Ticaret A.Ş.');
+    form = await shown(wb, 'Customer: Klavye Ticaret A.Ş.');
     await form.locator('#status', { hasText: 'Saved.' }).waitFor();
     assert.notEqual(await focused(form), 'body#', 'after Save the focus is not left on the page body');
     await wb.screenshot('customer form saved with the keyboard');
@@ -143,7 +148,7 @@ test('keyboard only: the company form and the customer form edited and saved, a 
     await page.keyboard.press('Enter');
     await page.locator('.tabs-container .tab.active', { hasText: 'invoice-line-and-payable-totals-wrong.xml' }).first().waitFor();
     await command(page, 'Nilvera: Preview Document');
-    const preview = await wb.webview('Preview invoice-line-and-payable-totals-wrong.xml');
+    const preview = await shown(wb, 'Preview invoice-line-and-payable-totals-wrong.xml');
     await preview.locator('#structured .checks-failed').waitFor({ timeout: 30_000 });
     // Into the preview beside the editor: the second editor group's key.
     await page.keyboard.press('Control+2');
