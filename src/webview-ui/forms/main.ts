@@ -121,9 +121,9 @@ function controlFor(field: FieldSpec): Control {
     'aria-describedby': field.hint ? `${id}-hint ${id}-error` : `${id}-error`,
     ...(field.readOnly ? { readonly: '', 'aria-readonly': 'true' } : {}),
     ...(field.readOnly && (field.kind === 'select' || field.kind === 'checkbox') ? { disabled: '' } : {}),
-    // `required` reaches the input inside the element (a text box, whose role takes it); aria-required on
-    // the element itself, which has no role, would be read by nothing.
-    ...(field.rules?.includes('required') && field.kind !== 'checkbox' ? { required: '' } : {}),
+    // No aria-required on the element itself: it has no role, so nothing would read it (the input inside
+    // is in its shadow root). A required field says so in its label (vscode-label's "*"). The elements'
+    // own `required` is not used either: with it, the form re-rendered after a save lost its values.
   };
   const control = el(tag, attributes, field.kind === 'checkbox' ? field.label : undefined) as Control;
   if (field.kind === 'select') control.append(...(field.options ?? []).map((o) => el('vscode-option', { value: o.value }, o.label)));
