@@ -72,6 +72,7 @@ class Studio implements vscode.Disposable {
       xml,
       design: { origin: 'editor', text: this.design.getText(), name: documentLabel(this.design.uri) },
       mode: 'design',
+      scripts: this.panel.scriptsAllowed,
       restore: this.restoreState(this.invoice.uri),
     });
   }
@@ -129,6 +130,7 @@ export class DesignStudio implements vscode.Disposable {
       new PreviewPanel(webviewPanel, 'studio', this.extensionUri, {
         upload: () => void this.upload(created.design).catch((e: unknown) => this.report(e)),
         pickInvoice: () => void this.changeInvoice(created).catch((e: unknown) => this.report(e)),
+        scriptsChanged: () => created.refresh(),
       }),
       this.registry,
       samplesFolder(this.extensionUri),

@@ -98,7 +98,7 @@ export class DocumentPreview implements vscode.Disposable {
     const mode: ViewMode = source.text !== undefined ? 'design' : 'structured';
     // The text goes to the page only when it can render it through a design (it can be 20 MB).
     const renderable = source.text !== undefined && this.panel.capabilities?.xslt !== false;
-    this.panel.show({ source: documentLabel(doc.uri), result, xml: renderable ? text : '', design: source, mode, restore: { panel: 'document', document: doc.uri.toString() } });
+    this.panel.show({ source: documentLabel(doc.uri), result, xml: renderable ? text : '', design: source, mode, scripts: false, restore: { panel: 'document', document: doc.uri.toString() } });
   }
 
   dispose(): void {

@@ -35,6 +35,12 @@ export class PreviewPanel implements vscode.Disposable {
   readonly sentAt = new Map<number, number>();
   /** What the page said it can do, once ready. */
   capabilities: { xslt: boolean; engine: string } | undefined;
+  /**
+   * The design's scripts may run: the studio's user turned them on in this panel (for as long as it is
+   * open; a panel brought back after a window reload starts with them off). Always false in the
+   * document preview, whose designs come with other companies' invoices.
+   */
+  scriptsAllowed = false;
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
 
@@ -42,7 +48,7 @@ export class PreviewPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     readonly kind: PanelKind,
     extensionUri: vscode.Uri,
-    private readonly handlers: { upload?(): void; pickInvoice?(): void } = {},
+    private readonly handlers: { upload?(): void; pickInvoice?(): void; scriptsChanged?(): void } = {},
   ) {
     const scriptUri = prepareWebview(panel, extensionUri, 'preview').toString();
     const { cspSource } = panel.webview;
@@ -111,6 +117,15 @@ export class PreviewPanel implements vscode.Disposable {
         return;
       case 'pickInvoice':
         this.handlers.pickInvoice?.();
+        return;
+      case 'scripts':
+        if (this.kind !== 'studio') {
+          log.warn(`Preview (${this.kind}): dropped a request to run a design's scripts; only the template studio runs them.`);
+          return;
+        }
+        this.scriptsAllowed = message.allow;
+        log.info(`Template studio: the design's scripts turned ${message.allow ? 'on' : 'off'} for this panel.`);
+        this.handlers.scriptsChanged?.();
         return;
     }
   }

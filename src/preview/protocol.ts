@@ -43,6 +43,8 @@ export interface UpdateMessage {
   design: DesignSource;
   /** The mode the page shows unless the user chose another. */
   mode: ViewMode;
+  /** The design's scripts may run: only in the studio, after its user turned them on for the session. */
+  scripts: boolean;
 }
 
 export interface InitMessage {
@@ -60,7 +62,9 @@ export type PageMessage =
   | { type: 'mode'; mode: ViewMode }
   | { type: 'rendered'; seq: number; mode: ViewMode; ms: number; outcome: RenderOutcome }
   | { type: 'upload' }
-  | { type: 'pickInvoice' };
+  | { type: 'pickInvoice' }
+  /** The studio's user turned the design's scripts on or off (the host ignores it from the document preview). */
+  | { type: 'scripts'; allow: boolean };
 
 /** What a render came to, as the page reports it (tests and the benchmark read it through the host). */
 export type RenderOutcome = 'design' | 'structured' | 'designFailed' | 'noXslt';
@@ -99,13 +103,15 @@ const FIELDS: Record<PageMessage['type'], readonly string[]> = {
   rendered: ['seq', 'mode', 'ms', 'outcome'],
   upload: [],
   pickInvoice: [],
+  scripts: ['allow'],
 };
 
 function fieldProblem(name: string, value: unknown): string | undefined {
   const inRange = (max: number) => typeof value === 'number' && value >= 0 && value <= max;
   switch (name) {
     case 'xslt':
-      return typeof value === 'boolean' ? undefined : '"xslt" is not true/false';
+    case 'allow':
+      return typeof value === 'boolean' ? undefined : `"${name}" is not true/false`;
     case 'engine':
       return typeof value === 'string' && value.length <= 200 ? undefined : '"engine" is not text of up to 200 characters';
     case 'mode':

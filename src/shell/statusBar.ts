@@ -90,6 +90,8 @@ export class ShellStatusBar implements vscode.Disposable {
     const several = this.services.profiles.store.all().length > 1;
     this.environmentItem.command = several ? ProfileCommands.switch : Commands.environmentSwitch;
     this.environmentItem.tooltip = profileTooltip(label, name, several);
+    // Read out instead of the icon's name and the whole tooltip.
+    this.environmentItem.accessibilityInformation = { label: vscode.l10n.t('Nilvera environment: {0}', name !== label ? `${label}, ${name}` : label), role: 'button' };
     this.environmentItem.show();
     this.schedule();
     if (hasKey) await this.refreshCredits();
@@ -130,6 +132,7 @@ export class ShellStatusBar implements vscode.Disposable {
   private async fetchAndShow(controller: AbortController): Promise<void> {
     const environment = this.services.environment();
     this.creditsItem.text = `$(sync~spin) ${vscode.l10n.t('Credits')}`;
+    this.creditsItem.accessibilityInformation = { label: vscode.l10n.t('Nilvera credits: loading') };
     this.creditsItem.show();
     try {
       const client = await this.services.client();
@@ -139,6 +142,8 @@ export class ShellStatusBar implements vscode.Disposable {
       const threshold = readSettings().creditWarningThreshold;
       this.creditsItem.text = `$(credit-card) ${remaining === 1 ? vscode.l10n.t('{0} credit', 1) : vscode.l10n.t('{0} credits', formatCount(remaining))}`;
       this.creditsItem.tooltip = creditsTooltip(packages, environment);
+      const low = remaining < threshold;
+      this.creditsItem.accessibilityInformation = { label: low ? vscode.l10n.t('Nilvera credits: {0} remaining, below your warning threshold of {1}', formatCount(remaining), formatCount(threshold)) : vscode.l10n.t('Nilvera credits: {0} remaining', formatCount(remaining)) };
       this.creditsItem.backgroundColor = remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.lastRefresh = Date.now();
     } catch (error) {
@@ -148,6 +153,7 @@ export class ShellStatusBar implements vscode.Disposable {
       log.warn(`Credits refresh failed: ${error instanceof Error ? error.message : String(error)}`);
       this.creditsItem.text = `$(warning) ${vscode.l10n.t('Credits')}`;
       this.creditsItem.tooltip = described.text;
+      this.creditsItem.accessibilityInformation = { label: vscode.l10n.t('Nilvera credits could not be read; the tooltip says why.') };
       this.creditsItem.backgroundColor = undefined;
     } finally {
       if (this.inFlight === controller) this.inFlight = undefined;

@@ -39,6 +39,8 @@ let notice = '';
 let loadFailed = false;
 let busy = false;
 const touched = new Set<string>();
+/** The field edited last: where the focus goes back to after a save (the Save button is disabled then). */
+let lastEdited: string | undefined;
 const controls = new Map<string, Control>();
 const errorSlots = new Map<string, HTMLElement>();
 let nextRequestId = 1;
@@ -116,10 +118,12 @@ function controlFor(field: FieldSpec): Control {
     id,
     name: field.name,
     'aria-label': field.label,
-    'aria-describedby': `${id}-hint ${id}-error`,
+    'aria-describedby': field.hint ? `${id}-hint ${id}-error` : `${id}-error`,
     ...(field.readOnly ? { readonly: '', 'aria-readonly': 'true' } : {}),
     ...(field.readOnly && (field.kind === 'select' || field.kind === 'checkbox') ? { disabled: '' } : {}),
-    ...(field.rules?.includes('required') ? { 'aria-required': 'true' } : {}),
+    // No aria-required on the element itself: it has no role, so nothing would read it (the input inside
+    // is in its shadow root). A required field says so in its label (vscode-label's "*"). The elements'
+    // own `required` is not used either: with it, the form re-rendered after a save lost its values.
   };
   const control = el(tag, attributes, field.kind === 'checkbox' ? field.label : undefined) as Control;
   if (field.kind === 'select') control.append(...(field.options ?? []).map((o) => el('vscode-option', { value: o.value }, o.label)));
@@ -135,7 +139,7 @@ function render(): void {
   app.replaceChildren();
   app.removeAttribute('aria-busy');
   const header = el('header');
-  header.append(el('h1', {}, spec.title));
+  header.append(el('h1', { tabindex: '-1' }, spec.title));
   if (spec.description) header.append(el('p', { class: 'description' }, spec.description));
   app.append(header);
 
@@ -147,9 +151,12 @@ function render(): void {
     e.preventDefault();
     void save();
   });
-  for (const section of spec.sections) {
-    const group = el('section', { 'aria-labelledby': `section-${section.title}` });
-    group.append(el('h2', { id: `section-${section.title}` }, section.title));
+  const lookupField = spec.lookupField;
+  const labels = spec.labels;
+  spec.sections.forEach((section, index) => {
+    // Ids by position: a title has spaces, which an id list (aria-labelledby) cannot hold.
+    const group = el('section', { 'aria-labelledby': `section-${index}` });
+    group.append(el('h2', { id: `section-${index}` }, section.title));
     for (const field of section.fields) {
       const row = el('div', { class: `setting-item${field.readOnly ? ' read-only' : ''}`, 'data-field': field.name });
       if (field.kind !== 'checkbox') {
@@ -161,7 +168,7 @@ function render(): void {
       controls.set(field.name, control);
       const line = el('div', { class: 'control-line' });
       line.append(control);
-      if (spec.lookupField === field.name) line.append(button('lookup', spec.labels.lookup, lookupRegistry, true));
+      if (lookupField === field.name) line.append(button('lookup', labels.lookup, lookupRegistry, true));
       row.append(line);
       const error = el('div', { class: 'field-error', id: `field-${field.name}-error`, role: 'status', 'aria-live': 'polite' });
       errorSlots.set(field.name, error);
@@ -170,7 +177,7 @@ function render(): void {
     }
     for (const line of section.info ?? []) group.append(el('div', { class: 'info-line' }, line));
     form.append(group);
-  }
+  });
   app.append(form);
 
   const footer = el('div', { class: 'actions' });
@@ -232,6 +239,7 @@ function update(): void {
 
 function onInput(name: string, value: string | boolean): void {
   values = { ...values, [name]: value };
+  lastEdited = name;
   touched.add(name);
   delete serverFieldErrors[name];
   notice = '';
@@ -247,6 +255,9 @@ async function save(): Promise<void> {
   if (answer.ok) {
     applyLoaded(answer.spec, answer.values);
     notice = answer.notice ?? spec.labels.saved;
+    update();
+    focusAfterSave();
+    return;
   } else {
     serverFieldErrors = answer.fieldErrors;
     formErrors = answer.formErrors;
@@ -254,6 +265,17 @@ async function save(): Promise<void> {
     if (firstField) controls.get(firstField)?.focus();
   }
   update();
+}
+
+/**
+ * After a save the Save button is disabled, and a disabled button loses the focus to the page: it goes
+ * back to the field edited last (the settings editor keeps it there too), else to the first field. The
+ * status line ("Saved.") is announced by its live region.
+ */
+function focusAfterSave(): void {
+  const editable = (c: Control | undefined) => c && !c.disabled && !c.hasAttribute('readonly') && !c.classList.contains('readonly-value');
+  const target = [lastEdited && controls.get(lastEdited), ...controls.values()].find((c) => editable(c || undefined));
+  (target || document.querySelector<HTMLElement>('h1'))?.focus();
 }
 
 async function reload(): Promise<void> {
@@ -330,6 +352,9 @@ document.addEventListener('keydown', (e) => {
     e.preventDefault();
     void save();
   }
+  // Enter in a one-line field saves through the form's own submission (the fields are form-associated),
+  // as Enter accepts VS Code's own input boxes. Escape closes nothing: an editor tab does not close on
+  // Escape in VS Code either (Ctrl+W closes it).
 });
 
 vscode.postMessage({ type: 'ready' });

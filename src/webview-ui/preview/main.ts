@@ -1,11 +1,13 @@
 // The page of a preview panel. It shows a UBL-TR document either through a design (XSLT, run by the
 // webview's own XSLTProcessor) inside a sandboxed frame, or as the structured view the host computed.
-// The design's output never enters this page: it goes into <iframe sandbox="allow-scripts" srcdoc>,
-// an opaque origin that cannot reach into this page, VS Code's messaging or the network (this page's policy,
-// which the frame inherits, and the frame's own both say default-src 'none'). The design's inline
-// scripts carry the design nonce, the only way they run; this page's own script has another one.
+// The design's output never enters this page: it goes into <iframe sandbox srcdoc>, an opaque origin
+// that cannot reach into this page, VS Code's messaging or the network (this page's policy, which the
+// frame inherits, and the frame's own both say default-src 'none'). The frame has no permissions: the
+// design's scripts are taken out and could not run anyway, so WebRTC, which no policy stops, is out of
+// reach too. Only in the studio, when its user turns them on, does the frame get allow-scripts and the
+// design's inline scripts the design nonce (this page's own script has another one).
 import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
-import { FRAME_POLICY } from '../../preview/page';
+import { framePolicy, frameSandbox } from '../../preview/page';
 import type { HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
 import type { PartyRole } from '../../domain/ubl/documentTypes';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
@@ -88,7 +90,7 @@ function money(a: Amount | undefined): string {
 
 // ---- the design --------------------------------------------------------------------------------
 
-type DesignRender = { ok: true; html: string } | { ok: false; title: string; detail: string[] };
+type DesignRender = { ok: true; html: string; scriptsLeftOut: number } | { ok: false; title: string; detail: string[] };
 
 function parserError(doc: Document): string | undefined {
   const error = doc.getElementsByTagName('parsererror')[0];
@@ -108,7 +110,7 @@ function causeText(c: DesignCause): string {
 }
 
 /** Runs the design on the document: the frame's HTML, or what went wrong as the engine and the text tell it. */
-function transform(xmlText: string, designText: string): DesignRender {
+function transform(xmlText: string, designText: string, scripts: boolean, ettn: string | undefined): DesignRender {
   const parser = new DOMParser();
   const stylesheet = parser.parseFromString(designText, 'application/xml');
   const designError = parserError(stylesheet);
@@ -129,16 +131,32 @@ function transform(xmlText: string, designText: string): DesignRender {
     const causes = likelyCauses(designText).map(causeText);
     return { ok: false, title: L('design.failed'), detail: [L('design.noResult'), ...(causes.length ? [L('design.likelyCauses'), ...causes] : [L('design.noCause')])] };
   }
-  return { ok: true, html: frameDocument(output) };
+  return { ok: true, ...frameDocument(output, scripts, ettn) };
 }
 
-/** The frame's document: the output with the frame's policy first, the design's scripts allowed by nonce. */
-function frameDocument(output: Document): string {
+/**
+ * Before the design's scripts run (studio, scripts on): takes WebRTC (every RTC… interface) away from
+ * the frame's window, which stops a script that calls it directly. It is no guarantee (README says so):
+ * a script can read the nonce from its own element and run a script in a frame it makes, whose window
+ * is new; the guarantee is the frame without scripts.
+ */
+const WEBRTC_GUARD = `(function(){for(var n of Object.getOwnPropertyNames(window))if(/^(webkit)?RTC/.test(n))try{delete window[n];}catch(e){}})();`;
+
+/** Link relations that open connections CSP may not cover (preconnect, DNS prefetch) or fetch ahead: taken out. */
+const isKeptLink = (link: Element) => (link.getAttribute('rel') ?? '').trim().toLowerCase() === 'stylesheet';
+
+/**
+ * The frame's document: the output with the frame's policy first. Without scripts, each script is
+ * taken out; one in the body leaves a mark where it stood (what it would have drawn, such as the QR
+ * code, is not shown), with the document's ETTN, which such codes carry. With scripts (studio, on),
+ * they carry the design nonce, after the WebRTC guard.
+ */
+function frameDocument(output: Document, scripts: boolean, ettn: string | undefined): { html: string; scriptsLeftOut: number } {
   const root = output.documentElement;
   if (root.localName.toLowerCase() !== 'html') {
     // XML or text output: shown as text.
     const pre = `<pre>${new XMLSerializer().serializeToString(output).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string)}</pre>`;
-    return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${FRAME_POLICY}"></head><body>${pre}</body></html>`;
+    return { html: `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${framePolicy(false)}"></head><body>${pre}</body></html>`, scriptsLeftOut: 0 };
   }
   let head = output.querySelector('head');
   if (!head) {
@@ -146,14 +164,36 @@ function frameDocument(output: Document): string {
     root.insertBefore(head, root.firstChild);
   }
   // A refresh would navigate the frame away (and be blocked): the preview keeps the design's page.
-  for (const meta of Array.from(output.querySelectorAll('meta[http-equiv]'))) if (/refresh|content-security-policy/i.test(meta.getAttribute('http-equiv') ?? '')) meta.remove();
+  for (const meta of Array.from(output.querySelectorAll('meta[http-equiv]'))) if (/refresh|content-security-policy|dns-prefetch/i.test(meta.getAttribute('http-equiv') ?? '')) meta.remove();
   for (const base of Array.from(output.querySelectorAll('base'))) base.remove();
-  for (const script of Array.from(output.querySelectorAll('script'))) script.setAttribute('nonce', designNonce);
+  for (const link of Array.from(output.querySelectorAll('link'))) if (!isKeptLink(link)) link.remove();
+  const found = Array.from(output.querySelectorAll('script'));
+  if (scripts) {
+    for (const script of found) script.setAttribute('nonce', designNonce);
+    const guard = output.createElement('script');
+    guard.setAttribute('nonce', designNonce);
+    guard.textContent = WEBRTC_GUARD;
+    head.insertBefore(guard, head.firstChild);
+  } else {
+    for (const script of found) {
+      if (output.body?.contains(script)) {
+        const mark = output.createElement('span');
+        mark.setAttribute('data-nilvera', 'script-not-run');
+        mark.setAttribute('style', 'display:inline-block;border:1px dashed #888;padding:2px 6px;margin:2px;font:12px sans-serif;color:#333;background:#fff');
+        mark.textContent = ettn ? L('design.scriptNotRunEttn', ettn) : L('design.scriptNotRun');
+        script.replaceWith(mark);
+      } else script.remove();
+    }
+  }
+  const noDnsPrefetch = output.createElement('meta');
+  noDnsPrefetch.setAttribute('http-equiv', 'x-dns-prefetch-control');
+  noDnsPrefetch.setAttribute('content', 'off');
+  head.insertBefore(noDnsPrefetch, head.firstChild);
   const policy = output.createElement('meta');
   policy.setAttribute('http-equiv', 'Content-Security-Policy');
-  policy.setAttribute('content', FRAME_POLICY);
+  policy.setAttribute('content', framePolicy(scripts));
   head.insertBefore(policy, head.firstChild);
-  return `<!DOCTYPE html>${root.outerHTML}`;
+  return { html: `<!DOCTYPE html>${root.outerHTML}`, scriptsLeftOut: scripts ? 0 : found.length };
 }
 
 // ---- the structured view -------------------------------------------------------------------------
@@ -303,7 +343,7 @@ function renderStructured(model: StructuredModel): void {
   const dl = el('dl');
   for (const [k, v] of facts) if (v) dl.append(el('dt', undefined, k), el('dd', undefined, v));
   const title = [L(`kind.${model.kind}`), model.profile, model.typeCode].filter(Boolean).join(' · ');
-  const head = el('div', 'document-head', el('h1', undefined, title), dl);
+  const head = el('div', 'document-head', el('h2', 'doc-title', title), dl);
   for (const n of model.notes) head.append(el('p', 'note', n));
   for (const r of model.references) head.append(el('p', 'muted', L('doc.reference', L(`reference.${r.type}`), r.id)));
   for (const v of model.vehicles) head.append(el('p', 'muted', L('doc.vehicle', v)));
@@ -376,6 +416,15 @@ function setModeButtons(mode: ViewMode, designPossible: boolean): void {
   }
 }
 
+/** The studio's switch for the design's scripts: pressed while they run. */
+function setScriptsButton(on: boolean, designPossible: boolean): void {
+  const button = $<HTMLButtonElement>('scripts');
+  button.setAttribute('aria-pressed', String(on));
+  button.classList.toggle('active', on);
+  button.disabled = !designPossible;
+  button.title = L('studio.scriptsHint');
+}
+
 /** Shows one of the page's three areas: the design's frame, the structured view, or why the design failed. */
 function display(area: HTMLElement): void {
   for (const a of [frame, structured, problem]) a.hidden = a !== area;
@@ -399,6 +448,9 @@ function show(update: UpdateMessage, started = performance.now()): void {
   }
   if (designText === undefined && update.design.origin === 'embedded' && update.design.problem && update.design.problem !== 'none') notices.push({ text: L(`design.${update.design.problem}`) });
   setModeButtons(mode, designPossible);
+  // The design's scripts run only in the studio, and only when its user turned them on.
+  const scripts = init?.panel === 'studio' && update.scripts && designNonce !== '';
+  setScriptsButton(scripts, designPossible);
   problem.replaceChildren();
 
   if (!result.ok && (mode === 'structured' || result.reason === 'notUbl')) {
@@ -417,8 +469,10 @@ function show(update: UpdateMessage, started = performance.now()): void {
   }
   const references = externalReferences(designText);
   if (references.length > 0) notices.push({ text: L('design.references', references.slice(0, 5).join(', ')) });
+  const rendered = transform(xml, designText, scripts, result.ok ? result.model.uuid : undefined);
+  if (rendered.ok && rendered.scriptsLeftOut > 0) notices.push({ text: L(init?.panel === 'studio' ? 'design.scriptsOffStudio' : 'design.scriptsOff', rendered.scriptsLeftOut) });
+  if (scripts) notices.push({ text: L('design.scriptsOn') });
   setBanner(notices);
-  const rendered = transform(xml, designText);
   if (!rendered.ok) {
     display(problem);
     const toStructured = el('button', 'secondary', L('mode.structured'));
@@ -428,6 +482,8 @@ function show(update: UpdateMessage, started = performance.now()): void {
     return;
   }
   display(frame);
+  // The sandbox is read when the frame navigates, which setting srcdoc does.
+  frame.setAttribute('sandbox', frameSandbox(scripts));
   frame.onload = () => {
     frame.onload = null;
     report(update.seq, 'design', started, 'design');
@@ -451,6 +507,10 @@ for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>('[d
 }
 $<HTMLButtonElement>('upload').addEventListener('click', () => vscode.postMessage({ type: 'upload' }));
 $<HTMLButtonElement>('pick').addEventListener('click', () => vscode.postMessage({ type: 'pickInvoice' }));
+$<HTMLButtonElement>('scripts').addEventListener('click', (event) => {
+  const on = (event.currentTarget as HTMLElement).getAttribute('aria-pressed') === 'true';
+  vscode.postMessage({ type: 'scripts', allow: !on });
+});
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   // Only VS Code speaks to this page: its messages come from this page's own origin. The design's frame
@@ -463,6 +523,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     document.body.classList.toggle('studio', message.panel === 'studio');
     for (const node of Array.from(document.querySelectorAll<HTMLElement>('[data-label]'))) node.textContent = L(node.dataset.label as string);
     frame.title = L('frame.title');
+    structured.setAttribute('aria-label', L('structured.region'));
   } else if (message?.type === 'update') {
     const started = performance.now();
     if (message.xml !== undefined) xml = message.xml;

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkPreviewMessage, restoreStateOf } from '../../../src/preview/protocol';
-import { FRAME_POLICY, previewPage, previewPolicy } from '../../../src/preview/page';
+import { framePolicy, frameSandbox, previewPage, previewPolicy } from '../../../src/preview/page';
 import { externalReferences, likelyCauses } from '../../../src/preview/designDiagnosis';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
@@ -22,6 +22,7 @@ test('page messages: the five known shapes pass, rebuilt from their checked fiel
   assert.deepEqual(ok({ type: 'rendered', seq: 3, mode: 'design', ms: 12.5, outcome: 'designFailed' }), { type: 'rendered', seq: 3, mode: 'design', ms: 12.5, outcome: 'designFailed' });
   assert.deepEqual(ok({ type: 'upload' }), { type: 'upload' });
   assert.deepEqual(ok({ type: 'pickInvoice' }), { type: 'pickInvoice' });
+  assert.deepEqual(ok({ type: 'scripts', allow: true }), { type: 'scripts', allow: true });
 });
 
 test('page messages: anything else is dropped with a reason that names no value', () => {
@@ -36,6 +37,8 @@ test('page messages: anything else is dropped with a reason that names no value'
     [{ type: 'ready', xslt: 'yes', engine: 'x' }, /"xslt" is not true\/false/],
     [{ type: 'ready', xslt: true, engine: 'x'.repeat(201) }, /"engine" is not text/],
     [{ type: 'ready', xslt: true }, /missing field\(s\) engine in "ready"/],
+    [{ type: 'scripts', allow: 'yes' }, /"allow" is not true\/false/],
+    [{ type: 'scripts' }, /missing field\(s\) allow in "scripts"/],
     [{ type: 'mode', mode: 'raw-html' }, /"mode" is not a view mode/],
     [{ type: 'rendered', seq: -1, mode: 'design', ms: 1, outcome: 'design' }, /"seq"/],
     [{ type: 'rendered', seq: 1.5, mode: 'design', ms: 1, outcome: 'design' }, /"seq"/],
@@ -73,17 +76,27 @@ test('restore state: taken from the page\'s state for its own panel kind, with U
   ] as Array<[unknown, 'document' | 'studio']>) assert.equal(restoreStateOf(state, kind), undefined, JSON.stringify(state));
 });
 
-test('the page and its policies: nothing from the network, scripts only by nonce, the design frame sandboxed', () => {
+test('the page and its policies: nothing from the network, scripts only by nonce, the design frame sandboxed without scripts', () => {
   const html = previewPage({ kind: 'studio', title: 'Design <x>', language: 'tr', cspSource: 'https://*.vscode-cdn.net', scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/preview/main.js', pageNonce: 'PAGE', designNonce: 'DESIGN' });
   const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
   assert.equal(policy, "default-src 'none'; script-src 'nonce-PAGE' 'nonce-DESIGN'; style-src https://*.vscode-cdn.net 'unsafe-inline'; img-src https://*.vscode-cdn.net data:; font-src https://*.vscode-cdn.net; connect-src 'none'; form-action 'none'; base-uri 'none'");
   assert.equal(policy, previewPolicy('https://*.vscode-cdn.net', 'PAGE', 'DESIGN'));
-  // Scripts only: no same-origin, popups, forms, modals or top navigation for the design.
-  assert.deepEqual([...html.matchAll(/<iframe[^>]*>/g)].map((m) => m[0]), ['<iframe id="design" sandbox="allow-scripts" hidden>']);
+  // No permission at all until the studio's user turns scripts on: no scripts, same-origin, popups, forms, modals or top navigation.
+  assert.deepEqual([...html.matchAll(/<iframe[^>]*>/g)].map((m) => m[0]), ['<iframe id="design" sandbox="" hidden>']);
   assert.deepEqual([...html.matchAll(/<script[^>]*>/g)].map((m) => m[0]), ['<script nonce="PAGE" src="https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/preview/main.js">'], 'one script, with the page nonce');
   assert.match(html, /<body class="studio" data-design-nonce="DESIGN">/);
   assert.match(html, /<title>Design &lt;x&gt;<\/title>/);
-  assert.equal(FRAME_POLICY, "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'");
+  assert.equal(frameSandbox(false), '');
+  assert.equal(frameSandbox(true), 'allow-scripts');
+  assert.equal(framePolicy(false), "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'none'; webrtc 'block'");
+  assert.equal(framePolicy(true), "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; webrtc 'block'");
+});
+
+test('the document preview never lists a design nonce: an invoice\'s design cannot run a script there', () => {
+  const html = previewPage({ kind: 'document', title: 'Preview', language: 'en', cspSource: 'https://x', scriptUri: 'https://x/main.js', pageNonce: 'PAGE', designNonce: 'DESIGN' });
+  assert.ok(!html.includes('DESIGN'), html);
+  assert.match(html, /script-src 'nonce-PAGE'; /);
+  assert.match(html, /<body class="document" data-design-nonce="">/);
 });
 
 test('a failed transform: XPath 2.0 functions, undeclared variables and a terminating message, with their lines', () => {
