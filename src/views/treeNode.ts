@@ -30,7 +30,7 @@ export abstract class TreeNode {
 }
 
 /** What a row shows besides its label. */
-export type ItemParts = Pick<vscode.TreeItem, 'description' | 'tooltip' | 'contextValue' | 'command' | 'checkboxState'>
+export type ItemParts = Pick<vscode.TreeItem, 'description' | 'tooltip' | 'contextValue' | 'command' | 'checkboxState' | 'accessibilityInformation'>
   & { icon?: vscode.ThemeIcon; collapsible?: vscode.TreeItemCollapsibleState };
 
 /** A leaf that only shows a text (an empty list, a value). */

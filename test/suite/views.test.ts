@@ -622,6 +622,17 @@ suite('Sidebar trees', function () {
     assert.equal((await state()).mailing.find((m) => m.ModuleID === 'Portal')!.IsActive, !emailWas);
     const refreshed = await group('mailing');
     assert.equal(description(refreshed.find((m) => label(m) === 'WhatsApp')!), !was ? 'on' : 'off');
+    // A screen reader hears each row's channel and state, and the checkbox has a name (issue 41).
+    const servedMailing = (await state()).mailing;
+    for (const row of refreshed) {
+      const item = row.treeItem();
+      const setting = servedMailing.find((m) => row.id.endsWith(`mailing-${m.ModuleID}`))!;
+      assert.match(item.accessibilityInformation?.label ?? '', new RegExp(`^${label(row)} sending: ${setting.IsActive ? 'on' : 'off'}\\. `), label(row));
+      const box = item.checkboxState;
+      if (box !== undefined) assert.equal(typeof box === 'object' ? box.accessibilityInformation?.label : undefined, `${label(row)} sending`);
+    }
+    assert.ok(refreshed.some((r) => label(r) === 'SMS' && /^SMS sending: (on|off)\. /.test(r.treeItem().accessibilityInformation?.label ?? '')), 'the SMS row says SMS and its state');
+    for (const row of alertRows) assert.match(row.treeItem().accessibilityInformation?.label ?? '', /^(Error|Warning|Information): /);
   });
 
   test('account view: one refresh button, which reloads the tree and the status bar credits', async () => {

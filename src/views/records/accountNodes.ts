@@ -41,17 +41,28 @@ export class MailingNode extends TreeNode {
     const s = this.setting;
     const label = s.ModuleID === 'Portal' ? vscode.l10n.t('E-mail') : s.ModuleID === 'Sms' ? vscode.l10n.t('SMS') : s.ModuleID === 'WhatsApp' ? 'WhatsApp' : textOr(s.ModuleID, Missing.name);
     const description = s.IsActive ? vscode.l10n.t('on') : vscode.l10n.t('off');
+    // What a screen reader says: the channel, whether sending is on, and what can be done with the row
+    // (the tooltip alone named neither the channel's state nor, for SMS, the channel).
+    const spoken = s.IsActive ? vscode.l10n.t('{0} sending: on', label) : vscode.l10n.t('{0} sending: off', label);
     if (!this.toggleable) {
       const icon = new vscode.ThemeIcon(s.IsActive ? 'pass-filled' : 'circle-large-outline');
       const tooltip = vscode.l10n.t('This setting cannot be changed through the API.');
-      return this.item(label, { description, icon, contextValue: 'mailing', tooltip });
+      const accessibilityInformation = { label: `${spoken}. ${tooltip}` };
+      return this.item(label, { description, icon, contextValue: 'mailing', tooltip, accessibilityInformation });
     }
     const tooltip = s.IsActive ? vscode.l10n.t('Untick to turn {0} sending off.', label) : vscode.l10n.t('Tick to turn {0} sending on.', label);
     // A checkbox (the account view handles its changes): ticked = sending on.
     const state = s.IsActive ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
-    const checkboxState = { state, tooltip };
-    return this.item(label, { description, contextValue: 'mailing.toggleable', checkboxState, tooltip });
+    const checkboxState = { state, tooltip, accessibilityInformation: { label: vscode.l10n.t('{0} sending', label), role: 'checkbox' } };
+    const accessibilityInformation = { label: `${spoken}. ${tooltip}` };
+    return this.item(label, { description, contextValue: 'mailing.toggleable', checkboxState, tooltip, accessibilityInformation });
   }
+}
+
+function alertSeverity(type: AlertResponse['Type']): string {
+  if (type === 'Error') return vscode.l10n.t('Error');
+  if (type === 'Warning') return vscode.l10n.t('Warning');
+  return vscode.l10n.t('Information');
 }
 
 function alertIcon(type: AlertResponse['Type']): vscode.ThemeIcon {
@@ -161,7 +172,13 @@ export class AccountRoot extends ParentNode {
         notOffered: () => vscode.l10n.t('This server does not offer alerts'),
         fetch: async () => (await c()).account.alerts(),
         toNode: (a, p) =>
-          value(p, `alert-${a.ID}`, textOr(a.Message, Missing.message), datePart(a.CreationDate), { icon: alertIcon(a.Type), contextValue: `alert.${a.Type}`, tooltip: textOr(a.Message, Missing.message) }),
+          value(p, `alert-${a.ID}`, textOr(a.Message, Missing.message), datePart(a.CreationDate), {
+            icon: alertIcon(a.Type),
+            contextValue: `alert.${a.Type}`,
+            tooltip: textOr(a.Message, Missing.message),
+            // The severity is only an icon's colour on screen: a screen reader hears it.
+            accessibilityInformation: { label: `${alertSeverity(a.Type)}: ${textOr(a.Message, Missing.message)}, ${datePart(a.CreationDate)}` },
+          }),
       }),
       group<CampaignResponse>('campaigns', 'megaphone', {
         label: () => vscode.l10n.t('Campaigns'),
