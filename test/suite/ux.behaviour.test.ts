@@ -248,20 +248,6 @@ suite('UX: nothing where it is not wanted, consistent interaction', function () 
     assert.equal(selectionHasTaxNumber(await select(list, '4540536920\n1234567890')), true, 'a file named for tax numbers');
   });
 
-  test('"Switch Environment" writes to the scope in force: a workspace value no longer overrides it silently', async () => {
-    await config().update(Settings.environment, 'test', vscode.ConfigurationTarget.Workspace);
-    try {
-      await vscode.commands.executeCommand('nilvera.environment.switch', 'production');
-      const inspected = config().inspect<string>(Settings.environment);
-      assert.equal(inspected?.workspaceValue, 'production', 'written where the value in force lives');
-      assert.equal(api.testing.services.environment(), 'production', 'the switch took effect');
-    } finally {
-      await config().update(Settings.environment, undefined, vscode.ConfigurationTarget.Workspace);
-    }
-    // Without a workspace value the choice stays a user setting.
-    await vscode.commands.executeCommand('nilvera.environment.switch', 'test');
-    assert.equal(config().inspect<string>(Settings.environment)?.workspaceValue, undefined);
-    assert.equal(config().inspect<string>(Settings.environment)?.globalValue, 'test');
-    await useSandboxEnvironment(api, sandbox);
-  });
+  // Where Switch Environment writes (user settings only, never a workspace's file) and what it says when a
+  // workspace's value overrides the choice: test/suite/workspaceSettings.test.ts.
 });

@@ -102,7 +102,7 @@ suite('Workbooks (.xlsx): import, rejected rows, exports', function () {
     const rejected = await (await readWorkbook(fs.readFileSync(rejectedFile))).readSheet();
     assert.deepEqual(rejected.rows.map((r) => r.cells.map((c) => c.text)), [
       ['Ünvan', 'VKN/TCKN', 'İl', 'Reason'],
-      [hostile, '1234567891', 'İstanbul', 'Tax number 1234567891: bad VKN checksum (the first digits call for 0 at the end).'],
+      [hostile, '1234567891', 'İstanbul', 'Invalid VKN 1234567891: the 10th digit should be 0 for these first nine digits.'],
     ]);
     assert.deepEqual(rejected.rows[1].cells.map((c) => c.kind), ['text', 'text', 'text', 'text'], 'text cells: the formula is never run');
   });
