@@ -102,6 +102,10 @@ function button(id: string, label: string, onClick: () => Promise<void>, seconda
 /** The element of each field kind; text, password and date fields are text fields. */
 const TAGS = { checkbox: 'vscode-checkbox', select: 'vscode-single-select', textarea: 'vscode-textarea' } as const;
 
+function isRequired(field: FieldSpec): boolean {
+  return !field.readOnly && (field.rules?.includes('required') ?? false);
+}
+
 function controlFor(field: FieldSpec): Control {
   const id = `field-${field.name}`;
   if (field.readOnly && (field.kind === 'text' || field.kind === 'textarea')) {
@@ -118,12 +122,13 @@ function controlFor(field: FieldSpec): Control {
     id,
     name: field.name,
     'aria-label': field.label,
-    'aria-describedby': field.hint ? `${id}-hint ${id}-error` : `${id}-error`,
+    'aria-describedby': [field.hint ? `${id}-hint` : '', isRequired(field) ? `${id}-required` : '', `${id}-error`].filter(Boolean).join(' '),
     ...(field.readOnly ? { readonly: '', 'aria-readonly': 'true' } : {}),
     ...(field.readOnly && (field.kind === 'select' || field.kind === 'checkbox') ? { disabled: '' } : {}),
     // No aria-required on the element itself: it has no role, so nothing would read it (the input inside
-    // is in its shadow root). A required field says so in its label (vscode-label's "*"). The elements'
-    // own `required` is not used either: with it, the form re-rendered after a save lost its values.
+    // is in its shadow root). A required field shows "*" in its label (vscode-label) and is described as
+    // required by a hidden line (`<id>-required`). The elements' own `required` is not used either: with
+    // it, the form re-rendered after a save lost its values.
   };
   const control = el(tag, attributes, field.kind === 'checkbox' ? field.label : undefined) as Control;
   if (field.kind === 'select') control.append(...(field.options ?? []).map((o) => el('vscode-option', { value: o.value }, o.label)));
@@ -164,6 +169,7 @@ function render(): void {
         row.append(el('vscode-label', { for: `field-${field.name}`, ...required }, field.label));
       }
       if (field.hint) row.append(el('div', { class: 'hint', id: `field-${field.name}-hint` }, field.hint));
+      if (isRequired(field)) row.append(el('span', { class: 'visually-hidden', id: `field-${field.name}-required` }, labels.messages.required));
       const control = controlFor(field);
       controls.set(field.name, control);
       const line = el('div', { class: 'control-line' });

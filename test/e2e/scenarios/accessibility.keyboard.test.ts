@@ -123,6 +123,10 @@ test('keyboard only: the company form and the customer form edited and saved, a 
     await command(page, `Nilvera: ${nls('%command.customers.create%')}`);
     form = await shown(wb, 'New Customer');
     await form.locator('#field-TaxNumber').waitFor();
+    // A required field is described as required to a screen reader, not only by the label's "*".
+    const describedBy = ((await form.locator('#field-TaxNumber').getAttribute('aria-describedby')) ?? '').split(' ');
+    const descriptions = await Promise.all(describedBy.map(async (id) => (await form.locator(`[id="${id}"]`).textContent()) ?? ''));
+    assert.ok(descriptions.includes('This field is required.'), `the tax number's description: ${JSON.stringify(descriptions)}`);
     await tabUntil(page, form, (f) => f === 'vscode-textfield#field-TaxNumber', 'the tax number field');
     await page.keyboard.type(vkn);
     await tabUntil(page, form, (f) => f === 'vscode-textfield#field-Name', 'the name field');
