@@ -98,7 +98,7 @@ test('check a tax number: a wrong digit is refused while typing; registered and 
   const box = page.locator('.quick-input-widget .quick-input-box input');
   await box.waitFor({ state: 'visible' });
   await box.fill(wrong);
-  await page.locator('.quick-input-widget .quick-input-message', { hasText: `should end in ${row.TaxNumber[9]}` }).waitFor();
+  await page.locator('.quick-input-widget .quick-input-message', { hasText: `the 10th digit should be ${row.TaxNumber[9]}` }).waitFor();
   await wb.screenshot('wrong check digit refused while typing');
   await box.fill(row.TaxNumber);
   await box.press('Enter');

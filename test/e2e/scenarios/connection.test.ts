@@ -37,7 +37,7 @@ test('Check Connection shows its report rendered, a warning for the row that dif
     assert.doesNotMatch(rendered, /\|---\|/, 'no Markdown table source in the rendered report');
     assert.ok(!rendered.includes(wb.sandbox!.keys.full), 'no key in the report');
     const warning = await waitUntil(async () => (await wb.notifications()).find((n) => /differs from both sandbox profiles/.test(n)), 'the summary notification');
-    assert.match(warning, /1 registryLookupMissing/);
+    assert.match(warning, /in 1 row\(s\): registryLookupMissing\./);
     await wb.screenshot('report rendered, with the warning');
 
     // "Copy Report" in the preview's title bar, and the source one click away.

@@ -66,7 +66,7 @@ test('despatch advice: squiggles under the buyer, seller and driver numbers, Pro
   await goTo(236, 28);
   await activeEditor().locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
   const driver = await hoverText('12345678951', /Invalid TCKN 12345678951/);
-  assert.match(driver, /the 10th and 11th digits should be 50 for these first nine digits/);
+  assert.match(driver, /the 11th digit should be 0 for these first ten digits/);
   await wb.screenshot('driver TCKN squiggle with its message');
 
   // The buyer's wrong VKN.

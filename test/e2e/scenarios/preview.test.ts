@@ -270,7 +270,7 @@ test("the structured view says what the editor says: the goods owner on an HKS l
     await owners.first().waitFor({ timeout: 30_000 });
     assert.deepEqual((await owners.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), [
       'Owner of the goods: MALSAHIBIVKNTCKN 23456789138 ✓ valid TCKN',
-      'Owner of the goods: MALSAHIBIVKNTCKN 45678912317 ✗ Invalid TCKN 45678912317: the 10th and 11th digits should be 16 for these first nine digits.',
+      'Owner of the goods: MALSAHIBIVKNTCKN 45678912317 ✗ Invalid TCKN 45678912317: the 11th digit should be 6 for these first ten digits.',
     ]);
     await hks.locator('#structured h2', { hasText: 'Lines' }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
     await wb.screenshot('structured view: the owner of the goods checked on each HKS line');
