@@ -186,3 +186,16 @@ test("GİB's placeholders: the card says what they stand for instead of a check 
   const tckn = renderedText(card({ check: checkTaxId('11111111111'), placeholder: { value: '11111111111', kind: 'TCKN', standsFor: 'foreignOrUnidentifiedPerson' } }));
   assert.ok(tckn.startsWith('TCKN — GİB placeholder 11111111111') && tckn.includes('foreign or unidentified person'), tckn);
 });
+
+test('a card reads in order for a screen reader: what the number is, why, the registry, the online answer, then the actions; one paragraph each, no table or heading', () => {
+  const t = taxpayer([alias('urn:mail:defaultpk@acme.com.tr', 'PK')]);
+  const md = card({ check: checkTaxId(VKN), registry: { state: 'found', taxpayer: t }, online: { state: 'registered', title: 'ACME', aliases: ['urn:mail:a@b.tr'] } });
+  const html = markdown.render(md);
+  assert.ok(!/<table|<h\d|<li/.test(html), html);
+  const text = renderedText(md);
+  const order = ['VKN', VKN, 'ACME Yazılım A.Ş.', 'Registered e-invoice user.', 'Online: registered e-invoice user', 'Check online', 'Copy'].map((part) => text.indexOf(part));
+  assert.ok(order.every((at) => at >= 0), `${JSON.stringify(order)} in ${text}`);
+  assert.deepEqual(order, [...order].sort((a, b) => a - b), `read out of order: ${text}`);
+  const invalid = renderedText(card({ check: checkTaxId(VKN.slice(0, 9) + String((Number(VKN[9]) + 1) % 10)) }));
+  assert.ok(invalid.indexOf('invalid') < invalid.indexOf('the 10th digit should be') && invalid.indexOf('the 10th digit should be') < invalid.indexOf('Copy'), invalid);
+});
