@@ -82,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): PublicExports | Nilv
   setTimeout(() => void state.refresh(), 0);
   timing.mark('walkthrough progress');
 
+  // Any other extension can read this (getExtension(id).exports): extensionExports hands out `testing` only
+  // when context.extensionMode is ExtensionMode.Test (test/suite/hostileExtension.test.ts holds it).
   return extensionExports(context.extensionMode, { activationMs: timing.totalMs, activationSteps: timing.steps }, () => ({
     services: shell,
     state,

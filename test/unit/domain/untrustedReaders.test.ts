@@ -15,8 +15,9 @@
 // Times of n and 2n are judged in `npm run bench -- adversarial`, not here.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread } from 'node:worker_threads';
 import fc from 'fast-check';
+import { runInWorker, serveReproductions } from '../../support/workerReproductions';
 import { CsvError, CsvReader, parseCsv, type CsvRecord } from '../../../src/domain/csv';
 import { scanCsv } from '../../../src/domain/csvScan';
 import { parseRegistryXml, RegistryXmlError, RegistryXmlParser, type Taxpayer } from '../../../src/domain/registryXml';
@@ -41,30 +42,7 @@ const REPRODUCTIONS: Record<string, () => unknown> = {
   registryDeclarations: () => parseRegistryXml(`<UserList>${'<!x>'.repeat(2_000_000)}</UserList>`),
 };
 
-if (!isMainThread) {
-  REPRODUCTIONS[(workerData as { reproduction: string }).reproduction]();
-  parentPort?.postMessage('finished');
-}
-
-/** Runs a reproduction in a worker; 'finished', or 'still running' after `ms` (the worker is then ended). */
-function runInWorker(reproduction: string, ms: number): Promise<'finished' | 'still running'> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(__filename, { workerData: { reproduction } });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      resolve('still running');
-    }, ms);
-    worker.once('message', () => {
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve('finished');
-    });
-    worker.once('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
+serveReproductions(REPRODUCTIONS);
 
 /** Cuts a text (or bytes) at the given fractions, in order. */
 function cut<T extends string | Buffer>(whole: T, fractions: number[]): T[] {

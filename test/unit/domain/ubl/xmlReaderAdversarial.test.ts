@@ -12,8 +12,9 @@
 // Times of n and 2n are judged in `npm run bench -- adversarial`, not here.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread } from 'node:worker_threads';
 import fc from 'fast-check';
+import { runInWorker, serveReproductions } from '../../../support/workerReproductions';
 import { attributesOf, MAX_XML_DEPTH, readXml, scanXml, XmlSyntaxError, type XmlTag } from '../../../../src/domain/ubl/xmlReader';
 import { scanUbl } from '../../../../src/editor/diagnostics/ublScan';
 import { documentTypeOfHead, withoutComments } from '../../../../src/domain/ubl/documentTypes';
@@ -42,30 +43,7 @@ const REPRODUCTIONS: Record<string, () => unknown> = {
   },
 };
 
-if (!isMainThread) {
-  REPRODUCTIONS[(workerData as { reproduction: string }).reproduction]();
-  parentPort?.postMessage('finished');
-}
-
-/** Runs a reproduction in a worker; 'finished', or 'still running' after `ms` (the worker is then ended). */
-function runInWorker(reproduction: string, ms: number): Promise<'finished' | 'still running'> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(__filename, { workerData: { reproduction } });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      resolve('still running');
-    }, ms);
-    worker.once('message', () => {
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve('finished');
-    });
-    worker.once('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
+serveReproductions(REPRODUCTIONS);
 
 /** The regex the attribute reader replaced: the oracle for its results on short texts. */
 function attributesByRegex(text: string, tag: XmlTag): Map<string, string> {
