@@ -130,6 +130,14 @@ export const PreviewCommands = {
   testHook: 'nilvera.internal.preview',
 } as const;
 
+/** GİB's validation rules: getting them onto this computer and checking a folder against them (src/features/gib.ts). */
+export const GibCommands = {
+  downloadRules: 'nilvera.gib.downloadRules',
+  useRulesFromFile: 'nilvera.gib.useRulesFromFile',
+  checkForNewerRules: 'nilvera.gib.checkForNewerRules',
+  validateFolder: 'nilvera.gib.validateFolder',
+} as const;
+
 /** The preview panels' view types; one serializer each brings a panel back after a window reload (src/features/index.ts). */
 export const PreviewViewTypes = {
   document: 'nilvera.preview.document',
