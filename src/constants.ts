@@ -130,7 +130,7 @@ export const PreviewCommands = {
   testHook: 'nilvera.internal.preview',
 } as const;
 
-/** GİB's validation rules: getting them onto this computer and checking a folder against them (src/features/gib.ts). */
+/** GİB's validation rules: getting them onto this computer and checking a folder against them. */
 export const GibCommands = {
   downloadRules: 'nilvera.gib.downloadRules',
   useRulesFromFile: 'nilvera.gib.useRulesFromFile',
