@@ -173,6 +173,8 @@ export const Settings = {
   /** Tax-number diagnostics (src/editor/diagnostics). */
   editorInvoiceDiagnostics: 'editor.invoiceDiagnostics',
   editorCsvDiagnostics: 'editor.csvDiagnostics',
+  /** GİB's findings that only say an unsigned draft is not signed (src/editor/gib). */
+  gibShowSignatureFindings: 'gibRules.showSignatureFindings',
   /** The separator of CSV exports: auto (by the display language), comma, semicolon, tab. */
   csvSeparator: 'csv.separator',
 } as const;

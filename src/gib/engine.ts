@@ -10,6 +10,7 @@ import { readSchematron, type ReadOptions } from './schematron';
 import { positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice } from './runner';
 import { GibSchemas, type XsdDocumentType } from './xsd';
 import { isSignatureOnly } from './draftFindings';
+import { GIB_DOCUMENT_ROOTS } from './documentRoots';
 
 export type GibSeverity = 'error' | 'warning' | 'info';
 
@@ -42,15 +43,7 @@ export interface GibValidation {
   readonly findings: GibFinding[];
 }
 
-/** What is not a note or a finding: there was nothing to check. */
-export const GIB_DOCUMENT_ROOTS: Readonly<Record<string, { ns: string; type: XsdDocumentType | 'Envelope' }>> = {
-  Invoice: { ns: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2', type: 'Invoice' },
-  DespatchAdvice: { ns: 'urn:oasis:names:specification:ubl:schema:xsd:DespatchAdvice-2', type: 'DespatchAdvice' },
-  ReceiptAdvice: { ns: 'urn:oasis:names:specification:ubl:schema:xsd:ReceiptAdvice-2', type: 'ReceiptAdvice' },
-  ApplicationResponse: { ns: 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2', type: 'ApplicationResponse' },
-  CreditNote: { ns: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2', type: 'CreditNote' },
-  StandardBusinessDocument: { ns: 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader', type: 'Envelope' },
-};
+export { GIB_DOCUMENT_ROOTS };
 
 export interface GibEngineSources {
   /** e-FaturaPaketi.zip or a folder holding its schematron/ files; without it, no Schematron. */

@@ -11,6 +11,7 @@ import type { ShellServices } from '../../shell/services';
 import { TaxNumberCodeActions } from './codeActions';
 import { TaxNumberDiagnostics, type DocumentKind, type ScanTiming } from './provider';
 import { DIAGNOSED_DOCUMENTS } from '../selectors';
+import type { GibDiagnosticsTestState } from '../gib/register';
 
 const DEBOUNCE_MS = 200;
 
@@ -19,10 +20,11 @@ function enabled(kind: DocumentKind): boolean {
   return config.get<boolean>(kind === 'invoice' ? Settings.editorInvoiceDiagnostics : Settings.editorCsvDiagnostics, true);
 }
 
-/** What the test hook returns: where the offline index lives and the last scans' durations. */
+/** What the test hook returns: where the offline index lives and the last scans' durations; GİB's findings' state. */
 export interface DiagnosticsTestState {
   indexRoot: string;
   timings: ScanTiming[];
+  gib: GibDiagnosticsTestState;
 }
 
 /**
@@ -40,7 +42,7 @@ async function reopenWithEncoding(uri: vscode.Uri, encoding: string): Promise<vs
   return doc;
 }
 
-export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _shell: ShellServices): void {
+export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _shell: ShellServices, gibTestState: () => GibDiagnosticsTestState): void {
   const indexRoot = registryIndexRoot(context.globalStorageUri.fsPath);
   const registry = (documentType: RegistryDocumentType) => offlineRegistry(indexRoot, documentType);
   const diagnostics = new TaxNumberDiagnostics({ registry, enabled, debounceMs: DEBOUNCE_MS });
@@ -48,7 +50,7 @@ export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _sh
     diagnostics,
     vscode.languages.registerCodeActionsProvider(DIAGNOSED_DOCUMENTS, new TaxNumberCodeActions(registry), TaxNumberCodeActions.metadata),
     // Tests and the benchmark read these through a command (their bundles do not share this module).
-    registerCommand(DiagnosticsCommands.testHook, (): DiagnosticsTestState => ({ indexRoot, timings: [...diagnostics.timings] })),
+    registerCommand(DiagnosticsCommands.testHook, (): DiagnosticsTestState => ({ indexRoot, timings: [...diagnostics.timings], gib: gibTestState() })),
     // The quick fix passes both; anything else (another extension's call) is not a reopen.
     registerCommand(DiagnosticsCommands.reopenWithEncoding, (uri, encoding) => (uri instanceof vscode.Uri && typeof encoding === 'string' && encoding ? reopenWithEncoding(uri, encoding) : undefined)),
   );
