@@ -12,9 +12,10 @@ export function lineStarts(text: string): number[] {
 const NAME = /[\w.:-]+/y;
 
 /**
- * The offsets of the element name of the start tag at `line`:`column` (1-based). Where that position
- * is not a start tag (libxml2 gives some XSD errors without a column), the first start tag on the
- * line from the column on; failing that, the line's text without its indentation.
+ * The offsets of the element name of the start tag at `line`:`column` (1-based; at its `<` or within
+ * its name). Where that position is in no start tag (libxml2 gives some XSD errors without a column),
+ * the first start tag on the line from the column on; failing that, the line's text without its
+ * indentation.
  */
 export function findingRange(text: string, starts: readonly number[], line: number, column: number): { start: number; end: number } {
   const lineIndex = Math.min(Math.max(line, 1), starts.length) - 1;
@@ -22,10 +23,18 @@ export function findingRange(text: string, starts: readonly number[], line: numb
   const lineEnd = lineIndex + 1 < starts.length ? starts[lineIndex + 1] - 1 : text.length;
   const lineText = text.slice(lineStart, lineEnd).replace(/\r$/, '');
   const at = Math.min(Math.max(column, 1) - 1, lineText.length);
-  for (let lt = lineText.indexOf('<', at); lt >= 0; lt = lineText.indexOf('<', lt + 1)) {
+  const nameAt = (lt: number) => {
     NAME.lastIndex = lt + 1;
-    const name = NAME.exec(lineText);
-    if (name && !/^[/?!]/.test(lineText[lt + 1] ?? '')) return { start: lineStart + lt + 1, end: lineStart + lt + 1 + name[0].length };
+    const name = lt >= 0 ? NAME.exec(lineText) : null;
+    return name ? { start: lineStart + lt + 1, end: lineStart + lt + 1 + name[0].length } : undefined;
+  };
+  // The start tag the column is in (engines differ on whether they count the `<` or the name) …
+  const containing = nameAt(lineText.lastIndexOf('<', at));
+  if (containing) return containing;
+  // … or the next one on the line.
+  for (let lt = lineText.indexOf('<', at); lt >= 0; lt = lineText.indexOf('<', lt + 1)) {
+    const next = nameAt(lt);
+    if (next) return next;
   }
   const indent = lineText.length - lineText.trimStart().length;
   return { start: lineStart + indent, end: lineStart + lineText.trimEnd().length };

@@ -16,12 +16,16 @@ test("the element's name at a start tag's line and column, with LF and CRLF line
     assert.equal(covered(text, 2, 3), 'cbc:ID');
     assert.equal(covered(text, 3, 3), 'cac:TaxSubtotal');
     assert.equal(covered(text, 3, 20), 'cbc:Percent');
+    // A column within the name (the engine's note on the root counts from the name).
+    assert.equal(covered(text, 1, 2), 'Invoice');
+    assert.equal(covered(text, 3, 22), 'cbc:Percent');
   }
 });
 
 test('a column that is not a start tag: the next start tag on the line, not an end tag', () => {
   const text = '<a>\n  x</b><cbc:Name>n</cbc:Name>\n';
   assert.equal(covered(text, 2, 1), 'cbc:Name');
+  assert.equal(covered(text, 2, 6), 'cbc:Name');
 });
 
 test("a line without a start tag: the line's text without its indentation; lines out of range are clamped", () => {
