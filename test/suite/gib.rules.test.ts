@@ -140,7 +140,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
 
   test('Download failures (404, a cut-short ZIP, the wrong package, nothing listening) are named and leave the installed rules untouched', async () => {
     if (!archives) throw new Error(NO_GIB_DATA);
-    if (!installedBytes()) await installGibPackage(storage, archives.rules, archives.schemas);
+    await installGibPackage(storage, archives.rules, archives.schemas);
     const before = installedBytes();
     const attempt = async (rules: string, schemas: string): Promise<string> => {
       await setUrls(rules, schemas);
@@ -186,6 +186,8 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     try {
       const running = vscode.commands.executeCommand<unknown>(GibCommands.downloadRules, { cancellation: cancel.token });
       await withTimeout(asked, 10_000, 'the stalled archive was not asked for');
+      // Cancelled while its body arrives (the headers came with the first bytes).
+      await new Promise((resolve) => setTimeout(resolve, 500));
       cancel.cancel();
       assert.equal(await withTimeout(Promise.resolve(running), 10_000, 'the download did not stop on Cancel'), undefined);
       assert.deepEqual(prompts.take(), [], 'a cancelled download says nothing');
@@ -248,7 +250,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
 
   test('Check for Newer: the same release is not installed again; a newer one is offered, kept on no, installed on yes', async () => {
     if (!archives) throw new Error(NO_GIB_DATA);
-    if (!installedBytes()) await installGibPackage(storage, archives.rules, archives.schemas);
+    await installGibPackage(storage, archives.rules, archives.schemas);
     const same = installedBytes();
     prompts.answer = (actions) => actions[0];
     assert.equal(await vscode.commands.executeCommand<string>(GibCommands.checkForNewerRules), RELEASE);
@@ -267,6 +269,36 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     assert.equal(await vscode.commands.executeCommand<string>(GibCommands.checkForNewerRules), RELEASE);
     assert.deepEqual(prompts.take().map((m) => m.text), [`GİB's rules ${RELEASE} are available; you have 20250101. Install them?`, `GİB's validation rules ${RELEASE} are installed.`]);
     assert.equal((await loadGibPackage(storage))?.release, RELEASE);
+  });
+
+  test('A folder\'s settings cannot point the download elsewhere: only the user\'s addresses are used', async () => {
+    if (!archives) throw new Error(NO_GIB_DATA);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(folder, 'the suite runs with a folder open');
+    const settingsFile = path.join(folder, '.vscode', 'settings.json');
+    const original = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+    const originalPageSize = original ? (JSON.parse(original) as Record<string, number | undefined>)['nilvera.pageSize'] : undefined;
+    const elsewhere = await startFileServer({ '/r.zip': archives.rules, '/s.zip': archives.schemas });
+    // pageSize (window scope) shows when VS Code has read the folder's file.
+    const waitFor = async (pageSize: number | undefined) => {
+      for (let i = 0; i < 100 && config().inspect<number>(Settings.pageSize)?.workspaceValue !== pageSize; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(config().inspect<number>(Settings.pageSize)?.workspaceValue, pageSize, 'VS Code did not read the folder\'s settings');
+    };
+    try {
+      const theirs = { ...(original ? (JSON.parse(original) as object) : {}), 'nilvera.pageSize': 37, 'nilvera.gibRules.rulesUrl': `${elsewhere.url}/r.zip`, 'nilvera.gibRules.schemasUrl': `${elsewhere.url}/s.zip` };
+      fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+      fs.writeFileSync(settingsFile, JSON.stringify(theirs, null, 2));
+      await waitFor(37);
+      assert.equal(config().get(Settings.gibRulesUrl), `${server.url}/r.zip`);
+      assert.equal(await vscode.commands.executeCommand<string>(GibCommands.downloadRules), RELEASE);
+      assert.deepEqual(elsewhere.hits, [], 'the folder\'s address was used');
+      assert.deepEqual(server.hits, ['/r.zip', '/s.zip']);
+    } finally {
+      if (original === undefined) fs.rmSync(settingsFile, { force: true });
+      else fs.writeFileSync(settingsFile, original);
+      await waitFor(originalPageSize);
+      await elsewhere.close();
+    }
   });
 
   test('Check for Newer without rules installed offers the download, and asks the network nothing until the user says yes', async () => {
