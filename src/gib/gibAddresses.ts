@@ -1,5 +1,5 @@
 // GİB's addresses of its two archives (../shared/data/gib/SOURCES.md): the default of the settings
-// nilvera.gibRules.rulesUrl / schemasUrl (package.json holds the same, test/unit/gib/gibAddresses.test.ts).
+// nilvera.gibRules.rulesUrl / schemasUrl (package.json holds the same, test/unit/gib/packageKind.test.ts).
 // A module of its own so the commands can name them without loading the store.
 
 /** GİB's addresses (../shared/data/gib/SOURCES.md), the default of the setting. */
