@@ -177,6 +177,9 @@ export const Settings = {
   gibShowSignatureFindings: 'gibRules.showSignatureFindings',
   /** The separator of CSV exports: auto (by the display language), comma, semicolon, tab. */
   csvSeparator: 'csv.separator',
+  /** Where GİB's two archives are downloaded from (src/commands/gib/ruleUrls.ts); user settings only. */
+  gibRulesUrl: 'gibRules.rulesUrl',
+  gibSchemasUrl: 'gibRules.schemasUrl',
 } as const;
 
 export const OutputChannelName = 'Nilvera';

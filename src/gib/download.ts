@@ -5,18 +5,11 @@
 
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { HISTORY_ENTRY, inspectGibSource, RULES_ENTRY } from './packageKind';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage, readGibPackage } from './ruleStore';
 
-/** GİB's addresses (../shared/data/gib/SOURCES.md), the default of the setting. */
-export const GIB_DEFAULT_URLS = {
-  rules: 'https://ebelge.gib.gov.tr/dosyalar/kilavuzlar/e-FaturaPaketi.zip',
-  schemas: 'https://ebelge.gib.gov.tr/dosyalar/kilavuzlar/UBL-TR1.2.1_Paketi.zip',
-} as const;
-
-export interface GibUrls {
-  readonly rules: string;
-  readonly schemas: string;
-}
+import type { GibUrls } from './gibAddresses';
+export { GIB_DEFAULT_URLS, type GibUrls } from './gibAddresses';
 
 type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; statusText?: string; arrayBuffer(): Promise<ArrayBuffer> }>;
 
@@ -27,26 +20,65 @@ export interface DownloadOptions {
   readonly onArchive?: (which: keyof GibUrls, bytes: number) => void;
 }
 
-/** The download failed: the message names the address and what went wrong. */
+/**
+ * Why a download failed, for a message in the user's language: the address could not be reached
+ * (`detail`: the system's reason, e.g. ENOTFOUND), answered an HTTP error (`status`), sent something
+ * that is not a ZIP, or a ZIP that is not the package expected there (`missing`: the entry it lacks).
+ */
+export type GibDownloadProblem =
+  | { readonly kind: 'unreachable'; readonly detail: string }
+  | { readonly kind: 'status'; readonly status: number }
+  | { readonly kind: 'notZip'; readonly detail: string }
+  | { readonly kind: 'wrongArchive'; readonly missing: string };
+
+/** The download failed: the message names the address and what went wrong; nothing was installed. */
 export class GibDownloadError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly url: string = '',
+    readonly which: keyof GibUrls = 'rules',
+    readonly problem: GibDownloadProblem = { kind: 'unreachable', detail: message },
+  ) {
     super(message);
     this.name = 'GibDownloadError';
   }
 }
 
-async function fetchTo(url: string, file: string, options: DownloadOptions): Promise<number> {
+/** The system's reason a fetch failed (Node's fetch hides it in `cause`). */
+function reasonOf(e: unknown): string {
+  const cause = (e as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return (e as Error)?.message ?? String(e);
+}
+
+/** Checks a downloaded archive is a ZIP and the package expected from that address, before anything is installed. */
+async function checkArchive(which: keyof GibUrls, url: string, file: string): Promise<void> {
+  const contents = await inspectGibSource(file);
+  if (contents.unreadable) throw new GibDownloadError(`${url} did not send a readable ZIP: ${contents.detail ?? contents.unreadable}`, url, which, { kind: 'notZip', detail: contents.detail ?? '' });
+  const missing = which === 'rules' ? (!contents.rules ? RULES_ENTRY : !contents.history ? HISTORY_ENTRY : undefined) : contents.missingSchema;
+  if (missing) throw new GibDownloadError(`${url} is not GİB's ${which === 'rules' ? 'e-FaturaPaketi' : 'UBL-TR1.2.1_Paketi'}: it has no ${missing}`, url, which, { kind: 'wrongArchive', missing });
+}
+
+async function fetchTo(which: keyof GibUrls, url: string, file: string, options: DownloadOptions): Promise<number> {
   const doFetch = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
   let response: Awaited<ReturnType<FetchLike>>;
   try {
     response = await doFetch(url, { signal: options.signal });
   } catch (e) {
     if (options.signal?.aborted) throw e;
-    throw new GibDownloadError(`${url} could not be reached: ${(e as Error)?.message ?? e}`);
+    throw new GibDownloadError(`${url} could not be reached: ${(e as Error)?.message ?? e}`, url, which, { kind: 'unreachable', detail: reasonOf(e) });
   }
-  if (!response.ok) throw new GibDownloadError(`${url} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
-  const bytes = Buffer.from(await response.arrayBuffer());
+  if (!response.ok) throw new GibDownloadError(`${url} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, url, which, { kind: 'status', status: response.status });
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(await response.arrayBuffer());
+  } catch (e) {
+    if (options.signal?.aborted) throw e;
+    throw new GibDownloadError(`${url} stopped sending: ${(e as Error)?.message ?? e}`, url, which, { kind: 'unreachable', detail: reasonOf(e) });
+  }
   await writeFile(file, bytes);
+  await checkArchive(which, url, file);
   return bytes.length;
 }
 
@@ -58,9 +90,9 @@ async function withDownloaded<T>(storageRoot: string, urls: GibUrls, options: Do
     const rules = path.join(dir, 'e-FaturaPaketi.zip');
     const schemas = path.join(dir, 'UBL-TR1.2.1_Paketi.zip');
     // (Fetched first: an optional call does not evaluate its argument when there is no callback.)
-    const rulesBytes = await fetchTo(urls.rules, rules, options);
+    const rulesBytes = await fetchTo('rules', urls.rules, rules, options);
     options.onArchive?.('rules', rulesBytes);
-    const schemaBytes = await fetchTo(urls.schemas, schemas, options);
+    const schemaBytes = await fetchTo('schemas', urls.schemas, schemas, options);
     options.onArchive?.('schemas', schemaBytes);
     return await use(rules, schemas);
   } finally {
@@ -80,12 +112,20 @@ export interface NewerCheck {
   readonly updated: boolean;
 }
 
-/** "Check for newer rules": downloads, compares History.txt's newest entry with the installed one, installs when newer. */
-export function checkForNewerGibPackage(storageRoot: string, urls: GibUrls, options: DownloadOptions = {}): Promise<NewerCheck> {
+/**
+ * "Check for newer rules": downloads, compares History.txt's newest entry with the installed one, installs
+ * when newer and `confirm` (asked only then; absent: yes) agrees.
+ */
+export function checkForNewerGibPackage(
+  storageRoot: string,
+  urls: GibUrls,
+  options: DownloadOptions & { confirm?: (installed: string | undefined, available: string) => Promise<boolean> } = {},
+): Promise<NewerCheck> {
   return withDownloaded(storageRoot, urls, options, async (rules, schemas) => {
     const installed = (await loadGibPackage(storageRoot))?.release;
     const { release } = await readGibPackage(rules, schemas);
-    const updated = !installed || release > installed; // releases are yyyymmdd
+    const newer = !installed || release > installed; // releases are yyyymmdd
+    const updated = newer && (options.confirm ? await options.confirm(installed, release) : true);
     if (updated) await installGibPackage(storageRoot, rules, schemas, urls);
     return { installed, available: release, updated };
   });

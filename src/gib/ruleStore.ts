@@ -17,8 +17,9 @@ import { withFileLock } from '../files/fileLock';
 import { readGibFiles, GibSourceError, type GibFileSet } from './rulesSource';
 import { readSchematron, releaseOf } from './schematron';
 import { XSD_DOCUMENT_TYPES } from './xsd';
+import { GIB_RULES_FOLDER } from './ruleStoreFolder';
 
-export const GIB_RULES_FOLDER = 'gib-rules';
+export { GIB_RULES_FOLDER } from './ruleStoreFolder';
 const PACKAGE_FILE = 'package.json';
 const LOCK_FILE = 'install.lock';
 const FORMAT = 1;

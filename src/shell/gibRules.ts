@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GibValidation } from '../gib/engine';
 import type { GibWorkerClient } from '../gib/workerClient';
-import { GIB_RULES_FOLDER } from '../gib/ruleStore';
+import { GIB_RULES_FOLDER } from '../gib/ruleStoreFolder';
 import { log } from './log';
 
 export type GibVerdict =

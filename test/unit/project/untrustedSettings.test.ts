@@ -11,7 +11,7 @@ const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'ut
   contributes: { configuration: { properties: Record<string, { scope?: string }> } | Array<{ properties: Record<string, { scope?: string }> }> };
 };
 
-const NETWORK_SETTINGS = ['nilvera.environment', 'nilvera.customUrl', 'nilvera.editor.hoverOnlineLookup'];
+const NETWORK_SETTINGS = ['nilvera.environment', 'nilvera.customUrl', 'nilvera.editor.hoverOnlineLookup', 'nilvera.gibRules.rulesUrl', 'nilvera.gibRules.schemasUrl'];
 
 test('an untrusted workspace cannot choose where requests go or make hovers use the network', () => {
   const restricted = new Set(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? []);

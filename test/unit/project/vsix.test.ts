@@ -14,15 +14,18 @@ import { ZipArchive } from '../../../src/domain/zip';
  * A small download. README's screenshots travel inside the VSIX (as data: URIs in readme.md,
  * scripts/package.js readmeForVsix) and are counted apart: the budget holds the rest, the preview's
  * built-in samples among it (nine documents and a design; three of them carry an embedded design).
- * This test prints the sizes.
+ * This test prints the sizes. GİB's rules (issue 40) may add at most 700 KB: the engine that runs
+ * them (libxml2-wasm for the XSD, about 415 KB zipped; fontoxpath and the runner, about 100 KB), shipped
+ * since the first feature that uses src/shell/gibRules.ts.
  */
-const SIZE_BUDGET_BYTES = 430 * 1024;
+const SIZE_BUDGET_BYTES = (430 + 700) * 1024;
 
 /**
  * The hosts an address in what ships may name: the service's own, and example.com (reserved for
  * examples, RFC 2606). The project has no public home yet, so no repository or issue tracker.
  */
-const KNOWN_HOSTS = /^(nilvera\.com|api\.nilvera\.com|apitest\.nilvera\.com|([\w-]+\.)?example\.com)$/;
+// GİB's own address of its validation packages (the default of nilvera.gibRules.*Url, ../shared/data/gib/SOURCES.md).
+const KNOWN_HOSTS = /^(ebelge\.gib\.gov\.tr|nilvera\.com|api\.nilvera\.com|apitest\.nilvera\.com|([\w-]+\.)?example\.com)$/;
 
 // This bundle runs from out/test/unit/.
 const root = path.resolve(__dirname, '..', '..', '..', '..');

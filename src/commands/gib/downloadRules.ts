@@ -1,0 +1,81 @@
+// "Nilvera: Download GİB Validation Rules": both of GİB's archives from the addresses in the settings,
+// under a progress notification with Cancel; each is checked (a ZIP, the package expected there) before
+// anything is installed, and installed whole (src/gib/ruleStore.ts), so a failure or a Cancel leaves the
+// rules in use as they were. Network only when the user runs it.
+import * as vscode from 'vscode';
+import { GibCommands } from '../../constants';
+import { registerCommand } from '../../shell/commandRunner';
+import { withCancellableProgress } from '../../shell/cancellableProgress';
+import { formatBytes } from '../../shell/displayFormat';
+import { gibRules } from '../../shell/gibRules';
+import { log } from '../../shell/log';
+import { prompts } from '../../shell/prompts';
+import { trustedArgs } from '../../shell/testSeams';
+import { downloadProblem, unusableProblem } from './problems';
+import { gibRuleUrls } from './ruleUrls';
+
+export interface GibDownloadArgs {
+  /** Tests: cancels like the notification's Cancel button. */
+  cancellation?: vscode.CancellationToken;
+}
+
+/** The notification's text as each archive arrives. */
+export function archiveProgress(progress: vscode.Progress<{ message?: string }>) {
+  return (which: 'rules' | 'schemas', bytes: number): void =>
+    progress.report({
+      message:
+        which === 'rules'
+          ? vscode.l10n.t('e-FaturaPaketi.zip ({0}) received, UBL-TR1.2.1_Paketi.zip next…', formatBytes(bytes))
+          : vscode.l10n.t('UBL-TR1.2.1_Paketi.zip ({0}) received, checking and installing…', formatBytes(bytes)),
+    });
+}
+
+/**
+ * Turns what the download or install threw into the user's message: GibDownloadError and GibSourceError
+ * (what GİB's files lack) are explained; a cancellation or anything else passes through.
+ */
+export async function explainInstallFailure(error: unknown, installed: string | undefined, what: string): Promise<unknown> {
+  const { GibDownloadError } = await import('../../gib/download');
+  if (error instanceof GibDownloadError) {
+    log.warn(`GİB rules download: ${error.message}`);
+    return downloadProblem(error, installed);
+  }
+  if (error instanceof Error && error.name === 'GibSourceError') {
+    log.warn(`GİB rules: ${error.message}`);
+    return unusableProblem(what, error.message, installed);
+  }
+  return error;
+}
+
+/** Says which release is now in use. */
+export function announceInstalled(release: string): void {
+  void prompts.message('info', vscode.l10n.t('GİB\'s validation rules {0} are installed.', release));
+}
+
+export async function downloadRules(context: vscode.ExtensionContext, args: GibDownloadArgs): Promise<string> {
+  const urls = gibRuleUrls();
+  const storageRoot = context.globalStorageUri.fsPath;
+  const { downloadGibPackage } = await import('../../gib/download');
+  const { installedGibRelease } = await import('../../gib/ruleStore');
+  const installed = await installedGibRelease(storageRoot);
+  const host = new URL(urls.rules).host;
+  const release = await withCancellableProgress(
+    vscode.l10n.t('Downloading GİB\'s validation rules from {0}', host),
+    async (signal, progress) => {
+      try {
+        return await downloadGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress) });
+      } catch (error) {
+        throw await explainInstallFailure(error, installed, urls.rules);
+      }
+    },
+    args.cancellation,
+  );
+  log.info(`GİB rules ${release} installed from ${urls.rules} and ${urls.schemas}.`);
+  await gibRules(context).reload();
+  announceInstalled(release);
+  return release;
+}
+
+export function registerDownloadRules(context: vscode.ExtensionContext): vscode.Disposable {
+  return registerCommand(GibCommands.downloadRules, (arg) => downloadRules(context, trustedArgs<GibDownloadArgs>(arg)));
+}

@@ -1,0 +1,67 @@
+// Which of GİB's two packages a file or folder is, read from the names it holds (a ZIP's directory,
+// a folder's tree), without reading the files: so a command can tell "this is the XSD package, not the
+// rules" or "this is not a ZIP" before anything is installed, and a user can pick both archives in any
+// order. Plain Node, no vscode.
+
+import { readdir, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { ZipArchive } from '../domain/zip';
+import { XSD_DOCUMENT_TYPES } from './xsd';
+
+export const RULES_ENTRY = 'schematron/UBL-TR_Main_Schematron.xml';
+export const HISTORY_ENTRY = 'schematron/History.txt';
+export const SCHEMA_ENTRY = (type: string): string => `xsdrt/maindoc/UBL-${type}-2.1.xsd`;
+
+export interface GibSourceContents {
+  /** Why nothing could be listed: it is not there, or it is a file that is not a readable ZIP. */
+  readonly unreadable?: 'missing' | 'notZip';
+  /** The ZIP reader's own words when it is not a readable ZIP (for the log). */
+  readonly detail?: string;
+  /** GİB's Schematron (e-FaturaPaketi). */
+  readonly rules: boolean;
+  /** History.txt naming the release (e-FaturaPaketi). */
+  readonly history: boolean;
+  /** The XSD of every document type (UBL-TR1.2.1_Paketi); `missingSchema` names the first one absent. */
+  readonly schemas: boolean;
+  readonly missingSchema?: string;
+}
+
+const endsWith = (names: readonly string[], suffix: string): boolean => {
+  const lower = suffix.toLowerCase();
+  return names.some((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith('/' + lower));
+};
+
+/** What `source` (a ZIP or a folder) holds of GİB's packages. */
+export async function inspectGibSource(source: string): Promise<GibSourceContents> {
+  const info = await stat(source).catch(() => undefined);
+  const none = { rules: false, history: false, schemas: false };
+  if (!info) return { ...none, unreadable: 'missing' };
+  let names: string[];
+  if (info.isDirectory()) {
+    names = await folderNames(source, '', 0);
+  } else {
+    try {
+      const zip = await ZipArchive.open(source);
+      try {
+        names = zip.files().map((e) => e.name);
+      } finally {
+        await zip.close();
+      }
+    } catch (e) {
+      return { ...none, unreadable: 'notZip', detail: (e as Error)?.message ?? String(e) };
+    }
+  }
+  const missingSchema = XSD_DOCUMENT_TYPES.map(SCHEMA_ENTRY).find((entry) => !endsWith(names, entry));
+  return { rules: endsWith(names, RULES_ENTRY), history: endsWith(names, HISTORY_ENTRY), schemas: !missingSchema, ...(missingSchema ? { missingSchema } : {}) };
+}
+
+async function folderNames(root: string, rel: string, depth: number): Promise<string[]> {
+  if (depth > 6) return [];
+  const out: string[] = [];
+  for (const entry of await readdir(path.join(root, rel), { withFileTypes: true })) {
+    const name = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await folderNames(root, name, depth + 1)));
+    else if (entry.isFile()) out.push(name);
+  }
+  return out;
+}
