@@ -9,14 +9,14 @@
 //
 // The archives themselves are not kept (GİB's files carry no licence to redistribute; this is the
 // user's own copy, taken from GİB's addresses or a file they chose). Plain Node, no vscode.
+// The extension host imports this module for the folder's name and the installed release: what reads
+// GİB's archives (ZIP, the Schematron's XML parser) is imported only by an install.
 
 import { mkdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../files/atomicFile';
 import { withFileLock } from '../files/fileLock';
-import { readGibFiles, GibSourceError, type GibFileSet } from './rulesSource';
-import { readSchematron, releaseOf } from './schematron';
-import { XSD_DOCUMENT_TYPES } from './xsd';
+import type { GibFileSet } from './rulesSource';
 
 export const GIB_RULES_FOLDER = 'gib-rules';
 const PACKAGE_FILE = 'package.json';
@@ -50,6 +50,7 @@ export const wantSchemaFile = (name: string): boolean => /(^|\/)xsdrt\/.+\.xsd$/
  * type is there. Throws GibSourceError with what is wrong.
  */
 export async function readGibPackage(rulesSource: string, schemasSource: string): Promise<{ release: string; rules: GibFileSet; schemas: GibFileSet }> {
+  const [{ readGibFiles, GibSourceError }, { readSchematron, releaseOf }, { XSD_DOCUMENT_TYPES }] = await Promise.all([import('./rulesSource'), import('./schematron'), import('./xsd')]);
   const [rules, schemas] = await Promise.all([readGibFiles(rulesSource, wantRuleFile), readGibFiles(schemasSource, wantSchemaFile)]);
   readSchematron(rules);
   const release = releaseOf(rules);

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type * as Esbuild from 'esbuild';
 
 // This bundle runs from out/test/unit/.
 const root = path.resolve(__dirname, '..', '..', '..', '..');
@@ -167,7 +168,40 @@ test(`the GİB rules worker is a bundle of its own within ${GIB_WORKER_BUDGET_BY
 });
 
 test('no bundle of the extension holds the GİB rules engine: it is reached only through its worker', () => {
-  const engine = /^src\/gib\/(engine|runner|schematron|xsd|xpathText|worker)\.ts$|node_modules\/(fontoxpath|libxml2-wasm)\//;
+  const engine = /^src\/gib\/(engine|engineSource|runner|xpathText|worker)\.ts$|node_modules\/(fontoxpath|libxml2-wasm)\//;
   const holders = Object.entries(outputs).flatMap(([name, o]) => o.inputs.filter((i) => engine.test(i)).map((i) => `${name}: ${i}`));
   assert.deepEqual(holders, []);
+});
+
+test("the host's side of GİB's rules (src/shell/gibRules.ts) bundles without the engine: the worker client and the store's reader only", async () => {
+  // Built as the extension builds what imports it (ES modules, split), whichever feature that is.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const esbuild = require('esbuild') as typeof Esbuild;
+  const result = await esbuild.build({
+    entryPoints: { host: path.join(root, 'src/shell/gibRules.ts') },
+    absWorkingDir: root,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    minify: true,
+    write: false,
+    outdir: path.join(os.tmpdir(), 'nilvera-gib-host'),
+    external: ['vscode', 'node-fetch', 'jszip'],
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const all = Object.values(result.metafile.outputs).flatMap((o) => Object.keys(o.inputs));
+  assert.ok(all.includes('src/gib/workerClient.ts') && all.includes('src/gib/ruleStore.ts'), 'the metafile lists the client and the store');
+  assert.deepEqual(all.filter((i) => /^src\/gib\/(engine|engineSource|runner|xpathText|worker)\.ts$|node_modules\/(fontoxpath|libxml2-wasm)\//.test(i)), [], 'engine modules in the host');
+  // What loads with it (not behind import()): the store's folder name, no XML parser, no ZIP reader.
+  const [, host] = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === 'src/shell/gibRules.ts')!;
+  const loaded = new Set<string>();
+  const stack = [host];
+  while (stack.length) {
+    const o = stack.pop()!;
+    for (const i of Object.keys(o.inputs)) loaded.add(i);
+    for (const imp of o.imports) if (imp.kind === 'import-statement' && !imp.external) stack.push(result.metafile.outputs[imp.path]);
+  }
+  assert.deepEqual([...loaded].filter((i) => /node_modules\/|^src\/(domain|gib\/(schematron|rulesSource|xsd))/.test(i)), []);
 });
