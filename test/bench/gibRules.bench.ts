@@ -133,15 +133,17 @@ async function coldStart(storage: string, sampleText: string, archives: { rules:
       if (!r.findings.some((f) => f.startsWith('14:2: '))) throw new Error(`the worker did not report the sample's finding: ${r.findings.join('; ')}`);
       runs.push(r);
     }
-    const steps: Record<string, number>[] = [];
-    for (let i = 0; i < 3; i++) steps.push(child('steps', storage, file) as Record<string, number>);
+    const steps: Record<string, { wallMs: number; cpuMs: number }>[] = [];
+    for (let i = 0; i < 3; i++) steps.push(child('steps', storage, file) as Record<string, { wallMs: number; cpuMs: number }>);
     const stepNames = Object.keys(steps[0]);
-    const breakdown = stepNames.map((n) => `${n} ${median(steps.map((s) => s[n])).toFixed(0)} ms`).join(', ');
+    const breakdown = stepNames.map((n) => `${n} ${median(steps.map((s) => s[n].cpuMs)).toFixed(0)} ms CPU`).join(', ');
+    const wallBreakdown = stepNames.map((n) => `${n} ${median(steps.map((s) => s[n].wallMs)).toFixed(0)} ms`).join(', ');
     const cpu = median(runs.map((r) => r.cpuMs)) / 1000;
     const wall = median(runs.map((r) => r.firstFindingsMs)) / 1000;
     const loaded = median(runs.map((r) => r.loadedMs)) / 1000;
     console.log(`cold start, worker from the stored package (fresh process → worker loaded → first findings): CPU ${cpu.toFixed(2)} s, wall ${wall.toFixed(2)} s (worker loaded at ${loaded.toFixed(2)} s) (${load()})`);
-    console.log(`  the same work step by step in a fresh process (wall, median of 3): ${breakdown}`);
+    console.log(`  the same work step by step in a fresh process (median of 3), CPU: ${breakdown}`);
+    console.log(`  wall: ${wallBreakdown}`);
 
     const cli = path.join(root, 'dist/validate.js');
     let cliNote = 'dist/validate.js is not built';
@@ -160,7 +162,7 @@ async function coldStart(storage: string, sampleText: string, archives: { rules:
       cliNote = `wall median ${(median(cold.map((c) => c.wall)) / 1000).toFixed(2)} s; reads GİB's two ZIPs; ${load()}`;
       console.log(`cold start, CLI (fresh process, both archives read, XSD compiled, first findings): CPU ${cliCpu.toFixed(2)} s (${cliNote})`);
     }
-    printBench({ figure, goal: '≤ 0.5 s', value: cpu, unit: 's', met: cpu <= 0.5, note: `wall median ${wall.toFixed(2)} s (worker loaded ${loaded.toFixed(2)} s); steps (wall): ${breakdown}; ${load()}` });
+    printBench({ figure, goal: '≤ 0.5 s', value: cpu, unit: 's', met: cpu <= 0.5, note: `wall median ${wall.toFixed(2)} s (worker loaded ${loaded.toFixed(2)} s); the steps in one thread: ${breakdown}; ${load()}` });
     if (cliCpu !== undefined) printBench({ figure: "GİB rules: cold start of the CLI from GİB's archives (CPU of a fresh process)", goal: 'report', value: cliCpu, unit: 's', note: cliNote });
     else printBench({ figure: "GİB rules: cold start of the CLI from GİB's archives (CPU of a fresh process)", goal: 'report', skipped: cliNote });
   } finally {
