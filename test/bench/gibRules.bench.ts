@@ -32,9 +32,9 @@ import { printBench } from './benchLine';
 const root = path.resolve(__dirname, '..', '..', '..');
 const RUNS = 7;
 /**
- * How long the editor waits after the last keystroke before asking for GİB's verdict: helper g1's
- * debounce in src/editor/gib/ (not merged when this benchmark was written; 300 ms as agreed). When it
- * lands, import it from there instead of this figure.
+ * How long the editor waits after the last keystroke before asking for GİB's verdict: the debounce of
+ * the editor's GİB diagnostics, written in parallel with this benchmark and not merged when it was
+ * (300 ms as agreed). When it lands, import its constant instead of this figure.
  */
 const EDITOR_DEBOUNCE_MS = 300;
 const COLD_STARTS = 5;
