@@ -1,16 +1,10 @@
-// A fresh process for gibRules.bench.ts's cold start (run by file name, one start per process):
-//   worker <storageRoot> <document> <workerFile>
-//       the extension's path: GibWorkerClient starts dist/gibWorker.js on the package installed in
-//       global storage and validates one document; prints when the worker said `loaded` and when the
-//       first findings came, both from this process's start, and the process's CPU time.
-//   steps <storageRoot> <document>
-//       the same work in this thread, one step at a time, as the worker does it (engineSource.ts →
-//       engine.ts), for the benchmark's breakdown: each step's wall and CPU time (the process's, so
-//       WebAssembly compiling and garbage collection on V8's own threads count where they happen).
-// Prints one JSON line.
+// A fresh process for gibRules.bench.ts's cold-start breakdown (the judged figure is coldStartWorker.ts):
+//   node coldStartSteps.js <storageRoot> <document>
+// The worker's work in this thread, one step at a time, as the worker does it (engineSource.ts →
+// engine.ts): each step's wall and CPU time (the process's, so WebAssembly compiling and garbage
+// collection on V8's own threads count where they happen). Prints one JSON line.
 import { readFileSync } from 'node:fs';
 import { sync as parseXml } from 'slimdom-sax-parser';
-import { GibWorkerClient } from '../../../src/gib/workerClient';
 import { loadGibPackage } from '../../../src/gib/ruleStore';
 import { readSchematron, SCHEMATRON_READER } from '../../../src/gib/schematron';
 import { prepareRules, runRules } from '../../../src/gib/runner';
@@ -20,17 +14,6 @@ const cpuMs = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
-
-async function worker(storageRoot: string, document: string, workerFile: string): Promise<Record<string, unknown>> {
-  const text = readFileSync(document, 'utf8');
-  const client = await GibWorkerClient.start({ storageRoot }, { workerFile });
-  const loadedMs = performance.now();
-  const result = await client.validate(document, text);
-  const firstFindingsMs = performance.now();
-  const cpu = cpuMs();
-  await client.dispose();
-  return { loadedMs, firstFindingsMs, cpuMs: cpu, findings: result?.findings.map((f) => `${f.line}:${f.column}: ${f.message}`) ?? [] };
-}
 
 async function steps(storageRoot: string, document: string): Promise<Record<string, unknown>> {
   const out: Record<string, { wallMs: number; cpuMs: number }> = { 'node started (before this script)': { wallMs: performance.now(), cpuMs: cpuMs() } };
@@ -63,9 +46,8 @@ async function steps(storageRoot: string, document: string): Promise<Record<stri
 }
 
 async function main(): Promise<void> {
-  const [mode, storageRoot, document, workerFile] = process.argv.slice(2);
-  const result = mode === 'worker' ? await worker(storageRoot, document, workerFile) : await steps(storageRoot, document);
-  process.stdout.write(JSON.stringify(result) + '\n');
+  const [storageRoot, document] = process.argv.slice(2);
+  process.stdout.write(JSON.stringify(await steps(storageRoot, document)) + '\n');
 }
 
 main().catch((e) => {
