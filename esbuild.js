@@ -6,8 +6,10 @@
 //              registry index build, started by src/registry/indexSink.ts)
 //   vendor     node-fetch, jszip       -> dist/vendor/*.js    (loaded on first use, see lazyVendor);
 //              libxml2-wasm's lib/*.mjs copied as published -> dist/vendor/libxml2-wasm/ (see copyLibxml2)
-//   validate   src/gib/cliMain.ts      -> dist/validate.js    (node, cjs: `npm run validate`, GİB's rules outside VS Code)
-//              src/gib/worker.ts       -> dist/gibWorker.js   (the GİB rules worker thread, src/gib/workerClient.ts)
+//   gibWorker  src/gib/worker.ts       -> dist/gibWorker.js   (the GİB rules worker thread, src/gib/workerClient.ts;
+//              ships in the VSIX with dist/vendor/libxml2-wasm, its WebAssembly inlined in libxml2raw.mjs)
+//   validate   src/gib/cliMain.ts      -> dist/validate.js    (node, cjs: `npm run validate`, GİB's rules outside
+//              VS Code; development builds only, never in the VSIX)
 //   webview    src/webview-ui/*.ts     -> dist/webview/*.js   (browser, iife) when present
 //   tests      test/{unit,suite,bench}/**/*.ts -> out/test/... (with --tests)
 // The sandbox, the worker and the tests stay CommonJS: they are run by file name (`node dist/sandbox.js`,
@@ -154,6 +156,31 @@ async function buildExtension(options = {}) {
   return { outputs };
 }
 
+/**
+ * The GİB rules worker (dist/gibWorker.js): fontoxpath, slimdom and the engine in one CommonJS bundle,
+ * libxml2-wasm left out (imported at run time from dist/vendor/libxml2-wasm, see copyLibxml2).
+ * slimdom-sax-parser picks its minified build by NODE_ENV; the other is left out of the bundle.
+ */
+function gibWorkerOptions({ production: prod = production, outdir = distDir } = {}) {
+  return {
+    ...nodeCommon,
+    minify: prod,
+    sourcemap: !prod,
+    define: { ...nodeCommon.define, 'process.env.NODE_ENV': '"production"' },
+    entryPoints: { gibWorker: path.join(root, 'src/gib/worker.ts') },
+    outdir,
+    absWorkingDir: root,
+    plugins: [problemMatcher],
+  };
+}
+
+/** Builds the GİB rules worker; returns its bytes and inputs (named from the repository root). */
+async function buildGibWorker(options = {}) {
+  const { metafile } = await esbuild.build({ ...gibWorkerOptions(options), metafile: true });
+  const [, out] = Object.entries(metafile.outputs).find(([file]) => file.endsWith('gibWorker.js'));
+  return { bytes: out.bytes, inputs: Object.keys(out.inputs) };
+}
+
 function walk(dir, pred) {
   if (!fs.existsSync(dir)) return [];
   const out = [];
@@ -178,14 +205,16 @@ function configs() {
       outdir: vendorDir,
     });
   }
-  // The CLI is a tool of the repository (`npm run validate`), not part of the VSIX: no production build.
-  // The GİB rules worker joins the production build (and the VSIX, with libxml2-wasm) once the extension
-  // starts it; until then it is built beside the CLI for its tests.
+  // The GİB rules worker ships (in the VSIX, with libxml2-wasm copied beside it: copyLibxml2); it is
+  // started by src/gib/workerClient.ts on the first UBL-TR document, never at activation. The CLI is a
+  // tool of the repository (`npm run validate`), not part of the VSIX: no production build.
+  if (want('validate') || want('extension') || want('gibWorker')) list.push({ name: 'gibWorker', ...gibWorkerOptions() });
   if (!production && (want('validate') || want('extension'))) {
     list.push({
       name: 'validate',
       ...nodeCommon,
-      entryPoints: { validate: path.join(root, 'src/gib/cliMain.ts'), gibWorker: path.join(root, 'src/gib/worker.ts') },
+      define: { ...nodeCommon.define, 'process.env.NODE_ENV': '"production"' },
+      entryPoints: { validate: path.join(root, 'src/gib/cliMain.ts') },
       outdir: distDir,
       plugins: [problemMatcher],
     });
@@ -275,14 +304,12 @@ async function main() {
   // Runners take every bundle under out/test/, so none may outlive its source (a test moved or removed).
   if (withTests) fs.rmSync(path.join(root, 'out', 'test'), { recursive: true, force: true });
   for (const { opts } of list) await esbuild.build(opts);
-  if (list.some((c) => c.name === 'validate')) copyLibxml2();
+  if (list.some((c) => c.name === 'gibWorker' || c.name === 'validate')) copyLibxml2();
   if (withExtension) await buildAndReport();
 }
 
 async function buildAndReport() {
   const meta = await buildExtension();
-  // The extension ships libxml2-wasm only once a bundle of it validates against GİB's XSD.
-  if (Object.values(meta.outputs).some((o) => o.inputs.includes('src/gib/xsd.ts'))) copyLibxml2();
   if (args.includes('--analyze')) {
     for (const [name, out] of Object.entries(meta.outputs).sort((a, b) => b[1].bytes - a[1].bytes)) {
       console.log(`${name.padEnd(40)} ${(out.bytes / 1024).toFixed(1).padStart(7)} KB  ${out.imports.map((i) => (i.kind === 'dynamic-import' ? `${i.path} (on first use)` : i.path)).join(', ')}`);
@@ -297,4 +324,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { buildExtension };
+module.exports = { buildExtension, buildGibWorker };

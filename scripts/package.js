@@ -5,8 +5,9 @@
 // working tree's dist/ as it is.
 //
 //   node scripts/package.js [--out file.vsix] [--no-build] [--quiet]
-// Prints the VSIX path, its size and its entries. The module API packageVsix({ out, build }) returns
-// { file, bytes } (used by the VSIX test and the UI-suite runner).
+// Prints the VSIX path, its size and its entries. The module API packageVsix({ out, build, without })
+// returns { file, bytes } (used by the VSIX test and the UI-suite runner); `without` names files or
+// folders of dist/ to leave out (the GİB benchmark's same-run VSIX without the rules engine).
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -66,11 +67,12 @@ function stage() {
   return dir;
 }
 
-function packageVsix({ out = defaultVsixPath(), build = true, quiet = false } = {}) {
+function packageVsix({ out = defaultVsixPath(), build = true, quiet = false, without = [] } = {}) {
   const dir = stage();
   try {
     if (build) run(process.execPath, ['esbuild.js', '--production'], quiet, dir);
     else fs.cpSync(path.join(root, 'dist'), path.join(dir, 'dist'), { recursive: true });
+    for (const rel of without) fs.rmSync(path.join(dir, 'dist', rel), { recursive: true, force: true });
     fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
     const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
     run(

@@ -6,7 +6,7 @@
 import { sync as parseXml } from 'slimdom-sax-parser';
 import type * as slimdom from 'slimdom';
 import { readGibFiles, type GibFileSet } from './rulesSource';
-import { readSchematron, type ReadOptions } from './schematron';
+import { readSchematron, type ReadOptions, type SchematronRules } from './schematron';
 import { positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice } from './runner';
 import { GibSchemas, type XsdDocumentType } from './xsd';
 import { isSignatureOnly } from './draftFindings';
@@ -53,6 +53,8 @@ export interface GibEngineSources {
   readonly readOptions?: ReadOptions;
   /** For tests: how `$type` is chosen (default: runner.typeOf). */
   readonly chooseType?: TypeChoice;
+  /** GİB's Schematron already read from these rule files (the package store keeps it); ignored with readOptions. */
+  readonly schematron?: SchematronRules;
 }
 
 export interface GibEngine {
@@ -74,9 +76,11 @@ export async function loadGibEngine(sources: GibEngineSources): Promise<GibEngin
   return createGibEngine(ruleFiles, schemaFiles, sources);
 }
 
-export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: GibFileSet | undefined, options: Pick<GibEngineSources, 'readOptions' | 'chooseType'> = {}): GibEngine {
-  const prepared: PreparedRules | undefined = ruleFiles ? prepareRules(readSchematron(ruleFiles, options.readOptions)) : undefined;
+export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: GibFileSet | undefined, options: Pick<GibEngineSources, 'readOptions' | 'chooseType' | 'schematron'> = {}): GibEngine {
+  // The schemas first: libxml2's WebAssembly compiles while the rules are read and prepared.
   const schemas = schemaFiles ? new GibSchemas(schemaFiles) : undefined;
+  const read = (files: GibFileSet): SchematronRules => (options.schematron && !options.readOptions ? options.schematron : readSchematron(files, options.readOptions));
+  const prepared: PreparedRules | undefined = ruleFiles ? prepareRules(read(ruleFiles)) : undefined;
   const release = prepared?.source.release;
   const rulesSource = `GİB rules${release ? ' ' + release : ''}`;
   return {

@@ -1,22 +1,25 @@
 // GİB's rules on the user's computer, in the extension's global storage, shared by every window:
 //
 //   gib-rules/package.json   the files the engine needs from GİB's two archives (the Schematron with
-//                            History.txt, the XSDs), their release and where they came from: one file,
-//                            written whole (temporary file, then a rename), so a reader sees the
-//                            previous package or the new one, never half of each
+//                            History.txt, the XSDs), their release and where they came from, and the
+//                            Schematron as read at install (schematron.ts; the worker's start skips
+//                            parsing GİB's XML): one file, written whole (temporary file, then a
+//                            rename), so a reader sees the previous package or the new one, never half
+//                            of each
 //   gib-rules/install.lock   held while a window installs (two windows checking for newer rules do
 //                            not both replace the file; src/files/fileLock.ts)
 //
 // The archives themselves are not kept (GİB's files carry no licence to redistribute; this is the
 // user's own copy, taken from GİB's addresses or a file they chose). Plain Node, no vscode.
+// The extension host imports this module for the folder's name and the installed release: what reads
+// GİB's archives (ZIP, the Schematron's XML parser) is imported only by an install.
 
 import { mkdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../files/atomicFile';
 import { withFileLock } from '../files/fileLock';
-import { readGibFiles, GibSourceError, type GibFileSet } from './rulesSource';
-import { readSchematron, releaseOf } from './schematron';
-import { XSD_DOCUMENT_TYPES } from './xsd';
+import type { GibFileSet } from './rulesSource';
+import type { SchematronRules } from './schematron';
 import { GIB_RULES_FOLDER } from './ruleStoreFolder';
 
 export { GIB_RULES_FOLDER } from './ruleStoreFolder';
@@ -31,8 +34,18 @@ export interface InstalledGibPackage {
   readonly installedAt: string;
   readonly rules: GibFileSet;
   readonly schemas: GibFileSet;
+  /**
+   * The Schematron as this version's reader read it at install; undefined when the package was
+   * installed by a version whose reader differs (or had none stored): then it is read from `rules`.
+   */
+  readonly schematron?: SchematronRules;
 }
 
+/**
+ * Format 1 throughout: `schematron` and `schematronReader` were added beside the files (a reader that
+ * does not know them ignores them), so a window still on an older version reads a package installed
+ * by a newer one and the other way round.
+ */
 interface StoredPackage {
   format: number;
   release: string;
@@ -40,6 +53,9 @@ interface StoredPackage {
   installedAt: string;
   rules: Record<string, string>;
   schemas: Record<string, string>;
+  /** SCHEMATRON_READER of the version that read it; the stored reading is used only by the same reader. */
+  schematronReader?: number;
+  schematron?: SchematronRules;
 }
 
 export const wantRuleFile = (name: string): boolean => /(^|\/)schematron\/[^/]+\.(xml|txt)$/i.test(name);
@@ -50,9 +66,10 @@ export const wantSchemaFile = (name: string): boolean => /(^|\/)xsdrt\/.+\.xsd$/
  * reads (its includes and extends resolve), History.txt names a release, and the XSD of every document
  * type is there. Throws GibSourceError with what is wrong.
  */
-export async function readGibPackage(rulesSource: string, schemasSource: string): Promise<{ release: string; rules: GibFileSet; schemas: GibFileSet }> {
+export async function readGibPackage(rulesSource: string, schemasSource: string): Promise<{ release: string; rules: GibFileSet; schemas: GibFileSet; schematron: SchematronRules }> {
+  const [{ readGibFiles, GibSourceError }, { readSchematron, releaseOf }, { XSD_DOCUMENT_TYPES }] = await Promise.all([import('./rulesSource'), import('./schematron'), import('./xsd')]);
   const [rules, schemas] = await Promise.all([readGibFiles(rulesSource, wantRuleFile), readGibFiles(schemasSource, wantSchemaFile)]);
-  readSchematron(rules);
+  const schematron = readSchematron(rules);
   const release = releaseOf(rules);
   if (!release) throw new GibSourceError(`${rulesSource} has no schematron/History.txt naming its release (is it GİB's e-FaturaPaketi?)`);
   for (const type of XSD_DOCUMENT_TYPES) {
@@ -60,12 +77,13 @@ export async function readGibPackage(rulesSource: string, schemasSource: string)
       throw new GibSourceError(`${schemasSource} has no xsdrt/maindoc/UBL-${type}-2.1.xsd (is it GİB's UBL-TR1.2.1_Paketi?)`);
     }
   }
-  return { release, rules, schemas };
+  return { release, rules, schemas, schematron };
 }
 
 /** Installs GİB's archives or folders into `storageRoot/gib-rules` (whole, under the install lock); returns the release. */
 export async function installGibPackage(storageRoot: string, rulesSource: string, schemasSource: string, origin: { rules: string; schemas: string } = { rules: rulesSource, schemas: schemasSource }): Promise<string> {
   const read = await readGibPackage(rulesSource, schemasSource);
+  const { SCHEMATRON_READER } = await import('./schematron');
   const dir = path.join(storageRoot, GIB_RULES_FOLDER);
   const stored: StoredPackage = {
     format: FORMAT,
@@ -74,6 +92,8 @@ export async function installGibPackage(storageRoot: string, rulesSource: string
     installedAt: new Date().toISOString(),
     rules: encode(read.rules),
     schemas: encode(read.schemas),
+    schematronReader: SCHEMATRON_READER,
+    schematron: read.schematron,
   };
   await mkdir(dir, { recursive: true });
   await withFileLock(path.join(dir, LOCK_FILE), async () => {
@@ -82,8 +102,12 @@ export async function installGibPackage(storageRoot: string, rulesSource: string
   return read.release;
 }
 
-/** The installed package, or undefined when none is (or what is there is not a package this version reads). */
-export async function loadGibPackage(storageRoot: string): Promise<InstalledGibPackage | undefined> {
+/**
+ * The installed package, or undefined when none is (or what is there is not a package this version reads).
+ * `schematronReader` is schematron.ts's SCHEMATRON_READER, passed by the worker (which has the reader
+ * in its bundle anyway): the stored reading is returned only when it was made by that reader.
+ */
+export async function loadGibPackage(storageRoot: string, schematronReader?: number): Promise<InstalledGibPackage | undefined> {
   const file = path.join(storageRoot, GIB_RULES_FOLDER, PACKAGE_FILE);
   let stored: StoredPackage;
   try {
@@ -98,6 +122,7 @@ export async function loadGibPackage(storageRoot: string): Promise<InstalledGibP
     installedAt: stored.installedAt,
     rules: decode(`${file} (rules)`, stored.rules),
     schemas: decode(`${file} (schemas)`, stored.schemas),
+    ...(schematronReader !== undefined && stored.schematronReader === schematronReader && Array.isArray(stored.schematron?.patterns) ? { schematron: stored.schematron } : {}),
   };
 }
 

@@ -117,7 +117,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
       const simple = simpleContext(r.context, ns);
       const asserts = r.asserts.map((a) => {
         const expr = hoist(a.test);
-        return { assert: a, expr, firstItemExpr: withFirstItemArguments(expr), paths: positionPaths(a.test) };
+        return preparedAssert(a, expr);
       });
       const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
       const upPaths = new Map<string, string>();
@@ -155,6 +155,26 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     return { ...p, byName, unnamed };
   });
   return { source: rules, patterns: indexed, namespaceResolver, hoisted, literalLets, visitsAttributes };
+}
+
+/**
+ * An assert ready to run. Its first-item reading (wanted only when the test raises a type error) and
+ * the paths that place a finding (wanted only for a finding) are worked out on first use: most asserts
+ * never need them, and the worker's start is shorter without them.
+ */
+function preparedAssert(a: SchAssert, expr: string): PreparedAssert {
+  let firstItemExpr: string | undefined;
+  let paths: PathInText[] | undefined;
+  return {
+    assert: a,
+    expr,
+    get firstItemExpr() {
+      return (firstItemExpr ??= withFirstItemArguments(expr));
+    },
+    get paths() {
+      return (paths ??= positionPaths(a.test));
+    },
+  };
 }
 
 /**

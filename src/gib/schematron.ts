@@ -46,6 +46,13 @@ export interface SchPattern {
 
 export const OUTSIDE_PATTERNS = '(outside patterns)';
 
+/**
+ * The version of this reading of GİB's Schematron: the package store keeps what readSchematron made
+ * at install (ruleStore.ts) and uses it only while this number is the same. Raise it with any change
+ * to what readSchematron returns for the same files.
+ */
+export const SCHEMATRON_READER = 1;
+
 export interface SchematronRules {
   /** The newest entry of History.txt, e.g. '20260312' (undefined when there is no History.txt). */
   readonly release: string | undefined;

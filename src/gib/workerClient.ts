@@ -1,14 +1,15 @@
-// The extension host's side of the GİB rules worker: starts dist/gibWorker.js (or, where no worker
-// can start, runs the same engine in this thread), loads the rules once, and validates documents one
-// at a time. A document edited while its previous text waits is validated once, at its latest text:
-// the waiting request is answered `undefined` (superseded) and never sent. Plain Node, no vscode.
+// The extension host's side of the GİB rules worker: starts dist/gibWorker.js (or, for tests, runs the
+// engine they pass in this thread), loads the rules once, and validates documents one at a time. A
+// document edited while its previous text waits is validated once, at its latest text: the waiting
+// request is answered `undefined` (superseded) and never sent. Plain Node, no vscode.
+// It imports no engine module (types only): the extension's bundles stay without fontoxpath and
+// slimdom, which ship once, inside dist/gibWorker.js (test/unit/project/bundles.test.ts).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import type { GibEngine, GibValidation } from './engine';
-import { engineFrom } from './engineSource';
 import type { FromGibWorker, GibWorkerSource, ToGibWorker } from './workerProtocol';
 
 export const GIB_WORKER_FILE = 'gibWorker.js';
@@ -61,13 +62,17 @@ export class GibWorkerClient {
     });
   }
 
-  /** Starts the worker and loads the rules; `{ worker: false }` runs the engine in this thread. */
-  static async start(source: GibWorkerSource, options: { worker?: boolean; workerFile?: string } = {}): Promise<GibWorkerClient> {
-    const file = options.worker === false ? undefined : options.workerFile ?? findGibWorkerFile();
-    if (!file) {
-      const engine = await engineFrom(source);
+  /**
+   * Starts the worker and loads the rules. `inThread` (engineSource.ts's engineFrom, passed by tests)
+   * runs the engine in this thread instead.
+   */
+  static async start(source: GibWorkerSource, options: { workerFile?: string; inThread?: (source: GibWorkerSource) => Promise<GibEngine | undefined> } = {}): Promise<GibWorkerClient> {
+    if (options.inThread) {
+      const engine = await options.inThread(source);
       return new GibWorkerClient({ release: engine?.release, hasRules: engine?.hasRules ?? false, hasSchemas: engine?.hasSchemas ?? false }, undefined, engine);
     }
+    const file = options.workerFile ?? findGibWorkerFile();
+    if (!file) throw new Error(`${GIB_WORKER_FILE} is missing beside the extension's bundles (npm run build)`);
     const { Worker } = await import('node:worker_threads');
     const worker = new Worker(file);
     const loaded = await new Promise<FromGibWorker>((resolve, reject) => {

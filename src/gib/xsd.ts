@@ -87,6 +87,13 @@ export class GibSchemas {
   constructor(private readonly set: GibFileSet) {
     this.root = `${PREFIX}${nextSetId++}/`;
     for (const [name, content] of set.files) if (name.endsWith('.xsd')) virtualFiles.set(this.root + name, new Uint8Array(content));
+    // Start importing libxml2 now: its WebAssembly compiles off this thread while the caller goes on
+    // (the engine reads and prepares GİB's Schematron meanwhile). A failure shows at the first use.
+    try {
+      loadLib().catch(() => undefined);
+    } catch {
+      // libxml2-wasm is missing: said at the first validation
+    }
   }
 
   /** The path of `maindoc/UBL-<type>-2.1.xsd` inside the set, or a GibSourceError. */

@@ -14,6 +14,8 @@ import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage } from '../../../sr
 import { checkForNewerGibPackage, downloadGibPackage, GibDownloadError } from '../../../src/gib/download';
 import { createGibEngine } from '../../../src/gib/engine';
 import { readGibFiles } from '../../../src/gib/rulesSource';
+import { engineFrom } from '../../../src/gib/engineSource';
+import { readSchematron, SCHEMATRON_READER } from '../../../src/gib/schematron';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
 
 const archives = gibArchives();
@@ -38,6 +40,40 @@ test('installed from the archives: the release, and an engine from the store tha
     const fromArchives = await createGibEngine(await readGibFiles(archives!.rules, () => true), await readGibFiles(archives!.schemas, (n) => n.endsWith('.xsd'))).validate(text);
     assert.deepEqual(fromStore, fromArchives);
     assert.ok(fromStore.findings.some((f) => f.kind === 'rule' && /ABC2009123456789/.test(f.message)));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
+test("the Schematron is stored as read at install and the worker's engine uses it; a package without it, or read by another reader, is read from its files", { skip }, async () => {
+  const root = await tempRoot();
+  try {
+    await installGibPackage(root, archives!.rules, archives!.schemas);
+    const file = path.join(root, GIB_RULES_FOLDER, 'package.json');
+    const stored = JSON.parse(await readFile(file, 'utf8'));
+    const fresh = JSON.parse(JSON.stringify(readSchematron(await readGibFiles(archives!.rules, (n) => n.includes('schematron/')))));
+    assert.equal(stored.format, 1, 'still format 1: an older version reads it');
+    assert.equal(stored.schematronReader, SCHEMATRON_READER);
+    assert.deepEqual(stored.schematron, fresh);
+    assert.deepEqual((await loadGibPackage(root, SCHEMATRON_READER))?.schematron, fresh);
+    assert.equal((await loadGibPackage(root))?.schematron, undefined, 'given only to the reader that made it');
+
+    const text = (await readFile(fixture, 'utf8')).replace('<cbc:ID>NLV2026000000001</cbc:ID>', '<cbc:ID>NLV-1</cbc:ID>');
+    const expected = await createGibEngine(await readGibFiles(archives!.rules, () => true), await readGibFiles(archives!.schemas, (n) => n.endsWith('.xsd'))).validate(text);
+    assert.ok(expected.findings.some((f) => /ABC2009123456789/.test(f.message)));
+    assert.deepEqual(await (await engineFrom({ storageRoot: root }))!.validate(text), expected);
+
+    // The engine takes the stored reading, not the files: a message changed there shows.
+    const marked = JSON.parse(JSON.stringify(stored).replace(/ABC2009123456789/g, 'STORED-READING'));
+    await writeFile(file, JSON.stringify(marked));
+    const fromStored = await (await engineFrom({ storageRoot: root }))!.validate(text);
+    assert.ok(fromStored.findings.some((f) => /STORED-READING/.test(f.message)), fromStored.findings.map((f) => f.message).join('\n'));
+    // Read by another version of the reader, or stored by a version that kept none: read from the files.
+    for (const older of [{ ...marked, schematronReader: SCHEMATRON_READER + 1 }, { ...marked, schematronReader: undefined, schematron: undefined }]) {
+      await writeFile(file, JSON.stringify(older));
+      assert.equal((await loadGibPackage(root, SCHEMATRON_READER))?.schematron, undefined);
+      assert.deepEqual(await (await engineFrom({ storageRoot: root }))!.validate(text), expected);
+    }
   } finally {
     await rm(root, { recursive: true, force: true });
   }

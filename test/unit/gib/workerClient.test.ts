@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { engineFrom } from '../../../src/gib/engineSource';
 import { installGibPackage } from '../../../src/gib/ruleStore';
 import { findGibWorkerFile, GibWorkerClient } from '../../../src/gib/workerClient';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
@@ -24,7 +25,7 @@ test('the worker validates with the installed rules, as the engine does in this 
   try {
     await installGibPackage(root, archives!.rules, archives!.schemas);
     const inWorker = await GibWorkerClient.start({ storageRoot: root });
-    const inThread = await GibWorkerClient.start({ storageRoot: root }, { worker: false });
+    const inThread = await GibWorkerClient.start({ storageRoot: root }, { inThread: engineFrom });
     clients.push(inWorker, inThread);
     assert.equal(inWorker.inWorker, true);
     assert.equal(existsSync(workerFile!), true);
