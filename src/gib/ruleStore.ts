@@ -16,10 +16,10 @@ import { writeFileAtomic } from '../files/atomicFile';
 import { withFileLock } from '../files/fileLock';
 import { readGibFiles, GibSourceError, type GibFileSet } from './rulesSource';
 import { readSchematron, releaseOf } from './schematron';
+import { GIB_PACKAGE_FILE as PACKAGE_FILE, GIB_RULES_FOLDER } from './ruleStoreLayout';
 import { XSD_DOCUMENT_TYPES } from './xsd';
 
-export const GIB_RULES_FOLDER = 'gib-rules';
-const PACKAGE_FILE = 'package.json';
+export { GIB_RULES_FOLDER };
 const LOCK_FILE = 'install.lock';
 const FORMAT = 1;
 
