@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, DiagnosticsCommands, FormCommands, FormViewTypes, PaletteCommands, PreviewCommands, PreviewViewTypes, ProfileCommands, ReconciliationCommands, ReconciliationView, TreeCommands, Views } from '../constants';
+import { ConnectionCommands, DiagnosticsCommands, FormCommands, FormViewTypes, GibCommands, PaletteCommands, PreviewCommands, PreviewViewTypes, ProfileCommands, ReconciliationCommands, ReconciliationView, TreeCommands, Views } from '../constants';
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../editor/selectors';
 import type { ActivationSteps } from '../shell/activationSteps';
 import { registerOnFirstUse } from '../shell/commandRunner';
@@ -28,6 +28,8 @@ export const FEATURES = {
   profiles: { load: () => import('./profiles'), commands: ProfileCommands },
   /** The document preview (a design or the structured view) and the template studio. */
   preview: { load: () => import('./preview'), commands: PreviewCommands },
+  /** GİB's rules: their download and the folder report. */
+  gib: { load: () => import('./gib'), commands: GibCommands },
 } satisfies Record<string, { load: () => Promise<FeatureModule>; commands: Record<string, string> }>;
 
 export type FeatureName = keyof typeof FEATURES;
