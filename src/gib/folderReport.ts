@@ -82,12 +82,16 @@ export function checkWithEngine(engine: GibEngine): CheckFile {
   return async (_file, text) => ({ validation: await engine.validate(text), release: engine.release });
 }
 
-/**
- * Checks every UBL-TR file under `folder`, one at a time; the other .xml files are skipped (by their
- * opening, so a large file of another kind is not read whole). A cancel stops between files: the
- * verdict holds the files checked before it and says it was cancelled.
- */
-export async function validateFolder(check: CheckFile, folder: string, options: FolderOptions = {}): Promise<FolderVerdict> {
+export interface FolderDocuments {
+  readonly folder: string;
+  /** The UBL-TR files (relative, '/' separators) with the type their opening names. */
+  readonly documents: ReadonlyArray<{ readonly file: string; readonly type: string }>;
+  /** The other .xml files. */
+  readonly skipped: readonly string[];
+}
+
+/** The UBL-TR files under `folder`, told from the other .xml files by their opening (a large file of another kind is not read whole). */
+export async function findDocuments(folder: string): Promise<FolderDocuments> {
   const documents: Array<{ file: string; type: string }> = [];
   const skipped: string[] = [];
   for (const file of await xmlFilesUnder(folder)) {
@@ -95,6 +99,21 @@ export async function validateFolder(check: CheckFile, folder: string, options: 
     if (type) documents.push({ file, type });
     else skipped.push(file);
   }
+  return { folder, documents, skipped };
+}
+
+/** Checks every UBL-TR file under `folder` (findDocuments, then checkDocuments). */
+export async function validateFolder(check: CheckFile, folder: string, options: FolderOptions = {}): Promise<FolderVerdict> {
+  return checkDocuments(check, await findDocuments(folder), options);
+}
+
+/**
+ * Checks the documents found, one at a time. A cancel stops between files: the verdict holds the files
+ * checked before it and says it was cancelled.
+ */
+export async function checkDocuments(check: CheckFile, found: FolderDocuments, options: FolderOptions = {}): Promise<FolderVerdict> {
+  const { folder, documents } = found;
+  const skipped = [...found.skipped];
   const files: FileVerdict[] = [];
   let release: string | undefined;
   const verdict = (cancelled: boolean): FolderVerdict => ({ folder, release, files, total: documents.length, skipped, cancelled, draftsLeftOut: !options.includeDraft });

@@ -189,6 +189,18 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
     assert.equal(summary?.level, 'info');
   });
 
+  test('a folder without UBL-TR documents: it says so, asks nothing and writes nothing', async () => {
+    const other = path.join(tmp, 'other');
+    fs.mkdirSync(other, { recursive: true });
+    fs.copyFileSync(path.join(FIXTURES, 'folder-not-ubl.xml'), path.join(other, 'settings.xml'));
+    fs.writeFileSync(path.join(other, 'notes.txt'), 'not xml');
+    const outcome = await vscode.commands.executeCommand<FolderReportOutcome | undefined>(GibCommands.validateFolder, vscode.Uri.file(other));
+    assert.equal(outcome, undefined);
+    assert.deepEqual(prompts.messages, [{ level: 'info', text: 'other holds no UBL-TR document (invoice, despatch advice…): nothing to check.', actions: [] }]);
+    assert.equal(prompts.saveAsked.length, 0);
+    assert.deepEqual(fs.readdirSync(other).sort(), ['notes.txt', 'settings.xml']);
+  });
+
   test('no rules installed: one message offers the download or a file, and no report is written', async () => {
     const installed = path.join(storage, GIB_RULES_FOLDER, 'package.json');
     const away = `${installed}.away`;

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GibCommands } from '../../constants';
 import { writeFileAtomic } from '../../files/atomicFile';
-import { countsOf, defaultReportName, reportCsv, reportFilesFor, reportMarkdown, validateFolder, type CheckFile, type FolderCounts } from '../../gib/folderReport';
+import { checkDocuments, countsOf, defaultReportName, findDocuments, reportCsv, reportFilesFor, reportMarkdown, type CheckFile, type FolderCounts } from '../../gib/folderReport';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
 import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
@@ -47,6 +47,11 @@ export function validateFolderArgs(arg: unknown): ValidateFolderArgs {
 export async function validateFolderCommand(context: vscode.ExtensionContext, args: ValidateFolderArgs): Promise<FolderReportOutcome | undefined> {
   const folder = args.folder ?? (await askFolder());
   if (folder.scheme !== 'file') throw new UserFacingError(vscode.l10n.t('GİB validation reads folders on this computer only; {0} is not one.', folder.toString(true)));
+  const found = await findDocuments(folder.fsPath);
+  if (found.documents.length === 0) {
+    void prompts.message('info', vscode.l10n.t('{0} holds no UBL-TR document (invoice, despatch advice…): nothing to check.', path.basename(folder.fsPath)));
+    return undefined;
+  }
   const rules = gibRules(context);
   if (!(await rulesReady(rules))) {
     await offerRules();
@@ -64,7 +69,7 @@ export async function validateFolderCommand(context: vscode.ExtensionContext, ar
   const verdict = await withCancellableProgress(
     vscode.l10n.t('Validating documents against GİB rules'),
     (signal, progress) =>
-      validateFolder(check, folder.fsPath, {
+      checkDocuments(check, found, {
         signal,
         onProgress: (done, total) => {
           progress.report({ message: vscode.l10n.t('{0} of {1} files', done, total), increment: done > 0 && total > 0 ? 100 / total : 0 });
