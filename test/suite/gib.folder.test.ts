@@ -199,6 +199,11 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
     assert.deepEqual(prompts.messages, [{ level: 'info', text: 'other holds no UBL-TR document (invoice, despatch advice…): nothing to check.', actions: [] }]);
     assert.equal(prompts.saveAsked.length, 0);
     assert.deepEqual(fs.readdirSync(other).sort(), ['notes.txt', 'settings.xml']);
+
+    prompts.messages.length = 0;
+    const file = path.join(other, 'settings.xml');
+    assert.equal(await vscode.commands.executeCommand(GibCommands.validateFolder, vscode.Uri.file(file)), undefined);
+    assert.deepEqual(prompts.messages.map((m) => [m.level, m.text]), [['error', `${file} is not a folder.`]]);
   });
 
   test('no rules installed: one message offers the download or a file, and no report is written', async () => {

@@ -3,6 +3,7 @@
 // (src/shell/gibRules.ts), under a progress notification with Cancel, and the report is written where
 // the user says, as Markdown and as a CSV beside it (src/gib/folderReport.ts), each written whole.
 // Cancel stops between files; the report of what was checked is still written, and says it is partial.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GibCommands } from '../../constants';
@@ -39,7 +40,10 @@ export function registerFolderValidation(context: vscode.ExtensionContext): void
   context.subscriptions.push(registerCommand(GibCommands.validateFolder, (arg) => validateFolderCommand(context, validateFolderArgs(arg))));
 }
 
-/** The folder the Explorer menu passed (the clicked one), or the tests' arguments. */
+/**
+ * The folder the Explorer menu passed (the clicked one), or the tests' arguments. A Uri from any caller
+ * is taken: the command only reads, and writes nothing until the user has chosen the report's place.
+ */
 export function validateFolderArgs(arg: unknown): ValidateFolderArgs {
   return arg instanceof vscode.Uri ? { folder: arg } : trustedArgs<ValidateFolderArgs>(arg);
 }
@@ -47,6 +51,7 @@ export function validateFolderArgs(arg: unknown): ValidateFolderArgs {
 export async function validateFolderCommand(context: vscode.ExtensionContext, args: ValidateFolderArgs): Promise<FolderReportOutcome | undefined> {
   const folder = args.folder ?? (await askFolder());
   if (folder.scheme !== 'file') throw new UserFacingError(vscode.l10n.t('GİB validation reads folders on this computer only; {0} is not one.', folder.toString(true)));
+  if (!(await fs.promises.stat(folder.fsPath).catch(() => undefined))?.isDirectory()) throw new UserFacingError(vscode.l10n.t('{0} is not a folder.', folder.fsPath));
   const found = await findDocuments(folder.fsPath);
   if (found.documents.length === 0) {
     void prompts.message('info', vscode.l10n.t('{0} holds no UBL-TR document (invoice, despatch advice…): nothing to check.', path.basename(folder.fsPath)));
