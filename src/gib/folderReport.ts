@@ -200,7 +200,7 @@ export function reportMarkdown(v: FolderVerdict, labels: ReportLabels = ENGLISH_
   const lines = [
     `# ${escapeMarkdown(v.cancelled ? labels.partialTitle : labels.title)}: ${escapeMarkdown(path.basename(v.folder))}`,
     '',
-    `${escapeMarkdown(v.release ? fill(labels.rules, v.release) : labels.noRules)} · ${when.toISOString().slice(0, 10)}`,
+    `${escapeMarkdown(v.release ? fill(labels.rules, v.release) : labels.noRules)} · ${localDay(when)}`,
     '',
     escapeMarkdown(labels.summary(countsOf(v))),
   ];
@@ -231,10 +231,15 @@ export function reportCsv(v: FolderVerdict, labels: ReportLabels = ENGLISH_LABEL
   return writeCsv(rows, { delimiter, bom: true, guardFormulas: true });
 }
 
+/** yyyy-mm-dd as the user's clock shows the day. */
+function localDay(when: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())}`;
+}
+
 /** `gib-report-<yyyy-mm-dd>.md`, the day as the user's clock shows it. */
 export function defaultReportName(when = new Date()): string {
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `gib-report-${when.getFullYear()}-${two(when.getMonth() + 1)}-${two(when.getDate())}.md`;
+  return `gib-report-${localDay(when)}.md`;
 }
 
 /** The two files of a report for the name chosen in the save dialog: `<name>.md` and `<name>.csv` beside it. */

@@ -44,7 +44,7 @@ test('a folder: each UBL-TR file checked, the others skipped; Markdown and CSV s
     const broken = await fixture('folder-invoice-broken.xml');
     const idLine = lineOf(broken, '<cbc:ID>FLD-2026-42</cbc:ID>');
     const currencyLine = lineOf(broken, '<cbc:DocumentCurrencyCode>');
-    const md = reportMarkdown(v, undefined, new Date('2026-02-01T10:00:00Z'));
+    const md = reportMarkdown(v, undefined, new Date(2026, 1, 1, 23, 30));
     assert.ok(md.startsWith(`# ${e("GİB's verdict")}: ${e(path.basename(dir))}\n\nGİB rules 20260312 · 2026-02-01\n\n${e('3 files checked: 3 errors in 1 file.')}\n`), md);
     assert.ok(!md.includes('partial'), md);
     assert.ok(
