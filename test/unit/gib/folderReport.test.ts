@@ -11,6 +11,10 @@ import { escapeMarkdown as e } from '../../../src/domain/markdown';
 import { checkWithEngine, countsOf, defaultReportName, gibDocumentTypeOfHead, reportCsv, reportFilesFor, reportMarkdown, validateFolder, type CheckFile, type FolderVerdict } from '../../../src/gib/folderReport';
 import { NO_GIB_DATA, sharedGibEngine } from '../../support/gibPackages';
 
+// A clock whose day differs from UTC's late in the evening, so a report dated by UTC shows here (each
+// test file runs in a process of its own).
+process.env.TZ = 'America/New_York';
+
 const engineOrSkip = sharedGibEngine();
 const skip = !engineOrSkip && NO_GIB_DATA;
 const fixtures = path.join(__dirname, '../../../../test/fixtures/gib');
