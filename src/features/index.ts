@@ -28,7 +28,7 @@ export const FEATURES = {
   profiles: { load: () => import('./profiles'), commands: ProfileCommands },
   /** The document preview (a design or the structured view) and the template studio. */
   preview: { load: () => import('./preview'), commands: PreviewCommands },
-  /** GİB's validation rules: download, use from a file, check for newer. */
+  /** GİB's validation rules: download, use from a file, check for newer, and the folder report. */
   gib: { load: () => import('./gib'), commands: GibCommands },
 } satisfies Record<string, { load: () => Promise<FeatureModule>; commands: Record<string, string> }>;
 

@@ -20,10 +20,9 @@ import { writeFileAtomic } from '../files/atomicFile';
 import { withFileLock } from '../files/fileLock';
 import type { GibFileSet } from './rulesSource';
 import type { SchematronRules } from './schematron';
-import { GIB_RULES_FOLDER } from './ruleStoreFolder';
+import { GIB_PACKAGE_FILE as PACKAGE_FILE, GIB_RULES_FOLDER } from './ruleStoreLayout';
 
-export { GIB_RULES_FOLDER } from './ruleStoreFolder';
-const PACKAGE_FILE = 'package.json';
+export { GIB_RULES_FOLDER };
 const LOCK_FILE = 'install.lock';
 const FORMAT = 1;
 

@@ -41,6 +41,7 @@ interface Waiting {
 export class GibWorkerClient {
   private queue: Waiting[] = [];
   private running = false;
+  private disposed = false;
   private nextId = 1;
   private readonly answers = new Map<number, { resolve: (v: GibValidation) => void; reject: (e: Error) => void }>();
 
@@ -95,10 +96,11 @@ export class GibWorkerClient {
 
   /**
    * GİB's verdict on `text`; `key` names the document (e.g. its URI): a request of the same key still
-   * waiting is superseded (answered undefined). Undefined also when there are no rules or schemas at all.
+   * waiting is superseded (answered undefined). Undefined also when there are no rules or schemas at all,
+   * and for every request not answered when the client is disposed (the one in the worker included).
    */
   validate(key: string, text: string): Promise<GibValidation | undefined> {
-    if (!this.info.hasRules && !this.info.hasSchemas) return Promise.resolve(undefined);
+    if (this.disposed || (!this.info.hasRules && !this.info.hasSchemas)) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       for (const w of this.queue.filter((q) => q.key === key)) w.resolve(undefined);
       this.queue = this.queue.filter((q) => q.key !== key);
@@ -115,7 +117,9 @@ export class GibWorkerClient {
         try {
           next.resolve(await this.run(next.text));
         } catch (e) {
-          next.reject(e as Error);
+          // The one in the worker when the client was disposed (new rules): superseded, asked again of the next client.
+          if (this.disposed) next.resolve(undefined);
+          else next.reject(e as Error);
         }
       }
     } finally {
@@ -133,8 +137,12 @@ export class GibWorkerClient {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     for (const w of this.queue) w.resolve(undefined);
     this.queue = [];
+    // A terminated worker never answers: the request it holds must not wait forever.
+    for (const a of this.answers.values()) a.reject(new Error('the GİB rules worker was stopped'));
+    this.answers.clear();
     await this.worker?.terminate();
   }
 }

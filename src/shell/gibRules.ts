@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GibValidation } from '../gib/engine';
 import type { GibWorkerClient } from '../gib/workerClient';
-import { GIB_RULES_FOLDER } from '../gib/ruleStoreFolder';
+import { GIB_PACKAGE_FILE, GIB_RULES_FOLDER } from '../gib/ruleStoreLayout';
 import { log } from './log';
 
 export type GibVerdict =
@@ -76,7 +76,7 @@ export class GibRules implements vscode.Disposable {
     try {
       fs.mkdirSync(dir, { recursive: true });
       this.watcher = fs.watch(dir, (_event, name) => {
-        if (name !== 'package.json') return;
+        if (name !== GIB_PACKAGE_FILE) return;
         clearTimeout(this.debounce);
         this.debounce = setTimeout(() => void this.reload(), 300);
       });

@@ -67,3 +67,12 @@ test('no rules installed: the worker says so, and validating answers nothing', {
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('disposed (new rules installed): the request in the worker and those waiting are answered as superseded, none waits forever', { skip, timeout: 60_000 }, async () => {
+  const client = await GibWorkerClient.start({ rules: archives!.rules, schemas: archives!.schemas });
+  const inWorker = client.validate('a.xml', invoice); // sent at once
+  const waiting = client.validate('b.xml', broken);
+  await client.dispose();
+  assert.deepEqual(await Promise.all([inWorker, waiting]), [undefined, undefined]);
+  assert.equal(await client.validate('c.xml', invoice), undefined, 'a disposed client checks nothing more');
+});

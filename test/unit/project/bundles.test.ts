@@ -39,7 +39,8 @@ const FEATURE_BUDGET_BYTES: Record<string, number> = {
   // messages) and restores its panels after a reload (this test prints each feature's size); it also
   // takes a design's scripts out and marks where they stood (a design cannot talk to anyone).
   preview: 115 * 1024,
-  // GİB's rules on the user's computer: the commands only; the store and the download load on use.
+  // GİB's rules on the VS Code side: the commands and the folder report; the store and the download load
+  // on use, and the engine runs in its worker (dist/gibWorker.js), not here.
   gib: 60 * 1024,
 };
 

@@ -137,6 +137,14 @@ test('"Bulk Check Tax Numbers" only where it can apply: XML/CSV/TSV or a tax-num
   assert.ok(!menuOffers('editor/context', 'nilvera.registry.bulkCheck', { 'nilvera.hasApiKey': true, 'nilvera.selectionHasTaxNumber': true }), 'no selection');
 });
 
+test('"Validate Documents against GİB Rules…" on a folder in the Explorer, key or not (GİB\'s rules need no account), never on a file', () => {
+  const at = (name: string, folder: boolean): WhenContext => ({ explorerResourceIsFolder: folder, resourceFilename: name, resourceExtname: path.extname(name) });
+  assert.ok(menuOffers('explorer/context', 'nilvera.gib.validateFolder', at('invoices', true)), 'a folder');
+  assert.ok(!menuOffers('explorer/context', 'nilvera.gib.validateFolder', at('invoice.xml', false)), 'a file');
+  assert.ok(!menuOffers('explorer/context', 'nilvera.gib.validateFolder', { ...at('invoices', true), virtualWorkspace: 'vscode-vfs' }), 'virtual workspace');
+  assert.ok(paletteIn({}).includes('nilvera.gib.validateFolder'), 'in the palette without a key');
+});
+
 test('empty Customers, Documents and Certificates views offer their main action', () => {
   const welcome = manifest.contributes?.viewsWelcome ?? [];
   const shown = (view: string, context: WhenContext) =>
@@ -164,7 +172,7 @@ test('environment settings declare their scope; virtual workspaces are declared 
   const virtual = manifest.capabilities?.virtualWorkspaces;
   assert.ok(typeof virtual === 'object' && virtual.supported === 'limited' && virtual.description, 'virtualWorkspaces must say limited, with a description');
   const inVirtual = paletteIn({ 'nilvera.hasApiKey': true, virtualWorkspace: 'vscode-vfs' });
-  for (const id of ['nilvera.customers.import', 'nilvera.customers.export', 'nilvera.documents.add', 'nilvera.settings.template']) {
+  for (const id of ['nilvera.customers.import', 'nilvera.customers.export', 'nilvera.documents.add', 'nilvera.settings.template', 'nilvera.gib.validateFolder']) {
     assert.ok(!inVirtual.includes(id), `${id} reads or writes local files`);
   }
 });

@@ -1,0 +1,6 @@
+// Where GİB's rules live in global storage (src/gib/ruleStore.ts writes and reads them): names only, no
+// imports, so the VS Code side can watch the folder without loading the Schematron reader and its parser.
+
+export const GIB_RULES_FOLDER = 'gib-rules';
+/** The one file holding the installed package, replaced whole by each install. */
+export const GIB_PACKAGE_FILE = 'package.json';
