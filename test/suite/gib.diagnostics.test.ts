@@ -144,11 +144,14 @@ suite('GİB diagnostics in the editor', function () {
   test('signature findings of the unsigned draft: hidden by default, shown with the setting, hidden again', async () => {
     const doc = vscode.workspace.textDocuments.find((d) => d.fileName.endsWith('no-rules.xml'))!;
     await config().update(Settings.gibShowSignatureFindings, true, vscode.ConfigurationTarget.Global);
-    const all = await gibDiagnosticsWhere(doc, 'the signature findings', (d) => d.length > 2);
-    const signature = all.filter((d) => !/cbc:ID elemanı|0015 vergi kodlu/.test(d.message));
-    assert.ok(signature.length > 0);
-    for (const d of signature) assert.match(d.message, /UBLExtension|ExtensionContent|Signature|xmldsig/, d.message);
-    await config().update(Settings.gibShowSignatureFindings, undefined, vscode.ConfigurationTarget.Global);
+    try {
+      const all = await gibDiagnosticsWhere(doc, 'the signature findings', (d) => d.length > 2);
+      const signature = all.filter((d) => !/cbc:ID elemanı|0015 vergi kodlu/.test(d.message));
+      assert.ok(signature.length > 0);
+      for (const d of signature) assert.match(d.message, /UBLExtension|ExtensionContent|Signature|xmldsig/, d.message);
+    } finally {
+      await config().update(Settings.gibShowSignatureFindings, undefined, vscode.ConfigurationTarget.Global);
+    }
     await gibDiagnosticsWhere(doc, 'the signature findings hidden again', (d) => d.length === 2);
   });
 
