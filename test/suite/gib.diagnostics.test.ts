@@ -169,6 +169,40 @@ suite('GİB diagnostics in the editor', function () {
     await doc.save();
   });
 
+  test('an answer for an older text is never shown: the invoice number fixed while its first check runs', async () => {
+    // A long invoice (its first line 2,000 times more) keeps the worker busy while the fix is typed.
+    const broken = fs.readFileSync(fixture('editor-invoice-broken.xml'), 'utf8');
+    const line = /<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>\n/.exec(broken)![0];
+    const doc = await open('long.xml', broken.replace(line, line.repeat(2_000)));
+    const editor = await vscode.window.showTextDocument(doc);
+    const id = doc.getText().indexOf('NLV-2026-1');
+    await editor.edit((e) => e.replace(new vscode.Range(doc.positionAt(id), doc.positionAt(id + 'NLV-2026-1'.length)), 'NLV2026000000001'));
+    // What GİB's collection shows from here on, each time it changes.
+    const key = (d: vscode.Diagnostic[]) => JSON.stringify(d.map(firstLine));
+    const before = gibDiagnostics(doc.uri);
+    assert.deepEqual(before.map(firstLine), [], 'the first verdict came before the fix was typed: the document is too short to test this');
+    const shown: string[][] = [];
+    let last = key(before);
+    const listening = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (!e.uris.some((u) => u.toString() === doc.uri.toString())) return;
+      const now = gibDiagnostics(doc.uri);
+      if (key(now) !== last) shown.push(now.map(firstLine));
+      last = key(now);
+    });
+    try {
+      await gibDiagnosticsWhere(doc, 'the verdict on the fixed text', (d) => d.some((x) => /0015 vergi kodlu/.test(x.message)) && !d.some((x) => /cbc:ID elemanı/.test(x.message)));
+      await new Promise((r) => setTimeout(r, 1_000));
+    } finally {
+      listening.dispose();
+    }
+    assert.deepEqual(
+      shown.filter((messages) => messages.some((m) => /cbc:ID elemanı/.test(m))),
+      [],
+      'the verdict on the text before the fix was shown after the fix',
+    );
+    await doc.save();
+  });
+
   test('a despatch advice: its delivery-address findings at the address elements, the XSD finding at its element', async () => {
     const doc = await open('editor-despatch-broken.xml');
     const found = await gibDiagnosticsWhere(doc, 'the despatch findings', (d) => d.length === 3);
