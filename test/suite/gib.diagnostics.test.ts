@@ -144,11 +144,14 @@ suite('GİB diagnostics in the editor', function () {
   test('signature findings of the unsigned draft: hidden by default, shown with the setting, hidden again', async () => {
     const doc = vscode.workspace.textDocuments.find((d) => d.fileName.endsWith('no-rules.xml'))!;
     await config().update(Settings.gibShowSignatureFindings, true, vscode.ConfigurationTarget.Global);
-    const all = await gibDiagnosticsWhere(doc, 'the signature findings', (d) => d.length > 2);
-    const signature = all.filter((d) => !/cbc:ID elemanı|0015 vergi kodlu/.test(d.message));
-    assert.ok(signature.length > 0);
-    for (const d of signature) assert.match(d.message, /UBLExtension|ExtensionContent|Signature|xmldsig/, d.message);
-    await config().update(Settings.gibShowSignatureFindings, undefined, vscode.ConfigurationTarget.Global);
+    try {
+      const all = await gibDiagnosticsWhere(doc, 'the signature findings', (d) => d.length > 2);
+      const signature = all.filter((d) => !/cbc:ID elemanı|0015 vergi kodlu/.test(d.message));
+      assert.ok(signature.length > 0);
+      for (const d of signature) assert.match(d.message, /UBLExtension|ExtensionContent|Signature|xmldsig/, d.message);
+    } finally {
+      await config().update(Settings.gibShowSignatureFindings, undefined, vscode.ConfigurationTarget.Global);
+    }
     await gibDiagnosticsWhere(doc, 'the signature findings hidden again', (d) => d.length === 2);
   });
 
@@ -163,6 +166,40 @@ suite('GİB diagnostics in the editor', function () {
     await editor.edit((e) => e.replace(new vscode.Range(doc.positionAt(copy + '<cbc:CopyIndicator>'.length), doc.positionAt(copy + '<cbc:CopyIndicator>false'.length)), 'true'));
     const now = await gibDiagnosticsWhere(doc, 'the CopyIndicator finding', (d) => d.length === 2);
     assert.ok(now.some((d) => /CopyIndicator/.test(d.message)));
+    await doc.save();
+  });
+
+  test('an answer for an older text is never shown: the invoice number fixed while its first check runs', async () => {
+    // A long invoice (its first line 2,000 times more) keeps the worker busy while the fix is typed.
+    const broken = fs.readFileSync(fixture('editor-invoice-broken.xml'), 'utf8');
+    const line = /<cac:InvoiceLine>[\s\S]*?<\/cac:InvoiceLine>\n/.exec(broken)![0];
+    const doc = await open('long.xml', broken.replace(line, line.repeat(2_000)));
+    const editor = await vscode.window.showTextDocument(doc);
+    const id = doc.getText().indexOf('NLV-2026-1');
+    await editor.edit((e) => e.replace(new vscode.Range(doc.positionAt(id), doc.positionAt(id + 'NLV-2026-1'.length)), 'NLV2026000000001'));
+    // What GİB's collection shows from here on, each time it changes.
+    const key = (d: vscode.Diagnostic[]) => JSON.stringify(d.map(firstLine));
+    const before = gibDiagnostics(doc.uri);
+    assert.deepEqual(before.map(firstLine), [], 'the first verdict came before the fix was typed: the document is too short to test this');
+    const shown: string[][] = [];
+    let last = key(before);
+    const listening = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (!e.uris.some((u) => u.toString() === doc.uri.toString())) return;
+      const now = gibDiagnostics(doc.uri);
+      if (key(now) !== last) shown.push(now.map(firstLine));
+      last = key(now);
+    });
+    try {
+      await gibDiagnosticsWhere(doc, 'the verdict on the fixed text', (d) => d.some((x) => /0015 vergi kodlu/.test(x.message)) && !d.some((x) => /cbc:ID elemanı/.test(x.message)));
+      await new Promise((r) => setTimeout(r, 1_000));
+    } finally {
+      listening.dispose();
+    }
+    assert.deepEqual(
+      shown.filter((messages) => messages.some((m) => /cbc:ID elemanı/.test(m))),
+      [],
+      'the verdict on the text before the fix was shown after the fix',
+    );
     await doc.save();
   });
 
