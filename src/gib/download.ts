@@ -35,9 +35,9 @@ export type GibDownloadProblem =
 export class GibDownloadError extends Error {
   constructor(
     message: string,
-    readonly url: string = '',
-    readonly which: keyof GibUrls = 'rules',
-    readonly problem: GibDownloadProblem = { kind: 'unreachable', detail: message },
+    readonly url: string,
+    readonly which: keyof GibUrls,
+    readonly problem: GibDownloadProblem,
   ) {
     super(message);
     this.name = 'GibDownloadError';

@@ -38,7 +38,7 @@ export async function inspectGibSource(source: string): Promise<GibSourceContent
   if (!info) return { ...none, unreadable: 'missing' };
   let names: string[];
   if (info.isDirectory()) {
-    names = await folderNames(source, '', 0);
+    names = await folderNames(source);
   } else {
     try {
       const zip = await ZipArchive.open(source);
@@ -55,12 +55,15 @@ export async function inspectGibSource(source: string): Promise<GibSourceContent
   return { rules: endsWith(names, RULES_ENTRY), history: endsWith(names, HISTORY_ENTRY), schemas: !missingSchema, ...(missingSchema ? { missingSchema } : {}) };
 }
 
-async function folderNames(root: string, rel: string, depth: number): Promise<string[]> {
-  if (depth > 6) return [];
-  const out: string[] = [];
+/** GİB's packages hold a few hundred files: a folder chosen by mistake (a home folder) is not walked whole. */
+const MAX_FOLDER_NAMES = 20_000;
+
+async function folderNames(root: string, rel = '', depth = 0, out: string[] = []): Promise<string[]> {
+  if (depth > 6) return out;
   for (const entry of await readdir(path.join(root, rel), { withFileTypes: true })) {
+    if (out.length >= MAX_FOLDER_NAMES) break;
     const name = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await folderNames(root, name, depth + 1)));
+    if (entry.isDirectory()) await folderNames(root, name, depth + 1, out);
     else if (entry.isFile()) out.push(name);
   }
   return out;

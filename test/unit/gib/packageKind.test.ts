@@ -5,13 +5,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { inspectGibSource } from '../../../src/gib/packageKind';
 import { downloadGibPackage, GibDownloadError, GIB_DEFAULT_URLS } from '../../../src/gib/download';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage } from '../../../src/gib/ruleStore';
+import { readGibFiles } from '../../../src/gib/rulesSource';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
 
 const archives = gibArchives();
@@ -40,6 +41,15 @@ test('GİB\'s two archives are told apart; a cut-short ZIP and a missing path ar
     await writeFile(path.join(dir, 'page.zip'), '<html>Bakım çalışması</html>');
     assert.equal((await inspectGibSource(path.join(dir, 'page.zip'))).unreadable, 'notZip');
     assert.equal((await inspectGibSource(path.join(dir, 'nothing'))).unreadable, 'missing');
+    // Both unpacked into one folder: one source that is both packages.
+    const unpacked = path.join(dir, 'unpacked');
+    for (const zip of [archives!.rules, archives!.schemas]) {
+      for (const [name, content] of (await readGibFiles(zip, (n) => n.includes('schematron/') || n.includes('xsdrt/'))).files) {
+        await mkdir(path.join(unpacked, path.dirname(name)), { recursive: true });
+        await writeFile(path.join(unpacked, name), content);
+      }
+    }
+    assert.deepEqual(await inspectGibSource(unpacked), { rules: true, history: true, schemas: true });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
