@@ -26,6 +26,9 @@ class ScriptedPrompts implements Prompts {
   answer: (actions: string[], text: string) => string | undefined = () => undefined;
   pickFolder = false;
   chosen: string[] = [];
+  /** What the open dialogs after the first answer, in turn (then nothing). */
+  then: string[][] = [];
+  readonly dialogs: string[] = [];
   async inputBox(): Promise<string | undefined> {
     return undefined;
   }
@@ -36,10 +39,13 @@ class ScriptedPrompts implements Prompts {
     this.messages.push({ level, text, actions });
     return this.answer(actions, text);
   }
-  async openDialog(): Promise<vscode.Uri[] | undefined> {
-    return this.chosen.map((p) => vscode.Uri.file(p));
+  async openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined> {
+    this.dialogs.push(options.title ?? '');
+    const answer = this.dialogs.length === 1 ? this.chosen : this.then.shift();
+    return answer?.map((p) => vscode.Uri.file(p));
   }
   take(): Array<{ level: MessageLevel; text: string; actions: string[] }> {
+    this.dialogs.length = 0;
     return this.messages.splice(0);
   }
 }
@@ -225,6 +231,15 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     assert.equal(await refused(false, [notZip, archives.schemas]), 'e-FaturaPaketi.zip is not a ZIP archive that can be read: it is damaged, cut short or not a ZIP. Nothing was installed; the rules in use (20250101) stay as they were.');
     assert.equal(await refused(false, [archives.schemas]), 'Only GİB\'s UBL-TR1.2.1_Paketi (the XSDs) was chosen: choose e-FaturaPaketi.zip (the rules) with it. Nothing was installed; the rules in use (20250101) stay as they were.');
     assert.equal(await refused(false, [archives.rules]), 'Only GİB\'s e-FaturaPaketi (the rules) was chosen: choose UBL-TR1.2.1_Paketi.zip (the XSDs) with it. Nothing was installed; the rules in use (20250101) stay as they were.');
+
+    // One ZIP at a time (a dialog that takes one file): the other one is asked for, by name.
+    prompts.pickFolder = false;
+    prompts.chosen = [archives.rules];
+    prompts.then = [[archives.schemas]];
+    assert.equal(await vscode.commands.executeCommand<string>(GibCommands.useRulesFromFile), RELEASE);
+    assert.deepEqual(prompts.dialogs, ['GİB\'s e-FaturaPaketi.zip and UBL-TR1.2.1_Paketi.zip', 'Now GİB\'s UBL-TR1.2.1_Paketi.zip (the XSDs)']);
+    prompts.take();
+    await pretendInstalled('20250101');
 
     // Both ZIPs, the XSD package first.
     prompts.pickFolder = false;
