@@ -3,7 +3,8 @@
 // the user runs a command: nothing here runs on its own. Plain Node, no vscode; the caller passes the
 // fetch to use (the extension's, which honours VS Code's proxy settings; Node's own in the CLI/tests).
 
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { processIsAlive } from '../files/lockedFiles';
 import * as path from 'node:path';
 import { HISTORY_ENTRY, inspectGibSource, RULES_ENTRY } from './packageKind';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage, readGibPackage } from './ruleStore';
@@ -82,8 +83,21 @@ async function fetchTo(which: keyof GibUrls, url: string, file: string, options:
   return bytes.length;
 }
 
+const DOWNLOAD_FOLDER = /^download-(\d+)-[0-9a-z]+$/;
+
+/** What a download of a process that has ended (a crash, a closed window) left: removed. */
+export async function sweepStaleDownloads(storageRoot: string): Promise<void> {
+  const root = path.join(storageRoot, GIB_RULES_FOLDER);
+  const names = await readdir(root).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(DOWNLOAD_FOLDER.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !processIsAlive(pid)) await rm(path.join(root, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /** Downloads both archives into a temporary folder of this process, runs `use` on them, and removes the folder. */
 async function withDownloaded<T>(storageRoot: string, urls: GibUrls, options: DownloadOptions, use: (rules: string, schemas: string) => Promise<T>): Promise<T> {
+  await sweepStaleDownloads(storageRoot);
   const dir = path.join(storageRoot, GIB_RULES_FOLDER, `download-${process.pid}-${Date.now().toString(36)}`);
   await mkdir(dir, { recursive: true });
   try {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { inspectGibSource } from '../../../src/gib/packageKind';
-import { downloadGibPackage, GibDownloadError, GIB_DEFAULT_URLS } from '../../../src/gib/download';
+import { downloadGibPackage, GibDownloadError, GIB_DEFAULT_URLS, sweepStaleDownloads } from '../../../src/gib/download';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage } from '../../../src/gib/ruleStore';
 import { readGibFiles } from '../../../src/gib/rulesSource';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
@@ -106,6 +106,19 @@ test('Download names an address nothing answers at as unreachable, with the syst
       assert.deepEqual(e.problem, { kind: 'unreachable', detail: 'ECONNREFUSED' });
       return true;
     });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('what a crashed download left is swept; another live process\'s download is not', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'gib-kind-'));
+  try {
+    const folder = path.join(dir, GIB_RULES_FOLDER);
+    // A pid no process has (above the usual maximum), and this test runner's parent, which is alive.
+    for (const name of ['download-4194399-abc', `download-${process.ppid}-def`, 'package.json']) await mkdir(path.join(folder, name), { recursive: true });
+    await sweepStaleDownloads(dir);
+    assert.deepEqual((await readdir(folder)).sort(), [`download-${process.ppid}-def`, 'package.json']);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
