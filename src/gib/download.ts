@@ -55,7 +55,7 @@ function reasonOf(e: unknown): string {
 
 /** Checks a downloaded archive is a ZIP and the package expected from that address, before anything is installed. */
 async function checkArchive(which: keyof GibUrls, url: string, file: string): Promise<void> {
-  const contents = await inspectGibSource(file);
+  const contents = await inspectGibSource(file, { verify: true });
   if (contents.unreadable) throw new GibDownloadError(`${url} did not send a readable ZIP: ${contents.detail ?? contents.unreadable}`, url, which, { kind: 'notZip', detail: contents.detail ?? '' });
   const missing = which === 'rules' ? (!contents.rules ? RULES_ENTRY : !contents.history ? HISTORY_ENTRY : undefined) : contents.missingSchema;
   if (missing) throw new GibDownloadError(`${url} is not GİB's ${which === 'rules' ? 'e-FaturaPaketi' : 'UBL-TR1.2.1_Paketi'}: it has no ${missing}`, url, which, { kind: 'wrongArchive', missing });

@@ -31,8 +31,14 @@ const endsWith = (names: readonly string[], suffix: string): boolean => {
   return names.some((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith('/' + lower));
 };
 
-/** What `source` (a ZIP or a folder) holds of GİB's packages. */
-export async function inspectGibSource(source: string): Promise<GibSourceContents> {
+/** The entries the store reads from GİB's archives (ruleStore.ts wantRuleFile / wantSchemaFile). */
+const READ_ENTRY = /(^|\/)(schematron\/[^/]+\.(xml|txt)|xsdrt\/.+\.xsd)$/i;
+
+/**
+ * What `source` (a ZIP or a folder) holds of GİB's packages. `verify`: also inflate the entries the
+ * store will read and match their CRC-32, so a ZIP whose data is damaged counts as not readable.
+ */
+export async function inspectGibSource(source: string, options: { verify?: boolean } = {}): Promise<GibSourceContents> {
   const info = await stat(source).catch(() => undefined);
   const none = { rules: false, history: false, schemas: false };
   if (!info) return { ...none, unreadable: 'missing' };
@@ -44,6 +50,7 @@ export async function inspectGibSource(source: string): Promise<GibSourceContent
       const zip = await ZipArchive.open(source);
       try {
         names = zip.files().map((e) => e.name);
+        if (options.verify) for (const entry of zip.files()) if (READ_ENTRY.test(entry.name)) await zip.check(entry);
       } finally {
         await zip.close();
       }

@@ -15,6 +15,7 @@ import { readGibFiles } from '../../src/gib/rulesSource';
 import { writeFileAtomic } from '../../src/files/atomicFile';
 import { GibRules } from '../../src/shell/gibRules';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
+import { damagedZip } from '../support/damagedZip';
 import { startFileServer, type FileServer } from '../support/fileServer';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
 
@@ -100,6 +101,8 @@ suite('GİB rules: download, use from a file, check for newer', function () {
       '/s.zip': archives.schemas,
       // A download cut short: the first half of the archive, then the connection ends.
       '/cut.zip': rulesBytes.subarray(0, rulesBytes.length >> 1),
+      // Whole, but the Schematron's data damaged on the way.
+      '/damaged.zip': await damagedZip(rulesBytes, 'schematron/UBL-TR_Main_Schematron.xml'),
     });
     await setUrls('/r.zip', '/s.zip');
   });
@@ -161,6 +164,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     try {
       assert.match(await attempt('/gone.zip', '/s.zip'), new RegExp(`^GİB's rules could not be downloaded: ${server.url}/gone\\.zip answered 404 \\(not found\\)\\. Check the address in the setting nilvera\\.gibRules\\.rulesUrl\\.`));
       assert.match(await attempt('/r.zip', '/cut.zip'), new RegExp(`${server.url}/cut\\.zip did not send a complete ZIP archive \\(it is damaged, cut short or not a ZIP\\)\\. Try again, or check the address in the setting nilvera\\.gibRules\\.schemasUrl\\.`));
+      assert.match(await attempt('/damaged.zip', '/s.zip'), new RegExp(`${server.url}/damaged\\.zip did not send a complete ZIP archive`));
       assert.match(await attempt('/s.zip', '/s.zip'), new RegExp(`${server.url}/s\\.zip is not GİB's e-FaturaPaketi: it has no schematron/UBL-TR_Main_Schematron\\.xml\\. Check the address in the setting nilvera\\.gibRules\\.rulesUrl\\.`));
       // Offline: an address where nothing listens.
       const closed = await startFileServer();

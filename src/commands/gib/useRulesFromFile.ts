@@ -52,11 +52,11 @@ async function lookAt(paths: readonly string[]): Promise<ChosenSource[]> {
   const { inspectGibSource } = await import('../../gib/packageKind');
   const out: ChosenSource[] = [];
   for (const p of paths) {
-    const contents = await inspectGibSource(p);
+    const contents = await inspectGibSource(p, { verify: true });
     const isFolder = fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
     if (isFolder && !contents.rules && !contents.schemas) {
       const zips = fs.readdirSync(p, { withFileTypes: true }).filter((e) => e.isFile() && /\.zip$/i.test(e.name)).map((e) => path.join(p, e.name));
-      for (const zip of zips) out.push({ path: zip, contents: await inspectGibSource(zip) });
+      for (const zip of zips) out.push({ path: zip, contents: await inspectGibSource(zip, { verify: true }) });
       if (zips.length) continue;
     }
     out.push({ path: p, contents });

@@ -13,6 +13,7 @@ import { inspectGibSource } from '../../../src/gib/packageKind';
 import { downloadGibPackage, GibDownloadError, GIB_DEFAULT_URLS, sweepStaleDownloads } from '../../../src/gib/download';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage } from '../../../src/gib/ruleStore';
 import { readGibFiles } from '../../../src/gib/rulesSource';
+import { damagedZip } from '../../support/damagedZip';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
 
 const archives = gibArchives();
@@ -38,6 +39,13 @@ test('GİB\'s two archives are told apart; a cut-short ZIP and a missing path ar
     await writeFile(path.join(dir, 'cut.zip'), bytes.subarray(0, bytes.length - 1000));
     const cut = await inspectGibSource(path.join(dir, 'cut.zip'));
     assert.equal(cut.unreadable, 'notZip');
+    // Its directory whole, the Schematron's data damaged: listed as GİB's rules, refused when verified.
+    await writeFile(path.join(dir, 'damaged.zip'), await damagedZip(bytes, 'schematron/UBL-TR_Main_Schematron.xml'));
+    assert.equal((await inspectGibSource(path.join(dir, 'damaged.zip'))).rules, true);
+    const damaged = await inspectGibSource(path.join(dir, 'damaged.zip'), { verify: true });
+    assert.equal(damaged.unreadable, 'notZip');
+    assert.match(damaged.detail ?? '', /UBL-TR_Main_Schematron\.xml/);
+    assert.deepEqual(await inspectGibSource(archives!.rules, { verify: true }), await inspectGibSource(archives!.rules));
     await writeFile(path.join(dir, 'page.zip'), '<html>Bakım çalışması</html>');
     assert.equal((await inspectGibSource(path.join(dir, 'page.zip'))).unreadable, 'notZip');
     assert.equal((await inspectGibSource(path.join(dir, 'nothing'))).unreadable, 'missing');
