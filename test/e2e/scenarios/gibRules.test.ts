@@ -57,12 +57,17 @@ test('Use GİB Rules from a File…: a folder holding both ZIPs, chosen in the f
     await notificationGone(wb, 'GİB\'s validation rules');
     await wb.runCommand(`Nilvera: ${nls('%command.gib.useRulesFromFile%')}`);
     await wb.quickPick('A folder');
-    // VS Code's own dialog: a path box in the quick input; the folder typed, then accepted.
+    // VS Code's own dialog: a path box in the quick input. Once it shows its starting folder, the
+    // folder is typed over it and the dialog's button ("Use These Rules") accepts it.
     const box = page.locator('.quick-input-widget .quick-input-box input');
-    await box.waitFor({ state: 'visible' });
-    await box.fill(folder + path.sep);
+    await waitUntil(async () => ((await box.inputValue().catch(() => '')) ? true : undefined), 'the dialog\'s starting folder');
     await page.waitForTimeout(500);
-    await box.press('Enter');
+    const typed = folder + path.sep;
+    await box.fill(typed);
+    await waitUntil(async () => ((await box.inputValue()) === typed ? true : undefined), 'the folder typed in the dialog');
+    await page.waitForTimeout(500);
+    assert.equal(await box.inputValue(), typed, 'the dialog replaced the folder typed');
+    await page.locator('.quick-input-widget .monaco-button', { hasText: 'Use These Rules' }).click();
     await installedNotification();
     assert.deepEqual(server.hits, ['/mirror/e-FaturaPaketi.zip', '/mirror/UBL-TR1.2.1_Paketi.zip'], 'no request for a file the user chose');
     await wb.screenshot('rules installed from a folder');
