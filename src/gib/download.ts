@@ -3,7 +3,8 @@
 // the user runs a command: nothing here runs on its own. Plain Node, no vscode; the caller passes the
 // fetch to use (the extension's, which honours VS Code's proxy settings; Node's own in the CLI/tests).
 
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { processIsAlive } from '../files/lockedFiles';
 import * as path from 'node:path';
 import { HISTORY_ENTRY, inspectGibSource, RULES_ENTRY } from './packageKind';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage, readGibPackage } from './ruleStore';
@@ -35,9 +36,9 @@ export type GibDownloadProblem =
 export class GibDownloadError extends Error {
   constructor(
     message: string,
-    readonly url: string = '',
-    readonly which: keyof GibUrls = 'rules',
-    readonly problem: GibDownloadProblem = { kind: 'unreachable', detail: message },
+    readonly url: string,
+    readonly which: keyof GibUrls,
+    readonly problem: GibDownloadProblem,
   ) {
     super(message);
     this.name = 'GibDownloadError';
@@ -54,7 +55,7 @@ function reasonOf(e: unknown): string {
 
 /** Checks a downloaded archive is a ZIP and the package expected from that address, before anything is installed. */
 async function checkArchive(which: keyof GibUrls, url: string, file: string): Promise<void> {
-  const contents = await inspectGibSource(file);
+  const contents = await inspectGibSource(file, { verify: true });
   if (contents.unreadable) throw new GibDownloadError(`${url} did not send a readable ZIP: ${contents.detail ?? contents.unreadable}`, url, which, { kind: 'notZip', detail: contents.detail ?? '' });
   const missing = which === 'rules' ? (!contents.rules ? RULES_ENTRY : !contents.history ? HISTORY_ENTRY : undefined) : contents.missingSchema;
   if (missing) throw new GibDownloadError(`${url} is not GİB's ${which === 'rules' ? 'e-FaturaPaketi' : 'UBL-TR1.2.1_Paketi'}: it has no ${missing}`, url, which, { kind: 'wrongArchive', missing });
@@ -82,8 +83,21 @@ async function fetchTo(which: keyof GibUrls, url: string, file: string, options:
   return bytes.length;
 }
 
+const DOWNLOAD_FOLDER = /^download-(\d+)-[0-9a-z]+$/;
+
+/** What a download of a process that has ended (a crash, a closed window) left: removed. */
+export async function sweepStaleDownloads(storageRoot: string): Promise<void> {
+  const root = path.join(storageRoot, GIB_RULES_FOLDER);
+  const names = await readdir(root).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(DOWNLOAD_FOLDER.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !processIsAlive(pid)) await rm(path.join(root, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /** Downloads both archives into a temporary folder of this process, runs `use` on them, and removes the folder. */
 async function withDownloaded<T>(storageRoot: string, urls: GibUrls, options: DownloadOptions, use: (rules: string, schemas: string) => Promise<T>): Promise<T> {
+  await sweepStaleDownloads(storageRoot);
   const dir = path.join(storageRoot, GIB_RULES_FOLDER, `download-${process.pid}-${Date.now().toString(36)}`);
   await mkdir(dir, { recursive: true });
   try {

@@ -31,19 +31,26 @@ const endsWith = (names: readonly string[], suffix: string): boolean => {
   return names.some((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith('/' + lower));
 };
 
-/** What `source` (a ZIP or a folder) holds of GİB's packages. */
-export async function inspectGibSource(source: string): Promise<GibSourceContents> {
+/** The entries the store reads from GİB's archives (ruleStore.ts wantRuleFile / wantSchemaFile). */
+const READ_ENTRY = /(^|\/)(schematron\/[^/]+\.(xml|txt)|xsdrt\/.+\.xsd)$/i;
+
+/**
+ * What `source` (a ZIP or a folder) holds of GİB's packages. `verify`: also inflate the entries the
+ * store will read and match their CRC-32, so a ZIP whose data is damaged counts as not readable.
+ */
+export async function inspectGibSource(source: string, options: { verify?: boolean } = {}): Promise<GibSourceContents> {
   const info = await stat(source).catch(() => undefined);
   const none = { rules: false, history: false, schemas: false };
   if (!info) return { ...none, unreadable: 'missing' };
   let names: string[];
   if (info.isDirectory()) {
-    names = await folderNames(source, '', 0);
+    names = await folderNames(source);
   } else {
     try {
       const zip = await ZipArchive.open(source);
       try {
         names = zip.files().map((e) => e.name);
+        if (options.verify) for (const entry of zip.files()) if (READ_ENTRY.test(entry.name)) await zip.check(entry);
       } finally {
         await zip.close();
       }
@@ -55,12 +62,15 @@ export async function inspectGibSource(source: string): Promise<GibSourceContent
   return { rules: endsWith(names, RULES_ENTRY), history: endsWith(names, HISTORY_ENTRY), schemas: !missingSchema, ...(missingSchema ? { missingSchema } : {}) };
 }
 
-async function folderNames(root: string, rel: string, depth: number): Promise<string[]> {
-  if (depth > 6) return [];
-  const out: string[] = [];
+/** GİB's packages hold a few hundred files: a folder chosen by mistake (a home folder) is not walked whole. */
+const MAX_FOLDER_NAMES = 20_000;
+
+async function folderNames(root: string, rel = '', depth = 0, out: string[] = []): Promise<string[]> {
+  if (depth > 6) return out;
   for (const entry of await readdir(path.join(root, rel), { withFileTypes: true })) {
+    if (out.length >= MAX_FOLDER_NAMES) break;
     const name = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await folderNames(root, name, depth + 1)));
+    if (entry.isDirectory()) await folderNames(root, name, depth + 1, out);
     else if (entry.isFile()) out.push(name);
   }
   return out;

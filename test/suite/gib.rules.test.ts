@@ -15,6 +15,7 @@ import { readGibFiles } from '../../src/gib/rulesSource';
 import { writeFileAtomic } from '../../src/files/atomicFile';
 import { GibRules } from '../../src/shell/gibRules';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
+import { damagedZip } from '../support/damagedZip';
 import { startFileServer, type FileServer } from '../support/fileServer';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
 
@@ -26,6 +27,9 @@ class ScriptedPrompts implements Prompts {
   answer: (actions: string[], text: string) => string | undefined = () => undefined;
   pickFolder = false;
   chosen: string[] = [];
+  /** What the open dialogs after the first answer, in turn (then nothing). */
+  then: string[][] = [];
+  readonly dialogs: string[] = [];
   async inputBox(): Promise<string | undefined> {
     return undefined;
   }
@@ -36,10 +40,13 @@ class ScriptedPrompts implements Prompts {
     this.messages.push({ level, text, actions });
     return this.answer(actions, text);
   }
-  async openDialog(): Promise<vscode.Uri[] | undefined> {
-    return this.chosen.map((p) => vscode.Uri.file(p));
+  async openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined> {
+    this.dialogs.push(options.title ?? '');
+    const answer = this.dialogs.length === 1 ? this.chosen : this.then.shift();
+    return answer?.map((p) => vscode.Uri.file(p));
   }
   take(): Array<{ level: MessageLevel; text: string; actions: string[] }> {
+    this.dialogs.length = 0;
     return this.messages.splice(0);
   }
 }
@@ -94,6 +101,8 @@ suite('GİB rules: download, use from a file, check for newer', function () {
       '/s.zip': archives.schemas,
       // A download cut short: the first half of the archive, then the connection ends.
       '/cut.zip': rulesBytes.subarray(0, rulesBytes.length >> 1),
+      // Whole, but the Schematron's data damaged on the way.
+      '/damaged.zip': await damagedZip(rulesBytes, 'schematron/UBL-TR_Main_Schematron.xml'),
     });
     await setUrls('/r.zip', '/s.zip');
   });
@@ -155,6 +164,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     try {
       assert.match(await attempt('/gone.zip', '/s.zip'), new RegExp(`^GİB's rules could not be downloaded: ${server.url}/gone\\.zip answered 404 \\(not found\\)\\. Check the address in the setting nilvera\\.gibRules\\.rulesUrl\\.`));
       assert.match(await attempt('/r.zip', '/cut.zip'), new RegExp(`${server.url}/cut\\.zip did not send a complete ZIP archive \\(it is damaged, cut short or not a ZIP\\)\\. Try again, or check the address in the setting nilvera\\.gibRules\\.schemasUrl\\.`));
+      assert.match(await attempt('/damaged.zip', '/s.zip'), new RegExp(`${server.url}/damaged\\.zip did not send a complete ZIP archive`));
       assert.match(await attempt('/s.zip', '/s.zip'), new RegExp(`${server.url}/s\\.zip is not GİB's e-FaturaPaketi: it has no schematron/UBL-TR_Main_Schematron\\.xml\\. Check the address in the setting nilvera\\.gibRules\\.rulesUrl\\.`));
       // Offline: an address where nothing listens.
       const closed = await startFileServer();
@@ -225,6 +235,15 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     assert.equal(await refused(false, [notZip, archives.schemas]), 'e-FaturaPaketi.zip is not a ZIP archive that can be read: it is damaged, cut short or not a ZIP. Nothing was installed; the rules in use (20250101) stay as they were.');
     assert.equal(await refused(false, [archives.schemas]), 'Only GİB\'s UBL-TR1.2.1_Paketi (the XSDs) was chosen: choose e-FaturaPaketi.zip (the rules) with it. Nothing was installed; the rules in use (20250101) stay as they were.');
     assert.equal(await refused(false, [archives.rules]), 'Only GİB\'s e-FaturaPaketi (the rules) was chosen: choose UBL-TR1.2.1_Paketi.zip (the XSDs) with it. Nothing was installed; the rules in use (20250101) stay as they were.');
+
+    // One ZIP at a time (a dialog that takes one file): the other one is asked for, by name.
+    prompts.pickFolder = false;
+    prompts.chosen = [archives.rules];
+    prompts.then = [[archives.schemas]];
+    assert.equal(await vscode.commands.executeCommand<string>(GibCommands.useRulesFromFile), RELEASE);
+    assert.deepEqual(prompts.dialogs, ['GİB\'s e-FaturaPaketi.zip and UBL-TR1.2.1_Paketi.zip', 'Now GİB\'s UBL-TR1.2.1_Paketi.zip (the XSDs)']);
+    prompts.take();
+    await pretendInstalled('20250101');
 
     // Both ZIPs, the XSD package first.
     prompts.pickFolder = false;

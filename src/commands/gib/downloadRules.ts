@@ -11,7 +11,7 @@ import { gibRules } from '../../shell/gibRules';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import { trustedArgs } from '../../shell/testSeams';
-import { downloadProblem, unusableProblem } from './problems';
+import { damagedProblem, downloadProblem, unusableProblem } from './problems';
 import { gibRuleUrls } from './ruleUrls';
 
 export interface GibDownloadArgs {
@@ -39,6 +39,12 @@ export async function explainInstallFailure(error: unknown, installed: string | 
   if (error instanceof GibDownloadError) {
     log.warn(`GİB rules download: ${error.message}`);
     return downloadProblem(error, installed);
+  }
+  // A ZIP entry that does not inflate (the store reads it after the check; zlib's own errors have Z_ codes).
+  const code = (error as { code?: unknown })?.code;
+  if (error instanceof Error && (error.name === 'ZipError' || error.name === 'ZipLimitError' || (typeof code === 'string' && code.startsWith('Z_')))) {
+    log.warn(`GİB rules: ${what}: ${error.message}`);
+    return damagedProblem(what, installed);
   }
   if (error instanceof Error && error.name === 'GibSourceError') {
     log.warn(`GİB rules: ${error.message}`);

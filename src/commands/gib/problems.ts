@@ -39,6 +39,11 @@ export function downloadProblem(error: GibDownloadError, installed: string | und
   return new UserFacingError(`${vscode.l10n.t('GİB\'s rules could not be downloaded:')} ${downloadText(error)} ${keptNote(installed)}`);
 }
 
+/** An archive whose directory reads but whose data does not (a damaged entry, a failed CRC check). */
+export function damagedProblem(what: string, installed: string | undefined): UserFacingError {
+  return new UserFacingError(`${vscode.l10n.t('{0} is damaged and cannot be read (an entry fails its check). Download or copy it again.', what)} ${keptNote(installed)}`);
+}
+
 /** GİB's files read but refused by the rule reader (an include or extends that does not resolve). */
 export function unusableProblem(what: string, detail: string, installed: string | undefined): UserFacingError {
   return new UserFacingError(`${vscode.l10n.t('{0} cannot be used as GİB\'s rules: {1}.', what, detail)} ${keptNote(installed)}`);

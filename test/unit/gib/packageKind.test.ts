@@ -5,13 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { inspectGibSource } from '../../../src/gib/packageKind';
-import { downloadGibPackage, GibDownloadError, GIB_DEFAULT_URLS } from '../../../src/gib/download';
+import { downloadGibPackage, GibDownloadError, GIB_DEFAULT_URLS, sweepStaleDownloads } from '../../../src/gib/download';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage } from '../../../src/gib/ruleStore';
+import { readGibFiles } from '../../../src/gib/rulesSource';
+import { damagedZip } from '../../support/damagedZip';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
 
 const archives = gibArchives();
@@ -37,9 +39,25 @@ test('GİB\'s two archives are told apart; a cut-short ZIP and a missing path ar
     await writeFile(path.join(dir, 'cut.zip'), bytes.subarray(0, bytes.length - 1000));
     const cut = await inspectGibSource(path.join(dir, 'cut.zip'));
     assert.equal(cut.unreadable, 'notZip');
+    // Its directory whole, the Schematron's data damaged: listed as GİB's rules, refused when verified.
+    await writeFile(path.join(dir, 'damaged.zip'), await damagedZip(bytes, 'schematron/UBL-TR_Main_Schematron.xml'));
+    assert.equal((await inspectGibSource(path.join(dir, 'damaged.zip'))).rules, true);
+    const damaged = await inspectGibSource(path.join(dir, 'damaged.zip'), { verify: true });
+    assert.equal(damaged.unreadable, 'notZip');
+    assert.match(damaged.detail ?? '', /UBL-TR_Main_Schematron\.xml/);
+    assert.deepEqual(await inspectGibSource(archives!.rules, { verify: true }), await inspectGibSource(archives!.rules));
     await writeFile(path.join(dir, 'page.zip'), '<html>Bakım çalışması</html>');
     assert.equal((await inspectGibSource(path.join(dir, 'page.zip'))).unreadable, 'notZip');
     assert.equal((await inspectGibSource(path.join(dir, 'nothing'))).unreadable, 'missing');
+    // Both unpacked into one folder: one source that is both packages.
+    const unpacked = path.join(dir, 'unpacked');
+    for (const zip of [archives!.rules, archives!.schemas]) {
+      for (const [name, content] of (await readGibFiles(zip, (n) => n.includes('schematron/') || n.includes('xsdrt/'))).files) {
+        await mkdir(path.join(unpacked, path.dirname(name)), { recursive: true });
+        await writeFile(path.join(unpacked, name), content);
+      }
+    }
+    assert.deepEqual(await inspectGibSource(unpacked), { rules: true, history: true, schemas: true });
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -96,6 +114,19 @@ test('Download names an address nothing answers at as unreachable, with the syst
       assert.deepEqual(e.problem, { kind: 'unreachable', detail: 'ECONNREFUSED' });
       return true;
     });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('what a crashed download left is swept; another live process\'s download is not', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'gib-kind-'));
+  try {
+    const folder = path.join(dir, GIB_RULES_FOLDER);
+    // A pid no process has (above the usual maximum), and this test runner's parent, which is alive.
+    for (const name of ['download-4194399-abc', `download-${process.ppid}-def`, 'package.json']) await mkdir(path.join(folder, name), { recursive: true });
+    await sweepStaleDownloads(dir);
+    assert.deepEqual((await readdir(folder)).sort(), [`download-${process.ppid}-def`, 'package.json']);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
