@@ -22,10 +22,11 @@ import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
  * 430 KB until GİB's rules engine shipped (issue 40), which added 563 KB measured against ba225ac:
  * libxml2 compiled to WebAssembly for GİB's XSD (dist/vendor/libxml2-wasm, 416 KB zipped) and the
  * worker bundle (dist/gibWorker.js: fontoxpath, slimdom and the Schematron runner, about 140 KB);
- * 600 KB more leaves the rest of the extension the room it had. GİB's part has its own ceiling below.
- * This test prints the sizes.
+ * 600 KB more leaves the rest of the extension the room it had; 30 KB more is the VS Code side of GİB's
+ * rules (the rules commands, the folder report, the editor's findings and the preview's verdict,
+ * about 25 KB zipped). GİB's engine has its own ceiling below. This test prints the sizes.
  */
-const SIZE_BUDGET_BYTES = (430 + 600) * 1024;
+const SIZE_BUDGET_BYTES = (430 + 630) * 1024;
 /** Issue 40's goal: GİB's engine (the worker bundle and libxml2-wasm) adds at most 700 KB to the VSIX. */
 const GIB_ENGINE_BUDGET_BYTES = 700 * 1024;
 const isGibEngine = (name: string): boolean => name === 'extension/dist/gibWorker.js' || name.startsWith('extension/dist/vendor/libxml2-wasm/');
