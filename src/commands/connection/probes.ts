@@ -10,7 +10,7 @@ import { loadNodeFetch, type FetchLike } from '../../api/http';
 import { buildQuery, encodeSegment, type QueryValue } from '../../api/paths';
 import { fetchWithinOrigin } from '../../api/redirects';
 import { completeVkn } from '../../domain/taxId';
-import type { ReadOperationId } from '../../api/operations';
+import { isPlainRead, OPERATION_IDS, OPERATIONS, type PlainReadId, type ReadOperationId } from '../../api/operations';
 
 export interface ProbeTarget {
   /** Host root without /general. */
@@ -177,7 +177,10 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
 }
 
 /** Every call the check can make: a step of the plan, or the search for an unregistered tax number. */
-export type ProbeId = keyof ReturnType<typeof plan> | 'findUnregistered';
+/** A plain read's own GET, made for a plain read without a decision in PROBE_DECISIONS. */
+type PlainReadProbeId = `read:${PlainReadId}`;
+
+export type ProbeId = keyof ReturnType<typeof plan> | 'findUnregistered' | PlainReadProbeId;
 
 type SkipReason = 'noCompanyTaxNumber' | 'noUnregisteredNumber' | 'noCustomer';
 
@@ -384,7 +387,7 @@ function resultOf(id: ProbeId, request: ProbeRequest, answer: ProbeAnswer): Prob
 export async function runChecks(target: ProbeTarget, options: RunOptions): Promise<CheckRun> {
   const facts: ProbeFacts = {};
   const results: ProbeResult[] = [];
-  const steps = plan(target.apiKey);
+  const steps: Partial<Record<ProbeId, Planned>> = { ...plan(target.apiKey), ...plainReadProbes() };
   const total = Object.keys(steps).length + 1;
   let done = 0;
   const send = async (request: ProbeRequest) => {
@@ -431,12 +434,15 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
   return { results, facts };
 }
 
+export type ProbeDecision = { probes: readonly ProbeId[] } | { notProbed: string };
+
 /**
- * For every operation of src/api/operations.ts that changes nothing: the calls above that make it, or
- * why the check leaves it out. A read operation added to the table without a decision here fails the
- * type check and test/unit/commands/connection/probeDecisions.test.ts.
+ * For the operations of src/api/operations.ts that change nothing: the calls above that make it, or
+ * why the check leaves it out. A plain read (a GET of a fixed path) without an entry is called once as
+ * it is (probeDecision); any other read operation added to the table without a decision here fails
+ * the type check and test/unit/commands/connection/probeDecisions.test.ts.
  */
-export const PROBE_DECISIONS: Record<ReadOperationId, { probes: readonly ProbeId[] } | { notProbed: string }> = {
+export const PROBE_DECISIONS: Record<Exclude<ReadOperationId, PlainReadId>, ProbeDecision> & Partial<Record<PlainReadId, ProbeDecision>> = {
   'account.alerts': { probes: ['alerts'] },
   'account.campaigns': { probes: ['campaigns'] },
   'account.credits': { probes: ['credits'] },
@@ -462,3 +468,18 @@ export const PROBE_DECISIONS: Record<ReadOperationId, { probes: readonly ProbeId
   'registry.checkName': { notProbed: 'it answers rows like Check/TaxNumber, which findUnregistered sees' },
   'registry.downloadList': { probes: ['registryList'] },
 };
+
+/** The decision for read operation `id`: its entry in PROBE_DECISIONS, or for a plain read its own GET. */
+export function probeDecision(id: ReadOperationId): ProbeDecision | undefined {
+  const decided = (PROBE_DECISIONS as Partial<Record<ReadOperationId, ProbeDecision>>)[id];
+  return decided ?? (isPlainRead(id) ? { probes: [`read:${id}`] } : undefined);
+}
+
+/** One GET of each plain read that has no decision of its own, at the end of the plan. */
+function plainReadProbes(): Partial<Record<PlainReadProbeId, Planned>> {
+  const steps: Partial<Record<PlainReadProbeId, Planned>> = {};
+  for (const id of OPERATION_IDS) {
+    if (isPlainRead(id) && !(id in PROBE_DECISIONS)) steps[`read:${id}`] = { request: () => get(OPERATIONS[id].path) };
+  }
+  return steps;
+}
