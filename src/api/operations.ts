@@ -97,10 +97,6 @@ export type PlainReadId = {
 /** Lists whose empty answer may be the service's own 404. */
 export type EmptyListOperationId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { emptyListMay404: true } ? K : never }[OperationId];
 
-export function operation(id: OperationId): OperationSpec {
-  return OPERATIONS[id];
-}
-
 /** `id` is a PlainReadId: a GET of a fixed path answering a record or a list. */
 export function isPlainRead(id: OperationId): id is PlainReadId {
   const op = OPERATIONS[id];
@@ -110,13 +106,4 @@ export function isPlainRead(id: OperationId): id is PlainReadId {
 /** Its path names no record (no `{…}` value in it). */
 export function hasFixedPath(id: OperationId): boolean {
   return !OPERATIONS[id].path.includes('{');
-}
-
-/** The path's `{Name}` parameters, in order. */
-export function pathParameters(id: OperationId): string[] {
-  return [...OPERATIONS[id].path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-}
-
-export function isOperationId(value: string): value is OperationId {
-  return Object.prototype.hasOwnProperty.call(OPERATIONS, value);
 }

@@ -14,7 +14,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { createClient, NilveraApiError } from '../../../src/api';
 import type { FetchLike, NilveraClient } from '../../../src/api';
-import { isPlainRead, operation, OPERATION_IDS, OPERATIONS, type OperationId, type PlainReadId } from '../../../src/api/operations';
+import { isPlainRead, OPERATION_IDS, OPERATIONS, type OperationId, type OperationSpec, type PlainReadId } from '../../../src/api/operations';
 
 const root = path.resolve(__dirname, '../../../..');
 const specPath = process.env.NILVERA_SWAGGER ?? path.resolve(root, 'test/fixtures/general.swagger.json');
@@ -114,7 +114,7 @@ async function recordingFetch(): Promise<FetchLike> {
   };
 }
 
-const inExport = (id: OperationId) => !operation(id).notInOlderExport && OPERATIONS[id].path.startsWith('/general/');
+const inExport = (id: OperationId) => !(OPERATIONS[id] as OperationSpec).notInOlderExport && OPERATIONS[id].path.startsWith('/general/');
 /** The path template as a pattern: each `{Name}` one segment that is not empty. */
 const pathPattern = (template: string) => new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`, 'i');
 
