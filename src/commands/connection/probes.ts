@@ -251,6 +251,8 @@ interface Planned {
 }
 
 const get = (path: string, template = path, query?: ProbeRequest['query']): ProbeRequest => ({ method: 'GET', path, template, ...(query ? { query } : {}) });
+/** The plain GET of a plain read, its path from the table of operations. */
+const plain = (id: PlainReadId): Planned => ({ request: () => get(OPERATIONS[id].path) });
 
 function jsonObject(answer: ProbeAnswer): Record<string, unknown> | undefined {
   if (answer.status !== 200 || answer.body.kind !== 'json') return undefined;
@@ -292,14 +294,14 @@ function plan(realKey: string) {
         if (typeof tn === 'string' && /^\d{10,11}$/.test(tn)) f.ownTaxNumber = tn;
       },
     },
-    credits: { request: () => get('/general/Credits') },
-    modules: { request: () => get('/general/Company/Modules') },
-    certificates: { request: () => get('/general/Company/Certificate') },
-    identifications: { request: () => get('/general/CompanyIdentification') },
-    alerts: { request: () => get('/general/Alerts') },
-    campaigns: { request: () => get('/general/Campaigns') },
-    mailing: { request: () => get('/general/Mailing/Setting') },
-    exchangeRate: { request: () => get('/general/ExchangeRate') },
+    credits: plain('account.credits'),
+    modules: plain('company.modules'),
+    certificates: plain('certificates.list'),
+    identifications: plain('identifications.list'),
+    alerts: plain('account.alerts'),
+    campaigns: plain('account.campaigns'),
+    mailing: plain('mailing.settings'),
+    exchangeRate: plain('account.exchangeRate'),
     customersPage: {
       request: () => customers({ Page: 1, PageSize: 1 }),
       learn: (a, f) => {
@@ -340,8 +342,8 @@ function plan(realKey: string) {
       request: () => ({ ...get('/general/GlobalCompany/PK/Invoice'), maxBytes: REGISTRY_HEAD_BYTES, headers: { Range: `bytes=0-${REGISTRY_HEAD_BYTES - 1}` } }),
     },
     wrongKey: { request: () => ({ ...get('/general/Company'), key: fakeKey }) },
-    documents: { request: () => get('/general/CompanyDocuments') },
-    taxOffice: { request: () => get('/general/InteractiveTaxOffice') },
+    documents: plain('documents.list'),
+    taxOffice: plain('taxOffice.get'),
     customerById: {
       skipTemplate: '/general/Customers/{ID}',
       request: (f) => (f.customerId !== undefined ? get(`/general/Customers/${encodeSegment(f.customerId)}`, '/general/Customers/{ID}') : 'noCustomer'),
@@ -479,7 +481,7 @@ export function probeDecision(id: ReadOperationId): ProbeDecision | undefined {
 function plainReadProbes(): Partial<Record<PlainReadProbeId, Planned>> {
   const steps: Partial<Record<PlainReadProbeId, Planned>> = {};
   for (const id of OPERATION_IDS) {
-    if (isPlainRead(id) && !(id in PROBE_DECISIONS)) steps[`read:${id}`] = { request: () => get(OPERATIONS[id].path) };
+    if (isPlainRead(id) && !(id in PROBE_DECISIONS)) steps[`read:${id}`] = plain(id);
   }
   return steps;
 }
