@@ -102,6 +102,12 @@ export const TreeCommands = {
   accountOpenCampaign: 'nilvera.account.openCampaign',
 } as const;
 
+/**
+ * Palette commands that show one group of the Account view, `nilvera.account.show.<group key>`: each is
+ * written in package.json only (command, title, palette rule) and registered from there.
+ */
+export const ACCOUNT_GROUP_COMMAND_PREFIX = 'nilvera.account.show.';
+
 /** Customer ↔ registry reconciliation (src/reconciliation). The internal one is for the tests only. */
 export const ReconciliationCommands = {
   run: 'nilvera.reconciliation.run',

@@ -22,8 +22,9 @@ export interface OperationSpec {
 }
 
 type Extra = Pick<OperationSpec, 'emptyListMay404' | 'notInOlderExport'>;
-// Generic, so the table keeps each entry's access and flags as types (ReadOperationId, EmptyListOperationId).
-function read<const X extends Extra = Record<never, never>>(path: string, answer: AnswerKind, extra?: X) {
+// Generic, so the table keeps each entry's path, answer, access and flags as types (ReadOperationId,
+// PlainReadId, EmptyListOperationId).
+function read<const P extends string, const A extends AnswerKind, const X extends Extra = Record<never, never>>(path: P, answer: A, extra?: X) {
   return { method: 'GET' as const, path, answer, access: 'read' as const, ...(extra as X) };
 }
 function write<const X extends Extra = Record<never, never>>(method: OperationSpec['method'], path: string, answer: AnswerKind, extra?: X) {
@@ -83,23 +84,26 @@ export const OPERATION_IDS = Object.keys(OPERATIONS) as OperationId[];
 
 /** Operations that change nothing: each needs a probe decision in Check Connection. */
 export type ReadOperationId = { [K in OperationId]: (typeof OPERATIONS)[K]['access'] extends 'read' ? K : never }[OperationId];
+/**
+ * Reads of a fixed path that answer one record or a list: `client.read(id)` calls them, typed by
+ * `OperationAnswers` (src/api/types.ts); the sandbox serves its seed data for them, and the contract
+ * test calls each through `client.read` unless it has a case of its own.
+ */
+export type PlainReadId = {
+  [K in OperationId]: (typeof OPERATIONS)[K] extends { method: 'GET'; access: 'read'; answer: 'record' | 'list'; path: infer P }
+    ? P extends `${string}{${string}` ? never : K
+    : never;
+}[OperationId];
 /** Lists whose empty answer may be the service's own 404. */
 export type EmptyListOperationId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { emptyListMay404: true } ? K : never }[OperationId];
 
-export function operation(id: OperationId): OperationSpec {
-  return OPERATIONS[id];
+/** `id` is a PlainReadId: a GET of a fixed path answering a record or a list. */
+export function isPlainRead(id: OperationId): id is PlainReadId {
+  const op = OPERATIONS[id];
+  return op.method === 'GET' && op.access === 'read' && (op.answer === 'record' || op.answer === 'list') && hasFixedPath(id);
 }
 
 /** Its path names no record (no `{…}` value in it). */
 export function hasFixedPath(id: OperationId): boolean {
   return !OPERATIONS[id].path.includes('{');
-}
-
-/** The path's `{Name}` parameters, in order. */
-export function pathParameters(id: OperationId): string[] {
-  return [...OPERATIONS[id].path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-}
-
-export function isOperationId(value: string): value is OperationId {
-  return Object.prototype.hasOwnProperty.call(OPERATIONS, value);
 }

@@ -18,11 +18,6 @@ export function encodeSegment(value: string | number | boolean): string {
   }
 }
 
-/** A path below `base` ending in one encoded value, e.g. `/general/Customers/12`. */
-export function childPath(base: string, value: string | number): string {
-  return `${base}/${encodeSegment(value)}`;
-}
-
 export type QueryValue = string | number | boolean | undefined | null;
 
 /** `?A=1&B=x` with the names as given; undefined and null values are left out. */

@@ -319,3 +319,23 @@ export interface UpdateSeriesCommand {
   IsDefault?: boolean | null;
   IsActive?: boolean | null;
 }
+
+/**
+ * What each plain read of the table (PlainReadId in src/api/operations.ts: a GET of a fixed path)
+ * answers: `client.read(id)` returns it and the sandbox's seed data has this shape. A plain read
+ * missing here fails the type check (src/api/plainRead.ts).
+ */
+export interface OperationAnswers {
+  'account.alerts': AlertResponse[];
+  'account.campaigns': CampaignResponse[];
+  'account.credits': CreditResponse[];
+  'account.exchangeRate': ExchangeRateResponse;
+  'company.get': CompanyResponse;
+  'company.modules': CompanyModulesResponse[];
+  'company.list': CompanyListItem[];
+  'certificates.list': CertificateResponse[];
+  'documents.list': CompanyDocumentResponse[];
+  'identifications.list': CompanyIdentificationResponse[];
+  'mailing.settings': MailingSettingResponse[];
+  'taxOffice.get': InteractiveTaxOfficeUserResponse;
+}

@@ -2,11 +2,12 @@
 // more, data changed, the customer and record commands). The views only show rows; the commands live here.
 // Nothing here touches the network.
 import * as vscode from 'vscode';
-import { TreeCommands } from '../constants';
+import { ACCOUNT_GROUP_COMMAND_PREFIX, TreeCommands } from '../constants';
 import { registerCustomerCommands } from './customers/customerCommands';
 import { registerRecordDocuments } from './recordDocument';
 import { registerRecordCommands } from './recordCommands';
-import { registerRawCommand } from '../shell/commandRunner';
+import { registerCommand, registerRawCommand } from '../shell/commandRunner';
+import { contributedCommands } from '../shell/contributedCommands';
 import { affectsTrees } from '../shell/settings';
 import { knownListAvailability } from '../shell/missingOperation';
 import type { FeatureParts, TreeViews } from '../shell/featureParts';
@@ -14,6 +15,7 @@ import type { ShellServices } from '../shell/services';
 import { LoadMoreNode, PagedNode } from '../views/pagedNode';
 import { ErrorNode } from '../views/treeNode';
 import { NilveraTrees } from '../views/trees';
+import type { AccountGroupKey } from '../views/records/accountNodes';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices, views: TreeViews): FeatureParts {
   const client = () => shell.client();
@@ -41,6 +43,9 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
     }),
     ...registerCustomerCommands({ client, trees, environment: () => shell.environment() }),
     ...registerRecordCommands({ client, trees, environment: () => shell.environment() }),
+    ...contributedCommands(context.extension, ACCOUNT_GROUP_COMMAND_PREFIX).map((id) =>
+      registerCommand(id, () => showAccountGroup(trees, id.slice(ACCOUNT_GROUP_COMMAND_PREFIX.length) as AccountGroupKey)),
+    ),
     // Mailing checkboxes: each change runs the toggle command (which confirms turning a live one off).
     trees.accountView.onDidChangeCheckboxState((e) => {
       for (const [node, state] of e.items) {
@@ -58,4 +63,13 @@ function retry(node: unknown, trees: NilveraTrees): unknown {
   if (owner instanceof PagedNode && owner.loadedCount > 0) return owner.loadMore();
   owner.refresh();
   return undefined;
+}
+
+/** The Account view, with group `key` expanded and selected (a `nilvera.account.show.<key>` command). */
+async function showAccountGroup(trees: NilveraTrees, key: AccountGroupKey): Promise<void> {
+  await trees.account.getChildren();
+  const group = trees.account.root.group(key);
+  // package.json names a group the view does not have (test/suite/views.test.ts runs every such command).
+  if (!group) throw new Error(`The Account view has no group "${key}"`);
+  await trees.accountView.reveal(group, { select: true, focus: true, expand: true });
 }

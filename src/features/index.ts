@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, DiagnosticsCommands, FormCommands, GibCommands, FormViewTypes, PaletteCommands, PreviewCommands, PreviewViewTypes, ProfileCommands, ReconciliationCommands, ReconciliationView, TreeCommands, Views } from '../constants';
+import { ACCOUNT_GROUP_COMMAND_PREFIX, ConnectionCommands, DiagnosticsCommands, FormCommands, FormViewTypes, GibCommands, PaletteCommands, PreviewCommands, PreviewViewTypes, ProfileCommands, ReconciliationCommands, ReconciliationView, TreeCommands, Views } from '../constants';
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../editor/selectors';
 import type { ActivationSteps } from '../shell/activationSteps';
 import { registerOnFirstUse } from '../shell/commandRunner';
@@ -12,11 +12,12 @@ import { log } from '../shell/log';
 import type { ShellServices } from '../shell/services';
 import type { FeatureModule, FeatureParts } from '../shell/featureParts';
 import { commandIdsFor } from '../shell/testSeams';
+import { contributedCommands } from '../shell/contributedCommands';
 
 /** Each feature's module and the table of command ids it owns. */
 export const FEATURES = {
   /** The sidebar trees' rows and their commands (customers, documents, certificates, identifications, account). */
-  views: { load: () => import('./views'), commands: TreeCommands },
+  views: { load: () => import('./views'), commands: TreeCommands, contributedPrefix: ACCOUNT_GROUP_COMMAND_PREFIX },
   /** The webview forms' host side. */
   forms: { load: () => import('./forms'), commands: FormCommands },
   /** Registry look-ups, the offline list and its index, templates, series, mailing, tax office. */
@@ -30,9 +31,15 @@ export const FEATURES = {
   preview: { load: () => import('./preview'), commands: PreviewCommands },
   /** GİB's validation rules: download, use from a file, check for newer, and the folder report. */
   gib: { load: () => import('./gib'), commands: GibCommands },
-} satisfies Record<string, { load: () => Promise<FeatureModule>; commands: Record<string, string> }>;
+} satisfies Record<string, { load: () => Promise<FeatureModule>; commands: Record<string, string>; contributedPrefix?: string }>;
 
 export type FeatureName = keyof typeof FEATURES;
+
+/** The commands feature `name` owns: its table in src/constants.ts and those package.json declares under its prefix. */
+export function featureCommandIds(name: FeatureName, extension: vscode.Extension<unknown>): string[] {
+  const feature: { commands: Record<string, string>; contributedPrefix?: string } = FEATURES[name];
+  return [...Object.values(feature.commands), ...(feature.contributedPrefix ? contributedCommands(extension, feature.contributedPrefix) : [])];
+}
 
 /** A feature as activate() holds it: loaded and activated once, on first use. */
 export interface Feature {
@@ -52,7 +59,7 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
     return {
       name,
       // No `nilvera.internal.*` test hook outside Test mode (src/shell/testSeams.ts).
-      commands: commandIdsFor(context.extensionMode, Object.values(FEATURES[name].commands)),
+      commands: commandIdsFor(context.extensionMode, featureCommandIds(name, context.extension)),
       get loaded() {
         return loading !== undefined;
       },
@@ -122,23 +129,27 @@ class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable
     private readonly feature: Feature,
   ) {}
 
-  async getChildren(element?: unknown): Promise<unknown[]> {
+  private async provider(): Promise<vscode.TreeDataProvider<unknown>> {
     if (!this.real) {
       const real = (await this.feature.parts()).trees?.[this.id];
       if (!real) throw new Error(`The ${this.feature.name} feature has no rows for ${this.id}.`);
       this.forwarding ??= real.onDidChangeTreeData?.((e) => this.changed.fire(e));
       this.real = real;
     }
-    return (await this.real.getChildren(element)) ?? [];
+    return this.real;
   }
 
+  async getChildren(element?: unknown): Promise<unknown[]> {
+    return (await (await this.provider()).getChildren(element)) ?? [];
+  }
+
+  // An element may be revealed (TreeView.reveal) before the view ever asked for its rows.
   getTreeItem(element: unknown): vscode.TreeItem | Thenable<vscode.TreeItem> {
-    // Elements exist only once the feature's provider produced them.
-    return this.real!.getTreeItem(element);
+    return this.real ? this.real.getTreeItem(element) : this.provider().then((p) => p.getTreeItem(element));
   }
 
   getParent(element: unknown): vscode.ProviderResult<unknown> {
-    return this.real?.getParent?.(element);
+    return this.real ? this.real.getParent?.(element) : this.provider().then((p) => p.getParent?.(element));
   }
 
   dispose(): void {

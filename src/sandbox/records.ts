@@ -97,16 +97,3 @@ export interface MutableState {
   series: SeriesRecord[];
   nextIds: Record<'certificate' | 'document' | 'identification', number>;
 }
-
-/** Read-only seed records. */
-export interface StaticState {
-  companies: Array<{ Name: string; TaxNumber: string; IsActive: boolean }>;
-  modules: Array<{ Name: string; Description: string; IsActive: boolean; IsActivation: boolean }>;
-  alerts: Array<{ ID: number; Type: 'Information' | 'Warning' | 'Error'; Message: string; CreationDate: string }>;
-  campaigns: Array<{ Name: string; CreatedDate: string; EndDate: string; Content: string; Subject: string; IsActive: boolean; Url: string }>;
-  credits: Array<{
-    Name: string; ModuleID: number; TaxNumber: string; TotalCredit: number; UsedCredit: number; RemainingCredit: number;
-    UsePercentage: number; DurationType: 'Indefinite' | 'Year' | 'Month'; EndDate: string; IsControl: boolean;
-  }>;
-  exchangeRate: { USDBuy: string; USDSale: string; EUROBuy: string; EUROSale: string; GBPBuy: string; GBPSale: string };
-}

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, FormCommands, Settings, TreeCommands } from '../../src/constants';
+import { ACCOUNT_GROUP_COMMAND_PREFIX, EXTENSION_ID, FormCommands, Settings, TreeCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { MessageLevel, Prompts, SearchPickOptions } from '../../src/shell/prompts';
 import type { NilveraTrees } from '../../src/views/trees';
@@ -584,11 +584,27 @@ suite('Sidebar trees', function () {
     assert.ok(!shown.actions.includes('Retry'), `no Retry for a change of unknown outcome (actions: ${shown.actions.join(', ')})`);
   });
 
+  test('each nilvera.account.show.<group> command of package.json shows that group of the Account view, selected', async () => {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: Array<{ command: string }> } };
+    const ids = manifest.contributes.commands.map((c) => c.command).filter((id) => id.startsWith(ACCOUNT_GROUP_COMMAND_PREFIX));
+    assert.ok(ids.length > 0, 'package.json declares no Account group command');
+    for (const id of ids) {
+      const wanted = `account/${id.slice(ACCOUNT_GROUP_COMMAND_PREFIX.length)}`;
+      await vscode.commands.executeCommand(id);
+      // The view reports its new selection a moment after reveal() settles.
+      for (let i = 0; i < 50 && trees.accountView.selection[0]?.id !== wanted; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(trees.accountView.selection[0]?.id, wanted, `${id} (messages: ${prompts.messages.map((m) => m.text).join(' | ')})`);
+    }
+  });
+
   test('account: company, modules, credits, alerts by type, campaigns with links, rates, mailing toggles, tax office without its password', async () => {
     trees.account.refresh();
     const groups = await trees.account.getChildren();
-    assert.equal(groups.length, 9);
-    const group = async (key: string) => trees.account.getChildren(groups.find((g) => g.id === `account/${key}`));
+    const group = async (key: string) => {
+      const shown = groups.find((g) => g.id === `account/${key}`);
+      assert.ok(shown, `the Account view has no ${key} group`);
+      return trees.account.getChildren(shown);
+    };
     const s = await state();
     const company = await group('company');
     assert.equal(label(company[0]), s.company.Name);

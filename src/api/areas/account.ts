@@ -5,42 +5,34 @@
 
 import type { CallOptions, HttpTransport, RequestSpec } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasSlash, listOr404Empty, listOrEmpty, requireRecord, requireTrue } from '../specSilent';
+import { hasSlash, listOrEmpty, requireRecord, requireTrue } from '../specSilent';
 import { requestOf } from '../paths';
-import type { OperationId } from '../operations';
+import type { PlainReadId } from '../operations';
+import { plainRead } from '../plainRead';
 import type {
-  AlertResponse,
-  CampaignResponse,
   CertificateResponse,
+  CompanyIdentificationType,
   CompanyDocumentResponse,
   CompanyIdentificationResponse,
-  CompanyIdentificationType,
   CompanyListItem,
-  CompanyModulesResponse,
   CompanyResponse,
   CompanyResponseCommand,
   CreateCompanyCertificateCommand,
   CreateCompanyDocumentCommand,
-  CreditResponse,
-  ExchangeRateResponse,
-  InteractiveTaxOfficeUserResponse,
-  MailingSettingResponse,
   UpdateCompanyCertificateCommand,
   UpdateInvoiceMailingMailCommand,
   UpdateSeriesCommand,
   UpdateTemplateCommand,
 } from '../types';
 
-/** One object per area of the account, all on `http`. */
+/** One object per area of the account, all on `http`; `read` is every plain read by its id. */
 export function accountAreas(http: HttpTransport) {
-  const get = <T>(id: OperationId, values?: Record<string, string>) => (opts?: CallOptions) =>
-    http.json<T>(requestOf(id, values), opts);
-  // Lists answered [] also for the service's own 404 (specSilent.ts, behaviour point emptyList).
-  const list = <T>(id: OperationId) => (opts?: CallOptions) => listOr404Empty<T>(http, requestOf(id), opts);
+  const read = plainRead(http);
+  const get = <K extends PlainReadId>(id: K) => (opts?: CallOptions) => read(id, opts);
   // A change whose documented answer is a boolean (specSilent.ts, behaviour point booleanAnswer).
   const change = (spec: RequestSpec, opts?: CallOptions) => requireTrue(http, spec, opts);
   const certificates = {
-    list: list<CertificateResponse>('certificates.list'),
+    list: get('certificates.list'),
 
     async get(serialNo: string, opts?: CallOptions): Promise<CertificateResponse> {
       if (hasSlash(serialNo)) {
@@ -51,7 +43,7 @@ export function accountAreas(http: HttpTransport) {
         const messages = [{ description: 'no certificate has this serial number' }];
         throw new NilveraApiError({ kind: 'notFound', operation: 'certificates.get', messages });
       }
-      const found = await get<CertificateResponse | null>('certificates.get', { SerialNumber: serialNo })(opts);
+      const found = await http.json<CertificateResponse | null>(requestOf('certificates.get', { SerialNumber: serialNo }), opts);
       // An unknown serial number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
       return requireRecord(found, 'certificates.get', ['ID', 'SerialNo']);
     },
@@ -64,24 +56,24 @@ export function accountAreas(http: HttpTransport) {
       change(requestOf('certificates.delete', { ID: id }), opts),
   };
   return {
+    read,
     account: {
-      alerts: get<AlertResponse[]>('account.alerts'),
-      campaigns: get<CampaignResponse[]>('account.campaigns'),
-      credits: get<CreditResponse[]>('account.credits'),
-      exchangeRate: get<ExchangeRateResponse>('account.exchangeRate'),
+      alerts: get('account.alerts'),
+      campaigns: get('account.campaigns'),
+      credits: get('account.credits'),
+      exchangeRate: get('account.exchangeRate'),
     },
     company: {
-      get: get<CompanyResponse>('company.get'),
+      get: get('company.get'),
       update: (cmd: CompanyResponseCommand, opts?: CallOptions): Promise<CompanyResponse> =>
         http.json({ ...requestOf('company.update'), body: cmd }, opts),
-      modules: get<CompanyModulesResponse[]>('company.modules'),
+      modules: get('company.modules'),
       /** Its body shape is not shown in the spec; see CompanyListItem. */
-      list: async (opts?: CallOptions): Promise<CompanyListItem[]> =>
-        listOrEmpty(await get<CompanyListItem[] | null>('company.list')(opts), 'company.list'),
+      list: async (opts?: CallOptions): Promise<CompanyListItem[]> => listOrEmpty(await read('company.list', opts), 'company.list'),
     },
     certificates,
     documents: {
-      list: list<CompanyDocumentResponse>('documents.list'),
+      list: get('documents.list'),
       /**
        * The body's fields are not shown in the spec; assumed `{ Name, FileType, Base64String }` (409 for a
        * Name that exists, 422 for bad content or > 10 MB).
@@ -92,7 +84,7 @@ export function accountAreas(http: HttpTransport) {
         change(requestOf('documents.delete', { ID: id }), opts),
     },
     identifications: {
-      list: list<CompanyIdentificationResponse>('identifications.list'),
+      list: get('identifications.list'),
       /** Name and Value go in the query; there is no body. */
       create: (Name: CompanyIdentificationType, Value: string, opts?: CallOptions) =>
         http.json<CompanyIdentificationResponse>({ ...requestOf('identifications.create'), query: { Name, Value } }, opts),
@@ -101,7 +93,7 @@ export function accountAreas(http: HttpTransport) {
     },
     mailing: {
       /** Rows for Portal (e-mail), Sms and WhatsApp. */
-      settings: get<MailingSettingResponse[]>('mailing.settings'),
+      settings: get('mailing.settings'),
       /** The spec's "Chat" segment is WhatsApp. */
       setChat: (isActive: boolean, opts?: CallOptions) =>
         change(requestOf('mailing.setChat', { IsActive: isActive }), opts),
@@ -111,7 +103,7 @@ export function accountAreas(http: HttpTransport) {
     },
     taxOffice: {
       /** Its response fields are not shown in the spec; assumed UserName, Password. */
-      get: get<InteractiveTaxOfficeUserResponse>('taxOffice.get'),
+      get: get('taxOffice.get'),
       /** The password goes in the query, which the log never shows; it is blanked out of server messages. */
       update: (userName: string, password: string, opts?: CallOptions) =>
         change({

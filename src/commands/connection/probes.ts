@@ -10,7 +10,7 @@ import { loadNodeFetch, type FetchLike } from '../../api/http';
 import { buildQuery, encodeSegment, type QueryValue } from '../../api/paths';
 import { fetchWithinOrigin } from '../../api/redirects';
 import { completeVkn } from '../../domain/taxId';
-import type { ReadOperationId } from '../../api/operations';
+import { isPlainRead, OPERATION_IDS, OPERATIONS, type PlainReadId, type ReadOperationId } from '../../api/operations';
 
 export interface ProbeTarget {
   /** Host root without /general. */
@@ -177,7 +177,10 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
 }
 
 /** Every call the check can make: a step of the plan, or the search for an unregistered tax number. */
-export type ProbeId = keyof ReturnType<typeof plan> | 'findUnregistered';
+/** A plain read's own GET, made for a plain read without a decision in PROBE_DECISIONS. */
+type PlainReadProbeId = `read:${PlainReadId}`;
+
+export type ProbeId = keyof ReturnType<typeof plan> | 'findUnregistered' | PlainReadProbeId;
 
 type SkipReason = 'noCompanyTaxNumber' | 'noUnregisteredNumber' | 'noCustomer';
 
@@ -248,6 +251,8 @@ interface Planned {
 }
 
 const get = (path: string, template = path, query?: ProbeRequest['query']): ProbeRequest => ({ method: 'GET', path, template, ...(query ? { query } : {}) });
+/** The plain GET of a plain read, its path from the table of operations. */
+const plain = (id: PlainReadId): Planned => ({ request: () => get(OPERATIONS[id].path) });
 
 function jsonObject(answer: ProbeAnswer): Record<string, unknown> | undefined {
   if (answer.status !== 200 || answer.body.kind !== 'json') return undefined;
@@ -289,14 +294,14 @@ function plan(realKey: string) {
         if (typeof tn === 'string' && /^\d{10,11}$/.test(tn)) f.ownTaxNumber = tn;
       },
     },
-    credits: { request: () => get('/general/Credits') },
-    modules: { request: () => get('/general/Company/Modules') },
-    certificates: { request: () => get('/general/Company/Certificate') },
-    identifications: { request: () => get('/general/CompanyIdentification') },
-    alerts: { request: () => get('/general/Alerts') },
-    campaigns: { request: () => get('/general/Campaigns') },
-    mailing: { request: () => get('/general/Mailing/Setting') },
-    exchangeRate: { request: () => get('/general/ExchangeRate') },
+    credits: plain('account.credits'),
+    modules: plain('company.modules'),
+    certificates: plain('certificates.list'),
+    identifications: plain('identifications.list'),
+    alerts: plain('account.alerts'),
+    campaigns: plain('account.campaigns'),
+    mailing: plain('mailing.settings'),
+    exchangeRate: plain('account.exchangeRate'),
     customersPage: {
       request: () => customers({ Page: 1, PageSize: 1 }),
       learn: (a, f) => {
@@ -337,8 +342,8 @@ function plan(realKey: string) {
       request: () => ({ ...get('/general/GlobalCompany/PK/Invoice'), maxBytes: REGISTRY_HEAD_BYTES, headers: { Range: `bytes=0-${REGISTRY_HEAD_BYTES - 1}` } }),
     },
     wrongKey: { request: () => ({ ...get('/general/Company'), key: fakeKey }) },
-    documents: { request: () => get('/general/CompanyDocuments') },
-    taxOffice: { request: () => get('/general/InteractiveTaxOffice') },
+    documents: plain('documents.list'),
+    taxOffice: plain('taxOffice.get'),
     customerById: {
       skipTemplate: '/general/Customers/{ID}',
       request: (f) => (f.customerId !== undefined ? get(`/general/Customers/${encodeSegment(f.customerId)}`, '/general/Customers/{ID}') : 'noCustomer'),
@@ -384,7 +389,7 @@ function resultOf(id: ProbeId, request: ProbeRequest, answer: ProbeAnswer): Prob
 export async function runChecks(target: ProbeTarget, options: RunOptions): Promise<CheckRun> {
   const facts: ProbeFacts = {};
   const results: ProbeResult[] = [];
-  const steps = plan(target.apiKey);
+  const steps: Partial<Record<ProbeId, Planned>> = { ...plan(target.apiKey), ...plainReadProbes() };
   const total = Object.keys(steps).length + 1;
   let done = 0;
   const send = async (request: ProbeRequest) => {
@@ -431,12 +436,15 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
   return { results, facts };
 }
 
+export type ProbeDecision = { probes: readonly ProbeId[] } | { notProbed: string };
+
 /**
- * For every operation of src/api/operations.ts that changes nothing: the calls above that make it, or
- * why the check leaves it out. A read operation added to the table without a decision here fails the
- * type check and test/unit/commands/connection/probeDecisions.test.ts.
+ * For the operations of src/api/operations.ts that change nothing: the calls above that make it, or
+ * why the check leaves it out. A plain read (a GET of a fixed path) without an entry is called once as
+ * it is (probeDecision); any other read operation added to the table without a decision here fails
+ * the type check and test/unit/commands/connection/probeDecisions.test.ts.
  */
-export const PROBE_DECISIONS: Record<ReadOperationId, { probes: readonly ProbeId[] } | { notProbed: string }> = {
+export const PROBE_DECISIONS: Record<Exclude<ReadOperationId, PlainReadId>, ProbeDecision> & Partial<Record<PlainReadId, ProbeDecision>> = {
   'account.alerts': { probes: ['alerts'] },
   'account.campaigns': { probes: ['campaigns'] },
   'account.credits': { probes: ['credits'] },
@@ -462,3 +470,18 @@ export const PROBE_DECISIONS: Record<ReadOperationId, { probes: readonly ProbeId
   'registry.checkName': { notProbed: 'it answers rows like Check/TaxNumber, which findUnregistered sees' },
   'registry.downloadList': { probes: ['registryList'] },
 };
+
+/** The decision for read operation `id`: its entry in PROBE_DECISIONS, or for a plain read its own GET. */
+export function probeDecision(id: ReadOperationId): ProbeDecision | undefined {
+  const decided = (PROBE_DECISIONS as Partial<Record<ReadOperationId, ProbeDecision>>)[id];
+  return decided ?? (isPlainRead(id) ? { probes: [`read:${id}`] } : undefined);
+}
+
+/** One GET of each plain read that has no decision of its own, at the end of the plan. */
+function plainReadProbes(): Partial<Record<PlainReadProbeId, Planned>> {
+  const steps: Partial<Record<PlainReadProbeId, Planned>> = {};
+  for (const id of OPERATION_IDS) {
+    if (isPlainRead(id) && !(id in PROBE_DECISIONS)) steps[`read:${id}`] = plain(id);
+  }
+  return steps;
+}

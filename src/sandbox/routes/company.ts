@@ -1,5 +1,5 @@
-// The company record, its modules, the companies of the calling user, its read-only account data
-// (alerts, campaigns, credits, exchange rates), and its settings (tax office credentials, mailing switches).
+// The company record and its settings (tax office credentials, mailing switches). Its modules, the
+// companies of the calling user and the read-only account data are seed data (STATIC_READS).
 import { route, type RouteSpec, type SandboxContext } from '../router';
 import { badRequest, unprocessable } from '../errors';
 import { COMPANY_UPDATABLE, PAYMENT_MEANS_CODES } from '../records';
@@ -34,13 +34,6 @@ export const companyRoutes: RouteSpec[] = [
     app.changed();
     return next;
   }),
-  route('company.modules', ({ app }) => app.statics.modules),
-  // Assumed shape (not shown in the specification): an array of { Name, TaxNumber, IsActive }.
-  route('company.list', ({ app }) => app.statics.companies),
-  route('account.alerts', ({ app }) => app.statics.alerts),
-  route('account.campaigns', ({ app }) => app.statics.campaigns),
-  route('account.credits', ({ app }) => app.statics.credits),
-  route('account.exchangeRate', ({ app }) => app.statics.exchangeRate),
   // InteractiveTaxOfficeUserResponse is assumed to be { UserName, Password } (not shown in the specification).
   route('taxOffice.get', ({ app }) => app.state.taxOffice),
   route('taxOffice.update', ({ app, query }) => {

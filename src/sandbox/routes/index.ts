@@ -1,5 +1,6 @@
 // Every API route of the sandbox: one per operation of src/api/operations.ts, checked when the sandbox loads.
-import { routeForEveryOperation, type RouteSpec } from '../router';
+import { route, routeForEveryOperation, type RouteSpec } from '../router';
+import { STATIC_READS } from '../seed/generate';
 import { companyRoutes } from './company';
 import { companyListRoutes } from './companyLists';
 import { customerRoutes } from './customers';
@@ -12,4 +13,6 @@ export const ROUTES: readonly RouteSpec[] = routeForEveryOperation([
   ...customerRoutes,
   ...registryRoutes,
   ...templateRoutes,
+  // Seed data that never changes, as generated (src/sandbox/seed/generate.ts).
+  ...STATIC_READS.map((id) => route(id, ({ app }) => app.statics[id])),
 ]);

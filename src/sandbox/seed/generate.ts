@@ -2,7 +2,9 @@
 // to today so certificate expiry stays meaningful).
 import { completeTckn, completeVkn } from '../../domain/taxId';
 import type { Registry } from '../registry';
-import type { CustomerRecord, MutableState, StaticState } from '../records';
+import type { PlainReadId } from '../../api/operations';
+import type { OperationAnswers } from '../../api/types';
+import type { CustomerRecord, MutableState } from '../records';
 import { Prng } from './prng';
 import { addDays, formatDate, todayUtc } from './dates';
 import { asciiSlug, CITIES, COMPANY_WORDS, DOMAINS, FIRST_NAMES, SECTORS, slugOfFirstWord, STREETS, SUFFIXES, SURNAMES } from './names';
@@ -81,6 +83,15 @@ export function generateMutableState(seed: number): MutableState {
   };
 }
 
+/**
+ * The plain reads (src/api/operations.ts) the sandbox answers with seed data that never changes: each
+ * gets its route from this list (src/sandbox/routes/index.ts) and its data from generateStaticState.
+ */
+export const STATIC_READS = ['company.list', 'company.modules', 'account.alerts', 'account.campaigns', 'account.credits', 'account.exchangeRate'] as const satisfies readonly PlainReadId[];
+
+/** Read-only seed records, by operation. */
+export type StaticState = Pick<OperationAnswers, (typeof STATIC_READS)[number]>;
+
 export function generateStaticState(seed: number, company: MutableState['company']): StaticState {
   const rng = new Prng(seed * 31 + 2);
   const today = todayUtc();
@@ -96,33 +107,33 @@ export function generateStaticState(seed: number, company: MutableState['company
     };
   };
   return {
-    companies: [
+    'company.list': [
       { Name: company.Name ?? '', TaxNumber: company.TaxNumber ?? '', IsActive: true },
       { Name: `${rng.pick(SURNAMES)} ${rng.pick(SECTORS)} ${rng.pick(SUFFIXES)}`, TaxNumber: completeVkn(String(rng.int(100_000_000, 999_999_999))), IsActive: true },
       { Name: `${rng.pick(FIRST_NAMES)} ${rng.pick(SURNAMES)}`, TaxNumber: completeTckn(String(rng.int(100_000_000, 999_999_999))), IsActive: false },
     ],
-    modules: [
+    'company.modules': [
       { Name: 'EInvoice', Description: 'e-Fatura', IsActive: true, IsActivation: true },
       { Name: 'EArchive', Description: 'e-Arşiv Fatura', IsActive: true, IsActivation: true },
       { Name: 'EDespatch', Description: 'e-İrsaliye', IsActive: false, IsActivation: false },
       { Name: 'ESmm', Description: 'e-Serbest Meslek Makbuzu', IsActive: true, IsActivation: false },
       { Name: 'EVoucher', Description: 'e-Müstahsil Makbuzu', IsActive: false, IsActivation: false },
     ],
-    alerts: [
+    'account.alerts': [
       { ID: 1, Type: 'Warning', Message: 'Mali mühür sertifikanızın süresi yakında doluyor.', CreationDate: formatDate(addDays(today, -2)) },
       { ID: 2, Type: 'Information', Message: 'Yeni e-Arşiv şablonları kullanıma açıldı.', CreationDate: formatDate(addDays(today, -10)) },
       { ID: 3, Type: 'Error', Message: 'Kontör bakiyeniz %10’un altına düştü.', CreationDate: formatDate(addDays(today, -1)) },
     ],
-    campaigns: [
+    'account.campaigns': [
       { Name: 'Yıl Sonu Kampanyası', CreatedDate: formatDate(addDays(today, -20)), EndDate: formatDate(addDays(today, 40)), Content: 'Yıllık paketlerde %20 indirim.', Subject: 'Kampanya', IsActive: true, Url: 'https://nilvera.com/kampanya' },
       { Name: 'Bahar Fırsatı', CreatedDate: formatDate(addDays(today, -200)), EndDate: formatDate(addDays(today, -150)), Content: 'e-İrsaliye paketinde ek kontör.', Subject: 'Fırsat', IsActive: false, Url: 'https://nilvera.com/firsat' },
     ],
-    credits: [
+    'account.credits': [
       credit('e-Fatura Kontör', 1, 5000, 'Year', 180),
       credit('e-Arşiv Kontör', 2, 2000, 'Month', 12),
       credit('e-SMM Kontör', 3, 500, 'Indefinite', 3650),
     ],
-    exchangeRate: { USDBuy: rate(usd), USDSale: rate(usd * 1.005), EUROBuy: rate(eur), EUROSale: rate(eur * 1.005), GBPBuy: rate(gbp), GBPSale: rate(gbp * 1.005) },
+    'account.exchangeRate': { USDBuy: rate(usd), USDSale: rate(usd * 1.005), EUROBuy: rate(eur), EUROSale: rate(eur * 1.005), GBPBuy: rate(gbp), GBPSale: rate(gbp * 1.005) },
   };
 }
 

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { Commands, FormViewTypes, PreviewViewTypes, ReconciliationView, Views } from '../../../src/constants';
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../../../src/editor/selectors';
-import { FEATURES } from '../../../src/features';
+import { FEATURES, featureCommandIds, type FeatureName } from '../../../src/features';
 import { ActivationSteps } from '../../../src/shell/activationSteps';
 
 const nothing = (): void => undefined;
@@ -31,8 +31,8 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
   timing.mark('shell services, commands and listeners');
 
   // The same ids as registerFeatures() (src/features/index.ts).
-  for (const feature of Object.values(FEATURES)) {
-    for (const id of Object.values(feature.commands)) context.subscriptions.push(vscode.commands.registerCommand(id, nothing));
+  for (const name of Object.keys(FEATURES) as FeatureName[]) {
+    for (const id of featureCommandIds(name, context.extension)) context.subscriptions.push(vscode.commands.registerCommand(id, nothing));
   }
   timing.mark('feature commands');
 
