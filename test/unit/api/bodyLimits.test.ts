@@ -7,32 +7,25 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type * as http from 'node:http';
 import { createClient, NilveraApiError } from '../../../src/api';
 import type { ClientOptions } from '../../../src/api';
 import { formatBytes, MAX_JSON_BODY_BYTES } from '../../../src/api/bodyLimits';
+import { startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
 
 const MB = 1024 * 1024;
-let server: http.Server;
+let server: LoopbackServer;
 let baseUrl = '';
 let handler: (res: http.ServerResponse) => void;
 /** Bytes the server managed to write, and whether its answer was complete, per request. */
 let answers: Array<{ written: number; finished: boolean }> = [];
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => handler(res));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startLoopbackServer((_req, res) => handler(res));
+  baseUrl = server.url;
 });
 
-after(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+after(() => server.close());
 
 beforeEach(() => {
   answers = [];

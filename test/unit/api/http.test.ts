@@ -3,11 +3,11 @@
 
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import { inspect } from 'node:util';
-import type { AddressInfo } from 'node:net';
 import { createClient, NilveraApiError } from '../../../src/api';
 import type { ClientOptions, NilveraClient, RequestLogEntry } from '../../../src/api';
+import { closedPort, replyJson, startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
 
 interface Seen {
   method: string;
@@ -18,7 +18,7 @@ interface Seen {
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string, n: number) => void;
 
-let server: http.Server;
+let server: LoopbackServer;
 let baseUrl: string;
 let handler: Handler;
 let seen: Seen[] = [];
@@ -26,39 +26,26 @@ let closedEarly = 0;
 const KEY = 'TEST-KEY-0123456789ABCDEF';
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+  server = await startLoopbackServer(
+    (req, res, body) => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       res.on('close', () => {
         if (!res.writableFinished) closedEarly++;
       });
       handler(req, res, body, seen.length);
-    });
-  });
-  server.keepAliveTimeout = 100;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    { keepAliveTimeout: 100 },
+  );
+  baseUrl = server.url;
 });
 
-after(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+after(() => server.close());
 
 beforeEach(() => {
   seen = [];
   closedEarly = 0;
-  handler = (_req, res) => json(res, 200, true);
+  handler = (_req, res) => replyJson(res, 200, true);
 });
-
-function json(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
 
 function client(extra: Partial<ClientOptions> = {}): NilveraClient {
   return createClient({ baseUrl, getApiKey: async () => KEY, retry: { baseDelayMs: 10, maxDelayMs: 50 }, ...extra });
@@ -114,7 +101,7 @@ test('sends the bearer key, JSON headers, PascalCase bodies and query names as t
 
 test('path parameters reach the server intact: Turkish letters, space, ?, #, % and dot segments; a search is cut at a slash', async () => {
   const c = client();
-  handler = (_req, res) => json(res, 200, []);
+  handler = (_req, res) => replyJson(res, 200, []);
   const values = ['Şirket A Ş #1', 'İğüöç?x=1', '100%', '...', '.a', 'a+b&c'];
   for (const v of values) await c.customers.search(v);
   await c.registry.checkName('Ölçü / Ltd', 'Invoice');
@@ -163,7 +150,7 @@ test('maps statuses to error kinds and parses every error body shape', async () 
 test('GET, PUT and the read-only bulk look-up are retried on 429/502/503/504 honouring Retry-After; other POSTs and DELETE never', async () => {
   const logs: RequestLogEntry[] = [];
   const c = client({ logger: { request: (i) => logs.push(i) }, retry: { retries: 3, baseDelayMs: 10, maxDelayMs: 20 } });
-  handler = (_req, res, _b, n) => (n === 1 ? json(res, 503, { Message: 'busy' }, { 'Retry-After': '1' }) : json(res, 200, { USDBuy: '38,1' }));
+  handler = (_req, res, _b, n) => (n === 1 ? replyJson(res, 503, { Message: 'busy' }, { 'Retry-After': '1' }) : replyJson(res, 200, { USDBuy: '38,1' }));
   const started = Date.now();
   assert.deepEqual(await c.account.exchangeRate(), { USDBuy: '38,1' });
   const waited = Date.now() - started;
@@ -173,37 +160,37 @@ test('GET, PUT and the read-only bulk look-up are retried on 429/502/503/504 hon
 
   for (const status of [429, 502, 504]) {
     seen = [];
-    handler = (_req, res, _b, n) => (n < 3 ? json(res, status, {}) : json(res, 200, true));
+    handler = (_req, res, _b, n) => (n < 3 ? replyJson(res, status, {}) : replyJson(res, 200, true));
     assert.equal(await c.company.modules().then(() => 'ok'), 'ok', `GET after ${status}`);
     assert.equal(seen.length, 3);
   }
 
   seen = [];
-  handler = (_req, res, _b, n) => (n === 1 ? json(res, 503, {}, { 'Retry-After': '0' }) : json(res, 200, true));
+  handler = (_req, res, _b, n) => (n === 1 ? replyJson(res, 503, {}, { 'Retry-After': '0' }) : replyJson(res, 200, true));
   assert.equal(await c.evoucher.updateSeries({ ID: 1, IsActive: true }), true);
   assert.equal(seen.length, 2, 'PUT retried');
 
   // The bulk registry look-up is a POST that only reads: retried like a GET.
   seen = [];
-  handler = (_req, res, _b, n) => (n === 1 ? json(res, 503, {}, { 'Retry-After': '0' }) : json(res, 200, []));
+  handler = (_req, res, _b, n) => (n === 1 ? replyJson(res, 503, {}, { 'Retry-After': '0' }) : replyJson(res, 200, []));
   assert.deepEqual(await c.registry.infoBulk(['1']), []);
   assert.equal(seen.length, 2, 'the read-only POST retried');
 
   for (const call of [() => c.certificates.create({ SerialNo: 'X', Type: 'EIMZA' }), () => c.customers.delete(5), () => c.mailing.setChat(true)]) {
     seen = [];
-    handler = (_req, res) => json(res, 503, {}, { 'Retry-After': '0' });
+    handler = (_req, res) => replyJson(res, 503, {}, { 'Retry-After': '0' });
     const err = await rejection(call());
     assert.equal(err.kind, 'server');
     assert.equal(seen.length, 1, `${err.operation} must not be retried`);
   }
 
   seen = [];
-  handler = (_req, res) => json(res, 500, {});
+  handler = (_req, res) => replyJson(res, 500, {});
   assert.equal((await rejection(c.account.alerts())).kind, 'server');
   assert.equal(seen.length, 1, '500 is not retried');
 
   seen = [];
-  handler = (_req, res) => json(res, 429, { Message: 'slow down' }, { 'Retry-After': '0' });
+  handler = (_req, res) => replyJson(res, 429, { Message: 'slow down' }, { 'Retry-After': '0' });
   const err = await rejection(c.account.alerts());
   assert.equal(err.kind, 'rateLimited');
   assert.equal(err.retryAfterSeconds, 0);
@@ -212,7 +199,7 @@ test('GET, PUT and the read-only bulk look-up are retried on 429/502/503/504 hon
 
 test('a Retry-After longer than the time left ends the call with the server error, not a wait', async () => {
   const c = client({ timeoutMs: 500 });
-  handler = (_req, res) => json(res, 503, {}, { 'Retry-After': '5' });
+  handler = (_req, res) => replyJson(res, 503, {}, { 'Retry-After': '5' });
   const started = Date.now();
   const err = await rejection(c.account.alerts());
   assert.equal(err.kind, 'server');
@@ -223,7 +210,7 @@ test('a Retry-After longer than the time left ends the call with the server erro
 
 test('a call that outlives its time limit rejects with timeout and closes the connection', async () => {
   handler = (_req, res) => {
-    const t = setTimeout(() => json(res, 200, []), 3000);
+    const t = setTimeout(() => replyJson(res, 200, []), 3000);
     res.on('close', () => clearTimeout(t));
   };
   const c = client({ timeoutMs: 5000 });
@@ -237,7 +224,7 @@ test('a call that outlives its time limit rejects with timeout and closes the co
 
 test('cancellation rejects promptly, and an already-aborted signal sends nothing', async () => {
   handler = (_req, res) => {
-    const t = setTimeout(() => json(res, 200, []), 3000);
+    const t = setTimeout(() => replyJson(res, 200, []), 3000);
     res.on('close', () => clearTimeout(t));
   };
   const c = client();
@@ -254,7 +241,7 @@ test('cancellation rejects promptly, and an already-aborted signal sends nothing
   assert.equal(seen.length, 0);
 
   // Cancelling during a retry wait ends the wait at once.
-  handler = (_req, res) => json(res, 503, {}, { 'Retry-After': '3' });
+  handler = (_req, res) => replyJson(res, 503, {}, { 'Retry-After': '3' });
   const ac3 = new AbortController();
   setTimeout(() => ac3.abort(), 150);
   const t0 = Date.now();
@@ -293,7 +280,7 @@ test('resets, truncated bodies and broken JSON give network/malformed, and idemp
       res.write('[');
       return setTimeout(() => res.destroy(), 10);
     }
-    json(res, 200, [{ ID: 1, Type: 'Warning', Message: 'm', CreationDate: '2026-01-01T00:00:00' }]);
+    replyJson(res, 200, [{ ID: 1, Type: 'Warning', Message: 'm', CreationDate: '2026-01-01T00:00:00' }]);
   };
   assert.equal((await r.account.alerts())[0].Type, 'Warning');
   assert.equal(seen.length, 3);
@@ -310,10 +297,7 @@ test('resets, truncated bodies and broken JSON give network/malformed, and idemp
 
 test('connection refused is a network error, retried for GET', async () => {
   const logs: RequestLogEntry[] = [];
-  const probe = http.createServer();
-  await new Promise<void>((res) => probe.listen(0, '127.0.0.1', res));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((res) => probe.close(() => res()));
+  const port = await closedPort();
   const c = createClient({ baseUrl: `http://127.0.0.1:${port}/`, getApiKey: async () => KEY, retry: { retries: 2, baseDelayMs: 5 }, logger: { request: (i) => logs.push(i) } });
   const err = await rejection(c.company.get());
   assert.equal(err.kind, 'network');
@@ -343,9 +327,9 @@ test('canary: the key and the tax-office password never appear in errors or logs
   };
   // A server that echoes the request's Authorization header and URL back in every error shape.
   const echo = (req: http.IncomingMessage) => `${req.headers.authorization} ${req.url}`;
-  handler = (req, res) => json(res, 422, { Message: echo(req), Errors: [{ Code: echo(req), Description: echo(req), Detail: echo(req) }] });
+  handler = (req, res) => replyJson(res, 422, { Message: echo(req), Errors: [{ Code: echo(req), Description: echo(req), Detail: echo(req) }] });
   await attempt(c.taxOffice.update('user', password));
-  handler = (req, res) => json(res, 400, [echo(req)]);
+  handler = (req, res) => replyJson(res, 400, [echo(req)]);
   await attempt(c.customers.get(1));
   handler = (req, res) => {
     res.writeHead(500, { 'Content-Type': 'text/plain' });
@@ -355,7 +339,7 @@ test('canary: the key and the tax-office password never appear in errors or logs
   handler = (req) => req.socket.destroy();
   await attempt(c.taxOffice.update('user', password));
   handler = (_req, res) => {
-    const t = setTimeout(() => json(res, 200, true), 2000);
+    const t = setTimeout(() => replyJson(res, 200, true), 2000);
     res.on('close', () => clearTimeout(t));
   };
   await attempt(c.taxOffice.update('user', password, { timeoutMs: 100 }));
