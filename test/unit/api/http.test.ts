@@ -5,9 +5,10 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as http from 'node:http';
 import { inspect } from 'node:util';
-import { createClient, NilveraApiError } from '../../../src/api';
-import type { ClientOptions, NilveraClient, RequestLogEntry } from '../../../src/api';
+import { createClient } from '../../../src/api';
+import type { ClientOptions, NilveraClient, RequestLogEntry , NilveraApiError } from '../../../src/api';
 import { closedPort, replyJson, startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
+import { apiRejection } from '../../support/apiRejection';
 
 interface Seen {
   method: string;
@@ -49,16 +50,6 @@ beforeEach(() => {
 
 function client(extra: Partial<ClientOptions> = {}): NilveraClient {
   return createClient({ baseUrl, getApiKey: async () => KEY, retry: { baseDelayMs: 10, maxDelayMs: 50 }, ...extra });
-}
-
-async function rejection(p: Promise<unknown>): Promise<NilveraApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof NilveraApiError, `expected NilveraApiError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected the call to fail');
 }
 
 test('sends the bearer key, JSON headers, PascalCase bodies and query names as the spec spells them', async () => {
@@ -117,7 +108,7 @@ test('path parameters reach the server intact: Turkish letters, space, ?, #, % a
   assert.equal(seen[values.length + 1].url, '/general/Customers/Search/%C5%9Eirket%20A');
   // "." and ".." cannot survive URL parsing: refused before sending, instead of hitting another route.
   seen = [];
-  for (const v of ['.', '..']) assert.equal((await rejection(c.customers.search(v))).kind, 'badRequest');
+  for (const v of ['.', '..']) assert.equal((await apiRejection(c.customers.search(v))).kind, 'badRequest');
   assert.equal(seen.length, 0);
 });
 
@@ -138,7 +129,7 @@ test('maps statuses to error kinds and parses every error body shape', async () 
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(body);
     };
-    const err = await rejection(c.customers.get(7));
+    const err = await apiRejection(c.customers.get(7));
     assert.equal(err.kind, kind, `status ${status}`);
     assert.equal(err.status, status);
     assert.equal(err.operation, 'customers.get');
@@ -179,19 +170,19 @@ test('GET, PUT and the read-only bulk look-up are retried on 429/502/503/504 hon
   for (const call of [() => c.certificates.create({ SerialNo: 'X', Type: 'EIMZA' }), () => c.customers.delete(5), () => c.mailing.setChat(true)]) {
     seen = [];
     handler = (_req, res) => replyJson(res, 503, {}, { 'Retry-After': '0' });
-    const err = await rejection(call());
+    const err = await apiRejection(call());
     assert.equal(err.kind, 'server');
     assert.equal(seen.length, 1, `${err.operation} must not be retried`);
   }
 
   seen = [];
   handler = (_req, res) => replyJson(res, 500, {});
-  assert.equal((await rejection(c.account.alerts())).kind, 'server');
+  assert.equal((await apiRejection(c.account.alerts())).kind, 'server');
   assert.equal(seen.length, 1, '500 is not retried');
 
   seen = [];
   handler = (_req, res) => replyJson(res, 429, { Message: 'slow down' }, { 'Retry-After': '0' });
-  const err = await rejection(c.account.alerts());
+  const err = await apiRejection(c.account.alerts());
   assert.equal(err.kind, 'rateLimited');
   assert.equal(err.retryAfterSeconds, 0);
   assert.equal(seen.length, 4, 'the first attempt and at most 3 retries');
@@ -201,7 +192,7 @@ test('a Retry-After longer than the time left ends the call with the server erro
   const c = client({ timeoutMs: 500 });
   handler = (_req, res) => replyJson(res, 503, {}, { 'Retry-After': '5' });
   const started = Date.now();
-  const err = await rejection(c.account.alerts());
+  const err = await apiRejection(c.account.alerts());
   assert.equal(err.kind, 'server');
   assert.equal(err.retryAfterSeconds, 5);
   assert.ok(Date.now() - started < 2500, 'did not wait 5 s');
@@ -215,7 +206,7 @@ test('a call that outlives its time limit rejects with timeout and closes the co
   };
   const c = client({ timeoutMs: 5000 });
   const started = Date.now();
-  const err = await rejection(c.account.campaigns({ timeoutMs: 200 }));
+  const err = await apiRejection(c.account.campaigns({ timeoutMs: 200 }));
   assert.equal(err.kind, 'timeout');
   assert.ok(Date.now() - started < 2500, 'per-call timeoutMs wins over the client default');
   await new Promise((r) => setTimeout(r, 50));
@@ -231,12 +222,12 @@ test('cancellation rejects promptly, and an already-aborted signal sends nothing
   const ac = new AbortController();
   const started = Date.now();
   setTimeout(() => ac.abort(), 100);
-  const err = await rejection(c.customers.search('x', { signal: ac.signal }));
+  const err = await apiRejection(c.customers.search('x', { signal: ac.signal }));
   assert.equal(err.kind, 'cancelled');
   assert.ok(Date.now() - started < 2500);
 
   seen = [];
-  const err2 = await rejection(c.customers.search('x', { signal: AbortSignal.abort() }));
+  const err2 = await apiRejection(c.customers.search('x', { signal: AbortSignal.abort() }));
   assert.equal(err2.kind, 'cancelled');
   assert.equal(seen.length, 0);
 
@@ -245,7 +236,7 @@ test('cancellation rejects promptly, and an already-aborted signal sends nothing
   const ac3 = new AbortController();
   setTimeout(() => ac3.abort(), 150);
   const t0 = Date.now();
-  const err3 = await rejection(c.account.credits({ signal: ac3.signal }));
+  const err3 = await apiRejection(c.account.credits({ signal: ac3.signal }));
   assert.equal(err3.kind, 'cancelled');
   assert.ok(Date.now() - t0 < 2500);
 });
@@ -253,20 +244,20 @@ test('cancellation rejects promptly, and an already-aborted signal sends nothing
 test('resets, truncated bodies and broken JSON give network/malformed, and idempotent calls recover', async () => {
   const c = client({ retry: { retries: 0 } });
   handler = (req) => req.socket.destroy();
-  assert.equal((await rejection(c.account.alerts())).kind, 'network');
+  assert.equal((await apiRejection(c.account.alerts())).kind, 'network');
 
   handler = (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
     res.write('[{"ID":1,');
     setTimeout(() => res.destroy(), 20);
   };
-  assert.equal((await rejection(c.account.alerts())).kind, 'network');
+  assert.equal((await apiRejection(c.account.alerts())).kind, 'network');
 
   handler = (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end('{"ID": 1, "Name": ');
   };
-  const bad = await rejection(c.account.exchangeRate());
+  const bad = await apiRejection(c.account.exchangeRate());
   assert.equal(bad.kind, 'malformed');
   assert.equal(bad.status, 200);
 
@@ -291,7 +282,7 @@ test('resets, truncated bodies and broken JSON give network/malformed, and idemp
     res.writeHead(200);
     res.end('not json');
   };
-  assert.equal((await rejection(r.account.alerts())).kind, 'malformed');
+  assert.equal((await apiRejection(r.account.alerts())).kind, 'malformed');
   assert.equal(seen.length, 1);
 });
 
@@ -299,7 +290,7 @@ test('connection refused is a network error, retried for GET', async () => {
   const logs: RequestLogEntry[] = [];
   const port = await closedPort();
   const c = createClient({ baseUrl: `http://127.0.0.1:${port}/`, getApiKey: async () => KEY, retry: { retries: 2, baseDelayMs: 5 }, logger: { request: (i) => logs.push(i) } });
-  const err = await rejection(c.company.get());
+  const err = await apiRejection(c.company.get());
   assert.equal(err.kind, 'network');
   assert.match(err.messages[0].description, /ECONNREFUSED/);
   assert.equal(logs.length, 3);
@@ -307,7 +298,7 @@ test('connection refused is a network error, retried for GET', async () => {
 
 test('no key: auth error before any request', async () => {
   const c = createClient({ baseUrl, getApiKey: async () => undefined });
-  const err = await rejection(c.company.get());
+  const err = await apiRejection(c.company.get());
   assert.equal(err.kind, 'auth');
   assert.equal(seen.length, 0);
 });

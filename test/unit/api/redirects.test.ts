@@ -5,9 +5,10 @@
 import { test, before, after, beforeEach, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as http from 'node:http';
-import { createClient, NilveraApiError } from '../../../src/api';
+import { createClient } from '../../../src/api';
 import { sendProbe } from '../../../src/commands/connection/probes';
 import { replyJson, startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
+import { apiRejection } from '../../support/apiRejection';
 
 const KEY = 'REDIRECT-CANARY-KEY-5f1e2d';
 const SECRET = 'body-password-7c4a1b';
@@ -68,20 +69,10 @@ const client = (baseUrl = homeUrl()) => createClient({ baseUrl, getApiKey: async
 /** What reached anything but the profile's origin `http://127.0.0.1:<homePort>`. */
 const elsewhere = () => seen.filter((s) => s.server === 'other' || s.host !== `127.0.0.1:${homePort}`);
 
-async function rejection(p: Promise<unknown>): Promise<NilveraApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof NilveraApiError, `expected NilveraApiError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected the call to fail');
-}
-
 describe('redirects: the key and the body stay with the profile\'s origin', () => {
   test('a GET redirected to another port of the same host is refused; the key never reaches it', async () => {
     handlers.home = (_req, res) => redirect(res, 302, `http://127.0.0.1:${otherPort}/general/Company`);
-    const err = await rejection(client().company.get());
+    const err = await apiRejection(client().company.get());
     assert.equal(err.kind, 'redirected');
     assert.equal(err.messages[0]?.detail, `http://127.0.0.1:${otherPort}`);
     assert.deepEqual(elsewhere(), [], 'nothing reached the other origin');
@@ -90,7 +81,7 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
 
   test('a POST answered 307 to another port: neither the key nor the body goes there', async () => {
     handlers.home = (_req, res) => redirect(res, 307, `http://127.0.0.1:${otherPort}/general/Customers`);
-    const err = await rejection(client().customers.create([{ TaxNumber: '1234567890', Name: SECRET }]));
+    const err = await apiRejection(client().customers.create([{ TaxNumber: '1234567890', Name: SECRET }]));
     assert.equal(err.kind, 'redirected');
     assert.deepEqual(elsewhere(), []);
     assert.equal(seen.filter((s) => s.body.includes(SECRET)).length, 1, 'the body went once, to the profile\'s origin');
@@ -101,7 +92,7 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
       if (req.headers.host === `127.0.0.1:${homePort}`) redirect(res, 308, `http://localhost:${homePort}/general/Customers`);
       else replyJson(res, 200, true);
     };
-    const err = await rejection(client().customers.create([{ TaxNumber: '1234567890', Name: SECRET }]));
+    const err = await apiRejection(client().customers.create([{ TaxNumber: '1234567890', Name: SECRET }]));
     assert.equal(err.kind, 'redirected');
     assert.equal(err.messages[0]?.detail, `http://localhost:${homePort}`);
     assert.deepEqual(elsewhere(), []);
@@ -118,7 +109,7 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
 
   test('a redirect loop stops after a few hops with its own error', async () => {
     handlers.home = (_req, res) => redirect(res, 307, `/general/Company?n=${seen.length}`);
-    const err = await rejection(client().company.get());
+    const err = await apiRejection(client().company.get());
     assert.equal(err.kind, 'redirected');
     assert.equal(err.messages[0]?.code, 'ERR_TOO_MANY_REDIRECTS');
     assert.ok(seen.length <= 6, `${seen.length} requests`);
