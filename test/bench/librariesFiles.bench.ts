@@ -16,14 +16,9 @@ import { writeFileAtomic } from '../../src/files/atomicFile';
 import { withFileLock } from '../../src/files/fileLock';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
 import { printBench } from './benchLine';
+import { bundleBytes, median, report } from './libraryFigures';
 
 const RUNS = 3;
-const repoRoot = path.resolve(__dirname, '..', '..', '..');
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 async function medianMs(run: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
@@ -33,23 +28,6 @@ async function medianMs(run: () => Promise<unknown>): Promise<number> {
     times.push(performance.now() - t0);
   }
   return median(times);
-}
-
-function report(figure: string, value: number, unit: string, baseline: number, note?: string): void {
-  printBench({ figure, goal: 'report', value, unit, baseline, ...(note ? { note } : {}) });
-}
-
-async function minifiedBytes(code: string): Promise<number> {
-  const out = await esbuild.build({
-    stdin: { contents: code, resolveDir: repoRoot, loader: 'ts' },
-    bundle: true,
-    minify: true,
-    write: false,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0].contents.length;
 }
 
 // ---- locks ----------------------------------------------------------------------------------------
@@ -234,7 +212,7 @@ async function pools(): Promise<void> {
   report(`pool: ${TASKS.toLocaleString('en')} tasks, ${CONCURRENCY} at a time: p-limit (time)`, lib, 'ms', ours);
 
   const oursBytes = (await esbuild.transform(`export const drain = ${String(drain)}`, { minify: true, loader: 'js' })).code.length;
-  const libBytes = await minifiedBytes(`import pLimit from 'p-limit'; console.log(pLimit);`);
+  const libBytes = await bundleBytes(`import pLimit from 'p-limit'; console.log(pLimit);`);
   report(
     'pool: p-limit (bundle, minified)',
     libBytes,

@@ -3,32 +3,13 @@
 // the same run: bytes each adds to the host's bundles, time per message, and what a rejection says.
 // As in libraries.bench.ts, each row is the library's figure with ours as the baseline.
 // Run: npm run bench -- librariesMessages
-import * as esbuild from 'esbuild';
-import path from 'node:path';
 import { checkPreviewMessage } from '../../src/preview/protocol';
 import { checkPageMessage } from '../../src/webviews/protocol';
 import { printBench } from './benchLine';
+import { bundleBytes, report } from './libraryFigures';
 import { checkWithSchema, formPageSchema, previewPageSchema } from './messageSchemas';
 
-const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const ROUNDS = 200_000;
-
-function report(figure: string, value: number, unit: string, baseline: number, note?: string): void {
-  printBench({ figure, goal: 'report', value, unit, baseline, ...(note ? { note } : {}) });
-}
-
-async function minifiedBytes(code: string, platform: 'node' | 'browser'): Promise<number> {
-  const out = await esbuild.build({
-    stdin: { contents: code, resolveDir: repoRoot, loader: 'ts' },
-    bundle: true,
-    minify: true,
-    write: false,
-    platform,
-    format: 'esm',
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0].contents.length;
-}
 
 const FIELDS = Array.from({ length: 20 }, (_, i) => `field${i}`);
 const allowed = new Set([...FIELDS, 'password', 'active']);
@@ -97,11 +78,11 @@ async function main(): Promise<void> {
   const libRendered = microsPerCall(() => checkWithSchema(previewPageSchema, rendered));
   report('message check: a preview "rendered" message: valibot (time per message)', libRendered, 'µs', oursRendered);
 
-  const oursBytes = await minifiedBytes(
+  const oursBytes = await bundleBytes(
     `import { checkPageMessage } from './src/webviews/protocol'; import { checkPreviewMessage } from './src/preview/protocol'; console.log(checkPageMessage, checkPreviewMessage);`,
     'node',
   );
-  const libBytes = await minifiedBytes(
+  const libBytes = await bundleBytes(
     `import { checkWithSchema, formPageSchema, previewPageSchema } from './test/bench/messageSchemas'; console.log(checkWithSchema, formPageSchema, previewPageSchema);`,
     'node',
   );
