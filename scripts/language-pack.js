@@ -1,8 +1,10 @@
-// A display language other than English for the extension-host suite, offline (scripts/run-suite.js
-// --locale tr). VS Code uses a language only when a language pack for it is installed and registered in
-// <user-data-dir>/languagepacks.json; the real packs are not on npm, so the UI suite's fixture pack
-// (test/e2e/fixtures/language-pack-<lang>/, which translates nothing of VS Code itself) stands in, as
-// test/e2e/locale.ts installs it for the UI suite.
+// A display language other than English, offline, for the extension-host suite (scripts/run-suite.js
+// --locale tr) and the UI suite's scenarios with a locale (test/e2e/harness.ts, through
+// test/e2e/repo.ts's languagePacks()). VS Code uses a language only when a language pack for it is
+// installed and registered in <user-data-dir>/languagepacks.json; the real packs are not on npm, so a
+// fixture pack (test/e2e/fixtures/language-pack-<lang>/, which translates nothing of VS Code itself)
+// stands in. The server registers installed packs in that file only on some code paths, so it is
+// written here.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

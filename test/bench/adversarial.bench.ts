@@ -17,7 +17,6 @@
 // both alike. Run under `node --expose-gc` (npm run bench does).
 import os from 'node:os';
 import { Readable } from 'node:stream';
-import * as zlib from 'node:zlib';
 import { parseCsv, CsvReader } from '../../src/domain/csv';
 import { scanCsv } from '../../src/domain/csvScan';
 import { parseRegistryXml, RegistryXmlError, RegistryXmlParser } from '../../src/domain/registryXml';
@@ -32,6 +31,7 @@ import { readDocument } from '../../src/preview/model/readDocument';
 import { describeShape } from '../../src/commands/connection/shape';
 import { readVerdicts } from '../../src/commands/connection/verdicts';
 import type { CheckRun, ProbeId } from '../../src/commands/connection/probes';
+import { xmlBomb } from '../support/zipBomb';
 import { printBench } from './benchLine';
 
 const KB = 1024;
@@ -107,40 +107,6 @@ function checkConnectionReads(body: string): void {
     facts: {},
   };
   readVerdicts(run);
-}
-
-/** A ZIP of one deflated XML entry of `megabytes` MB of spaces, from repeated sync-flushed blocks (no full deflate). */
-function xmlBombZip(megabytes: number): Buffer {
-  const spaces = Buffer.alloc(MB, 0x20);
-  const block = zlib.deflateRawSync(spaces, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  const head = Buffer.from('<UserList>');
-  const tail = Buffer.from('</UserList>');
-  const data = Buffer.concat([zlib.deflateRawSync(head, { finishFlush: zlib.constants.Z_SYNC_FLUSH }), ...Array.from({ length: megabytes }, () => block), zlib.deflateRawSync(tail)]);
-  let crc = zlib.crc32(head);
-  for (let i = 0; i < megabytes; i++) crc = zlib.crc32(spaces, crc);
-  crc = zlib.crc32(tail, crc);
-  const name = Buffer.from('list.xml');
-  const common = Buffer.alloc(26);
-  common.writeUInt16LE(20, 0);
-  common.writeUInt16LE(8, 4);
-  common.writeUInt32LE(crc >>> 0, 10);
-  common.writeUInt32LE(data.length, 14);
-  common.writeUInt32LE(head.length + megabytes * MB + tail.length, 18);
-  common.writeUInt16LE(name.length, 22);
-  const u32 = (v: number) => {
-    const b = Buffer.alloc(4);
-    b.writeUInt32LE(v >>> 0);
-    return b;
-  };
-  const local = Buffer.concat([u32(0x04034b50), common, name]);
-  const central = Buffer.concat([u32(0x02014b50), Buffer.from([20, 0]), common, Buffer.alloc(14), name]);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length, 12);
-  end.writeUInt32LE(local.length + data.length, 16);
-  return Buffer.concat([local, data, central, end]);
 }
 
 async function streamedBomb(zip: Buffer): Promise<void> {
@@ -255,7 +221,7 @@ async function main(): Promise<void> {
   }
   // The ZIP limits: a bomb of n and 2n GB is refused from its directory (checkZip) or, read as it
   // downloads, stopped after the same 16 MiB: time that does not grow with the bomb.
-  const bombs = { n: xmlBombZip(512), n2: xmlBombZip(1024) };
+  const bombs = { n: xmlBomb(512).zip, n2: xmlBomb(1024).zip };
   const zipCases: Array<[string, (zip: Buffer) => Promise<unknown>]> = [
     ['declared in its directory (download check)', (zip) => checkZip(zip).then(() => Promise.reject(new Error('the bomb passed the check')), (e: unknown) => (e instanceof ZipLimitError ? undefined : Promise.reject(e)))],
     ['read as it downloads (no directory yet)', streamedBomb],

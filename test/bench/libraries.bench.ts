@@ -3,7 +3,6 @@
 // Each row prints the library's figure with ours as the same-run baseline, so `ratio` > 1 means the
 // library is slower (time) or bigger (bundle). Figures are "report": the decision is in CONTRIBUTING.
 // Run: npm run bench -- libraries [-- --mb N]   (N: size of the ZIP and text inputs, default 60)
-import * as esbuild from 'esbuild';
 import { parse as csvParseSync } from 'csv-parse/sync';
 import * as fflate from 'fflate';
 import iconv from 'iconv-lite';
@@ -17,19 +16,13 @@ import yazl from 'yazl';
 import { parseCsv } from '../../src/domain/csv';
 import { decodeText } from '../../src/domain/textDecoding';
 import { ZipArchive, zipOfOneEntry } from '../../src/domain/zip';
-import { printBench } from './benchLine';
+import { bundleBytes, median, report } from './libraryFigures';
 
 const args = process.argv.slice(2);
 const mbArg = args.indexOf('--mb');
 const MB = mbArg >= 0 ? Number(args[mbArg + 1]) : 60;
 const RUNS = 3;
-const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const gc = (globalThis as { gc?: () => void }).gc;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 const inMemory = (): number => {
   const m = process.memoryUsage();
@@ -51,24 +44,6 @@ async function measure(run: () => Promise<unknown> | unknown): Promise<{ ms: num
     peak = Math.max(peak, inMemory() - base);
   }
   return { ms: median(times), peakMb: peak / 1e6 };
-}
-
-function report(figure: string, value: number, unit: string, baseline: number, note?: string): void {
-  printBench({ figure, goal: 'report', value, unit, baseline, ...(note ? { note } : {}) });
-}
-
-/** Minified bytes that bundling `code` (an ES module importing the module under test) adds. */
-async function bundleBytes(code: string): Promise<number> {
-  const out = await esbuild.build({
-    stdin: { contents: code, resolveDir: repoRoot, loader: 'ts' },
-    bundle: true,
-    minify: true,
-    write: false,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
-  return out.outputFiles[0].contents.length;
 }
 
 /** A registry-like XML list of about `mb` MB, in 1 MB chunks. */

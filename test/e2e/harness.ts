@@ -5,8 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { ensureLanguagePack } from './locale';
-import { codeServer, repoRoot, resultsDir, vsixPath } from './repo';
+import { codeServer, languagePacks, repoRoot, resultsDir, vsixPath } from './repo';
 import type { SandboxProcess, SandboxProcessOptions } from './sandboxProcess';
 import { startSandboxProcess } from './sandboxProcess';
 
@@ -19,7 +18,7 @@ export interface OpenWorkbenchOptions {
   withKey?: boolean;
   /** User settings, over the harness defaults (sandbox environment, no welcome page, no AI features). */
   settings?: Record<string, unknown>;
-  /** Display language, e.g. 'tr' (code-server --locale, with the fixture language pack; see locale.ts). */
+  /** Display language, e.g. 'tr' (code-server --locale, with the fixture language pack; see scripts/language-pack.js). */
   locale?: string;
   /** More Chromium switches for this workbench's browser, e.g. ['--disable-features=XSLT']. */
   chromiumArgs?: string[];
@@ -194,7 +193,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<Work
       if (options.withKey !== false) env.NILVERA_SANDBOX_KEY = sandbox.keys.full;
     }
     const extensionsDir = extensionsFor(workDir, userDataDir);
-    if (options.locale && options.locale !== 'en') ensureLanguagePack(options.locale, { workDir, userDataDir, extensionsDir });
+    if (options.locale && options.locale !== 'en') languagePacks().installLanguagePack(options.locale, { version: codeServerVersion, workDir, userDataDir, extensionsDir });
     const server = await codeServer().startServer({ version: codeServerVersion, workDir, userDataDir, extensionsDir, env, locale: options.locale });
     cleanups.push(() => server.stop());
     const ready = mark('code-server ready');

@@ -3,3 +3,4 @@ export { chooseMenuItem, notificationGone, openFile, openWorkbench, manifest, nl
 export type { Manifest, OpenWorkbenchOptions, Workbench } from './harness';
 export type { SandboxCompany, SandboxProcess, SandboxProcessOptions } from './sandboxProcess';
 export { repoRoot, resultsDir } from './repo';
+export { designShows, focusFirstGroup, frameText, openInFirstGroup, openStudio, previewPage, runPicking } from './previewPages';

@@ -49,6 +49,16 @@ export function packaging(): PackagingModule {
   return require(path.join(repoRoot, 'scripts', 'package.js')) as PackagingModule;
 }
 
+/** scripts/language-pack.js: the fixture language pack, installed and registered as the extension-host suite does it. */
+export interface LanguagePackModule {
+  installLanguagePack(locale: string, dirs: { version?: string; workDir: string; userDataDir: string; extensionsDir: string }): void;
+}
+
+export function languagePacks(): LanguagePackModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path.join(repoRoot, 'scripts', 'language-pack.js')) as LanguagePackModule;
+}
+
 /** The VSIX the suite installs: the one run-e2e.js made, or `npm run package`'s default output. */
 export function vsixPath(): string {
   if (process.env.NILVERA_E2E_VSIX) return process.env.NILVERA_E2E_VSIX;

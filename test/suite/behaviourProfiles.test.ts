@@ -13,35 +13,17 @@ import { EXTENSION_ID, FormCommands, PaletteCommands, ReconciliationCommands, Se
 import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { NilveraExtensionApi } from '../../src/extension';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import { companyForm } from '../../src/webviews/forms/company';
 import { TEMPLATE_IDS_KEY } from '../../src/commands/settingsCommands';
 import { completeVkn } from '../../src/domain/taxId';
 import { PROFILES } from '../../src/sandbox/behaviour';
+import { RecordingPrompts } from '../support/recordingPrompts';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from '../support/sandboxSuite';
 
 const CSV_FIXTURE = path.resolve(__dirname, '../../../test/fixtures/customers-tr-excel.csv');
-
-/** Dismisses every question and records every message. */
-class QuietPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string }> = [];
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
-    return undefined;
-  }
-  async message(level: MessageLevel, text: string): Promise<string | undefined> {
-    this.messages.push({ level, text });
-    return undefined;
-  }
-  async openDialog(): Promise<vscode.Uri[] | undefined> {
-    return undefined;
-  }
-}
 
 interface State {
   company: Record<string, string | null>;
@@ -56,7 +38,7 @@ for (const profile of PROFILES) {
     let sandbox: SandboxHandle;
     let api: NilveraExtensionApi;
     let tmp: string;
-    const prompts = new QuietPrompts();
+    const prompts = new RecordingPrompts();
     let restore: Array<() => void> = [];
     const exec = <T>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
     const last = () => prompts.messages[prompts.messages.length - 1];
@@ -104,7 +86,7 @@ for (const profile of PROFILES) {
       assert.match(last()?.text ?? '', new RegExp(`${unregistered} is not in the taxpayer registry`), JSON.stringify(prompts.messages));
       prompts.messages.length = 0;
       const inputs = [unregistered];
-      const scripted = Object.assign(Object.create(prompts) as QuietPrompts, { inputBox: async () => inputs.shift() });
+      const scripted = Object.assign(Object.create(prompts) as RecordingPrompts, { inputBox: async () => inputs.shift() });
       restore.push(api.testing.replacePrompts(scripted), replaceLocalPrompts(scripted));
       try {
         await exec(TreeCommands.customersFindByTaxNumber);
@@ -325,7 +307,7 @@ for (const profile of PROFILES) {
       await services.keys.store(services.secretName('custom'), 'YANLIS-ANAHTAR-0000');
       try {
         const inputs = [completeVkn('123456780')];
-        const scripted = Object.assign(Object.create(prompts) as QuietPrompts, { inputBox: async () => inputs.shift() });
+        const scripted = Object.assign(Object.create(prompts) as RecordingPrompts, { inputBox: async () => inputs.shift() });
         restore.push(api.testing.replacePrompts(scripted), replaceLocalPrompts(scripted));
         try {
           await exec(TreeCommands.customersFindByTaxNumber);

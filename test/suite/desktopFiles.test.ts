@@ -16,6 +16,7 @@ import { completeTckn, completeVkn } from '../../src/domain/taxId';
 import type { SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
+import { waitFor } from '../support/waitFor';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures');
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
@@ -274,7 +275,7 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
     assert.ok(doc.getText().startsWith('\uFFFDnvan;VERG\uFFFD NO;'), 'VS Code read it as UTF-8');
     const nilvera = () => vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'Nilvera');
     const codeOf = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
-    await waitFor('the encoding note and the cell errors', () => nilvera().length === 5);
+    await waitFor(() => nilvera().length === 5, 'the encoding note and the cell errors');
     const note = nilvera().find((d) => codeOf(d) === 'not-utf8');
     assert.ok(note);
     assert.equal(note.severity, vscode.DiagnosticSeverity.Information);
@@ -287,9 +288,9 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
     const reopened = await vscode.commands.executeCommand<vscode.TextDocument>(reopen.command!.command, ...(reopen.command!.arguments ?? []));
     assert.equal(reopened.uri.toString(), doc.uri.toString());
     assert.equal(reopened.encoding, 'windows1254');
-    await waitFor('the text in Windows-1254', () => reopened.getText().startsWith('Ünvan;VERGİ NO;'));
+    await waitFor(() => reopened.getText().startsWith('Ünvan;VERGİ NO;'), 'the text in Windows-1254');
     assert.ok(reopened.getText().includes('Anadolu Gıda Sanayi ve Ticaret A.Ş.'));
-    await waitFor('the note gone, the cell errors kept', () => nilvera().length === 4 && nilvera().every((d) => codeOf(d) === 'invalid-tax-id'));
+    await waitFor(() => nilvera().length === 4 && nilvera().every((d) => codeOf(d) === 'invalid-tax-id'), 'the note gone, the cell errors kept');
   });
 
   test('a Mac Turkish list in the editor is recognised too, and offered the import (VS Code has no Mac Turkish to reopen it in)', async () => {
@@ -297,7 +298,7 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
     fs.copyFileSync(path.join(FIXTURES, 'encodings', 'customers-tr-excel.x-mac-turkish.csv'), file);
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     await vscode.window.showTextDocument(doc, { preview: false });
-    const note = await waitFor('the encoding note', () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'Nilvera' && String(typeof d.code === 'object' ? d.code.value : d.code) === 'not-utf8'));
+    const note = await waitFor(() => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'Nilvera' && String(typeof d.code === 'object' ? d.code.value : d.code) === 'not-utf8'), 'the encoding note');
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, note.range, vscode.CodeActionKind.QuickFix.value);
     assert.deepEqual(actions.map((a) => a.title).filter((t) => /Encoding|Import/.test(t)), ['Import Customers from This File (it is in Mac Turkish, which the import reads)']);
   });
@@ -315,12 +316,3 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
   });
 });
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -16,6 +16,7 @@ import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import { completeVkn } from '../../src/domain/taxId';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { waitFor } from '../support/waitFor';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -24,22 +25,12 @@ function nilveraDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Nilvera');
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Waits until the document's Nilvera diagnostics satisfy `check` (they are published asynchronously). */
 function diagnosticsWhere(doc: vscode.TextDocument, what: string, check: (d: vscode.Diagnostic[]) => boolean): Promise<vscode.Diagnostic[]> {
-  return waitFor(what, () => {
+  return waitFor(() => {
     const d = nilveraDiagnostics(doc.uri);
     return check(d) && d;
-  });
+  }, what);
 }
 
 function rangeOf(doc: vscode.TextDocument, text: string, nth = 0): vscode.Range {
@@ -154,7 +145,7 @@ suite('Editor diagnostics', function () {
     assert.equal(diagnostics[3].message, 'Invalid TCKN 49798834353: the 11th digit should be 0 for these first ten digits.');
 
     await config().update(Settings.editorCsvDiagnostics, false, vscode.ConfigurationTarget.Global);
-    await waitFor('CSV diagnostics cleared', () => nilveraDiagnostics(doc.uri).length === 0);
+    await waitFor(() => nilveraDiagnostics(doc.uri).length === 0, 'CSV diagnostics cleared');
     await config().update(Settings.editorCsvDiagnostics, undefined, vscode.ConfigurationTarget.Global);
     await diagnosticsWhere(doc, 'four cell errors again', (d) => d.length === 4);
   });

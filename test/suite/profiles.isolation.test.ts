@@ -11,10 +11,10 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraClient } from '../../src/api';
 import { profileSecretName } from '../../src/shell/profileStore';
 import type { ProfileSwitchedError } from '../../src/shell/staleAnswers';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import type { TreeNode } from '../../src/views/treeNode';
 import type { ListedCompanyNode } from '../../src/views/records/companyListNodes';
 import type { NilveraTrees } from '../../src/views/trees';
+import { ScriptedPrompts } from '../support/recordingPrompts';
 import { sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { startCompaniesSandbox } from '../../src/sandbox/companies';
@@ -25,26 +25,6 @@ import type { HostMessage } from '../../src/webviews/protocol';
 
 const KEY_A = 'CANARYA'.padEnd(64, 'A');
 const KEY_B = 'CANARYB'.padEnd(64, 'B');
-
-class ScriptedPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string }> = [];
-  inputs: string[] = [];
-  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
-  async inputBox(options: vscode.InputBoxOptions): Promise<string | undefined> {
-    const value = this.inputs.shift();
-    if (value === undefined) return undefined;
-    const problem = await options.validateInput?.(value);
-    return problem ? undefined : value;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    return this.picks.shift()?.(items) as T | undefined;
-  }
-  answers: Array<(actions: string[]) => string | undefined> = [];
-  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text });
-    return this.answers.shift()?.(actions);
-  }
-}
 
 function label(node: TreeNode): string {
   const l = node.treeItem().label;

@@ -14,6 +14,7 @@ import { readSettings } from '../../src/shell/settings';
 import { environmentLabel } from '../../src/shell/services';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { waitFor } from '../support/waitFor';
 
 /** Answers input boxes from a queue, running their validation as VS Code would; records the rest. */
 class ScriptedPrompts implements Prompts {
@@ -53,14 +54,6 @@ class EmptyMemento implements vscode.Memento {
   }
   async update(key: string, value: unknown): Promise<void> {
     this.values.set(key, value);
-  }
-}
-
-async function waitFor(probe: () => boolean, what: string): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (!probe()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -17,6 +17,7 @@ import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { suiteLog } from './report';
 import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { waitFor } from '../support/waitFor';
 
 interface FormUnderTest {
   kind: FormKind;
@@ -45,16 +46,6 @@ function filesUnder(dir: string): string[] {
     const p = path.join(dir, e.name);
     return e.isDirectory() ? filesUnder(p) : e.isFile() ? [p] : [];
   });
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function simulate(recordKey: string, message: unknown): Promise<HostMessage[]> {

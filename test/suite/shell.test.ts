@@ -17,6 +17,7 @@ import { defaultProfileId, profileSecretName } from '../../src/shell/profileStor
 import { offerSessionOnlyKey } from '../../src/shell/keyringHelp';
 import { replacePrompts as replaceLocalPrompts, UserCancelledError, type MessageLevel, type Prompts } from '../../src/shell/prompts';
 import { requestsSettled } from '../support/requestsSettled';
+import { waitFor } from '../support/waitFor';
 
 interface RecordedMessage {
   level: MessageLevel;
@@ -113,14 +114,6 @@ async function sandboxRequests(url: string): Promise<Array<{ method: string; pat
 
 function digits(text: string): string {
   return text.replace(/\D/g, '');
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Keys typed in tests may only go to the local sandbox, never to a real host. */

@@ -17,6 +17,7 @@ import type { TreeNode } from '../../src/views/treeNode';
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { waitFor } from '../support/waitFor';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const config = () => vscode.workspace.getConfiguration(Settings.section);
@@ -35,16 +36,6 @@ class AnsweringPrompts implements Prompts {
   async message(level: MessageLevel, text: string, options?: { modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
     this.messages.push({ level, text, modal: options?.modal ?? false, detail: options?.detail, actions });
     return this.answers.shift()?.(actions);
-  }
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ACCOUNT_GROUP_COMMAND_PREFIX, EXTENSION_ID, FormCommands, Settings, TreeCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
-import type { MessageLevel, Prompts, SearchPickOptions } from '../../src/shell/prompts';
+import type { SearchPickOptions } from '../../src/shell/prompts';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import type { NodeTreeProvider } from '../../src/views/treeProvider';
@@ -17,65 +17,13 @@ import { parseCsv } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
 import { requestsSettled, sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { ScriptedPrompts } from '../support/recordingPrompts';
 import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { waitFor } from '../support/waitFor';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Bundled to out/test/suite/: the repository root is three folders up.
 const CSV_FIXTURE = path.resolve(__dirname, '../../../test/fixtures/customers-tr-excel.csv');
-
-interface Recorded {
-  level: MessageLevel;
-  text: string;
-  detail?: string;
-  modal: boolean;
-  actions: string[];
-}
-
-/** Answers the extension's prompts from a queue and records every message. */
-class ScriptedPrompts implements Prompts {
-  readonly messages: Recorded[] = [];
-  readonly inputBoxes: vscode.InputBoxOptions[] = [];
-  inputs: Array<string | undefined> = [];
-  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
-  answers: Array<(actions: string[]) => string | undefined> = [];
-  openFiles: vscode.Uri[] = [];
-  saveFile: vscode.Uri | undefined;
-  searchPickScript: (<T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => Promise<T | undefined>) | undefined;
-
-  reset(): void {
-    this.messages.length = 0;
-    this.inputBoxes.length = 0;
-    this.inputs = [];
-    this.picks = [];
-    this.answers = [];
-    this.openFiles = [];
-    this.saveFile = undefined;
-    this.searchPickScript = undefined;
-  }
-  async inputBox(options: vscode.InputBoxOptions): Promise<string | undefined> {
-    this.inputBoxes.push(options);
-    const value = this.inputs.shift();
-    if (value === undefined) return undefined;
-    const problem = await options.validateInput?.(value);
-    return problem ? undefined : value;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    return this.picks.shift()?.(items) as T | undefined;
-  }
-  async message(level: MessageLevel, text: string, options?: { modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, ...(options?.detail ? { detail: options.detail } : {}), modal: options?.modal ?? false, actions });
-    return this.answers.shift()?.(actions);
-  }
-  async openDialog(): Promise<vscode.Uri[] | undefined> {
-    return this.openFiles.length ? this.openFiles : undefined;
-  }
-  async saveDialog(): Promise<vscode.Uri | undefined> {
-    return this.saveFile;
-  }
-  async searchPick<T extends vscode.QuickPickItem>(options: SearchPickOptions<T>): Promise<T | undefined> {
-    return this.searchPickScript?.(options);
-  }
-}
 
 interface CustomerRow {
   ID: number;
@@ -93,16 +41,6 @@ interface Page<T> {
 
 function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(Settings.section);
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function label(node: TreeNode): string {

@@ -11,6 +11,7 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import { defaultProfileId, profileSecretName } from '../../src/shell/profileStore';
 import { AnsweringPrompts } from '../support/recordingPrompts';
 import type { HostMessage, InitMessage, ResponseMessage } from '../../src/webviews/protocol';
+import { waitFor } from '../support/waitFor';
 
 interface PanelInfo {
   viewType: string;
@@ -54,16 +55,6 @@ async function send(recordKey: string, message: Record<string, unknown>): Promis
   assert.equal(answers.length, 1, JSON.stringify(answers));
   assert.equal(answers[0].type, 'response');
   return answers[0] as ResponseMessage;
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function panelFor(recordKey: string): Promise<PanelInfo> {

@@ -55,3 +55,29 @@ export async function setSandboxBehaviour(sandbox: SandboxHandle, settings: Beha
   const res = await fetch(`${sandbox.url}/__sandbox/behaviour`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(settings) });
   if (!res.ok) throw new Error(`POST /__sandbox/behaviour: ${res.status} ${await res.text()}`);
 }
+
+/** Deletes every certificate, identification, document and customer: an account with nothing to list. */
+export async function emptyAccount(sandbox: SandboxHandle): Promise<void> {
+  const expectOk = async (method: string, path: string, body?: unknown) => {
+    const res = await api(sandbox, method, path, body);
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+    return res;
+  };
+  // Read as plain lists (an empty one answers 404 by default).
+  sandbox.setBehaviour({ profile: 'default', quirks: { emptyList: 'emptyArray' } });
+  for (const [list, del] of [
+    ['/general/Company/Certificate', '/general/Company/Certificate/'],
+    ['/general/CompanyIdentification', '/general/CompanyIdentification/'],
+    ['/general/CompanyDocuments', '/general/CompanyDocuments/'],
+  ] as const) {
+    for (const r of (await expectOk('GET', list)).json as Array<{ ID: number }>) await expectOk('DELETE', `${del}${r.ID}`);
+  }
+  const ids: number[] = [];
+  for (let page = 1; ; page++) {
+    const p = (await expectOk('GET', `/general/Customers?Page=${page}&PageSize=100`)).json as { Content: Array<{ ID: number }> };
+    if (p.Content.length === 0) break;
+    ids.push(...p.Content.map((c) => c.ID));
+  }
+  if (ids.length) await expectOk('DELETE', '/general/Customers/Bulk', ids);
+  sandbox.setBehaviour({ profile: 'default' });
+}

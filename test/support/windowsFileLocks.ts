@@ -125,6 +125,21 @@ export class WindowsFileLocks {
     this.patch(fs, 'openSync', syncGuard('open', ([f, flags]) => [[f, !isWriteFlag(flags)]]));
     this.patch(fs, 'writeFileSync', syncGuard('open', ([f]) => [[f, false]]));
     this.patch(fs, 'readFileSync', syncGuard('open', ([f]) => [[f, true]]));
+    // The callback forms, which libraries still call (write-file-atomic renames through promisify(fs.rename)).
+    const callbackGuard = <F extends Fn>(syscall: string, files: (args: Parameters<F>) => Array<[unknown, boolean]>) => (original: F) =>
+      ((...args: Parameters<F>) => {
+        const callback = args[args.length - 1] as unknown;
+        try {
+          for (const [f, reading] of files(args)) this.check(syscall, f, reading);
+        } catch (error) {
+          if (typeof callback === 'function') return void process.nextTick(() => (callback as (e: unknown) => void)(error));
+          throw error;
+        }
+        return (original as Fn)(...args);
+      }) as unknown as F;
+    this.patch(fs, 'rename', callbackGuard('rename', ([from, to]) => [[from, false], [to, false]]));
+    this.patch(fs, 'unlink', callbackGuard('unlink', ([f]) => [[f, false]]));
+    this.patch(fs, 'open', callbackGuard('open', ([f, flags]) => [[f, typeof flags === 'function' || !isWriteFlag(flags)]]));
     // Streams open their file asynchronously and report a refusal as an 'error' event, as Node does.
     this.patch(fs, 'createWriteStream', (original) =>
       ((file: FsModule.PathLike, options?: unknown) => {

@@ -12,9 +12,8 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { openFile, openWorkbench, repoRoot, runAsking, steps, waitUntil, workspaceFolder } from '../index';
+import { designShows, openFile, openStudio, openWorkbench, previewPage, repoRoot, steps, waitUntil, workspaceFolder } from '../index';
 
 const open: Workbench[] = [];
 after(async () => {
@@ -77,55 +76,13 @@ function invoiceWith(design: string): string {
   return replaced;
 }
 
-/** The preview page of the panel whose tab title starts with `title`. */
-async function previewPage(wb: Workbench, title: string): Promise<FrameLocator> {
-  await wb.page.locator(`.tabs-container .tab[aria-label^="${title}"]`).first().waitFor({ state: 'attached', timeout: 30_000 });
-  const frame = await waitUntil(() => wb.webview(title).catch(() => undefined), `the webview of "${title}"`, 30_000, 500);
-  await frame.locator('#toolbar').waitFor();
-  return frame;
-}
-
-/** Waits until the design's frame shows every one of `texts`; returns its text. */
-async function designShows(preview: FrameLocator, texts: string[]): Promise<string> {
-  const design = preview.frameLocator('iframe#design');
-  let last = '';
-  return waitUntil(async () => {
-    last = ((await design.locator('body').innerText().catch(() => '')) ?? '').replace(/\s+/g, ' ');
-    return texts.every((t) => last.includes(t)) ? last : undefined;
-  }, `the design to show ${texts.join(', ')}`, 30_000, 250).catch((e: Error) => {
-    throw new Error(`${e.message}; it shows: ${last.slice(0, 400)}`);
-  });
-}
-
 /** Gives every attempt time (a refresh after 3 s, ICE gathers, the design navigates after 6 s), then says what arrived. */
 async function arrivedWithin(wb: Workbench, ms = 9_000): Promise<string[]> {
   await wb.page.waitForTimeout(ms);
   return [...arrived];
 }
 
-/** Opens (or shows again) the studio of a workspace design with the sample invoice. */
-async function openStudio(wb: Workbench, design: string): Promise<FrameLocator> {
-  const tab = wb.page.locator(`.tabs-container .tab[aria-label^="Design ${design} with"]`);
-  if ((await tab.count()) === 0) {
-    await wb.page.locator('.editor-group-container').first().locator('.tabs-container .tab.active').first().click();
-    await openFile(wb.page, design);
-    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
-    await wb.quickPick('invoice-TEMELFATURA.xml');
-  }
-  return previewPage(wb, `Design ${design} with`);
-}
-
-async function runPicking(wb: Workbench, title: string): Promise<void> {
-  await waitUntil(async () => {
-    try {
-      await runAsking(wb.page, title);
-      return true;
-    } catch {
-      await wb.page.keyboard.press('Escape');
-      return undefined;
-    }
-  }, `"${title}" in the palette`, 60_000, 500);
-}
+const studioOf = (wb: Workbench, design: string) => openStudio(wb, design, 'invoice-TEMELFATURA.xml');
 
 test('an invoice whose design tries every channel, WebRTC included: in the preview nothing arrives', { timeout: 240_000 }, async () => {
   const wb = await openWorkbench({ scenario: 'design-channels' });
@@ -155,7 +112,7 @@ test('the same design in the template studio: scripts off, nothing arrives; turn
     fs.writeFileSync(path.join(workspace, 'channels.xslt'), channelsDesign(true));
     fs.writeFileSync(path.join(workspace, 'channels-direct.xslt'), channelsDesign(false));
     arrived.length = 0;
-    const studio = await openStudio(wb, 'channels.xslt');
+    const studio = await studioOf(wb, 'channels.xslt');
     const text = await designShows(studio, ['Channels design', 'script:not run', 'Not shown: scripts are off']);
     assert.ok(!text.includes('script:ran'), text);
     assert.equal(await studio.locator('iframe#design').getAttribute('sandbox'), '');
@@ -166,7 +123,7 @@ test('the same design in the template studio: scripts off, nothing arrives; turn
 
     // Turned on for a design that only tries the direct ways: its script runs, WebRTC is taken from its
     // window, and every other channel stays shut by the policies and the sandbox.
-    const direct = await openStudio(wb, 'channels-direct.xslt');
+    const direct = await studioOf(wb, 'channels-direct.xslt');
     await designShows(direct, ['script:not run']);
     await direct.locator('#scripts').click();
     const ran = await designShows(direct, ['script:ran', 'webrtc:unavailable', 'top:tried']);
@@ -180,7 +137,7 @@ test('the same design in the template studio: scripts off, nothing arrives; turn
     // own (with the nonce it reads from its own script element) gets WebRTC there, and its STUN request
     // reaches the UDP listener. When this fails, the webview has learnt to block WebRTC (CSP's
     // webrtc 'block', which the frame's policy sets): README's "What a design can and cannot do" should say so.
-    const nested = await openStudio(wb, 'channels.xslt');
+    const nested = await studioOf(wb, 'channels.xslt');
     await nested.locator('#scripts').click();
     await designShows(nested, ['script:ran', 'webrtc:unavailable', 'nested-webrtc:tried']);
     const leaked = await waitUntil(async () => (arrived.some((a) => a.startsWith('udp')) ? [...arrived] : undefined), "the nested frame's STUN request", 20_000, 250);

@@ -11,9 +11,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { openFile, openWorkbench, repoRoot, runAsking, steps, waitUntil, workspaceFolder } from '../index';
+import { designShows, focusFirstGroup, frameText, openFile, openInFirstGroup, openStudio, openWorkbench, previewPage, repoRoot, steps, waitUntil, workspaceFolder } from '../index';
 
 const samples = path.join(repoRoot, 'media', 'samples');
 const open: Workbench[] = [];
@@ -36,57 +35,6 @@ before(async () => {
 after(() => new Promise<void>((resolve) => listener.close(() => resolve())));
 const port = () => (listener.address() as { port: number }).port;
 
-/** The preview page (our page) of the panel whose tab title starts with `title`. */
-async function page(wb: Workbench, title: string): Promise<FrameLocator> {
-  // The tab first: a preview that follows the editor takes its new title a moment after the switch, and
-  // until then the last webview shown (another panel) would be taken for it.
-  await wb.page.locator(`.tabs-container .tab[aria-label^="${title}"]`).first().waitFor({ state: 'attached', timeout: 30_000 });
-  // A panel just opened may show its webview a moment after its tab.
-  const frame = await waitUntil(() => wb.webview(title).catch(() => undefined), `the webview of "${title}"`, 30_000, 500);
-  await frame.locator('#toolbar').waitFor();
-  return frame;
-}
-
-async function frameText(frame: FrameLocator): Promise<string> {
-  return (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
-}
-
-/** Waits until the design's frame shows every one of `texts`; returns its text. */
-async function designShows(preview: FrameLocator, texts: string[], timeoutMs = 30_000): Promise<string> {
-  const design = preview.frameLocator('iframe#design');
-  return waitUntil(async () => {
-    const text = await frameText(design).catch(() => '');
-    return texts.every((t) => text.includes(t)) ? text : undefined;
-  }, `the design to show ${texts.join(', ')}`, timeoutMs, 250);
-}
-
-/** Opens a workspace file in the first editor group, so the preview beside it stays in view. */
-async function openInFirstGroup(wb: Workbench, name: string): Promise<void> {
-  await focusFirstGroup(wb);
-  await openFile(wb.page, name);
-}
-
-/** Focuses the first editor group by a click on its tab: keys pressed while a webview has the focus go to the webview. */
-async function focusFirstGroup(wb: Workbench): Promise<void> {
-  await wb.page.locator('.editor-group-container').first().locator('.tabs-container .tab.active').first().click();
-}
-
-/**
- * Runs a palette command that opens a quick pick of its own. The palette lists the commands whose `when`
- * holds as it opens; an editor switch a moment before may not be in it yet, so it is opened again.
- */
-async function runPicking(wb: Workbench, title: string): Promise<void> {
-  await waitUntil(async () => {
-    try {
-      await runAsking(wb.page, title);
-      return true;
-    } catch {
-      await wb.page.keyboard.press('Escape');
-      return undefined;
-    }
-  }, `"${title}" in the palette`, 60_000, 500);
-}
-
 /** The editor that has the focus (the design or invoice being edited). */
 const activeEditorLines = (wb: Workbench) => wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
 
@@ -107,7 +55,7 @@ test('an invoice with its embedded design: rendered through it, with supplier, c
     const button = wb.page.locator('.editor-actions .action-item a[aria-label^="Preview Document"]').first();
     await button.waitFor({ timeout: 30_000 });
     await button.click();
-    const preview = await page(wb, 'Preview invoice-TEMELFATURA.xml');
+    const preview = await previewPage(wb, 'Preview invoice-TEMELFATURA.xml');
     const text = await designShows(preview, ['Örnek Yazılım ve Danışmanlık A.Ş.', 'Anadolu Gıda Sanayi ve Ticaret A.Ş.', 'Danışmanlık hizmeti (saat)', '24.000,00 TRY']);
     assert.match(text, /Ödenecek Tutar 24\.000,00 TRY/, 'the payable amount, formatted by the design\'s decimal format');
     assert.ok(!text.includes('NaN'), 'amounts, not NaN');
@@ -134,7 +82,7 @@ test('the structured view marks totals that do not add up (line sum and payable 
     await copyToWorkspace(wb, path.join(repoRoot, 'test', 'fixtures', 'preview', 'invoice-line-and-payable-totals-wrong.xml'));
     await openInFirstGroup(wb, 'invoice-line-and-payable-totals-wrong.xml');
     // The open preview follows the editor: this document has no design, so the structured view shows.
-    const preview = await page(wb, 'Preview invoice-line-and-payable-totals-wrong.xml');
+    const preview = await previewPage(wb, 'Preview invoice-line-and-payable-totals-wrong.xml');
     const alert = preview.locator('.checks-failed');
     await alert.waitFor({ timeout: 30_000 });
     const text = (await alert.innerText()).replace(/\s+/g, ' ');
@@ -153,10 +101,7 @@ test('template studio: the design rendered with a built-in sample, following its
   const wb = open[0];
   await steps(wb, async () => {
     await copyToWorkspace(wb, path.join(samples, 'sample-design.xslt'), 'my-design.xslt');
-    await openInFirstGroup(wb, 'my-design.xslt');
-    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
-    await wb.quickPick('invoice-TICARIFATURA.xml');
-    const preview = await page(wb, 'Design my-design.xslt');
+    const preview = await openStudio(wb, 'my-design.xslt', 'invoice-TICARIFATURA.xml');
     await designShows(preview, ['Ayçiçek yağı 5 L', 'Ödenecek Tutar']);
     // Edit the design as a person would: find the payable row's label and type over it.
     await focusFirstGroup(wb);
@@ -186,7 +131,7 @@ test('a design that tries to read local files or reach the network gets nothing'
     fs.writeFileSync(path.join(workspace, 'secret.xml'), '<secret>TOP-SECRET-4711</secret>\n');
     fs.writeFileSync(path.join(workspace, 'included.xsl'), '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template name="x">INCLUDED-FROM-DISK</xsl:template></xsl:stylesheet>\n');
     // How the webview names a local file: its own script's address, with the workspace's path instead.
-    const any = await page(wb, 'Design my-design.xslt');
+    const any = await previewPage(wb, 'Design my-design.xslt');
     const scriptSrc = (await any.locator('script[src*="preview/main.js"]').getAttribute('src')) ?? '';
     const extensionPart = scriptSrc.indexOf('/dist/webview/preview/main.js');
     assert.ok(scriptSrc.startsWith('http') && extensionPart > 0, scriptSrc);
@@ -202,10 +147,7 @@ test('a design that tries to read local files or reach the network gets nothing'
     const requestsBefore = ((await wb.sandbox!.control('requests')) as unknown[]).length;
     hits.length = 0;
 
-    await openInFirstGroup(wb, 'hostile.xslt');
-    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
-    await wb.quickPick('invoice-TEMELFATURA.xml');
-    const preview = await page(wb, 'Design hostile.xslt');
+    const preview = await openStudio(wb, 'hostile.xslt', 'invoice-TEMELFATURA.xml');
     // Its scripts run only once the studio's user turns them on; then the policies still hold.
     await designShows(preview, ['script:not run']);
     await preview.locator('#scripts').click();
@@ -224,10 +166,7 @@ test('a design that tries to read local files or reach the network gets nothing'
 
     // xsl:include of a local file and xsl:import of a URL: nothing is loaded, and the studio says the design failed.
     fs.writeFileSync(path.join(workspace, 'importing.xslt'), fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'preview', 'importing-design.xslt'), 'utf8').replaceAll('SERVER', server).replaceAll('WORKSPACE', workspace));
-    await openInFirstGroup(wb, 'importing.xslt');
-    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
-    await wb.quickPick('invoice-TEMELFATURA.xml');
-    const importing = await page(wb, 'Design importing.xslt');
+    const importing = await openStudio(wb, 'importing.xslt', 'invoice-TEMELFATURA.xml');
     await importing.locator('#problem', { hasText: 'The design could not be applied' }).waitFor({ timeout: 30_000 });
     assert.match(await importing.locator('#banner').innerText(), /asks for other files .*included\.xsl/s);
     assert.ok(!(await frameText(importing)).includes('INCLUDED-FROM-DISK'));
@@ -242,7 +181,7 @@ test('Upload as e-Invoice Template… sends the design through the template upda
     // "Try the Sandbox" stores the sandbox's key for the Sandbox environment.
     await wb.runCommand('Nilvera: Try the Sandbox');
     await wb.page.locator('.part.statusbar .statusbar-item', { hasText: /\d\s*credits/ }).first().waitFor({ timeout: 30_000 });
-    const preview = await page(wb, 'Design my-design.xslt');
+    const preview = await previewPage(wb, 'Design my-design.xslt');
     await preview.locator('#upload').click();
     // The template update's own questions: which template (no ID remembered yet), then its flags.
     await wb.inputBox('2');
@@ -265,7 +204,7 @@ test("the structured view says what the editor says: the goods owner on an HKS l
     // An HKS invoice: the owner of the goods is named on each line, and checked there.
     await copyToWorkspace(wb, path.join(repoRoot, 'test', 'fixtures', 'ubl', 'invoice-hks.xml'));
     await openInFirstGroup(wb, 'invoice-hks.xml');
-    const hks = await page(wb, 'Preview invoice-hks.xml');
+    const hks = await previewPage(wb, 'Preview invoice-hks.xml');
     const owners = hks.locator('#structured td .identification');
     await owners.first().waitFor({ timeout: 30_000 });
     assert.deepEqual((await owners.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()), [
@@ -278,7 +217,7 @@ test("the structured view says what the editor says: the goods owner on an HKS l
     await copyToWorkspace(wb, path.join(repoRoot, 'test', 'fixtures', 'ubl', 'invoice-ihracat.xml'));
     await openInFirstGroup(wb, 'invoice-ihracat.xml');
     // The open preview follows the editor; this export invoice has no design of its own.
-    const preview = await page(wb, 'Preview invoice-ihracat.xml');
+    const preview = await previewPage(wb, 'Preview invoice-ihracat.xml');
     const buyer = preview.locator('.party[data-role="buyer"]');
     await buyer.waitFor({ timeout: 30_000 });
     const placeholder = buyer.locator('.identification[data-verdict="placeholder"]');
@@ -297,12 +236,12 @@ test('after "Developer: Reload Window" the preview and the studio come back, sho
   const wb = open[0];
   await steps(wb, async () => {
     // What is open now: the preview of invoice-ihracat.xml and the studio of my-design.xslt (edited, saved by Upload).
-    await page(wb, 'Preview invoice-ihracat.xml');
+    await previewPage(wb, 'Preview invoice-ihracat.xml');
     await wb.runCommand('Developer: Reload Window');
     await wb.page.waitForURL(/./);
     await wb.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
 
-    const preview = await waitUntil(() => page(wb, 'Preview invoice-ihracat.xml').catch(() => undefined), 'the preview tab back after the reload', 90_000, 1_000);
+    const preview = await waitUntil(() => previewPage(wb, 'Preview invoice-ihracat.xml').catch(() => undefined), 'the preview tab back after the reload', 90_000, 1_000);
     await preview.locator('#title', { hasText: 'invoice-ihracat.xml' }).waitFor({ timeout: 60_000 });
     const placeholder = preview.locator('.party[data-role="buyer"] .identification[data-verdict="placeholder"]');
     await placeholder.waitFor({ timeout: 60_000 });
@@ -310,7 +249,7 @@ test('after "Developer: Reload Window" the preview and the studio come back, sho
     await preview.locator('.party[data-role="buyer"]').scrollIntoViewIfNeeded();
     await wb.screenshot('preview restored after a window reload');
 
-    const studio = await page(wb, 'Design my-design.xslt');
+    const studio = await previewPage(wb, 'Design my-design.xslt');
     await studio.locator('#title', { hasText: 'my-design.xslt with invoice-TICARIFATURA.xml' }).waitFor({ timeout: 60_000 });
     await designShows(studio, ['Genel Toplam (düzenlendi)', 'Ayçiçek yağı 5 L']);
     await wb.screenshot('studio restored after a window reload');
@@ -320,7 +259,7 @@ test('after "Developer: Reload Window" the preview and the studio come back, sho
     await focusFirstGroup(wb);
     await wb.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'invoice-line-and-payable-totals-wrong.xml' }).first().click();
     await wb.page.locator('.tabs-container .tab.active', { hasText: 'invoice-line-and-payable-totals-wrong.xml' }).first().waitFor();
-    const followed = await page(wb, 'Preview invoice-line-and-payable-totals-wrong.xml');
+    const followed = await previewPage(wb, 'Preview invoice-line-and-payable-totals-wrong.xml');
     await followed.locator('.checks-failed').waitFor({ timeout: 30_000 });
   });
 });
@@ -332,7 +271,7 @@ test('with the browser\'s XSLT turned off: the structured view and the message, 
     await copyToWorkspace(wb, path.join(samples, 'invoice-EARSIVFATURA.xml'));
     await openFile(wb.page, 'invoice-EARSIVFATURA.xml');
     await wb.runCommand('Nilvera: Preview Document');
-    const preview = await page(wb, 'Preview invoice-EARSIVFATURA.xml');
+    const preview = await previewPage(wb, 'Preview invoice-EARSIVFATURA.xml');
     await preview.locator('#banner', { hasText: 'cannot run XSLT' }).waitFor({ timeout: 30_000 });
     assert.match(await preview.locator('#banner').innerText(), /webview \(Chromium \d+\) cannot run XSLT, so the document's own design cannot be shown here\. Showing the structured view\./);
     await preview.locator('#structured', { hasText: 'Ayşe Yılmaz' }).waitFor();
@@ -350,10 +289,7 @@ test('with the browser\'s XSLT turned off: the structured view and the message, 
     assert.ok(await preview.locator('#banner').isHidden(), 'the message is said once');
 
     await copyToWorkspace(wb, path.join(samples, 'sample-design.xslt'));
-    await openInFirstGroup(wb, 'sample-design.xslt');
-    await runPicking(wb, 'Nilvera: Preview Design with Invoice…');
-    await wb.quickPick('invoice-EARSIVFATURA.xml');
-    const studio = await page(wb, 'Design sample-design.xslt');
+    const studio = await openStudio(wb, 'sample-design.xslt', 'invoice-EARSIVFATURA.xml');
     await studio.locator('#banner', { hasText: 'Chromium turns XSLT off from version 158' }).waitFor({ timeout: 30_000 });
     await wb.screenshot('no XSLT: the studio says which versions render designs');
   });

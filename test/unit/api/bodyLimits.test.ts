@@ -7,32 +7,26 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createClient, NilveraApiError } from '../../../src/api';
+import type * as http from 'node:http';
+import { createClient } from '../../../src/api';
 import type { ClientOptions } from '../../../src/api';
 import { formatBytes, MAX_JSON_BODY_BYTES } from '../../../src/api/bodyLimits';
+import { startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
+import { apiRejection } from '../../support/apiRejection';
 
 const MB = 1024 * 1024;
-let server: http.Server;
+let server: LoopbackServer;
 let baseUrl = '';
 let handler: (res: http.ServerResponse) => void;
 /** Bytes the server managed to write, and whether its answer was complete, per request. */
 let answers: Array<{ written: number; finished: boolean }> = [];
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => handler(res));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startLoopbackServer((_req, res) => handler(res));
+  baseUrl = server.url;
 });
 
-after(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+after(() => server.close());
 
 beforeEach(() => {
   answers = [];
@@ -78,21 +72,11 @@ function jsonArrayPiece(total: number): (i: number, size: number) => Buffer {
 
 const client = (extra: Partial<ClientOptions> = {}) => createClient({ baseUrl, getApiKey: async () => 'KEY-123', retry: { retries: 0 }, ...extra });
 
-async function rejection(p: Promise<unknown>): Promise<NilveraApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof NilveraApiError, `expected NilveraApiError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected the call to fail');
-}
-
 describe('body caps', () => {
   test('a JSON answer larger than the default cap (64 MB) is stopped with a message naming the size', async () => {
     const total = MAX_JSON_BODY_BYTES + 8 * MB;
     handler = (res) => streamBody(res, 200, {}, total, jsonArrayPiece(total));
-    const err = await rejection(client().customers.list({ PageSize: 10 }));
+    const err = await apiRejection(client().customers.list({ PageSize: 10 }));
     assert.equal(err.kind, 'tooLarge');
     assert.equal(err.messages[0]?.detail, '64 MB');
     assert.match(err.message, /larger than 64 MB/);
@@ -103,7 +87,7 @@ describe('body caps', () => {
   test('a streamed JSON answer past a lower cap stops there: the rest is not downloaded', async () => {
     const total = 64 * MB;
     handler = (res) => streamBody(res, 200, {}, total, jsonArrayPiece(total));
-    const err = await rejection(client({ limits: { jsonBytes: MB } }).customers.list({ PageSize: 10 }));
+    const err = await apiRejection(client({ limits: { jsonBytes: MB } }).customers.list({ PageSize: 10 }));
     assert.equal(err.kind, 'tooLarge');
     assert.equal(err.messages[0]?.detail, '1 MB');
     await new Promise((r) => setTimeout(r, 50));
@@ -113,7 +97,7 @@ describe('body caps', () => {
   test('a Content-Length past the cap is refused before the body is read', async () => {
     const total = 4 * MB;
     handler = (res) => streamBody(res, 200, { 'Content-Length': String(total) }, total, jsonArrayPiece(total));
-    const err = await rejection(client({ limits: { jsonBytes: MB } }).company.get());
+    const err = await apiRejection(client({ limits: { jsonBytes: MB } }).company.get());
     assert.equal(err.kind, 'tooLarge');
     assert.match(err.messages[0].description, /4 MB announced/);
   });
@@ -121,7 +105,7 @@ describe('body caps', () => {
   test('a write whose answer is too large may have been applied: its outcome is unknown', async () => {
     const total = 2 * MB;
     handler = (res) => streamBody(res, 200, {}, total, jsonArrayPiece(total));
-    const err = await rejection(client({ limits: { jsonBytes: MB } }).customers.create([{ TaxNumber: '1234567890', Name: 'x' }]));
+    const err = await apiRejection(client({ limits: { jsonBytes: MB } }).customers.create([{ TaxNumber: '1234567890', Name: 'x' }]));
     assert.equal(err.kind, 'tooLarge');
     assert.equal(err.outcomeUnknown, true);
   });
@@ -129,7 +113,7 @@ describe('body caps', () => {
   test('an endless error body is not read past its cap: the status still makes the error', async () => {
     const total = 256 * MB;
     handler = (res) => streamBody(res, 500, {}, total, (_i, size) => Buffer.alloc(size, 0x41));
-    const err = await rejection(client().company.get());
+    const err = await apiRejection(client().company.get());
     assert.equal(err.kind, 'server');
     assert.equal(err.status, 500);
     await new Promise((r) => setTimeout(r, 50));
@@ -143,13 +127,13 @@ describe('body caps', () => {
       const piece = (i: number, size: number) => Buffer.from(i === 0 ? '"' + 'A'.repeat(size - 1) : 'A'.repeat(size));
       handler = (res) => streamBody(res, 200, {}, total, piece);
       const target = path.join(dir, 'list.zip');
-      const err = await rejection(client({ limits: { registryZipBytes: 2 * MB } }).registry.downloadList('PK', 'Invoice', { kind: 'file', path: target }));
+      const err = await apiRejection(client({ limits: { registryZipBytes: 2 * MB } }).registry.downloadList('PK', 'Invoice', { kind: 'file', path: target }));
       assert.equal(err.kind, 'tooLarge');
       assert.equal(err.messages[0]?.detail, '2 MB');
       assert.deepEqual(fs.readdirSync(dir), []);
       // Announced: refused before a byte is written, and no Buffer of the announced size is made.
       handler = (res) => streamBody(res, 200, { 'Content-Length': String(total) }, total, piece);
-      const announced = await rejection(client({ limits: { registryZipBytes: 2 * MB } }).registry.downloadList('PK', 'Invoice', { kind: 'buffer' }));
+      const announced = await apiRejection(client({ limits: { registryZipBytes: 2 * MB } }).registry.downloadList('PK', 'Invoice', { kind: 'buffer' }));
       assert.equal(announced.kind, 'tooLarge');
       assert.match(announced.messages[0].description, /8 MB announced/);
     } finally {

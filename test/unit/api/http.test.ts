@@ -3,11 +3,12 @@
 
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import { inspect } from 'node:util';
-import type { AddressInfo } from 'node:net';
-import { createClient, NilveraApiError } from '../../../src/api';
-import type { ClientOptions, NilveraClient, RequestLogEntry } from '../../../src/api';
+import { createClient } from '../../../src/api';
+import type { ClientOptions, NilveraClient, RequestLogEntry , NilveraApiError } from '../../../src/api';
+import { closedPort, replyJson, startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
+import { apiRejection } from '../../support/apiRejection';
 
 interface Seen {
   method: string;
@@ -18,7 +19,7 @@ interface Seen {
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string, n: number) => void;
 
-let server: http.Server;
+let server: LoopbackServer;
 let baseUrl: string;
 let handler: Handler;
 let seen: Seen[] = [];
@@ -26,52 +27,29 @@ let closedEarly = 0;
 const KEY = 'TEST-KEY-0123456789ABCDEF';
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+  server = await startLoopbackServer(
+    (req, res, body) => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       res.on('close', () => {
         if (!res.writableFinished) closedEarly++;
       });
       handler(req, res, body, seen.length);
-    });
-  });
-  server.keepAliveTimeout = 100;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    { keepAliveTimeout: 100 },
+  );
+  baseUrl = server.url;
 });
 
-after(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
-});
+after(() => server.close());
 
 beforeEach(() => {
   seen = [];
   closedEarly = 0;
-  handler = (_req, res) => json(res, 200, true);
+  handler = (_req, res) => replyJson(res, 200, true);
 });
-
-function json(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
 
 function client(extra: Partial<ClientOptions> = {}): NilveraClient {
   return createClient({ baseUrl, getApiKey: async () => KEY, retry: { baseDelayMs: 10, maxDelayMs: 50 }, ...extra });
-}
-
-async function rejection(p: Promise<unknown>): Promise<NilveraApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof NilveraApiError, `expected NilveraApiError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected the call to fail');
 }
 
 test('sends the bearer key, JSON headers, PascalCase bodies and query names as the spec spells them', async () => {
@@ -114,7 +92,7 @@ test('sends the bearer key, JSON headers, PascalCase bodies and query names as t
 
 test('path parameters reach the server intact: Turkish letters, space, ?, #, % and dot segments; a search is cut at a slash', async () => {
   const c = client();
-  handler = (_req, res) => json(res, 200, []);
+  handler = (_req, res) => replyJson(res, 200, []);
   const values = ['Şirket A Ş #1', 'İğüöç?x=1', '100%', '...', '.a', 'a+b&c'];
   for (const v of values) await c.customers.search(v);
   await c.registry.checkName('Ölçü / Ltd', 'Invoice');
@@ -130,7 +108,7 @@ test('path parameters reach the server intact: Turkish letters, space, ?, #, % a
   assert.equal(seen[values.length + 1].url, '/general/Customers/Search/%C5%9Eirket%20A');
   // "." and ".." cannot survive URL parsing: refused before sending, instead of hitting another route.
   seen = [];
-  for (const v of ['.', '..']) assert.equal((await rejection(c.customers.search(v))).kind, 'badRequest');
+  for (const v of ['.', '..']) assert.equal((await apiRejection(c.customers.search(v))).kind, 'badRequest');
   assert.equal(seen.length, 0);
 });
 
@@ -151,7 +129,7 @@ test('maps statuses to error kinds and parses every error body shape', async () 
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(body);
     };
-    const err = await rejection(c.customers.get(7));
+    const err = await apiRejection(c.customers.get(7));
     assert.equal(err.kind, kind, `status ${status}`);
     assert.equal(err.status, status);
     assert.equal(err.operation, 'customers.get');
@@ -163,7 +141,7 @@ test('maps statuses to error kinds and parses every error body shape', async () 
 test('GET, PUT and the read-only bulk look-up are retried on 429/502/503/504 honouring Retry-After; other POSTs and DELETE never', async () => {
   const logs: RequestLogEntry[] = [];
   const c = client({ logger: { request: (i) => logs.push(i) }, retry: { retries: 3, baseDelayMs: 10, maxDelayMs: 20 } });
-  handler = (_req, res, _b, n) => (n === 1 ? json(res, 503, { Message: 'busy' }, { 'Retry-After': '1' }) : json(res, 200, { USDBuy: '38,1' }));
+  handler = (_req, res, _b, n) => (n === 1 ? replyJson(res, 503, { Message: 'busy' }, { 'Retry-After': '1' }) : replyJson(res, 200, { USDBuy: '38,1' }));
   const started = Date.now();
   assert.deepEqual(await c.account.exchangeRate(), { USDBuy: '38,1' });
   const waited = Date.now() - started;
@@ -173,38 +151,38 @@ test('GET, PUT and the read-only bulk look-up are retried on 429/502/503/504 hon
 
   for (const status of [429, 502, 504]) {
     seen = [];
-    handler = (_req, res, _b, n) => (n < 3 ? json(res, status, {}) : json(res, 200, true));
+    handler = (_req, res, _b, n) => (n < 3 ? replyJson(res, status, {}) : replyJson(res, 200, true));
     assert.equal(await c.company.modules().then(() => 'ok'), 'ok', `GET after ${status}`);
     assert.equal(seen.length, 3);
   }
 
   seen = [];
-  handler = (_req, res, _b, n) => (n === 1 ? json(res, 503, {}, { 'Retry-After': '0' }) : json(res, 200, true));
+  handler = (_req, res, _b, n) => (n === 1 ? replyJson(res, 503, {}, { 'Retry-After': '0' }) : replyJson(res, 200, true));
   assert.equal(await c.evoucher.updateSeries({ ID: 1, IsActive: true }), true);
   assert.equal(seen.length, 2, 'PUT retried');
 
   // The bulk registry look-up is a POST that only reads: retried like a GET.
   seen = [];
-  handler = (_req, res, _b, n) => (n === 1 ? json(res, 503, {}, { 'Retry-After': '0' }) : json(res, 200, []));
+  handler = (_req, res, _b, n) => (n === 1 ? replyJson(res, 503, {}, { 'Retry-After': '0' }) : replyJson(res, 200, []));
   assert.deepEqual(await c.registry.infoBulk(['1']), []);
   assert.equal(seen.length, 2, 'the read-only POST retried');
 
   for (const call of [() => c.certificates.create({ SerialNo: 'X', Type: 'EIMZA' }), () => c.customers.delete(5), () => c.mailing.setChat(true)]) {
     seen = [];
-    handler = (_req, res) => json(res, 503, {}, { 'Retry-After': '0' });
-    const err = await rejection(call());
+    handler = (_req, res) => replyJson(res, 503, {}, { 'Retry-After': '0' });
+    const err = await apiRejection(call());
     assert.equal(err.kind, 'server');
     assert.equal(seen.length, 1, `${err.operation} must not be retried`);
   }
 
   seen = [];
-  handler = (_req, res) => json(res, 500, {});
-  assert.equal((await rejection(c.account.alerts())).kind, 'server');
+  handler = (_req, res) => replyJson(res, 500, {});
+  assert.equal((await apiRejection(c.account.alerts())).kind, 'server');
   assert.equal(seen.length, 1, '500 is not retried');
 
   seen = [];
-  handler = (_req, res) => json(res, 429, { Message: 'slow down' }, { 'Retry-After': '0' });
-  const err = await rejection(c.account.alerts());
+  handler = (_req, res) => replyJson(res, 429, { Message: 'slow down' }, { 'Retry-After': '0' });
+  const err = await apiRejection(c.account.alerts());
   assert.equal(err.kind, 'rateLimited');
   assert.equal(err.retryAfterSeconds, 0);
   assert.equal(seen.length, 4, 'the first attempt and at most 3 retries');
@@ -212,9 +190,9 @@ test('GET, PUT and the read-only bulk look-up are retried on 429/502/503/504 hon
 
 test('a Retry-After longer than the time left ends the call with the server error, not a wait', async () => {
   const c = client({ timeoutMs: 500 });
-  handler = (_req, res) => json(res, 503, {}, { 'Retry-After': '5' });
+  handler = (_req, res) => replyJson(res, 503, {}, { 'Retry-After': '5' });
   const started = Date.now();
-  const err = await rejection(c.account.alerts());
+  const err = await apiRejection(c.account.alerts());
   assert.equal(err.kind, 'server');
   assert.equal(err.retryAfterSeconds, 5);
   assert.ok(Date.now() - started < 2500, 'did not wait 5 s');
@@ -223,12 +201,12 @@ test('a Retry-After longer than the time left ends the call with the server erro
 
 test('a call that outlives its time limit rejects with timeout and closes the connection', async () => {
   handler = (_req, res) => {
-    const t = setTimeout(() => json(res, 200, []), 3000);
+    const t = setTimeout(() => replyJson(res, 200, []), 3000);
     res.on('close', () => clearTimeout(t));
   };
   const c = client({ timeoutMs: 5000 });
   const started = Date.now();
-  const err = await rejection(c.account.campaigns({ timeoutMs: 200 }));
+  const err = await apiRejection(c.account.campaigns({ timeoutMs: 200 }));
   assert.equal(err.kind, 'timeout');
   assert.ok(Date.now() - started < 2500, 'per-call timeoutMs wins over the client default');
   await new Promise((r) => setTimeout(r, 50));
@@ -237,28 +215,28 @@ test('a call that outlives its time limit rejects with timeout and closes the co
 
 test('cancellation rejects promptly, and an already-aborted signal sends nothing', async () => {
   handler = (_req, res) => {
-    const t = setTimeout(() => json(res, 200, []), 3000);
+    const t = setTimeout(() => replyJson(res, 200, []), 3000);
     res.on('close', () => clearTimeout(t));
   };
   const c = client();
   const ac = new AbortController();
   const started = Date.now();
   setTimeout(() => ac.abort(), 100);
-  const err = await rejection(c.customers.search('x', { signal: ac.signal }));
+  const err = await apiRejection(c.customers.search('x', { signal: ac.signal }));
   assert.equal(err.kind, 'cancelled');
   assert.ok(Date.now() - started < 2500);
 
   seen = [];
-  const err2 = await rejection(c.customers.search('x', { signal: AbortSignal.abort() }));
+  const err2 = await apiRejection(c.customers.search('x', { signal: AbortSignal.abort() }));
   assert.equal(err2.kind, 'cancelled');
   assert.equal(seen.length, 0);
 
   // Cancelling during a retry wait ends the wait at once.
-  handler = (_req, res) => json(res, 503, {}, { 'Retry-After': '3' });
+  handler = (_req, res) => replyJson(res, 503, {}, { 'Retry-After': '3' });
   const ac3 = new AbortController();
   setTimeout(() => ac3.abort(), 150);
   const t0 = Date.now();
-  const err3 = await rejection(c.account.credits({ signal: ac3.signal }));
+  const err3 = await apiRejection(c.account.credits({ signal: ac3.signal }));
   assert.equal(err3.kind, 'cancelled');
   assert.ok(Date.now() - t0 < 2500);
 });
@@ -266,20 +244,20 @@ test('cancellation rejects promptly, and an already-aborted signal sends nothing
 test('resets, truncated bodies and broken JSON give network/malformed, and idempotent calls recover', async () => {
   const c = client({ retry: { retries: 0 } });
   handler = (req) => req.socket.destroy();
-  assert.equal((await rejection(c.account.alerts())).kind, 'network');
+  assert.equal((await apiRejection(c.account.alerts())).kind, 'network');
 
   handler = (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
     res.write('[{"ID":1,');
     setTimeout(() => res.destroy(), 20);
   };
-  assert.equal((await rejection(c.account.alerts())).kind, 'network');
+  assert.equal((await apiRejection(c.account.alerts())).kind, 'network');
 
   handler = (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end('{"ID": 1, "Name": ');
   };
-  const bad = await rejection(c.account.exchangeRate());
+  const bad = await apiRejection(c.account.exchangeRate());
   assert.equal(bad.kind, 'malformed');
   assert.equal(bad.status, 200);
 
@@ -293,7 +271,7 @@ test('resets, truncated bodies and broken JSON give network/malformed, and idemp
       res.write('[');
       return setTimeout(() => res.destroy(), 10);
     }
-    json(res, 200, [{ ID: 1, Type: 'Warning', Message: 'm', CreationDate: '2026-01-01T00:00:00' }]);
+    replyJson(res, 200, [{ ID: 1, Type: 'Warning', Message: 'm', CreationDate: '2026-01-01T00:00:00' }]);
   };
   assert.equal((await r.account.alerts())[0].Type, 'Warning');
   assert.equal(seen.length, 3);
@@ -304,18 +282,15 @@ test('resets, truncated bodies and broken JSON give network/malformed, and idemp
     res.writeHead(200);
     res.end('not json');
   };
-  assert.equal((await rejection(r.account.alerts())).kind, 'malformed');
+  assert.equal((await apiRejection(r.account.alerts())).kind, 'malformed');
   assert.equal(seen.length, 1);
 });
 
 test('connection refused is a network error, retried for GET', async () => {
   const logs: RequestLogEntry[] = [];
-  const probe = http.createServer();
-  await new Promise<void>((res) => probe.listen(0, '127.0.0.1', res));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((res) => probe.close(() => res()));
+  const port = await closedPort();
   const c = createClient({ baseUrl: `http://127.0.0.1:${port}/`, getApiKey: async () => KEY, retry: { retries: 2, baseDelayMs: 5 }, logger: { request: (i) => logs.push(i) } });
-  const err = await rejection(c.company.get());
+  const err = await apiRejection(c.company.get());
   assert.equal(err.kind, 'network');
   assert.match(err.messages[0].description, /ECONNREFUSED/);
   assert.equal(logs.length, 3);
@@ -323,7 +298,7 @@ test('connection refused is a network error, retried for GET', async () => {
 
 test('no key: auth error before any request', async () => {
   const c = createClient({ baseUrl, getApiKey: async () => undefined });
-  const err = await rejection(c.company.get());
+  const err = await apiRejection(c.company.get());
   assert.equal(err.kind, 'auth');
   assert.equal(seen.length, 0);
 });
@@ -343,9 +318,9 @@ test('canary: the key and the tax-office password never appear in errors or logs
   };
   // A server that echoes the request's Authorization header and URL back in every error shape.
   const echo = (req: http.IncomingMessage) => `${req.headers.authorization} ${req.url}`;
-  handler = (req, res) => json(res, 422, { Message: echo(req), Errors: [{ Code: echo(req), Description: echo(req), Detail: echo(req) }] });
+  handler = (req, res) => replyJson(res, 422, { Message: echo(req), Errors: [{ Code: echo(req), Description: echo(req), Detail: echo(req) }] });
   await attempt(c.taxOffice.update('user', password));
-  handler = (req, res) => json(res, 400, [echo(req)]);
+  handler = (req, res) => replyJson(res, 400, [echo(req)]);
   await attempt(c.customers.get(1));
   handler = (req, res) => {
     res.writeHead(500, { 'Content-Type': 'text/plain' });
@@ -355,7 +330,7 @@ test('canary: the key and the tax-office password never appear in errors or logs
   handler = (req) => req.socket.destroy();
   await attempt(c.taxOffice.update('user', password));
   handler = (_req, res) => {
-    const t = setTimeout(() => json(res, 200, true), 2000);
+    const t = setTimeout(() => replyJson(res, 200, true), 2000);
     res.on('close', () => clearTimeout(t));
   };
   await attempt(c.taxOffice.update('user', password, { timeoutMs: 100 }));

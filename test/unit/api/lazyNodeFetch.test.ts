@@ -1,20 +1,15 @@
 // node-fetch is loaded on the first request, not when the client is imported or created.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createClient, NilveraApiError } from '../../../src/api';
+import { replyJson, startLoopbackServer } from '../../support/loopbackServer';
 
 const nodeFetchLoaded = () => Object.keys(require.cache).some((p) => /vendor[\\/]node-fetch\.js$/.test(p));
 
 test('node-fetch loads on the first request only; a failing key provider is an auth error', async () => {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end('[]');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const server = await startLoopbackServer((_req, res) => replyJson(res, 200, []));
   try {
-    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const baseUrl = server.url;
     const client = createClient({ baseUrl, getApiKey: async () => 'K' });
     assert.equal(nodeFetchLoaded(), false, 'not loaded by import or createClient');
     const broken = createClient({
@@ -28,8 +23,7 @@ test('node-fetch loads on the first request only; a failing key provider is an a
     assert.deepEqual(await client.account.alerts(), []);
     assert.equal(nodeFetchLoaded(), true);
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await server.close();
   }
 });
 

@@ -4,10 +4,11 @@
 
 import { test, before, after, beforeEach, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createClient, NilveraApiError } from '../../../src/api';
+import type * as http from 'node:http';
+import { createClient } from '../../../src/api';
 import { sendProbe } from '../../../src/commands/connection/probes';
+import { replyJson, startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
+import { apiRejection } from '../../support/apiRejection';
 
 const KEY = 'REDIRECT-CANARY-KEY-5f1e2d';
 const SECRET = 'body-password-7c4a1b';
@@ -25,27 +26,20 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 let seen: Seen[] = [];
 const handlers: Record<'home' | 'other', Handler> = { home: () => undefined, other: () => undefined };
-const servers: http.Server[] = [];
+const servers: LoopbackServer[] = [];
 let homePort = 0;
 let otherPort = 0;
 
-function serve(name: 'home' | 'other', host: string): Promise<number> {
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push({ server: name, method: req.method ?? '', host: req.headers.host ?? '', url: req.url ?? '', authorization: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+async function serve(name: 'home' | 'other', host: string): Promise<number> {
+  const server = await startLoopbackServer(
+    (req, res, body) => {
+      seen.push({ server: name, method: req.method ?? '', host: req.headers.host ?? '', url: req.url ?? '', authorization: req.headers.authorization, body });
       handlers[name](req, res);
-    });
-  });
+    },
+    { host },
+  );
   servers.push(server);
-  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
-}
-
-function reply(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  return server.port;
 }
 
 function redirect(res: http.ServerResponse, status: number, location: string): void {
@@ -60,16 +54,13 @@ before(async () => {
 });
 
 after(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise<void>((r) => s.close(() => r()));
-  }
+  for (const s of servers) await s.close();
 });
 
 beforeEach(() => {
   seen = [];
-  handlers.home = (_req, res) => reply(res, 200, true);
-  handlers.other = (_req, res) => reply(res, 200, { ID: 1, Name: 'elsewhere' });
+  handlers.home = (_req, res) => replyJson(res, 200, true);
+  handlers.other = (_req, res) => replyJson(res, 200, { ID: 1, Name: 'elsewhere' });
 });
 
 const homeUrl = () => `http://127.0.0.1:${homePort}`;
@@ -78,20 +69,10 @@ const client = (baseUrl = homeUrl()) => createClient({ baseUrl, getApiKey: async
 /** What reached anything but the profile's origin `http://127.0.0.1:<homePort>`. */
 const elsewhere = () => seen.filter((s) => s.server === 'other' || s.host !== `127.0.0.1:${homePort}`);
 
-async function rejection(p: Promise<unknown>): Promise<NilveraApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof NilveraApiError, `expected NilveraApiError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected the call to fail');
-}
-
 describe('redirects: the key and the body stay with the profile\'s origin', () => {
   test('a GET redirected to another port of the same host is refused; the key never reaches it', async () => {
     handlers.home = (_req, res) => redirect(res, 302, `http://127.0.0.1:${otherPort}/general/Company`);
-    const err = await rejection(client().company.get());
+    const err = await apiRejection(client().company.get());
     assert.equal(err.kind, 'redirected');
     assert.equal(err.messages[0]?.detail, `http://127.0.0.1:${otherPort}`);
     assert.deepEqual(elsewhere(), [], 'nothing reached the other origin');
@@ -100,7 +81,7 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
 
   test('a POST answered 307 to another port: neither the key nor the body goes there', async () => {
     handlers.home = (_req, res) => redirect(res, 307, `http://127.0.0.1:${otherPort}/general/Customers`);
-    const err = await rejection(client().customers.create([{ TaxNumber: '1234567890', Name: SECRET }]));
+    const err = await apiRejection(client().customers.create([{ TaxNumber: '1234567890', Name: SECRET }]));
     assert.equal(err.kind, 'redirected');
     assert.deepEqual(elsewhere(), []);
     assert.equal(seen.filter((s) => s.body.includes(SECRET)).length, 1, 'the body went once, to the profile\'s origin');
@@ -109,9 +90,9 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
   test('`localhost` is another origin than `127.0.0.1` on the same port: a 308 there takes nothing along', async () => {
     handlers.home = (req, res) => {
       if (req.headers.host === `127.0.0.1:${homePort}`) redirect(res, 308, `http://localhost:${homePort}/general/Customers`);
-      else reply(res, 200, true);
+      else replyJson(res, 200, true);
     };
-    const err = await rejection(client().customers.create([{ TaxNumber: '1234567890', Name: SECRET }]));
+    const err = await apiRejection(client().customers.create([{ TaxNumber: '1234567890', Name: SECRET }]));
     assert.equal(err.kind, 'redirected');
     assert.equal(err.messages[0]?.detail, `http://localhost:${homePort}`);
     assert.deepEqual(elsewhere(), []);
@@ -120,7 +101,7 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
   test('a redirect within the origin is followed, with the key', async () => {
     handlers.home = (req, res) => {
       if (req.url === '/general/Company') redirect(res, 302, '/general/Company/v2');
-      else reply(res, 200, { Name: 'here', TaxNumber: '1234567890' });
+      else replyJson(res, 200, { Name: 'here', TaxNumber: '1234567890' });
     };
     assert.equal((await client().company.get()).Name, 'here');
     assert.deepEqual(seen.map((s) => [s.url, s.authorization]), [['/general/Company', `Bearer ${KEY}`], ['/general/Company/v2', `Bearer ${KEY}`]]);
@@ -128,7 +109,7 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
 
   test('a redirect loop stops after a few hops with its own error', async () => {
     handlers.home = (_req, res) => redirect(res, 307, `/general/Company?n=${seen.length}`);
-    const err = await rejection(client().company.get());
+    const err = await apiRejection(client().company.get());
     assert.equal(err.kind, 'redirected');
     assert.equal(err.messages[0]?.code, 'ERR_TOO_MANY_REDIRECTS');
     assert.ok(seen.length <= 6, `${seen.length} requests`);
@@ -137,7 +118,7 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
   test('the registry download may be handed to another origin (a file host): followed without the key', async () => {
     const zip = Buffer.from('PK\u0003\u0004 not really a zip, not verified here');
     handlers.home = (_req, res) => redirect(res, 302, `http://127.0.0.1:${otherPort}/files/list.zip`);
-    handlers.other = (_req, res) => reply(res, 200, zip.toString('base64'));
+    handlers.other = (_req, res) => replyJson(res, 200, zip.toString('base64'));
     const result = await client().registry.downloadList('PK', 'Invoice', { kind: 'buffer' });
     assert.deepEqual(result.buffer, zip);
     const there = seen.filter((s) => s.server === 'other');

@@ -4,28 +4,26 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
+import type * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { createClient, NilveraApiError } from '../../../src/api';
+import { startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-let server: http.Server;
+let server: LoopbackServer;
 let handler: Handler;
 let dir: string;
-const client = () => createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, getApiKey: async () => 'K-123', retry: { retries: 0 } });
+const client = () => createClient({ baseUrl: server.url, getApiKey: async () => 'K-123', retry: { retries: 0 } });
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-dl-'));
-  server = http.createServer((req, res) => handler(req, res));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  server = await startLoopbackServer((req, res) => handler(req, res));
 });
 
 after(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  await server.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

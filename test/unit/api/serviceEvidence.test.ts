@@ -10,20 +10,11 @@ import { createClient, createCustomersInBatches, NilveraApiError } from '../../.
 import type { CustomerDto, NilveraClient } from '../../../src/api';
 import { isEmptyListNotFound } from '../../../src/api/specSilent';
 import { completeVkn } from '../../../src/domain/taxId';
-import { api as raw, startTestSandbox, type SandboxHandle } from '../../support/sandbox';
+import { api as raw, emptyAccount, startTestSandbox, type SandboxHandle } from '../../support/sandbox';
+import { apiRejection } from '../../support/apiRejection';
 
 function clientFor(sb: SandboxHandle): NilveraClient {
   return createClient({ baseUrl: sb.url, getApiKey: async () => sb.keys.full, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
-}
-
-async function rejection(p: Promise<unknown>): Promise<NilveraApiError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof NilveraApiError, String(e));
-    return e;
-  }
-  assert.fail('expected an error');
 }
 
 /** Valid VKNs that neither the customers nor the registry of these sandboxes hold. */
@@ -31,28 +22,6 @@ function freshVkns(n: number, salt: number): string[] {
   const out: string[] = [];
   for (let i = 0; out.length < n; i++) out.push(completeVkn(String(860_000_000 - salt * 1_000 - i).padStart(9, '0')));
   return out;
-}
-
-/** Deletes every certificate, identification, document and customer: an account with nothing to list. */
-async function emptyAccount(sb: SandboxHandle): Promise<void> {
-  // Read as plain lists (an empty one answers 404 by default).
-  sb.setBehaviour({ profile: 'default', quirks: { emptyList: 'emptyArray' } });
-  for (const [list, del] of [
-    ['/general/Company/Certificate', '/general/Company/Certificate/'],
-    ['/general/CompanyIdentification', '/general/CompanyIdentification/'],
-    ['/general/CompanyDocuments', '/general/CompanyDocuments/'],
-  ] as const) {
-    const rows = (await raw(sb, 'GET', list)).json as Array<{ ID: number }>;
-    for (const r of rows) assert.equal((await raw(sb, 'DELETE', `${del}${r.ID}`)).status, 200);
-  }
-  const ids: number[] = [];
-  for (let page = 1; ; page++) {
-    const p = (await raw(sb, 'GET', `/general/Customers?Page=${page}&PageSize=100`)).json as { Content: Array<{ ID: number }> };
-    if (p.Content.length === 0) break;
-    ids.push(...p.Content.map((c) => c.ID));
-  }
-  if (ids.length) assert.equal((await raw(sb, 'DELETE', '/general/Customers/Bulk', ids)).status, 200);
-  sb.setBehaviour({ profile: 'default' });
 }
 
 const LISTS = ['/general/Company/Certificate', '/general/CompanyIdentification', '/general/CompanyDocuments', '/general/Customers?PageSize=5'] as const;
@@ -106,7 +75,7 @@ describe('emptyList: an empty list answered 404', () => {
     }
     sb.setBehaviour({ profile: 'default', quirks: { emptyList: 'bareNotFound' } });
     for (const call of [() => client.certificates.list(), () => client.identifications.list(), () => client.documents.list(), () => client.customers.list({ Page: 1 })]) {
-      const e = await rejection(call());
+      const e = await apiRejection(call());
       assert.equal(e.kind, 'notFound');
       assert.deepEqual(e.messages, []);
       assert.equal(isEmptyListNotFound(e), false, 'a bare 404 cannot be told from a missing operation');
@@ -149,7 +118,7 @@ describe('recordLookupMissing (and registryLookupMissing): a missing record answ
         ['customers.get', () => client.customers.get(999_999)],
         ['registry.info', () => client.registry.info(missing, 'Invoice')],
       ] as const) {
-        const e = await rejection(call());
+        const e = await apiRejection(call());
         assert.equal(e.kind, 'notFound', `${answer} ${what}`);
         assert.equal(e.operation, what);
       }
@@ -188,7 +157,7 @@ describe('templatePutOmitted: a template or series update with a flag left out (
   });
 
   test("the client's 400 carries the server's words (what the extension shows); sent whole, the update succeeds", async () => {
-    const e = await rejection(client.evoucher.updateSeries({ ID: 2, IsActive: true }));
+    const e = await apiRejection(client.evoucher.updateSeries({ ID: 2, IsActive: true }));
     assert.deepEqual([e.kind, e.status, e.messages.map((m) => m.description)], ['badRequest', 400, ['IsDefault: The IsDefault field is required.']]);
     assert.equal(await client.evoucher.updateSeries({ ID: 2, IsActive: true, IsDefault: false }), true);
     assert.equal(await client.ebill.updateTemplate({ ID: 2, Name: 'Logolu', IsActive: true, IsDefault: false }), true);

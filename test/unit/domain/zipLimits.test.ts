@@ -7,8 +7,6 @@
 // into its own localized message (src/shell/errorMessages.ts).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { checkInflation, checkZip, ENTRY_LIMITS, ZipArchive, ZipError, ZipLimitError } from '../../../src/domain/zip';
@@ -16,67 +14,10 @@ import { iterateRegistryZipBatches, RegistryZipError, streamFirstEntry } from '.
 import { RegistryXmlParser } from '../../../src/domain/registryXml';
 import { buildTaxpayer, registryXml } from '../../support/registryFixtures';
 import { createClient, NilveraApiError } from '../../../src/api';
+import { startLoopbackServer } from '../../support/loopbackServer';
+import { xmlBomb, zipOfDeflated } from '../../support/zipBomb';
 
 const MB = 1024 * 1024;
-
-interface Bomb {
-  zip: Buffer;
-  /** Bytes the entry inflates to, and the deflate data it takes. */
-  size: number;
-  compressed: number;
-}
-
-/**
- * A ZIP of one deflated XML entry, `<UserList>`, `megabytes` MB of spaces and `</UserList>`, built
- * without deflating it all: one MB of spaces deflated by a fresh deflater (its back-references stay
- * inside it) and sync-flushed is a run of non-final blocks that can be repeated as often as wanted.
- * `declaredSize` lets the directory lie about the size.
- */
-function xmlBomb(megabytes: number, declaredSize?: number): Bomb {
-  const spaces = Buffer.alloc(MB, 0x20);
-  const head = Buffer.from('<UserList>');
-  const tail = Buffer.from('</UserList>');
-  const block = zlib.deflateRawSync(spaces, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
-  const parts = [zlib.deflateRawSync(head, { finishFlush: zlib.constants.Z_SYNC_FLUSH })];
-  let crc = zlib.crc32(head);
-  for (let i = 0; i < megabytes; i++) {
-    parts.push(block);
-    crc = zlib.crc32(spaces, crc);
-  }
-  parts.push(zlib.deflateRawSync(tail));
-  crc = zlib.crc32(tail, crc);
-  const data = Buffer.concat(parts);
-  const size = head.length + megabytes * MB + tail.length;
-  return { zip: zipOfDeflated('list.xml', data, crc, declaredSize ?? size), size, compressed: data.length };
-}
-
-/** The bytes of a ZIP holding one entry of deflate `data` (no descriptor, no ZIP64: sizes under 4 GiB). */
-function zipOfDeflated(name: string, data: Buffer, crc: number, size: number): Buffer {
-  const fileName = Buffer.from(name);
-  const common = Buffer.alloc(26);
-  common.writeUInt16LE(20, 0); // version needed
-  common.writeUInt16LE(0, 2); // flags
-  common.writeUInt16LE(8, 4); // deflated
-  common.writeUInt32LE(crc >>> 0, 10);
-  common.writeUInt32LE(data.length, 14);
-  common.writeUInt32LE(size, 18);
-  common.writeUInt16LE(fileName.length, 22);
-  const local = Buffer.concat([u32(0x04034b50), common, fileName]);
-  const central = Buffer.concat([u32(0x02014b50), Buffer.from([20, 0]), common, Buffer.alloc(14), fileName]);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length, 12);
-  end.writeUInt32LE(local.length + data.length, 16);
-  return Buffer.concat([local, data, central, end]);
-}
-
-function u32(value: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(value >>> 0);
-  return b;
-}
 
 async function drain(source: AsyncGenerator<unknown, unknown>): Promise<unknown> {
   for (;;) {
@@ -142,14 +83,13 @@ describe('ZIP limits (issue 37 row 9)', () => {
   });
 
   test('downloaded (registry.downloadList with verifyZip, over HTTP): the bomb is the registry ZIP\'s own refusal, not "could not be read"', async () => {
-    const server = http.createServer((_req, res) => {
+    const server = await startLoopbackServer((_req, res) => {
       const body = Buffer.from(`"${bomb.zip.toString('base64')}"`);
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
       res.end(body);
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
-      const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, getApiKey: async () => 'K-123', retry: { retries: 0 } });
+      const client = createClient({ baseUrl: server.url, getApiKey: async () => 'K-123', retry: { retries: 0 } });
       const refused = await client.registry.downloadList('PK', 'Invoice', { kind: 'buffer', verifyZip: true }).then(
         () => undefined,
         (e: unknown) => e,
@@ -157,8 +97,7 @@ describe('ZIP limits (issue 37 row 9)', () => {
       assert.ok(!(refused instanceof NilveraApiError), `a generic API error: ${String(refused)}`);
       assert.ok(refused instanceof RegistryZipError && refused.code === 'compressionRatio', String(refused));
     } finally {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await server.close();
     }
   });
 

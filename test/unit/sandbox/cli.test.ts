@@ -31,6 +31,18 @@ describe('CLI options', () => {
     assert.throws(() => parseCli(['--customers', 'many']), /--customers/);
     assert.throws(() => parseCli(['--fail-rate', '2']), /--fail-rate/);
   });
+
+  test('a missing value, a value given to a switch and a stray word each name the option and what it takes', () => {
+    assert.throws(() => parseCli(['--port']), /^Error: --port needs a number between 0 and 65535$/);
+    assert.throws(() => parseCli(['--registry', '--json']), /^Error: --registry needs a number between 0 and 20000000$/);
+    assert.throws(() => parseCli(['--data']), /^Error: --data needs a file name$/);
+    assert.throws(() => parseCli(['--json=yes']), /^Error: --json takes no value$/);
+    assert.throws(() => parseCli(['8080']), /^Error: unknown option 8080$/);
+    assert.throws(() => parseCli(['-x']), /^Error: unknown option -x$/);
+    assert.equal(parseCli(['-h']).help, true);
+    assert.equal(parseCli(['--keep-lists']).keepLists, true);
+    assert.equal(parseCli(['--invalid-customers=7']).invalidCustomers, 7);
+  });
 });
 
 describe('CLI behaviour options', () => {

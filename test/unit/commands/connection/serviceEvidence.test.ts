@@ -8,7 +8,7 @@ import type { FetchLike } from '../../../../src/api/http';
 import { runChecks, type CheckRun } from '../../../../src/commands/connection/probes';
 import { buildReport, type Localizer } from '../../../../src/commands/connection/report';
 import { readListFindings, readVerdicts, type RowVerdict } from '../../../../src/commands/connection/verdicts';
-import { api as raw, startTestSandbox, type SandboxHandle } from '../../../support/sandbox';
+import { emptyAccount, startTestSandbox, type SandboxHandle } from '../../../support/sandbox';
 
 const english: Localizer = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
 const KEY = 'EVIDENCE0123456789ABCDEFEVIDENCE0123456789ABCDEFEVIDENCE01234567';
@@ -47,21 +47,6 @@ async function check(sb: SandboxHandle, exchanges: Exchange[] = [], gateway = fa
 function row(verdicts: RowVerdict[], point: string): string {
   const v = verdicts.find((x) => x.point === point)!.verdict;
   return v.kind === 'answer' ? v.answer : v.kind === 'differs' ? 'differs' : `none:${v.reason}`;
-}
-
-/** Deletes every certificate, identification, document and customer. */
-async function emptyAccount(sb: SandboxHandle): Promise<void> {
-  sb.setBehaviour({ profile: 'default', quirks: { emptyList: 'emptyArray' } });
-  for (const [list, del] of [
-    ['/general/Company/Certificate', '/general/Company/Certificate/'],
-    ['/general/CompanyIdentification', '/general/CompanyIdentification/'],
-    ['/general/CompanyDocuments', '/general/CompanyDocuments/'],
-  ] as const) {
-    for (const r of (await raw(sb, 'GET', list)).json as Array<{ ID: number }>) await raw(sb, 'DELETE', `${del}${r.ID}`);
-  }
-  const ids = ((await raw(sb, 'GET', '/general/Customers?PageSize=100')).json as { Content: Array<{ ID: number }> }).Content.map((c) => c.ID);
-  if (ids.length) await raw(sb, 'DELETE', '/general/Customers/Bulk', ids);
-  sb.setBehaviour({ profile: 'default' });
 }
 
 describe('an account with records: nothing to see about empty lists, and no extra call', () => {
