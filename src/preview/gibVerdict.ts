@@ -156,9 +156,12 @@ export class PreviewGibVerdict implements vscode.Disposable {
 export async function revealElement(doc: vscode.TextDocument, position: vscode.Position, previewColumn: vscode.ViewColumn | undefined): Promise<void> {
   const start = doc.validatePosition(position);
   const name = /^<[\w.:-]+/.exec(doc.lineAt(start.line).text.slice(start.character))?.[0];
-  const selection = new vscode.Selection(start, name ? start.translate(0, name.length) : start);
+  // The cursor at the element's start, its name selected.
+  const selection = new vscode.Selection(name ? start.translate(0, name.length) : start, start);
   const visible = vscode.window.visibleTextEditors.find((e) => e.document === doc);
   const beside = previewColumn === undefined ? vscode.ViewColumn.Beside : previewColumn > 1 ? previewColumn - 1 : previewColumn + 1;
   const editor = await vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn ?? beside, selection, preserveFocus: false });
+  // The option takes a range (the cursor at its end): the selection's direction is set after.
+  editor.selection = selection;
   editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

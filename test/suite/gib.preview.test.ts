@@ -5,7 +5,7 @@
 // the document is shown; an edit updates it; a finding's reveal message selects its element in the
 // editor (in the column next to the preview when it is out of view); messages the host did not offer do nothing;
 // without rules the page gets the offer, whose actions run GİB's commands. The UI suite
-// (its preview.gib scenario) looks at the page itself.
+// (test/e2e/scenarios/preview.gib.test.ts) looks at the page itself.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -169,6 +169,7 @@ suite('GİB verdict in the document preview', function () {
     assert.equal(revealed.viewColumn, vscode.ViewColumn.One, 'in the editor already showing the document');
     assert.deepEqual(selectionOf(revealed), [18, 2, 18, 9]);
     assert.equal(doc.getText(revealed.selection), '<cbc:ID');
+    assert.deepEqual([revealed.selection.active.line, revealed.selection.active.character], [18, 2], 'the cursor at the element\'s start');
 
     // Another file (not a UBL-TR document, which the preview would follow) takes the first group: the
     // document is not visible anywhere, the preview stays beside.
