@@ -2,12 +2,15 @@
 // extension's global storage (written there before the workbench starts, as "Use GİB Rules from a
 // File…" leaves them), an invoice with a wrong invoice number and a zero-rate KDV subtotal without
 // its exemption reason shows "GİB rules <release>: 2 errors" at the top of the structured view with
-// GİB's own words; a click on a finding, or Enter on it, selects its element in the editor. The
-// extension-host suite (test/suite/gib.preview.test.ts) covers the host's side of the messages.
+// GİB's own words, and axe finds nothing serious in it; a click on a finding, or Enter on it, selects
+// its element in the editor. The extension-host suite (test/suite/gib.preview.test.ts) covers the
+// host's side of the messages.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import type { FrameLocator } from 'playwright-core';
 import { EXTENSION_ID } from '../../../src/constants';
 import { installGibPackage } from '../../../src/gib/ruleStore';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
@@ -20,6 +23,16 @@ after(async () => {
 });
 
 const archives = gibArchives();
+
+/** axe-core's serious and critical violations in the preview's page (as the accessibility scenario runs it). */
+async function axeViolations(preview: FrameLocator): Promise<string[]> {
+  const frame = await (await preview.owner().elementHandle())?.contentFrame();
+  if (!frame) throw new Error('the webview has no frame');
+  // Evaluated through the debugger protocol, which the page's policy (no eval) does not govern.
+  await frame.evaluate(fs.readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8'));
+  const { violations } = (await frame.evaluate(`window.axe.run(document, { iframes: false, resultTypes: ['violations'] })`)) as { violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> };
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 test('the structured view shows GİB\'s verdict, and a finding goes to its element', { timeout: 300_000, skip: archives ? false : NO_GIB_DATA }, async () => {
   let release = '';
@@ -53,6 +66,7 @@ test('the structured view shows GİB\'s verdict, and a finding goes to its eleme
     // The verdict comes first, the document's own view after it.
     assert.equal(await preview.locator('#structured > :first-child').getAttribute('class'), 'gib');
     await wb.screenshot('the structured view with GİB\'s verdict');
+    assert.deepEqual(await axeViolations(preview), [], 'the verdict and its list of findings pass axe');
 
     const selection = wb.page.locator('[id="status.editor.selection"]');
     await findings.nth(0).click();
