@@ -6,7 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PreviewViewTypes } from '../constants';
 import { log } from '../shell/log';
+import type { GibRules } from '../shell/gibRules';
 import { isUblDocument } from './contextKey';
+import { PreviewGibVerdict, revealElement } from './gibVerdict';
 import { readDocument, type ReadOptions } from './model/readDocument';
 import { PreviewPanel } from './previewPanel';
 import type { DesignSource, RestoreState, ViewMode } from './protocol';
@@ -34,12 +36,20 @@ export class DocumentPreview implements vscode.Disposable {
   panel: PreviewPanel | undefined;
   private document: vscode.TextDocument | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly gib: PreviewGibVerdict;
+  /** A verdict on the document shown is on its way (the test seam reads it). */
+  get gibPending(): boolean {
+    return this.gib.pending;
+  }
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly registry: ReadOptions['registry'],
+    gibRules: () => Promise<GibRules>,
   ) {
+    this.gib = new PreviewGibVerdict(gibRules, (verdict) => this.panel?.showGib(verdict), () => this.checkGib());
     this.disposables.push(
+      this.gib,
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (this.panel && editor && editor.document !== this.document && isUblDocument(editor.document)) this.follow(editor.document);
       }),
@@ -74,10 +84,14 @@ export class DocumentPreview implements vscode.Disposable {
   }
 
   private adopt(webviewPanel: vscode.WebviewPanel): void {
-    const panel = new PreviewPanel(webviewPanel, 'document', this.extensionUri);
+    const panel = new PreviewPanel(webviewPanel, 'document', this.extensionUri, {
+      gibReveal: (verdict, index) => void this.revealFinding(verdict, index),
+      gibRules: (action) => PreviewGibVerdict.runAction(action),
+    });
     panel.onDidDispose(() => {
       if (this.panel === panel) this.panel = undefined;
       this.document = undefined;
+      this.gib.reset();
     });
     this.panel = panel;
   }
@@ -99,6 +113,24 @@ export class DocumentPreview implements vscode.Disposable {
     // The text goes to the page only when it can render it through a design (it can be 20 MB).
     const renderable = source.text !== undefined && this.panel.capabilities?.xslt !== false;
     this.panel.show({ source: documentLabel(doc.uri), result, xml: renderable ? text : '', design: source, mode, scripts: false, restore: { panel: 'document', document: doc.uri.toString() } });
+    // After the update is on its way: the verdict never holds up the document's first paint.
+    void this.gib.check(doc.uri, text);
+  }
+
+  /** Asks for GİB's verdict again on the document shown (rules installed, the setting changed). */
+  private checkGib(): void {
+    if (this.panel && this.document) void this.gib.check(this.document.uri, this.document.getText());
+  }
+
+  /** The page asked to go to a finding it was sent: found by the host in its own list, or nothing is done. */
+  private async revealFinding(verdict: number, index: number): Promise<void> {
+    const doc = this.document;
+    const position = doc && this.gib.positionOf(verdict, index);
+    if (!doc || !position) {
+      log.warn(`Preview: dropped a request to reveal finding ${index} of verdict ${verdict}, which is not shown.`);
+      return;
+    }
+    await revealElement(doc, position, this.panel?.panel.viewColumn);
   }
 
   dispose(): void {

@@ -6,7 +6,7 @@ import { log } from '../shell/log';
 import { newNonce, prepareWebview } from '../webviews/html';
 import { previewPage } from './page';
 import { previewLabels } from './labels';
-import { checkPreviewMessage, type PanelKind, type RenderOutcome, type UpdateMessage, type ViewMode } from './protocol';
+import { checkPreviewMessage, type GibMessage, type GibRulesAction, type GibVerdictView, type PanelKind, type RenderOutcome, type UpdateMessage, type ViewMode } from './protocol';
 
 export interface RenderReport {
   seq: number;
@@ -33,6 +33,8 @@ export class PreviewPanel implements vscode.Disposable {
   readonly renders: RenderReport[] = [];
   /** When each update was sent (host clock), by seq. */
   readonly sentAt = new Map<number, number>();
+  /** When the first update was handed to show() (host clock): before the page is ready, it waits. */
+  firstShownAt: number | undefined;
   /** What the page said it can do, once ready. */
   capabilities: { xslt: boolean; engine: string } | undefined;
   /**
@@ -41,6 +43,10 @@ export class PreviewPanel implements vscode.Disposable {
    * document preview, whose designs come with other companies' invoices.
    */
   scriptsAllowed = false;
+  /** GİB's verdict last sent (document preview only), sent again when the page reloads. */
+  gib: GibMessage | undefined;
+  /** Each verdict state sent and when (host clock), for the tests: the document shows before its verdict. */
+  readonly gibSent: Array<{ state: GibVerdictView['state']; at: number }> = [];
   private readonly disposed = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposed.event;
 
@@ -48,7 +54,7 @@ export class PreviewPanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel,
     readonly kind: PanelKind,
     extensionUri: vscode.Uri,
-    private readonly handlers: { upload?(): void; pickInvoice?(): void; scriptsChanged?(): void } = {},
+    private readonly handlers: { upload?(): void; pickInvoice?(): void; scriptsChanged?(): void; gibReveal?(verdict: number, index: number): void; gibRules?(action: GibRulesAction): void } = {},
   ) {
     const scriptUri = prepareWebview(panel, extensionUri, 'preview').toString();
     const { cspSource } = panel.webview;
@@ -70,10 +76,19 @@ export class PreviewPanel implements vscode.Disposable {
   show(update: Unsent): number {
     clearTimeout(this.timer);
     this.latestSeq += 1;
+    this.firstShownAt ??= performance.now();
     this.latest = { type: 'update', ...update, seq: this.latestSeq };
     this.pending = this.latest;
     this.flush();
     return this.latestSeq;
+  }
+
+  /** Sends GİB's verdict on the document shown (apart from the update: it comes when the worker answers). */
+  showGib(verdict: GibVerdictView): void {
+    this.gib = { type: 'gib', verdict };
+    this.gibSent.push({ state: verdict.state, at: performance.now() });
+    if (this.gibSent.length > 50) this.gibSent.splice(0, this.gibSent.length - 50);
+    if (this.ready) void this.panel.webview.postMessage(this.gib);
   }
 
   private flush(): void {
@@ -104,6 +119,7 @@ export class PreviewPanel implements vscode.Disposable {
         if (!message.xslt) log.info(`Preview: the webview (${message.engine}) has no XSLTProcessor; designs cannot be rendered.`);
         if (!this.pending && this.latest) this.pending = { ...this.latest, seq: ++this.latestSeq };
         this.flush();
+        if (this.gib) void this.panel.webview.postMessage(this.gib);
         return;
       case 'rendered':
         this.renders.push({ seq: message.seq, mode: message.mode, outcome: message.outcome, pageMs: message.ms, at: performance.now() });
@@ -126,6 +142,15 @@ export class PreviewPanel implements vscode.Disposable {
         this.scriptsAllowed = message.allow;
         log.info(`Template studio: the design's scripts turned ${message.allow ? 'on' : 'off'} for this panel.`);
         this.handlers.scriptsChanged?.();
+        return;
+      case 'gibReveal':
+      case 'gibRules':
+        if (!this.handlers.gibReveal || !this.handlers.gibRules) {
+          log.warn(`Preview (${this.kind}): dropped a ${message.type} message; only the document preview shows GİB's verdict.`);
+          return;
+        }
+        if (message.type === 'gibReveal') this.handlers.gibReveal(message.verdict, message.index);
+        else this.handlers.gibRules(message.action);
         return;
     }
   }

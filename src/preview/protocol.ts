@@ -55,7 +55,31 @@ export interface InitMessage {
   locale: string;
 }
 
-export type HostMessage = InitMessage | UpdateMessage;
+/** One of GİB's findings as the structured view lists it (the host keeps where it is; the page sends back its index). */
+export interface GibFindingView {
+  severity: 'error' | 'warning' | 'info';
+  /** GİB's own text (or libxml2's, for the XSD). */
+  message: string;
+  /** The element's path, or its name for an XSD finding ('' when unknown). */
+  where: string;
+  line: number;
+}
+
+/** GİB's verdict at the top of the document preview's structured view (src/preview/gibVerdict.ts). */
+export type GibVerdictView =
+  | { state: 'none' }
+  | { state: 'checking' }
+  | { state: 'noRules' }
+  | { state: 'failed'; message: string }
+  /** `id` names this verdict: a reveal request carries it with a finding's index, so a click on an older list does nothing. */
+  | { state: 'checked'; id: number; summary: string; errors: number; findings: GibFindingView[]; total: number; hiddenDrafts: number };
+
+export interface GibMessage {
+  type: 'gib';
+  verdict: GibVerdictView;
+}
+
+export type HostMessage = InitMessage | UpdateMessage | GibMessage;
 
 export type PageMessage =
   | { type: 'ready'; xslt: boolean; engine: string }
@@ -64,7 +88,14 @@ export type PageMessage =
   | { type: 'upload' }
   | { type: 'pickInvoice' }
   /** The studio's user turned the design's scripts on or off (the host ignores it from the document preview). */
-  | { type: 'scripts'; allow: boolean };
+  | { type: 'scripts'; allow: boolean }
+  /** Go to finding `index` of GİB verdict `verdict` in the document (the host looks up where it is). */
+  | { type: 'gibReveal'; verdict: number; index: number }
+  /** One of the offers shown when GİB's rules are not on this computer. */
+  | { type: 'gibRules'; action: GibRulesAction };
+
+export type GibRulesAction = 'download' | 'useFile';
+const GIB_RULES_ACTIONS: readonly GibRulesAction[] = ['download', 'useFile'];
 
 /** What a render came to, as the page reports it (tests and the benchmark read it through the host). */
 export type RenderOutcome = 'design' | 'structured' | 'designFailed' | 'noXslt';
@@ -104,6 +135,8 @@ const FIELDS: Record<PageMessage['type'], readonly string[]> = {
   upload: [],
   pickInvoice: [],
   scripts: ['allow'],
+  gibReveal: ['verdict', 'index'],
+  gibRules: ['action'],
 };
 
 function fieldProblem(name: string, value: unknown): string | undefined {
@@ -116,6 +149,11 @@ function fieldProblem(name: string, value: unknown): string | undefined {
       return typeof value === 'string' && value.length <= 200 ? undefined : '"engine" is not text of up to 200 characters';
     case 'mode':
       return MODES.includes(value as ViewMode) ? undefined : '"mode" is not a view mode';
+    case 'verdict':
+    case 'index':
+      return inRange(2 ** 31) && Number.isInteger(value) ? undefined : `"${name}" is not a whole number`;
+    case 'action':
+      return GIB_RULES_ACTIONS.includes(value as GibRulesAction) ? undefined : '"action" is not an offer of the page';
     case 'seq':
       return inRange(2 ** 31) && Number.isInteger(value) ? undefined : '"seq" is not a whole number';
     case 'ms':

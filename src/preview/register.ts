@@ -35,13 +35,17 @@ function describePanel(panel: PreviewPanel, extra: Record<string, unknown> = {})
     latestSeq: panel.latestSeq,
     renders: [...panel.renders],
     sentAt: Object.fromEntries(panel.sentAt),
+    gib: panel.gib?.verdict,
+    firstShownAt: panel.firstShownAt,
+    gibSent: [...panel.gibSent],
     ...extra,
   };
 }
 
 export function registerPreview(context: vscode.ExtensionContext, _shell: ShellServices): FeatureParts {
   const registry = registryLists(context);
-  const preview = new DocumentPreview(context.extensionUri, registry);
+  // GİB's rules on first use (a chunk of its own): the preview opens before any of it loads.
+  const preview = new DocumentPreview(context.extensionUri, registry, async () => (await import('../shell/gibRules')).gibRules(context));
   const studio = new DesignStudio(context.extensionUri, registry);
   const restore = async (viewType: string, webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> => {
     try {
@@ -86,7 +90,7 @@ export function registerPreview(context: vscode.ExtensionContext, _shell: ShellS
         await restore(arg.restore.viewType, webviewPanel, arg.restore.state);
       }
       const panels = [
-        ...(preview.panel ? [describePanel(preview.panel)] : []),
+        ...(preview.panel ? [describePanel(preview.panel, { gibPending: preview.gibPending })] : []),
         ...studio.all().map((s) => describePanel(s.panel, { design: s.design.uri.toString(), invoice: s.invoiceUri?.toString() })),
       ];
       if (isRecord(arg) && typeof arg.simulate === 'object') {

@@ -22,6 +22,8 @@ export interface OpenWorkbenchOptions {
   locale?: string;
   /** More Chromium switches for this workbench's browser, e.g. ['--disable-features=XSLT']. */
   chromiumArgs?: string[];
+  /** Writes into the user-data folder before code-server starts (e.g. an extension's globalStorage: User/globalStorage/<extension id>). */
+  prepareUserData?: (userDataDir: string) => Promise<void> | void;
 }
 
 export interface Workbench {
@@ -192,6 +194,7 @@ export async function openWorkbench(options: OpenWorkbenchOptions): Promise<Work
       env.NILVERA_SANDBOX_URL = sandbox.url;
       if (options.withKey !== false) env.NILVERA_SANDBOX_KEY = sandbox.keys.full;
     }
+    await options.prepareUserData?.(userDataDir);
     const extensionsDir = extensionsFor(workDir, userDataDir);
     if (options.locale && options.locale !== 'en') languagePacks().installLanguagePack(options.locale, { version: codeServerVersion, workDir, userDataDir, extensionsDir });
     const server = await codeServer().startServer({ version: codeServerVersion, workDir, userDataDir, extensionsDir, env, locale: options.locale });

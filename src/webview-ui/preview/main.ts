@@ -8,7 +8,7 @@
 // design's inline scripts the design nonce (this page's own script has another one).
 import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
 import { framePolicy, frameSandbox } from '../../preview/page';
-import type { HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
+import type { GibVerdictView, HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
 import type { PartyRole } from '../../domain/ubl/documentTypes';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
@@ -333,6 +333,49 @@ function taxSection(title: string, totals: TaxTotalView[], model: StructuredMode
   return section(title, ...parts);
 }
 
+// ---- GİB's verdict (document preview) -----------------------------------------------------------
+
+let gibView: GibVerdictView | undefined;
+/** Kept across renders at the top of the structured view; filled when the host's verdict comes. */
+const gibSection = el('section', 'gib');
+gibSection.setAttribute('aria-labelledby', 'gib-heading');
+gibSection.hidden = true;
+
+const GIB_SEVERITY: Record<'error' | 'warning' | 'info', NumberFinding['severity']> = { error: 'error', warning: 'warning', info: 'information' };
+
+function gibOffer(label: string, action: 'download' | 'useFile'): HTMLButtonElement {
+  const button = el('button', action === 'download' ? 'primary' : 'secondary', L(label));
+  button.type = 'button';
+  button.addEventListener('click', () => vscode.postMessage({ type: 'gibRules', action }));
+  return button;
+}
+
+function renderGib(): void {
+  const v = gibView;
+  gibSection.hidden = !v || v.state === 'none';
+  if (!v || v.state === 'none') return gibSection.replaceChildren();
+  const heading = el('h2', v.state === 'checked' && v.errors > 0 ? 'bad' : undefined, v.state === 'checked' ? v.summary : L('gib.title'));
+  heading.id = 'gib-heading';
+  if (v.state === 'checking') return gibSection.replaceChildren(heading, el('p', 'muted', L('gib.checking')));
+  if (v.state === 'failed') return gibSection.replaceChildren(heading, el('p', 'bad', L('gib.failed', v.message)));
+  if (v.state === 'noRules') return gibSection.replaceChildren(heading, el('p', undefined, L('gib.noRules')), el('p', 'gib-offer', gibOffer('gib.download', 'download'), gibOffer('gib.useFile', 'useFile')));
+  const list = el('ul', 'gib-findings');
+  list.setAttribute('aria-label', L('gib.findings'));
+  v.findings.forEach((f, index) => {
+    const mark = SEVERITY_MARK[GIB_SEVERITY[f.severity]];
+    const where = [f.where, L('gib.line', f.line)].filter(Boolean).join(' · ');
+    const button = el('button', `finding ${mark.className}`, `${mark.icon} ${L(`gib.${f.severity}`)}: ${f.message}`, el('span', 'where', where));
+    button.type = 'button';
+    button.addEventListener('click', () => vscode.postMessage({ type: 'gibReveal', verdict: v.id, index }));
+    list.append(el('li', undefined, button));
+  });
+  const notes = [
+    ...(v.total > v.findings.length ? [el('p', 'muted', L('gib.more', v.findings.length, v.total))] : []),
+    ...(v.hiddenDrafts > 0 ? [el('p', 'muted', L('gib.draftsHidden', v.hiddenDrafts))] : []),
+  ];
+  gibSection.replaceChildren(heading, ...(v.findings.length ? [list] : []), ...notes);
+}
+
 function renderStructured(model: StructuredModel): void {
   const facts: Array<[string, string | undefined]> = [
     [L('doc.id'), model.id],
@@ -372,7 +415,7 @@ function renderStructured(model: StructuredModel): void {
     });
     out.push(section(L('section.totals'), table([L('total.name'), L('total.amount')], rows, [1])));
   }
-  structured.replaceChildren(...out);
+  structured.replaceChildren(...(init?.panel === 'document' ? [gibSection] : []), ...out);
 }
 
 // ---- showing an update ---------------------------------------------------------------------------
@@ -531,6 +574,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     last = message;
     linesShown = LINES_SHOWN_AT_FIRST;
     show(message, started);
+  } else if (message?.type === 'gib') {
+    gibView = message.verdict;
+    renderGib();
   }
 });
 
