@@ -11,7 +11,7 @@ import { saveUserFile, spreadsheetFormatOf, spreadsheetSaveChoice } from '../../
 import { exportCustomersXlsx } from '../../domain/xlsxCustomers';
 import { exportedCustomersMessage } from '../../shell/counted';
 import { prompts } from '../../shell/prompts';
-import { required, type CommandContext } from '../commandContext';
+import { required, type TreeCommandContext } from '../treeCommandContext';
 import { exportDialect } from '../../shell/exportDialect';
 import { fileWriteError, reportSavedFile } from '../../shell/fileMessages';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
@@ -31,7 +31,7 @@ export interface ExportSummary {
   path: string;
 }
 
-export async function exportCustomers(ctx: CommandContext): Promise<ExportSummary | undefined> {
+export async function exportCustomers(ctx: TreeCommandContext): Promise<ExportSummary | undefined> {
   const root = ctx.trees.customers.root;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const choice = spreadsheetSaveChoice(vscode.env.language, 'customers', { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });

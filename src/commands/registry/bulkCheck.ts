@@ -14,7 +14,7 @@ import { fileWriteError, reportSavedFile } from '../../shell/fileMessages';
 import { decodeText, detectEncoding } from '../../domain/textDecoding';
 import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import type { PaletteContext } from './commandContext';
+import type { PaletteContext } from './paletteContext';
 import { activeAliases, detailFromInfo } from './registryDetail';
 import { askUserType } from './registryPrompts';
 import { extractTaxNumbers } from './taxNumberList';
