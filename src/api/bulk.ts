@@ -7,6 +7,7 @@ import type { CustomersApi } from './areas/customers';
 import type { RegistryApi } from './areas/registry';
 import type { CustomerDto, GlobalCustomerAliasesResponse, GlobalUserType } from './types';
 import { isAbsentBulkEntry } from './specSilent';
+import { drain } from './pool';
 
 export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
 
@@ -17,25 +18,6 @@ export interface BulkOptions extends CallOptions {
   concurrency?: number;
   /** Called after each request with the number of items settled so far. */
   onProgress?: (settled: number, total: number) => void;
-}
-
-/**
- * A work queue drained by `concurrency` workers. A worker may push follow-up work (customer
- * batches split after a 422), which the other workers pick up too.
- */
-async function drain<T>(queue: T[], concurrency: number, work: (item: T, queue: T[]) => Promise<void>): Promise<void> {
-  let active = 0;
-  await new Promise<void>((resolve, reject) => {
-    const next = (): void => {
-      if (queue.length === 0 && active === 0) return resolve();
-      for (; active < concurrency && queue.length > 0; active++) work(queue.shift() as T, queue).then(settled, reject);
-    };
-    const settled = (): void => {
-      active--;
-      next();
-    };
-    next();
-  });
 }
 
 function chunk<T>(items: T[], size: number): T[][] {
