@@ -8,6 +8,7 @@ import type { RegistryApi } from './areas/registry';
 import type { CustomerDto, GlobalCustomerAliasesResponse, GlobalUserType } from './types';
 import { isAbsentBulkEntry } from './specSilent';
 import { drain } from './pool';
+import { retrying } from './retry';
 
 export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
 
@@ -109,16 +110,14 @@ async function presenceOf(customers: CustomersApi, rows: CustomerRow[], callOpts
   await drain(numbers, LOOKUP_CONCURRENCY, async (tn) => {
     let found: { Name?: string | null } | undefined;
     let failed: RowPresence | undefined;
-    for (let attempt = 1; attempt <= LOOKUP_ATTEMPTS; attempt++) {
-      try {
-        found = await customers.getByTaxNumber(tn, callOpts);
-        failed = undefined;
-      } catch (err) {
-        if (!(err instanceof NilveraApiError)) throw err;
-        failed = err.kind === 'notFound' ? 'absent' : { error: err };
-        if (OUTCOME_UNKNOWN.has(err.kind) && attempt < LOOKUP_ATTEMPTS && !callOpts.signal?.aborted) continue;
-      }
-      break;
+    try {
+      found = await retrying(() => customers.getByTaxNumber(tn, callOpts), {
+        retriable: (err) => err instanceof NilveraApiError && OUTCOME_UNKNOWN.has(err.kind) && !callOpts.signal?.aborted,
+        waitMs: (attempt) => (attempt < LOOKUP_ATTEMPTS ? 0 : undefined),
+      });
+    } catch (err) {
+      if (!(err instanceof NilveraApiError)) throw err;
+      failed = err.kind === 'notFound' ? 'absent' : { error: err };
     }
     for (const r of byTaxNumber.get(tn) ?? []) {
       const storedName = found?.Name?.trim();
