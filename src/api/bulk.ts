@@ -8,7 +8,7 @@ import type { RegistryApi } from './areas/registry';
 import type { CustomerDto, GlobalCustomerAliasesResponse, GlobalUserType } from './types';
 import { isAbsentBulkEntry } from './specSilent';
 import { drain } from './pool';
-import { retrying } from './retry';
+import { retrying } from './retrying';
 
 export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
 

@@ -5,7 +5,8 @@ import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, typ
 import { buildQuery, type QueryValue } from './paths';
 import { MAX_ERROR_BODY_BYTES, MAX_JSON_BODY_BYTES, MAX_REGISTRY_ZIP_BYTES, readTextCapped, tooLargeError, type BodyLimits } from './bodyLimits';
 import { fetchWithinOrigin, RedirectRefusedError } from './redirects';
-import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, retrying, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
+import { retrying } from './retrying';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
 export interface FetchResponseLike {

@@ -4,7 +4,7 @@
 // FileLockedError that names the file, so the user is told which program to close instead of seeing
 // EBUSY. Plain Node (no vscode): the API client, the registry index and the commands all use it.
 import * as fs from 'node:fs';
-import { retrying } from '../api/retry';
+import { retrying } from '../api/retrying';
 
 /** The codes Windows (and a few network file systems) give for a file that someone else holds. */
 const LOCK_CODES = new Set(['EBUSY', 'EPERM', 'EACCES']);

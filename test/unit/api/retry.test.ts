@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, retrying } from '../../../src/api/retry';
+import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter } from '../../../src/api/retry';
+import { retrying } from '../../../src/api/retrying';
 import { parseErrorMessages, redactMessages } from '../../../src/api/errors';
 
 test('backoff doubles per attempt within [step/2, step], is capped, and Retry-After wins', () => {
