@@ -42,13 +42,14 @@ export function stepPage<T>(answer: PageAnswer<T>, page: number, seen?: SeenRows
   return { page, rows, read, more: rows.length > 0 && hasPageAfter(read, page, content.length), next: Math.max(read.page, page) + 1 };
 }
 
+/** A guard against a server that never says the list ended (1 000 000 rows at 100 a page). */
+const MAX_PAGES = 10_000;
+
 export interface WalkOptions<T> {
   /** A row's identity: a row an earlier page brought again is left out. */
   keyOf?: (row: T) => unknown;
-  /** Pages asked at once after the first page told the page count (default 1: one after the other). */
+  /** Pages asked at once, through the one pool (pool.ts), after the first page told the page count. */
   concurrency?: number;
-  /** A guard against a server that never says the list ended (default 10 000 pages). */
-  maxPages?: number;
   /** Ends the walk with the signal's AbortError, also in place of a request's own "cancelled" failure. */
   signal?: AbortSignal;
 }
@@ -58,8 +59,7 @@ export interface WalkOptions<T> {
  * page count in the first answer, the pages after it are asked that many at a time; whatever ends
  * the walk (the last page, a failure, the reader stopping) leaves the pages not yet asked unasked.
  */
-export async function* walkPages<T>(ask: (page: number) => Promise<PageAnswer<T>>, options: WalkOptions<T> = {}): AsyncGenerator<PageStep<T>> {
-  const { signal, keyOf, maxPages = 10_000 } = options;
+export async function* walkPages<T>(ask: (page: number) => Promise<PageAnswer<T>>, { keyOf, concurrency = 1, signal }: WalkOptions<T> = {}): AsyncGenerator<PageStep<T>> {
   const seen = keyOf ? { keys: new Set<unknown>(), keyOf } : undefined;
   const fetch = async (page: number): Promise<PageAnswer<T>> => {
     signal?.throwIfAborted();
@@ -72,34 +72,22 @@ export async function* walkPages<T>(ask: (page: number) => Promise<PageAnswer<T>
   };
   let step = stepPage(await fetch(1), 1, seen);
   yield step;
-  const totalPages = Math.min(step.read.totalPages ?? 0, maxPages);
-  if ((options.concurrency ?? 1) > 1 && totalPages > 1 && step.more) {
-    const queue = Array.from({ length: totalPages - 1 }, (_, i) => i + 2);
-    const answers = new Map<number, Promise<PageAnswer<T>>>();
-    const arrived = new Map<number, (answer: Promise<PageAnswer<T>>) => void>();
-    for (const page of queue) {
-      const answer = new Promise<PageAnswer<T>>((resolve) => arrived.set(page, resolve));
-      answer.catch(() => undefined); // a failure is thrown where the page is read, if it is read
-      answers.set(page, answer);
-    }
-    void drain(queue, options.concurrency ?? 1, async (page) => {
+  const queue = Array.from({ length: Math.min(step.read.totalPages ?? 0, MAX_PAGES) - 1 }, (_, i) => i + 2);
+  if (concurrency > 1 && queue.length > 0 && step.more) {
+    const arrived: Array<(answer: Promise<PageAnswer<T>>) => void> = [];
+    const answers = queue.map((page) => new Promise<PageAnswer<T>>((resolve) => (arrived[page] = resolve)));
+    for (const answer of answers) answer.catch(() => undefined); // thrown where its page is read
+    void drain(queue, concurrency, async (page) => {
       const answer = fetch(page);
-      arrived.get(page)?.(answer);
+      arrived[page](answer);
       await answer.catch(() => undefined);
     });
     try {
-      for (const [page, answer] of answers) {
-        step = stepPage(await answer, page, seen);
-        yield step;
-        if (!step.more) return;
-      }
+      for (let i = 0; i < answers.length && step.more; i++) yield (step = stepPage(await answers[i], i + 2, seen));
     } finally {
       queue.length = 0;
     }
     return;
   }
-  while (step.more && step.next <= maxPages) {
-    step = stepPage(await fetch(step.next), step.next, seen);
-    yield step;
-  }
+  while (step.more && step.next <= MAX_PAGES) yield (step = stepPage(await fetch(step.next), step.next, seen));
 }
