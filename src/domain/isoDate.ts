@@ -1,7 +1,6 @@
 // Whether a server's string is a real ISO 8601 date (and time): the shape as a whole and a calendar
 // that exists. Strict on purpose: a string that only starts like a date may go on with a record's
 // words, and is then shown as "not a date", never echoed. Pure, no imports (the status bar loads it).
-// And the one way a date is shown (localeDate; src/shell/displayFormat.ts gives it the display language).
 
 /** Date-time: seconds, fraction and offset (or Z) optional, nothing before or after. */
 const ISO_DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d{1,9})?)?(?:Z|[+-](\d\d):(\d\d))?$/;
@@ -25,20 +24,4 @@ export function isIsoDateTime(text: string): boolean {
 export function isIsoDay(text: string): boolean {
   const m = ISO_DAY.exec(text);
   return m ? dayExists(m[1], m[2], m[3]) : isIsoDateTime(text);
-}
-
-/**
- * A date in `locale`'s medium form ("Jan 2, 2026" / "2 Oca 2026"): a server's ISO date or date-time as
- * the calendar date it names (`2026-01-02T00:00:00.000+03:00` is 2 January wherever this runs), a
- * moment (a Date or epoch milliseconds) as the local date; '' for none, other text as it is.
- */
-export function localeDate(value: string | number | Date | null | undefined, locale: string): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') {
-    if (!isIsoDay(value)) return value;
-    const [year, month, day] = value.slice(0, 10).split('-').map(Number);
-    return new Date(Date.UTC(year, month - 1, day)).toLocaleDateString(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-  }
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleDateString(locale, { dateStyle: 'medium' });
 }

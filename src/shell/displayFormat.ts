@@ -3,7 +3,7 @@
 // shows "1.234.567 mükellef" and "26.11.2026 15:13", and an English one on a Turkish Windows does not.
 // Every message that shows such a value formats it here.
 import * as vscode from 'vscode';
-import { localeDate } from '../domain/isoDate';
+import { localeDate } from '../domain/localeDate';
 
 /** The display language as a BCP 47 tag Intl accepts ('en' when VS Code reports none). */
 export function displayLocale(): string {

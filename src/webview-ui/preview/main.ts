@@ -10,7 +10,7 @@ import { externalReferences, likelyCauses, type DesignCause } from '../../previe
 import { framePolicy, frameSandbox } from '../../preview/page';
 import type { HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
 import type { PartyRole } from '../../domain/ubl/documentTypes';
-import { localeDate } from '../../domain/isoDate';
+import { localeDate } from '../../domain/localeDate';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
 

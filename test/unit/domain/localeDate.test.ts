@@ -1,9 +1,9 @@
-// The one way a date is shown (src/domain/isoDate.ts, localeDate; the extension gives it VS Code's
+// The one way a date is shown (src/domain/localeDate.ts; the extension gives it VS Code's
 // display language): the medium form of the language, the calendar day a server wrote whatever its
 // offset and this machine's time zone, and no guess at text that is not a date.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { localeDate } from '../../../src/domain/isoDate';
+import { localeDate } from '../../../src/domain/localeDate';
 
 // West of UTC, where reading `…T00:00:00.000+03:00` as a moment would give the day before.
 process.env.TZ = 'America/Los_Angeles';
