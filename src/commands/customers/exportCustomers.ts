@@ -7,13 +7,12 @@ import * as vscode from 'vscode';
 import { walkPages } from '../../api/paging';
 import type { CustomerResponse } from '../../api/types';
 import { CUSTOMER_FIELDS, exportCustomersCsv, type CustomerRecord } from '../../domain/customerImport';
-import { saveUserFile, spreadsheetFormatOf, spreadsheetSaveChoice } from '../../files/userFiles';
+import { saveUserFile, spreadsheetFormatOf } from '../../files/userFiles';
 import { exportCustomersXlsx } from '../../domain/xlsxCustomers';
 import { exportedCustomersMessage } from '../../shell/counted';
-import { prompts } from '../../shell/prompts';
 import { required, type TreeCommandContext } from '../treeCommandContext';
 import { exportDialect } from '../../shell/exportDialect';
-import { fileWriteError, reportSavedFile } from '../../shell/fileMessages';
+import { askSpreadsheetTarget, fileWriteError, reportSavedFile } from '../../shell/fileMessages';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 const EXPORT_PAGE_SIZE = 100;
@@ -33,15 +32,7 @@ export interface ExportSummary {
 
 export async function exportCustomers(ctx: TreeCommandContext): Promise<ExportSummary | undefined> {
   const root = ctx.trees.customers.root;
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const choice = spreadsheetSaveChoice(vscode.env.language, 'customers', { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });
-  const target = required(
-    await prompts.saveDialog({
-      title: vscode.l10n.t('Export Customers'),
-      filters: choice.filters,
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, choice.defaultName) } : {}),
-    }),
-  ).fsPath;
+  const target = required(await askSpreadsheetTarget('customers', vscode.l10n.t('Export Customers')));
   const format = spreadsheetFormatOf(target);
   const dialect = exportDialect();
   const client = await ctx.client();
