@@ -3,9 +3,8 @@
 // at a time. A document edited while its previous text waits is validated once, at its latest text:
 // the waiting request is answered `undefined` (superseded) and never sent. Plain Node, no vscode.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { findPackageFile } from '../files/packageFile';
 import type { Worker } from 'node:worker_threads';
 import type { GibEngine, GibValidation } from './engine';
 import { engineFrom } from './engineSource';
@@ -14,14 +13,7 @@ import type { FromGibWorker, GibWorkerSource, ToGibWorker } from './workerProtoc
 export const GIB_WORKER_FILE = 'gibWorker.js';
 
 export function findGibWorkerFile(): string | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const beside = path.join(here, GIB_WORKER_FILE);
-  if (fs.existsSync(beside)) return beside;
-  for (let dir = here; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'dist', GIB_WORKER_FILE);
-    if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
+  return findPackageFile(import.meta.url, GIB_WORKER_FILE, path.join('dist', GIB_WORKER_FILE));
 }
 
 export interface GibRulesInfo {
