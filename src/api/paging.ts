@@ -1,10 +1,12 @@
-// The one walk through a paged list (GET …?Page=&PageSize=, pages from 1). The server's own Page,
-// PageSize and totals decide what comes next, never the ones asked for: it may cap or ignore PageSize,
-// send its last page again past the end, or leave the totals out (specSilent.ts, readPaging). The
-// customers view takes one step per "Load more" (stepPage); the export, the reconciliation and the
-// customer look-up by ID walk the whole list (walkPages).
+// The one walk through a paged list (GET …?Page=&PageSize=, pages from 1): the customers view takes
+// one step per "Load more" (stepPage); the export, the reconciliation and the customer look-up by ID
+// walk the whole list (walkPages).
+// Assumption (spec-silent: behaviour points pageSizeLimit, nullableFields, pageBeyondEnd): the server
+// may cap or ignore the PageSize asked for, send a page other than the one asked (the last one again
+// past the end), and leave TotalCount/TotalPages null, missing or negative. So the answer's own Page,
+// PageSize and totals decide what comes next, never the request's; without a usable total the walk
+// goes on until a page comes back short, empty, not the one asked, or with nothing new.
 import { drain } from './pool';
-import { hasPageAfter, readPaging, type PagingRead } from './specSilent';
 import type { Pagination } from './types';
 
 type PageAnswer<T> = Partial<Pagination<T>> | null | undefined;
@@ -14,8 +16,11 @@ export interface PageStep<T> {
   page: number;
   /** Its rows, less those an earlier page of the walk brought. */
   rows: T[];
-  read: PagingRead;
-  /** Whether a page after this one may exist. A page that brought no new row ends the list too. */
+  /** The total the server gave (TotalCount), or null. */
+  totalCount: number | null;
+  /** Known from TotalPages or TotalCount; null when neither is usable. */
+  totalPages: number | null;
+  /** Whether a page after this one may exist. */
   more: boolean;
   /** The page to ask for next (the server may have sent another one than asked). */
   next: number;
@@ -26,6 +31,8 @@ export interface SeenRows<T> {
   keys: Set<unknown>;
   keyOf(row: T): unknown;
 }
+
+const count = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
 
 /** One page's answer as the walk reads it; with `seen`, rows seen before are left out (and remembered). */
 export function stepPage<T>(answer: PageAnswer<T>, page: number, seen?: SeenRows<T>): PageStep<T> {
@@ -38,8 +45,14 @@ export function stepPage<T>(answer: PageAnswer<T>, page: number, seen?: SeenRows
         return fresh;
       })
     : content;
-  const read = readPaging(answer, page, 0);
-  return { page, rows, read, more: rows.length > 0 && hasPageAfter(read, page, content.length), next: Math.max(read.page, page) + 1 };
+  const sent = count(answer?.Page) || page;
+  const pageSize = count(answer?.PageSize) || Math.max(content.length, 1);
+  const totalCount = count(answer?.TotalCount);
+  const totalPages = count(answer?.TotalPages) ?? (totalCount === null ? null : Math.ceil(totalCount / pageSize));
+  // A page that sent nothing, nothing new, or not the one asked (the server went back to its last
+  // page) ends the list; else the server's totals, or without them a full page, say more may come.
+  const more = rows.length > 0 && sent >= page && (totalPages !== null ? sent < totalPages : content.length >= pageSize);
+  return { page, rows, totalCount, totalPages, more, next: Math.max(sent, page) + 1 };
 }
 
 /** A guard against a server that never says the list ended (1 000 000 rows at 100 a page). */
@@ -72,7 +85,7 @@ export async function* walkPages<T>(ask: (page: number) => Promise<PageAnswer<T>
   };
   let step = stepPage(await fetch(1), 1, seen);
   yield step;
-  const queue = Array.from({ length: Math.min(step.read.totalPages ?? 0, MAX_PAGES) - 1 }, (_, i) => i + 2);
+  const queue = Array.from({ length: Math.min(step.totalPages ?? 0, MAX_PAGES) - 1 }, (_, i) => i + 2);
   if (concurrency > 1 && queue.length > 0 && step.more) {
     const arrived: Array<(answer: Promise<PageAnswer<T>>) => void> = [];
     const answers = queue.map((page) => new Promise<PageAnswer<T>>((resolve) => (arrived[page] = resolve)));

@@ -78,7 +78,7 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
   const walk = walkPages(classified, { keyOf: (row) => row.customerId, concurrency: Math.max(1, options.concurrency ?? 6), signal });
   for await (const step of walk) {
     rows.push(...step.rows);
-    total = Math.max(total, step.read.totalCount ?? 0, rows.length);
+    total = Math.max(total, step.totalCount ?? 0, rows.length);
     options.onProgress?.(rows.length, total);
   }
   return {

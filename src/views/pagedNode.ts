@@ -100,7 +100,7 @@ export abstract class PagedNode<T> extends ParentNode {
     const nodes = Array.isArray(page?.Content) ? page.Content.map((r) => this.toNode(r)) : [];
     const step = stepPage({ ...page, Content: nodes }, pageNumber, { keys: this.seen, keyOf: (node) => node.id });
     this.rows.push(...step.rows);
-    this.total = step.read.totalCount;
+    this.total = step.totalCount;
     this.hasMore = step.more;
     this.nextPage = step.next;
     this.onPage(page);

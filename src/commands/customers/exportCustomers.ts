@@ -41,11 +41,11 @@ export async function exportCustomers(ctx: TreeCommandContext): Promise<ExportSu
     /** Every page of the current filter, as the server pages it. */
     async function* pages(): AsyncGenerator<Partial<CustomerRecord>[]> {
       const ask = (page: number) => client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal });
-      for await (const { page, rows, read, more } of walkPages(ask, { keyOf: (c) => c.ID })) {
+      for await (const { page, rows, totalCount, totalPages, more } of walkPages(ask, { keyOf: (c) => c.ID })) {
         yield rows.map(exportRecord);
         written += rows.length;
-        const totalPages = read.totalPages ?? page + (more ? 1 : 0);
-        progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
+        const pageCount = totalPages ?? page + (more ? 1 : 0);
+        progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, totalCount ?? written), increment: 100 / Math.max(1, pageCount) });
       }
     }
     try {

@@ -106,7 +106,7 @@ describe('walkPages over the customer list', () => {
   });
 });
 
-test('stepPage: the server\'s own page number says what comes next; rows seen before are left out, and a page of nothing new ends the list', () => {
+test('stepPage: the server\'s own page number says what comes next; rows seen before are left out; a page of nothing new, or not the one asked, ends the list', () => {
   const seen = { keys: new Set<unknown>(), keyOf: (row: { ID: number }) => row.ID };
   const first = stepPage({ Page: 1, PageSize: 2, TotalCount: null, TotalPages: null, Content: [{ ID: 1 }, { ID: 1 }] }, 1, seen);
   assert.deepEqual(first.rows, [{ ID: 1 }]);
@@ -120,4 +120,6 @@ test('stepPage: the server\'s own page number says what comes next; rows seen be
   // Without `seen` nothing is left out; the totals end the list on their last page.
   const last = stepPage({ Page: 2, PageSize: 2, TotalCount: 4, TotalPages: 2, Content: [{ ID: 5 }, { ID: 6 }] }, 2);
   assert.deepEqual([last.rows.length, last.more, last.next], [2, false, 3]);
+  // Asked page 3, the server sent its last page (2) again, full and without totals: the list has ended.
+  assert.equal(stepPage({ Page: 2, PageSize: 2, Content: [{ ID: 5 }, { ID: 6 }] }, 3).more, false);
 });
