@@ -7,6 +7,8 @@ import type { CustomersApi } from './areas/customers';
 import type { RegistryApi } from './areas/registry';
 import type { CustomerDto, GlobalCustomerAliasesResponse, GlobalUserType } from './types';
 import { isAbsentBulkEntry } from './specSilent';
+import { drain } from './pool';
+import { retrying } from './retrying';
 
 export type BulkRegistry = Pick<RegistryApi, 'infoBulk'>;
 
@@ -17,25 +19,6 @@ export interface BulkOptions extends CallOptions {
   concurrency?: number;
   /** Called after each request with the number of items settled so far. */
   onProgress?: (settled: number, total: number) => void;
-}
-
-/**
- * A work queue drained by `concurrency` workers. A worker may push follow-up work (customer
- * batches split after a 422), which the other workers pick up too.
- */
-async function drain<T>(queue: T[], concurrency: number, work: (item: T, queue: T[]) => Promise<void>): Promise<void> {
-  let active = 0;
-  await new Promise<void>((resolve, reject) => {
-    const next = (): void => {
-      if (queue.length === 0 && active === 0) return resolve();
-      for (; active < concurrency && queue.length > 0; active++) work(queue.shift() as T, queue).then(settled, reject);
-    };
-    const settled = (): void => {
-      active--;
-      next();
-    };
-    next();
-  });
 }
 
 function chunk<T>(items: T[], size: number): T[][] {
@@ -127,16 +110,14 @@ async function presenceOf(customers: CustomersApi, rows: CustomerRow[], callOpts
   await drain(numbers, LOOKUP_CONCURRENCY, async (tn) => {
     let found: { Name?: string | null } | undefined;
     let failed: RowPresence | undefined;
-    for (let attempt = 1; attempt <= LOOKUP_ATTEMPTS; attempt++) {
-      try {
-        found = await customers.getByTaxNumber(tn, callOpts);
-        failed = undefined;
-      } catch (err) {
-        if (!(err instanceof NilveraApiError)) throw err;
-        failed = err.kind === 'notFound' ? 'absent' : { error: err };
-        if (OUTCOME_UNKNOWN.has(err.kind) && attempt < LOOKUP_ATTEMPTS && !callOpts.signal?.aborted) continue;
-      }
-      break;
+    try {
+      found = await retrying(() => customers.getByTaxNumber(tn, callOpts), {
+        retriable: (err) => err instanceof NilveraApiError && OUTCOME_UNKNOWN.has(err.kind) && !callOpts.signal?.aborted,
+        waitMs: (attempt) => (attempt < LOOKUP_ATTEMPTS ? 0 : undefined),
+      });
+    } catch (err) {
+      if (!(err instanceof NilveraApiError)) throw err;
+      failed = err.kind === 'notFound' ? 'absent' : { error: err };
     }
     for (const r of byTaxNumber.get(tn) ?? []) {
       const storedName = found?.Name?.trim();

@@ -1,12 +1,12 @@
 // The HTTP layer: auth header, time limits, cancellation, retries, error mapping, logging.
 // node-fetch is loaded on the first request (the build turns the dynamic import into a lazy require).
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
 import { buildQuery, type QueryValue } from './paths';
 import { MAX_ERROR_BODY_BYTES, MAX_JSON_BODY_BYTES, MAX_REGISTRY_ZIP_BYTES, readTextCapped, tooLargeError, type BodyLimits } from './bodyLimits';
 import { fetchWithinOrigin, RedirectRefusedError } from './redirects';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
+import { retrying } from './retrying';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
 export interface FetchResponseLike {
@@ -339,33 +339,35 @@ export class HttpTransport {
         init.headers['Content-Type'] = 'application/json';
       }
       const maxAttempts = 1 + (isIdempotent(spec.method) || spec.readOnly ? Math.max(0, this.retry.retries) : 0);
-      for (let attempt = 1; ; attempt++) {
-        const started = this.options.logger ? performance.now() : 0;
-        const result = await this.attempt(fetchFn, url, spec, init, scope);
-        this.log(spec, attempt, started, result);
-        let error: NilveraApiError;
-        if (result.response) {
+      const outcome = await retrying(
+        async (attempt) => {
+          const started = this.options.logger ? performance.now() : 0;
+          const result = await this.attempt(fetchFn, url, spec, init, scope);
+          this.log(spec, attempt, started, result);
+          if (!result.response) throw result.error;
           try {
-            return await onSuccess(result.response, scope);
+            return { value: await onSuccess(result.response, scope) };
           } catch (err) {
             // A body that broke off (reset, truncated) is a network failure like any other, and
             // retriable when re-reading is harmless; a body handed to a consumer is not re-read.
-            if (!(retryBrokenBody && err instanceof NilveraApiError && err.kind === 'network')) throw err;
-            error = err;
+            if (retryBrokenBody && err instanceof NilveraApiError && err.kind === 'network') throw err;
+            return { thrown: err };
           }
-        } else {
-          error = result.error;
-        }
-        if (attempt >= maxAttempts || !isRetriable(error.kind, error.status)) throw error;
-        const wait = backoffDelay(this.retry, attempt, error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : undefined);
-        // Waiting past the call's deadline would only end in a timeout: report the real failure.
-        if (Date.now() + wait >= scope.deadline) throw error;
-        try {
-          await sleep(wait, undefined, { signal: scope.signal });
-        } catch {
-          throw scope.abortError(spec.operation);
-        }
-      }
+        },
+        {
+          retriable: (error) => error instanceof NilveraApiError && isRetriable(error.kind, error.status),
+          waitMs: (attempt, error) => {
+            const retryAfter = (error as NilveraApiError).retryAfterSeconds;
+            const wait = backoffDelay(this.retry, attempt, retryAfter !== undefined ? retryAfter * 1000 : undefined);
+            // Waiting past the call's deadline would only end in a timeout: report the real failure.
+            return attempt >= maxAttempts || Date.now() + wait >= scope.deadline ? undefined : wait;
+          },
+          signal: scope.signal,
+          aborted: () => scope.abortError(spec.operation),
+        },
+      );
+      if ('thrown' in outcome) throw outcome.thrown;
+      return outcome.value;
     } catch (err) {
       throw markOutcomeUnknown(spec, err);
     } finally {

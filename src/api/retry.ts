@@ -1,4 +1,5 @@
-// Retry policy: which failures are retried, and how long to wait before the next attempt.
+// The HTTP layer's retry policy: which failures are retried, and how long to wait before the next
+// attempt (the loop itself is retrying.ts).
 
 import type { ApiErrorKind } from './errors';
 

@@ -5,7 +5,7 @@
 
 import { NilveraApiError } from './errors';
 import type { CallOptions, HttpTransport, RequestSpec } from './http';
-import type { GlobalCustomerAliasesResponse, Pagination } from './types';
+import type { GlobalCustomerAliasesResponse } from './types';
 
 // ---- Behaviour points registryLookupMissing, recordLookupMissing, bulkLookupMissing: what "not registered" / "not found" looks like ---
 
@@ -105,49 +105,7 @@ export async function requireTrue(http: HttpTransport, spec: RequestSpec, opts?:
   return true;
 }
 
-// ---- Behaviour points pageSizeLimit and nullableFields: paging numbers the server answered ------
-
-export interface PagingRead {
-  /** The page the server says it sent (the asked one when it does not say). */
-  page: number;
-  /** The page size it used, or the number of rows it sent when it does not say. */
-  pageSize: number;
-  totalCount: number | null;
-  /** Known from TotalPages or TotalCount; null when neither is usable (missing or negative). */
-  totalPages: number | null;
-}
-
-function nonNegativeInt(v: unknown): number | null {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null;
-}
-
-/**
- * Assumption (spec-silent): the server may cap or ignore the PageSize asked for, send a page other
- * than the one asked (the last one again past the end), and leave TotalCount/TotalPages null,
- * missing or negative. So the answer's own Page and PageSize count, never the request's; a total
- * that is not a non-negative number is unknown, and the caller goes on until a page comes back
- * short, empty, or repeated.
- */
-export function readPaging(answer: Partial<Pagination<unknown>> | null | undefined, askedPage: number, askedPageSize: number): PagingRead {
-  const rows = Array.isArray(answer?.Content) ? answer.Content.length : 0;
-  const page = nonNegativeInt(answer?.Page) || askedPage;
-  const pageSize = nonNegativeInt(answer?.PageSize) || Math.max(rows, 1) || askedPageSize;
-  const totalCount = nonNegativeInt(answer?.TotalCount);
-  let totalPages = nonNegativeInt(answer?.TotalPages);
-  if (totalPages === null && totalCount !== null) totalPages = Math.ceil(totalCount / pageSize);
-  return { page, pageSize, totalCount, totalPages };
-}
-
-/**
- * Whether a page after this one may exist: the server's own totals when it gave them; otherwise a
- * full page suggests more. A page that is not the one asked (the server went back to its last page)
- * or that sent nothing ends the list.
- */
-export function hasPageAfter(read: PagingRead, askedPage: number, rows: number): boolean {
-  if (rows === 0 || read.page < askedPage) return false;
-  if (read.totalPages !== null) return read.page < read.totalPages;
-  return rows >= read.pageSize;
-}
+// ---- Behaviour points pageSizeLimit, nullableFields and pageBeyondEnd: paging (see paging.ts) ----
 
 // ---- Behaviour point sortColumns: sort columns --------------------------------------------------
 

@@ -11,13 +11,13 @@ import { prompts } from '../shell/prompts';
 import { switchMailingChannel } from '../shell/mailingSwitch';
 import { MailingNode } from '../views/records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from '../views/records/recordNodes';
-import { confirmDelete, fileArgOrPick, required, type CommandContext } from './commandContext';
+import { confirmDelete, fileArgOrPick, required, type TreeCommandContext } from './treeCommandContext';
 import { showRecord } from './recordDocument';
 
 /** The server is assumed to refuse more than this (as the sandbox does); checked here to spare the upload. */
 const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
-export function registerRecordCommands(ctx: CommandContext): vscode.Disposable[] {
+export function registerRecordCommands(ctx: TreeCommandContext): vscode.Disposable[] {
   return [
     registerCommand(TreeCommands.documentsRefresh, () => ctx.trees.documents.refresh()),
     registerCommand(TreeCommands.documentsAdd, (file) => addDocument(ctx, file)),
@@ -56,7 +56,7 @@ async function documentCommandFor(file: string): Promise<CreateCompanyDocumentCo
   return { Name: path.basename(file), FileType: path.extname(file).replace(/^\./, '').toLowerCase(), Base64String: content.toString('base64') };
 }
 
-async function addDocument(ctx: CommandContext, fileArg?: unknown): Promise<void> {
+async function addDocument(ctx: TreeCommandContext, fileArg?: unknown): Promise<void> {
   const file = await fileArgOrPick(fileArg, { title: vscode.l10n.t('Add Company Document'), openLabel: vscode.l10n.t('Add') });
   const command = await documentCommandFor(file);
   // 409 (same name) and 422 (empty, bad or too large) reach the wrapper, which shows the server's message.
@@ -65,20 +65,20 @@ async function addDocument(ctx: CommandContext, fileArg?: unknown): Promise<void
   void prompts.message('info', vscode.l10n.t('Document "{0}" added.', command.Name));
 }
 
-async function deleteDocument(ctx: CommandContext, node: unknown): Promise<void> {
+async function deleteDocument(ctx: TreeCommandContext, node: unknown): Promise<void> {
   if (!(node instanceof DocumentNode)) throw new vscode.CancellationError();
   const question = vscode.l10n.t('Delete document "{0}"?', node.document.Name ?? '');
   const detail = vscode.l10n.t('This cannot be undone: the API cannot restore a deleted document. Add the file again to get it back.');
   await confirmDelete(ctx, 'documents', question, detail, async () => (await ctx.client()).documents.delete(node.document.ID));
 }
 
-async function showCertificateDetails(ctx: CommandContext, node: unknown): Promise<void> {
+async function showCertificateDetails(ctx: TreeCommandContext, node: unknown): Promise<void> {
   if (!(node instanceof CertificateNode) || !node.certificate.SerialNo) throw new vscode.CancellationError();
   const { Password: _password, ...shown } = await (await ctx.client()).certificates.get(node.certificate.SerialNo);
   await showRecord(shown, shown.SerialNo ?? node.certificate.SerialNo);
 }
 
-async function deleteCertificate(ctx: CommandContext, node: unknown): Promise<void> {
+async function deleteCertificate(ctx: TreeCommandContext, node: unknown): Promise<void> {
   if (!(node instanceof CertificateNode)) throw new vscode.CancellationError();
   const question = vscode.l10n.t('Delete certificate {0}?', node.certificate.SerialNo ?? '');
   const detail = vscode.l10n.t('This cannot be undone: the API cannot restore a deleted certificate; you would add it again with its password.');
@@ -86,7 +86,7 @@ async function deleteCertificate(ctx: CommandContext, node: unknown): Promise<vo
 }
 
 /** One of the 21 CompanyIdentificationType values and a value. */
-async function addIdentification(ctx: CommandContext): Promise<void> {
+async function addIdentification(ctx: TreeCommandContext): Promise<void> {
   const items = COMPANY_IDENTIFICATION_TYPES.map((t) => ({ label: t, type: t as CompanyIdentificationType }));
   const picked = required(await prompts.quickPick(items, { title: vscode.l10n.t('Add Identification (1/2)'), placeHolder: vscode.l10n.t('Identification type') }));
   const value = required(
@@ -101,7 +101,7 @@ async function addIdentification(ctx: CommandContext): Promise<void> {
   ctx.trees.dataChanged('identifications');
 }
 
-async function deleteIdentification(ctx: CommandContext, node: unknown): Promise<void> {
+async function deleteIdentification(ctx: TreeCommandContext, node: unknown): Promise<void> {
   if (!(node instanceof IdentificationNode)) throw new vscode.CancellationError();
   const i = node.identification;
   const question = vscode.l10n.t('Delete identification {0}: {1}?', i.Name ?? '', i.Value ?? '');
@@ -114,7 +114,7 @@ async function deleteIdentification(ctx: CommandContext, node: unknown): Promise
  * the other state). Turning one off on the live (Production) account asks first, in a modal dialog:
  * invoices would stop reaching customers that way.
  */
-async function toggleMailing(ctx: CommandContext, node: unknown, wanted?: unknown): Promise<void> {
+async function toggleMailing(ctx: TreeCommandContext, node: unknown, wanted?: unknown): Promise<void> {
   if (!(node instanceof MailingNode) || !node.toggleable) throw new vscode.CancellationError();
   const next = typeof wanted === 'boolean' ? wanted : !node.setting.IsActive;
   if (next === node.setting.IsActive) return;

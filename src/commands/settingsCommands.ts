@@ -14,8 +14,8 @@ import { UserFacingError } from '../shell/errorMessages';
 import { switchMailingChannel, type MailingChannel } from '../shell/mailingSwitch';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { trustedArgs } from '../shell/testSeams';
-import { required } from './commandContext';
-import type { PaletteContext } from './registry/commandContext';
+import { required } from './treeCommandContext';
+import type { PaletteContext } from './registry/paletteContext';
 
 // Each changes the account: it acts only on our own arguments (the studio's upload) or the tests'
 // scripted ones; another extension's arguments are dropped and the command asks (src/shell/testSeams.ts).

@@ -360,30 +360,31 @@ export function rejectedFileName(sourcePath: string): string {
 }
 
 /**
- * The rejected rows as CSV: the source header plus a Reason column (or the source's own Reason column,
- * refreshed), same delimiter and BOM as the source, so the user can fix rows and import the file again.
- * `formatReason` lets the extension put localized text in the Reason cells.
+ * The rejected rows as a table, for the CSV and the workbook alike: the source's header plus a Reason
+ * column (or the source's own Reason column, refreshed), so the user can fix rows and import the file
+ * again. `formatReason` lets the extension put localized text in the Reason cells.
  */
-export function writeRejectedCsv(
-  result: CustomerImportResult,
-  formatReason: (reason: ImportIssue) => string = (r) => r.message,
-): string {
+export function rejectedTable(result: CustomerImportResult, formatReason: (reason: ImportIssue) => string = (r) => r.message): { header: string[]; rows: string[][] } {
   const header = result.header ?? [];
   const reasonIndex = header.findIndex((h) => REASON_HEADERS.has(h));
   const width = reasonIndex >= 0 ? header.length : header.length + 1;
-  const at = reasonIndex >= 0 ? reasonIndex : header.length;
+  const rows = result.rejected.map((r) => {
+    const cells = (r.cells ?? []).slice(0, width);
+    while (cells.length < width) cells.push('');
+    cells[reasonIndex >= 0 ? reasonIndex : header.length] = r.reasons.map(formatReason).join(' | ');
+    return cells;
+  });
+  return { header: reasonIndex >= 0 ? header : [...header, REASON_HEADER], rows };
+}
+
+/** The rejected rows as CSV (rejectedTable), with the source's delimiter and BOM. */
+export function writeRejectedCsv(result: CustomerImportResult, formatReason?: (reason: ImportIssue) => string): string {
+  const { header, rows } = rejectedTable(result, formatReason);
   // The rejected file is UTF-8: a BOM tells Excel so when the source was in another encoding.
   const bom = (result.hasBom ?? false) || (result.encoding !== undefined && result.encoding !== 'utf-8');
   const w = new CsvWriter({ delimiter: result.delimiter ?? ',', bom });
   // The cells and the reasons (a server's text goes in verbatim) never run as formulas in Excel.
-  let out = w.row(guardRow(reasonIndex >= 0 ? header : [...header, REASON_HEADER]));
-  for (const r of result.rejected) {
-    const cells = (r.cells ?? []).slice(0, width);
-    while (cells.length < width) cells.push('');
-    cells[at] = r.reasons.map(formatReason).join(' | ');
-    out += w.row(guardRow(cells));
-  }
-  return out;
+  return [header, ...rows].map((cells) => w.row(guardRow(cells))).join('');
 }
 
 /** The parts of the bulk-create report (src/api/bulk.ts) this needs; indexes point into `sent`. */

@@ -11,7 +11,7 @@ import {
   fieldForHeader,
   importCustomerTable,
   mapCustomerColumns,
-  REASON_HEADER,
+  rejectedTable,
   REASON_HEADERS,
   restoredLeadingZero,
   type CustomerImportResult,
@@ -124,20 +124,7 @@ export function exportCustomersXlsx(customers: Iterable<Partial<CustomerRecord>>
   return writeWorkbook([{ name: options.sheetName ?? (tr ? 'Müşteriler' : CUSTOMER_SHEET_NAME), header: CUSTOMER_FIELDS.map((f) => (tr ? CUSTOMER_HEADER_ALIASES[f][0] : f)), rows: rows() }]);
 }
 
-/**
- * The rejected rows of an import as a workbook: the source's header plus a Reason column (or its own
- * Reason column, refreshed), every cell text, so the user can fix rows and import the file again.
- */
-export function writeRejectedXlsx(result: CustomerImportResult, formatReason: (reason: ImportIssue) => string = (r) => r.message, sheetName = 'Rejected'): Promise<Uint8Array> {
-  const header = result.header ?? [];
-  const reasonIndex = header.findIndex((h) => REASON_HEADERS.has(h));
-  const width = reasonIndex >= 0 ? header.length : header.length + 1;
-  const at = reasonIndex >= 0 ? reasonIndex : header.length;
-  const rows = result.rejected.map((r) => {
-    const cells = (r.cells ?? []).slice(0, width);
-    while (cells.length < width) cells.push('');
-    cells[at] = r.reasons.map(formatReason).join(' | ');
-    return cells;
-  });
-  return writeWorkbook([{ name: sheetName, header: reasonIndex >= 0 ? header : [...header, REASON_HEADER], rows }]);
+/** The rejected rows of an import (rejectedTable) as a workbook, every cell text. */
+export function writeRejectedXlsx(result: CustomerImportResult, formatReason?: (reason: ImportIssue) => string, sheetName = 'Rejected'): Promise<Uint8Array> {
+  return writeWorkbook([{ name: sheetName, ...rejectedTable(result, formatReason) }]);
 }

@@ -4,7 +4,7 @@
 // FileLockedError that names the file, so the user is told which program to close instead of seeing
 // EBUSY. Plain Node (no vscode): the API client, the registry index and the commands all use it.
 import * as fs from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { retrying } from '../api/retrying';
 
 /** The codes Windows (and a few network file systems) give for a file that someone else holds. */
 const LOCK_CODES = new Set(['EBUSY', 'EPERM', 'EACCES']);
@@ -47,20 +47,17 @@ export function setLockRetryDefault(totalMs: number): () => void {
  * Runs `operation` on `path`, again after 20, 40, 80 … (at most 500) ms while it fails with a lock
  * code, until `totalMs` has passed; then throws FileLockedError for `path`. Other errors pass at once.
  */
-export async function retryWhileLocked<T>(path: string, operation: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export function retryWhileLocked<T>(path: string, operation: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const deadline = Date.now() + (options.totalMs ?? defaultTotalMs);
-  for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
-    try {
-      return await operation();
-    } catch (error) {
-      if (!isLockError(error)) throw error;
+  return retrying(operation, {
+    retriable: isLockError,
+    waitMs: (attempt) => {
       const left = deadline - Date.now();
-      if (left <= 0) throw new FileLockedError(path, (error as NodeJS.ErrnoException).code as string, { cause: error });
-      await sleep(Math.min(delay, left), undefined, { signal: options.signal }).catch(() => {
-        throw options.signal?.reason;
-      });
-    }
-  }
+      return left > 0 ? Math.min(20 * 2 ** (attempt - 1), 500, left) : undefined;
+    },
+    givenUp: (error) => new FileLockedError(path, (error as NodeJS.ErrnoException).code as string, { cause: error }),
+    signal: options.signal,
+  });
 }
 
 export function renameRetrying(from: string, to: string, options?: RetryOptions): Promise<void> {

@@ -5,9 +5,8 @@
 // It imports no engine module (types only): the extension's bundles stay without fontoxpath and
 // slimdom, which ship once, inside dist/gibWorker.js (test/unit/project/bundles.test.ts).
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { findPackageFile } from '../files/packageFile';
 import type { Worker } from 'node:worker_threads';
 import type { GibEngine, GibValidation } from './engine';
 import type { FromGibWorker, GibWorkerSource, ToGibWorker } from './workerProtocol';
@@ -15,14 +14,7 @@ import type { FromGibWorker, GibWorkerSource, ToGibWorker } from './workerProtoc
 export const GIB_WORKER_FILE = 'gibWorker.js';
 
 export function findGibWorkerFile(): string | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const beside = path.join(here, GIB_WORKER_FILE);
-  if (fs.existsSync(beside)) return beside;
-  for (let dir = here; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'dist', GIB_WORKER_FILE);
-    if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
+  return findPackageFile(import.meta.url, GIB_WORKER_FILE, path.join('dist', GIB_WORKER_FILE));
 }
 
 export interface GibRulesInfo {

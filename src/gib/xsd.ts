@@ -4,9 +4,9 @@
 // imports (../common/*.xsd) are served from memory through libxml2's input callbacks, never from
 // disk. Plain Node, no vscode.
 
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { findPackageFile } from '../files/packageFile';
+import { pathToFileURL } from 'node:url';
 import type * as Libxml2 from 'libxml2-wasm';
 import { GibSourceError, type GibFileSet } from './rulesSource';
 
@@ -32,14 +32,9 @@ let lib: Promise<Lib> | undefined;
 const importModule = new Function('url', 'return import(url)') as (url: string) => Promise<Lib>;
 
 export function libxml2Location(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const vendored = path.join(here, 'vendor', 'libxml2-wasm', 'index.mjs');
-  if (existsSync(vendored)) return vendored;
-  for (let dir = here; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'node_modules', 'libxml2-wasm', 'lib', 'index.mjs');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) throw new Error('libxml2-wasm is missing (neither dist/vendor/libxml2-wasm nor node_modules has it)');
-  }
+  const found = findPackageFile(import.meta.url, path.join('vendor', 'libxml2-wasm', 'index.mjs'), path.join('node_modules', 'libxml2-wasm', 'lib', 'index.mjs'));
+  if (!found) throw new Error('libxml2-wasm is missing (neither dist/vendor/libxml2-wasm nor node_modules has it)');
+  return found;
 }
 
 function loadLib(): Promise<Lib> {

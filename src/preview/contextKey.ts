@@ -3,6 +3,7 @@
 // advices, not on every XML file. Registered at activation; it reads only the first few KB on an editor switch.
 import * as vscode from 'vscode';
 import { ContextKeys } from '../constants';
+import { registerEditorContextKey } from '../shell/editorContextKey';
 import { documentTypeOfHead } from '../domain/ubl/documentTypes';
 
 const SNIFF_CHARS = 4096;
@@ -18,14 +19,5 @@ function showsUblDocument(editor: vscode.TextEditor | undefined): boolean {
 }
 
 export function registerUblDocumentContext(): vscode.Disposable {
-  // An unset context key reads as false: nothing is published until a UBL-TR document is shown.
-  let last = false;
-  const publish = (editor: vscode.TextEditor | undefined) => {
-    const value = showsUblDocument(editor);
-    if (value === last) return;
-    last = value;
-    void vscode.commands.executeCommand('setContext', ContextKeys.ublDocument, value);
-  };
-  publish(vscode.window.activeTextEditor);
-  return vscode.window.onDidChangeActiveTextEditor(publish);
+  return registerEditorContextKey(ContextKeys.ublDocument, showsUblDocument);
 }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FormCommands, ReconciliationCommands, ReconciliationView } from '../constants';
 import { exportDialect } from '../shell/exportDialect';
-import { fileWriteError, reportSavedFile } from '../shell/fileMessages';
+import { askSpreadsheetTarget, fileWriteError, reportSavedFile } from '../shell/fileMessages';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { trackRegistryDownloads } from '../walkthrough/registryProgress';
@@ -16,7 +16,7 @@ import { prompts, UserCancelledError } from '../shell/prompts';
 import type { FeatureParts, TreeViews } from '../shell/featureParts';
 import type { ShellServices } from '../shell/services';
 import { writeReconciliationCsv, writeReconciliationXlsx } from './export';
-import { spreadsheetFormatOf, spreadsheetSaveChoice } from '../files/userFiles';
+import { spreadsheetFormatOf } from '../files/userFiles';
 import { exportLabels } from './labels';
 import { formatDateTime } from '../shell/displayFormat';
 import { buildReport, type ReconciliationReport } from './report';
@@ -147,24 +147,18 @@ class Reconciliation {
       await prompts.message('info', vscode.l10n.t('Run "Reconcile Customers with Registry" first.'));
       return undefined;
     }
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const choice = spreadsheetSaveChoice(vscode.env.language, 'reconciliation', { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });
-    const target = await prompts.saveDialog({
-      title: vscode.l10n.t('Export Reconciliation'),
-      filters: choice.filters,
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, choice.defaultName) } : {}),
-    });
+    const target = await askSpreadsheetTarget('reconciliation', vscode.l10n.t('Export Reconciliation'));
     if (!target) throw new UserCancelledError();
-    const xlsx = spreadsheetFormatOf(target.fsPath) === 'xlsx';
+    const xlsx = spreadsheetFormatOf(target) === 'xlsx';
     const dialect = exportDialect();
     // Shown while a file held open is waited for (about 10 s); Cancel then keeps the previous file.
     const { lines, saved } = await withCancellableProgress(vscode.l10n.t('Exporting the reconciliation'), (signal, progress) => {
-      const options = { signal, onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target.fsPath)) }) };
+      const options = { signal, onCommit: () => progress.report({ message: vscode.l10n.t('Saving {0}…', path.basename(target)) }) };
       return xlsx
-        ? writeReconciliationXlsx(target.fsPath, report, exportLabels(), { results: vscode.l10n.t('Reconciliation'), run: vscode.l10n.t('Run'), takenAt: vscode.l10n.t('Checked at') }, options)
-        : writeReconciliationCsv(target.fsPath, report, exportLabels(), { ...options, delimiter: dialect.delimiter });
+        ? writeReconciliationXlsx(target, report, exportLabels(), { results: vscode.l10n.t('Reconciliation'), run: vscode.l10n.t('Run'), takenAt: vscode.l10n.t('Checked at') }, options)
+        : writeReconciliationCsv(target, report, exportLabels(), { ...options, delimiter: dialect.delimiter });
     }).then(undefined, (error: unknown) => {
-      throw fileWriteError(error, target.fsPath);
+      throw fileWriteError(error, target);
     });
     const where = await reportSavedFile(saved, (file) => (xlsx ? exportedCustomersMessage(lines, file) : `${exportedCustomersMessage(lines, file)} ${dialect.note}`));
     return { path: where.path, written: lines };

@@ -2,15 +2,14 @@
 // against the offline index, or online through the bulk lookup (POST GetGlobalCustomerInfo, 50 tax
 // numbers per request). Plain Node: the VS Code side adds progress and cancellation.
 import { lookupRegistryInBatches, type BulkRegistry } from '../api/bulk';
-import { hasPageAfter, readPaging, type PagingRead } from '../api/specSilent';
+import { walkPages } from '../api/paging';
+import type { Pagination } from '../api/types';
 import type { CustomersApi } from '../api/areas/customers';
 import type { OfflineTaxpayer } from '../registry/offlineLookup';
 import { classifyChecksum, classifyOffline, classifyOnline, unchecked, type CustomerRef, type ReconRow } from './classify';
 
 export const RECONCILIATION_PAGE_SIZE = 100;
 export const LOOKUP_BATCH_SIZE = 50;
-/** A guard against a server that never says the list ended (1 000 000 customers at 100 a page). */
-const MAX_PAGES_WITHOUT_TOTAL = 10_000;
 
 export type RegistrySource =
   | { kind: 'offline'; lookup(taxNumber: string): OfflineTaxpayer | undefined; downloadedAt?: string }
@@ -63,58 +62,24 @@ export async function runReconciliation(options: RunOptions): Promise<RunResult>
   const { customers, source, signal } = options;
   const pageSize = options.pageSize ?? RECONCILIATION_PAGE_SIZE;
   const counters = { lookups: 0, unchecked: 0, lists: 0, classifyMs: 0 };
-  const pages = new Map<number, ReconRow[]>();
-  let done = 0;
-  let total = 0;
-  // The server's own Page, PageSize and totals count, never the ones asked for (it may cap or ignore
-  // PageSize, leave totals out or negative, or send its last page again: src/api/specSilent.ts).
-  const fetchPage = async (page: number): Promise<{ read: PagingRead; rows: number }> => {
-    signal?.throwIfAborted();
+  // Each page is classified as it arrives, inside the walk, so that pages in flight classify at once.
+  const classified = async (page: number): Promise<Pagination<ReconRow>> => {
     counters.lists++;
     const query = { Page: page, PageSize: pageSize, SortColumn: 'ID', SortType: 'ASC' } as const;
-    const result = await customers.list(query, { signal }).catch((e: unknown) => {
-      signal?.throwIfAborted();
-      throw e;
-    });
-    const content = Array.isArray(result.Content) ? result.Content : [];
+    const result = await customers.list(query, { signal });
     const classifyStart = performance.now();
-    const rows = await classifyPage(content, source, signal, counters);
+    const rows = await classifyPage(Array.isArray(result.Content) ? result.Content : [], source, signal, counters);
     counters.classifyMs += performance.now() - classifyStart;
-    signal?.throwIfAborted();
-    pages.set(page, rows);
-    done += rows.length;
-    options.onProgress?.(done, Math.max(total, done));
-    return { read: readPaging(result, page, pageSize), rows: content.length };
+    return { ...result, Content: rows };
   };
-
-  const first = await fetchPage(1);
-  total = first.read.totalCount ?? first.rows;
-  options.onProgress?.(done, Math.max(total, done));
-  const totalPages = first.read.totalPages;
-  if (totalPages !== null) {
-    // Known page count: fetch the rest in parallel.
-    let next = 2;
-    const worker = async () => {
-      while (next <= totalPages) await fetchPage(next++);
-    };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 6) }, worker));
-  } else {
-    // Unknown: one page after the other until one comes back short, empty, or not the one asked.
-    for (let page = 1, last = first; hasPageAfter(last.read, page, last.rows) && page < MAX_PAGES_WITHOUT_TOTAL; ) {
-      last = await fetchPage(++page);
-      total = Math.max(total, done);
-    }
-  }
-
-  // A customer can show up twice when the list shifts between pages: keep its first row.
-  const seen = new Set<number>();
+  // A customer can show up twice when the list shifts between pages: its first row counts.
   const rows: ReconRow[] = [];
-  for (const page of [...pages.keys()].sort((a, b) => a - b)) {
-    for (const row of pages.get(page) ?? []) {
-      if (seen.has(row.customerId)) continue;
-      seen.add(row.customerId);
-      rows.push(row);
-    }
+  let total = 0;
+  const walk = walkPages(classified, { keyOf: (row) => row.customerId, concurrency: Math.max(1, options.concurrency ?? 6), signal });
+  for await (const step of walk) {
+    rows.push(...step.rows);
+    total = Math.max(total, step.totalCount ?? 0, rows.length);
+    options.onProgress?.(rows.length, total);
   }
   return {
     rows,

@@ -2,9 +2,8 @@
 // one can start, so deflating the record blocks and folding, splitting, sorting and merging the title
 // words (most of the build's CPU time) run beside the list's parsing instead of on the extension
 // host's thread; else the same code in this thread. Both write the same files.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { findPackageFile } from '../files/packageFile';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { RECORD_SEP, RECORDS_PER_BLOCK } from './format';
 import { recycleBatchBuffer } from './batchBuffers';
@@ -62,14 +61,7 @@ export async function openIndexSink(folder: string, pairsInMemory: number, optio
  * out/, so the package's dist/ is looked for further up. Not found (a build without it): this thread.
  */
 function findWorkerFile(): string | undefined {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const beside = path.join(here, WORKER_FILE);
-  if (fs.existsSync(beside)) return beside;
-  for (let dir = here; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'dist', WORKER_FILE);
-    if (fs.existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
+  return findPackageFile(import.meta.url, WORKER_FILE, path.join('dist', WORKER_FILE));
 }
 
 /**

@@ -3,6 +3,7 @@
 // shows "1.234.567 mükellef" and "26.11.2026 15:13", and an English one on a Turkish Windows does not.
 // Every message that shows such a value formats it here.
 import * as vscode from 'vscode';
+import { localeDate } from '../domain/localeDate';
 
 /** The display language as a BCP 47 tag Intl accepts ('en' when VS Code reports none). */
 export function displayLocale(): string {
@@ -27,11 +28,9 @@ export function formatDateTime(value: string | number | Date): string {
   return date.toLocaleString(displayLocale(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** A date without the time. */
-export function formatDay(value: string | number | Date): string {
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return String(value);
-  return date.toLocaleDateString(displayLocale());
+/** A date without the time: a server's date as the calendar date it names (see localeDate). */
+export function formatDate(value: string | number | Date | null | undefined): string {
+  return localeDate(value, displayLocale());
 }
 
 /** The one file size format, in B, kB or MB (decimal units): "512 B", "1.5 kB" / "1,5 kB", "68.3 MB" / "68,3 MB". */

@@ -4,10 +4,21 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FileLockedError, renameRetrying } from '../files/lockedFiles';
-import type { SavedFile } from '../files/userFiles';
+import { spreadsheetSaveChoice, type SavedFile } from '../files/userFiles';
 import { isApiError } from './apiContract';
 import { UserFacingError } from './errorMessages';
 import { prompts, type MessageLevel } from './prompts';
+
+/**
+ * Asks where to save a workbook or a CSV (`baseName`.xlsx or .csv in the first workspace folder; the
+ * workbook first where VS Code is in Turkish): the chosen path, or undefined when the user cancelled.
+ */
+export async function askSpreadsheetTarget(baseName: string, title: string): Promise<string | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const choice = spreadsheetSaveChoice(vscode.env.language, baseName, { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });
+  const target = await prompts.saveDialog({ title, filters: choice.filters, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, choice.defaultName) } : {}) });
+  return target?.fsPath;
+}
 
 /** "customers.csv is open in another program, e.g. Excel: close it and try again." */
 export function heldFileText(file: string): string {

@@ -7,7 +7,7 @@ import type { CreditResponse as CreditPackage } from '../api';
 import { displayText } from '../domain/displayText';
 import { creditsTableMarkdown } from './creditsTable';
 import { iconsAsText } from './displayItems';
-import { formatCount, formatDay } from './displayFormat';
+import { formatCount, formatDate } from './displayFormat';
 import type { EnvironmentId } from './environments';
 import { describeError } from './errorMessages';
 import { log } from './log';
@@ -20,7 +20,7 @@ function creditsTooltip(packages: readonly CreditPackage[], environment: Environ
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${vscode.l10n.t('Nilvera credits ({0})', environmentLabel(environment))}**\n\n`);
   // Server values are escaped there (creditsTable.ts): a name or a date is never markup.
-  md.appendMarkdown(creditsTableMarkdown(packages, { l10n: vscode.l10n, count: formatCount, day: formatDay }));
+  md.appendMarkdown(creditsTableMarkdown(packages, { l10n: vscode.l10n, count: formatCount, day: formatDate }));
   md.appendMarkdown(`\n\n${vscode.l10n.t('Click to open the account view.')}`);
   return md;
 }

@@ -15,11 +15,6 @@ export function detailsTooltip(title: string, rows: ReadonlyArray<[string, strin
   return md;
 }
 
-/** The date part of an ISO date-time (`2026-01-31T00:00:00` → `2026-01-31`), or ''. */
-export function datePart(value: string | null | undefined): string {
-  return value ? value.slice(0, 10) : '';
-}
-
 export function yesNo(value: boolean): string {
   return value ? vscode.l10n.t('Yes') : vscode.l10n.t('No');
 }

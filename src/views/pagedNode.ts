@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
 import type { Pagination } from '../api/types';
-import { hasPageAfter, readPaging } from '../api/specSilent';
-import { ErrorNode, ParentNode, TreeNode, uniqueById } from './treeNode';
+import { stepPage } from '../api/paging';
+import { ErrorNode, ParentNode, TreeNode } from './treeNode';
 
 export class LoadMoreNode extends TreeNode {
   constructor(
@@ -31,7 +31,7 @@ export class LoadMoreNode extends TreeNode {
 
 export abstract class PagedNode<T> extends ParentNode {
   private rows: TreeNode[] = [];
-  private readonly seen = new Set<string>();
+  private readonly seen = new Set<unknown>();
   private nextPage = 1;
   private hasMore = true;
   private pageError: ErrorNode | undefined;
@@ -94,17 +94,15 @@ export abstract class PagedNode<T> extends ParentNode {
 
   /**
    * The server's own Page, PageSize and totals decide what comes next, never the ones asked for (it
-   * may cap or ignore PageSize, send its last page again, or leave the totals out: specSilent.ts).
+   * may cap or ignore PageSize, send its last page again, or leave the totals out: src/api/paging.ts).
    */
   private append(pageNumber: number, page: Pagination<T>): void {
-    const records = Array.isArray(page?.Content) ? page.Content : [];
-    const before = this.rows.length;
-    this.rows.push(...uniqueById(records.map((r) => this.toNode(r)), this.seen));
-    const read = readPaging(page, pageNumber, 0);
-    this.total = read.totalCount;
-    // A page that added no new row (all seen before) ends the list too: no endless "Load more".
-    this.hasMore = this.rows.length > before && hasPageAfter(read, pageNumber, records.length);
-    this.nextPage = Math.max(read.page, pageNumber) + 1;
+    const nodes = Array.isArray(page?.Content) ? page.Content.map((r) => this.toNode(r)) : [];
+    const step = stepPage({ ...page, Content: nodes }, pageNumber, { keys: this.seen, keyOf: (node) => node.id });
+    this.rows.push(...step.rows);
+    this.total = step.totalCount;
+    this.hasMore = step.more;
+    this.nextPage = step.next;
     this.onPage(page);
   }
 

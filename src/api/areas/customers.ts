@@ -2,7 +2,8 @@
 
 import type { CallOptions, HttpTransport, RequestSpec } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasPageAfter, hasSlash, isEmptyListNotFound, pathSafeSearchText, readPaging } from '../specSilent';
+import { hasSlash, isEmptyListNotFound, pathSafeSearchText } from '../specSilent';
+import { walkPages } from '../paging';
 import { refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
 import { requestOf, type QueryValue } from '../paths';
 import type { OperationId } from '../operations';
@@ -71,14 +72,10 @@ export function customersApi(http: HttpTransport) {
           const byNumber = await customers.getByTaxNumber(taxNumber, opts).catch(() => undefined);
           if (byNumber?.ID === id) return byNumber;
         }
-        for (let page = 1; page <= 10_000; page++) {
-          const answer = await customers.list({ Page: page, PageSize: 100, SortColumn: 'ID', SortType: 'ASC' }, opts);
-          const rows = Array.isArray(answer?.Content) ? answer.Content : [];
+        const byId = (page: number) => customers.list({ Page: page, PageSize: 100, SortColumn: 'ID', SortType: 'ASC' }, opts);
+        for await (const { rows } of walkPages(byId)) {
           const match = rows.find((c) => c?.ID === id);
           if (match) return match as CustomerDetailResponse;
-          const read = readPaging(answer, page, 100);
-          if (!hasPageAfter(read, page, rows.length)) break;
-          page = Math.max(read.page, page);
         }
         throw err;
       }

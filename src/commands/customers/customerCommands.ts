@@ -12,10 +12,10 @@ import { registerCommand } from '../../shell/commandRunner';
 import { prompts } from '../../shell/prompts';
 import { CustomerNode } from '../../views/customers/customerNode';
 import { sortColumnLabel } from '../../views/trees';
-import { confirmDelete, required, type CommandContext } from '../commandContext';
+import { confirmDelete, required, type TreeCommandContext } from '../treeCommandContext';
 import { showRecord } from '../recordDocument';
 
-export function registerCustomerCommands(ctx: CommandContext): vscode.Disposable[] {
+export function registerCustomerCommands(ctx: TreeCommandContext): vscode.Disposable[] {
   return [
     registerCommand(TreeCommands.customersRefresh, () => ctx.trees.customers.refresh()),
     registerCommand(TreeCommands.customersSearch, () => searchCustomers(ctx)),
@@ -39,26 +39,26 @@ export function registerCustomerCommands(ctx: CommandContext): vscode.Disposable
 }
 
 /** The customers a command applies to: the clicked row plus the selection it belongs to, else the selection. */
-function targetCustomers(ctx: CommandContext, node: unknown, selected: unknown): CustomerNode[] {
+function targetCustomers(ctx: TreeCommandContext, node: unknown, selected: unknown): CustomerNode[] {
   const picked = Array.isArray(selected) ? selected.filter((n): n is CustomerNode => n instanceof CustomerNode) : [];
   if (node instanceof CustomerNode) return picked.some((n) => n.id === node.id) ? picked : [node];
   if (picked.length > 0) return picked;
   return ctx.trees.customersView.selection.filter((n): n is CustomerNode => n instanceof CustomerNode);
 }
 
-function oneCustomer(ctx: CommandContext, node: unknown): CustomerResponse {
+function oneCustomer(ctx: TreeCommandContext, node: unknown): CustomerResponse {
   const [first] = targetCustomers(ctx, node, undefined);
   if (!first) throw new vscode.CancellationError();
   return first.customer;
 }
 
 /** Opens the customer's details, in a tab named by its name and tax number. */
-async function showDetails(ctx: CommandContext, customer: CustomerResponse): Promise<void> {
+async function showDetails(ctx: TreeCommandContext, customer: CustomerResponse): Promise<void> {
   const details = await (await ctx.client()).customers.get(customer.ID, undefined, { taxNumber: customer.TaxNumber });
   await showRecord(details, `${details.Name || vscode.l10n.t('(no name)')} (${details.TaxNumber ?? details.ID})`);
 }
 
-async function checkCustomerInRegistry(ctx: CommandContext, node: unknown): Promise<void> {
+async function checkCustomerInRegistry(ctx: TreeCommandContext, node: unknown): Promise<void> {
   const customer = oneCustomer(ctx, node);
   const taxNumber = customer.TaxNumber ?? '';
   const entries = await (await ctx.client()).registry.checkTaxNumber(taxNumber);
@@ -70,14 +70,14 @@ async function checkCustomerInRegistry(ctx: CommandContext, node: unknown): Prom
   void prompts.message('info', vscode.l10n.t('{0} ({1}) is a registered e-invoice user. Aliases: {2}', entries[0].Title ?? customer.Name ?? '', taxNumber, aliases.join(', ')));
 }
 
-async function copyTaxNumber(ctx: CommandContext, node: unknown): Promise<void> {
+async function copyTaxNumber(ctx: TreeCommandContext, node: unknown): Promise<void> {
   const customer = oneCustomer(ctx, node);
   await vscode.env.clipboard.writeText(customer.TaxNumber ?? '');
   vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', customer.TaxNumber ?? ''), 3000);
 }
 
 /** Deletes the clicked customer, or every selected one with DELETE /Customers/Bulk, after a confirmation. */
-async function deleteCustomers(ctx: CommandContext, node: unknown, selected: unknown): Promise<void> {
+async function deleteCustomers(ctx: TreeCommandContext, node: unknown, selected: unknown): Promise<void> {
   const targets = targetCustomers(ctx, node, selected);
   if (targets.length === 0) {
     void prompts.message('info', vscode.l10n.t('Select the customers to delete first.'));
@@ -96,13 +96,13 @@ async function deleteCustomers(ctx: CommandContext, node: unknown, selected: unk
 }
 
 /** Shows a customer: selects its row when it is on a loaded page, else opens its details. */
-async function revealOrOpen(ctx: CommandContext, customer: CustomerResponse): Promise<void> {
+async function revealOrOpen(ctx: TreeCommandContext, customer: CustomerResponse): Promise<void> {
   const loaded = ctx.trees.customers.root.findLoaded(customer.ID);
   if (loaded) await ctx.trees.customersView.reveal(loaded, { select: true, focus: true });
   else await showDetails(ctx, customer);
 }
 
-async function findByTaxNumber(ctx: CommandContext): Promise<void> {
+async function findByTaxNumber(ctx: TreeCommandContext): Promise<void> {
   const taxNumber = required(
     await prompts.inputBox({ title: vscode.l10n.t('Find Customer by Tax Number'), prompt: vscode.l10n.t('Tax number (VKN or TCKN)'), validateInput: taxNumberProblem }),
   ).trim();
@@ -118,7 +118,7 @@ async function findByTaxNumber(ctx: CommandContext): Promise<void> {
   }
 }
 
-async function quickSearch(ctx: CommandContext): Promise<void> {
+async function quickSearch(ctx: TreeCommandContext): Promise<void> {
   const picked = await prompts.searchPick({
     title: vscode.l10n.t('Find Customer'),
     placeholder: vscode.l10n.t('Type a name or tax number'),
@@ -131,7 +131,7 @@ async function quickSearch(ctx: CommandContext): Promise<void> {
   if (picked) await revealOrOpen(ctx, picked.customer);
 }
 
-async function searchCustomers(ctx: CommandContext): Promise<void> {
+async function searchCustomers(ctx: TreeCommandContext): Promise<void> {
   const root = ctx.trees.customers.root;
   const text = required(
     await prompts.inputBox({ title: vscode.l10n.t('Search Customers'), prompt: vscode.l10n.t('Name, tax number or other text; empty shows everyone'), value: root.filter.search }),
@@ -139,7 +139,7 @@ async function searchCustomers(ctx: CommandContext): Promise<void> {
   root.setFilter({ search: text.trim() });
 }
 
-async function sortCustomers(ctx: CommandContext): Promise<void> {
+async function sortCustomers(ctx: TreeCommandContext): Promise<void> {
   const root = ctx.trees.customers.root;
   const columns: Array<vscode.QuickPickItem & { column: string | undefined }> = [
     // Only the columns the documentation names (spec-silent: others may be refused, see specSilent.ts).

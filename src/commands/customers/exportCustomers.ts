@@ -4,16 +4,15 @@
 // as it was, and a file held open in Excel is not lost.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hasPageAfter, readPaging } from '../../api/specSilent';
+import { walkPages } from '../../api/paging';
 import type { CustomerResponse } from '../../api/types';
 import { CUSTOMER_FIELDS, exportCustomersCsv, type CustomerRecord } from '../../domain/customerImport';
-import { saveUserFile, spreadsheetFormatOf, spreadsheetSaveChoice } from '../../files/userFiles';
+import { saveUserFile, spreadsheetFormatOf } from '../../files/userFiles';
 import { exportCustomersXlsx } from '../../domain/xlsxCustomers';
 import { exportedCustomersMessage } from '../../shell/counted';
-import { prompts } from '../../shell/prompts';
-import { required, type CommandContext } from '../commandContext';
+import { required, type TreeCommandContext } from '../treeCommandContext';
 import { exportDialect } from '../../shell/exportDialect';
-import { fileWriteError, reportSavedFile } from '../../shell/fileMessages';
+import { askSpreadsheetTarget, fileWriteError, reportSavedFile } from '../../shell/fileMessages';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 const EXPORT_PAGE_SIZE = 100;
@@ -31,17 +30,9 @@ export interface ExportSummary {
   path: string;
 }
 
-export async function exportCustomers(ctx: CommandContext): Promise<ExportSummary | undefined> {
+export async function exportCustomers(ctx: TreeCommandContext): Promise<ExportSummary | undefined> {
   const root = ctx.trees.customers.root;
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const choice = spreadsheetSaveChoice(vscode.env.language, 'customers', { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });
-  const target = required(
-    await prompts.saveDialog({
-      title: vscode.l10n.t('Export Customers'),
-      filters: choice.filters,
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, choice.defaultName) } : {}),
-    }),
-  ).fsPath;
+  const target = required(await askSpreadsheetTarget('customers', vscode.l10n.t('Export Customers')));
   const format = spreadsheetFormatOf(target);
   const dialect = exportDialect();
   const client = await ctx.client();
@@ -49,24 +40,13 @@ export async function exportCustomers(ctx: CommandContext): Promise<ExportSummar
   const saved = await withCancellableProgress(vscode.l10n.t('Exporting customers'), async (signal, progress) => {
     /** Every page of the current filter, as the server pages it. */
     async function* pages(): AsyncGenerator<Partial<CustomerRecord>[]> {
-      let page = 1;
-      let more: boolean;
-      const seen = new Set<number>();
-      do {
-        const result = await client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal });
-        const content = Array.isArray(result?.Content) ? result.Content : [];
-        // The server's own paging decides (it may cap PageSize, omit totals, repeat its last page).
-        const read = readPaging(result, page, EXPORT_PAGE_SIZE);
-        more = hasPageAfter(read, page, content.length);
-        const rows = content.filter((c) => !seen.has(c.ID));
-        for (const c of rows) seen.add(c.ID);
-        if (rows.length === 0) more = false;
-        const totalPages = read.totalPages ?? page + (more ? 1 : 0);
+      const ask = (page: number) => client.customers.list(root.query(page, EXPORT_PAGE_SIZE), { signal });
+      for await (const { page, rows, totalCount, totalPages, more } of walkPages(ask, { keyOf: (c) => c.ID })) {
         yield rows.map(exportRecord);
         written += rows.length;
-        progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, read.totalCount ?? written), increment: 100 / Math.max(1, totalPages) });
-        page = Math.max(read.page, page) + 1;
-      } while (more);
+        const pageCount = totalPages ?? page + (more ? 1 : 0);
+        progress.report({ message: vscode.l10n.t('{0} of {1} customers', written, totalCount ?? written), increment: 100 / Math.max(1, pageCount) });
+      }
     }
     try {
       return await saveUserFile(

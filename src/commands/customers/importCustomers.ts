@@ -27,7 +27,7 @@ import { saveUserFile } from '../../files/userFiles';
 import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { fileArgOrPick, type CommandContext } from '../commandContext';
+import { fileArgOrPick, type TreeCommandContext } from '../treeCommandContext';
 import { fileWriteError, heldFileText } from '../../shell/fileMessages';
 import { chooseImportEncoding, encodingLabel } from './importEncoding';
 import { localizedReason, workbookProblemText } from './importReasons';
@@ -83,7 +83,7 @@ const serverOutcomeTexts: ServerOutcomeTexts = {
   notSent: () => vscode.l10n.t('Not sent: the import was cancelled or stopped.'),
 };
 
-export async function importCustomers(ctx: CommandContext, fileArg?: unknown): Promise<ImportSummary> {
+export async function importCustomers(ctx: TreeCommandContext, fileArg?: unknown): Promise<ImportSummary> {
   const file = await fileArgOrPick(fileArg, {
     title: vscode.l10n.t('Import Customers'),
     filters: { [vscode.l10n.t('Customer lists')]: ['csv', 'xlsx', 'json'] },

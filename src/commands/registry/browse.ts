@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { GlobalCustomerResponse } from '../../api/types';
 import { readSettings } from '../../shell/settings';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import type { PaletteContext } from './commandContext';
+import type { PaletteContext } from './paletteContext';
 import { showDetail } from './lookups';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
 import type { RegistryDetail } from './registryDetail';

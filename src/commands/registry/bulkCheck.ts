@@ -9,12 +9,12 @@ import type { GlobalUserType } from '../../api/types';
 import { writeCsv } from '../../domain/csv';
 import { guardRow } from '../../domain/formulaGuard';
 import { writeWorkbook } from '../../domain/xlsxWrite';
-import { saveUserFile, spreadsheetFormatOf, spreadsheetSaveChoice } from '../../files/userFiles';
-import { fileWriteError, reportSavedFile } from '../../shell/fileMessages';
+import { saveUserFile, spreadsheetFormatOf } from '../../files/userFiles';
+import { askSpreadsheetTarget, fileWriteError, reportSavedFile } from '../../shell/fileMessages';
 import { decodeText, detectEncoding } from '../../domain/textDecoding';
 import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import type { PaletteContext } from './commandContext';
+import type { PaletteContext } from './paletteContext';
 import { activeAliases, detailFromInfo } from './registryDetail';
 import { askUserType } from './registryPrompts';
 import { extractTaxNumbers } from './taxNumberList';
@@ -174,12 +174,6 @@ async function saveResults(rows: BulkCheckRow[], target: string): Promise<string
 
 /** Asks where to save the results (a workbook or a CSV; the workbook first where VS Code is in Turkish). */
 async function askAndSaveResults(rows: BulkCheckRow[]): Promise<string | undefined> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const choice = spreadsheetSaveChoice(vscode.env.language, 'bulk-check', { xlsx: vscode.l10n.t('Excel workbook'), csv: 'CSV' });
-  const target = await prompts.saveDialog({
-    title: vscode.l10n.t('Save Bulk Check Results'),
-    filters: choice.filters,
-    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, choice.defaultName) } : {}),
-  });
-  return target ? saveResults(rows, target.fsPath) : undefined;
+  const target = await askSpreadsheetTarget('bulk-check', vscode.l10n.t('Save Bulk Check Results'));
+  return target ? saveResults(rows, target) : undefined;
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { FormCommands } from '../../constants';
-import type { PaletteContext } from './commandContext';
+import type { PaletteContext } from './paletteContext';
 import { customerPrefill, type RegistryDetail } from './registryDetail';
 
 function isDetail(value: unknown): value is RegistryDetail {

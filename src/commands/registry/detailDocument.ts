@@ -2,16 +2,10 @@
 // with CodeLens actions "Add as Customer", "Copy Tax Number" and "Copy Alias" on each alias line.
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
-import { formatDateTime } from '../../shell/displayFormat';
+import { formatDate, formatDateTime } from '../../shell/displayFormat';
 import type { RegistryDetail } from './registryDetail';
 
 export const DETAIL_SCHEME = 'nilvera-registry';
-
-function formatDate(iso: string | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
-}
 
 function fieldLabel(name: string): string {
   const labels: Record<string, string> = {
@@ -51,7 +45,7 @@ export function renderDetail(detail: RegistryDetail): string {
   lines.push(`| ${vscode.l10n.t('Title')} | ${escapeCell(title)} |`);
   if (detail.type) lines.push(`| ${vscode.l10n.t('Type')} | ${escapeCell(detail.type)} |`);
   if (detail.accountType) lines.push(`| ${vscode.l10n.t('Account type')} | ${escapeCell(detail.accountType)} |`);
-  lines.push(`| ${vscode.l10n.t('First registration')} | ${formatDate(detail.firstCreation)} |`);
+  lines.push(`| ${vscode.l10n.t('First registration')} | ${formatDate(detail.firstCreation) || '—'} |`);
   for (const [name, value] of Object.entries(detail.fields)) lines.push(`| ${fieldLabel(name)} | ${escapeCell(value)} |`);
   lines.push('', `## ${vscode.l10n.t('Aliases ({0})', detail.aliases.length)}`, '');
   if (detail.aliases.length === 0) lines.push(vscode.l10n.t('No aliases.'));
@@ -59,7 +53,7 @@ export function renderDetail(detail: RegistryDetail): string {
     lines.push(`| ${vscode.l10n.t('Alias')} | PK/GB | ${vscode.l10n.t('Document')} | ${vscode.l10n.t('Status')} | ${vscode.l10n.t('Created')} | ${vscode.l10n.t('Deleted')} |`, '|---|---|---|---|---|---|');
     for (const a of detail.aliases) {
       const status = a.deleted ? vscode.l10n.t('deleted') : vscode.l10n.t('active');
-      lines.push(`| \`${escapeCell(a.name)}\` | ${a.kind ?? '?'} | ${a.document ?? '—'} | ${status} | ${formatDate(a.created)} | ${a.deleted ? formatDate(a.deleted) : ''} |`);
+      lines.push(`| \`${escapeCell(a.name)}\` | ${a.kind ?? '?'} | ${a.document ?? '—'} | ${status} | ${formatDate(a.created) || '—'} | ${a.deleted ? formatDate(a.deleted) : ''} |`);
     }
   }
   return lines.join('\n') + '\n';

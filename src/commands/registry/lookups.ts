@@ -6,7 +6,7 @@ import { checkTaxId } from '../../domain/taxId';
 import { isApiError } from '../../shell/apiContract';
 import { UserFacingError } from '../../shell/errorMessages';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import type { PaletteContext } from './commandContext';
+import type { PaletteContext } from './paletteContext';
 import { detailFromCheckRows, detailFromInfo, type RegistryDetail } from './registryDetail';
 import { askTaxNumber, askUserType, taxNumberProblem } from './registryPrompts';
 import { aliasesCounted } from '../../shell/counted';

@@ -17,7 +17,7 @@ import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { leaseCurrentIndex, releaseIndexFolder } from '../../registry/listStorage';
 import { closeOfflineRegistries, invalidateOfflineRegistries, registryIndexRoot } from '../../registry/offlineLookup';
-import type { PaletteContext } from './commandContext';
+import type { PaletteContext } from './paletteContext';
 import { registryListsFolder, registryZipName } from '../../registry/listMaintenance';
 import { upgradeListIfNeeded } from './indexUpgrade';
 import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';

@@ -6,7 +6,7 @@ import type { ShellServices } from '../../shell/services';
 import { trustedArgs } from '../../shell/testSeams';
 import { bulkCheck, type BulkCheckArgs } from './bulkCheck';
 import { browseRegistry } from './browse';
-import type { PaletteContext } from './commandContext';
+import type { PaletteContext } from './paletteContext';
 import { addAsCustomer, copyAlias, copyTaxNumber } from './customerActions';
 import { RegistryDetailProvider } from './detailDocument';
 import { checkName, checkTaxNumber, searchRegistry, showDetail, type CheckArgs } from './lookups';

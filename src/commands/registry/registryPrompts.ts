@@ -5,7 +5,7 @@ import { GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../../ap
 import { checkTaxId, type TaxIdCheck } from '../../domain/taxId';
 import { taxIdProblemText } from '../../domain/taxIdWording';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import type { PaletteContext } from './commandContext';
+import type { PaletteContext } from './paletteContext';
 
 const USER_TYPE_KEY = 'nilvera.registry.userType';
 

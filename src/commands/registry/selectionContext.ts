@@ -1,7 +1,8 @@
 // Context key `nilvera.selectionHasTaxNumber`: the editor's selection holds a 10- or 11-digit number
 // in a document "Bulk Check Tax Numbers" applies to (XML, CSV, TSV, or a file whose name says tax
 // numbers). The editor context menu offers the bulk check only then, not on every selection.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import { registerEditorContextKey } from '../../shell/editorContextKey';
 
 export const SELECTION_CONTEXT_KEY = 'nilvera.selectionHasTaxNumber';
 
@@ -27,17 +28,5 @@ export function selectionHasTaxNumber(editor: vscode.TextEditor | undefined): bo
 }
 
 export function registerSelectionContext(): vscode.Disposable {
-  // An unset context key reads as false: nothing is published until a selection holds a number.
-  let last = false;
-  const publish = (editor: vscode.TextEditor | undefined) => {
-    const value = selectionHasTaxNumber(editor);
-    if (value === last) return;
-    last = value;
-    void vscode.commands.executeCommand('setContext', SELECTION_CONTEXT_KEY, value);
-  };
-  publish(vscode.window.activeTextEditor);
-  return vscode.Disposable.from(
-    vscode.window.onDidChangeTextEditorSelection((e) => publish(e.textEditor)),
-    vscode.window.onDidChangeActiveTextEditor(publish),
-  );
+  return registerEditorContextKey(SELECTION_CONTEXT_KEY, selectionHasTaxNumber, { onSelection: true });
 }

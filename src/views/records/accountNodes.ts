@@ -16,7 +16,8 @@ import type {
 } from '../../api/types';
 import type { ClientSource } from '../clientSource';
 import { escapeMarkdown } from '../../domain/markdown';
-import { datePart, detailsTooltip } from '../format';
+import { detailsTooltip } from '../format';
+import { formatDate } from '../../shell/displayFormat';
 import { ListNode, type ListSpec } from '../listNode';
 import { ListedCompanyNode } from './companyListNodes';
 import { InfoNode, ParentNode, TreeNode, type ChangeListener, type ItemParts } from '../treeNode';
@@ -163,7 +164,7 @@ export class AccountRoot extends ParentNode {
               [vscode.l10n.t('Used'), cr.UsedCredit],
               [vscode.l10n.t('Remaining'), cr.RemainingCredit],
               [vscode.l10n.t('Total'), cr.TotalCredit],
-              [vscode.l10n.t('Ends'), datePart(cr.EndDate)],
+              [vscode.l10n.t('Ends'), formatDate(cr.EndDate)],
             ]),
           }),
       }),
@@ -172,12 +173,12 @@ export class AccountRoot extends ParentNode {
         notOffered: () => vscode.l10n.t('This server does not offer alerts'),
         fetch: async () => (await c()).account.alerts(),
         toNode: (a, p) =>
-          value(p, `alert-${a.ID}`, textOr(a.Message, Missing.message), datePart(a.CreationDate), {
+          value(p, `alert-${a.ID}`, textOr(a.Message, Missing.message), formatDate(a.CreationDate), {
             icon: alertIcon(a.Type),
             contextValue: `alert.${a.Type}`,
             tooltip: textOr(a.Message, Missing.message),
             // The severity is only an icon's colour on screen: a screen reader hears it.
-            accessibilityInformation: { label: `${alertSeverity(a.Type)}: ${textOr(a.Message, Missing.message)}, ${datePart(a.CreationDate)}` },
+            accessibilityInformation: { label: `${alertSeverity(a.Type)}: ${textOr(a.Message, Missing.message)}, ${formatDate(a.CreationDate)}` },
           }),
       }),
       group<CampaignResponse>('campaigns', 'megaphone', {
@@ -188,7 +189,7 @@ export class AccountRoot extends ParentNode {
           // The row is named by the campaign's name, its tooltip by its subject; each falls back on the other.
           const name = textOr(cp.Name, () => textOr(cp.Subject, Missing.name));
           const subject = textOr(cp.Subject, () => textOr(cp.Name, Missing.name));
-          return value(p, `campaign-${cp.Name}-${cp.CreatedDate}`, name, vscode.l10n.t('until {0}', textOr(datePart(cp.EndDate), Missing.date)), {
+          return value(p, `campaign-${cp.Name}-${cp.CreatedDate}`, name, vscode.l10n.t('until {0}', textOr(formatDate(cp.EndDate), Missing.date)), {
             icon: new vscode.ThemeIcon(cp.Url ? 'link-external' : 'megaphone'),
             contextValue: cp.Url ? 'campaign.link' : 'campaign',
             command: cp.Url ? { command: TreeCommands.accountOpenCampaign, title: vscode.l10n.t('Open Campaign'), arguments: [cp.Url] } : undefined,

@@ -2,8 +2,8 @@
 import * as vscode from 'vscode';
 import type { CertificateResponse, CompanyDocumentResponse, CompanyIdentificationResponse } from '../../api/types';
 import { TreeCommands } from '../../constants';
-import { formatBytes } from '../../shell/displayFormat';
-import { datePart, detailsTooltip } from '../format';
+import { detailsTooltip } from '../format';
+import { formatBytes, formatDate } from '../../shell/displayFormat';
 import { TreeNode, type ParentNode } from '../treeNode';
 import { Missing, textOr } from '../placeholders';
 
@@ -19,13 +19,13 @@ export class DocumentNode extends TreeNode {
     const d = this.document;
     const size = typeof d.Size === 'number' ? formatBytes(d.Size) : undefined;
     return this.item(textOr(d.Name, Missing.name), {
-      description: [d.FileType, size, datePart(d.CreatedDate)].filter((v) => v).join(' · '),
+      description: [d.FileType, size, formatDate(d.CreatedDate)].filter((v) => v).join(' · '),
       icon: new vscode.ThemeIcon('file'),
       contextValue: 'document',
       tooltip: detailsTooltip(textOr(d.Name, Missing.name), [
         [vscode.l10n.t('File type'), d.FileType],
         [vscode.l10n.t('Size'), size],
-        [vscode.l10n.t('Added'), datePart(d.CreatedDate)],
+        [vscode.l10n.t('Added'), formatDate(d.CreatedDate)],
       ]),
     });
   }
@@ -55,7 +55,7 @@ export class CertificateNode extends TreeNode {
 
   treeItem(): vscode.TreeItem {
     const c = this.certificate;
-    const until = datePart(c.EndDate);
+    const until = formatDate(c.EndDate);
     const validity = certificateValidity(c.EndDate);
     const warning = new vscode.ThemeColor('editorWarning.foreground');
     const [state, icon]: [string, vscode.ThemeIcon] =
@@ -73,7 +73,7 @@ export class CertificateNode extends TreeNode {
       tooltip: detailsTooltip(textOr(c.SerialNo, () => vscode.l10n.t('(no serial number)')), [
         [vscode.l10n.t('Type'), c.Type],
         [vscode.l10n.t('Tax number'), c.TaxNumber],
-        [vscode.l10n.t('Valid from'), datePart(c.StartDate)],
+        [vscode.l10n.t('Valid from'), formatDate(c.StartDate)],
         [vscode.l10n.t('Valid until'), until],
         [vscode.l10n.t('Description'), c.Description],
       ]),

@@ -10,6 +10,7 @@ import { externalReferences, likelyCauses, type DesignCause } from '../../previe
 import { framePolicy, frameSandbox } from '../../preview/page';
 import type { GibVerdictView, HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
 import type { PartyRole } from '../../domain/ubl/documentTypes';
+import { localeDate } from '../../domain/localeDate';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
 
@@ -243,11 +244,13 @@ function identificationLine(id: PartyIdentification, label?: string, quiet = fal
   if (n) line.dataset.verdict = n.verdict;
   const r = id.registry;
   if (r && !(quiet && r.status === 'noList')) {
+    // The list's download time, as the day it was where the user is, in the display language.
+    const listDay = r.status === 'noList' ? '' : localeDate(new Date(r.listDate), init?.locale ?? 'en');
     const text =
       r.status === 'noList' ? L('registry.noList')
-      : r.status === 'registered' ? L('registry.registered', r.title, r.pkAlias ?? '-', r.listDate.slice(0, 10))
-      : r.status === 'deregistered' ? L('registry.deregistered', r.title, r.listDate.slice(0, 10))
-      : L('registry.notRegistered', r.listDate.slice(0, 10));
+      : r.status === 'registered' ? L('registry.registered', r.title, r.pkAlias ?? '-', listDay)
+      : r.status === 'deregistered' ? L('registry.deregistered', r.title, listDay)
+      : L('registry.notRegistered', listDay);
     head.append(el('span', r.status === 'registered' ? 'registry ok' : 'registry', text));
   }
   line.append(head, ...id.findings.map(findingLine));

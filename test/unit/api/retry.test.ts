@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter } from '../../../src/api/retry';
+import { retrying } from '../../../src/api/retrying';
 import { parseErrorMessages, redactMessages } from '../../../src/api/errors';
 
 test('backoff doubles per attempt within [step/2, step], is capped, and Retry-After wins', () => {
@@ -42,4 +43,30 @@ test('ProblemDetails bodies and nested shapes give readable messages; secrets ar
   assert.deepEqual(redactMessages([{ code: 'KEY123', description: 'bad key KEY123', detail: 'KEY123!' }], ['KEY123', undefined, '']), [
     { code: '***', description: 'bad key ***', detail: '***!' },
   ]);
+});
+
+test('retrying: a retriable failure is tried again after the rule\'s wait, others pass at once, giving up throws what the rule says, a cancel ends the wait', async () => {
+  const transient = new Error('transient');
+  const lasting = new Error('lasting');
+  const waits: number[] = [];
+  const rule = {
+    retriable: (e: unknown) => e === transient,
+    waitMs: (attempt: number) => (attempt < 3 ? (waits.push(attempt * 5), attempt * 5) : undefined),
+    givenUp: (e: unknown) => new Error(`gave up after ${(e as Error).message}`),
+  };
+  const attempts: number[] = [];
+  assert.equal(await retrying(async (attempt) => (attempts.push(attempt), attempt < 3 ? Promise.reject(transient) : 'done'), rule), 'done');
+  assert.deepEqual([attempts, waits], [[1, 2, 3], [5, 10]]);
+
+  let tries = 0;
+  await assert.rejects(retrying(async () => (tries++, Promise.reject(lasting)), rule), (e) => e === lasting);
+  assert.equal(tries, 1);
+  await assert.rejects(retrying(async () => Promise.reject(transient), rule), /gave up after transient/);
+
+  const controller = new AbortController();
+  const cancelled = new Error('cancelled here');
+  setTimeout(() => controller.abort(), 20);
+  const started = Date.now();
+  await assert.rejects(retrying(async () => Promise.reject(transient), { retriable: () => true, waitMs: () => 60_000, signal: controller.signal, aborted: () => cancelled }), (e) => e === cancelled);
+  assert.ok(Date.now() - started < 5_000);
 });

@@ -7,7 +7,7 @@ import type { EnvironmentId } from '../shell/environments';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { trustedUri } from '../shell/testSeams';
 
-export interface CommandContext {
+export interface TreeCommandContext {
   client: ClientSource;
   trees: NilveraTrees;
   /** The active profile's environment ("production" is the live account). */
@@ -31,7 +31,7 @@ export async function fileArgOrPick(arg: unknown, options: vscode.OpenDialogOpti
 
 /** Asks before a delete the API cannot undo; on "Delete", runs it and refreshes `area`. */
 export async function confirmDelete(
-  ctx: CommandContext,
+  ctx: TreeCommandContext,
   area: DataArea,
   question: string,
   detail: string,
