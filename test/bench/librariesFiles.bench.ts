@@ -11,11 +11,10 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import * as properLockfile from 'proper-lockfile';
 import writeFileAtomicLib from 'write-file-atomic';
-import * as bulk from '../../src/api/bulk';
+import { drain } from '../../src/api/pool';
 import { writeFileAtomic } from '../../src/files/atomicFile';
 import { withFileLock } from '../../src/files/fileLock';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
-import { printBench } from './benchLine';
 import { bundleBytes, median, report } from './libraryFigures';
 
 const RUNS = 3;
@@ -175,15 +174,8 @@ async function atomicWrites(dir: string): Promise<void> {
 
 // ---- the work pool --------------------------------------------------------------------------------
 
-type Drain = <T>(queue: T[], concurrency: number, work: (item: T, queue: T[]) => Promise<void>) => Promise<void>;
-
 async function pools(): Promise<void> {
-  // The pool of src/api/bulk.ts, once it is exported under this name (issue 39 makes the two pools one).
-  const drain = Reflect.get(bulk, 'drain') as Drain | undefined;
-  if (typeof drain !== 'function') {
-    printBench({ figure: 'pool: p-limit against bulk.ts drain', goal: 'report', skipped: 'src/api/bulk.ts exports no `drain`' });
-    return;
-  }
+  // The one pool (src/api/pool.ts): bulk operations, the parallel page walk and reconciliation use it.
   const TASKS = 100_000;
   const CONCURRENCY = 4;
   const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
