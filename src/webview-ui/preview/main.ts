@@ -374,7 +374,7 @@ function renderGib(): void {
   });
   const notes = [
     ...(v.total > v.findings.length ? [el('p', 'muted', L('gib.more', v.findings.length, v.total))] : []),
-    ...(v.hiddenDrafts > 0 ? [el('p', 'muted', L('gib.draftsHidden', v.hiddenDrafts))] : []),
+    ...(v.hiddenDrafts > 0 ? [el('p', 'muted', v.hiddenDrafts === 1 ? L('gib.draftHidden') : L('gib.draftsHidden', v.hiddenDrafts))] : []),
   ];
   gibSection.replaceChildren(heading, ...(v.findings.length ? [list] : []), ...notes);
 }
