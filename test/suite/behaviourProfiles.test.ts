@@ -234,7 +234,9 @@ for (const profile of PROFILES) {
           for (const r of shown) {
             assert.doesNotMatch(`${String(r.description)} ${r.tooltip}`, /T\d\d:|\+03:00/, `${answer}: a time or offset is shown: ${JSON.stringify(r)}`);
           }
-          assert.ok(shown.some((r) => /\d{4}-\d\d-\d\d/.test(`${String(r.description)} ${r.tooltip}`)), `${answer}: no date shown`);
+          // A day in the display language's form ("Jan 2, 2026", "2 Oca 2026"; src/domain/localeDate.ts).
+          const day = /\p{L}{3,}\.? \d{1,2}, \d{4}|\d{1,2} \p{L}{3,}\.? \d{4}/u;
+          assert.ok(shown.some((r) => day.test(`${String(r.description)} ${r.tooltip}`)), `${answer}: no date shown: ${JSON.stringify(shown[0])}`);
           await exec(FormCommands.certificate, { certificate: (rows[0] as unknown as { certificate: unknown }).certificate });
           const panels = (await exec<Array<{ viewType: string; recordKey: string }>>(FormCommands.inspect)) ?? [];
           const panel = panels.find((p) => p.viewType === 'nilvera.form.certificate' && !p.recordKey.endsWith(':new'));
