@@ -62,7 +62,7 @@ test('the structured view shows GİB\'s verdict, and a finding goes to its eleme
     assert.match(texts[0], /^✗ Error: Geçersiz cbc:ID elemanı değeri\. cbc:ID elemanı 'ABC2009123456789' formatında olmalıdır\. ?\/Invoice\/cbc:ID · line 19$/);
     assert.match(texts[1], /^✗ Error: Vergi miktarı 0 olan 0015 vergi kodlu KDV için cbc:TaxExemptionReason.*\/Invoice\/cac:TaxTotal\/cac:TaxSubtotal\[2\]\/cbc:TaxAmount · line 109$/);
     // The unsigned draft's signature finding is left out, and the view says so.
-    assert.match(await preview.locator('#structured section.gib').innerText(), /1 finding\(s\) saying only that the document is not signed yet are not listed/);
+    assert.match(await preview.locator('#structured section.gib').innerText(), /One finding saying only that the document is not signed yet is not listed/);
     // The verdict comes first, the document's own view after it.
     assert.equal(await preview.locator('#structured > :first-child').getAttribute('class'), 'gib');
     await wb.screenshot('the structured view with GİB\'s verdict');
