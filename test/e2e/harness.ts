@@ -120,6 +120,32 @@ export async function runAsking(page: Page, title: string): Promise<void> {
 }
 
 /**
+ * Answers VS Code's simple file dialog (code-server) with a full path. The dialog fills in its folder
+ * and lists it after it opens; a path typed before that is overwritten, so wait, type until the path
+ * stays, and type again if the dialog neither closed nor gave its place to the command's next question.
+ */
+export async function answerFileDialog(page: Page, file: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const box = widget.locator('.quick-input-box input');
+  await box.waitFor({ state: 'visible' });
+  await waitUntil(async () => ((await box.inputValue()).length > 0 && (await widget.locator('.quick-input-list .monaco-list-row').count()) > 0 ? true : undefined), 'the file dialog to list its folder');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await waitUntil(async () => {
+      await box.fill(file);
+      await page.waitForTimeout(300);
+      return (await box.inputValue()) === file ? true : undefined;
+    }, `the file dialog to keep ${file}`);
+    await box.press('Enter');
+    const taken = await waitUntil(async () => (!(await widget.isVisible()) || (await box.inputValue()) !== file ? true : undefined), 'the file dialog to close', 3000).then(
+      () => true,
+      () => false,
+    );
+    if (taken) return;
+  }
+  throw new Error(`the file dialog did not take ${file}`);
+}
+
+/**
  * Opens a context menu with `open` and runs `action` from it (hover, then Enter: a plain click on the
  * item was not always taken). A menu that closes before the item is chosen is opened again, up to
  * three times: VS Code closes it when the list under it re-renders (a customers row menu vanished

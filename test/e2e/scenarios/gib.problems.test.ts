@@ -14,7 +14,7 @@ import { EXTENSION_ID } from '../../../src/constants';
 import { installGibPackage } from '../../../src/gib/ruleStore';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
 import type { Workbench } from '../index';
-import { chooseMenuItem, nls, openFile, openWorkbench, repoRoot, waitUntil, workspaceFolder } from '../index';
+import { answerFileDialog, chooseMenuItem, nls, openFile, openWorkbench, repoRoot, waitUntil, workspaceFolder } from '../index';
 
 const archives = gibArchives();
 const skip = archives ? false : NO_GIB_DATA;
@@ -39,28 +39,6 @@ async function notification(text: string | RegExp, timeoutMs = 120_000): Promise
   const item = wb.page.locator('.notification-list-item-message', { hasText: text }).first();
   await item.waitFor({ timeout: timeoutMs });
   return (await item.innerText()).trim();
-}
-
-/** Answers code-server's own file dialog (the simple one) with a path. */
-async function answerFileDialog(file: string): Promise<void> {
-  const widget = wb.page.locator('.quick-input-widget');
-  const box = widget.locator('.quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await waitUntil(async () => ((await box.inputValue()).length > 0 ? true : undefined), 'the file dialog to show its folder');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await waitUntil(async () => {
-      await box.fill(file);
-      await wb.page.waitForTimeout(300);
-      return (await box.inputValue()) === file ? true : undefined;
-    }, `the file dialog to keep ${file}`);
-    await box.press('Enter');
-    const taken = await waitUntil(async () => (!(await widget.isVisible()) || (await box.inputValue()) !== file ? true : undefined), 'the file dialog to close', 3000).then(
-      () => true,
-      () => false,
-    );
-    if (taken) return;
-  }
-  throw new Error(`the file dialog did not take ${file}`);
 }
 
 const globalStorage = () => path.join(path.dirname(folder), 'user-data', 'User', 'globalStorage', EXTENSION_ID);
@@ -115,7 +93,7 @@ test('Validate Documents against GİB Rules… on a folder from the Explorer wri
     await wb.screenshot('the Explorer folder menu');
   });
   const report = path.join(folder, 'gib-report.md');
-  await answerFileDialog(report);
+  await answerFileDialog(wb.page, report);
   const summary = await notification(/3 files checked: \d+ errors? in 1 file\./);
   await wb.screenshot('the folder checked, with Open Report');
   const csv = report.replace(/\.md$/, '.csv');

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
-import { nls, notificationGone, openWorkbench, repoRoot, runAsking, steps, waitUntil, workspaceFolder } from '../index';
+import { answerFileDialog, nls, notificationGone, openWorkbench, repoRoot, runAsking, steps, waitUntil, workspaceFolder } from '../index';
 import { parseCsv } from '../../../src/domain/csv';
 import { completeTckn, completeVkn } from '../../../src/domain/taxId';
 
@@ -66,29 +66,6 @@ async function runTurkish(key: string): Promise<void> {
   await runAsking(wb.page, `Nilvera: ${nls(`%${key}%`, 'tr')}`);
 }
 
-/** Answers VS Code's simple file dialog with a full path (it fills in its own folder first). */
-async function answerFileDialog(file: string): Promise<void> {
-  const widget = wb.page.locator('.quick-input-widget');
-  const box = widget.locator('.quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await waitUntil(async () => ((await box.inputValue()).length > 0 && (await widget.locator('.quick-input-list .monaco-list-row').count()) > 0 ? true : undefined), 'the file dialog to list its folder');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await waitUntil(async () => {
-      await box.fill(file);
-      await wb.page.waitForTimeout(300);
-      return (await box.inputValue()) === file ? true : undefined;
-    }, `the file dialog to keep ${file}`);
-    await box.press('Enter');
-    // Taken when the dialog closes, or gives its place to the command's next question (a quick pick).
-    const taken = await waitUntil(async () => (!(await widget.isVisible()) || (await box.inputValue()) !== file ? true : undefined), 'the file dialog to close', 3000).then(
-      () => true,
-      () => false,
-    );
-    if (taken) return;
-  }
-  throw new Error(`the file dialog did not take ${file}`);
-}
-
 /**
  * The file as Excel with Turkish regional settings reads a CSV: a UTF-8 BOM means UTF-8 (without one,
  * the ANSI code page), and the columns are split at the list separator of the regional settings, `;`.
@@ -125,7 +102,7 @@ test('export with a Turkish display language: Excel reads it in columns (";", BO
   await steps(wb, async () => {
     const target = path.join(folder, 'musteriler-disa.csv');
     await runTurkish('command.customers.export');
-    await answerFileDialog(target);
+    await answerFileDialog(wb.page, target);
     const done = await notification(start('Exported {0} customers to {1}.'));
     const note = tr('Columns are separated by {0}, as Excel expects with the display language {1}; the "nilvera.csv.separator" setting changes this.', '";"', 'tr');
     assert.ok(done.includes(note), done);
@@ -146,7 +123,7 @@ test('export with a Turkish display language: Excel reads it in columns (";", BO
     await wb.sandbox!.control('faults', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ latencyMs: 1500, match: { method: 'GET', path: '^/general/customers$' } }) });
     try {
       await runTurkish('command.customers.export');
-      await answerFileDialog(target);
+      await answerFileDialog(wb.page, target);
       const progress = wb.page.locator('.notification-toast', { hasText: tr('Exporting customers') }).first();
       await progress.locator('.monaco-button', { hasText: 'Cancel' }).click({ timeout: 30_000 });
       await notificationGone(wb, tr('Exporting customers'));
@@ -169,7 +146,7 @@ test('export with a Turkish display language: Excel reads it in columns (";", BO
     try {
       const before = fs.readFileSync(target);
       await runTurkish('command.customers.export');
-      await answerFileDialog(target);
+      await answerFileDialog(wb.page, target);
       const second = path.join(folder, 'musteriler-disa (2).csv');
       // About 10 s of retries, then the export is kept beside it and the message names the file.
       const held = await notification(tr('{0} is open in another program, e.g. Excel: close it and try again.', target), 60_000);
@@ -210,7 +187,7 @@ test('import a Mac Turkish and a Windows-1254 customer list: names with their Tu
       const source = path.join(folder, `musteriler-${encoding}.csv`);
       fs.writeFileSync(source, Buffer.from(text, 'latin1'));
       await runTurkish('command.customers.import');
-      await answerFileDialog(source);
+      await answerFileDialog(wb.page, source);
       const readAs = tr('Read as {0}.', labels[encoding]);
       const summary = await notification(readAs);
       assert.ok(summary.startsWith(tr('Import finished: {0} created, {1} rejected, {2} unconfirmed, {3} not sent.', 16, 4, 0, 0)), summary);
@@ -227,7 +204,7 @@ test('import a Mac Turkish and a Windows-1254 customer list: names with their Tu
     const unclear = path.join(folder, 'belirsiz.csv');
     fs.writeFileSync(unclear, Buffer.from(`Unvan;VKN\r\n\xdcNAL A.\xde.;${taxes[0]}\r\n\xdcZ\xdcM LTD;${taxes[1]}\r\n`, 'latin1'));
     await runTurkish('command.customers.import');
-    await answerFileDialog(unclear);
+    await answerFileDialog(wb.page, unclear);
     const pick = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: labels['x-mac-turkish'] }).first();
     await pick.waitFor({ timeout: 30_000 });
     const items = await wb.quickPickItems();

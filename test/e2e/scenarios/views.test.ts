@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { chooseMenuItem, notificationGone, openWorkbench, setViewExpanded, steps, viewHeader, waitUntil, workspaceFolder } from '../index';
+import { answerFileDialog, chooseMenuItem, notificationGone, openWorkbench, setViewExpanded, steps, viewHeader, waitUntil, workspaceFolder } from '../index';
 import { repoRoot } from '../repo';
 import { parseCsv } from '../../../src/domain/csv';
 
@@ -100,33 +100,6 @@ async function runCommandWithDialog(wb: Workbench, title: string): Promise<void>
   await box.fill(`>${title}`);
   await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name', { hasText: title }).first().waitFor();
   await box.press('Enter');
-}
-
-/**
- * Answers VS Code's simple file dialog (code-server) with a full path. The dialog fills in its
- * folder and lists it after it opens; a path typed before that is overwritten, so wait, and type
- * again if the dialog is still open.
- */
-async function answerFileDialog(wb: Workbench, file: string): Promise<void> {
-  const widget = wb.page.locator('.quick-input-widget');
-  const box = widget.locator('.quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await until(async () => ((await box.inputValue()).length > 0 && (await widget.locator('.quick-input-list .monaco-list-row').count()) > 0 ? true : undefined), 'the file dialog to list its folder');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    // The dialog may still put its own default in the box: type until the path stays there.
-    await until(async () => {
-      await box.fill(file);
-      await wb.page.waitForTimeout(300);
-      return (await box.inputValue()) === file ? true : undefined;
-    }, `the file dialog to keep ${file}`);
-    await box.press('Enter');
-    const closed = await widget.waitFor({ state: 'hidden', timeout: 3000 }).then(
-      () => true,
-      () => false,
-    );
-    if (closed) return;
-  }
-  throw new Error(`the file dialog did not take ${file}`);
 }
 
 test('customers: page, load more, search, sort, create and edit, delete one and several', { timeout: 180_000 }, async () => {
@@ -243,7 +216,7 @@ test('customers: import a Turkish Excel CSV with bad rows, then export the filte
     await setViewExpanded(wb, 'Account', false);
 
     await runCommandWithDialog(wb, 'Nilvera: Import Customers from Excel, CSV or JSON…');
-    await answerFileDialog(wb, source);
+    await answerFileDialog(wb.page, source);
     const done = wb.page.locator('.notification-list-item-message', { hasText: 'Import finished: 16 created, 4 rejected' }).first();
     await done.waitFor({ timeout: 30_000 });
     await wb.screenshot('import summary');
@@ -263,7 +236,7 @@ test('customers: import a Turkish Excel CSV with bad rows, then export the filte
     // Export the current filter (all pages) to a CSV in the workspace.
     const target = path.join(folder, 'export.csv');
     await runCommandWithDialog(wb, 'Nilvera: Export Customers to CSV…');
-    await answerFileDialog(wb, target);
+    await answerFileDialog(wb.page, target);
     const expected = await apiGet<Page<Customer>>(wb, '/general/Customers?Page=1&PageSize=1&Search=Anadolu%20G%C4%B1da');
     // One customer matches: English says "1 customer", not "1 customers".
     assert.equal(expected.TotalCount, 1);
@@ -296,7 +269,7 @@ test('documents, certificates, identifications, account; an API error becomes an
     const file = path.join(folder, 'faaliyet-belgesi.pdf');
     fs.writeFileSync(file, Buffer.from('%PDF-1.4 faaliyet belgesi'));
     await titleAction(wb, 'Company Documents', 'Add Company Document');
-    await answerFileDialog(wb, file);
+    await answerFileDialog(wb.page, file);
     await row(wb, 'Company Documents', 'faaliyet-belgesi.pdf').waitFor();
     assert.ok((await state(wb)).documents.some((d) => d.Name === 'faaliyet-belgesi.pdf'));
     await wb.screenshot('document added');
