@@ -14,6 +14,7 @@ import type { DiagnosticsTestState } from '../../src/editor/diagnostics/register
 import type { GibDiagnosticsTestState } from '../../src/editor/gib/register';
 import { CREDIT_NOTE_NOTE } from '../../src/gib/engine';
 import { installGibPackage, GIB_RULES_FOLDER } from '../../src/gib/ruleStore';
+import { waitFor } from '../support/waitFor';
 import { gibArchives, gibSamples, NO_GIB_DATA } from '../support/gibPackages';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -24,21 +25,12 @@ function gibDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source?.startsWith('GİB'));
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function gibDiagnosticsWhere(doc: vscode.TextDocument, what: string, check: (d: vscode.Diagnostic[]) => boolean): Promise<vscode.Diagnostic[]> {
-  return waitFor(what, () => {
+  return waitFor(() => {
     const d = gibDiagnostics(doc.uri);
     return check(d) && d;
-  }).catch((e: Error) => {
+  }, what, 60_000).catch((e: Error) => {
     throw new Error(`${e.message}; last: ${JSON.stringify(gibDiagnostics(doc.uri).map((d) => [d.range.start.line + 1, d.source, d.message]))}`);
   });
 }
@@ -232,8 +224,8 @@ suite('GİB diagnostics in the editor', function () {
     await vscode.window.showTextDocument(doc, { preview: false });
     await gibDiagnosticsWhere(doc, 'the untitled despatch findings', (d) => d.length === 3);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await waitFor('the document closed', () => doc.isClosed, 30_000);
-    await waitFor('its findings cleared', () => gibDiagnostics(doc.uri).length === 0, 5_000);
+    await waitFor(() => doc.isClosed, 'the document closed', 30_000);
+    await waitFor(() => gibDiagnostics(doc.uri).length === 0, 'its findings cleared', 5_000);
   });
 
   test('an e-Müstahsil receipt (CreditNote): the note that GİB has no rules for it, once, as information', async () => {
@@ -249,8 +241,10 @@ suite('GİB diagnostics in the editor', function () {
     const sample = (await gibSamples()).find((s) => s.text.includes('>1288331521<'));
     assert.ok(sample, "a GİB sample with 1288331521");
     const doc = await open('sample.xml', sample.text);
-    const error = await waitFor("the sample number's error", () =>
-      vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'Nilvera' && /1288331521/.test(d.message)),
+    const error = await waitFor(
+      () => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'Nilvera' && /1288331521/.test(d.message)),
+      "the sample number's error",
+      60_000,
     );
     assert.equal(error.message, "VKN 1288331521 is the number of GİB's sample documents (its check digit is wrong): write the party's real VKN.");
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, error.range, vscode.CodeActionKind.QuickFix.value);

@@ -16,6 +16,7 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import { GIB_RULES_FOLDER, installGibPackage } from '../../src/gib/ruleStore';
 import type { GibVerdictView } from '../../src/preview/protocol';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
+import { waitFor } from '../support/waitFor';
 
 interface PanelInfo {
   kind: 'document' | 'studio';
@@ -36,15 +37,8 @@ async function hook(arg?: unknown): Promise<PanelInfo[]> {
 }
 const simulate = (message: unknown) => hook({ kind: 'document', simulate: message });
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The suite's waits are longer than test/support/waitFor.ts's default. */
+const until = <T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> => waitFor(probe, what, timeoutMs);
 
 const documentPanel = async () => (await hook()).find((p) => p.kind === 'document');
 

@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, PreviewCommands } from '../../src/constants';
+import { waitFor } from '../support/waitFor';
 
 interface PanelInfo {
   kind: 'document' | 'studio';
@@ -30,15 +31,8 @@ async function hook(arg?: unknown): Promise<PanelInfo[]> {
   return (await vscode.commands.executeCommand<PanelInfo[]>(PreviewCommands.testHook, arg)) ?? [];
 }
 
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The suite's waits are longer than test/support/waitFor.ts's default. */
+const until = <T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> => waitFor(probe, what, timeoutMs);
 
 /** The document panel once its page reported the latest update. */
 async function shown(): Promise<PanelInfo> {
