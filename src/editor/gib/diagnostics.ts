@@ -10,10 +10,9 @@ import type { GibRules, GibVerdict } from '../../shell/gibRules';
 import { log } from '../../shell/log';
 import { findingRange, lineStarts } from './findingRange';
 import { GIB_NO_RULES_CODE, gibMessage, noRulesMessage, shownFindings } from './presentation';
+import { GIB_DEBOUNCE_MS } from './debounce';
 import { gibDocumentRoot, GIB_SNIFF_CHARS, type GibDocumentRoot } from './sniff';
 
-/** Quiet time after the last edit before a document is sent to GİB's rules again. */
-export const GIB_DEBOUNCE_MS = 300;
 /** The name of the collection (apart from the tax-number diagnostics' "nilvera"). */
 export const GIB_DIAGNOSTICS_NAME = 'nilvera-gib';
 /** The source of the note shown while no rules are installed. */
