@@ -380,10 +380,10 @@ function makeWorkbench(page: Page, sandbox: SandboxProcess | undefined, shotsDir
       await quickInputBox.press('Enter');
     },
     async notifications() {
+      // One read of all of them: counting first and reading each after raced a toast closing in between
+      // (the read then waited 20 s for an element that was gone).
       const messages = page.locator('.notification-toast .notification-list-item-message, .notifications-center .notification-list-item-message');
-      const texts: string[] = [];
-      for (let i = 0; i < (await messages.count()); i++) texts.push((await messages.nth(i).innerText()).trim());
-      return texts;
+      return (await messages.allInnerTexts()).map((text) => text.trim());
     },
     async webview(titleOrIndex) {
       if (typeof titleOrIndex === 'string') {
