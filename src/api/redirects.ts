@@ -24,19 +24,21 @@ export interface RedirectPolicy {
  * many. Only origins are kept (never paths or queries, which may hold values of the request).
  */
 export class RedirectRefusedError extends Error {
-  readonly code: 'ERR_CROSS_ORIGIN_REDIRECT' | 'ERR_TOO_MANY_REDIRECTS';
+  readonly code: 'ERR_CROSS_ORIGIN_REDIRECT' | 'ERR_TOO_MANY_REDIRECTS' | 'ERR_INSECURE_REDIRECT';
   constructor(
-    readonly reason: 'crossOrigin' | 'tooMany',
+    readonly reason: 'crossOrigin' | 'tooMany' | 'insecure',
     readonly fromOrigin: string,
     readonly toOrigin: string,
   ) {
     super(
       reason === 'crossOrigin'
         ? `the server redirected to another origin (${toOrigin}); the API key and the request are sent only to ${fromOrigin}`
-        : `more than ${MAX_REDIRECTS} redirects`,
+        : reason === 'insecure'
+          ? `the server redirected an https call to an unencrypted address (${toOrigin}); it was not followed`
+          : `more than ${MAX_REDIRECTS} redirects`,
     );
     this.name = 'RedirectRefusedError';
-    this.code = reason === 'crossOrigin' ? 'ERR_CROSS_ORIGIN_REDIRECT' : 'ERR_TOO_MANY_REDIRECTS';
+    this.code = reason === 'crossOrigin' ? 'ERR_CROSS_ORIGIN_REDIRECT' : reason === 'insecure' ? 'ERR_INSECURE_REDIRECT' : 'ERR_TOO_MANY_REDIRECTS';
   }
 }
 
@@ -51,10 +53,11 @@ type Init = Parameters<FetchLike>[1];
  * One request with its redirects followed here. A hop to the same origin keeps the headers and,
  * for 307/308, the method and body (301/302 turn a POST into a GET and 303 anything into a GET,
  * as browsers do, dropping the body). A hop to another origin throws RedirectRefusedError, unless
- * the policy allows a GET there: then it goes without Authorization, and no later hop gets it back.
+ * the policy allows a GET there: then it goes without Authorization, and no later hop gets it back,
+ * and never from https to plain http.
  */
 export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: Init, policy: RedirectPolicy = {}): Promise<FetchResponseLike> {
-  const home = originOf(url);
+  let home: string | undefined; // parsed only when a redirect comes: most calls get none
   let current = url;
   let method = init.method;
   let headers = { ...init.headers };
@@ -63,6 +66,7 @@ export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: I
     const response = await fetchFn(current, { method, headers, ...(body !== undefined ? { body } : {}), signal: init.signal, redirect: 'manual' });
     const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return response;
+    home ??= originOf(url);
     closeBody(response.body);
     let next: URL;
     try {
@@ -82,6 +86,8 @@ export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: I
       // Assumed: a download may be handed to a file host that needs no key, so a GET may follow
       // there when the caller allows it, without Authorization; anything with a body never does.
       if (!(policy.crossOriginGet && method === 'GET' && body === undefined)) throw new RedirectRefusedError('crossOrigin', home, next.origin);
+      // What comes back over plain http could be changed on the way: an https call stays https.
+      if (home.startsWith('https:') && next.protocol === 'http:') throw new RedirectRefusedError('insecure', home, next.origin);
       headers = withoutHeaders(headers, ['authorization', 'cookie']);
     }
     current = next.href;

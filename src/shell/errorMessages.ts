@@ -125,6 +125,7 @@ export function describeError(error: unknown): DescribedError {
       // src/api/redirects.ts: the target's origin is the message's detail (never a path or query).
       const first = error.messages[0];
       if (first?.code === 'ERR_TOO_MANY_REDIRECTS') return shown(vscode.l10n.t('The server redirected the request too many times; it was stopped.'), 'showLog');
+      if (first?.code === 'ERR_INSECURE_REDIRECT') return shown(vscode.l10n.t('The server redirected the download to an unencrypted address ({0}); it was not followed.', first.detail ?? '?'), 'showLog');
       return shown(
         vscode.l10n.t('The server redirected the request to another address ({0}). The API key and request data are sent only to the environment\'s own address, so the redirect was not followed. Check the environment\'s URL.', first?.detail ?? '?'),
         'showLog',

@@ -2,10 +2,13 @@
 // (src/domain/registryZip.ts) has its own localized message, never the generic "Something went wrong".
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import nodeFetch from 'node-fetch';
 import { createClient } from '../../src/api';
 import { RegistryZipError, type RegistryZipErrorCode } from '../../src/domain/registryZip';
 import { describeError } from '../../src/shell/errorMessages';
+import { loopbackCa, startLoopbackServer } from '../support/loopbackServer';
 
 const CODES: RegistryZipErrorCode[] = ['corrupt', 'unsafeEntryName', 'noUsableEntry', 'multipleLists', 'unsupportedFormat', 'entryTooLarge', 'compressionRatio'];
 
@@ -65,6 +68,26 @@ suite('Error messages: refused redirects and oversized answers', () => {
     assert.match(described.text, /API key/);
     assert.deepEqual(described.actions, ['showLog']);
     assert.ok(!described.text.includes('company.get'), `the untranslated internal text: ${described.text}`);
+  });
+
+  test('a download from https handed to plain http says so and names the address', async () => {
+    const plain = await listen((_req, res) => res.end('""'));
+    const secure = await startLoopbackServer((_req, res) => {
+      res.writeHead(302, { Location: `${plain}/files/list.zip`, 'Content-Length': '0' });
+      res.end();
+    }, { tls: true });
+    const agent = new https.Agent({ ca: loopbackCa() });
+    try {
+      const fetchTrusting = ((url: string, init: object) => nodeFetch(url, { ...init, agent: (u: URL) => (u.protocol === 'https:' ? agent : undefined) })) as never;
+      const client = createClient({ baseUrl: secure.url, getApiKey: async () => 'KEY-0000000000', retry: { retries: 0 }, fetch: fetchTrusting });
+      const described = describeError(await failure(client.registry.downloadList('PK', 'Invoice', { kind: 'buffer' })));
+      assert.ok(described.text.includes(plain), described.text);
+      assert.match(described.text, /unencrypted/);
+      assert.deepEqual(described.actions, ['showLog']);
+    } finally {
+      agent.destroy();
+      await secure.close();
+    }
   });
 
   test('an answer past its cap names the cap', async () => {

@@ -5,9 +5,11 @@
 import { test, before, after, beforeEach, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as http from 'node:http';
+import * as https from 'node:https';
+import nodeFetch from 'node-fetch';
 import { createClient } from '../../../src/api';
 import { sendProbe } from '../../../src/commands/connection/probes';
-import { replyJson, startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
+import { loopbackCa, replyJson, startLoopbackServer, type LoopbackServer } from '../../support/loopbackServer';
 import { apiRejection } from '../../support/apiRejection';
 
 const KEY = 'REDIRECT-CANARY-KEY-5f1e2d';
@@ -124,6 +126,26 @@ describe('redirects: the key and the body stay with the profile\'s origin', () =
     const there = seen.filter((s) => s.server === 'other');
     assert.equal(there.length, 1);
     assert.equal(there[0].authorization, undefined, 'the key did not go to the file host');
+  });
+
+  test('a download from an https address is not handed to plain http, even where another origin is allowed', async () => {
+    const tlsSeen: string[] = [];
+    const secure = await startLoopbackServer((req, res) => {
+      tlsSeen.push(req.url ?? '');
+      redirect(res, 302, `http://127.0.0.1:${otherPort}/files/list.zip`);
+    }, { tls: true });
+    servers.push(secure);
+    // node-fetch over TLS trusting only the loopback certificate: a real https call, nothing mocked.
+    const agent = new https.Agent({ ca: loopbackCa() });
+    const fetchTrusting = ((url: string, init: object) => nodeFetch(url, { ...init, agent: (u: URL) => (u.protocol === 'https:' ? agent : undefined) })) as never;
+    const httpsClient = createClient({ baseUrl: secure.url, getApiKey: async () => KEY, retry: { retries: 0 }, fetch: fetchTrusting });
+    const err = await apiRejection(httpsClient.registry.downloadList('PK', 'Invoice', { kind: 'buffer' }));
+    assert.equal(err.kind, 'redirected');
+    assert.equal(err.messages[0]?.code, 'ERR_INSECURE_REDIRECT');
+    assert.equal(err.messages[0]?.detail, `http://127.0.0.1:${otherPort}`);
+    assert.equal(tlsSeen.length, 1, 'the https server was asked once');
+    assert.deepEqual(seen.filter((s) => s.server === 'other'), [], 'nothing went out over plain http');
+    agent.destroy();
   });
 
   test('Check Connection\'s probe refuses a redirect to another port: the key stays home, the report says why', async () => {
