@@ -362,7 +362,10 @@ export class HttpTransport {
             // Waiting past the call's deadline would only end in a timeout: report the real failure.
             return attempt >= maxAttempts || Date.now() + wait >= scope.deadline ? undefined : wait;
           },
-          signal: scope.signal,
+          // A getter: scope.signal makes a real AbortController, needed only when a retry waits.
+          get signal() {
+            return scope.signal;
+          },
           aborted: () => scope.abortError(spec.operation),
         },
       );
