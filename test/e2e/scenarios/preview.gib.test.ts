@@ -4,7 +4,8 @@
 // its exemption reason shows "GİB rules <release>: 2 errors" at the top of the structured view with
 // GİB's own words, and axe finds nothing serious in it; a click on a finding, or Enter on it, selects
 // its element in the editor. The extension-host suite (test/suite/gib.preview.test.ts) covers the
-// host's side of the messages.
+// host's side of the messages. A despatch advice then gets its own verdict, with GİB's despatch rules'
+// words.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -80,5 +81,17 @@ test('the structured view shows GİB\'s verdict, and a finding goes to its eleme
     await wb.page.keyboard.press('Enter');
     await waitUntil(async () => (/Ln 109, Col 7 \(14 selected\)/.test(await selection.innerText().catch(() => '')) ? true : undefined), 'the tax amount selected in the editor', 30_000, 250);
     await wb.screenshot('Enter on the exemption finding selects the subtotal\'s cbc:TaxAmount');
+
+    // A despatch advice: its own verdict, with the delivery address findings of GİB's despatch rules.
+    fs.copyFileSync(path.join(repoRoot, 'test', 'fixtures', 'gib', 'editor-despatch-broken.xml'), path.join(workspaceFolder(wb.page), 'editor-despatch-broken.xml'));
+    await openFile(wb.page, 'editor-despatch-broken.xml');
+    await button.click();
+    await wb.page.locator('.tabs-container .tab[aria-label^="Preview editor-despatch-broken.xml"]').first().waitFor({ timeout: 30_000 });
+    const despatch = await waitUntil(() => wb.webview('Preview editor-despatch-broken.xml').catch(() => undefined), 'the despatch preview\'s webview', 30_000, 500);
+    await despatch.locator('#structured section.gib h2').filter({ hasText: new RegExp(`^GİB rules ${release}: \\d+ errors?`) }).waitFor({ timeout: 60_000 });
+    const despatchFindings = (await despatch.locator('#structured section.gib ul.gib-findings li button').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    assert.ok(despatchFindings.some((t) => /CitySubdivisionName elemanı içermelidir/.test(t)), despatchFindings.join(' | '));
+    assert.ok(despatchFindings.some((t) => /Hatalı Posta Kodu/.test(t)), despatchFindings.join(' | '));
+    await wb.screenshot('the structured view of a despatch advice with GİB\'s verdict');
   });
 });
