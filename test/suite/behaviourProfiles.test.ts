@@ -19,7 +19,7 @@ import { companyForm } from '../../src/webviews/forms/company';
 import { TEMPLATE_IDS_KEY } from '../../src/commands/settingsCommands';
 import { completeVkn } from '../../src/domain/taxId';
 import { PROFILES } from '../../src/sandbox/behaviour';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from '../support/sandboxSuite';
 
@@ -38,7 +38,7 @@ for (const profile of PROFILES) {
     let sandbox: SandboxHandle;
     let api: NilveraExtensionApi;
     let tmp: string;
-    const prompts = new RecordingPrompts();
+    const prompts = new ScriptedPrompts();
     let restore: Array<() => void> = [];
     const exec = <T>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
     const last = () => prompts.messages[prompts.messages.length - 1];
@@ -85,15 +85,8 @@ for (const profile of PROFILES) {
       await exec(PaletteCommands.registryShowDetail, unregistered);
       assert.match(last()?.text ?? '', new RegExp(`${unregistered} is not in the taxpayer registry`), JSON.stringify(prompts.messages));
       prompts.messages.length = 0;
-      const inputs = [unregistered];
-      const scripted = Object.assign(Object.create(prompts) as RecordingPrompts, { inputBox: async () => inputs.shift() });
-      restore.push(api.testing.replacePrompts(scripted), replaceLocalPrompts(scripted));
-      try {
-        await exec(TreeCommands.customersFindByTaxNumber);
-      } finally {
-        restore.splice(-2).forEach((r) => r());
-        restore.push(api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts));
-      }
+      prompts.inputs = [unregistered];
+      await exec(TreeCommands.customersFindByTaxNumber);
       assert.match(last()?.text ?? '', new RegExp(`No customer has the tax number ${unregistered}`), JSON.stringify(prompts.messages));
     });
 
@@ -308,15 +301,8 @@ for (const profile of PROFILES) {
       const services = api.testing.services;
       await services.keys.store(services.secretName('custom'), 'YANLIS-ANAHTAR-0000');
       try {
-        const inputs = [completeVkn('123456780')];
-        const scripted = Object.assign(Object.create(prompts) as RecordingPrompts, { inputBox: async () => inputs.shift() });
-        restore.push(api.testing.replacePrompts(scripted), replaceLocalPrompts(scripted));
-        try {
-          await exec(TreeCommands.customersFindByTaxNumber);
-        } finally {
-          restore.splice(-2).forEach((r) => r());
-          restore.push(api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts));
-        }
+        prompts.inputs = [completeVkn('123456780')];
+        await exec(TreeCommands.customersFindByTaxNumber);
         const shown = prompts.messages.find((m) => m.level === 'error')?.text ?? '';
         assert.match(shown, new RegExp(`rejected or lacks the permission .*HTTP ${profile === 'alternate' ? 403 : 401}.*not valid`), JSON.stringify(prompts.messages));
         assert.ok(!shown.includes('YANLIS-ANAHTAR-0000'));

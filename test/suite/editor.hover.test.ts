@@ -11,7 +11,7 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import type { Prompts } from '../../src/shell/prompts';
 import { completeTckn, completeVkn, vknCheckDigit } from '../../src/domain/taxId';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -88,11 +88,7 @@ suite('Editor: tax-number hovers', function () {
 
   suiteTeardown(async () => {
     restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl, Settings.editorHoverOnlineLookup, Settings.editorTaxNumberHovers]) {
-      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
-    }
+    await leaveCustomEnvironment(api, Settings.editorHoverOnlineLookup, Settings.editorTaxNumberHovers);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await sandbox.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { Settings, TreeCommands } from '../../src/constants';
 import { parseCsv } from '../../src/domain/csv';
 import type { NilveraTrees } from '../../src/views/trees';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startSandboxSuite } from '../support/sandboxSuite';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -34,7 +34,7 @@ function localized(english: string, ...args: string[]): string {
 suite('Excel separator of exports (setting and display language)', function () {
   this.timeout(120_000);
   let tmp: string;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let close: () => Promise<void> = async () => undefined;
   const config = () => vscode.workspace.getConfiguration(Settings.section);
 
@@ -54,7 +54,7 @@ suite('Excel separator of exports (setting and display language)', function () {
   /** Exports the customers to `name` and returns the file's text and the export's message. */
   async function exportTo(name: string): Promise<{ text: string; message: string }> {
     const target = path.join(tmp, name);
-    prompts.saveTarget = vscode.Uri.file(target);
+    prompts.saveFile = vscode.Uri.file(target);
     prompts.messages.length = 0;
     await vscode.commands.executeCommand(TreeCommands.customersExport);
     assert.ok(fs.existsSync(target), `no export; messages: ${JSON.stringify(prompts.messages)}`);

@@ -7,15 +7,16 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
+import { ConnectionCommands, EXTENSION_ID, FormCommands } from '../../src/constants';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { freePort } from '../support/freePort';
+import { leaveCustomEnvironment, useCustomEnvironment } from '../support/sandboxSuite';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { allRows, labelOf, walkViews } from './treeWalk';
 
 // Bundled to out/test/suite/: the repository root is three folders up.
@@ -27,14 +28,6 @@ const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Prism checks only that a Bearer key is sent.
 const PRISM_KEY = 'PRISM0000000000000000000000000000000000000000000000000000000000';
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-
 suite('Prism dynamic mock of the OpenAPI export', function () {
   this.timeout(90_000);
   let prism: ChildProcess | undefined;
@@ -42,7 +35,7 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
   let output = '';
   let api: NilveraExtensionApi;
   let trees: NilveraTrees;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -65,11 +58,7 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
     restorePrompts = api.testing.replacePrompts(prompts);
     trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
     trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    await config.update(Settings.customUrl, `http://127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
-    await config.update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
-    const services = api.testing.services;
-    await services.keys.store(services.secretName('custom'), PRISM_KEY);
+    await useCustomEnvironment(api, `http://127.0.0.1:${port}`, PRISM_KEY);
     process.on('unhandledRejection', onUnhandled);
   });
 
@@ -77,10 +66,7 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
     process.off('unhandledRejection', onUnhandled);
     restorePrompts();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api);
     if (prism && prism.exitCode === null) {
       const exited = new Promise((r) => prism!.once('exit', r));
       prism.kill('SIGTERM');

@@ -14,7 +14,7 @@ import type { ProfileSwitchedError } from '../../src/shell/staleAnswers';
 import type { TreeNode } from '../../src/views/treeNode';
 import type { ListedCompanyNode } from '../../src/views/records/companyListNodes';
 import type { NilveraTrees } from '../../src/views/trees';
-import { ScriptedPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { startCompaniesSandbox } from '../../src/sandbox/companies';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, FormCommands, PaletteCommands, ReconciliationCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import type { ReconciliationTestHook } from '../../src/reconciliation/register';
 import { GROUP_PAGE, type CustomerNode, type GroupNode } from '../../src/reconciliation/tree';
@@ -36,7 +36,7 @@ suite('Reconciliation', function () {
   let api: NilveraExtensionApi;
   let hook: ReconciliationTestHook;
   let tmp: string;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
 
   async function get(apiPath: string): Promise<{ status: number; body: unknown }> {
@@ -220,7 +220,7 @@ suite('Reconciliation', function () {
   test('export writes every customer with status, alias, reason and change to the chosen CSV file', async () => {
     const report = hook.tree.report!;
     const target = path.join(tmp, 'reconciliation.csv');
-    prompts.saveTarget = vscode.Uri.file(target);
+    prompts.saveFile = vscode.Uri.file(target);
     const outcome = await vscode.commands.executeCommand<{ written: number }>(ReconciliationCommands.export);
     assert.equal(outcome?.written, report.totalCustomers);
     const text = fs.readFileSync(target, 'utf8');

@@ -7,7 +7,6 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inspect } from 'node:util';
@@ -19,7 +18,9 @@ import type { MessageLevel, Prompts, SearchPickOptions } from '../../src/shell/p
 import type { HostMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
+import { freePort } from '../support/freePort';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { leaveCustomEnvironment } from '../support/sandboxSuite';
 import { suiteLog } from './report';
 import { waitFor } from '../support/waitFor';
 
@@ -67,16 +68,6 @@ function filesUnder(dir: string | undefined): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     return e.isDirectory() ? filesUnder(p) : e.isFile() ? [p] : [];
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
   });
 }
 
@@ -381,10 +372,9 @@ suite('Reliability: secrets', function () {
     trees?.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { services } = api.testing;
-    await services.keys.delete(services.secretName('custom'));
     await services.keys.delete(services.secretName('sandbox'));
     await services.sandbox.stop();
-    for (const key of [Settings.environment, Settings.customUrl, Settings.requestTimeoutSeconds]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api, Settings.requestTimeoutSeconds);
     await sandbox.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });

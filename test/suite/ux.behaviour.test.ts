@@ -9,35 +9,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, Settings, TreeCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { selectionHasTaxNumber } from '../../src/commands/registry/selectionContext';
 import { RECORD_SCHEME } from '../../src/commands/recordDocument';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { waitFor } from '../support/waitFor';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const config = () => vscode.workspace.getConfiguration(Settings.section);
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
-
-/** Records every message and answers from a queue (undefined = dismissed). */
-class AnsweringPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string; modal: boolean; detail?: string; actions: string[] }> = [];
-  readonly answers: Array<(actions: string[]) => string | undefined> = [];
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
-    return undefined;
-  }
-  async message(level: MessageLevel, text: string, options?: { modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, modal: options?.modal ?? false, detail: options?.detail, actions });
-    return this.answers.shift()?.(actions);
-  }
-}
 
 const label = (node: TreeNode) => {
   const l = node.treeItem().label;
@@ -50,7 +34,7 @@ suite('UX: nothing where it is not wanted, consistent interaction', function () 
   let api: NilveraExtensionApi;
   let trees: NilveraTrees;
   let tmp: string;
-  const prompts = new AnsweringPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
   const usage = () => api.testing.services.usage;
   const bar = () => api.testing.statusBar().snapshot();
@@ -69,17 +53,14 @@ suite('UX: nothing where it is not wanted, consistent interaction', function () 
   suiteTeardown(async () => {
     restorePrompts();
     usage().markUsed('command');
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl, Settings.editorHoverOnlineLookup]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api, Settings.editorHoverOnlineLookup);
     await config().update(Settings.environment, undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await sandbox.close();
   });
 
   setup(() => {
-    prompts.messages.length = 0;
-    prompts.answers.length = 0;
+    prompts.reset();
   });
 
   async function unusedWorkspace(): Promise<void> {

@@ -4,13 +4,13 @@
 // numbers, content and totals show readable placeholders, never a blank row.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ConnectionCommands, EXTENSION_ID, Settings } from '../../src/constants';
+import { ConnectionCommands, EXTENSION_ID } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraTrees } from '../../src/views/trees';
 import { describeError } from '../../src/shell/errorMessages';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { allRows, labelOf, walkViews } from './treeWalk';
 
 const TREES_TEST_HOOK = 'nilvera.internal.trees';
@@ -20,7 +20,7 @@ suite('Views when the server does not offer an operation, and null fields', func
   let sandbox: SandboxHandle;
   let api: NilveraExtensionApi;
   let trees: NilveraTrees;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
 
   suiteSetup(async () => {
@@ -36,10 +36,7 @@ suite('Views when the server does not offer an operation, and null fields', func
 
   suiteTeardown(async () => {
     restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api);
     await sandbox.close();
   });
 

@@ -9,7 +9,7 @@ import { EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
 import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { defaultProfileId, profileSecretName } from '../../src/shell/profileStore';
-import { AnsweringPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import type { HostMessage, InitMessage, ResponseMessage } from '../../src/webviews/protocol';
 import { waitFor } from '../support/waitFor';
 
@@ -82,7 +82,7 @@ suite('Webview forms', function () {
   this.timeout(60_000);
   let api: NilveraExtensionApi;
   let sandbox: { url: string; key: string };
-  const prompts = new AnsweringPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
 
   async function sandboxState(): Promise<SandboxState> {

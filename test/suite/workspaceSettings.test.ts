@@ -4,11 +4,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Commands, EXTENSION_ID, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 suite('Workspace settings: the user\'s choice stays the user\'s', function () {
   this.timeout(60_000);
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let api: NilveraExtensionApi;
   let restore: () => void = () => undefined;
   const config = () => vscode.workspace.getConfiguration(Settings.section);

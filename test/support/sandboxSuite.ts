@@ -11,14 +11,27 @@ import type { Prompts } from '../../src/shell/prompts';
 import { requestsSettled } from './requestsSettled';
 import { startTestSandbox, type SandboxHandle, type SandboxOptions } from './sandbox';
 
-export async function useSandboxEnvironment(api: NilveraExtensionApi, sandbox: SandboxHandle): Promise<void> {
+/** Points the extension at `url` (the Custom URL environment) with `key` as that environment's key. */
+export async function useCustomEnvironment(api: NilveraExtensionApi, url: string, key: string): Promise<void> {
   const config = vscode.workspace.getConfiguration(Settings.section);
-  await config.update(Settings.customUrl, sandbox.url, vscode.ConfigurationTarget.Global);
+  await config.update(Settings.customUrl, url, vscode.ConfigurationTarget.Global);
   await config.update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
   const services = api.testing.services;
   if (services.environment() !== 'custom') throw new Error(`the environment is ${services.environment()}, not custom`);
-  await services.keys.store(services.secretName('custom'), sandbox.keys.full);
+  await services.keys.store(services.secretName('custom'), key);
+}
+
+export async function useSandboxEnvironment(api: NilveraExtensionApi, sandbox: SandboxHandle): Promise<void> {
+  await useCustomEnvironment(api, sandbox.url, sandbox.keys.full);
   await requestsSettled(() => sandbox.requestLog().length);
+}
+
+/** Undoes `useCustomEnvironment`: forgets the key, and the environment, the URL and `settings` go back to their defaults. */
+export async function leaveCustomEnvironment(api: NilveraExtensionApi, ...settings: string[]): Promise<void> {
+  const services = api.testing.services;
+  await services.keys.delete(services.secretName('custom'));
+  const config = vscode.workspace.getConfiguration(Settings.section);
+  for (const key of [Settings.environment, Settings.customUrl, ...settings]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
 }
 
 export interface SandboxSuite {
@@ -38,10 +51,7 @@ export async function startSandboxSuite(options: SandboxOptions, prompts: Prompt
   await useSandboxEnvironment(api, sandbox);
   const close = async () => {
     restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api);
     await sandbox.close();
   };
   return { sandbox, api, close };

@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { createClient, NilveraApiError } from '../../../src/api';
 import type { FetchLike, NilveraClient } from '../../../src/api';
+import { freePort } from '../../support/freePort';
 import { isPlainRead, OPERATION_IDS, OPERATIONS, type OperationId, type OperationSpec, type PlainReadId } from '../../../src/api/operations';
 
 const root = path.resolve(__dirname, '../../../..');
@@ -70,14 +70,6 @@ let prism: ChildProcess | undefined;
 let prismOutput = '';
 let baseUrl = '';
 const exchanges: Exchange[] = [];
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 before(async () => {
   assert.ok(fs.existsSync(specPath), `the OpenAPI export is missing: ${specPath} (set NILVERA_SWAGGER)`);
