@@ -9,9 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createClient } from '../../src/api';
-import { EXTENSION_ID, FormCommands, PaletteCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
+import { FormCommands, PaletteCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
 import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
-import type { NilveraTrees } from '../../src/views/trees';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
@@ -19,9 +18,11 @@ import { companyForm } from '../../src/webviews/forms/company';
 import { TEMPLATE_IDS_KEY } from '../../src/commands/settingsCommands';
 import { completeVkn } from '../../src/domain/taxId';
 import { PROFILES } from '../../src/sandbox/behaviour';
+import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
 const CSV_FIXTURE = path.resolve(__dirname, '../../../test/fixtures/customers-tr-excel.csv');
 
@@ -52,9 +53,7 @@ for (const profile of PROFILES) {
     suiteSetup(async () => {
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), `nilvera-behaviour-${profile}-`));
       sandbox = await startTestSandbox({ customers: 120, registry: 3000, seed: 41, behaviour: { profile } });
-      const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-      assert.ok(ext);
-      api = await ext.activate();
+      api = await activateExtension();
       restore = [api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts)];
       await useSandboxEnvironment(api, sandbox);
       rememberedBefore = globalState().get(TEMPLATE_IDS_KEY);
@@ -137,7 +136,7 @@ for (const profile of PROFILES) {
     });
 
     test('recordLookupMissing: a certificate deleted meanwhile reads "The record no longer exists", whether the look-up answers 404, empty or null', async () => {
-      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const trees = await extensionTrees();
       trees.certificates.refresh();
       const node = (await trees.certificates.getChildren()).find((n) => /\/certificate-/.test(n.id) || n.treeItem().contextValue === 'certificate');
       assert.ok(node, 'no certificate row');
@@ -182,7 +181,7 @@ for (const profile of PROFILES) {
     });
 
     test('sortColumns: a sort the server refuses still lists the customers, and the view says "the server does not sort by City: its own order"', async () => {
-      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const trees = await extensionTrees();
       const customerRows = async () => (await trees.customers.getChildren()).filter((n) => /\/customer-\d+$/.test(n.id));
       const idOf = (n: { id: string }) => Number(/customer-(\d+)$/.exec(n.id)?.[1]);
       const cityOf = (n: { treeItem(): vscode.TreeItem }) => String(n.treeItem().description ?? '').split(' · ')[1] ?? '';
@@ -208,13 +207,13 @@ for (const profile of PROFILES) {
         }
       } finally {
         sandbox.setBehaviour({ quirks: { sortColumns: null, nullableFields: null } });
-        trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+        clearCustomersFilter(trees);
         trees.customers.refresh();
       }
     });
 
     test('dateFormat: certificate rows and the certificate form show the same dates whether the service writes offsets or not', async () => {
-      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const trees = await extensionTrees();
       const seen: Record<string, unknown> = {};
       try {
         for (const answer of ['local', 'offset'] as const) {
@@ -312,9 +311,9 @@ for (const profile of PROFILES) {
     });
 
     test('pageSizeLimit, nullableFields, pageBeyondEnd: the customers tree loads every customer once with "Load more", whatever paging the server answers', async () => {
-      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const trees = await extensionTrees();
       const config = vscode.workspace.getConfiguration(Settings.section);
-      trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+      clearCustomersFilter(trees);
       await config.update(Settings.pageSize, 100, vscode.ConfigurationTarget.Global);
       try {
         trees.customers.refresh();

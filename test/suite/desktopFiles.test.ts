@@ -17,9 +17,9 @@ import type { SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
 import { waitFor } from '../support/waitFor';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures');
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 
 /** Fresh valid VKNs, so every import here creates its customers anew. */
 let vknSeed = 731_000_000;
@@ -47,8 +47,8 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-desktop-'));
     ({ sandbox, close } = await startSandboxSuite({ customers: 800, registry: 500, seed: 29 }, prompts));
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    trees = await extensionTrees();
+    clearCustomersFilter(trees);
     locks.install();
   });
 

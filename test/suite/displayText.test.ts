@@ -11,8 +11,8 @@ import type { TreeNode } from '../../src/views/treeNode';
 import { completeVkn } from '../../src/domain/taxId';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startSandboxSuite, type SandboxSuite } from '../support/sandboxSuite';
+import { extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 /** U+202E (right-to-left override), U+202C, isolates U+2066/2069, U+200F, U+200B and a BEL. */
 const HOSTILE_NAME = '\u202EAcme\u202C \u2066Gıda\u2069\u200F Ltd\u200B\u0007';
 const SHOWN_NAME = 'Acme Gıda Ltd';
@@ -32,7 +32,7 @@ suite('Server text in labels: no bidi or control characters', function () {
 
   suiteSetup(async () => {
     suiteEnv = await startSandboxSuite({ customers: 5 }, prompts);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    trees = await extensionTrees();
     assert.ok(trees, 'the trees test hook returned nothing');
     const { sandbox } = suiteEnv;
     const res = await fetch(`${sandbox.url}/general/Customers`, {

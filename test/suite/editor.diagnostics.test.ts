@@ -8,9 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DiagnosticsCommands, EXTENSION_ID, PaletteCommands, Settings } from '../../src/constants';
+import { DiagnosticsCommands, PaletteCommands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { DiagnosticsTestState } from '../../src/editor/diagnostics/register';
+import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import { completeVkn } from '../../src/domain/taxId';
@@ -70,9 +71,7 @@ suite('Editor diagnostics', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-diagnostics-'));
     sandbox = await startTestSandbox({ customers: 5, registry: 2_000, seed: 10 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restore.push(api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts));
     await useSandboxEnvironment(api, sandbox);
     // Start without an offline index: an earlier suite's is set aside and put back at the end.

@@ -6,10 +6,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PaletteCommands, Settings } from '../../src/constants';
+import { PaletteCommands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { Prompts } from '../../src/shell/prompts';
 import { completeTckn, completeVkn, vknCheckDigit } from '../../src/domain/taxId';
+import { activateExtension } from '../support/extension';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 
@@ -62,9 +63,7 @@ suite('Editor: tax-number hovers', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-hover-'));
     sandbox = await startTestSandbox({ customers: 5, registry: 3000, seed: 17 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(silentPrompts);
     await useSandboxEnvironment(api, sandbox);
     // A registered taxpayer whose title needs escaping, added to the sandbox registry before the download.

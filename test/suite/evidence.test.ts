@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, EXTENSION_ID, PaletteCommands, TreeCommands } from '../../src/constants';
+import { ConnectionCommands, PaletteCommands, TreeCommands } from '../../src/constants';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { describeError } from '../../src/shell/errorMessages';
@@ -18,12 +18,12 @@ import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import { STEPS_TOLD_STATE } from '../../src/walkthrough/stepsDone';
+import { activateExtension } from '../support/extension';
 import { api as raw, setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
-import { labelOf, walkViews } from './treeWalk';
+import { clearCustomersFilter, extensionTrees, labelOf, walkViews } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 
 suite('Public evidence about the real service, as the user sees it', function () {
   this.timeout(120_000);
@@ -52,12 +52,10 @@ suite('Public evidence about the real service, as the user sees it', function ()
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-evidence-'));
     sandbox = await startTestSandbox({ customers: 30, registry: 200, seed: 61 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restore = [api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts)];
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    trees = await extensionTrees();
+    clearCustomersFilter(trees);
     await useSandboxEnvironment(api, sandbox);
   });
 

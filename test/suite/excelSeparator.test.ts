@@ -11,12 +11,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Settings, TreeCommands } from '../../src/constants';
 import { parseCsv } from '../../src/domain/csv';
-import type { NilveraTrees } from '../../src/views/trees';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startSandboxSuite } from '../support/sandboxSuite';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 /** The list separator Excel expects per display language, from the regional settings Windows pairs with it. */
 const EXCEL_SEPARATOR: Record<string, string> = { en: ',', tr: ';' };
 
@@ -41,8 +40,8 @@ suite('Excel separator of exports (setting and display language)', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-separator-'));
     ({ close } = await startSandboxSuite({ customers: 30, seed: 38 }, prompts));
-    const trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    const trees = await extensionTrees();
+    clearCustomersFilter(trees);
   });
 
   suiteTeardown(async () => {

@@ -10,12 +10,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, GibCommands } from '../../src/constants';
+import { GibCommands } from '../../src/constants';
 import type { FolderReportOutcome } from '../../src/commands/gib/validateFolder';
 import { parseCsv } from '../../src/domain/csv';
 import { escapeMarkdown as e } from '../../src/domain/markdown';
-import type { NilveraExtensionApi } from '../../src/extension';
 import { GIB_RULES_FOLDER, installGibPackage } from '../../src/gib/ruleStore';
+import { activateExtension } from '../support/extension';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 
@@ -52,9 +52,7 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
       console.log(`skipped: ${NO_GIB_DATA}`);
       this.skip();
     }
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this host`);
-    const api = await ext.activate();
+    const api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;
     await installGibPackage(storage, archives!.rules, archives!.schemas);

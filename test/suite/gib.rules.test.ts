@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, GibCommands, Settings } from '../../src/constants';
+import { GibCommands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { installGibPackage, loadGibPackage } from '../../src/gib/ruleStore';
 import { readGibFiles } from '../../src/gib/rulesSource';
@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../../src/files/atomicFile';
 import { GibRules } from '../../src/shell/gibRules';
 import type { MessageLevel } from '../../src/shell/prompts';
 import { damagedZip } from '../support/damagedZip';
+import { activateExtension } from '../support/extension';
 import { startFileServer, type FileServer } from '../support/fileServer';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
@@ -61,7 +62,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
 
   suiteSetup(async function () {
     if (!archives) return this.skip();
-    api = await vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID)!.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;
     packageFile = path.join(storage, 'gib-rules', 'package.json');

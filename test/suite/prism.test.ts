@@ -9,22 +9,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, EXTENSION_ID, FormCommands } from '../../src/constants';
+import { ConnectionCommands, FormCommands } from '../../src/constants';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
+import { activateExtension } from '../support/extension';
 import { freePort } from '../support/freePort';
 import { leaveCustomEnvironment, useCustomEnvironment } from '../support/sandboxSuite';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
-import { allRows, labelOf, walkViews } from './treeWalk';
+import { allRows, clearCustomersFilter, extensionTrees, labelOf, walkViews } from './treeWalk';
 
 // Bundled to out/test/suite/: the repository root is three folders up.
 const ROOT = path.resolve(__dirname, '../../..');
 const PRISM = path.join(ROOT, 'node_modules', '.bin', 'prism');
 const EXPORT = path.join(ROOT, 'test', 'fixtures', 'general.swagger.json');
 const SEED = '20261123';
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Prism checks only that a Bearer key is sent.
 const PRISM_KEY = 'PRISM0000000000000000000000000000000000000000000000000000000000';
 
@@ -52,12 +52,10 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
       if (prism.exitCode !== null || Date.now() - started > 60_000) assert.fail(`prism did not start:\n${output.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    trees = await extensionTrees();
+    clearCustomersFilter(trees);
     await useCustomEnvironment(api, `http://127.0.0.1:${port}`, PRISM_KEY);
     process.on('unhandledRejection', onUnhandled);
   });

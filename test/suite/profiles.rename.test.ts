@@ -5,13 +5,14 @@
 // the profile its settings name, and a removed profile is not brought back.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, ProfileCommands } from '../../src/constants';
+import { ProfileCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { ACTIVE_PROFILE_STATE_KEY, ActiveProfile } from '../../src/shell/activeProfile';
 import { defaultProfileId, profileSecretName, type Profile } from '../../src/shell/profileStore';
 import { checkCustomUrl } from '../../src/shell/environments';
 import { readSettings } from '../../src/shell/settings';
 import { environmentLabel } from '../../src/shell/services';
+import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { waitFor } from '../support/waitFor';
@@ -44,9 +45,7 @@ suite('Profiles: rename, and the profile a workspace remembers', function () {
   const stored = (id: string) => services().profiles.store.get(id);
 
   suiteSetup(async () => {
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     sandbox = await startTestSandbox({ key: KEY, customers: 5, registry: 10, seed: 33 });
     for (const p of [first, second]) {

@@ -8,8 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, FormCommands, PaletteCommands, ReconciliationCommands } from '../../src/constants';
+import { FormCommands, PaletteCommands, ReconciliationCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
+import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import type { ReconciliationTestHook } from '../../src/reconciliation/register';
@@ -100,9 +101,7 @@ suite('Reconciliation', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-recon-suite-'));
     sandbox = await startTestSandbox({ customers: 300, invalidCustomers: 12, registry: 20_000, seed: 21 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     await useSandboxEnvironment(api, sandbox);
     hook = (await vscode.commands.executeCommand<ReconciliationTestHook>(ReconciliationCommands.testHook))!;

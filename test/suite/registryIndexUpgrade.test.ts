@@ -6,12 +6,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PaletteCommands } from '../../src/constants';
+import { PaletteCommands } from '../../src/constants';
 import type { OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { Taxpayer } from '../../src/domain/registryXml';
 import { iterateRegistryZipBatches } from '../../src/domain/registryZip';
 import { INDEX_FORMAT } from '../../src/registry/format';
+import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 const FIXTURE = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'registry-index-v1');
@@ -60,9 +61,7 @@ suite('Offline registry index: upgrade from the previous format', function () {
   }
 
   suiteSetup(async () => {
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     prompts = new ScriptedPrompts();
     restorePrompts = api.testing.replacePrompts(prompts);
     storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;

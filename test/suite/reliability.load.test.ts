@@ -14,19 +14,20 @@
 //   (the sandbox injects no faults here).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, Settings, TreeCommands } from '../../src/constants';
+import { Settings, TreeCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraClient } from '../../src/api';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import type { NodeTreeProvider } from '../../src/views/treeProvider';
 import { completeVkn } from '../../src/domain/taxId';
+import { activateExtension } from '../support/extension';
 import { sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle, type SandboxPage } from '../support/sandbox';
 import { suiteLog } from './report';
 import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const CUSTOMERS = 100_000;
 const REGISTRY = 20_000;
 const PAGE_SIZE = 100;
@@ -114,10 +115,8 @@ suite('Reliability: load', function () {
     const started = performance.now();
     sandbox = await startTestSandbox({ customers: CUSTOMERS, registry: REGISTRY });
     suiteLog(`[load] sandbox with ${CUSTOMERS} customers and ${REGISTRY} taxpayers started in ${Math.round(performance.now() - started)} ms`);
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    api = await activateExtension();
+    trees = await extensionTrees();
     assert.ok(trees, 'the trees test hook returned nothing');
     await config().update(Settings.pageSize, PAGE_SIZE, vscode.ConfigurationTarget.Global);
     await useSandboxEnvironment(api, sandbox);
@@ -125,7 +124,7 @@ suite('Reliability: load', function () {
 
   suiteTeardown(async () => {
     if (api) await leaveCustomEnvironment(api, Settings.pageSize);
-    trees?.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    clearCustomersFilter(trees);
     await sandbox?.close();
   });
 

@@ -8,9 +8,10 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, FormCommands } from '../../src/constants';
+import { FormCommands } from '../../src/constants';
 import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraExtensionApi } from '../../src/extension';
+import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { LIMITS, type FormKind, type FormValues, type HostMessage, type InitMessage, type ResponseMessage } from '../../src/webviews/protocol';
 import { requestsSettled } from '../support/requestsSettled';
@@ -167,9 +168,7 @@ suite('Reliability: webview messages', function () {
 
   suiteSetup(async () => {
     sandbox = await startTestSandbox({ customers: 30, seed: 11 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     await useSandboxEnvironment(api, sandbox);
     for (const form of FORMS) {

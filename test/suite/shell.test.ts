@@ -16,6 +16,7 @@ import { checkCustomUrl, type EnvironmentId } from '../../src/shell/environments
 import { defaultProfileId, profileSecretName } from '../../src/shell/profileStore';
 import { offerSessionOnlyKey } from '../../src/shell/keyringHelp';
 import { replacePrompts as replaceLocalPrompts, UserCancelledError } from '../../src/shell/prompts';
+import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { requestsSettled } from '../support/requestsSettled';
 import { waitFor } from '../support/waitFor';
@@ -23,12 +24,6 @@ import { waitFor } from '../support/waitFor';
 type PickItem = vscode.QuickPickItem & { environment?: EnvironmentId };
 
 const ENVIRONMENTS: EnvironmentId[] = ['production', 'test', 'sandbox'];
-
-async function extensionApi(): Promise<NilveraExtensionApi> {
-  const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-  assert.ok(ext, `${EXTENSION_ID} is not loaded`);
-  return ext.activate();
-}
 
 function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(Settings.section);
@@ -72,7 +67,7 @@ suite('Extension shell', function () {
   let sandbox: { url: string; key: string };
 
   suiteSetup(async () => {
-    api = await extensionApi();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     // The status bar of a workspace where Nilvera is in use (ux.behaviour.test.ts covers one where it is not).
     api.testing.services.usage.markUsed('command');
@@ -230,7 +225,7 @@ suite('Shell command wrapper and keyring fallback', () => {
   let sandbox: { url: string; key: string };
 
   suiteSetup(async () => {
-    const api = await extensionApi();
+    const api = await activateExtension();
     restore = replaceLocalPrompts(prompts);
     const running = api.testing.services.sandbox.current() ?? (await api.testing.services.sandbox.ensure(randomBytes(16).toString('hex')));
     sandbox = { url: running.url, key: running.key };
@@ -338,7 +333,7 @@ suite('Canary key', function () {
   let restore: () => void = () => undefined;
 
   suiteSetup(async () => {
-    api = await extensionApi();
+    api = await activateExtension();
     restore = api.testing.replacePrompts(prompts);
   });
   suiteTeardown(async () => {

@@ -7,19 +7,20 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, Settings, TreeCommands } from '../../src/constants';
+import { Settings, TreeCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { selectionHasTaxNumber } from '../../src/commands/registry/selectionContext';
 import { RECORD_SCHEME } from '../../src/commands/recordDocument';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
+import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { waitFor } from '../support/waitFor';
+import { extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const config = () => vscode.workspace.getConfiguration(Settings.section);
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -42,12 +43,10 @@ suite('UX: nothing where it is not wanted, consistent interaction', function () 
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-ux-'));
     sandbox = await startTestSandbox({ customers: 6, seed: 16 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     await useSandboxEnvironment(api, sandbox);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    trees = await extensionTrees();
   });
 
   suiteTeardown(async () => {
@@ -125,7 +124,7 @@ suite('UX: nothing where it is not wanted, consistent interaction', function () 
 
   test('running a Nilvera command marks the workspace used; the test hooks do not', async () => {
     await unusedWorkspace();
-    await vscode.commands.executeCommand(TREES_TEST_HOOK);
+    await vscode.commands.executeCommand(TreeCommands.testHook);
     await vscode.commands.executeCommand('nilvera.internal.diagnostics');
     assert.equal(usage().isUsed(), false, 'internal commands are not a person using Nilvera');
     await vscode.commands.executeCommand('nilvera.log.show');

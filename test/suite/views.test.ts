@@ -15,13 +15,14 @@ import type { TreeNode } from '../../src/views/treeNode';
 import type { NodeTreeProvider } from '../../src/views/treeProvider';
 import { parseCsv } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
+import { activateExtension } from '../support/extension';
 import { requestsSettled, sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle, type SandboxPage } from '../support/sandbox';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { waitFor } from '../support/waitFor';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Bundled to out/test/suite/: the repository root is three folders up.
 const CSV_FIXTURE = path.resolve(__dirname, '../../../test/fixtures/customers-tr-excel.csv');
 
@@ -100,14 +101,11 @@ suite('Sidebar trees', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-views-'));
     sandbox = await startTestSandbox({ customers: 300 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    assert.ok(trees, 'the trees test hook returned nothing');
+    trees = await extensionTrees();
     // Suites that ran before (the canary suite runs every command) may have left a search or sort.
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    clearCustomersFilter(trees);
     await config().update(Settings.pageSize, 25, vscode.ConfigurationTarget.Global);
     await useSandboxEnvironment(api, sandbox);
   });

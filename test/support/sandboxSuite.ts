@@ -3,11 +3,11 @@
 // reloads every tree open in the window (earlier suites leave views expanded), so it waits for those
 // loads to finish before a test counts requests. `startSandboxSuite` is a suite's usual set-up around
 // it, and its `close()` the matching tear-down.
-import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, Settings } from '../../src/constants';
+import { Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { Prompts } from '../../src/shell/prompts';
+import { activateExtension } from './extension';
 import { requestsSettled } from './requestsSettled';
 import { startTestSandbox, type SandboxHandle, type SandboxOptions } from './sandbox';
 
@@ -44,9 +44,7 @@ export interface SandboxSuite {
 /** Starts a sandbox, activates the extension, answers its prompts with `prompts` and points it at the sandbox. */
 export async function startSandboxSuite(options: SandboxOptions, prompts: Prompts): Promise<SandboxSuite> {
   const sandbox = await startTestSandbox(options);
-  const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this host`);
-  const api = await ext.activate();
+  const api = await activateExtension();
   const restorePrompts = api.testing.replacePrompts(prompts);
   await useSandboxEnvironment(api, sandbox);
   const close = async () => {
