@@ -5,7 +5,6 @@
 // error notification, no error row, no unhandled rejection, no blank row. A fixed seed keeps the
 // data the same from run to run; the assertions hold for any data.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,7 +14,7 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
 import { activateExtension } from '../support/extension';
-import { freePort } from '../support/freePort';
+import { startPrismMock, type PrismMock } from '../support/prismMock';
 import { leaveCustomEnvironment, useCustomEnvironment } from '../support/sandboxSuite';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { allRows, clearCustomersFilter, extensionTrees, labelOf, walkViews } from './treeWalk';
@@ -30,9 +29,7 @@ const PRISM_KEY = 'PRISM00000000000000000000000000000000000000000000000000000000
 
 suite('Prism dynamic mock of the OpenAPI export', function () {
   this.timeout(90_000);
-  let prism: ChildProcess | undefined;
-  let baseUrl = '';
-  let output = '';
+  let prism: PrismMock | undefined;
   let api: NilveraExtensionApi;
   let trees: NilveraTrees;
   const prompts = new ScriptedPrompts();
@@ -42,21 +39,12 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
 
   suiteSetup(async () => {
     assert.ok(fs.existsSync(PRISM), 'node_modules/.bin/prism is missing');
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    prism = spawn(PRISM, ['mock', '-d', '--seed', SEED, '-h', '127.0.0.1', '-p', String(port), EXPORT], { stdio: ['ignore', 'pipe', 'pipe'] });
-    prism.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    prism.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    const started = Date.now();
-    while (!/Prism is listening/.test(output)) {
-      if (prism.exitCode !== null || Date.now() - started > 60_000) assert.fail(`prism did not start:\n${output.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    prism = await startPrismMock([PRISM], EXPORT, ['-d', '--seed', SEED]);
     api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     trees = await extensionTrees();
     clearCustomersFilter(trees);
-    await useCustomEnvironment(api, `http://127.0.0.1:${port}`, PRISM_KEY);
+    await useCustomEnvironment(api, prism.url, PRISM_KEY);
     process.on('unhandledRejection', onUnhandled);
   });
 
@@ -65,11 +53,7 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
     restorePrompts();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await leaveCustomEnvironment(api);
-    if (prism && prism.exitCode === null) {
-      const exited = new Promise((r) => prism!.once('exit', r));
-      prism.kill('SIGTERM');
-      await exited;
-    }
+    await prism?.stop();
   });
 
   setup(() => {
@@ -97,7 +81,7 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
   test('every form opens and loads its record: company, settings, new customer, new certificate', async () => {
     // What Prism answers (the same for the same request, with the seed): the values the forms must show.
     const get = async <T>(apiPath: string): Promise<T> => {
-      const res = await fetch(`${baseUrl}${apiPath}`, { headers: { Authorization: `Bearer ${PRISM_KEY}` } });
+      const res = await fetch(`${prism!.url}${apiPath}`, { headers: { Authorization: `Bearer ${PRISM_KEY}` } });
       assert.equal(res.status, 200, apiPath);
       return (await res.json()) as T;
     };
