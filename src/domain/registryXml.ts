@@ -351,47 +351,40 @@ export class RegistryXmlParser {
           if (!selfClosing) this.openField(f);
         } else if (nameIs(s, nameStart, nameEnd, 'Documents')) {
           if (!selfClosing) this.ctx = Ctx.Documents;
-        } else if (onlyIfKnown) {
-          return false;
-        } else if (!selfClosing) {
-          this.skipDepth = 1;
+        } else {
+          return this.unknownChild(selfClosing, onlyIfKnown);
         }
         return true;
       }
-      case Ctx.Documents:
+      case Ctx.Documents: {
         if (onlyIfKnown) return false; // <Document> has its type attribute: always the full path
-        if (nameIs(s, nameStart, nameEnd, 'Document')) {
-          const v = attributeValue(s, nameEnd, gt, 'type');
-          this.doc = { type: v ? decodeXmlEntities(textOf(s, this.buf, v[0], v[1])) : '', aliases: [] };
-          this.user!.Documents.push(this.doc);
-          if (!selfClosing) this.ctx = Ctx.Document;
-        } else if (!selfClosing) {
-          this.skipDepth = 1;
-        }
+        if (!nameIs(s, nameStart, nameEnd, 'Document')) return this.unknownChild(selfClosing, false);
+        const v = attributeValue(s, nameEnd, gt, 'type');
+        this.doc = { type: v ? decodeXmlEntities(textOf(s, this.buf, v[0], v[1])) : '', aliases: [] };
+        this.user!.Documents.push(this.doc);
+        if (!selfClosing) this.ctx = Ctx.Document;
         return true;
+      }
       case Ctx.Document:
-        if (nameIs(s, nameStart, nameEnd, 'Alias')) {
-          this.alias = { Name: '', CreationTime: '' };
-          this.doc!.aliases.push(this.alias);
-          if (!selfClosing) this.ctx = Ctx.Alias;
-        } else if (onlyIfKnown) {
-          return false;
-        } else if (!selfClosing) {
-          this.skipDepth = 1;
-        }
+        if (!nameIs(s, nameStart, nameEnd, 'Alias')) return this.unknownChild(selfClosing, onlyIfKnown);
+        this.alias = { Name: '', CreationTime: '' };
+        this.doc!.aliases.push(this.alias);
+        if (!selfClosing) this.ctx = Ctx.Alias;
         return true;
       case Ctx.Alias: {
         const f = aliasField(s, nameStart, nameEnd);
-        if (f !== Field.None) {
-          if (!selfClosing) this.openField(f);
-        } else if (onlyIfKnown) {
-          return false;
-        } else if (!selfClosing) {
-          this.skipDepth = 1;
-        }
+        if (f === Field.None) return this.unknownChild(selfClosing, onlyIfKnown);
+        if (!selfClosing) this.openField(f);
         return true;
       }
     }
+  }
+
+  /** A start tag the context does not expect: refused on the fast path (`onlyIfKnown`), else skipped with its content. */
+  private unknownChild(selfClosing: boolean, onlyIfKnown: boolean): boolean {
+    if (onlyIfKnown) return false;
+    if (!selfClosing) this.skipDepth = 1;
+    return true;
   }
 
   private openField(f: Field): void {

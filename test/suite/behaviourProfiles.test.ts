@@ -9,9 +9,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createClient } from '../../src/api';
-import { EXTENSION_ID, FormCommands, PaletteCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
+import { FormCommands, PaletteCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
 import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
-import type { NilveraTrees } from '../../src/views/trees';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
@@ -19,9 +18,11 @@ import { companyForm } from '../../src/webviews/forms/company';
 import { TEMPLATE_IDS_KEY } from '../../src/commands/settingsCommands';
 import { completeVkn } from '../../src/domain/taxId';
 import { PROFILES } from '../../src/sandbox/behaviour';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
 const CSV_FIXTURE = path.resolve(__dirname, '../../../test/fixtures/customers-tr-excel.csv');
 
@@ -38,7 +39,7 @@ for (const profile of PROFILES) {
     let sandbox: SandboxHandle;
     let api: NilveraExtensionApi;
     let tmp: string;
-    const prompts = new RecordingPrompts();
+    const prompts = new ScriptedPrompts();
     let restore: Array<() => void> = [];
     const exec = <T>(id: string, ...args: unknown[]) => vscode.commands.executeCommand<T>(id, ...args);
     const last = () => prompts.messages[prompts.messages.length - 1];
@@ -52,9 +53,7 @@ for (const profile of PROFILES) {
     suiteSetup(async () => {
       tmp = fs.mkdtempSync(path.join(os.tmpdir(), `nilvera-behaviour-${profile}-`));
       sandbox = await startTestSandbox({ customers: 120, registry: 3000, seed: 41, behaviour: { profile } });
-      const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-      assert.ok(ext);
-      api = await ext.activate();
+      api = await activateExtension();
       restore = [api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts)];
       await useSandboxEnvironment(api, sandbox);
       rememberedBefore = globalState().get(TEMPLATE_IDS_KEY);
@@ -85,15 +84,8 @@ for (const profile of PROFILES) {
       await exec(PaletteCommands.registryShowDetail, unregistered);
       assert.match(last()?.text ?? '', new RegExp(`${unregistered} is not in the taxpayer registry`), JSON.stringify(prompts.messages));
       prompts.messages.length = 0;
-      const inputs = [unregistered];
-      const scripted = Object.assign(Object.create(prompts) as RecordingPrompts, { inputBox: async () => inputs.shift() });
-      restore.push(api.testing.replacePrompts(scripted), replaceLocalPrompts(scripted));
-      try {
-        await exec(TreeCommands.customersFindByTaxNumber);
-      } finally {
-        restore.splice(-2).forEach((r) => r());
-        restore.push(api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts));
-      }
+      prompts.inputs = [unregistered];
+      await exec(TreeCommands.customersFindByTaxNumber);
       assert.match(last()?.text ?? '', new RegExp(`No customer has the tax number ${unregistered}`), JSON.stringify(prompts.messages));
     });
 
@@ -144,7 +136,7 @@ for (const profile of PROFILES) {
     });
 
     test('recordLookupMissing: a certificate deleted meanwhile reads "The record no longer exists", whether the look-up answers 404, empty or null', async () => {
-      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const trees = await extensionTrees();
       trees.certificates.refresh();
       const node = (await trees.certificates.getChildren()).find((n) => /\/certificate-/.test(n.id) || n.treeItem().contextValue === 'certificate');
       assert.ok(node, 'no certificate row');
@@ -189,7 +181,7 @@ for (const profile of PROFILES) {
     });
 
     test('sortColumns: a sort the server refuses still lists the customers, and the view says "the server does not sort by City: its own order"', async () => {
-      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const trees = await extensionTrees();
       const customerRows = async () => (await trees.customers.getChildren()).filter((n) => /\/customer-\d+$/.test(n.id));
       const idOf = (n: { id: string }) => Number(/customer-(\d+)$/.exec(n.id)?.[1]);
       const cityOf = (n: { treeItem(): vscode.TreeItem }) => String(n.treeItem().description ?? '').split(' · ')[1] ?? '';
@@ -215,13 +207,13 @@ for (const profile of PROFILES) {
         }
       } finally {
         sandbox.setBehaviour({ quirks: { sortColumns: null, nullableFields: null } });
-        trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+        clearCustomersFilter(trees);
         trees.customers.refresh();
       }
     });
 
     test('dateFormat: certificate rows and the certificate form show the same dates whether the service writes offsets or not', async () => {
-      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const trees = await extensionTrees();
       const seen: Record<string, unknown> = {};
       try {
         for (const answer of ['local', 'offset'] as const) {
@@ -308,15 +300,8 @@ for (const profile of PROFILES) {
       const services = api.testing.services;
       await services.keys.store(services.secretName('custom'), 'YANLIS-ANAHTAR-0000');
       try {
-        const inputs = [completeVkn('123456780')];
-        const scripted = Object.assign(Object.create(prompts) as RecordingPrompts, { inputBox: async () => inputs.shift() });
-        restore.push(api.testing.replacePrompts(scripted), replaceLocalPrompts(scripted));
-        try {
-          await exec(TreeCommands.customersFindByTaxNumber);
-        } finally {
-          restore.splice(-2).forEach((r) => r());
-          restore.push(api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts));
-        }
+        prompts.inputs = [completeVkn('123456780')];
+        await exec(TreeCommands.customersFindByTaxNumber);
         const shown = prompts.messages.find((m) => m.level === 'error')?.text ?? '';
         assert.match(shown, new RegExp(`rejected or lacks the permission .*HTTP ${profile === 'alternate' ? 403 : 401}.*not valid`), JSON.stringify(prompts.messages));
         assert.ok(!shown.includes('YANLIS-ANAHTAR-0000'));
@@ -326,9 +311,9 @@ for (const profile of PROFILES) {
     });
 
     test('pageSizeLimit, nullableFields, pageBeyondEnd: the customers tree loads every customer once with "Load more", whatever paging the server answers', async () => {
-      const trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
+      const trees = await extensionTrees();
       const config = vscode.workspace.getConfiguration(Settings.section);
-      trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+      clearCustomersFilter(trees);
       await config.update(Settings.pageSize, 100, vscode.ConfigurationTarget.Global);
       try {
         trees.customers.refresh();

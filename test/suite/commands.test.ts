@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import type { BulkCheckResult } from '../../src/commands/registry/bulkCheck';
 import type { OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
@@ -17,63 +16,12 @@ import type { RegistryDetail } from '../../src/commands/registry/registryDetail'
 import { addAsCustomer } from '../../src/commands/registry/customerActions';
 import { RegistryDetailProvider, renderDetail } from '../../src/commands/registry/detailDocument';
 import { completeVkn } from '../../src/domain/taxId';
+import { ScriptedPrompts, type PickChooser } from '../support/scriptedPrompts';
 import type { SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
 
-interface Recorded {
-  level: MessageLevel;
-  text: string;
-  modal: boolean;
-  actions: string[];
-}
-
-type Chooser = (items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined;
-
-/** Answers prompts from queues (validateInput applied, as the real box does) and records messages. */
-class ScriptedPrompts implements Prompts {
-  readonly messages: Recorded[] = [];
-  readonly refused: string[] = [];
-  readonly offered: Array<readonly vscode.QuickPickItem[]> = [];
-  inputs: Array<string | undefined> = [];
-  picks: Chooser[] = [];
-  answers: Array<(actions: string[]) => string | undefined> = [];
-  openFiles: vscode.Uri[] = [];
-
-  reset(): void {
-    this.messages.length = 0;
-    this.refused.length = 0;
-    this.offered.length = 0;
-    this.inputs = [];
-    this.picks = [];
-    this.answers = [];
-    this.openFiles = [];
-  }
-  async inputBox(options: vscode.InputBoxOptions): Promise<string | undefined> {
-    const value = this.inputs.shift();
-    if (value === undefined) return undefined;
-    const problem = await options.validateInput?.(value);
-    const text = typeof problem === 'string' ? problem : problem?.message;
-    if (text) {
-      this.refused.push(text);
-      return undefined;
-    }
-    return value;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    this.offered.push(items);
-    return this.picks.shift()?.(items) as T | undefined;
-  }
-  async message(level: MessageLevel, text: string, options?: { modal?: boolean }, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, modal: options?.modal ?? false, actions });
-    return this.answers.shift()?.(actions);
-  }
-  async openDialog(): Promise<vscode.Uri[] | undefined> {
-    return this.openFiles.length ? this.openFiles : undefined;
-  }
-}
-
-const byDescription = (d: string): Chooser => (items) => items.find((i) => i.description === d);
-const byLabel = (re: RegExp): Chooser => (items) => items.find((i) => re.test(i.label));
+const byDescription = (d: string): PickChooser => (items) => items.find((i) => i.description === d);
+const byLabel = (re: RegExp): PickChooser => (items) => items.find((i) => re.test(i.label));
 
 interface SandboxState {
   templates: Array<{ ID: number; Name: string; IsActive: boolean; IsDefault: boolean; FileSize: number }>;
@@ -260,7 +208,7 @@ suite('Palette commands', function () {
     const lines = ['Unvan;VKN', ...good.map((t, i) => `Firma ${i};${t}`), `Yok;${unregistered}`, ...bad.map((b) => `Hatalı;${b}`)];
     fs.writeFileSync(file, lines.join('\n'));
     prompts.picks = [byLabel(/file/i), byDescription('Invoice')];
-    prompts.openFiles = [vscode.Uri.file(file)];
+    prompts.opens = [[vscode.Uri.file(file)]];
     const result = await exec<BulkCheckResult>(PaletteCommands.registryBulkCheck);
     assert.ok(result);
     const status = new Map(result.rows.map((r) => [r.taxNumber, r.status]));

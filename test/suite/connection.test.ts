@@ -11,7 +11,7 @@ import { ConnectionCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
 import { BEHAVIOUR_POINTS } from '../../src/sandbox/behaviour';
-import { AnsweringPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { setSandboxBehaviour, type SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
 import { suiteLog } from './report';
@@ -69,7 +69,7 @@ suite('Check Connection', function () {
   this.timeout(60_000);
   let sandbox: SandboxHandle;
   let api: NilveraExtensionApi;
-  const prompts = new AnsweringPrompts();
+  const prompts = new ScriptedPrompts();
   let close: () => Promise<void> = async () => undefined;
 
   suiteSetup(async () => {

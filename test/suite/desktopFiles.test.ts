@@ -10,52 +10,16 @@ import * as vscode from 'vscode';
 import { DiagnosticsCommands, PaletteCommands, ReconciliationCommands, TreeCommands } from '../../src/constants';
 import { TEMP_SUFFIX } from '../../src/files/atomicFile';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import type { NilveraTrees } from '../../src/views/trees';
 import { completeTckn, completeVkn } from '../../src/domain/taxId';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import type { SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
 import { waitFor } from '../support/waitFor';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures');
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
-
-interface Recorded {
-  level: MessageLevel;
-  text: string;
-  actions: string[];
-}
-
-/** Answers prompts from queues and records every message and quick pick. */
-class ScriptedPrompts implements Prompts {
-  readonly messages: Recorded[] = [];
-  readonly pickLists: vscode.QuickPickItem[][] = [];
-  answers: Array<(actions: string[]) => string | undefined> = [];
-  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
-  saveFile: vscode.Uri | undefined;
-  reset(): void {
-    this.messages.length = 0;
-    this.pickLists.length = 0;
-    this.answers = [];
-    this.picks = [];
-    this.saveFile = undefined;
-  }
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    this.pickLists.push([...items]);
-    return this.picks.shift()?.(items) as T | undefined;
-  }
-  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, actions });
-    return this.answers.shift()?.(actions);
-  }
-  async saveDialog(): Promise<vscode.Uri | undefined> {
-    return this.saveFile;
-  }
-}
 
 /** Fresh valid VKNs, so every import here creates its customers anew. */
 let vknSeed = 731_000_000;
@@ -83,8 +47,8 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-desktop-'));
     ({ sandbox, close } = await startSandboxSuite({ customers: 800, registry: 500, seed: 29 }, prompts));
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    trees = await extensionTrees();
+    clearCustomersFilter(trees);
     locks.install();
   });
 
@@ -243,7 +207,7 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
       assert.equal(summary.created, fresh.size, encoding);
       assert.equal(await customerName(fresh.get('6656437912')!), 'Anadolu Gıda Sanayi ve Ticaret A.Ş.', encoding);
       assert.equal(await customerName(fresh.get('4742312098')!), 'Boğaziçi Lojistik Ltd. Şti.', encoding);
-      assert.equal(prompts.pickLists.length, 0, 'no question: the bytes tell');
+      assert.equal(prompts.offered.length, 0, 'no question: the bytes tell');
       assert.ok(prompts.messages.some((m) => m.text.includes(`Read as ${label}.`)), JSON.stringify(prompts.messages));
     }
   });
@@ -254,8 +218,8 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
     fs.writeFileSync(source, Buffer.from(`Unvan;VKN\r\n\xdcNAL A.\xde.;${tax[0]}\r\n\xdcZ\xdcM LTD;${tax[1]}\r\n`, 'latin1'));
     prompts.picks = [(items) => items.find((i) => i.label.startsWith('Mac Turkish'))];
     const summary = await vscode.commands.executeCommand<{ created: number }>(TreeCommands.customersImport, vscode.Uri.file(source));
-    assert.equal(prompts.pickLists.length, 1);
-    const shown = prompts.pickLists[0].map((i) => `${i.label}: ${i.detail}`);
+    assert.equal(prompts.offered.length, 1);
+    const shown = prompts.offered[0].map((i) => `${i.label}: ${i.detail}`);
     assert.deepEqual(shown, ['Windows-1254 (Turkish, Excel for Windows): ÜNAL A.Ş.  ·  ÜZÜM LTD', 'Mac Turkish (Excel for Mac): İNAL A.Ş.  ·  İZİM LTD']);
     assert.equal(summary.created, 2);
     assert.equal(await customerName(tax[0]), 'İNAL A.Ş.');

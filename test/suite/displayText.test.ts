@@ -5,38 +5,19 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ProfileCommands, Settings, TreeCommands } from '../../src/constants';
 import { profileSecretName, type Profile } from '../../src/shell/profileStore';
-import type { MessageLevel, Prompts, SearchPickOptions } from '../../src/shell/prompts';
+import type { SearchPickOptions } from '../../src/shell/prompts';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import { completeVkn } from '../../src/domain/taxId';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startSandboxSuite, type SandboxSuite } from '../support/sandboxSuite';
+import { extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 /** U+202E (right-to-left override), U+202C, isolates U+2066/2069, U+200F, U+200B and a BEL. */
 const HOSTILE_NAME = '\u202EAcme\u202C \u2066Gıda\u2069\u200F Ltd\u200B\u0007';
 const SHOWN_NAME = 'Acme Gıda Ltd';
 // eslint-disable-next-line no-control-regex
 const HIDDEN = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/;
-
-class SearchPrompts implements Prompts {
-  script: (<T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => Promise<T | undefined>) | undefined;
-  /** The labels of every quick pick shown; each is dismissed. */
-  offered: string[][] = [];
-  inputs: string[] = [];
-  async inputBox(): Promise<string | undefined> {
-    return this.inputs.shift();
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    this.offered.push(items.map((i) => i.label));
-    return undefined;
-  }
-  async message(_level: MessageLevel, _text: string): Promise<string | undefined> {
-    return undefined;
-  }
-  async searchPick<T extends vscode.QuickPickItem>(options: SearchPickOptions<T>): Promise<T | undefined> {
-    return this.script?.(options);
-  }
-}
 
 function labelOf(item: vscode.TreeItem): string {
   return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
@@ -44,14 +25,14 @@ function labelOf(item: vscode.TreeItem): string {
 
 suite('Server text in labels: no bidi or control characters', function () {
   this.timeout(60_000);
-  const prompts = new SearchPrompts();
+  const prompts = new ScriptedPrompts();
   let suiteEnv: SandboxSuite;
   let trees: NilveraTrees;
   const taxNumber = completeVkn('987654321');
 
   suiteSetup(async () => {
     suiteEnv = await startSandboxSuite({ customers: 5 }, prompts);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    trees = await extensionTrees();
     assert.ok(trees, 'the trees test hook returned nothing');
     const { sandbox } = suiteEnv;
     const res = await fetch(`${sandbox.url}/general/Customers`, {
@@ -84,7 +65,7 @@ suite('Server text in labels: no bidi or control characters', function () {
 
   test('the quick search shows the cleaned name, and picking it selects that customer', async () => {
     let shown: vscode.QuickPickItem[] = [];
-    prompts.script = async <T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => {
+    prompts.searchPickScript = async <T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => {
       const items = await options.search(taxNumber, new AbortController().signal);
       shown = items;
       return items[0];
@@ -112,7 +93,7 @@ suite('Server text in labels: no bidi or control characters', function () {
     });
     assert.ok(res.ok, `creating the customer answered ${res.status}`);
     let shown: vscode.QuickPickItem[] = [];
-    prompts.script = async <T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => {
+    prompts.searchPickScript = async <T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => {
       shown = await options.search(iconNumber, new AbortController().signal);
       return undefined;
     };
@@ -139,9 +120,9 @@ suite('Server text in labels: no bidi or control characters', function () {
       assert.ok(!HIDDEN.test(text), `the status bar shows ${JSON.stringify(text)}`);
       assert.ok(text.endsWith('Şirket \\$(alert) A.Ş.'), `the profile's "$(alert)" must stay text: ${JSON.stringify(text)}`);
 
-      prompts.offered = [];
+      prompts.take();
       await vscode.commands.executeCommand(ProfileCommands.switch);
-      const labels = prompts.offered.at(-1) ?? [];
+      const labels = prompts.offeredLabels().at(-1) ?? [];
       assert.ok(labels.some((l) => l.includes('Şirket')), JSON.stringify(labels));
       assert.ok(labels.every((l) => !HIDDEN.test(l)), JSON.stringify(labels));
 

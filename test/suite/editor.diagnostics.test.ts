@@ -8,14 +8,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DiagnosticsCommands, EXTENSION_ID, PaletteCommands, Settings } from '../../src/constants';
+import { DiagnosticsCommands, PaletteCommands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { DiagnosticsTestState } from '../../src/editor/diagnostics/register';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import { completeVkn } from '../../src/domain/taxId';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { waitFor } from '../support/waitFor';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -49,7 +50,7 @@ suite('Editor diagnostics', function () {
   let tmp: string;
   let indexRoot = '';
   let savedIndex: string | undefined;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   const restore: Array<() => void | Thenable<void>> = [];
   const config = () => vscode.workspace.getConfiguration(Settings.section);
 
@@ -70,9 +71,7 @@ suite('Editor diagnostics', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-diagnostics-'));
     sandbox = await startTestSandbox({ customers: 5, registry: 2_000, seed: 10 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restore.push(api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts));
     await useSandboxEnvironment(api, sandbox);
     // Start without an offline index: an earlier suite's is set aside and put back at the end.
@@ -88,9 +87,7 @@ suite('Editor diagnostics', function () {
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const r of restore.reverse()) await r();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl, Settings.editorCsvDiagnostics]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api, Settings.editorCsvDiagnostics);
     if (savedIndex) {
       fs.rmSync(indexRoot, { recursive: true, force: true });
       fs.renameSync(savedIndex, indexRoot);

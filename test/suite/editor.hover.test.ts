@@ -6,12 +6,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PaletteCommands, Settings } from '../../src/constants';
+import { PaletteCommands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { Prompts } from '../../src/shell/prompts';
 import { completeTckn, completeVkn, vknCheckDigit } from '../../src/domain/taxId';
+import { activateExtension } from '../support/extension';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -62,9 +63,7 @@ suite('Editor: tax-number hovers', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-hover-'));
     sandbox = await startTestSandbox({ customers: 5, registry: 3000, seed: 17 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(silentPrompts);
     await useSandboxEnvironment(api, sandbox);
     // A registered taxpayer whose title needs escaping, added to the sandbox registry before the download.
@@ -88,11 +87,7 @@ suite('Editor: tax-number hovers', function () {
 
   suiteTeardown(async () => {
     restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl, Settings.editorHoverOnlineLookup, Settings.editorTaxNumberHovers]) {
-      await config().update(key, undefined, vscode.ConfigurationTarget.Global);
-    }
+    await leaveCustomEnvironment(api, Settings.editorHoverOnlineLookup, Settings.editorTaxNumberHovers);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await sandbox.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -9,41 +9,21 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, EXTENSION_ID, PaletteCommands, Settings, TreeCommands } from '../../src/constants';
+import { ConnectionCommands, PaletteCommands, TreeCommands } from '../../src/constants';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { describeError } from '../../src/shell/errorMessages';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { replacePrompts as replaceLocalPrompts } from '../../src/shell/prompts';
 import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import { STEPS_TOLD_STATE } from '../../src/walkthrough/stepsDone';
+import { activateExtension } from '../support/extension';
 import { api as raw, setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
-import { labelOf, walkViews } from './treeWalk';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
+import { clearCustomersFilter, extensionTrees, labelOf, walkViews } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
-
-/** Answers input boxes from a queue; records every message; dismisses the rest. */
-class ScriptedPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string }> = [];
-  inputs: string[] = [];
-  async inputBox(): Promise<string | undefined> {
-    return this.inputs.shift();
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[] | Thenable<readonly T[]>): Promise<T | undefined> {
-    // Check a Tax Number asks for the document type: the first (Invoice).
-    return (await items)[0];
-  }
-  async message(level: MessageLevel, text: string): Promise<string | undefined> {
-    this.messages.push({ level, text });
-    return undefined;
-  }
-  async openDialog(): Promise<vscode.Uri[] | undefined> {
-    return undefined;
-  }
-}
 
 suite('Public evidence about the real service, as the user sees it', function () {
   this.timeout(120_000);
@@ -52,6 +32,8 @@ suite('Public evidence about the real service, as the user sees it', function ()
   let sandbox: SandboxHandle;
   let tmp: string;
   const prompts = new ScriptedPrompts();
+  // Check a Tax Number asks for the document type: the first (Invoice).
+  prompts.pick = (items) => items[0];
   let restore: Array<() => void> = [];
 
   /** Four lists of a view root: their rows after a reload. */
@@ -70,22 +52,17 @@ suite('Public evidence about the real service, as the user sees it', function ()
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-evidence-'));
     sandbox = await startTestSandbox({ customers: 30, registry: 200, seed: 61 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restore = [api.testing.replacePrompts(prompts), replaceLocalPrompts(prompts)];
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    trees = await extensionTrees();
+    clearCustomersFilter(trees);
     await useSandboxEnvironment(api, sandbox);
   });
 
   suiteTeardown(async () => {
     for (const r of restore) r();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api);
     await sandbox.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
@@ -150,7 +127,7 @@ suite('Public evidence about the real service, as the user sees it', function ()
       prompts.messages.length = 0;
       prompts.inputs = [missing];
       await vscode.commands.executeCommand(TreeCommands.customersFindByTaxNumber);
-      assert.deepEqual(prompts.messages, [{ level: 'info', text: `No customer has the tax number ${missing}.` }], answer);
+      assert.deepEqual(prompts.messages.map(({ level, text }) => ({ level, text })), [{ level: 'info', text: `No customer has the tax number ${missing}.` }], answer);
     }
     // A certificate that is gone: the record no longer exists.
     await setSandboxBehaviour(sandbox, { profile: 'default', quirks: { recordLookupMissing: 'noContent' } });

@@ -11,12 +11,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Settings, TreeCommands } from '../../src/constants';
 import { parseCsv } from '../../src/domain/csv';
-import type { NilveraTrees } from '../../src/views/trees';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startSandboxSuite } from '../support/sandboxSuite';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 /** The list separator Excel expects per display language, from the regional settings Windows pairs with it. */
 const EXCEL_SEPARATOR: Record<string, string> = { en: ',', tr: ';' };
 
@@ -34,15 +33,15 @@ function localized(english: string, ...args: string[]): string {
 suite('Excel separator of exports (setting and display language)', function () {
   this.timeout(120_000);
   let tmp: string;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let close: () => Promise<void> = async () => undefined;
   const config = () => vscode.workspace.getConfiguration(Settings.section);
 
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-separator-'));
     ({ close } = await startSandboxSuite({ customers: 30, seed: 38 }, prompts));
-    const trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    const trees = await extensionTrees();
+    clearCustomersFilter(trees);
   });
 
   suiteTeardown(async () => {
@@ -54,7 +53,7 @@ suite('Excel separator of exports (setting and display language)', function () {
   /** Exports the customers to `name` and returns the file's text and the export's message. */
   async function exportTo(name: string): Promise<{ text: string; message: string }> {
     const target = path.join(tmp, name);
-    prompts.saveTarget = vscode.Uri.file(target);
+    prompts.saveFile = vscode.Uri.file(target);
     prompts.messages.length = 0;
     await vscode.commands.executeCommand(TreeCommands.customersExport);
     assert.ok(fs.existsSync(target), `no export; messages: ${JSON.stringify(prompts.messages)}`);

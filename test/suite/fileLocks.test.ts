@@ -17,7 +17,7 @@ import type { NilveraExtensionApi } from '../../src/extension';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import type { ReconciliationTestHook } from '../../src/reconciliation/register';
 import { completeVkn } from '../../src/domain/taxId';
-import { AnsweringPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import type { SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
@@ -29,7 +29,7 @@ suite('Windows file locks in the extension host', function () {
   let api: NilveraExtensionApi;
   let storage: string;
   let tmp: string;
-  const prompts = new AnsweringPrompts();
+  const prompts = new ScriptedPrompts();
   let close: () => Promise<void> = async () => undefined;
   const locks = new WindowsFileLocks();
   const NEW_TAXPAYER = completeVkn('975310864');

@@ -8,12 +8,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DiagnosticsCommands, EXTENSION_ID, GibCommands, Settings } from '../../src/constants';
-import type { NilveraExtensionApi } from '../../src/extension';
+import { DiagnosticsCommands, GibCommands, Settings } from '../../src/constants';
 import type { DiagnosticsTestState } from '../../src/editor/diagnostics/register';
 import type { GibDiagnosticsTestState } from '../../src/editor/gib/register';
 import { CREDIT_NOTE_NOTE } from '../../src/gib/engine';
 import { installGibPackage, GIB_RULES_FOLDER } from '../../src/gib/ruleStore';
+import { activateExtension } from '../support/extension';
 import { waitFor } from '../support/waitFor';
 import { gibArchives, gibSamples, NO_GIB_DATA } from '../support/gibPackages';
 
@@ -68,9 +68,7 @@ suite('GİB diagnostics in the editor', function () {
   suiteSetup(async function () {
     if (!archives) this.skip();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-gib-diagnostics-'));
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    await ext.activate();
+    await activateExtension();
     state = (await vscode.commands.executeCommand<DiagnosticsTestState>(DiagnosticsCommands.testHook)).gib;
     // Start with no rules installed: an earlier suite's package is set aside and put back at the end.
     packageFile = path.join(state.storageRoot, GIB_RULES_FOLDER, 'package.json');

@@ -10,33 +10,24 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, GibCommands } from '../../src/constants';
+import { GibCommands } from '../../src/constants';
 import type { FolderReportOutcome } from '../../src/commands/gib/validateFolder';
 import { parseCsv } from '../../src/domain/csv';
 import { escapeMarkdown as e } from '../../src/domain/markdown';
-import type { NilveraExtensionApi } from '../../src/extension';
 import { GIB_RULES_FOLDER, installGibPackage } from '../../src/gib/ruleStore';
+import { activateExtension } from '../support/extension';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
-import { AnsweringPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/gib');
 const ID_MESSAGE = "Geçersiz cbc:ID elemanı değeri. cbc:ID elemanı 'ABC2009123456789' formatında olmalıdır.";
 const CURRENCY_MESSAGE = 'Geçersiz cbc:DocumentCurrencyCode elemanı değeri. Geçerli değerler için kod listesine bakınız.';
 const RATE_MESSAGE = 'Para birimi TRY olmayan belgelerde kur bilgisi zorunludur.';
 
-/** Records messages (with their actions) and both dialogs; the save dialog takes its default unless told. */
-class FolderPrompts extends AnsweringPrompts {
-  readonly saveAsked: vscode.SaveDialogOptions[] = [];
-  readonly openAsked: vscode.OpenDialogOptions[] = [];
-  saveAs: vscode.Uri | undefined;
-  openFolder: vscode.Uri | undefined;
-  async saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
-    this.saveAsked.push(options);
-    return this.saveAs ?? options.defaultUri;
-  }
-  async openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined> {
-    this.openAsked.push(options);
-    return this.openFolder ? [this.openFolder] : undefined;
+/** The suite's prompts, but the save dialog takes its default unless told (`saveFile`). */
+class FolderPrompts extends ScriptedPrompts {
+  override async saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
+    return (await super.saveDialog(options)) ?? options.defaultUri;
   }
 }
 
@@ -61,9 +52,7 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
       console.log(`skipped: ${NO_GIB_DATA}`);
       this.skip();
     }
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext, `extension ${EXTENSION_ID} is not loaded in this host`);
-    const api = await ext.activate();
+    const api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;
     await installGibPackage(storage, archives!.rules, archives!.schemas);
@@ -84,12 +73,7 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
   });
 
   setup(() => {
-    prompts.messages.length = 0;
-    prompts.saveAsked.length = 0;
-    prompts.openAsked.length = 0;
-    prompts.saveAs = undefined;
-    prompts.openFolder = undefined;
-    prompts.answer = () => undefined;
+    prompts.reset();
   });
 
   /** Each report file in the batch folder, removed so the next test starts clean. */
@@ -107,8 +91,8 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
     const outcome = await vscode.commands.executeCommand<FolderReportOutcome>(GibCommands.validateFolder, folder, [folder]);
     assert.ok(outcome, `no report; messages: ${JSON.stringify(prompts.messages)}`);
 
-    assert.equal(prompts.saveAsked.length, 1);
-    assert.equal(prompts.saveAsked[0].defaultUri?.fsPath, path.join(batch, `gib-report-${today()}.md`));
+    assert.equal(prompts.saveDialogs.length, 1);
+    assert.equal(prompts.saveDialogs[0].defaultUri?.fsPath, path.join(batch, `gib-report-${today()}.md`));
     assert.deepEqual(reportsIn(batch).sort(), [`gib-report-${today()}.csv`, `gib-report-${today()}.md`]);
     assert.deepEqual({ checked: outcome.checked, errors: outcome.errors, filesWithErrors: outcome.filesWithErrors, skipped: outcome.skipped, cancelled: outcome.cancelled }, { checked: 3, errors: 3, filesWithErrors: 1, skipped: 1, cancelled: false });
 
@@ -158,12 +142,12 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
   });
 
   test('from the palette: it asks for the folder; the report goes where the save dialog says, its CSV beside it', async () => {
-    prompts.openFolder = vscode.Uri.file(batch);
-    prompts.saveAs = vscode.Uri.file(path.join(tmp, 'checked.md'));
+    prompts.opens = [[vscode.Uri.file(batch)]];
+    prompts.saveFile = vscode.Uri.file(path.join(tmp, 'checked.md'));
     const outcome = await vscode.commands.executeCommand<FolderReportOutcome>(GibCommands.validateFolder);
-    assert.equal(prompts.openAsked.length, 1);
-    assert.equal(prompts.openAsked[0].canSelectFolders, true);
-    assert.equal(prompts.openAsked[0].canSelectFiles, false);
+    assert.equal(prompts.openDialogs.length, 1);
+    assert.equal(prompts.openDialogs[0].canSelectFolders, true);
+    assert.equal(prompts.openDialogs[0].canSelectFiles, false);
     assert.deepEqual([outcome?.markdown, outcome?.csv], [path.join(tmp, 'checked.md'), path.join(tmp, 'checked.csv')]);
     assert.ok(fs.readFileSync(path.join(tmp, 'checked.md'), 'utf8').includes(e('3 files checked: 3 errors in 1 file.')));
     assert.equal(parseCsv(fs.readFileSync(path.join(tmp, 'checked.csv'), 'utf8').slice(1)).records.length, 4);
@@ -196,8 +180,8 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
     fs.writeFileSync(path.join(other, 'notes.txt'), 'not xml');
     const outcome = await vscode.commands.executeCommand<FolderReportOutcome | undefined>(GibCommands.validateFolder, vscode.Uri.file(other));
     assert.equal(outcome, undefined);
-    assert.deepEqual(prompts.messages, [{ level: 'info', text: 'other holds no UBL-TR document (invoice, despatch advice…): nothing to check.', actions: [] }]);
-    assert.equal(prompts.saveAsked.length, 0);
+    assert.deepEqual(prompts.messages, [{ level: 'info', text: 'other holds no UBL-TR document (invoice, despatch advice…): nothing to check.', modal: false, actions: [] }]);
+    assert.equal(prompts.saveDialogs.length, 0);
     assert.deepEqual(fs.readdirSync(other).sort(), ['notes.txt', 'settings.xml']);
 
     prompts.messages.length = 0;
@@ -217,10 +201,11 @@ suite('GİB folder report (Validate Documents against GİB Rules…)', function 
         {
           level: 'info',
           text: "GİB's validation rules are not on this computer yet: download them from GİB, or use the archives you have.",
+          modal: false,
           actions: ['Download GİB Validation Rules', 'Use GİB Rules from a File…'],
         },
       ]);
-      assert.equal(prompts.saveAsked.length, 0, 'no save dialog without rules');
+      assert.equal(prompts.saveDialogs.length, 0, 'no save dialog without rules');
       assert.deepEqual(reportsIn(batch), []);
     } finally {
       fs.renameSync(away, installed);

@@ -8,48 +8,20 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, GibCommands, Settings } from '../../src/constants';
+import { GibCommands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { installGibPackage, loadGibPackage } from '../../src/gib/ruleStore';
 import { readGibFiles } from '../../src/gib/rulesSource';
 import { writeFileAtomic } from '../../src/files/atomicFile';
 import { GibRules } from '../../src/shell/gibRules';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
+import type { MessageLevel } from '../../src/shell/prompts';
 import { damagedZip } from '../support/damagedZip';
+import { activateExtension } from '../support/extension';
 import { startFileServer, type FileServer } from '../support/fileServer';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 const RELEASE = '20260312';
-
-/** Answers the pick, the open dialog and each message's actions as a test sets them; records every message. */
-class ScriptedPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string; actions: string[] }> = [];
-  answer: (actions: string[], text: string) => string | undefined = () => undefined;
-  pickFolder = false;
-  chosen: string[] = [];
-  /** What the open dialogs after the first answer, in turn (then nothing). */
-  then: string[][] = [];
-  readonly dialogs: string[] = [];
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    return items.find((i) => (i as unknown as { folder?: boolean }).folder === this.pickFolder);
-  }
-  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, actions });
-    return this.answer(actions, text);
-  }
-  async openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined> {
-    this.dialogs.push(options.title ?? '');
-    const answer = this.dialogs.length === 1 ? this.chosen : this.then.shift();
-    return answer?.map((p) => vscode.Uri.file(p));
-  }
-  take(): Array<{ level: MessageLevel; text: string; actions: string[] }> {
-    this.dialogs.length = 0;
-    return this.messages.splice(0);
-  }
-}
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -60,6 +32,11 @@ suite('GİB rules: download, use from a file, check for newer', function () {
   this.timeout(120_000);
   const archives = gibArchives();
   const prompts = new ScriptedPrompts();
+  /** Answers the rules' question with the folder or the files, then the open dialogs with `dialogs`, in turn. */
+  const choose = (folder: boolean, ...dialogs: string[][]) => {
+    prompts.pick = (items) => items.find((i) => (i as { folder?: boolean }).folder === folder);
+    prompts.opens = dialogs.map((paths) => paths.map((p) => vscode.Uri.file(p)));
+  };
   let api: NilveraExtensionApi;
   let restorePrompts: () => void = () => undefined;
   let storage: string;
@@ -85,7 +62,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
 
   suiteSetup(async function () {
     if (!archives) return this.skip();
-    api = await vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID)!.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;
     packageFile = path.join(storage, 'gib-rules', 'package.json');
@@ -223,8 +200,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     const notZip = path.join(tmp, 'e-FaturaPaketi.zip');
     fs.writeFileSync(notZip, '<html>Bakım çalışması</html>');
     const refused = async (folder: boolean, chosen: string[]): Promise<string> => {
-      prompts.pickFolder = folder;
-      prompts.chosen = chosen;
+      choose(folder, chosen);
       assert.equal(await vscode.commands.executeCommand<unknown>(GibCommands.useRulesFromFile), undefined);
       const shown = errors(prompts.take());
       assert.equal(shown.length, 1, JSON.stringify(shown));
@@ -237,17 +213,14 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     assert.equal(await refused(false, [archives.rules]), 'Only GİB\'s e-FaturaPaketi (the rules) was chosen: choose UBL-TR1.2.1_Paketi.zip (the XSDs) with it. Nothing was installed; the rules in use (20250101) stay as they were.');
 
     // One ZIP at a time (a dialog that takes one file): the other one is asked for, by name.
-    prompts.pickFolder = false;
-    prompts.chosen = [archives.rules];
-    prompts.then = [[archives.schemas]];
+    choose(false, [archives.rules], [archives.schemas]);
     assert.equal(await vscode.commands.executeCommand<string>(GibCommands.useRulesFromFile), RELEASE);
-    assert.deepEqual(prompts.dialogs, ['GİB\'s e-FaturaPaketi.zip and UBL-TR1.2.1_Paketi.zip', 'Now GİB\'s UBL-TR1.2.1_Paketi.zip (the XSDs)']);
+    assert.deepEqual(prompts.openDialogs.map((o) => o.title ?? ''), ['GİB\'s e-FaturaPaketi.zip and UBL-TR1.2.1_Paketi.zip', 'Now GİB\'s UBL-TR1.2.1_Paketi.zip (the XSDs)']);
     prompts.take();
     await pretendInstalled('20250101');
 
     // Both ZIPs, the XSD package first.
-    prompts.pickFolder = false;
-    prompts.chosen = [archives.schemas, archives.rules];
+    choose(false, [archives.schemas, archives.rules]);
     assert.equal(await vscode.commands.executeCommand<string>(GibCommands.useRulesFromFile), RELEASE);
     assert.deepEqual(prompts.take().map((m) => `${m.level}: ${m.text}`), [`info: GİB's validation rules ${RELEASE} are installed.`]);
     assert.deepEqual((await loadGibPackage(storage))?.source, { rules: archives.rules, schemas: archives.schemas });
@@ -258,8 +231,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     fs.mkdirSync(both);
     fs.copyFileSync(archives.rules, path.join(both, 'e-FaturaPaketi.zip'));
     fs.copyFileSync(archives.schemas, path.join(both, 'UBL-TR1.2.1_Paketi.zip'));
-    prompts.pickFolder = true;
-    prompts.chosen = [both];
+    choose(true, [both]);
     assert.equal(await vscode.commands.executeCommand<string>(GibCommands.useRulesFromFile), RELEASE);
     const installed = await loadGibPackage(storage);
     assert.equal(installed?.release, RELEASE);

@@ -10,11 +10,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, DiagnosticsCommands, EXTENSION_ID, FormCommands, PaletteCommands, PreviewCommands, ProfileCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
-import type { NilveraExtensionApi } from '../../src/extension';
+import { ConnectionCommands, DiagnosticsCommands, FormCommands, PaletteCommands, PreviewCommands, ProfileCommands, ReconciliationCommands, Settings, TreeCommands } from '../../src/constants';
 import { registerOnFirstUse, registerRawCommand } from '../../src/shell/commandRunner';
 import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { commandIdsFor, extensionExports, openTestSeamsFor } from '../../src/shell/testSeams';
+import { activateExtension } from '../support/extension';
 import { sandboxState } from '../support/sandbox';
 import { startSandboxSuite, type SandboxSuite } from '../support/sandboxSuite';
 
@@ -131,7 +131,7 @@ suite('Another extension: exports and commands hold nothing to take', function (
     // Test mode hands the seams out; that is what the rest of the suite uses.
     assert.ok('testing' in extensionExports(vscode.ExtensionMode.Test, figures, seams));
     // What Test mode exports besides the seams is what production exports.
-    const real = (await vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID)!.activate()) as unknown as Record<string, unknown>;
+    const real = (await activateExtension()) as unknown as Record<string, unknown>;
     assert.deepEqual(Object.keys(real).filter((k) => k !== 'testing').sort(), ['activationMs', 'activationSteps']);
 
     const tables: Array<Record<string, string>> = [TreeCommands, FormCommands, PaletteCommands, DiagnosticsCommands, ReconciliationCommands, ConnectionCommands, ProfileCommands, PreviewCommands];

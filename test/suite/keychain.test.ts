@@ -8,21 +8,13 @@ import { PaletteCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { ApiKeyStore } from '../../src/shell/apiKeyStore';
 import { keyringAdvice } from '../../src/shell/keyringHelp';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startSandboxSuite } from '../support/sandboxSuite';
-
-class Prompts extends RecordingPrompts {
-  readonly actions: string[][] = [];
-  override async message(level: 'info' | 'warning' | 'error', text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
-    this.actions.push(actions);
-    return super.message(level, text);
-  }
-}
 
 suite('Keychain refusals', function () {
   this.timeout(60_000);
   let api: NilveraExtensionApi;
-  const prompts = new Prompts();
+  const prompts = new ScriptedPrompts();
   let close: () => Promise<void> = async () => undefined;
 
   suiteSetup(async () => {
@@ -53,7 +45,7 @@ suite('Keychain refusals', function () {
       assert.equal(await services.hasApiKey(), true);
       await api.testing.state.refresh();
       assert.equal(api.testing.state.current()?.hasKey, true, 'the commands that need a key stay');
-      const warnings = prompts.messages.map((m, i) => ({ ...m, actions: prompts.actions[i] })).filter((m) => m.level === 'warning');
+      const warnings = prompts.messages.filter((m) => m.level === 'warning');
       assert.equal(warnings.length, 1, JSON.stringify(prompts.messages));
       assert.match(warnings[0].text, /^The operating system keychain did not give VS Code the API key \(User interaction is not allowed\.\); the key may still be stored\. On Linux, VS Code needs a keyring service/);
       assert.deepEqual(warnings[0].actions, ['Try Again', 'Open Keyring Help']);
@@ -61,8 +53,7 @@ suite('Keychain refusals', function () {
       assert.equal(prompts.messages.filter((m) => m.level === 'warning').length, 1, 'told once, not on every refresh');
 
       await vscode.commands.executeCommand(PaletteCommands.registryCheckTaxNumber, { taxNumber: '4540536920', userType: 'Invoice' });
-      const errorAt = prompts.messages.findIndex((m) => m.level === 'error');
-      const error = errorAt >= 0 ? { ...prompts.messages[errorAt], actions: prompts.actions[errorAt] } : undefined;
+      const error = prompts.messages.find((m) => m.level === 'error');
       assert.ok(error, JSON.stringify(prompts.messages));
       assert.match(error.text, /did not give VS Code the API key \(User interaction is not allowed\.\)/);
       assert.doesNotMatch(error.text, /401/);

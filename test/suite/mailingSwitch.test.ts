@@ -5,30 +5,16 @@
 // module and the prompt seam are this bundle's own copies).
 import * as assert from 'node:assert/strict';
 import { createClient } from '../../src/api';
-import { replacePrompts, type MessageLevel, type Prompts } from '../../src/shell/prompts';
+import { replacePrompts } from '../../src/shell/prompts';
 import { confirmMailingChange } from '../../src/shell/mailingSwitch';
 import { settingsForm } from '../../src/webviews/forms/settings';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { sandboxState, startTestSandbox, type SandboxHandle } from '../support/sandbox';
-
-class AnsweringPrompts implements Prompts {
-  readonly asked: Array<{ level: MessageLevel; text: string; modal: boolean; actions: string[] }> = [];
-  accept = false;
-  async inputBox(): Promise<undefined> {
-    return undefined;
-  }
-  async quickPick(): Promise<undefined> {
-    return undefined;
-  }
-  async message(level: MessageLevel, text: string, options?: { modal?: boolean }, ...actions: string[]): Promise<string | undefined> {
-    this.asked.push({ level, text, modal: options?.modal === true, actions });
-    return this.accept ? actions[0] : undefined;
-  }
-}
 
 suite('Mailing switch: one path, live decided by the profile', function () {
   this.timeout(60_000);
   let sandbox: SandboxHandle;
-  const prompts = new AnsweringPrompts();
+  const prompts = new ScriptedPrompts();
   let restore: () => void = () => undefined;
 
   suiteSetup(async () => {
@@ -40,8 +26,7 @@ suite('Mailing switch: one path, live decided by the profile', function () {
     await sandbox?.close();
   });
   setup(() => {
-    prompts.asked.length = 0;
-    prompts.accept = false;
+    prompts.reset();
   });
 
   const emailOn = async () => (await sandboxState(sandbox)).mailing as Array<{ ModuleID: string; IsActive: boolean }>;
@@ -49,13 +34,13 @@ suite('Mailing switch: one path, live decided by the profile', function () {
 
   test('only turning a channel off on a Production profile asks, in a modal dialog', async () => {
     assert.equal(await confirmMailingChange('production', 'email', false), false, 'declined');
-    assert.equal(prompts.asked.length, 1);
-    assert.equal(prompts.asked[0].modal, true);
-    assert.match(prompts.asked[0].text, /live account/);
+    assert.equal(prompts.messages.length, 1);
+    assert.equal(prompts.messages[0].modal, true);
+    assert.match(prompts.messages[0].text, /live account/);
     for (const [environment, on] of [['production', true], ['test', false], ['sandbox', false], ['custom', false]] as const) {
       assert.equal(await confirmMailingChange(environment, 'whatsapp', on), true, `${environment} ${on}`);
     }
-    assert.equal(prompts.asked.length, 1, 'no other change asked');
+    assert.equal(prompts.messages.length, 1, 'no other change asked');
   });
 
   test('the settings form of a Production profile asks before turning e-mail off: declined, nothing is saved; accepted, it is', async () => {
@@ -66,11 +51,11 @@ suite('Mailing switch: one path, live decided by the profile', function () {
     sandbox.resetRequestLog();
     const changed = { ...loaded.values, EmailActive: false, TaxOfficeUserName: 'changed-too', TaxOfficePassword: 'changed-too' };
     await assert.rejects(form.save(client, changed, loaded.values, { environment: 'production' }), /Nothing was saved/);
-    assert.equal(prompts.asked.length, 1, 'one question');
+    assert.equal(prompts.messages.length, 1, 'one question');
     assert.deepEqual(sandbox.requestLog().filter((r) => r.method !== 'GET'), [], 'declined: no change was sent, the tax office neither');
     assert.equal(await isOn('Portal'), true);
 
-    prompts.accept = true;
+    prompts.answer = (actions) => actions[0];
     await form.save(client, changed, loaded.values, { environment: 'production' });
     assert.equal(await isOn('Portal'), false, 'accepted: e-mail sending is off');
   });
@@ -80,7 +65,7 @@ suite('Mailing switch: one path, live decided by the profile', function () {
     const form = settingsForm();
     const loaded = await form.load(client);
     await form.save(client, { ...loaded.values, EmailActive: !loaded.values.EmailActive, ChatActive: !loaded.values.ChatActive }, loaded.values, { environment: 'test' });
-    assert.deepEqual(prompts.asked, []);
+    assert.deepEqual(prompts.messages, []);
     assert.equal(await isOn('Portal'), !loaded.values.EmailActive);
     assert.equal(await isOn('WhatsApp'), !loaded.values.ChatActive);
   });

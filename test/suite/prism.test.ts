@@ -5,71 +5,46 @@
 // error notification, no error row, no unhandled rejection, no blank row. A fixed seed keeps the
 // data the same from run to run; the assertions hold for any data.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConnectionCommands, EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
+import { ConnectionCommands, FormCommands } from '../../src/constants';
 import type { CheckConnectionResult } from '../../src/commands/connection/checkConnection';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { HostMessage, InitMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
-import { RecordingPrompts } from '../support/recordingPrompts';
-import { allRows, labelOf, walkViews } from './treeWalk';
+import { activateExtension } from '../support/extension';
+import { startPrismMock, type PrismMock } from '../support/prismMock';
+import { leaveCustomEnvironment, useCustomEnvironment } from '../support/sandboxSuite';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { allRows, clearCustomersFilter, extensionTrees, labelOf, walkViews } from './treeWalk';
 
 // Bundled to out/test/suite/: the repository root is three folders up.
 const ROOT = path.resolve(__dirname, '../../..');
 const PRISM = path.join(ROOT, 'node_modules', '.bin', 'prism');
 const EXPORT = path.join(ROOT, 'test', 'fixtures', 'general.swagger.json');
 const SEED = '20261123';
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Prism checks only that a Bearer key is sent.
 const PRISM_KEY = 'PRISM0000000000000000000000000000000000000000000000000000000000';
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-
 suite('Prism dynamic mock of the OpenAPI export', function () {
   this.timeout(90_000);
-  let prism: ChildProcess | undefined;
-  let baseUrl = '';
-  let output = '';
+  let prism: PrismMock | undefined;
   let api: NilveraExtensionApi;
   let trees: NilveraTrees;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
   suiteSetup(async () => {
     assert.ok(fs.existsSync(PRISM), 'node_modules/.bin/prism is missing');
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    prism = spawn(PRISM, ['mock', '-d', '--seed', SEED, '-h', '127.0.0.1', '-p', String(port), EXPORT], { stdio: ['ignore', 'pipe', 'pipe'] });
-    prism.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    prism.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    const started = Date.now();
-    while (!/Prism is listening/.test(output)) {
-      if (prism.exitCode !== null || Date.now() - started > 60_000) assert.fail(`prism did not start:\n${output.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    prism = await startPrismMock([PRISM], EXPORT, ['-d', '--seed', SEED]);
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    await config.update(Settings.customUrl, `http://127.0.0.1:${port}`, vscode.ConfigurationTarget.Global);
-    await config.update(Settings.environment, 'custom', vscode.ConfigurationTarget.Global);
-    const services = api.testing.services;
-    await services.keys.store(services.secretName('custom'), PRISM_KEY);
+    trees = await extensionTrees();
+    clearCustomersFilter(trees);
+    await useCustomEnvironment(api, prism.url, PRISM_KEY);
     process.on('unhandledRejection', onUnhandled);
   });
 
@@ -77,15 +52,8 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
     process.off('unhandledRejection', onUnhandled);
     restorePrompts();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
-    if (prism && prism.exitCode === null) {
-      const exited = new Promise((r) => prism!.once('exit', r));
-      prism.kill('SIGTERM');
-      await exited;
-    }
+    await leaveCustomEnvironment(api);
+    await prism?.stop();
   });
 
   setup(() => {
@@ -113,7 +81,7 @@ suite('Prism dynamic mock of the OpenAPI export', function () {
   test('every form opens and loads its record: company, settings, new customer, new certificate', async () => {
     // What Prism answers (the same for the same request, with the seed): the values the forms must show.
     const get = async <T>(apiPath: string): Promise<T> => {
-      const res = await fetch(`${baseUrl}${apiPath}`, { headers: { Authorization: `Bearer ${PRISM_KEY}` } });
+      const res = await fetch(`${prism!.url}${apiPath}`, { headers: { Authorization: `Bearer ${PRISM_KEY}` } });
       assert.equal(res.status, 200, apiPath);
       return (await res.json()) as T;
     };

@@ -6,7 +6,7 @@
 // answer for A that arrives after the switch to B is dropped.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { Commands, EXTENSION_ID, ProfileCommands, Settings } from '../../src/constants';
+import { Commands, ProfileCommands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraClient } from '../../src/api';
 import { profileSecretName } from '../../src/shell/profileStore';
@@ -14,12 +14,13 @@ import type { ProfileSwitchedError } from '../../src/shell/staleAnswers';
 import type { TreeNode } from '../../src/views/treeNode';
 import type { ListedCompanyNode } from '../../src/views/records/companyListNodes';
 import type { NilveraTrees } from '../../src/views/trees';
-import { ScriptedPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { sandboxIdle } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { startCompaniesSandbox } from '../../src/sandbox/companies';
 import { suiteLog } from './report';
-import { walkViews } from './treeWalk';
+import { clearCustomersFilter, extensionTrees, walkViews } from './treeWalk';
 import { FormCommands } from '../../src/constants';
 import type { HostMessage } from '../../src/webviews/protocol';
 
@@ -118,12 +119,10 @@ suite('Profiles: nothing crosses between two companies', function () {
   }
 
   suiteSetup(async () => {
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>('nilvera.internal.trees'))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    trees = await extensionTrees();
+    clearCustomersFilter(trees);
     companies.A = await company('A', 11, KEY_A);
     companies.B = await company('B', 12, KEY_B);
     assert.notEqual(companies.A.taxNumber, companies.B.taxNumber, 'the two sandboxes must be two companies');

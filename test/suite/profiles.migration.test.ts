@@ -5,10 +5,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, Settings } from '../../src/constants';
+import { Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { legacySecretName } from '../../src/shell/profileMigration';
 import { defaultProfileId, profileSecretName, PROFILES_FILE } from '../../src/shell/profileStore';
+import { activateExtension } from '../support/extension';
 
 const CUSTOM_URL = 'https://nilvera-migration.example.com';
 const KEYS = {
@@ -47,9 +48,7 @@ suite('Profiles: migration from per-environment keys', function () {
   }
 
   suiteSetup(async () => {
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     await clean();
   });
 

@@ -5,43 +5,17 @@
 // the profile its settings name, and a removed profile is not brought back.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, ProfileCommands } from '../../src/constants';
+import { ProfileCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { ACTIVE_PROFILE_STATE_KEY, ActiveProfile } from '../../src/shell/activeProfile';
 import { defaultProfileId, profileSecretName, type Profile } from '../../src/shell/profileStore';
 import { checkCustomUrl } from '../../src/shell/environments';
 import { readSettings } from '../../src/shell/settings';
 import { environmentLabel } from '../../src/shell/services';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { waitFor } from '../support/waitFor';
-
-/** Answers input boxes from a queue, running their validation as VS Code would; records the rest. */
-class ScriptedPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string }> = [];
-  readonly validation: string[] = [];
-  inputs: string[] = [];
-  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
-  readonly offered: string[][] = [];
-  async inputBox(options: vscode.InputBoxOptions): Promise<string | undefined> {
-    const value = this.inputs.shift();
-    if (value === undefined) return undefined;
-    const problem = await options.validateInput?.(value);
-    if (problem) {
-      this.validation.push(typeof problem === 'string' ? problem : problem.message);
-      return undefined;
-    }
-    return value;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    this.offered.push(items.map((i) => i.label));
-    return this.picks.shift()?.(items) as T | undefined;
-  }
-  async message(level: MessageLevel, text: string): Promise<string | undefined> {
-    this.messages.push({ level, text });
-    return undefined;
-  }
-}
 
 /** A workspaceState of a workspace this window never opened. */
 class EmptyMemento implements vscode.Memento {
@@ -71,9 +45,7 @@ suite('Profiles: rename, and the profile a workspace remembers', function () {
   const stored = (id: string) => services().profiles.store.get(id);
 
   suiteSetup(async () => {
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     sandbox = await startTestSandbox({ key: KEY, customers: 5, registry: 10, seed: 33 });
     for (const p of [first, second]) {
@@ -97,9 +69,7 @@ suite('Profiles: rename, and the profile a workspace remembers', function () {
   });
 
   setup(() => {
-    prompts.messages.length = 0;
-    prompts.validation.length = 0;
-    prompts.offered.length = 0;
+    prompts.take();
   });
 
   test('"Rename Profile" renames the picked profile only: the status bar and "Switch Profile" show the new name; key, id and address stay', async () => {
@@ -109,7 +79,7 @@ suite('Profiles: rename, and the profile a workspace remembers', function () {
     prompts.picks.push((items) => items.find((i) => i.label.endsWith(first.name)));
     prompts.inputs.push('  Birinci Şirket (Merkez)  ');
     await vscode.commands.executeCommand(ProfileCommands.rename);
-    assert.ok(prompts.offered[0]?.some((l) => l.endsWith(second.name)), `every profile is offered: ${JSON.stringify(prompts.offered)}`);
+    assert.ok(prompts.offeredLabels()[0]?.some((l) => l.endsWith(second.name)), `every profile is offered: ${JSON.stringify(prompts.offeredLabels())}`);
     const renamed = stored(first.id);
     assert.deepEqual(renamed && { ...renamed, lastUsedAt: undefined }, { ...first, name: 'Birinci Şirket (Merkez)', lastUsedAt: undefined });
     assert.equal(await services().keys.get(profileSecretName(first.id)), KEY, 'the key stays with the profile');
@@ -119,7 +89,7 @@ suite('Profiles: rename, and the profile a workspace remembers', function () {
 
     prompts.picks.push(() => undefined);
     await vscode.commands.executeCommand(ProfileCommands.switch);
-    assert.ok(prompts.offered.at(-1)?.some((l) => l === '$(check) Birinci Şirket (Merkez)'), `"Switch Profile" shows the new name: ${JSON.stringify(prompts.offered.at(-1))}`);
+    assert.ok(prompts.offeredLabels().at(-1)?.some((l) => l === '$(check) Birinci Şirket (Merkez)'), `"Switch Profile" shows the new name: ${JSON.stringify(prompts.offeredLabels().at(-1))}`);
   });
 
   test('an empty name or the API key as a name is refused, and the name stays', async () => {
@@ -128,7 +98,7 @@ suite('Profiles: rename, and the profile a workspace remembers', function () {
       prompts.inputs.push(typed);
       await vscode.commands.executeCommand(ProfileCommands.rename, second.id);
     }
-    assert.deepEqual(prompts.validation, ['Enter a name.', 'This is the API key: enter a name for the profile instead.', 'This is the API key: enter a name for the profile instead.']);
+    assert.deepEqual(prompts.refused, ['Enter a name.', 'This is the API key: enter a name for the profile instead.', 'This is the API key: enter a name for the profile instead.']);
     assert.equal(stored(second.id)?.name, before);
     assert.ok(!JSON.stringify(services().profiles.store.all()).includes(KEY), 'the key is in no profile record');
   });

@@ -8,9 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, FormCommands, PaletteCommands, ReconciliationCommands } from '../../src/constants';
+import { FormCommands, PaletteCommands, ReconciliationCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import type { ReconciliationReport } from '../../src/reconciliation/report';
 import type { ReconciliationTestHook } from '../../src/reconciliation/register';
 import { GROUP_PAGE, type CustomerNode, type GroupNode } from '../../src/reconciliation/tree';
@@ -36,7 +37,7 @@ suite('Reconciliation', function () {
   let api: NilveraExtensionApi;
   let hook: ReconciliationTestHook;
   let tmp: string;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
 
   async function get(apiPath: string): Promise<{ status: number; body: unknown }> {
@@ -100,9 +101,7 @@ suite('Reconciliation', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-recon-suite-'));
     sandbox = await startTestSandbox({ customers: 300, invalidCustomers: 12, registry: 20_000, seed: 21 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     await useSandboxEnvironment(api, sandbox);
     hook = (await vscode.commands.executeCommand<ReconciliationTestHook>(ReconciliationCommands.testHook))!;
@@ -220,7 +219,7 @@ suite('Reconciliation', function () {
   test('export writes every customer with status, alias, reason and change to the chosen CSV file', async () => {
     const report = hook.tree.report!;
     const target = path.join(tmp, 'reconciliation.csv');
-    prompts.saveTarget = vscode.Uri.file(target);
+    prompts.saveFile = vscode.Uri.file(target);
     const outcome = await vscode.commands.executeCommand<{ written: number }>(ReconciliationCommands.export);
     assert.equal(outcome?.written, report.totalCustomers);
     const text = fs.readFileSync(target, 'utf8');

@@ -6,13 +6,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PaletteCommands } from '../../src/constants';
+import { PaletteCommands } from '../../src/constants';
 import type { OfflineSearchOutcome } from '../../src/commands/registry/offlineRegistry';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { Taxpayer } from '../../src/domain/registryXml';
 import { iterateRegistryZipBatches } from '../../src/domain/registryZip';
 import { INDEX_FORMAT } from '../../src/registry/format';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 const FIXTURE = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'registry-index-v1');
 const FIXTURE_DOWNLOADED_AT = '2026-11-23T22:41:56.957Z';
@@ -29,7 +30,7 @@ suite('Offline registry index: upgrade from the previous format', function () {
   this.timeout(120_000);
   let api: NilveraExtensionApi;
   let restorePrompts: () => void = () => undefined;
-  let prompts: RecordingPrompts;
+  let prompts: ScriptedPrompts;
   let storage: string;
   let listDir: string;
   let zipPath: string;
@@ -60,10 +61,8 @@ suite('Offline registry index: upgrade from the previous format', function () {
   }
 
   suiteSetup(async () => {
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    prompts = new RecordingPrompts();
+    api = await activateExtension();
+    prompts = new ScriptedPrompts();
     restorePrompts = api.testing.replacePrompts(prompts);
     storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;
     listDir = path.join(storage, 'registry-index', 'PK-Invoice');

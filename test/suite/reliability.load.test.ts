@@ -14,19 +14,20 @@
 //   (the sandbox injects no faults here).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, Settings, TreeCommands } from '../../src/constants';
+import { Settings, TreeCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraClient } from '../../src/api';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
 import type { NodeTreeProvider } from '../../src/views/treeProvider';
 import { completeVkn } from '../../src/domain/taxId';
+import { activateExtension } from '../support/extension';
 import { sandboxIdle } from '../support/requestsSettled';
-import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { startTestSandbox, type SandboxHandle, type SandboxPage } from '../support/sandbox';
 import { suiteLog } from './report';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const CUSTOMERS = 100_000;
 const REGISTRY = 20_000;
 const PAGE_SIZE = 100;
@@ -35,13 +36,6 @@ const CONCURRENCY = 50;
 /** Latency of the sandbox for the "while a load is in flight" bursts: far longer than the burst. */
 const SLOW_MS = 1500;
 
-interface Page<T> {
-  Page: number;
-  PageSize: number;
-  TotalCount: number;
-  TotalPages: number;
-  Content: T[];
-}
 interface CustomerRow {
   ID: number;
   Name: string;
@@ -111,7 +105,7 @@ suite('Reliability: load', function () {
   async function expectedIds(pages: number, search = ''): Promise<string[]> {
     const ids: string[] = [];
     for (let p = 1; p <= pages; p++) {
-      const page = await sandboxGet<Page<CustomerRow>>(`/general/Customers?Page=${p}&PageSize=${PAGE_SIZE}${search ? `&Search=${encodeURIComponent(search)}` : ''}`);
+      const page = await sandboxGet<SandboxPage<CustomerRow>>(`/general/Customers?Page=${p}&PageSize=${PAGE_SIZE}${search ? `&Search=${encodeURIComponent(search)}` : ''}`);
       ids.push(...page.Content.map((c) => `customers/customer-${c.ID}`));
     }
     return ids;
@@ -121,20 +115,16 @@ suite('Reliability: load', function () {
     const started = performance.now();
     sandbox = await startTestSandbox({ customers: CUSTOMERS, registry: REGISTRY });
     suiteLog(`[load] sandbox with ${CUSTOMERS} customers and ${REGISTRY} taxpayers started in ${Math.round(performance.now() - started)} ms`);
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    api = await activateExtension();
+    trees = await extensionTrees();
     assert.ok(trees, 'the trees test hook returned nothing');
     await config().update(Settings.pageSize, PAGE_SIZE, vscode.ConfigurationTarget.Global);
     await useSandboxEnvironment(api, sandbox);
   });
 
   suiteTeardown(async () => {
-    const services = api?.testing.services;
-    if (services) await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl, Settings.pageSize]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
-    trees?.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    if (api) await leaveCustomEnvironment(api, Settings.pageSize);
+    clearCustomersFilter(trees);
     await sandbox?.close();
   });
 
@@ -261,7 +251,7 @@ suite('Reliability: load', function () {
 
   test('customers: 50 searches typed fast during a slow load make two requests, and the rows answer the last search', async () => {
     const provider = trees.customers;
-    const names = (await sandboxGet<Page<CustomerRow>>(`/general/Customers?Page=1&PageSize=${CONCURRENCY}`)).Content.map((c) => c.Name.split(' ')[0]);
+    const names = (await sandboxGet<SandboxPage<CustomerRow>>(`/general/Customers?Page=1&PageSize=${CONCURRENCY}`)).Content.map((c) => c.Name.split(' ')[0]);
     const last = names[CONCURRENCY - 1];
     sandbox.resetRequestLog();
     sandbox.setFaults({ latencyMs: SLOW_MS, match: { method: 'GET', path: '^/general/customers$' } });
@@ -281,7 +271,7 @@ suite('Reliability: load', function () {
     const searches = customerListQueries().map((q) => q.get('Search') ?? '');
     try {
       const rows = await expand(provider);
-      const expected = await sandboxGet<Page<CustomerRow>>(`/general/Customers?Page=1&PageSize=${PAGE_SIZE}&Search=${encodeURIComponent(last)}`);
+      const expected = await sandboxGet<SandboxPage<CustomerRow>>(`/general/Customers?Page=1&PageSize=${PAGE_SIZE}&Search=${encodeURIComponent(last)}`);
       const rowIds = rows.filter(isCustomer).map((n) => n.id);
       const expectedRowIds = expected.Content.map((c) => `customers/customer-${c.ID}`);
       const foreign = rowIds.filter((id) => !expectedRowIds.includes(id)).length;
@@ -298,10 +288,10 @@ suite('Reliability: load', function () {
 
   test('50 concurrent lookups (registry by tax number, customer by tax number, name search) all answer right with exactly 50 requests', async () => {
     const client = (await api.testing.services.client()) as unknown as NilveraClient;
-    const registered = (await sandboxGet<Page<{ TaxNumber: string }>>('/general/GlobalCompany?Page=1&PageSize=8')).Content.map((e) => e.TaxNumber);
+    const registered = (await sandboxGet<SandboxPage<{ TaxNumber: string }>>('/general/GlobalCompany?Page=1&PageSize=8')).Content.map((e) => e.TaxNumber);
     // Valid checksums the seed never uses (its numbers never start with 99999): "not registered" answers.
     const unregistered = [completeVkn('999999997'), completeVkn('999999996')];
-    const customers = (await sandboxGet<Page<CustomerRow>>('/general/Customers?Page=3&PageSize=8')).Content;
+    const customers = (await sandboxGet<SandboxPage<CustomerRow>>('/general/Customers?Page=3&PageSize=8')).Content;
     const words = [...new Set(customers.map((c) => c.Name.split(' ')[0]))];
 
     // 17 registry checks, 17 customer lookups, 16 name searches; repeats included on purpose.

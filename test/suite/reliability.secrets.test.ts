@@ -7,7 +7,6 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inspect } from 'node:util';
@@ -19,11 +18,14 @@ import type { MessageLevel, Prompts, SearchPickOptions } from '../../src/shell/p
 import type { HostMessage } from '../../src/webviews/protocol';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
+import { activateExtension } from '../support/extension';
+import { freePort } from '../support/freePort';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
+import { leaveCustomEnvironment } from '../support/sandboxSuite';
 import { suiteLog } from './report';
 import { waitFor } from '../support/waitFor';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const COMMAND_TIME_LIMIT_MS = 30_000;
 /** Answers per command before every further prompt is dismissed (guards against prompt loops). */
 const PROMPT_BUDGET = 40;
@@ -67,16 +69,6 @@ function filesUnder(dir: string | undefined): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     return e.isDirectory() ? filesUnder(p) : e.isFile() ? [p] : [];
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
   });
 }
 
@@ -363,13 +355,11 @@ suite('Reliability: secrets', function () {
     sandbox = await startTestSandbox({ key: canary, restrictedKey: restrictedCanary, customers: 60, registry: 3000, seed: 9 });
     const customers = (await (await fetch(`${sandbox.url}/general/Customers?Page=1&PageSize=1`, { headers: { Authorization: `Bearer ${canary}` } })).json()) as { Content: Array<{ TaxNumber: string }> };
     validVkn = customers.Content[0].TaxNumber;
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     // The context is the shell's; the suite reads its globalState, workspaceState and storage folders.
     context = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context;
     assert.ok(context?.globalState, 'the extension context is not reachable through testing.services');
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    trees = await extensionTrees();
     prompts = new AnsweringPrompts(canary, () => [validVkn, sandbox.url, '2026-01-01', 'Deneme 1', '10'], fileFor, tmp);
     restorePrompts = api.testing.replacePrompts(prompts);
     await useSandbox(undefined);
@@ -378,13 +368,12 @@ suite('Reliability: secrets', function () {
   suiteTeardown(async () => {
     restorePrompts();
     // Running every command left a search and a sort on the customers view: later suites expect none.
-    trees?.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    clearCustomersFilter(trees);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { services } = api.testing;
-    await services.keys.delete(services.secretName('custom'));
     await services.keys.delete(services.secretName('sandbox'));
     await services.sandbox.stop();
-    for (const key of [Settings.environment, Settings.customUrl, Settings.requestTimeoutSeconds]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api, Settings.requestTimeoutSeconds);
     await sandbox.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });

@@ -8,15 +8,16 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
+import { FormCommands } from '../../src/constants';
 import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraExtensionApi } from '../../src/extension';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { LIMITS, type FormKind, type FormValues, type HostMessage, type InitMessage, type ResponseMessage } from '../../src/webviews/protocol';
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { suiteLog } from './report';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { waitFor } from '../support/waitFor';
 
 interface FormUnderTest {
@@ -115,11 +116,10 @@ suite('Reliability: webview messages', function () {
   this.timeout(180_000);
   let api: NilveraExtensionApi;
   let sandbox: SandboxHandle;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
   const specs = new Map<FormKind, InitMessage>();
   const tried: Record<string, number> = {};
-  const config = () => vscode.workspace.getConfiguration(Settings.section);
 
   async function sandboxState(): Promise<string> {
     return (await fetch(`${sandbox.url}/__sandbox/state`)).text();
@@ -168,9 +168,7 @@ suite('Reliability: webview messages', function () {
 
   suiteSetup(async () => {
     sandbox = await startTestSandbox({ customers: 30, seed: 11 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     await useSandboxEnvironment(api, sandbox);
     for (const form of FORMS) {
@@ -184,9 +182,7 @@ suite('Reliability: webview messages', function () {
   suiteTeardown(async () => {
     restorePrompts();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const { services } = api.testing;
-    await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api);
     await sandbox.close();
     const total = Object.values(tried).reduce((a, b) => a + b, 0);
     suiteLog(`      webview messages dropped: ${total} (${Object.entries(tried).map(([k, n]) => `${k} ${n}`).join(', ')})`);

@@ -15,86 +15,15 @@ import { runCommand } from '../../src/shell/commandRunner';
 import { checkCustomUrl, type EnvironmentId } from '../../src/shell/environments';
 import { defaultProfileId, profileSecretName } from '../../src/shell/profileStore';
 import { offerSessionOnlyKey } from '../../src/shell/keyringHelp';
-import { replacePrompts as replaceLocalPrompts, UserCancelledError, type MessageLevel, type Prompts } from '../../src/shell/prompts';
+import { replacePrompts as replaceLocalPrompts, UserCancelledError } from '../../src/shell/prompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { requestsSettled } from '../support/requestsSettled';
 import { waitFor } from '../support/waitFor';
 
-interface RecordedMessage {
-  level: MessageLevel;
-  text: string;
-  detail?: string;
-  modal: boolean;
-  actions: string[];
-}
-
 type PickItem = vscode.QuickPickItem & { environment?: EnvironmentId };
 
-/**
- * Answers the shell's prompts from a script and records everything shown. Input answers are run
- * through `validateInput` like VS Code does: an answer the box would refuse counts as a cancel.
- */
-class ScriptedPrompts implements Prompts {
-  readonly messages: RecordedMessage[] = [];
-  readonly inputBoxes: vscode.InputBoxOptions[] = [];
-  readonly refusedInputs: Array<{ value: string; problem: string }> = [];
-  private inputAnswers: Array<string | undefined> = [];
-  private pickAnswers: Array<(items: readonly PickItem[]) => PickItem | undefined> = [];
-  private messageAnswers: Array<(actions: string[]) => string | undefined> = [];
-  defaultInput: string | undefined = undefined;
-  defaultPick: ((items: readonly PickItem[]) => PickItem | undefined) | undefined = undefined;
-
-  answerInputs(...values: Array<string | undefined>): this {
-    this.inputAnswers.push(...values);
-    return this;
-  }
-  answerPick(choose: (items: readonly PickItem[]) => PickItem | undefined): this {
-    this.pickAnswers.push(choose);
-    return this;
-  }
-  answerMessage(choose: (actions: string[]) => string | undefined): this {
-    this.messageAnswers.push(choose);
-    return this;
-  }
-  reset(): void {
-    this.messages.length = 0;
-    this.inputBoxes.length = 0;
-    this.refusedInputs.length = 0;
-    this.inputAnswers = [];
-    this.pickAnswers = [];
-    this.messageAnswers = [];
-  }
-
-  async inputBox(options: vscode.InputBoxOptions): Promise<string | undefined> {
-    this.inputBoxes.push(options);
-    const value = this.inputAnswers.length > 0 ? this.inputAnswers.shift() : this.defaultInput;
-    if (value === undefined) return undefined;
-    const problem = await options.validateInput?.(value);
-    const text = typeof problem === 'string' ? problem : problem?.message;
-    if (text) {
-      this.refusedInputs.push({ value, problem: text });
-      return undefined;
-    }
-    return value;
-  }
-
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    const choose = this.pickAnswers.shift() ?? this.defaultPick;
-    return choose?.(items as readonly PickItem[]) as T | undefined;
-  }
-
-  async message(level: MessageLevel, text: string, options?: { modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, ...(options?.detail ? { detail: options.detail } : {}), modal: options?.modal ?? false, actions });
-    return this.messageAnswers.shift()?.(actions);
-  }
-}
-
 const ENVIRONMENTS: EnvironmentId[] = ['production', 'test', 'sandbox'];
-
-async function extensionApi(): Promise<NilveraExtensionApi> {
-  const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-  assert.ok(ext, `${EXTENSION_ID} is not loaded`);
-  return ext.activate();
-}
 
 function config(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration(Settings.section);
@@ -133,12 +62,12 @@ async function resetShell(api: NilveraExtensionApi): Promise<void> {
 suite('Extension shell', function () {
   this.timeout(60_000);
   let api: NilveraExtensionApi;
-  const prompts = new ScriptedPrompts();
+  const prompts = new ScriptedPrompts<PickItem>();
   let restorePrompts: () => void = () => undefined;
   let sandbox: { url: string; key: string };
 
   suiteSetup(async () => {
-    api = await extensionApi();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     // The status bar of a workspace where Nilvera is in use (ux.behaviour.test.ts covers one where it is not).
     api.testing.services.usage.markUsed('command');
@@ -205,7 +134,8 @@ suite('Extension shell', function () {
     await requestsSettled(async () => (await sandboxRequests(sandbox.url)).length);
     await fetch(`${sandbox.url}/__sandbox/requests`, { method: 'DELETE' });
     // Buttons of the failed check, in order: Save Anyway, Re-enter.
-    prompts.answerInputs('REJECTED-KEY-0000000000000000', sandbox.key).answerMessage((actions) => actions[1]);
+    prompts.inputs.push('REJECTED-KEY-0000000000000000', sandbox.key);
+    prompts.answers.push((actions) => actions[1]);
     await vscode.commands.executeCommand(Commands.apiKeySet);
 
     assert.equal(prompts.inputBoxes.length, 2);
@@ -224,7 +154,8 @@ suite('Extension shell', function () {
 
   test('"Save Anyway" keeps a key the check rejected; the status bar then reports the failure', async () => {
     assertSandboxActive();
-    prompts.answerInputs('ALSO-REJECTED-KEY-00000000000').answerMessage((actions) => actions[0]);
+    prompts.inputs.push('ALSO-REJECTED-KEY-00000000000');
+    prompts.answers.push((actions) => actions[0]);
     await vscode.commands.executeCommand(Commands.apiKeySet);
     assert.equal(await api.testing.services.keys.get(profileSecretName(defaultProfileId('sandbox'))), 'ALSO-REJECTED-KEY-00000000000');
     await api.testing.state.refresh();
@@ -238,7 +169,7 @@ suite('Extension shell', function () {
   test('"Switch Environment" changes the setting, the status bar and the key in use; each environment keeps its own key', async () => {
     const before = api.testing.statusBar().snapshot().environmentText;
     let offered: readonly PickItem[] = [];
-    prompts.answerPick((items) => {
+    prompts.picks.push((items) => {
       offered = items;
       return items.find((i) => i.environment === 'test');
     });
@@ -257,13 +188,15 @@ suite('Extension shell', function () {
   });
 
   test('a custom URL must be https (http only on loopback); its key is kept per host', async () => {
-    prompts.answerPick((items) => items.find((i) => i.environment === 'custom')).answerInputs('http://nilvera.example.com');
+    prompts.picks.push((items) => items.find((i) => i.environment === 'custom'));
+    prompts.inputs.push('http://nilvera.example.com');
     await vscode.commands.executeCommand(Commands.environmentSwitch);
-    assert.equal(prompts.refusedInputs.length, 1, 'plain http to a remote host must be refused');
+    assert.equal(prompts.refused.length, 1, 'plain http to a remote host must be refused');
     assert.equal(config().get(Settings.environment), 'sandbox', 'a refused URL must not switch');
     assert.equal(prompts.messages.filter((m) => m.level === 'error').length, 0, 'a cancelled prompt is silent');
 
-    prompts.answerPick((items) => items.find((i) => i.environment === 'custom')).answerInputs('https://nilvera.example.com/');
+    prompts.picks.push((items) => items.find((i) => i.environment === 'custom'));
+    prompts.inputs.push('https://nilvera.example.com/');
     await vscode.commands.executeCommand(Commands.environmentSwitch);
     assert.equal(config().get(Settings.environment), 'custom');
     assert.equal(config().get(Settings.customUrl), 'https://nilvera.example.com');
@@ -287,12 +220,12 @@ suite('Extension shell', function () {
 });
 
 suite('Shell command wrapper and keyring fallback', () => {
-  const prompts = new ScriptedPrompts();
+  const prompts = new ScriptedPrompts<PickItem>();
   let restore: () => void = () => undefined;
   let sandbox: { url: string; key: string };
 
   suiteSetup(async () => {
-    const api = await extensionApi();
+    const api = await activateExtension();
     restore = replaceLocalPrompts(prompts);
     const running = api.testing.services.sandbox.current() ?? (await api.testing.services.sandbox.ensure(randomBytes(16).toString('hex')));
     sandbox = { url: running.url, key: running.key };
@@ -332,7 +265,7 @@ suite('Shell command wrapper and keyring fallback', () => {
     });
     const client = createClient({ baseUrl: `http://127.0.0.1:${closed}`, getApiKey: async () => sandbox.key, retry: { retries: 0 } });
     let calls = 0;
-    prompts.answerMessage((actions) => actions.find((a) => a === 'Retry'));
+    prompts.answers.push((actions) => actions.find((a) => a === 'Retry'));
     await runCommand('test.network', () => {
       calls++;
       return client.company.get();
@@ -369,7 +302,7 @@ suite('Shell command wrapper and keyring fallback', () => {
       (e: unknown) => e,
     );
     assert.ok(error instanceof KeyringUnavailableError);
-    prompts.answerMessage((actions) => actions[0]);
+    prompts.answers.push((actions) => actions[0]);
     assert.equal(await offerSessionOnlyKey(error), true);
     assert.equal(prompts.messages[0].level, 'warning');
     assert.equal(prompts.messages[0].modal, true);
@@ -377,7 +310,7 @@ suite('Shell command wrapper and keyring fallback', () => {
     assert.match(prompts.messages[0].detail ?? '', /keyring/i);
     store.storeForSession('nilvera.apiKey.test', 'SESSION-ONLY-KEY-0000000000');
     assert.equal(await store.get('nilvera.apiKey.test'), 'SESSION-ONLY-KEY-0000000000');
-    prompts.answerMessage(() => undefined);
+    prompts.answers.push(() => undefined);
     assert.equal(await offerSessionOnlyKey(error), false, 'dismissing must not keep the key');
     store.dispose();
     changed.dispose();
@@ -395,12 +328,12 @@ function filesUnder(dir: string): string[] {
 suite('Canary key', function () {
   this.timeout(120_000);
   const canary = `CANARY${randomBytes(24).toString('hex').toUpperCase()}`;
-  const prompts = new ScriptedPrompts();
+  const prompts = new ScriptedPrompts<PickItem>();
   let api: NilveraExtensionApi;
   let restore: () => void = () => undefined;
 
   suiteSetup(async () => {
-    api = await extensionApi();
+    api = await activateExtension();
     restore = api.testing.replacePrompts(prompts);
   });
   suiteTeardown(async () => {
@@ -413,22 +346,23 @@ suite('Canary key', function () {
     await config().update(Settings.environment, 'sandbox', vscode.ConfigurationTarget.Global);
     assertSandboxActive();
     // The canary goes in through the UI: typed into the key box, rejected by the check, saved anyway.
-    prompts.answerInputs(canary).answerMessage((actions) => actions[0]);
+    prompts.inputs.push(canary);
+    prompts.answers.push((actions) => actions[0]);
     await vscode.commands.executeCommand(Commands.apiKeySet);
     assert.equal(await services.keys.get(services.secretName('sandbox')), canary);
 
     // Every contributed command, with every prompt answered by the canary or the sandbox.
-    prompts.defaultInput = canary;
+    prompts.input = canary;
     // Only ever the sandbox: the canary must not travel to a real host.
-    prompts.defaultPick = (items) => items.find((i) => i.environment === 'sandbox');
+    prompts.pick = (items) => items.find((i) => i.environment === 'sandbox');
     const contributed = ((vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands)
       .map((c) => c.command)
       .filter((c) => c !== Commands.apiKeyClear);
     for (const command of [...contributed, Commands.apiKeyClear]) {
       await vscode.commands.executeCommand(command);
     }
-    prompts.defaultInput = undefined;
-    prompts.defaultPick = undefined;
+    prompts.input = undefined;
+    prompts.pick = undefined;
     assert.ok(prompts.messages.length >= 3, `only ${prompts.messages.length} messages were shown`);
 
     const shown = JSON.stringify({ messages: prompts.messages, boxes: prompts.inputBoxes.map((b) => ({ ...b, validateInput: undefined })), bar: api.testing.statusBar().snapshot() });

@@ -51,6 +51,18 @@ export async function walkViews(trees: NilveraTrees, morePages = 2): Promise<Vie
   };
 }
 
+/** The extension's trees, through its test hook (the objects themselves: the same extension host). */
+export async function extensionTrees(): Promise<NilveraTrees> {
+  const trees = await vscode.commands.executeCommand<NilveraTrees | undefined>(TreeCommands.testHook);
+  if (!trees) throw new Error(`${TreeCommands.testHook} answered nothing: is the extension running in Test mode?`);
+  return trees;
+}
+
+/** The customers view without a search or sort: what one suite leaves behind and the next does not expect. */
+export function clearCustomersFilter(trees: NilveraTrees | undefined): void {
+  trees?.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+}
+
 export function allRows(rows: ViewRows): TreeNode[] {
   return [...rows.customers, ...rows.documents, ...rows.certificates, ...rows.identifications, ...rows.account];
 }

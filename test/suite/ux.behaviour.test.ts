@@ -7,37 +7,22 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, Settings, TreeCommands } from '../../src/constants';
+import { Settings, TreeCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
 import { selectionHasTaxNumber } from '../../src/commands/registry/selectionContext';
 import { RECORD_SCHEME } from '../../src/commands/recordDocument';
 import type { NilveraTrees } from '../../src/views/trees';
 import type { TreeNode } from '../../src/views/treeNode';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { requestsSettled } from '../support/requestsSettled';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { waitFor } from '../support/waitFor';
+import { extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 const config = () => vscode.workspace.getConfiguration(Settings.section);
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
-
-/** Records every message and answers from a queue (undefined = dismissed). */
-class AnsweringPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string; modal: boolean; detail?: string; actions: string[] }> = [];
-  readonly answers: Array<(actions: string[]) => string | undefined> = [];
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
-    return undefined;
-  }
-  async message(level: MessageLevel, text: string, options?: { modal?: boolean; detail?: string }, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, modal: options?.modal ?? false, detail: options?.detail, actions });
-    return this.answers.shift()?.(actions);
-  }
-}
 
 const label = (node: TreeNode) => {
   const l = node.treeItem().label;
@@ -50,7 +35,7 @@ suite('UX: nothing where it is not wanted, consistent interaction', function () 
   let api: NilveraExtensionApi;
   let trees: NilveraTrees;
   let tmp: string;
-  const prompts = new AnsweringPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
   const usage = () => api.testing.services.usage;
   const bar = () => api.testing.statusBar().snapshot();
@@ -58,28 +43,23 @@ suite('UX: nothing where it is not wanted, consistent interaction', function () 
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-ux-'));
     sandbox = await startTestSandbox({ customers: 6, seed: 16 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     await useSandboxEnvironment(api, sandbox);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
+    trees = await extensionTrees();
   });
 
   suiteTeardown(async () => {
     restorePrompts();
     usage().markUsed('command');
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl, Settings.editorHoverOnlineLookup]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api, Settings.editorHoverOnlineLookup);
     await config().update(Settings.environment, undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await sandbox.close();
   });
 
   setup(() => {
-    prompts.messages.length = 0;
-    prompts.answers.length = 0;
+    prompts.reset();
   });
 
   async function unusedWorkspace(): Promise<void> {
@@ -144,7 +124,7 @@ suite('UX: nothing where it is not wanted, consistent interaction', function () 
 
   test('running a Nilvera command marks the workspace used; the test hooks do not', async () => {
     await unusedWorkspace();
-    await vscode.commands.executeCommand(TREES_TEST_HOOK);
+    await vscode.commands.executeCommand(TreeCommands.testHook);
     await vscode.commands.executeCommand('nilvera.internal.diagnostics');
     assert.equal(usage().isUsed(), false, 'internal commands are not a person using Nilvera');
     await vscode.commands.executeCommand('nilvera.log.show');

@@ -15,13 +15,14 @@ import type { TreeNode } from '../../src/views/treeNode';
 import type { NodeTreeProvider } from '../../src/views/treeProvider';
 import { parseCsv } from '../../src/domain/csv';
 import { completeVkn } from '../../src/domain/taxId';
+import { activateExtension } from '../support/extension';
 import { requestsSettled, sandboxIdle } from '../support/requestsSettled';
-import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { ScriptedPrompts } from '../support/recordingPrompts';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
+import { startTestSandbox, type SandboxHandle, type SandboxPage } from '../support/sandbox';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { waitFor } from '../support/waitFor';
+import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 // Bundled to out/test/suite/: the repository root is three folders up.
 const CSV_FIXTURE = path.resolve(__dirname, '../../../test/fixtures/customers-tr-excel.csv');
 
@@ -30,13 +31,6 @@ interface CustomerRow {
   Name: string;
   TaxNumber: string;
   City: string | null;
-}
-interface Page<T> {
-  Page: number;
-  PageSize: number;
-  TotalCount: number;
-  TotalPages: number;
-  Content: T[];
 }
 
 function config(): vscode.WorkspaceConfiguration {
@@ -107,23 +101,18 @@ suite('Sidebar trees', function () {
   suiteSetup(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-views-'));
     sandbox = await startTestSandbox({ customers: 300 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    assert.ok(trees, 'the trees test hook returned nothing');
+    trees = await extensionTrees();
     // Suites that ran before (the canary suite runs every command) may have left a search or sort.
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    clearCustomersFilter(trees);
     await config().update(Settings.pageSize, 25, vscode.ConfigurationTarget.Global);
     await useSandboxEnvironment(api, sandbox);
   });
 
   suiteTeardown(async () => {
     restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    for (const key of [Settings.environment, Settings.customUrl, Settings.pageSize]) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api, Settings.pageSize);
     await sandbox.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
@@ -143,7 +132,7 @@ suite('Sidebar trees', function () {
     assert.equal(listRequests(), 1, 'three expands at once must make one request');
     assert.deepEqual(a.map((n) => n.id), b.map((n) => n.id));
     assert.deepEqual(a.map((n) => n.id), c.map((n) => n.id));
-    const expected = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=25');
+    const expected = await sandboxApi<SandboxPage<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=25');
     const rows = a.filter(isCustomer);
     assert.equal(rows.length, 25);
     assert.deepEqual(rows.map(label), expected.Content.map((r) => r.Name));
@@ -176,7 +165,7 @@ suite('Sidebar trees', function () {
     assert.deepEqual(redraws.filter((r) => r !== 'customers:root'), [], 'only the customers list (its view root) is redrawn, no other view');
     assert.deepEqual(sandbox.requestLog().map((r) => `${r.method} ${r.path}`), ['GET /general/Customers'], 'nothing else is reloaded');
     const after = await customerRows();
-    const page2 = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=2&PageSize=25');
+    const page2 = await sandboxApi<SandboxPage<CustomerRow>>('GET', '/general/Customers?Page=2&PageSize=25');
     const rows = after.filter(isCustomer);
     assert.equal(rows.length, 50);
     assert.deepEqual(rows.slice(25).map(label), page2.Content.map((r) => r.Name));
@@ -201,12 +190,12 @@ suite('Sidebar trees', function () {
   });
 
   test('search sets the server-side filter, shows it in the description, and "Clear Search" removes it', async () => {
-    const sample = (await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1')).Content[0];
+    const sample = (await sandboxApi<SandboxPage<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1')).Content[0];
     const word = sample.Name.split(' ')[0];
     prompts.inputs = [word];
     await vscode.commands.executeCommand(TreeCommands.customersSearch);
     const rows = (await customerRows()).filter(isCustomer);
-    const expected = await sandboxApi<Page<CustomerRow>>('GET', `/general/Customers?Page=1&PageSize=25&Search=${encodeURIComponent(word)}`);
+    const expected = await sandboxApi<SandboxPage<CustomerRow>>('GET', `/general/Customers?Page=1&PageSize=25&Search=${encodeURIComponent(word)}`);
     assert.deepEqual(rows.map(label), expected.Content.map((r) => r.Name));
     assert.ok(expected.TotalCount < 300, 'the search should narrow the list');
     assert.ok((trees.customersView.description ?? '').includes(word), `description: ${trees.customersView.description}`);
@@ -221,7 +210,7 @@ suite('Sidebar trees', function () {
     prompts.picks = [(items) => items.find((i) => i.label === 'Name'), (items) => items.find((i) => i.label === 'Descending')];
     await vscode.commands.executeCommand(TreeCommands.customersSort);
     const rows = (await customerRows()).filter(isCustomer);
-    const expected = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=25&SortColumn=Name&SortType=DESC');
+    const expected = await sandboxApi<SandboxPage<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=25&SortColumn=Name&SortType=DESC');
     assert.deepEqual(rows.map(label), expected.Content.map((r) => r.Name));
     assert.ok((trees.customersView.description ?? '').includes('Name'));
     prompts.picks = [(items) => items[items.length - 1]]; // server order again
@@ -344,7 +333,7 @@ suite('Sidebar trees', function () {
     await waitFor(() => (trees.customersView.selection.some((n) => n.id === rows[2].id) ? true : undefined), 'the row to be selected');
     await waitFor(() => trees.customersView.visible || undefined, 'the customers view to be shown again');
 
-    const far = (await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=10&PageSize=25')).Content[0];
+    const far = (await sandboxApi<SandboxPage<CustomerRow>>('GET', '/general/Customers?Page=10&PageSize=25')).Content[0];
     prompts.inputs = [far.TaxNumber];
     await vscode.commands.executeCommand(TreeCommands.customersFindByTaxNumber);
     const editor = await waitFor(() => vscode.window.activeTextEditor, 'the details editor');
@@ -359,7 +348,7 @@ suite('Sidebar trees', function () {
   });
 
   test('"Quick search" searches as the user types; a superseded search is aborted', async () => {
-    const sample = (await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1')).Content[0];
+    const sample = (await sandboxApi<SandboxPage<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1')).Content[0];
     let firstAborted = false;
     let found: vscode.QuickPickItem[] = [];
     prompts.searchPickScript = async <T extends vscode.QuickPickItem>(options: SearchPickOptions<T>) => {
@@ -407,7 +396,7 @@ suite('Sidebar trees', function () {
   test('export writes every page of the current filter to CSV', async () => {
     prompts.inputs = ['Ltd'];
     await vscode.commands.executeCommand(TreeCommands.customersSearch);
-    const expected = await sandboxApi<Page<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1&Search=Ltd');
+    const expected = await sandboxApi<SandboxPage<CustomerRow>>('GET', '/general/Customers?Page=1&PageSize=1&Search=Ltd');
     assert.ok(expected.TotalCount > 25, 'the filter should span several pages');
     prompts.saveFile = vscode.Uri.file(path.join(tmp, 'export.csv'));
     // The view is visible since "Find by tax number" revealed a row: VS Code reloads it after the search.

@@ -4,42 +4,37 @@
 // numbers, content and totals show readable placeholders, never a blank row.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ConnectionCommands, EXTENSION_ID, Settings } from '../../src/constants';
+import { ConnectionCommands } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { NilveraTrees } from '../../src/views/trees';
 import { describeError } from '../../src/shell/errorMessages';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { setSandboxBehaviour, startTestSandbox, type SandboxHandle } from '../support/sandbox';
-import { useSandboxEnvironment } from '../support/sandboxSuite';
-import { allRows, labelOf, walkViews } from './treeWalk';
+import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
+import { allRows, clearCustomersFilter, extensionTrees, labelOf, walkViews } from './treeWalk';
 
-const TREES_TEST_HOOK = 'nilvera.internal.trees';
 
 suite('Views when the server does not offer an operation, and null fields', function () {
   this.timeout(60_000);
   let sandbox: SandboxHandle;
   let api: NilveraExtensionApi;
   let trees: NilveraTrees;
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
 
   suiteSetup(async () => {
     sandbox = await startTestSandbox({ customers: 40, seed: 31 });
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
-    trees = (await vscode.commands.executeCommand<NilveraTrees>(TREES_TEST_HOOK))!;
-    trees.customers.root.setFilter({ search: '', sortColumn: undefined, sortType: 'ASC' });
+    trees = await extensionTrees();
+    clearCustomersFilter(trees);
     await useSandboxEnvironment(api, sandbox);
   });
 
   suiteTeardown(async () => {
     restorePrompts();
-    const services = api.testing.services;
-    await services.keys.delete(services.secretName('custom'));
-    const config = vscode.workspace.getConfiguration(Settings.section);
-    for (const key of [Settings.environment, Settings.customUrl]) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await leaveCustomEnvironment(api);
     await sandbox.close();
   });
 

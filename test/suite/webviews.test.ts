@@ -5,11 +5,12 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, FormCommands, Settings } from '../../src/constants';
+import { FormCommands, Settings } from '../../src/constants';
 import { completeVkn } from '../../src/domain/taxId';
 import type { NilveraExtensionApi } from '../../src/extension';
 import { defaultProfileId, profileSecretName } from '../../src/shell/profileStore';
-import { AnsweringPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import type { HostMessage, InitMessage, ResponseMessage } from '../../src/webviews/protocol';
 import { waitFor } from '../support/waitFor';
 
@@ -82,7 +83,7 @@ suite('Webview forms', function () {
   this.timeout(60_000);
   let api: NilveraExtensionApi;
   let sandbox: { url: string; key: string };
-  const prompts = new AnsweringPrompts();
+  const prompts = new ScriptedPrompts();
   let restorePrompts: () => void = () => undefined;
 
   async function sandboxState(): Promise<SandboxState> {
@@ -118,9 +119,7 @@ suite('Webview forms', function () {
   }
 
   suiteSetup(async () => {
-    const ext = vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID);
-    assert.ok(ext);
-    api = await ext.activate();
+    api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
     const running = api.testing.services.sandbox.current() ?? (await api.testing.services.sandbox.ensure(randomBytes(16).toString('hex')));
     sandbox = { url: running.url, key: running.key };

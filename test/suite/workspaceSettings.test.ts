@@ -2,20 +2,21 @@
 // user's answer to user settings only, and says when the workspace's own value overrides it here.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { Commands, EXTENSION_ID, Settings } from '../../src/constants';
+import { Commands, Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
-import { RecordingPrompts } from '../support/recordingPrompts';
+import { activateExtension } from '../support/extension';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 suite('Workspace settings: the user\'s choice stays the user\'s', function () {
   this.timeout(60_000);
-  const prompts = new RecordingPrompts();
+  const prompts = new ScriptedPrompts();
   let api: NilveraExtensionApi;
   let restore: () => void = () => undefined;
   const config = () => vscode.workspace.getConfiguration(Settings.section);
 
   suiteSetup(async () => {
     assert.ok(vscode.workspace.workspaceFolders?.length, 'the suite runs with a folder open');
-    api = await vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID)!.activate();
+    api = await activateExtension();
     restore = api.testing.replacePrompts(prompts);
   });
   suiteTeardown(async () => {

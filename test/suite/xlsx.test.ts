@@ -13,41 +13,9 @@ import type { ImportSummary } from '../../src/commands/customers/importCustomers
 import { completeVkn } from '../../src/domain/taxId';
 import { readWorkbook } from '../../src/domain/xlsxRead';
 import { writeWorkbook } from '../../src/domain/xlsxWrite';
-import type { MessageLevel, Prompts } from '../../src/shell/prompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import type { SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
-
-class ScriptedPrompts implements Prompts {
-  readonly messages: Array<{ level: MessageLevel; text: string; actions: string[] }> = [];
-  readonly pickLists: string[][] = [];
-  readonly saveOptions: vscode.SaveDialogOptions[] = [];
-  pick: ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined) | undefined;
-  answer: ((actions: string[]) => string | undefined) | undefined;
-  saveFile: vscode.Uri | undefined;
-  reset(): void {
-    this.messages.length = 0;
-    this.pickLists.length = 0;
-    this.saveOptions.length = 0;
-    this.pick = undefined;
-    this.answer = undefined;
-    this.saveFile = undefined;
-  }
-  async inputBox(): Promise<string | undefined> {
-    return undefined;
-  }
-  async quickPick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    this.pickLists.push(items.map((i) => i.label));
-    return this.pick?.(items) as T | undefined;
-  }
-  async message(level: MessageLevel, text: string, _options?: unknown, ...actions: string[]): Promise<string | undefined> {
-    this.messages.push({ level, text, actions });
-    return this.answer?.(actions);
-  }
-  async saveDialog(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
-    this.saveOptions.push(options);
-    return this.saveFile;
-  }
-}
 
 /** A fresh VKN that starts with 0 (stored as a number it loses that zero), and fresh ones without. */
 let seed = 73_500_000;
@@ -86,7 +54,7 @@ suite('Workbooks (.xlsx): import, rejected rows, exports', function () {
     fs.writeFileSync(source, bytes);
     prompts.pick = (items) => items.find((i) => i.label === 'Müşteriler');
     const summary = await vscode.commands.executeCommand<ImportSummary>(TreeCommands.customersImport, vscode.Uri.file(source));
-    assert.deepEqual(prompts.pickLists, [['Notlar', 'Müşteriler']]);
+    assert.deepEqual(prompts.offeredLabels(), [['Notlar', 'Müşteriler']]);
     const rejectedFile = path.join(tmp, 'müşteriler.rejected.xlsx');
     assert.deepEqual(
       { created: summary.created, rejected: summary.rejected, restored: summary.restoredTaxNumbers, rejectedFile: summary.rejectedFile },
@@ -122,7 +90,7 @@ suite('Workbooks (.xlsx): import, rejected rows, exports', function () {
     const target = path.join(tmp, 'customers.xlsx');
     prompts.saveFile = vscode.Uri.file(target);
     const summary = await vscode.commands.executeCommand<{ written: number; path: string }>(TreeCommands.customersExport);
-    assert.deepEqual(Object.values(prompts.saveOptions[0].filters ?? {}), [['csv'], ['xlsx']], 'CSV first in English');
+    assert.deepEqual(Object.values(prompts.saveDialogs[0].filters ?? {}), [['csv'], ['xlsx']], 'CSV first in English');
     assert.equal(summary.path, target);
     const sheet = await (await readWorkbook(fs.readFileSync(target))).readSheet();
     assert.equal(sheet.rows.length, summary.written + 1);

@@ -1,10 +1,14 @@
 // Test helper: a quiet sandbox on a free loopback port, closed after use.
 import { startSandbox } from '../../src/sandbox/server';
 import { maybeViaPrism } from './prismProxy';
+import type { Pagination } from '../../src/api/types';
 import type { BehaviourSettings } from '../../src/sandbox/behaviour';
 import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/types';
 
 export type { BehaviourSettings, SandboxHandle, SandboxOptions };
+
+/** A list page as the sandbox answers it: every field filled (the API's `Pagination` allows null). */
+export type SandboxPage<T> = { [K in keyof Pagination<T>]: NonNullable<Pagination<T>[K]> };
 
 /** With NILVERA_VIA_PRISM=1 the sandbox sits behind `prism proxy` (test/support/prismProxy.ts). */
 export async function startTestSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {

@@ -7,13 +7,11 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { createClient, NilveraApiError } from '../../../src/api';
 import type { FetchLike, NilveraClient } from '../../../src/api';
+import { startPrismMock, type PrismMock } from '../../support/prismMock';
 import { isPlainRead, OPERATION_IDS, OPERATIONS, type OperationId, type OperationSpec, type PlainReadId } from '../../../src/api/operations';
 
 const root = path.resolve(__dirname, '../../../..');
@@ -66,41 +64,18 @@ const CASES: Record<Exclude<OperationId, PlainReadId>, Case> & Partial<Record<Pl
   'evoucher.updateSeries': (c) => c.evoucher.updateSeries({ ID: 1, IsActive: true }),
 };
 
-let prism: ChildProcess | undefined;
-let prismOutput = '';
+let prism: PrismMock | undefined;
 let baseUrl = '';
 const exchanges: Exchange[] = [];
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 before(async () => {
   assert.ok(fs.existsSync(specPath), `the OpenAPI export is missing: ${specPath} (set NILVERA_SWAGGER)`);
   assert.ok(fs.existsSync(prismScript), `${prismScript} is missing: run npm ci`);
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  prism = spawn(process.execPath, [prismScript, 'mock', '-h', '127.0.0.1', '-p', String(port), specPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-  prism.stdout?.on('data', (d: Buffer) => (prismOutput += d.toString()));
-  prism.stderr?.on('data', (d: Buffer) => (prismOutput += d.toString()));
-  const started = Date.now();
-  while (!/Prism is listening/.test(prismOutput)) {
-    if (prism.exitCode !== null || Date.now() - started > 60_000) assert.fail(`prism did not start:\n${prismOutput.slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  prism = await startPrismMock([process.execPath, prismScript], specPath);
+  baseUrl = prism.url;
 });
 
-after(async () => {
-  if (prism && prism.exitCode === null) {
-    const exited = new Promise((r) => prism!.once('exit', r));
-    prism.kill('SIGTERM');
-    await exited;
-  }
-});
+after(() => prism?.stop());
 
 /** node-fetch (the client's own transport) with every exchange and its violations recorded. */
 async function recordingFetch(): Promise<FetchLike> {

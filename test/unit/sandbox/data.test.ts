@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { completeVkn, isValidTckn, isValidVkn } from '../../../src/domain/taxId';
-import { api, startTestSandbox, withSandbox, type SandboxHandle } from '../../support/sandbox';
+import { api, startTestSandbox, withSandbox, type SandboxHandle, type SandboxPage } from '../../support/sandbox';
 
 interface Customer {
   ID: number;
@@ -16,13 +16,6 @@ interface Customer {
   Email: string | null;
   IsExport: boolean;
   [k: string]: unknown;
-}
-interface Page<T> {
-  Page: number;
-  PageSize: number;
-  TotalCount: number;
-  TotalPages: number;
-  Content: T[];
 }
 
 const get = async <T>(sb: SandboxHandle, p: string): Promise<T> => {
@@ -35,7 +28,7 @@ const get = async <T>(sb: SandboxHandle, p: string): Promise<T> => {
 async function allCustomers(sb: SandboxHandle): Promise<Customer[]> {
   const out: Customer[] = [];
   for (let page = 1; ; page++) {
-    const p = await get<Page<Customer>>(sb, `/general/Customers?Page=${page}&PageSize=100`);
+    const p = await get<SandboxPage<Customer>>(sb, `/general/Customers?Page=${page}&PageSize=100`);
     out.push(...p.Content);
     if (page >= p.TotalPages) return out;
   }
@@ -54,14 +47,14 @@ describe('customer paging, sorting and search', () => {
     assert.equal(all.length, 437);
     assert.deepEqual(all.map((c) => c.ID), [...all.map((c) => c.ID)].sort((a, b) => a - b));
     assert.equal(new Set(all.map((c) => c.ID)).size, 437);
-    const first = await get<Page<Customer>>(sb, '/general/Customers');
+    const first = await get<SandboxPage<Customer>>(sb, '/general/Customers');
     assert.deepEqual([first.Page, first.PageSize, first.TotalCount, first.TotalPages, first.Content.length], [1, 20, 437, 22, 20]);
-    const capped = await get<Page<Customer>>(sb, '/general/Customers?PageSize=1000');
+    const capped = await get<SandboxPage<Customer>>(sb, '/general/Customers?PageSize=1000');
     assert.equal(capped.PageSize, 100);
     assert.equal(capped.Content.length, 100);
-    const beyond = await get<Page<Customer>>(sb, '/general/Customers?Page=99&PageSize=50');
+    const beyond = await get<SandboxPage<Customer>>(sb, '/general/Customers?Page=99&PageSize=50');
     assert.deepEqual(beyond.Content, []);
-    const last = await get<Page<Customer>>(sb, '/general/Customers?Page=9&PageSize=50');
+    const last = await get<SandboxPage<Customer>>(sb, '/general/Customers?Page=9&PageSize=50');
     assert.deepEqual(last.Content.map((c) => c.ID), all.slice(400).map((c) => c.ID));
   });
 
@@ -91,7 +84,7 @@ describe('customer paging, sorting and search', () => {
     const got: number[] = [];
     let totalCount = -1;
     for (let page = 1; page <= 40; page++) {
-      const p = await get<Page<Customer>>(sb, `/general/Customers?Page=${page}&PageSize=37&SortColumn=${column}&SortType=${dir}&Search=${encodeURIComponent(search)}`);
+      const p = await get<SandboxPage<Customer>>(sb, `/general/Customers?Page=${page}&PageSize=37&SortColumn=${column}&SortType=${dir}&Search=${encodeURIComponent(search)}`);
       totalCount = p.TotalCount;
       got.push(...p.Content.map((c) => c.ID));
       if (page >= p.TotalPages) break;
@@ -130,15 +123,15 @@ describe('customer paging, sorting and search', () => {
   });
 
   test('a change invalidates cached views', async () => {
-    const sorted = await get<Page<Customer>>(sb, '/general/Customers?SortColumn=Name&PageSize=1');
+    const sorted = await get<SandboxPage<Customer>>(sb, '/general/Customers?SortColumn=Name&PageSize=1');
     const name = 'AAAA İlk Sıradaki Müşteri';
     assert.equal((await api(sb, 'POST', '/general/Customers', [{ Name: name, TaxNumber: completeVkn('909090901') }])).status, 200);
-    const again = await get<Page<Customer>>(sb, '/general/Customers?SortColumn=Name&PageSize=1');
+    const again = await get<SandboxPage<Customer>>(sb, '/general/Customers?SortColumn=Name&PageSize=1');
     assert.equal(again.TotalCount, sorted.TotalCount + 1);
     assert.equal(again.Content[0].Name, name);
     const created = again.Content[0];
     assert.equal((await api(sb, 'DELETE', `/general/Customers/${created.ID}`)).status, 200);
-    const afterDelete = await get<Page<Customer>>(sb, '/general/Customers?SortColumn=Name&PageSize=1');
+    const afterDelete = await get<SandboxPage<Customer>>(sb, '/general/Customers?SortColumn=Name&PageSize=1');
     assert.deepEqual(afterDelete.Content[0].ID, sorted.Content[0].ID);
   });
 });
@@ -169,8 +162,8 @@ describe('determinism', () => {
   test('the same seed gives the same data; another seed gives other data', async () => {
     const snapshot = (seed: number) =>
       withSandbox({ customers: 50, registry: 300, seed }, async (sb) => ({
-        customers: await get<Page<Customer>>(sb, '/general/Customers?PageSize=100'),
-        registry: await get<Page<unknown>>(sb, '/general/GlobalCompany?PageSize=100&Page=2'),
+        customers: await get<SandboxPage<Customer>>(sb, '/general/Customers?PageSize=100'),
+        registry: await get<SandboxPage<unknown>>(sb, '/general/GlobalCompany?PageSize=100&Page=2'),
         company: await get<unknown>(sb, '/general/Company'),
         credits: await get<unknown>(sb, '/general/Credits'),
       }));
