@@ -43,7 +43,7 @@ export async function checkForNewerRules(context: vscode.ExtensionContext, args:
   );
   log.info(`GİB rules: ${outcome.available} available at ${urls.rules}, ${outcome.installed ?? 'none'} installed${outcome.updated ? ', now installed' : ''}.`);
   if (outcome.updated) {
-    await gibRules(context).reload();
+    await gibRules(context).installed();
     announceInstalled(outcome.available);
     return outcome.available;
   }

@@ -81,7 +81,7 @@ export async function downloadRules(context: vscode.ExtensionContext, args: GibD
     args.cancellation,
   );
   log.info(`GİB rules ${release} installed from ${urls.rules} and ${urls.schemas}.`);
-  await gibRules(context).reload();
+  await gibRules(context).installed();
   announceInstalled(release);
   return release;
 }
