@@ -1,34 +1,64 @@
-// GİB's archives from GİB's addresses (a setting, for a mirror): each downloaded whole to a temporary
-// file beside the store, checked as the engine will read it, then installed (ruleStore.ts). Only when
-// the user runs a command: nothing here runs on its own. Plain Node, no vscode; the caller passes the
+// GİB's archives from GİB's addresses (a setting, for a mirror): each streamed whole to a temporary
+// file beside the store, checked as the engine will read it, then installed (ruleStore.ts). An address
+// is a setting, so what it sends is held to a size cap and time limits (a mirror that streams without
+// end or stalls is given up, naming what happened). Only when the user runs a command: nothing here
+// runs on its own. Plain Node, no vscode; the caller passes the
 // fetch to use (the extension's, which honours VS Code's proxy settings; Node's own in the CLI/tests).
 
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { processIsAlive } from '../files/lockedFiles';
 import * as path from 'node:path';
+import { closeBody, declaredLength, formatBytes } from '../api/bodyLimits';
 import { HISTORY_ENTRY, inspectGibSource, RULES_ENTRY } from './packageKind';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage, readGibPackage } from './ruleStore';
 
 import type { GibUrls } from './gibAddresses';
 export { GIB_DEFAULT_URLS, type GibUrls } from './gibAddresses';
 
-type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; statusText?: string; arrayBuffer(): Promise<ArrayBuffer> }>;
+type FetchLike = (
+  url: string,
+  init: { signal: AbortSignal },
+) => Promise<{ ok: boolean; status: number; statusText?: string; headers: { get(name: string): string | null }; body: AsyncIterable<Uint8Array> | null }>;
+
+/**
+ * The most one archive may be. GİB's are 0.7 MB (e-FaturaPaketi.zip) and 1.0 MB (UBL-TR1.2.1_Paketi.zip,
+ * ../shared/data/gib/); 64 MB leaves room for years of growth and still stops a mirror that sends
+ * without end before it fills the disk.
+ */
+export const MAX_GIB_ARCHIVE_BYTES = 64 * 1024 * 1024;
+/** Time for an address to answer (connect, TLS, the response's headers) before the download is given up. */
+export const GIB_RESPONSE_TIMEOUT_MS = 30_000;
+/** Time an archive may send nothing while its body arrives before the download is given up. */
+export const GIB_STALL_TIMEOUT_MS = 30_000;
+
+/** The caps of one download; the tests lower them to stay small and fast. */
+export interface GibDownloadLimits {
+  readonly archiveBytes?: number;
+  readonly responseMs?: number;
+  readonly stallMs?: number;
+}
 
 export interface DownloadOptions {
   readonly signal?: AbortSignal;
   readonly fetch?: FetchLike;
+  readonly limits?: GibDownloadLimits;
   /** Called as each archive arrives ('rules' or 'schemas'). */
   readonly onArchive?: (which: keyof GibUrls, bytes: number) => void;
 }
 
 /**
  * Why a download failed, for a message in the user's language: the address could not be reached
- * (`detail`: the system's reason, e.g. ENOTFOUND), answered an HTTP error (`status`), sent something
- * that is not a ZIP, or a ZIP that is not the package expected there (`missing`: the entry it lacks).
+ * (`detail`: the system's reason, e.g. ENOTFOUND), answered an HTTP error (`status`), announced or sent
+ * more than the cap (`limit` written out, e.g. "64 MB"; `announced` its Content-Length when that was
+ * too large), did not answer or stopped sending for `seconds`, sent something that is not a ZIP, or a
+ * ZIP that is not the package expected there (`missing`: the entry it lacks).
  */
 export type GibDownloadProblem =
   | { readonly kind: 'unreachable'; readonly detail: string }
   | { readonly kind: 'status'; readonly status: number }
+  | { readonly kind: 'tooLarge'; readonly limit: string; readonly announced?: string }
+  | { readonly kind: 'noAnswer'; readonly seconds: number }
+  | { readonly kind: 'stalled'; readonly seconds: number }
   | { readonly kind: 'notZip'; readonly detail: string }
   | { readonly kind: 'wrongArchive'; readonly missing: string };
 
@@ -61,26 +91,85 @@ async function checkArchive(which: keyof GibUrls, url: string, file: string): Pr
   if (missing) throw new GibDownloadError(`${url} is not GİB's ${which === 'rules' ? 'e-FaturaPaketi' : 'UBL-TR1.2.1_Paketi'}: it has no ${missing}`, url, which, { kind: 'wrongArchive', missing });
 }
 
+/** Seconds as a message shows them: 30, or 0.2 for the tests' short limits. */
+function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
+}
+
+/**
+ * One archive into `file`, streamed: a Content-Length past the cap is refused before the body is read,
+ * a body that passes it is stopped there, and the download is given up when the address does not
+ * answer within the response limit or, once the body arrives, sends nothing for the stall limit.
+ */
 async function fetchTo(which: keyof GibUrls, url: string, file: string, options: DownloadOptions): Promise<number> {
   const doFetch = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  let response: Awaited<ReturnType<FetchLike>>;
+  const cap = options.limits?.archiveBytes ?? MAX_GIB_ARCHIVE_BYTES;
+  const fail = (message: string, problem: GibDownloadProblem) => new GibDownloadError(`${url} ${message}`, url, which, problem);
+  // One controller for the user's Cancel and our own limits; `expired` says which limit ran out.
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  options.signal?.addEventListener('abort', cancel, { once: true });
+  if (options.signal?.aborted) controller.abort();
+  let expired: GibDownloadProblem | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const limitTo = (ms: number, problem: GibDownloadProblem) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      expired = problem;
+      controller.abort();
+    }, ms);
+  };
+  const responseMs = options.limits?.responseMs ?? GIB_RESPONSE_TIMEOUT_MS;
+  const stallMs = options.limits?.stallMs ?? GIB_STALL_TIMEOUT_MS;
+  const timedOut = (): GibDownloadError | undefined =>
+    expired?.kind === 'noAnswer'
+      ? fail(`did not answer within ${expired.seconds} s`, expired)
+      : expired?.kind === 'stalled'
+        ? fail(`sent nothing for ${expired.seconds} s; the download was stopped`, expired)
+        : undefined;
   try {
-    response = await doFetch(url, { signal: options.signal });
-  } catch (e) {
-    if (options.signal?.aborted) throw e;
-    throw new GibDownloadError(`${url} could not be reached: ${(e as Error)?.message ?? e}`, url, which, { kind: 'unreachable', detail: reasonOf(e) });
+    limitTo(responseMs, { kind: 'noAnswer', seconds: seconds(responseMs) });
+    let response: Awaited<ReturnType<FetchLike>>;
+    try {
+      response = await doFetch(url, { signal: controller.signal });
+    } catch (e) {
+      if (options.signal?.aborted) throw e;
+      throw timedOut() ?? fail(`could not be reached: ${(e as Error)?.message ?? e}`, { kind: 'unreachable', detail: reasonOf(e) });
+    }
+    if (!response.ok) {
+      closeBody(response.body);
+      throw fail(`answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, { kind: 'status', status: response.status });
+    }
+    const announced = declaredLength(response.headers.get('content-length'));
+    if (announced !== undefined && announced > cap) {
+      closeBody(response.body);
+      throw fail(`is larger than ${formatBytes(cap)} (it announced ${formatBytes(announced)}); nothing was read`, { kind: 'tooLarge', limit: formatBytes(cap), announced: formatBytes(announced) });
+    }
+    const out = await open(file, 'wx');
+    let bytes = 0;
+    try {
+      limitTo(stallMs, { kind: 'stalled', seconds: seconds(stallMs) });
+      // Leaving the loop (a throw) closes the body, and with it the connection.
+      for await (const chunk of response.body ?? []) {
+        limitTo(stallMs, { kind: 'stalled', seconds: seconds(stallMs) });
+        bytes += chunk.byteLength;
+        if (bytes > cap) throw fail(`sent more than ${formatBytes(cap)}; the download was stopped`, { kind: 'tooLarge', limit: formatBytes(cap) });
+        await out.write(chunk);
+      }
+    } catch (e) {
+      if (e instanceof GibDownloadError || options.signal?.aborted) throw e;
+      throw timedOut() ?? fail(`stopped sending: ${(e as Error)?.message ?? e}`, { kind: 'unreachable', detail: reasonOf(e) });
+    } finally {
+      clearTimeout(timer);
+      await out.close();
+    }
+    await checkArchive(which, url, file);
+    return bytes;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+    options.signal?.removeEventListener('abort', cancel);
   }
-  if (!response.ok) throw new GibDownloadError(`${url} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, url, which, { kind: 'status', status: response.status });
-  let bytes: Buffer;
-  try {
-    bytes = Buffer.from(await response.arrayBuffer());
-  } catch (e) {
-    if (options.signal?.aborted) throw e;
-    throw new GibDownloadError(`${url} stopped sending: ${(e as Error)?.message ?? e}`, url, which, { kind: 'unreachable', detail: reasonOf(e) });
-  }
-  await writeFile(file, bytes);
-  await checkArchive(which, url, file);
-  return bytes.length;
 }
 
 const DOWNLOAD_FOLDER = /^download-(\d+)-[0-9a-z]+$/;

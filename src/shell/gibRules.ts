@@ -2,7 +2,8 @@
 // needs a verdict (never at activation), from the package installed in global storage
 // (src/gib/ruleStore.ts). The editor's diagnostics, the preview's verdict and the folder report all
 // ask this one object; none starts a worker of its own. An install in this window or another (the
-// package file changes) restarts the worker at the next request and fires onDidChangeRules.
+// package file changes) restarts the worker at the next request and fires onDidChangeRules, once: the
+// install's command and the package file's watcher both compare the file with the one last loaded.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -10,6 +11,7 @@ import type { GibValidation } from '../gib/engine';
 import type { GibWorkerClient } from '../gib/workerClient';
 import { GIB_PACKAGE_FILE, GIB_RULES_FOLDER } from '../gib/ruleStoreLayout';
 import { log } from './log';
+import { countForTests } from './testSeams';
 
 export type GibVerdict =
   | { readonly kind: 'noRules' }
@@ -21,6 +23,8 @@ export class GibRules implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private watcher: fs.FSWatcher | undefined;
   private debounce: NodeJS.Timeout | undefined;
+  /** The package file the worker was started on or last reloaded for (packageStamp), so one install reloads once. */
+  private loadedStamp: string | undefined;
   /** Fires after the installed rules changed (this window or another); the next request uses them. */
   readonly onDidChangeRules = this.changed.event;
 
@@ -50,26 +54,48 @@ export class GibRules implements vscode.Disposable {
     return (await this.client())?.info.release;
   }
 
+  /**
+   * After an install in this window: reloads, unless the package file's watcher already did for the
+   * same file (each install writes a new file; the watcher then finds it loaded and does nothing).
+   */
+  async installed(): Promise<void> {
+    if ((await this.packageStamp()) !== this.loadedStamp) await this.reload();
+  }
+
   /** Drops the running worker; the next request starts one on what is installed now. */
   async reload(): Promise<void> {
+    this.loadedStamp = await this.packageStamp();
     const previous = this.starting;
     this.starting = undefined;
     await (await previous?.catch(() => undefined))?.dispose();
     this.changed.fire();
   }
 
+  /**
+   * Which package file is installed: an install replaces it whole (a new file renamed into place), so
+   * its inode, size and time tell one install from the next without reading its 2 MB.
+   */
+  private async packageStamp(): Promise<string> {
+    const file = path.join(this.storageRoot, GIB_RULES_FOLDER, GIB_PACKAGE_FILE);
+    const info = await fs.promises.stat(file, { bigint: true }).catch(() => undefined);
+    return info ? `${info.ino}:${info.size}:${info.mtimeNs}` : 'none';
+  }
+
   private async start(): Promise<GibWorkerClient | undefined> {
     this.watch();
+    // Taken before reading: an install after this point is a newer file, and the watcher reloads on it.
+    this.loadedStamp = await this.packageStamp();
     const { installedGibRelease } = await import('../gib/ruleStore');
     if (!(await installedGibRelease(this.storageRoot))) return undefined;
     const { GibWorkerClient } = await import('../gib/workerClient');
     const started = performance.now();
     const client = await GibWorkerClient.start({ storageRoot: this.storageRoot });
+    countForTests('gibWorkerStarts');
     log.info(`Started the GİB rules worker (release ${client.info.release ?? 'none'}) in ${(performance.now() - started).toFixed(0)} ms.`);
     return client;
   }
 
-  /** Another window's install replaces the package file whole (a rename): reload on it. */
+  /** Another window's install replaces the package file whole (a rename): reload on it (this window's own install is loaded already). */
   private watch(): void {
     if (this.watcher) return;
     const dir = path.join(this.storageRoot, GIB_RULES_FOLDER);
@@ -78,7 +104,7 @@ export class GibRules implements vscode.Disposable {
       this.watcher = fs.watch(dir, (_event, name) => {
         if (name !== GIB_PACKAGE_FILE) return;
         clearTimeout(this.debounce);
-        this.debounce = setTimeout(() => void this.reload(), 300);
+        this.debounce = setTimeout(() => void this.installed(), 300);
       });
       this.watcher.on('error', () => undefined);
     } catch (e) {

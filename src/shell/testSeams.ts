@@ -54,13 +54,26 @@ export interface PublicExports {
   activationSteps: ReadonlyArray<{ step: string; ms: number }>;
 }
 
+/** Events the extension-host tests count (how often the GİB rules worker started); counted only while the seams are open. */
+export type CountedEvent = 'gibWorkerStarts';
+const counts = new Map<CountedEvent, number>();
+
+export function countForTests(event: CountedEvent): void {
+  if (seamsOpen) counts.set(event, (counts.get(event) ?? 0) + 1);
+}
+
+/** What `testing.counted` gives the tests: how often `event` happened in this window so far. */
+export interface CountedEvents {
+  counted(event: CountedEvent): number;
+}
+
 /**
- * activate()'s return value in `mode`: the public figures, plus the test seams in Test mode only.
- * The seams are built only when they are handed out.
+ * activate()'s return value in `mode`: the public figures, plus the test seams (and the counted
+ * events) in Test mode only. The seams are built only when they are handed out.
  */
-export function extensionExports<T extends object>(mode: vscode.ExtensionMode, figures: PublicExports, seams: () => T): PublicExports | (PublicExports & { testing: T }) {
+export function extensionExports<T extends object>(mode: vscode.ExtensionMode, figures: PublicExports, seams: () => T): PublicExports | (PublicExports & { testing: T & CountedEvents }) {
   const open = { activationMs: figures.activationMs, activationSteps: figures.activationSteps.map((s) => ({ step: s.step, ms: s.ms })) };
-  return testSeamsAllowed(mode) ? { ...open, testing: seams() } : open;
+  return testSeamsAllowed(mode) ? { ...open, testing: { ...seams(), counted: (event: CountedEvent) => counts.get(event) ?? 0 } } : open;
 }
 
 /**

@@ -103,6 +103,14 @@ export async function openFile(page: Page, name: string): Promise<void> {
   await page.locator('.tabs-container .tab.active:not([data-resource-name^="webview-"])', { hasText: name }).waitFor();
 }
 
+/** The Problems panel's rows (their texts, whitespace folded), the panel opened with Ctrl+Shift+M when it is not shown. */
+export async function problems(page: Page): Promise<string[]> {
+  const panel = page.locator('.markers-panel');
+  if (!(await panel.isVisible().catch(() => false))) await page.keyboard.press('Control+Shift+M');
+  await panel.waitFor({ state: 'visible' });
+  return (await panel.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
 /**
  * Runs a palette command that asks something at once. (Workbench.runCommand waits for the palette to
  * close, which a command that opens its own input box never lets happen before the time limit.)

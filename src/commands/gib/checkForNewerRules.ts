@@ -34,7 +34,7 @@ export async function checkForNewerRules(context: vscode.ExtensionContext, args:
     vscode.l10n.t('Checking {0} for newer GİB rules', new URL(urls.rules).host),
     async (signal, progress) => {
       try {
-        return await checkForNewerGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress), confirm: (_installed, available) => askToInstall(installed, available, signal) });
+        return await checkForNewerGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress), limits: args.limits, confirm: (_installed, available) => askToInstall(installed, available, signal) });
       } catch (error) {
         throw await explainInstallFailure(error, installed, urls.rules);
       }
@@ -43,7 +43,7 @@ export async function checkForNewerRules(context: vscode.ExtensionContext, args:
   );
   log.info(`GİB rules: ${outcome.available} available at ${urls.rules}, ${outcome.installed ?? 'none'} installed${outcome.updated ? ', now installed' : ''}.`);
   if (outcome.updated) {
-    await gibRules(context).reload();
+    await gibRules(context).installed();
     announceInstalled(outcome.available);
     return outcome.available;
   }

@@ -1,7 +1,8 @@
 // "Nilvera: Download GİB Validation Rules": both of GİB's archives from the addresses in the settings,
-// under a progress notification with Cancel; each is checked (a ZIP, the package expected there) before
-// anything is installed, and installed whole (src/gib/ruleStore.ts), so a failure or a Cancel leaves the
-// rules in use as they were. Network only when the user runs it.
+// under a progress notification with Cancel, held to a size cap and time limits (src/gib/download.ts);
+// each is checked (a ZIP, the package expected there) before anything is installed, and installed whole
+// (src/gib/ruleStore.ts), so a failure or a Cancel leaves the rules in use as they were. Network only
+// when the user runs it.
 import * as vscode from 'vscode';
 import { GibCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
@@ -11,12 +12,15 @@ import { gibRules } from '../../shell/gibRules';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import { trustedArgs } from '../../shell/testSeams';
+import type { GibDownloadLimits } from '../../gib/download';
 import { damagedProblem, downloadProblem, unusableProblem } from './problems';
 import { gibRuleUrls } from './ruleUrls';
 
 export interface GibDownloadArgs {
   /** Tests: cancels like the notification's Cancel button. */
   cancellation?: vscode.CancellationToken;
+  /** Tests: smaller caps and shorter time limits than download.ts's, to stay fast. */
+  limits?: GibDownloadLimits;
 }
 
 /** The notification's text as each archive arrives. */
@@ -69,7 +73,7 @@ export async function downloadRules(context: vscode.ExtensionContext, args: GibD
     vscode.l10n.t('Downloading GİB\'s validation rules from {0}', host),
     async (signal, progress) => {
       try {
-        return await downloadGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress) });
+        return await downloadGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress), limits: args.limits });
       } catch (error) {
         throw await explainInstallFailure(error, installed, urls.rules);
       }
@@ -77,7 +81,7 @@ export async function downloadRules(context: vscode.ExtensionContext, args: GibD
     args.cancellation,
   );
   log.info(`GİB rules ${release} installed from ${urls.rules} and ${urls.schemas}.`);
-  await gibRules(context).reload();
+  await gibRules(context).installed();
   announceInstalled(release);
   return release;
 }

@@ -27,6 +27,14 @@ function downloadText(error: GibDownloadError): string {
       return problem.status === 404
         ? vscode.l10n.t('{0} answered 404 (not found). Check the address in the setting {1}.', url, gibUrlSetting(which))
         : vscode.l10n.t('{0} answered HTTP {1}. Try again later, or check the address in the setting {2}.', url, String(problem.status), gibUrlSetting(which));
+    case 'tooLarge':
+      return problem.announced
+        ? vscode.l10n.t('{0} is larger than {1} (it announced {2}), more than GİB\'s archives ever are; nothing was read. Check the address in the setting {3}.', url, problem.limit, problem.announced, gibUrlSetting(which))
+        : vscode.l10n.t('{0} sent more than {1}, more than GİB\'s archives ever are; the download was stopped. Check the address in the setting {2}.', url, problem.limit, gibUrlSetting(which));
+    case 'noAnswer':
+      return vscode.l10n.t('{0} did not answer within {1} s. Try again later, or check the connection and the address in the setting {2}.', url, String(problem.seconds), gibUrlSetting(which));
+    case 'stalled':
+      return vscode.l10n.t('{0} sent nothing for {1} s; the download was stopped. Try again later, or check the address in the setting {2}.', url, String(problem.seconds), gibUrlSetting(which));
     case 'notZip':
       return vscode.l10n.t('{0} did not send a complete ZIP archive (it is damaged, cut short or not a ZIP). Try again, or check the address in the setting {1}.', url, gibUrlSetting(which));
     case 'wrongArchive':

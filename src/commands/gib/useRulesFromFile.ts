@@ -88,7 +88,7 @@ export async function useRulesFromFile(context: vscode.ExtensionContext): Promis
     }
   });
   log.info(`GİB rules ${release} installed from ${rules.path} and ${schemas.path}.`);
-  await gibRules(context).reload();
+  await gibRules(context).installed();
   announceInstalled(release);
   return release;
 }

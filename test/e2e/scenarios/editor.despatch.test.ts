@@ -9,20 +9,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
-import { openFile, openWorkbench, repoRoot, waitUntil } from '../index';
+import { openFile, openWorkbench, problems, repoRoot, waitUntil } from '../index';
 
 let wb: Workbench;
 
 const activeEditor = () => wb.page.locator('.editor-group-container.active .monaco-editor').first();
-
-/** The Problems panel's rows (message texts), opened with Ctrl+Shift+M. */
-async function problems(): Promise<string[]> {
-  const { page } = wb;
-  const panel = page.locator('.markers-panel');
-  if (!(await panel.isVisible().catch(() => false))) await page.keyboard.press('Control+Shift+M');
-  await panel.waitFor({ state: 'visible' });
-  return (await panel.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-}
 
 /** Puts the cursor at a line and column (Ctrl+G), so the line is on screen. */
 async function goTo(line: number, column: number): Promise<void> {
@@ -77,7 +68,7 @@ test('despatch advice: squiggles under the buyer, seller and driver numbers, Pro
   await wb.screenshot('buyer VKN squiggle with its message');
 
   const rows = await waitHere(async () => {
-    const r = await problems();
+    const r = await problems(wb.page);
     return r.filter((t) => /Invalid (VKN|TCKN)|e-despatch registry list/.test(t)).length >= 4 ? r : undefined;
   }, 'the four Problems entries');
   await wb.runCommand('View: Toggle Maximized Panel');

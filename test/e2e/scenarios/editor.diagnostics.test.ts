@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
-import { openFile, openWorkbench, repoRoot, waitUntil } from '../index';
+import { openFile, openWorkbench, problems, repoRoot, waitUntil } from '../index';
 
 /** This file's waits: longer (30_000 ms), polled every 200 ms. */
 const waitUntilHere = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> => waitUntil(probe, what, timeoutMs, 200);
@@ -16,15 +16,6 @@ let wb: Workbench;
 let workspace = '';
 
 const activeEditor = () => wb.page.locator('.editor-group-container.active .monaco-editor').first();
-
-/** The Problems panel's rows (message texts), opened with Ctrl+Shift+M. */
-async function problems(): Promise<string[]> {
-  const { page } = wb;
-  const panel = page.locator('.markers-panel');
-  if (!(await panel.isVisible().catch(() => false))) await page.keyboard.press('Control+Shift+M');
-  await panel.waitFor({ state: 'visible' });
-  return (await panel.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-}
 
 before(async () => {
   wb = await openWorkbench({ scenario: 'editor-diagnostics', sandbox: { customers: 5, registry: 1_000, seed: 3 } });
@@ -51,7 +42,7 @@ test('bad customer VKN: squiggle at the number, Problems entry, quick fix puts i
   await wb.screenshot('squiggle at the customer VKN with its message');
 
   const rows = await waitUntilHere(async () => {
-    const r = await problems();
+    const r = await problems(wb.page);
     return r.some((t) => t.includes('Invalid VKN 1234567891')) ? r : undefined;
   }, 'the Problems entry');
   assert.equal(rows.filter((t) => /Invalid VKN/.test(t)).length, 1, rows.join(' | '));
@@ -76,7 +67,7 @@ test('bad customer VKN: squiggle at the number, Problems entry, quick fix puts i
   const text = (await activeEditor().locator('.view-lines').innerText()).replace(/\u00a0/g, ' ');
   assert.ok(text.includes('<cbc:ID schemeID="VKN">1234567890</cbc:ID>'), 'the number was corrected');
   const after = await waitUntilHere(async () => {
-    const r = await problems();
+    const r = await problems(wb.page);
     return r.some((t) => t.includes('Registry list not downloaded')) ? r : undefined;
   }, 'the registry note');
   assert.ok(!after.some((t) => t.includes('Invalid VKN')), after.join(' | '));
@@ -88,12 +79,12 @@ test('customers CSV: one error per bad cell of the VKN/TCKN column', { timeout: 
   await waitUntilHere(async () => ((await activeEditor().locator('.squiggly-error').count()) >= 4 ? true : undefined), 'four squiggles');
   await wb.screenshot('customers CSV with a squiggle per bad cell');
   // Only this file's problems, in a panel tall enough to show them all.
-  await problems();
+  await problems(wb.page);
   await wb.runCommand('View: Toggle Maximized Panel');
   const filter = wb.page.locator('.markers-panel-container .viewpane-filter input, .panel .viewpane-filter input').first();
   await filter.fill('**/*.csv');
   const rows = await waitUntilHere(async () => {
-    const r = (await problems()).filter((t) => /Invalid (VKN|TCKN|tax number)/.test(t));
+    const r = (await problems(wb.page)).filter((t) => /Invalid (VKN|TCKN|tax number)/.test(t));
     return r.length === 4 ? r : undefined;
   }, 'four CSV problems');
   for (const n of ['2940095702', '2596120531', '905978176', '49798834353']) assert.ok(rows.some((t) => t.includes(n)), `${n} not listed: ${rows.join(' | ')}`);
