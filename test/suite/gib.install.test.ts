@@ -17,7 +17,7 @@ import { GibRules } from '../../src/shell/gibRules';
 import type { CountedEvents } from '../../src/shell/testSeams';
 import { startFileServer, type FileServer } from '../support/fileServer';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
-import { AnsweringPrompts } from '../support/recordingPrompts';
+import { ScriptedPrompts } from '../support/scriptedPrompts';
 import { waitFor } from '../support/waitFor';
 
 const RELEASE = '20260312';
@@ -26,7 +26,7 @@ const repoRoot = path.resolve(__dirname, '..', '..', '..');
 suite('GİB rules: download limits, one worker start per install', function () {
   this.timeout(120_000);
   const archives = gibArchives();
-  const prompts = new AnsweringPrompts();
+  const prompts = new ScriptedPrompts();
   let api: NilveraExtensionApi & { testing: CountedEvents };
   let restorePrompts: () => void = () => undefined;
   let storage: string;
