@@ -116,6 +116,16 @@ export async function clearApiKey(services: ShellServices): Promise<void> {
     void prompts.message('info', vscode.l10n.t('No API key is stored for {0}.', label));
     return;
   }
+  // Asked every time, modal: the key cannot be put back from here, and another extension may run
+  // this command; only the user's yes removes it.
+  const remove = vscode.l10n.t('Remove Key');
+  const choice = await prompts.message(
+    'warning',
+    vscode.l10n.t('Remove the API key stored for {0}?', label),
+    { modal: true, detail: vscode.l10n.t('Nilvera commands for {0} stop working until a key is set again. The key itself is not shown anywhere, so keep a copy from the Nilvera portal.', label) },
+    remove,
+  );
+  if (choice !== remove) return;
   await services.keys.delete(services.secretName(environment));
   log.info(`API key cleared for ${environment}.`);
   void prompts.message('info', vscode.l10n.t('API key cleared for {0}.', label));

@@ -497,3 +497,13 @@ export async function setViewExpanded(wb: Workbench, view: string, expanded: boo
   }
   throw new Error(`The ${view} view did not ${expanded ? 'expand' : 'collapse'} after 5 clicks on its header.`);
 }
+
+/** Answers VS Code's modal dialog with the button `label`; gives the dialog's text. */
+export async function dialogButton(wb: Workbench, label: string): Promise<string> {
+  const dialog = wb.page.locator('.monaco-dialog-box');
+  await dialog.waitFor();
+  const text = await dialog.innerText();
+  await dialog.locator('.monaco-button', { hasText: label }).first().click();
+  await dialog.waitFor({ state: 'hidden' });
+  return text;
+}

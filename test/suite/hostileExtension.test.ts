@@ -190,8 +190,8 @@ suite('Another extension: exports and commands hold nothing to take', function (
       [vscode.Uri.file(inHostile('design.xslt'))],
     ];
     // "Try the Sandbox" switches this window to a local stand-in by design (no account, no key of the
-    // user's); it would take the window off the sandbox this test watches. "Clear API Key" removes the
-    // key from this computer (it hands nothing out): it runs last, once everything else was checked.
+    // user's); it would take the window off the sandbox this test watches. "Clear API Key" only asks
+    // (modal) and hands nothing out: it runs last, once everything else was checked.
     const skipped = new Set(['nilvera.sandbox.start', 'nilvera.apiKey.clear']);
     const ids = (await vscode.commands.getCommands(true)).filter((id) => id.startsWith('nilvera.') && !skipped.has(id)).sort();
     assert.ok(ids.length > 60, `only ${ids.length} nilvera commands are registered`);
@@ -232,5 +232,7 @@ suite('Another extension: exports and commands hold nothing to take', function (
 
     const clearOutcome = await withTimeout(vscode.commands.executeCommand<unknown>('nilvera.apiKey.clear', everything), 20_000);
     assert.deepEqual(findLeaks(clearOutcome.value, key), []);
+    // Run by another extension, "Clear API Key" only asks: the user declined, the key is still there.
+    assert.equal(await services.keys.get(secretName), key, 'another extension removed the key without the user');
   });
 });

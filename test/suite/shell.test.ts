@@ -209,9 +209,19 @@ suite('Extension shell', function () {
     await config().update(Settings.customUrl, undefined, vscode.ConfigurationTarget.Global);
   });
 
-  test('"Clear API Key" removes the key and the welcome state returns', async () => {
+  test('"Clear API Key" asks first: declined, the key stays; confirmed, it is removed and the welcome state returns', async () => {
+    const secret = profileSecretName(defaultProfileId('sandbox'));
     await vscode.commands.executeCommand(Commands.apiKeyClear);
-    assert.equal(await api.testing.services.keys.get(profileSecretName(defaultProfileId('sandbox'))), undefined);
+    const question = prompts.messages.find((m) => m.level === 'warning');
+    assert.ok(question?.modal, 'the question is modal');
+    assert.deepEqual(question.actions, ['Remove Key']);
+    assert.equal(await api.testing.services.keys.get(secret), sandbox.key, 'dismissed: the key stays');
+    assert.equal(api.testing.state.current()?.hasKey, true);
+
+    prompts.take();
+    prompts.answers.push((actions) => actions.find((a) => a === 'Remove Key'));
+    await vscode.commands.executeCommand(Commands.apiKeyClear);
+    assert.equal(await api.testing.services.keys.get(secret), undefined);
     await waitFor(() => api.testing.state.current()?.hasKey === false, 'hasApiKey to turn false');
     assert.equal(api.testing.statusBar().snapshot().creditsVisible, false);
     assert.ok(prompts.messages.some((m) => m.level === 'info'), 'clearing should confirm');

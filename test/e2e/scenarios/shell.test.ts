@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { nls, openWorkbench, repoRoot } from '../index';
+import { dialogButton, nls, openWorkbench, repoRoot } from '../index';
 
 type Locale = 'en' | 'tr';
 
@@ -133,8 +133,10 @@ for (const locale of ['en', 'tr'] as const) {
     await creditsItem.first().waitFor();
     await wb.screenshot('back in the sandbox');
 
-    // 6. Clear API Key: the credits disappear and the welcome view returns.
+    // 6. Clear API Key: asked first (modal); then the credits disappear and the welcome view returns.
     await wb.runCommand(`Nilvera: ${nls('%command.apiKey.clear%', locale)}`);
+    const question = await dialogButton(wb, t('Remove Key', locale));
+    assert.ok(question.includes(t('Remove the API key stored for {0}?', locale, sandboxLabel)), question);
     await welcomeSetKey.waitFor();
     await creditsItem.first().waitFor({ state: 'detached' });
     await page.locator('.notification-list-item-message', { hasText: t('API key cleared for {0}.', locale, sandboxLabel) }).first().waitFor();

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { answerFileDialog, chooseMenuItem, notificationGone, openWorkbench, setViewExpanded, steps, viewHeader, waitUntil, workspaceFolder } from '../index';
+import { answerFileDialog, chooseMenuItem, dialogButton, notificationGone, openWorkbench, setViewExpanded, steps, viewHeader, waitUntil, workspaceFolder } from '../index';
 import { repoRoot } from '../repo';
 import { parseCsv } from '../../../src/domain/csv';
 
@@ -70,16 +70,6 @@ async function rowCount(wb: Workbench, view: string): Promise<number> {
 /** Right-clicks a row and runs `action` from its context menu. */
 async function menu(wb: Workbench, view: string, rowText: string | RegExp, action: string): Promise<void> {
   await chooseMenuItem(wb.page, action, () => row(wb, view, rowText).click({ button: 'right' }));
-}
-
-/** Answers VS Code's modal dialog with the button `label`. */
-async function dialogButton(wb: Workbench, label: string): Promise<string> {
-  const dialog = wb.page.locator('.monaco-dialog-box');
-  await dialog.waitFor();
-  const text = await dialog.innerText();
-  await dialog.locator('.monaco-button', { hasText: label }).first().click();
-  await dialog.waitFor({ state: 'hidden' });
-  return text;
 }
 
 /** "Set API Key" with the sandbox's key, as a person does; the views then load. */
