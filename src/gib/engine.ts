@@ -146,11 +146,12 @@ export const UNCHECKED_NOTE = 'Not checked here (this XPath cannot be evaluated 
 
 /** Whether the document carries an XML signature anywhere (an envelope's documents included). */
 function hasSignature(root: slimdom.Element): boolean {
-  const stack: slimdom.Element[] = [root];
+  const stack: slimdom.Node[] = [root];
   while (stack.length) {
-    const el = stack.pop()!;
+    const el = stack.pop() as slimdom.Element;
     if (el.localName === 'Signature' && el.namespaceURI === 'http://www.w3.org/2000/09/xmldsig#') return true;
-    stack.push(...el.children);
+    // childNodes, not children: slimdom builds `children` anew on each read.
+    for (const child of el.childNodes) if (child.nodeType === 1) stack.push(child);
   }
   return false;
 }

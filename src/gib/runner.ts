@@ -16,6 +16,7 @@ const XS = 'http://www.w3.org/2001/XMLSchema';
 const CONTEXT_VARIABLE = 'gibContextNodes';
 const ELEMENT = 1;
 const ATTRIBUTE = 2;
+const DOCUMENT = 9;
 
 export interface RuleHit {
   readonly pattern: string;
@@ -80,6 +81,15 @@ export interface PreparedRules {
   readonly namespaceResolver: (prefix: string) => string | null;
   /** Absolute paths hoisted out of tests: variable name → path. */
   readonly hoisted: ReadonlyMap<string, string>;
+  /**
+   * The hoisted paths and lets that are plain absolute paths (`//inv:Invoice/cbc:ProfileID`), as matchers:
+   * their nodes are collected in one walk of the document instead of one fontoxpath scan each.
+   */
+  readonly absolutePaths: ReadonlyMap<string, ElementMatcher>;
+  /** For each local name, the patterns with a rule that may match an element or attribute of that name. */
+  readonly patternsByName: ReadonlyMap<string, readonly PreparedPattern[]>;
+  /** The patterns with a rule whose context is not a simple path (any node may match it). */
+  readonly patternsForAnyName: readonly PreparedPattern[];
   /** Lets whose value is a string literal, read once. */
   readonly literalLets: Readonly<Record<string, string>>;
   readonly visitsAttributes: boolean;
@@ -123,7 +133,9 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
       const upPaths = new Map<string, string>();
       const batchTests = asserts.map((a) => {
         let out = a.expr;
-        const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$'));
+        // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
+        // where the test needs it (the TaxTotal's `../cac:InvoiceLine/…[…]` behind `not(… = '555') or`).
+        const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$') && !x.text.includes('['));
         for (const c of climbing.sort((x, y) => y.start - x.start)) {
           let name = upName.get(c.text);
           if (!name) upName.set(c.text, (name = `gibUp${upName.size}`));
@@ -154,7 +166,72 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     }
     return { ...p, byName, unnamed };
   });
-  return { source: rules, patterns: indexed, namespaceResolver, hoisted, literalLets, visitsAttributes };
+  const absolutePaths = new Map<string, ElementMatcher>();
+  for (const text of hoisted.values()) {
+    const m = absolutePathMatcher(text, ns);
+    if (m) absolutePaths.set(text, m);
+  }
+  for (const l of rules.lets) {
+    const m = l.name in literalLets ? undefined : absolutePathMatcher(l.value, ns);
+    if (m) absolutePaths.set(l.value, m);
+  }
+  const patternsForAnyName = indexed.filter((p) => p.unnamed.length > 0);
+  const patternsByName = new Map<string, PreparedPattern[]>();
+  for (const p of indexed) {
+    for (const name of p.byName.keys()) {
+      if (!patternsByName.has(name)) patternsByName.set(name, indexed.filter((q) => q.byName.has(name) || q.unnamed.length > 0));
+    }
+  }
+  return { source: rules, patterns: indexed, namespaceResolver, hoisted, absolutePaths, patternsByName, patternsForAnyName, literalLets, visitsAttributes };
+}
+
+/** Matches an element by its name and its parents' names; `name` is its local name. */
+export interface ElementMatcher {
+  readonly name: string;
+  readonly matches: (el: slimdom.Element) => boolean;
+}
+
+/**
+ * `//a:B/c:D` or `/a:B/c:D` (element steps only, no predicates) as a matcher, else undefined. `//` may
+ * start at any depth; `/` only at the document's root element. Undefined also for a prefix not bound
+ * (fontoxpath reports that one).
+ */
+export function absolutePathMatcher(path: string, ns: Record<string, string>): ElementMatcher | undefined {
+  const m = /^\s*(\/\/?)((?:[\w.-]+:)?[\w.-]+(?:\/(?:[\w.-]+:)?[\w.-]+)*)\s*$/.exec(path);
+  if (!m) return undefined;
+  const steps: { uri: string | null; local: string }[] = [];
+  for (const s of m[2].split('/')) {
+    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
+    if (prefix && !(prefix in ns)) return undefined;
+    steps.push({ uri: prefix ? ns[prefix] : null, local });
+  }
+  const fromRoot = m[1] === '/';
+  return {
+    name: steps[steps.length - 1].local,
+    matches: (el) => {
+      let node: slimdom.Node | null = el;
+      for (let i = steps.length - 1; i >= 0; i--) {
+        if (!node || node.nodeType !== ELEMENT) return false;
+        const e = node as slimdom.Element;
+        if (e.localName !== steps[i].local || (e.namespaceURI ?? null) !== steps[i].uri) return false;
+        node = e.parentNode;
+      }
+      return !fromRoot || node?.nodeType === DOCUMENT;
+    },
+  };
+}
+
+/** The document's elements in document order (childNodes: slimdom builds `children` anew on each read). */
+export function elementsInOrder(root: slimdom.Element): slimdom.Element[] {
+  const out: slimdom.Element[] = [];
+  const stack: slimdom.Node[] = [root];
+  while (stack.length) {
+    const el = stack.pop() as slimdom.Element;
+    out.push(el);
+    const kids = el.childNodes;
+    for (let i = kids.length - 1; i >= 0; i--) if (kids[i].nodeType === ELEMENT) stack.push(kids[i]);
+  }
+  return out;
 }
 
 /**
@@ -255,15 +332,32 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const options = { namespaceResolver: prepared.namespaceResolver };
   const domFacade = null;
 
+  // Every element once, in document order: the plain absolute paths' nodes are collected on the way.
+  const elements = elementsInOrder(root);
+  const absolute = new Map<string, slimdom.Element[]>();
+  if (prepared.absolutePaths.size) {
+    const byName = new Map<string, [string, ElementMatcher][]>();
+    for (const [path, m] of prepared.absolutePaths) {
+      absolute.set(path, []);
+      byName.set(m.name, [...(byName.get(m.name) ?? []), [path, m]]);
+    }
+    for (const el of elements) {
+      const candidates = byName.get(el.localName);
+      if (candidates) for (const [path, m] of candidates) if (m.matches(el)) absolute.get(path)!.push(el);
+    }
+  }
+  const nodesAt = (path: string, vars: Record<string, unknown>): slimdom.Node[] => absolute.get(path) ?? (fx.evaluateXPathToNodes(path, doc, domFacade, vars, options) as slimdom.Node[]);
+
   // Document-level variables: the lets in order (each may use the ones before), then $type, then the hoisted paths.
   const variables: Record<string, unknown> = {};
   for (const l of prepared.source.lets) {
     if (l.name in prepared.literalLets) variables[l.name] = prepared.literalLets[l.name];
+    else if (absolute.has(l.value)) variables[l.name] = sequenceOf(absolute.get(l.value)!);
     else variables[l.name] = sequenceOf(fx.evaluateXPath(l.value, doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
   }
   const type = chooseType(root);
   if (type !== undefined) variables.type = type;
-  for (const [name, path] of prepared.hoisted) variables[name] = nodeSequence(fx.evaluateXPathToNodes(path, doc, domFacade, variables, options) as never, fx.domFacade as never);
+  for (const [name, path] of prepared.hoisted) variables[name] = nodeSequence(nodesAt(path, variables) as never, fx.domFacade as never);
 
   const failedAsserts = new Set<PreparedAssert>();
   const test = (a: PreparedAssert, node: slimdom.Node, vars: Record<string, unknown>): boolean | undefined => {
@@ -307,7 +401,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const assign = (node: slimdom.Node): void => {
     const isAttribute = node.nodeType === ATTRIBUTE;
     const name = isAttribute ? `@${(node as slimdom.Attr).localName}` : (node as slimdom.Element).localName;
-    for (const p of prepared.patterns) {
+    for (const p of prepared.patternsByName.get(name) ?? prepared.patternsForAnyName) {
       const rule = (p.byName.get(name) ?? p.unnamed).find((r) => r.onAttributes === isAttribute && matches(r, node));
       if (!rule) continue;
       let list = nodesOf.get(rule);
@@ -315,12 +409,9 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       list.push(node);
     }
   };
-  const stack: slimdom.Element[] = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
+  for (const el of elements) {
     assign(el);
     if (prepared.visitsAttributes) for (const attr of el.attributes) assign(attr);
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
   }
 
   /**
