@@ -9,7 +9,7 @@
 import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
 import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
-import { locationPaths, withFirstItemArguments, type PathInText } from './xpathText';
+import { firstOrOperand, isContextFree, locationPaths, withFirstItemArguments, type PathInText } from './xpathText';
 
 const XS = 'http://www.w3.org/2001/XMLSchema';
 /** The variable holding a rule's context nodes in its batch evaluation. */
@@ -63,6 +63,18 @@ interface PreparedRule {
    */
   readonly batch: string;
   readonly upPaths: ReadonlyMap<string, string>;
+  /** Each assert's test as `batch` has it (`boolean(…)`), for a batch of some of them. */
+  readonly batchTests: readonly string[];
+  /**
+   * The asserts whose test is `G or …` with a G that does not depend on the node (`not($gibUp0 = 'IHRACAT')`,
+   * the document's profile): G is evaluated once per group, and where it holds the assert is true for every
+   * node of the group and left out of the batch. Most of GİB's rules are for one profile or type.
+   */
+  readonly guards: readonly { readonly assert: number; readonly guard: string }[];
+  /** `(boolean(G1), …)` over `guards`. */
+  readonly guardBatch: string;
+  /** Batches of some of the asserts, by their indexes joined with ','. */
+  readonly subsetBatches: Map<string, string>;
   /** The same over one node: `(boolean(t1), …)`. */
   readonly nodeBatch: string;
 }
@@ -131,7 +143,8 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
       });
       const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
       const upPaths = new Map<string, string>();
-      const batchTests = asserts.map((a) => {
+      const guards: { assert: number; guard: string }[] = [];
+      const batchTests = asserts.map((a, j) => {
         let out = a.expr;
         // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
         // where the test needs it (the TaxTotal's `../cac:InvoiceLine/…[…]` behind `not(… = '555') or`).
@@ -142,6 +155,8 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
           upPaths.set(name, c.text);
           out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
         }
+        const guard = firstOrOperand(out);
+        if (guard !== undefined && isContextFree(guard)) guards.push({ assert: j, guard });
         return `boolean(${out})`;
       });
       return {
@@ -153,6 +168,10 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         asserts,
         batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
         upPaths,
+        batchTests,
+        guards,
+        guardBatch: `(${guards.map((g) => `boolean(${g.guard})`).join(', ')})`,
+        subsetBatches: new Map(),
         nodeBatch,
       };
     }),
@@ -437,9 +456,23 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
         try {
           const groupVars: Record<string, unknown> = { ...vars, [CONTEXT_VARIABLE]: nodeSequence(indexes.map((i) => nodes[i]) as never, fx.domFacade as never) };
           for (const [name, up] of rule.upPaths) groupVars[name] = nodeSequence(fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as never, fx.domFacade as never);
-          const all = fx.evaluateXPath(rule.batch, doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
-          if (all.length !== indexes.length * k) throw new Error('not one boolean per assert');
-          indexes.forEach((i, at) => (out[i] = all.slice(at * k, at * k + k)));
+          const left = assertsToEvaluate(rule, nodes[indexes[0]], groupVars);
+          if (left.length === 0) {
+            for (const i of indexes) out[i] = new Array<boolean>(k).fill(true);
+            continue;
+          }
+          const batch = left.length === k ? rule.batch : subsetBatch(rule, left);
+          const n = left.length;
+          const all = fx.evaluateXPath(batch, doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+          if (all.length !== indexes.length * n) throw new Error('not one boolean per assert');
+          indexes.forEach((i, at) => {
+            if (n === k) out[i] = all.slice(at * k, at * k + k);
+            else {
+              const row = new Array<boolean>(k).fill(true);
+              left.forEach((j, m) => (row[j] = all[at * n + m]));
+              out[i] = row;
+            }
+          });
         } catch {
           whole = false; // node by node below
         }
@@ -448,6 +481,21 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       return nodes.map((node, i) => out[i] ?? nodeResults(rule, node, vars));
     }
     return nodes.map((node) => nodeResults(rule, node, vars));
+  };
+
+  /** The indexes of the rule's asserts whose guard (see PreparedRule.guards) does not hold for this group; all where it cannot be told. */
+  const assertsToEvaluate = (rule: PreparedRule, node: slimdom.Node, groupVars: Record<string, unknown>): number[] => {
+    const all = rule.asserts.map((_, j) => j);
+    if (rule.guards.length === 0) return all;
+    let holds: boolean[];
+    try {
+      holds = fx.evaluateXPath(rule.guardBatch, node, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+    } catch {
+      return all; // the whole test is evaluated, and reports what it reports
+    }
+    if (holds.length !== rule.guards.length) return all;
+    const known = new Set(rule.guards.filter((_, g) => holds[g] === true).map((g) => g.assert));
+    return all.filter((j) => !known.has(j));
   };
 
   /** The document's variables with the rule's own lets (evaluated at the node) added; GİB's rules have none. */
@@ -494,6 +542,14 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     }
   }
   return { hits, unchecked };
+}
+
+/** `$gibContextNodes ! (…)` over some of the rule's asserts, built once per set. */
+function subsetBatch(rule: PreparedRule, asserts: readonly number[]): string {
+  const key = asserts.join(',');
+  let batch = rule.subsetBatches.get(key);
+  if (!batch) rule.subsetBatches.set(key, (batch = `$${CONTEXT_VARIABLE} ! (${asserts.map((j) => rule.batchTests[j]).join(', ')})`));
+  return batch;
 }
 
 function isTypeError(e: unknown): boolean {

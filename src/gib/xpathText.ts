@@ -176,3 +176,50 @@ export function withFirstItemArguments(expr: string): string {
   for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;
 }
+
+/** Functions that read the context (or its document) even when given arguments. */
+const CONTEXT_FUNCTIONS = new Set(['position', 'last', 'lang', 'id', 'idref', 'element-with-id', 'root', 'generate-id', 'base-uri', 'document-uri', 'current']);
+/** Names that open an expression an `or` may belong to (`if … else a or b`): such a test is not split. */
+const BLOCK_NAMES = new Set(['if', 'then', 'else', 'some', 'every', 'satisfies', 'for', 'let', 'return']);
+
+/**
+ * The first operand of a test whose outermost operator is `or` (`not(../cbc:ProfileID = 'IHRACAT') or …`
+ * → `not(../cbc:ProfileID = 'IHRACAT')`), else undefined: XPath evaluates it first and, when it is true,
+ * the test is true whatever follows.
+ */
+export function firstOrOperand(expr: string): string | undefined {
+  const tokens = tokenize(expr);
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === '(' || t.kind === '[') depth++;
+    else if (t.kind === ')' || t.kind === ']') depth--;
+    else if (depth === 0 && (t.kind === ',' || (t.kind === 'name' && BLOCK_NAMES.has(t.text) && !endsOperand(tokens[i - 1])))) return undefined;
+  }
+  depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === '(' || t.kind === '[') depth++;
+    else if (t.kind === ')' || t.kind === ']') depth--;
+    else if (depth === 0 && i > 0 && t.kind === 'name' && t.text === 'or' && endsOperand(tokens[i - 1])) return expr.slice(0, t.start).trim();
+  }
+  return undefined;
+}
+
+/**
+ * Whether an expression's value cannot depend on its context node: no location path (`.`, `..`,
+ * `cbc:ID`, `@x`, `text()`; a path from a variable, `$v/cbc:ID`, is taken as one too), no function that reads the context
+ * (`name()`, `position()`, `lang(…)`), only variables and literals. Such a part of a rule's test is
+ * the same for every node of a group and is evaluated once for them.
+ */
+export function isContextFree(expr: string): boolean {
+  if (locationPaths(expr).length > 0) return false;
+  const tokens = tokenize(expr);
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const t = tokens[i];
+    if (t.kind !== 'name' || tokens[i + 1].kind !== '(') continue;
+    if (CONTEXT_FUNCTIONS.has(t.text)) return false;
+    if (tokens[i + 2]?.kind === ')' && t.text !== 'true' && t.text !== 'false') return false;
+  }
+  return true;
+}
