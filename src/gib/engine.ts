@@ -11,6 +11,7 @@ import { positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice
 import { GibSchemas, type XsdDocumentType } from './xsd';
 import { isSignatureOnly } from './draftFindings';
 import { GIB_DOCUMENT_ROOTS } from './documentRoots';
+import { stopIfAsked, type ShouldStop } from './checkStop';
 
 export type GibSeverity = 'error' | 'warning' | 'info';
 
@@ -62,7 +63,11 @@ export interface GibEngine {
   readonly release: string | undefined;
   readonly hasRules: boolean;
   readonly hasSchemas: boolean;
-  validate(text: string): Promise<GibValidation>;
+  /**
+   * GİB's verdict on one document. `shouldStop` is asked between the check's steps: when it says so
+   * the check ends by throwing GibCheckStopped (checkStop.ts), e.g. when a newer text of the document waits.
+   */
+  validate(text: string, options?: { shouldStop?: ShouldStop }): Promise<GibValidation>;
   /** Compiles the XSD of a type ahead of use. */
   prepare(type: XsdDocumentType): Promise<void>;
 }
@@ -88,7 +93,7 @@ export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: 
     hasRules: !!prepared,
     hasSchemas: !!schemas,
     prepare: async (type) => schemas?.prepare(type),
-    async validate(text: string): Promise<GibValidation> {
+    async validate(text: string, { shouldStop }: { shouldStop?: ShouldStop } = {}): Promise<GibValidation> {
       const findings: GibFinding[] = [];
       let doc: slimdom.Document;
       try {
@@ -102,16 +107,18 @@ export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: 
       if (!root || !known) return { documentType: undefined, findings };
       const type = known[1].type;
       const signed = hasSignature(root);
+      stopIfAsked(shouldStop);
 
       if (schemas && type !== 'Envelope') {
         for (const e of await schemas.validate(type, text)) {
           findings.push({ line: e.line, column: e.column, severity: 'error', source: 'GİB XSD', message: e.message, ruleContext: '', elementPath: '', contextPath: '', draft: !signed && isSignatureOnly({ kind: 'xsd', message: e.message }), kind: 'xsd' });
         }
       }
+      stopIfAsked(shouldStop);
       if (type === 'CreditNote') {
         findings.push({ line: positionOf(root)?.line ?? 1, column: positionOf(root)?.column ?? 1, severity: 'info', source: rulesSource, message: CREDIT_NOTE_NOTE, ruleContext: '', elementPath: pathOf(root), contextPath: '', draft: false, kind: 'note' });
       } else if (prepared) {
-        const result = runRules(prepared, doc, options.chooseType);
+        const result = runRules(prepared, doc, options.chooseType, shouldStop);
         for (const hit of result.hits) {
           const pos = positionOf(hit.at);
           findings.push({

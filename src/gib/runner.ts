@@ -9,6 +9,7 @@
 import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
 import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
+import { stopIfAsked, type ShouldStop } from './checkStop';
 import { firstOrOperand, isContextFree, locationPaths, withFirstItemArguments, type PathInText } from './xpathText';
 
 const XS = 'http://www.w3.org/2001/XMLSchema';
@@ -342,8 +343,11 @@ export interface RunResult {
   readonly unchecked: UncheckedAssert[];
 }
 
-/** Runs the prepared rules over a parsed document (slimdom, with positions). */
-export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseType: TypeChoice = typeOf): RunResult {
+/**
+ * Runs the prepared rules over a parsed document (slimdom, with positions). `shouldStop` is asked
+ * between rules: when it says so, GibCheckStopped is thrown (checkStop.ts).
+ */
+export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseType: TypeChoice = typeOf, shouldStop?: ShouldStop): RunResult {
   const root = doc.documentElement;
   const hits: RuleHit[] = [];
   const unchecked: UncheckedAssert[] = [];
@@ -522,6 +526,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     for (const rule of p.rules) {
       const nodes = nodesOf.get(rule);
       if (!nodes) continue;
+      stopIfAsked(shouldStop);
       const results = resultsOf(rule, nodes, variables);
       nodes.forEach((node, i) => {
         let nodeVars: Record<string, unknown> | undefined;
