@@ -3,7 +3,6 @@
 // about. The one engine module: the CLI (src/gib/cli.ts) and the extension's worker use it.
 // Plain Node, no vscode.
 
-import { sync as parseXml } from 'slimdom-sax-parser';
 import type * as slimdom from 'slimdom';
 import { readGibFiles, type GibFileSet } from './rulesSource';
 import { readSchematron, type ReadOptions, type SchematronRules } from './schematron';
@@ -11,6 +10,7 @@ import { positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice
 import { GibSchemas, type XsdDocumentType } from './xsd';
 import { isSignatureOnly } from './draftFindings';
 import { GIB_DOCUMENT_ROOTS } from './documentRoots';
+import { parseGibDocument } from './xmlTree';
 import { stopIfAsked, type ShouldStop } from './checkStop';
 
 export type GibSeverity = 'error' | 'warning' | 'info';
@@ -97,7 +97,7 @@ export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: 
       const findings: GibFinding[] = [];
       let doc: slimdom.Document;
       try {
-        doc = parseXml(text, { position: true });
+        doc = parseGibDocument(text);
       } catch (e) {
         findings.push(xmlError(e));
         return { documentType: undefined, findings };
