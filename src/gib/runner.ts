@@ -10,7 +10,7 @@ import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
 import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
 import { stopIfAsked, type ShouldStop } from './checkStop';
-import { firstOrOperand, isContextFree, locationPaths, withFirstItemArguments, type PathInText } from './xpathText';
+import { firstOrOperand, isContextFree, locationPaths, readsOnlyTheValue, withFirstItemArguments, type PathInText } from './xpathText';
 
 const XS = 'http://www.w3.org/2001/XMLSchema';
 /** The variable holding a rule's context nodes in its batch evaluation. */
@@ -76,6 +76,12 @@ interface PreparedRule {
   readonly guardBatch: string;
   /** Batches of some of the asserts, by their indexes joined with ','. */
   readonly subsetBatches: Map<string, string>;
+  /**
+   * A rule about attributes of one name whose tests read the attribute only through its value
+   * (`contains($CurrencyCodeList, concat(',', ., ','))` on every @currencyID): one attribute per
+   * distinct value is evaluated, and the others take its results.
+   */
+  readonly byValue: boolean;
   /** The same over one node: `(boolean(t1), …)`. */
   readonly nodeBatch: string;
 }
@@ -173,6 +179,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         guards,
         guardBatch: `(${guards.map((g) => `boolean(${g.guard})`).join(', ')})`,
         subsetBatches: new Map(),
+        byValue: !!simple?.onAttributes && r.lets.length === 0 && upPaths.size === 0 && asserts.every((a) => readsOnlyTheValue(a.expr)),
         nodeBatch,
       };
     }),
@@ -445,6 +452,23 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const resultsOf = (rule: PreparedRule, nodes: slimdom.Node[], vars: Record<string, unknown>): (boolean | undefined)[][] => {
     const k = rule.asserts.length;
     if (k === 0) return nodes.map(() => []);
+    if (rule.byValue && nodes.length > 1) {
+      const first = new Map<string, number>();
+      const representatives: slimdom.Node[] = [];
+      const of = nodes.map((n) => {
+        const value = (n as slimdom.Attr).value;
+        let at = first.get(value);
+        if (at === undefined) {
+          first.set(value, (at = representatives.length));
+          representatives.push(n);
+        }
+        return at;
+      });
+      if (representatives.length < nodes.length) {
+        const results = resultsOf({ ...rule, byValue: false }, representatives, vars);
+        return of.map((at) => results[at]);
+      }
+    }
     if (!rule.lets.length) {
       const out: (boolean | undefined)[][] = new Array(nodes.length);
       const groups = new Map<slimdom.Node | null, number[]>();

@@ -223,3 +223,23 @@ export function isContextFree(expr: string): boolean {
   }
   return true;
 }
+
+/** Functions and operators through which `.` says more than its value (its name, identity or place). */
+const NODE_READERS = new Set(['name', 'local-name', 'namespace-uri', 'node-name', 'generate-id', 'path', 'is', 'has-children', 'base-uri', 'document-uri', 'nilled']);
+
+/**
+ * Whether an expression reads its context node only through its value: every location path is `.`,
+ * no function that reads the context or a node's name or identity, no `<<`/`>>`. For attributes of one
+ * name, such a test answers the same for every attribute of the same value.
+ */
+export function readsOnlyTheValue(expr: string): boolean {
+  if (!locationPaths(expr).every((p) => p.text === '.')) return false;
+  const tokens = tokenize(expr);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === 'op' && (t.text === '<' || t.text === '>') && tokens[i + 1]?.kind === 'op' && tokens[i + 1].text === t.text && tokens[i + 1].start === t.end) return false;
+    if (t.kind !== 'name') continue;
+    if (NODE_READERS.has(t.text) || (tokens[i + 1]?.kind === '(' && (CONTEXT_FUNCTIONS.has(t.text) || tokens[i + 2]?.kind === ')') && t.text !== 'true' && t.text !== 'false')) return false;
+  }
+  return true;
+}

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fx from 'fontoxpath';
 import { sync } from 'slimdom-sax-parser';
-import { firstOrOperand, isContextFree, locationPaths, withFirstItemArguments } from '../../../src/gib/xpathText';
+import { firstOrOperand, isContextFree, locationPaths, readsOnlyTheValue, withFirstItemArguments } from '../../../src/gib/xpathText';
 
 test('XPath 1.0 first item: the arguments of string functions become (arg)[1]; literals and other functions stay', () => {
   assert.equal(
@@ -52,5 +52,14 @@ test('context-free: only variables, literals and functions that do not read the 
   assert.equal(isContextFree("$gibAbsolute0 = '1' and true()"), true);
   for (const expr of ["not(../cbc:ProfileID = 'IHRACAT')", 'not(cbc:ID)', "contains($L, concat(',', ., ','))", '@schemeID', 'string-length() = 0', "name() = 'x'", 'position() = 1', "lang('tr')", 'count(text()) = 0', "$a[. = 'x']"]) {
     assert.equal(isContextFree(expr), false, expr);
+  }
+});
+
+test('reads only its value: `.` as the one path, no name, identity or context function', () => {
+  for (const expr of ["contains($CurrencyCodeList, concat(',', ., ','))", "not($gibAbsolute3 = '2.1') or string-length(.) = 3", '. = $a or number(.) > 0']) {
+    assert.equal(readsOnlyTheValue(expr), true, expr);
+  }
+  for (const expr of ["contains($L, concat(',', ../@x, ','))", "name(.) = 'currencyID'", 'local-name() = $a', '. is $a', '. << $a', 'position() = 1', "string-length() = 3", 'cbc:ID = .']) {
+    assert.equal(readsOnlyTheValue(expr), false, expr);
   }
 });
