@@ -10,7 +10,7 @@ import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
 import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
 import { stopIfAsked, type ShouldStop } from './checkStop';
-import { firstOrOperand, isContextFree, locationPaths, readsOnlyTheValue, withFirstItemArguments, type PathInText } from './xpathText';
+import { guardOf, locationPaths, readsOnlyTheValue, withFirstItemArguments, type PathInText } from './xpathText';
 
 const XS = 'http://www.w3.org/2001/XMLSchema';
 /** The variable holding a rule's context nodes in its batch evaluation. */
@@ -68,7 +68,8 @@ interface PreparedRule {
   readonly batchTests: readonly string[];
   /**
    * The asserts whose test is `G or …` with a G that does not depend on the node (`not($gibUp0 = 'IHRACAT')`,
-   * the document's profile): G is evaluated once per group, and where it holds the assert is true for every
+   * the document's profile; or `not(A and …) or …` with such an A: G is `not(A)`; xpathText.guardOf):
+   * G is evaluated once per group, and where it holds the assert is true for every
    * node of the group and left out of the batch. Most of GİB's rules are for one profile or type.
    */
   readonly guards: readonly { readonly assert: number; readonly guard: string }[];
@@ -162,8 +163,8 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
           upPaths.set(name, c.text);
           out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
         }
-        const guard = firstOrOperand(out);
-        if (guard !== undefined && isContextFree(guard)) guards.push({ assert: j, guard });
+        const guard = guardOf(out);
+        if (guard !== undefined) guards.push({ assert: j, guard });
         return `boolean(${out})`;
       });
       return {

@@ -188,6 +188,11 @@ const BLOCK_NAMES = new Set(['if', 'then', 'else', 'some', 'every', 'satisfies',
  * the test is true whatever follows.
  */
 export function firstOrOperand(expr: string): string | undefined {
+  return firstOperand(expr, 'or');
+}
+
+/** The same for `and` (undefined where an `or` is outermost: `a and b or c` is `(a and b) or c`). */
+function firstOperand(expr: string, op: 'or' | 'and'): string | undefined {
   const tokens = tokenize(expr);
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
@@ -195,15 +200,32 @@ export function firstOrOperand(expr: string): string | undefined {
     if (t.kind === '(' || t.kind === '[') depth++;
     else if (t.kind === ')' || t.kind === ']') depth--;
     else if (depth === 0 && (t.kind === ',' || (t.kind === 'name' && BLOCK_NAMES.has(t.text) && !endsOperand(tokens[i - 1])))) return undefined;
+    else if (depth === 0 && op === 'and' && t.kind === 'name' && t.text === 'or' && endsOperand(tokens[i - 1])) return undefined;
   }
   depth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === '(' || t.kind === '[') depth++;
     else if (t.kind === ')' || t.kind === ']') depth--;
-    else if (depth === 0 && i > 0 && t.kind === 'name' && t.text === 'or' && endsOperand(tokens[i - 1])) return expr.slice(0, t.start).trim();
+    else if (depth === 0 && i > 0 && t.kind === 'name' && t.text === op && endsOperand(tokens[i - 1])) return expr.slice(0, t.start).trim();
   }
   return undefined;
+}
+
+/**
+ * A part of a test that, when true, makes the whole test true, and that does not depend on the node
+ * (isContextFree): the first `or` operand itself, or from a first operand `not(A and …)` the
+ * `not(A)` (A false makes `A and …` false without reading the rest). Undefined when there is none.
+ */
+export function guardOf(expr: string): string | undefined {
+  const first = firstOrOperand(expr);
+  if (first === undefined) return undefined;
+  if (isContextFree(first)) return first;
+  const tokens = tokenize(first);
+  if (tokens[0]?.kind !== 'name' || tokens[0].text !== 'not' || tokens[1]?.kind !== '(' || closing(tokens, 1) !== tokens.length - 1) return undefined;
+  const inner = first.slice(tokens[1].end, tokens[tokens.length - 1].start);
+  const a = firstOperand(inner, 'and');
+  return a !== undefined && isContextFree(a) ? `not(${a})` : undefined;
 }
 
 /**

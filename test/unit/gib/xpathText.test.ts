@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fx from 'fontoxpath';
 import { sync } from 'slimdom-sax-parser';
-import { firstOrOperand, isContextFree, locationPaths, readsOnlyTheValue, withFirstItemArguments } from '../../../src/gib/xpathText';
+import { firstOrOperand, guardOf, isContextFree, locationPaths, readsOnlyTheValue, withFirstItemArguments } from '../../../src/gib/xpathText';
 
 test('XPath 1.0 first item: the arguments of string functions become (arg)[1]; literals and other functions stay', () => {
   assert.equal(
@@ -62,4 +62,14 @@ test('reads only its value: `.` as the one path, no name, identity or context fu
   for (const expr of ["contains($L, concat(',', ../@x, ','))", "name(.) = 'currencyID'", 'local-name() = $a', '. is $a', '. << $a', 'position() = 1', "string-length() = 3", 'cbc:ID = .']) {
     assert.equal(readsOnlyTheValue(expr), false, expr);
   }
+});
+
+test("a test's guard: a node-free first 'or' operand, or not(A) from a first operand not(A and …) with a node-free A", () => {
+  assert.equal(guardOf("not($gibUp7='IHRACAT') or string-length(cbc:ID) != 0"), "not($gibUp7='IHRACAT')");
+  assert.equal(guardOf("not(($gibUp7 = 'YATIRIMTESVIK' and $gibUp6 = 'ISTISNA') and cac:Item/cbc:Code = '01') or count(cac:TaxTotal) > 0"), "not(($gibUp7 = 'YATIRIMTESVIK' and $gibUp6 = 'ISTISNA'))");
+  // Not a guard: the first operand reads the node; an `or` outermost inside not(…); not(…) not the whole operand; no `or`.
+  assert.equal(guardOf("not(cbc:ID and $a) or $b"), undefined);
+  assert.equal(guardOf("not($a and cbc:ID or cbc:Note) or cbc:X"), undefined);
+  assert.equal(guardOf("not($a and cbc:ID) = false() or cbc:X"), undefined);
+  assert.equal(guardOf("not($a and cbc:ID)"), undefined);
 });
