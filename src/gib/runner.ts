@@ -10,6 +10,7 @@ import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
 import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
 import { stopIfAsked, type ShouldStop } from './checkStop';
+import { compileGuard, type GuardValue, type GuardVariables } from './guardEvaluator';
 import { guardOf, locationPaths, readsOnlyTheValue, withFirstItemArguments, type PathInText } from './xpathText';
 
 const XS = 'http://www.w3.org/2001/XMLSchema';
@@ -72,7 +73,7 @@ interface PreparedRule {
    * G is evaluated once per group, and where it holds the assert is true for every
    * node of the group and left out of the batch. Most of GİB's rules are for one profile or type.
    */
-  readonly guards: readonly { readonly assert: number; readonly guard: string }[];
+  readonly guards: readonly { readonly assert: number; readonly guard: string; readonly evaluate: ReturnType<typeof compileGuard> }[];
   /** `(boolean(G1), …)` over `guards`. */
   readonly guardBatch: string;
   /** Batches of some of the asserts, by their indexes joined with ','. */
@@ -151,7 +152,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
       });
       const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
       const upPaths = new Map<string, string>();
-      const guards: { assert: number; guard: string }[] = [];
+      const guards: { assert: number; guard: string; evaluate: ReturnType<typeof compileGuard> }[] = [];
       const batchTests = asserts.map((a, j) => {
         let out = a.expr;
         // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
@@ -164,7 +165,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
           out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
         }
         const guard = guardOf(out);
-        if (guard !== undefined) guards.push({ assert: j, guard });
+        if (guard !== undefined) guards.push({ assert: j, guard, evaluate: compileGuard(guard) });
         return `boolean(${out})`;
       });
       return {
@@ -388,7 +389,19 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   }
   const type = chooseType(root);
   if (type !== undefined) variables.type = type;
-  for (const [name, path] of prepared.hoisted) variables[name] = nodeSequence(nodesAt(path, variables) as never, fx.domFacade as never);
+  // The same variables as the guards read them (guardEvaluator.ts): their nodes' string values, worked out on first use.
+  const rawItems = new Map<string, readonly unknown[] | string>();
+  for (const l of prepared.source.lets) {
+    if (l.name in prepared.literalLets) rawItems.set(l.name, prepared.literalLets[l.name]);
+    else if (absolute.has(l.value)) rawItems.set(l.name, absolute.get(l.value)!);
+  }
+  if (type !== undefined) rawItems.set('type', type);
+  for (const [name, path] of prepared.hoisted) {
+    const nodes = nodesAt(path, variables);
+    rawItems.set(name, nodes);
+    variables[name] = nodeSequence(nodes as never, fx.domFacade as never);
+  }
+  const documentGuardVariables = guardVariables(rawItems, undefined);
 
   const failedAsserts = new Set<PreparedAssert>();
   const test = (a: PreparedAssert, node: slimdom.Node, vars: Record<string, unknown>): boolean | undefined => {
@@ -484,8 +497,13 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       for (const indexes of groups.values()) {
         try {
           const groupVars: Record<string, unknown> = { ...vars, [CONTEXT_VARIABLE]: nodeSequence(indexes.map((i) => nodes[i]) as never, fx.domFacade as never) };
-          for (const [name, up] of rule.upPaths) groupVars[name] = nodeSequence(fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as never, fx.domFacade as never);
-          const left = assertsToEvaluate(rule, nodes[indexes[0]], groupVars);
+          const upItems = rule.upPaths.size ? new Map<string, readonly unknown[]>() : undefined;
+          for (const [name, up] of rule.upPaths) {
+            const found = fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as slimdom.Node[];
+            upItems!.set(name, found);
+            groupVars[name] = nodeSequence(found as never, fx.domFacade as never);
+          }
+          const left = assertsToEvaluate(rule, nodes[indexes[0]], groupVars, upItems ? guardVariables(upItems, documentGuardVariables) : documentGuardVariables);
           if (left.length === 0) {
             for (const i of indexes) out[i] = new Array<boolean>(k).fill(true);
             continue;
@@ -513,14 +531,17 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   };
 
   /** The indexes of the rule's asserts whose guard (see PreparedRule.guards) does not hold for this group; all where it cannot be told. */
-  const assertsToEvaluate = (rule: PreparedRule, node: slimdom.Node, groupVars: Record<string, unknown>): number[] => {
+  const assertsToEvaluate = (rule: PreparedRule, node: slimdom.Node, groupVars: Record<string, unknown>, guardVars: GuardVariables): number[] => {
     const all = rule.asserts.map((_, j) => j);
     if (rule.guards.length === 0) return all;
-    let holds: boolean[];
-    try {
-      holds = fx.evaluateXPath(rule.guardBatch, node, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
-    } catch {
-      return all; // the whole test is evaluated, and reports what it reports
+    // In plain JavaScript where every guard can be (no fontoxpath compiling), else by fontoxpath.
+    let holds: (boolean | undefined)[] = rule.guards.map((g) => g.evaluate?.(guardVars));
+    if (holds.some((h) => h === undefined)) {
+      try {
+        holds = fx.evaluateXPath(rule.guardBatch, node, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+      } catch {
+        return all; // the whole test is evaluated, and reports what it reports
+      }
     }
     if (holds.length !== rule.guards.length) return all;
     const known = new Set(rule.guards.filter((_, g) => holds[g] === true).map((g) => g.assert));
@@ -572,6 +593,32 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     }
   }
   return { hits, unchecked };
+}
+
+/**
+ * Variables for guardEvaluator.ts: each item list as its nodes' string values (worked out once, on
+ * first use), a string as it is; a list holding something other than nodes is not offered (fontoxpath
+ * evaluates the guard). `outer` answers the names `items` does not have.
+ */
+function guardVariables(items: ReadonlyMap<string, readonly unknown[] | string>, outer: GuardVariables | undefined): GuardVariables {
+  const done = new Map<string, GuardValue | undefined>();
+  return {
+    get(name) {
+      if (done.has(name)) return done.get(name);
+      const v = items.get(name);
+      let out: GuardValue | undefined;
+      if (v === undefined) out = outer?.get(name);
+      else if (typeof v === 'string') out = v;
+      else if (v.every((n) => typeof n === 'object' && n !== null && 'nodeType' in (n as object))) out = { nodes: (v as slimdom.Node[]).map(stringValue) };
+      done.set(name, out);
+      return out;
+    },
+  };
+}
+
+/** A node's string value (an attribute's value, an element's text). */
+function stringValue(n: slimdom.Node): string {
+  return n.nodeType === ATTRIBUTE ? (n as slimdom.Attr).value : (n.textContent ?? '');
 }
 
 /** `$gibContextNodes ! (…)` over some of the rule's asserts, built once per set. */
