@@ -65,6 +65,8 @@ interface PreparedRule {
    */
   readonly batch: string;
   readonly upPaths: ReadonlyMap<string, string>;
+  /** Those of `upPaths` that are plain climbs and child steps, as selectors (no fontoxpath compiling). */
+  readonly upSelectors: ReadonlyMap<string, NodeSelector>;
   /** Each assert's test as `batch` has it (`boolean(…)`), for a batch of some of them. */
   readonly batchTests: readonly string[];
   /**
@@ -168,6 +170,11 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         if (guard !== undefined) guards.push({ assert: j, guard, evaluate: compileGuard(guard) });
         return `boolean(${out})`;
       });
+      const upSelectors = new Map<string, NodeSelector>();
+      for (const [name, text] of upPaths) {
+        const selector = climbingPathSelector(text, ns);
+        if (selector) upSelectors.set(name, selector);
+      }
       return {
         context: r.context,
         matches: simple?.matches,
@@ -177,6 +184,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         asserts,
         batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
         upPaths,
+        upSelectors,
         batchTests,
         guards,
         guardBatch: `(${guards.map((g) => `boolean(${g.guard})`).join(', ')})`,
@@ -247,6 +255,49 @@ export function absolutePathMatcher(path: string, ns: Record<string, string>): E
       }
       return !fromRoot || node?.nodeType === DOCUMENT;
     },
+  };
+}
+
+/** The nodes a path selects from a context node, in document order. */
+export type NodeSelector = (context: slimdom.Node) => slimdom.Node[];
+
+/**
+ * `../../cbc:ProfileID`, `../cac:Delivery/cac:DeliveryAddress` or `../cac:X/cbc:ID/@schemeID` (climbs, then
+ * child elements by name, then perhaps an attribute; no predicates) as a selector, else undefined (then
+ * fontoxpath evaluates it). The parent of an attribute is its element, as in XPath.
+ */
+export function climbingPathSelector(path: string, ns: Record<string, string>): NodeSelector | undefined {
+  const m = /^\s*((?:\.\.\/)*\.\.)((?:\/(?:[\w.-]+:)?[\w.-]+)*)(?:\/@([\w.-]+))?\s*$/.exec(path);
+  if (!m) return undefined;
+  const climbs = m[1].split('/').length;
+  const steps: { uri: string | null; local: string }[] = [];
+  for (const s of m[2].split('/').filter(Boolean)) {
+    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
+    if (prefix && !(prefix in ns)) return undefined;
+    steps.push({ uri: prefix ? ns[prefix] : null, local });
+  }
+  const attribute = m[3];
+  return (context) => {
+    let node: slimdom.Node | null = context;
+    for (let i = 0; i < climbs && node; i++) node = node.nodeType === ATTRIBUTE ? (node as slimdom.Attr).ownerElement : node.parentNode;
+    if (!node) return [];
+    let found: slimdom.Node[] = [node];
+    for (const step of steps) {
+      const next: slimdom.Node[] = [];
+      for (const parent of found) {
+        for (const child of parent.childNodes) {
+          if (child.nodeType === ELEMENT && (child as slimdom.Element).localName === step.local && ((child as slimdom.Element).namespaceURI ?? null) === step.uri) next.push(child);
+        }
+      }
+      found = next;
+    }
+    if (attribute === undefined) return found;
+    const out: slimdom.Node[] = [];
+    for (const el of found) {
+      if (el.nodeType !== ELEMENT) continue;
+      for (const a of (el as slimdom.Element).attributes) if (a.localName === attribute && !a.namespaceURI) out.push(a);
+    }
+    return out;
   };
 }
 
@@ -499,7 +550,8 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
           const groupVars: Record<string, unknown> = { ...vars, [CONTEXT_VARIABLE]: nodeSequence(indexes.map((i) => nodes[i]) as never, fx.domFacade as never) };
           const upItems = rule.upPaths.size ? new Map<string, readonly unknown[]>() : undefined;
           for (const [name, up] of rule.upPaths) {
-            const found = fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as slimdom.Node[];
+            const selector = rule.upSelectors.get(name);
+            const found = selector ? selector(nodes[indexes[0]]) : (fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as slimdom.Node[]);
             upItems!.set(name, found);
             groupVars[name] = nodeSequence(found as never, fx.domFacade as never);
           }
