@@ -90,6 +90,9 @@ interface PreparedRule {
   readonly nodeBatch: string;
 }
 
+/** The parts of a PreparedRule worked out on its first use. */
+type RuleDetails = Pick<PreparedRule, 'asserts' | 'batch' | 'upPaths' | 'upSelectors' | 'batchTests' | 'guards' | 'guardBatch' | 'subsetBatches' | 'byValue' | 'nodeBatch'>;
+
 interface PreparedPattern {
   readonly id: string;
   readonly rules: readonly PreparedRule[];
@@ -102,7 +105,7 @@ export interface PreparedRules {
   readonly source: SchematronRules;
   readonly patterns: readonly PreparedPattern[];
   readonly namespaceResolver: (prefix: string) => string | null;
-  /** Absolute paths hoisted out of tests: variable name → path. */
+  /** Absolute paths hoisted out of tests: variable name → path (it grows as rules are first used). */
   readonly hoisted: ReadonlyMap<string, string>;
   /**
    * The hoisted paths and lets that are plain absolute paths (`//inv:Invoice/cbc:ProfileID`), as matchers:
@@ -123,6 +126,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
   const ns: Record<string, string> = { ...rules.namespaces, xs: rules.namespaces.xs ?? XS };
   const namespaceResolver = (prefix: string): string | null => (prefix ? ns[prefix] ?? null : null);
   const hoisted = new Map<string, string>();
+  const absolutePaths = new Map<string, ElementMatcher>();
   const hoistName = new Map<string, string>();
   const hoist = (test: string): string => {
     const absolute = locationPaths(test).filter((p) => p.absolute);
@@ -133,6 +137,8 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         name = `gibAbsolute${hoistName.size}`;
         hoistName.set(p.text, name);
         hoisted.set(name, p.text);
+        const m = absolutePathMatcher(p.text, ns);
+        if (m) absolutePaths.set(p.text, m);
       }
       out = out.slice(0, p.start) + '$' + name + out.slice(p.end);
     }
@@ -148,6 +154,51 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     id: p.id,
     rules: p.rules.map((r): PreparedRule => {
       const simple = simpleContext(r.context, ns);
+      // The rest is worked out on the rule's first use (a document type uses a third of GİB's rules;
+      // the worker's start is shorter without the others); its absolute paths join `hoisted` then.
+      let details: RuleDetails | undefined;
+      const d = (): RuleDetails => (details ??= ruleDetails(r, simple));
+      return {
+        context: r.context,
+        matches: simple?.matches,
+        name: simple?.name,
+        onAttributes: simple ? simple.onAttributes : /@/.test(r.context),
+        lets: r.lets,
+        get asserts() {
+          return d().asserts;
+        },
+        get batch() {
+          return d().batch;
+        },
+        get upPaths() {
+          return d().upPaths;
+        },
+        get upSelectors() {
+          return d().upSelectors;
+        },
+        get batchTests() {
+          return d().batchTests;
+        },
+        get guards() {
+          return d().guards;
+        },
+        get guardBatch() {
+          return d().guardBatch;
+        },
+        get subsetBatches() {
+          return d().subsetBatches;
+        },
+        get byValue() {
+          return d().byValue;
+        },
+        get nodeBatch() {
+          return d().nodeBatch;
+        },
+      };
+    }),
+  }));
+  function ruleDetails(r: SchematronRules['patterns'][number]['rules'][number], simple: ReturnType<typeof simpleContext>): RuleDetails {
+    {
       const asserts = r.asserts.map((a) => {
         const expr = hoist(a.test);
         return preparedAssert(a, expr);
@@ -176,11 +227,6 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         if (selector) upSelectors.set(name, selector);
       }
       return {
-        context: r.context,
-        matches: simple?.matches,
-        name: simple?.name,
-        onAttributes: simple ? simple.onAttributes : /@/.test(r.context),
-        lets: r.lets,
         asserts,
         batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
         upPaths,
@@ -192,8 +238,8 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         byValue: !!simple?.onAttributes && r.lets.length === 0 && upPaths.size === 0 && asserts.every((a) => readsOnlyTheValue(a.expr)),
         nodeBatch,
       };
-    }),
-  }));
+    }
+  }
   const visitsAttributes = patterns.some((p) => p.rules.some((r) => r.onAttributes));
   const indexed = patterns.map((p): PreparedPattern => {
     const unnamed = p.rules.filter((r) => r.name === undefined);
@@ -203,11 +249,6 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     }
     return { ...p, byName, unnamed };
   });
-  const absolutePaths = new Map<string, ElementMatcher>();
-  for (const text of hoisted.values()) {
-    const m = absolutePathMatcher(text, ns);
-    if (m) absolutePaths.set(text, m);
-  }
   for (const l of rules.lets) {
     const m = l.name in literalLets ? undefined : absolutePathMatcher(l.value, ns);
     if (m) absolutePaths.set(l.value, m);
@@ -418,17 +459,21 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   // Every element once, in document order: the plain absolute paths' nodes are collected on the way.
   const elements = elementsInOrder(root);
   const absolute = new Map<string, slimdom.Element[]>();
-  if (prepared.absolutePaths.size) {
+  /** Collects the nodes of the absolute paths known by now (more become known as rules are first used). */
+  const collectAbsolute = (): void => {
     const byName = new Map<string, [string, ElementMatcher][]>();
     for (const [path, m] of prepared.absolutePaths) {
+      if (absolute.has(path)) continue;
       absolute.set(path, []);
       byName.set(m.name, [...(byName.get(m.name) ?? []), [path, m]]);
     }
+    if (byName.size === 0) return;
     for (const el of elements) {
       const candidates = byName.get(el.localName);
       if (candidates) for (const [path, m] of candidates) if (m.matches(el)) absolute.get(path)!.push(el);
     }
-  }
+  };
+  collectAbsolute();
   const nodesAt = (path: string, vars: Record<string, unknown>): slimdom.Node[] => absolute.get(path) ?? (fx.evaluateXPathToNodes(path, doc, domFacade, vars, options) as slimdom.Node[]);
 
   // Document-level variables: the lets in order (each may use the ones before), then $type, then the hoisted paths.
@@ -447,11 +492,6 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     else if (absolute.has(l.value)) rawItems.set(l.name, absolute.get(l.value)!);
   }
   if (type !== undefined) rawItems.set('type', type);
-  for (const [name, path] of prepared.hoisted) {
-    const nodes = nodesAt(path, variables);
-    rawItems.set(name, nodes);
-    variables[name] = nodeSequence(nodes as never, fx.domFacade as never);
-  }
   const documentGuardVariables = guardVariables(rawItems, undefined);
 
   const failedAsserts = new Set<PreparedAssert>();
@@ -481,7 +521,6 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const nodeSets = new Map<PreparedRule, Set<slimdom.Node>>();
   for (const p of prepared.patterns) {
     for (const r of p.rules) {
-      for (const a of r.asserts) contextOfAssert.set(a, r.context);
       if (!r.matches) {
         const path = r.context.trim().startsWith('/') ? r.context : `//${r.context}`;
         nodeSets.set(r, new Set(fx.evaluateXPathToNodes(path, doc, domFacade, variables, options) as slimdom.Node[]));
@@ -507,6 +546,15 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   for (const el of elements) {
     assign(el);
     if (prepared.visitsAttributes) for (const attr of el.attributes) assign(attr);
+  }
+
+  // The rules with nodes, worked out (their absolute paths join the hoisted ones), then those paths' variables.
+  for (const rule of nodesOf.keys()) for (const a of rule.asserts) contextOfAssert.set(a, rule.context);
+  collectAbsolute();
+  for (const [name, path] of prepared.hoisted) {
+    const nodes = nodesAt(path, variables);
+    rawItems.set(name, nodes);
+    variables[name] = nodeSequence(nodes as never, fx.domFacade as never);
   }
 
   /**
