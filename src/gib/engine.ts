@@ -3,7 +3,6 @@
 // about. The one engine module: the CLI (src/gib/cli.ts) and the extension's worker use it.
 // Plain Node, no vscode.
 
-import { sync as parseXml } from 'slimdom-sax-parser';
 import type * as slimdom from 'slimdom';
 import { readGibFiles, type GibFileSet } from './rulesSource';
 import { readSchematron, type ReadOptions, type SchematronRules } from './schematron';
@@ -11,6 +10,8 @@ import { positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice
 import { GibSchemas, type XsdDocumentType } from './xsd';
 import { isSignatureOnly } from './draftFindings';
 import { GIB_DOCUMENT_ROOTS } from './documentRoots';
+import { parseGibDocument } from './xmlTree';
+import { stopIfAsked, type ShouldStop } from './checkStop';
 
 export type GibSeverity = 'error' | 'warning' | 'info';
 
@@ -62,7 +63,11 @@ export interface GibEngine {
   readonly release: string | undefined;
   readonly hasRules: boolean;
   readonly hasSchemas: boolean;
-  validate(text: string): Promise<GibValidation>;
+  /**
+   * GİB's verdict on one document. `shouldStop` is asked between the check's steps: when it says so
+   * the check ends by throwing GibCheckStopped (checkStop.ts), e.g. when a newer text of the document waits.
+   */
+  validate(text: string, options?: { shouldStop?: ShouldStop }): Promise<GibValidation>;
   /** Compiles the XSD of a type ahead of use. */
   prepare(type: XsdDocumentType): Promise<void>;
 }
@@ -88,11 +93,11 @@ export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: 
     hasRules: !!prepared,
     hasSchemas: !!schemas,
     prepare: async (type) => schemas?.prepare(type),
-    async validate(text: string): Promise<GibValidation> {
+    async validate(text: string, { shouldStop }: { shouldStop?: ShouldStop } = {}): Promise<GibValidation> {
       const findings: GibFinding[] = [];
       let doc: slimdom.Document;
       try {
-        doc = parseXml(text, { position: true });
+        doc = parseGibDocument(text);
       } catch (e) {
         findings.push(xmlError(e));
         return { documentType: undefined, findings };
@@ -102,16 +107,18 @@ export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: 
       if (!root || !known) return { documentType: undefined, findings };
       const type = known[1].type;
       const signed = hasSignature(root);
+      stopIfAsked(shouldStop);
 
       if (schemas && type !== 'Envelope') {
         for (const e of await schemas.validate(type, text)) {
           findings.push({ line: e.line, column: e.column, severity: 'error', source: 'GİB XSD', message: e.message, ruleContext: '', elementPath: '', contextPath: '', draft: !signed && isSignatureOnly({ kind: 'xsd', message: e.message }), kind: 'xsd' });
         }
       }
+      stopIfAsked(shouldStop);
       if (type === 'CreditNote') {
         findings.push({ line: positionOf(root)?.line ?? 1, column: positionOf(root)?.column ?? 1, severity: 'info', source: rulesSource, message: CREDIT_NOTE_NOTE, ruleContext: '', elementPath: pathOf(root), contextPath: '', draft: false, kind: 'note' });
       } else if (prepared) {
-        const result = runRules(prepared, doc, options.chooseType);
+        const result = runRules(prepared, doc, options.chooseType, shouldStop);
         for (const hit of result.hits) {
           const pos = positionOf(hit.at);
           findings.push({
@@ -146,11 +153,12 @@ export const UNCHECKED_NOTE = 'Not checked here (this XPath cannot be evaluated 
 
 /** Whether the document carries an XML signature anywhere (an envelope's documents included). */
 function hasSignature(root: slimdom.Element): boolean {
-  const stack: slimdom.Element[] = [root];
+  const stack: slimdom.Node[] = [root];
   while (stack.length) {
-    const el = stack.pop()!;
+    const el = stack.pop() as slimdom.Element;
     if (el.localName === 'Signature' && el.namespaceURI === 'http://www.w3.org/2000/09/xmldsig#') return true;
-    stack.push(...el.children);
+    // childNodes, not children: slimdom builds `children` anew on each read.
+    for (const child of el.childNodes) if (child.nodeType === 1) stack.push(child);
   }
   return false;
 }

@@ -9,13 +9,16 @@
 import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
 import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
-import { locationPaths, withFirstItemArguments, type PathInText } from './xpathText';
+import { stopIfAsked, type ShouldStop } from './checkStop';
+import { compileGuard, type GuardValue, type GuardVariables } from './guardEvaluator';
+import { guardOf, locationPaths, readsOnlyTheValue, withFirstItemArguments, type PathInText } from './xpathText';
 
 const XS = 'http://www.w3.org/2001/XMLSchema';
 /** The variable holding a rule's context nodes in its batch evaluation. */
 const CONTEXT_VARIABLE = 'gibContextNodes';
 const ELEMENT = 1;
 const ATTRIBUTE = 2;
+const DOCUMENT = 9;
 
 export interface RuleHit {
   readonly pattern: string;
@@ -62,9 +65,33 @@ interface PreparedRule {
    */
   readonly batch: string;
   readonly upPaths: ReadonlyMap<string, string>;
+  /** Those of `upPaths` that are plain climbs and child steps, as selectors (no fontoxpath compiling). */
+  readonly upSelectors: ReadonlyMap<string, NodeSelector>;
+  /** Each assert's test as `batch` has it (`boolean(…)`), for a batch of some of them. */
+  readonly batchTests: readonly string[];
+  /**
+   * The asserts whose test is `G or …` with a G that does not depend on the node (`not($gibUp0 = 'IHRACAT')`,
+   * the document's profile; or `not(A and …) or …` with such an A: G is `not(A)`; xpathText.guardOf):
+   * G is evaluated once per group, and where it holds the assert is true for every
+   * node of the group and left out of the batch. Most of GİB's rules are for one profile or type.
+   */
+  readonly guards: readonly { readonly assert: number; readonly guard: string; readonly evaluate: ReturnType<typeof compileGuard> }[];
+  /** `(boolean(G1), …)` over `guards`. */
+  readonly guardBatch: string;
+  /** Batches of some of the asserts, by their indexes joined with ','. */
+  readonly subsetBatches: Map<string, string>;
+  /**
+   * A rule about attributes of one name whose tests read the attribute only through its value
+   * (`contains($CurrencyCodeList, concat(',', ., ','))` on every @currencyID): one attribute per
+   * distinct value is evaluated, and the others take its results.
+   */
+  readonly byValue: boolean;
   /** The same over one node: `(boolean(t1), …)`. */
   readonly nodeBatch: string;
 }
+
+/** The parts of a PreparedRule worked out on its first use. */
+type RuleDetails = Pick<PreparedRule, 'asserts' | 'batch' | 'upPaths' | 'upSelectors' | 'batchTests' | 'guards' | 'guardBatch' | 'subsetBatches' | 'byValue' | 'nodeBatch'>;
 
 interface PreparedPattern {
   readonly id: string;
@@ -78,8 +105,17 @@ export interface PreparedRules {
   readonly source: SchematronRules;
   readonly patterns: readonly PreparedPattern[];
   readonly namespaceResolver: (prefix: string) => string | null;
-  /** Absolute paths hoisted out of tests: variable name → path. */
+  /** Absolute paths hoisted out of tests: variable name → path (it grows as rules are first used). */
   readonly hoisted: ReadonlyMap<string, string>;
+  /**
+   * The hoisted paths and lets that are plain absolute paths (`//inv:Invoice/cbc:ProfileID`), as matchers:
+   * their nodes are collected in one walk of the document instead of one fontoxpath scan each.
+   */
+  readonly absolutePaths: ReadonlyMap<string, ElementMatcher>;
+  /** For each local name, the patterns with a rule that may match an element or attribute of that name. */
+  readonly patternsByName: ReadonlyMap<string, readonly PreparedPattern[]>;
+  /** The patterns with a rule whose context is not a simple path (any node may match it). */
+  readonly patternsForAnyName: readonly PreparedPattern[];
   /** Lets whose value is a string literal, read once. */
   readonly literalLets: Readonly<Record<string, string>>;
   readonly visitsAttributes: boolean;
@@ -90,6 +126,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
   const ns: Record<string, string> = { ...rules.namespaces, xs: rules.namespaces.xs ?? XS };
   const namespaceResolver = (prefix: string): string | null => (prefix ? ns[prefix] ?? null : null);
   const hoisted = new Map<string, string>();
+  const absolutePaths = new Map<string, ElementMatcher>();
   const hoistName = new Map<string, string>();
   const hoist = (test: string): string => {
     const absolute = locationPaths(test).filter((p) => p.absolute);
@@ -100,6 +137,8 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         name = `gibAbsolute${hoistName.size}`;
         hoistName.set(p.text, name);
         hoisted.set(name, p.text);
+        const m = absolutePathMatcher(p.text, ns);
+        if (m) absolutePaths.set(p.text, m);
       }
       out = out.slice(0, p.start) + '$' + name + out.slice(p.end);
     }
@@ -115,36 +154,92 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     id: p.id,
     rules: p.rules.map((r): PreparedRule => {
       const simple = simpleContext(r.context, ns);
-      const asserts = r.asserts.map((a) => {
-        const expr = hoist(a.test);
-        return preparedAssert(a, expr);
-      });
-      const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
-      const upPaths = new Map<string, string>();
-      const batchTests = asserts.map((a) => {
-        let out = a.expr;
-        const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$'));
-        for (const c of climbing.sort((x, y) => y.start - x.start)) {
-          let name = upName.get(c.text);
-          if (!name) upName.set(c.text, (name = `gibUp${upName.size}`));
-          upPaths.set(name, c.text);
-          out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
-        }
-        return `boolean(${out})`;
-      });
+      // The rest is worked out on the rule's first use (a document type uses a third of GİB's rules;
+      // the worker's start is shorter without the others); its absolute paths join `hoisted` then.
+      let details: RuleDetails | undefined;
+      const d = (): RuleDetails => (details ??= ruleDetails(r, simple));
       return {
         context: r.context,
         matches: simple?.matches,
         name: simple?.name,
         onAttributes: simple ? simple.onAttributes : /@/.test(r.context),
         lets: r.lets,
-        asserts,
-        batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
-        upPaths,
-        nodeBatch,
+        get asserts() {
+          return d().asserts;
+        },
+        get batch() {
+          return d().batch;
+        },
+        get upPaths() {
+          return d().upPaths;
+        },
+        get upSelectors() {
+          return d().upSelectors;
+        },
+        get batchTests() {
+          return d().batchTests;
+        },
+        get guards() {
+          return d().guards;
+        },
+        get guardBatch() {
+          return d().guardBatch;
+        },
+        get subsetBatches() {
+          return d().subsetBatches;
+        },
+        get byValue() {
+          return d().byValue;
+        },
+        get nodeBatch() {
+          return d().nodeBatch;
+        },
       };
     }),
   }));
+  function ruleDetails(r: SchematronRules['patterns'][number]['rules'][number], simple: ReturnType<typeof simpleContext>): RuleDetails {
+    {
+      const asserts = r.asserts.map((a) => {
+        const expr = hoist(a.test);
+        return preparedAssert(a, expr);
+      });
+      const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
+      const upPaths = new Map<string, string>();
+      const guards: { assert: number; guard: string; evaluate: ReturnType<typeof compileGuard> }[] = [];
+      const batchTests = asserts.map((a, j) => {
+        let out = a.expr;
+        // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
+        // where the test needs it (the TaxTotal's `../cac:InvoiceLine/…[…]` behind `not(… = '555') or`).
+        const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$') && !x.text.includes('['));
+        for (const c of climbing.sort((x, y) => y.start - x.start)) {
+          let name = upName.get(c.text);
+          if (!name) upName.set(c.text, (name = `gibUp${upName.size}`));
+          upPaths.set(name, c.text);
+          out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
+        }
+        const guard = guardOf(out);
+        if (guard !== undefined) guards.push({ assert: j, guard, evaluate: compileGuard(guard) });
+        return `boolean(${out})`;
+      });
+      const upSelectors = new Map<string, NodeSelector>();
+      for (const [name, text] of upPaths) {
+        const selector = climbingPathSelector(text, ns);
+        if (selector) upSelectors.set(name, selector);
+      }
+      return {
+        asserts,
+        batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
+        upPaths,
+        upSelectors,
+        batchTests,
+        guards,
+        guardBatch: `(${guards.map((g) => `boolean(${g.guard})`).join(', ')})`,
+        subsetBatches: new Map(),
+        byValue: !!simple?.onAttributes && r.lets.length === 0 && upPaths.size === 0 && asserts.every((a) => readsOnlyTheValue(a.expr)),
+        nodeBatch,
+      };
+    }
+  }
   const visitsAttributes = patterns.some((p) => p.rules.some((r) => r.onAttributes));
   const indexed = patterns.map((p): PreparedPattern => {
     const unnamed = p.rules.filter((r) => r.name === undefined);
@@ -154,7 +249,110 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     }
     return { ...p, byName, unnamed };
   });
-  return { source: rules, patterns: indexed, namespaceResolver, hoisted, literalLets, visitsAttributes };
+  for (const l of rules.lets) {
+    const m = l.name in literalLets ? undefined : absolutePathMatcher(l.value, ns);
+    if (m) absolutePaths.set(l.value, m);
+  }
+  const patternsForAnyName = indexed.filter((p) => p.unnamed.length > 0);
+  const patternsByName = new Map<string, PreparedPattern[]>();
+  for (const p of indexed) {
+    for (const name of p.byName.keys()) {
+      if (!patternsByName.has(name)) patternsByName.set(name, indexed.filter((q) => q.byName.has(name) || q.unnamed.length > 0));
+    }
+  }
+  return { source: rules, patterns: indexed, namespaceResolver, hoisted, absolutePaths, patternsByName, patternsForAnyName, literalLets, visitsAttributes };
+}
+
+/** Matches an element by its name and its parents' names; `name` is its local name. */
+export interface ElementMatcher {
+  readonly name: string;
+  readonly matches: (el: slimdom.Element) => boolean;
+}
+
+/**
+ * `//a:B/c:D` or `/a:B/c:D` (element steps only, no predicates) as a matcher, else undefined. `//` may
+ * start at any depth; `/` only at the document's root element. Undefined also for a prefix not bound
+ * (fontoxpath reports that one).
+ */
+export function absolutePathMatcher(path: string, ns: Record<string, string>): ElementMatcher | undefined {
+  const m = /^\s*(\/\/?)((?:[\w.-]+:)?[\w.-]+(?:\/(?:[\w.-]+:)?[\w.-]+)*)\s*$/.exec(path);
+  if (!m) return undefined;
+  const steps: { uri: string | null; local: string }[] = [];
+  for (const s of m[2].split('/')) {
+    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
+    if (prefix && !(prefix in ns)) return undefined;
+    steps.push({ uri: prefix ? ns[prefix] : null, local });
+  }
+  const fromRoot = m[1] === '/';
+  return {
+    name: steps[steps.length - 1].local,
+    matches: (el) => {
+      let node: slimdom.Node | null = el;
+      for (let i = steps.length - 1; i >= 0; i--) {
+        if (!node || node.nodeType !== ELEMENT) return false;
+        const e = node as slimdom.Element;
+        if (e.localName !== steps[i].local || (e.namespaceURI ?? null) !== steps[i].uri) return false;
+        node = e.parentNode;
+      }
+      return !fromRoot || node?.nodeType === DOCUMENT;
+    },
+  };
+}
+
+/** The nodes a path selects from a context node, in document order. */
+export type NodeSelector = (context: slimdom.Node) => slimdom.Node[];
+
+/**
+ * `../../cbc:ProfileID`, `../cac:Delivery/cac:DeliveryAddress` or `../cac:X/cbc:ID/@schemeID` (climbs, then
+ * child elements by name, then perhaps an attribute; no predicates) as a selector, else undefined (then
+ * fontoxpath evaluates it). The parent of an attribute is its element, as in XPath.
+ */
+export function climbingPathSelector(path: string, ns: Record<string, string>): NodeSelector | undefined {
+  const m = /^\s*((?:\.\.\/)*\.\.)((?:\/(?:[\w.-]+:)?[\w.-]+)*)(?:\/@([\w.-]+))?\s*$/.exec(path);
+  if (!m) return undefined;
+  const climbs = m[1].split('/').length;
+  const steps: { uri: string | null; local: string }[] = [];
+  for (const s of m[2].split('/').filter(Boolean)) {
+    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
+    if (prefix && !(prefix in ns)) return undefined;
+    steps.push({ uri: prefix ? ns[prefix] : null, local });
+  }
+  const attribute = m[3];
+  return (context) => {
+    let node: slimdom.Node | null = context;
+    for (let i = 0; i < climbs && node; i++) node = node.nodeType === ATTRIBUTE ? (node as slimdom.Attr).ownerElement : node.parentNode;
+    if (!node) return [];
+    let found: slimdom.Node[] = [node];
+    for (const step of steps) {
+      const next: slimdom.Node[] = [];
+      for (const parent of found) {
+        for (const child of parent.childNodes) {
+          if (child.nodeType === ELEMENT && (child as slimdom.Element).localName === step.local && ((child as slimdom.Element).namespaceURI ?? null) === step.uri) next.push(child);
+        }
+      }
+      found = next;
+    }
+    if (attribute === undefined) return found;
+    const out: slimdom.Node[] = [];
+    for (const el of found) {
+      if (el.nodeType !== ELEMENT) continue;
+      for (const a of (el as slimdom.Element).attributes) if (a.localName === attribute && !a.namespaceURI) out.push(a);
+    }
+    return out;
+  };
+}
+
+/** The document's elements in document order (childNodes: slimdom builds `children` anew on each read). */
+export function elementsInOrder(root: slimdom.Element): slimdom.Element[] {
+  const out: slimdom.Element[] = [];
+  const stack: slimdom.Node[] = [root];
+  while (stack.length) {
+    const el = stack.pop() as slimdom.Element;
+    out.push(el);
+    const kids = el.childNodes;
+    for (let i = kids.length - 1; i >= 0; i--) if (kids[i].nodeType === ELEMENT) stack.push(kids[i]);
+  }
+  return out;
 }
 
 /**
@@ -246,8 +444,11 @@ export interface RunResult {
   readonly unchecked: UncheckedAssert[];
 }
 
-/** Runs the prepared rules over a parsed document (slimdom, with positions). */
-export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseType: TypeChoice = typeOf): RunResult {
+/**
+ * Runs the prepared rules over a parsed document (slimdom, with positions). `shouldStop` is asked
+ * between rules: when it says so, GibCheckStopped is thrown (checkStop.ts).
+ */
+export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseType: TypeChoice = typeOf, shouldStop?: ShouldStop): RunResult {
   const root = doc.documentElement;
   const hits: RuleHit[] = [];
   const unchecked: UncheckedAssert[] = [];
@@ -255,15 +456,43 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const options = { namespaceResolver: prepared.namespaceResolver };
   const domFacade = null;
 
+  // Every element once, in document order: the plain absolute paths' nodes are collected on the way.
+  const elements = elementsInOrder(root);
+  const absolute = new Map<string, slimdom.Element[]>();
+  /** Collects the nodes of the absolute paths known by now (more become known as rules are first used). */
+  const collectAbsolute = (): void => {
+    const byName = new Map<string, [string, ElementMatcher][]>();
+    for (const [path, m] of prepared.absolutePaths) {
+      if (absolute.has(path)) continue;
+      absolute.set(path, []);
+      byName.set(m.name, [...(byName.get(m.name) ?? []), [path, m]]);
+    }
+    if (byName.size === 0) return;
+    for (const el of elements) {
+      const candidates = byName.get(el.localName);
+      if (candidates) for (const [path, m] of candidates) if (m.matches(el)) absolute.get(path)!.push(el);
+    }
+  };
+  collectAbsolute();
+  const nodesAt = (path: string, vars: Record<string, unknown>): slimdom.Node[] => absolute.get(path) ?? (fx.evaluateXPathToNodes(path, doc, domFacade, vars, options) as slimdom.Node[]);
+
   // Document-level variables: the lets in order (each may use the ones before), then $type, then the hoisted paths.
   const variables: Record<string, unknown> = {};
   for (const l of prepared.source.lets) {
     if (l.name in prepared.literalLets) variables[l.name] = prepared.literalLets[l.name];
+    else if (absolute.has(l.value)) variables[l.name] = sequenceOf(absolute.get(l.value)!);
     else variables[l.name] = sequenceOf(fx.evaluateXPath(l.value, doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
   }
   const type = chooseType(root);
   if (type !== undefined) variables.type = type;
-  for (const [name, path] of prepared.hoisted) variables[name] = nodeSequence(fx.evaluateXPathToNodes(path, doc, domFacade, variables, options) as never, fx.domFacade as never);
+  // The same variables as the guards read them (guardEvaluator.ts): their nodes' string values, worked out on first use.
+  const rawItems = new Map<string, readonly unknown[] | string>();
+  for (const l of prepared.source.lets) {
+    if (l.name in prepared.literalLets) rawItems.set(l.name, prepared.literalLets[l.name]);
+    else if (absolute.has(l.value)) rawItems.set(l.name, absolute.get(l.value)!);
+  }
+  if (type !== undefined) rawItems.set('type', type);
+  const documentGuardVariables = guardVariables(rawItems, undefined);
 
   const failedAsserts = new Set<PreparedAssert>();
   const test = (a: PreparedAssert, node: slimdom.Node, vars: Record<string, unknown>): boolean | undefined => {
@@ -292,7 +521,6 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const nodeSets = new Map<PreparedRule, Set<slimdom.Node>>();
   for (const p of prepared.patterns) {
     for (const r of p.rules) {
-      for (const a of r.asserts) contextOfAssert.set(a, r.context);
       if (!r.matches) {
         const path = r.context.trim().startsWith('/') ? r.context : `//${r.context}`;
         nodeSets.set(r, new Set(fx.evaluateXPathToNodes(path, doc, domFacade, variables, options) as slimdom.Node[]));
@@ -307,7 +535,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const assign = (node: slimdom.Node): void => {
     const isAttribute = node.nodeType === ATTRIBUTE;
     const name = isAttribute ? `@${(node as slimdom.Attr).localName}` : (node as slimdom.Element).localName;
-    for (const p of prepared.patterns) {
+    for (const p of prepared.patternsByName.get(name) ?? prepared.patternsForAnyName) {
       const rule = (p.byName.get(name) ?? p.unnamed).find((r) => r.onAttributes === isAttribute && matches(r, node));
       if (!rule) continue;
       let list = nodesOf.get(rule);
@@ -315,12 +543,18 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       list.push(node);
     }
   };
-  const stack: slimdom.Element[] = [root];
-  while (stack.length) {
-    const el = stack.pop()!;
+  for (const el of elements) {
     assign(el);
     if (prepared.visitsAttributes) for (const attr of el.attributes) assign(attr);
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
+  }
+
+  // The rules with nodes, worked out (their absolute paths join the hoisted ones), then those paths' variables.
+  for (const rule of nodesOf.keys()) for (const a of rule.asserts) contextOfAssert.set(a, rule.context);
+  collectAbsolute();
+  for (const [name, path] of prepared.hoisted) {
+    const nodes = nodesAt(path, variables);
+    rawItems.set(name, nodes);
+    variables[name] = nodeSequence(nodes as never, fx.domFacade as never);
   }
 
   /**
@@ -331,6 +565,23 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const resultsOf = (rule: PreparedRule, nodes: slimdom.Node[], vars: Record<string, unknown>): (boolean | undefined)[][] => {
     const k = rule.asserts.length;
     if (k === 0) return nodes.map(() => []);
+    if (rule.byValue && nodes.length > 1) {
+      const first = new Map<string, number>();
+      const representatives: slimdom.Node[] = [];
+      const of = nodes.map((n) => {
+        const value = (n as slimdom.Attr).value;
+        let at = first.get(value);
+        if (at === undefined) {
+          first.set(value, (at = representatives.length));
+          representatives.push(n);
+        }
+        return at;
+      });
+      if (representatives.length < nodes.length) {
+        const results = resultsOf({ ...rule, byValue: false }, representatives, vars);
+        return of.map((at) => results[at]);
+      }
+    }
     if (!rule.lets.length) {
       const out: (boolean | undefined)[][] = new Array(nodes.length);
       const groups = new Map<slimdom.Node | null, number[]>();
@@ -345,10 +596,30 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       for (const indexes of groups.values()) {
         try {
           const groupVars: Record<string, unknown> = { ...vars, [CONTEXT_VARIABLE]: nodeSequence(indexes.map((i) => nodes[i]) as never, fx.domFacade as never) };
-          for (const [name, up] of rule.upPaths) groupVars[name] = nodeSequence(fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as never, fx.domFacade as never);
-          const all = fx.evaluateXPath(rule.batch, doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
-          if (all.length !== indexes.length * k) throw new Error('not one boolean per assert');
-          indexes.forEach((i, at) => (out[i] = all.slice(at * k, at * k + k)));
+          const upItems = rule.upPaths.size ? new Map<string, readonly unknown[]>() : undefined;
+          for (const [name, up] of rule.upPaths) {
+            const selector = rule.upSelectors.get(name);
+            const found = selector ? selector(nodes[indexes[0]]) : (fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as slimdom.Node[]);
+            upItems!.set(name, found);
+            groupVars[name] = nodeSequence(found as never, fx.domFacade as never);
+          }
+          const left = assertsToEvaluate(rule, nodes[indexes[0]], groupVars, upItems ? guardVariables(upItems, documentGuardVariables) : documentGuardVariables);
+          if (left.length === 0) {
+            for (const i of indexes) out[i] = new Array<boolean>(k).fill(true);
+            continue;
+          }
+          const batch = left.length === k ? rule.batch : subsetBatch(rule, left);
+          const n = left.length;
+          const all = fx.evaluateXPath(batch, doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+          if (all.length !== indexes.length * n) throw new Error('not one boolean per assert');
+          indexes.forEach((i, at) => {
+            if (n === k) out[i] = all.slice(at * k, at * k + k);
+            else {
+              const row = new Array<boolean>(k).fill(true);
+              left.forEach((j, m) => (row[j] = all[at * n + m]));
+              out[i] = row;
+            }
+          });
         } catch {
           whole = false; // node by node below
         }
@@ -357,6 +628,24 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       return nodes.map((node, i) => out[i] ?? nodeResults(rule, node, vars));
     }
     return nodes.map((node) => nodeResults(rule, node, vars));
+  };
+
+  /** The indexes of the rule's asserts whose guard (see PreparedRule.guards) does not hold for this group; all where it cannot be told. */
+  const assertsToEvaluate = (rule: PreparedRule, node: slimdom.Node, groupVars: Record<string, unknown>, guardVars: GuardVariables): number[] => {
+    const all = rule.asserts.map((_, j) => j);
+    if (rule.guards.length === 0) return all;
+    // In plain JavaScript where every guard can be (no fontoxpath compiling), else by fontoxpath.
+    let holds: (boolean | undefined)[] = rule.guards.map((g) => g.evaluate?.(guardVars));
+    if (holds.some((h) => h === undefined)) {
+      try {
+        holds = fx.evaluateXPath(rule.guardBatch, node, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+      } catch {
+        return all; // the whole test is evaluated, and reports what it reports
+      }
+    }
+    if (holds.length !== rule.guards.length) return all;
+    const known = new Set(rule.guards.filter((_, g) => holds[g] === true).map((g) => g.assert));
+    return all.filter((j) => !known.has(j));
   };
 
   /** The document's variables with the rule's own lets (evaluated at the node) added; GİB's rules have none. */
@@ -383,6 +672,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     for (const rule of p.rules) {
       const nodes = nodesOf.get(rule);
       if (!nodes) continue;
+      stopIfAsked(shouldStop);
       const results = resultsOf(rule, nodes, variables);
       nodes.forEach((node, i) => {
         let nodeVars: Record<string, unknown> | undefined;
@@ -403,6 +693,40 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     }
   }
   return { hits, unchecked };
+}
+
+/**
+ * Variables for guardEvaluator.ts: each item list as its nodes' string values (worked out once, on
+ * first use), a string as it is; a list holding something other than nodes is not offered (fontoxpath
+ * evaluates the guard). `outer` answers the names `items` does not have.
+ */
+function guardVariables(items: ReadonlyMap<string, readonly unknown[] | string>, outer: GuardVariables | undefined): GuardVariables {
+  const done = new Map<string, GuardValue | undefined>();
+  return {
+    get(name) {
+      if (done.has(name)) return done.get(name);
+      const v = items.get(name);
+      let out: GuardValue | undefined;
+      if (v === undefined) out = outer?.get(name);
+      else if (typeof v === 'string') out = v;
+      else if (v.every((n) => typeof n === 'object' && n !== null && 'nodeType' in (n as object))) out = { nodes: (v as slimdom.Node[]).map(stringValue) };
+      done.set(name, out);
+      return out;
+    },
+  };
+}
+
+/** A node's string value (an attribute's value, an element's text). */
+function stringValue(n: slimdom.Node): string {
+  return n.nodeType === ATTRIBUTE ? (n as slimdom.Attr).value : (n.textContent ?? '');
+}
+
+/** `$gibContextNodes ! (…)` over some of the rule's asserts, built once per set. */
+function subsetBatch(rule: PreparedRule, asserts: readonly number[]): string {
+  const key = asserts.join(',');
+  let batch = rule.subsetBatches.get(key);
+  if (!batch) rule.subsetBatches.set(key, (batch = `$${CONTEXT_VARIABLE} ! (${asserts.map((j) => rule.batchTests[j]).join(', ')})`));
+  return batch;
 }
 
 function isTypeError(e: unknown): boolean {

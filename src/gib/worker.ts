@@ -1,18 +1,22 @@
 // The GİB rules worker (dist/gibWorker.js, a worker_threads entry): the engine off the extension
 // host's thread. One `load`, then `validate` requests answered in order (workerClient.ts drops the
-// stale ones before they are sent).
+// stale ones before they are sent, and asks through the shared `stop` memory for the one running here
+// to stop when a newer text of its document arrives: it is answered `stopped`).
 
 import { parentPort } from 'node:worker_threads';
 import type { GibEngine } from './engine';
 import { engineFrom } from './engineSource';
 import type { FromGibWorker, ToGibWorker } from './workerProtocol';
+import { GibCheckStopped } from './checkStop';
 
 const port = parentPort;
 if (port) {
   let engine: Promise<GibEngine | undefined> | undefined;
+  let stop: Int32Array | undefined;
   const send = (m: FromGibWorker): void => port.postMessage(m);
   port.on('message', async (m: ToGibWorker) => {
     if (m.kind === 'load') {
+      stop = m.stop ? new Int32Array(m.stop) : undefined;
       engine = engineFrom(m.source);
       try {
         const e = await engine;
@@ -25,8 +29,10 @@ if (port) {
     try {
       const e = await engine;
       if (!e) throw new Error('no GİB rules are loaded');
-      send({ kind: 'result', id: m.id, validation: await e.validate(m.text) });
+      const shouldStop = stop ? (): boolean => Atomics.load(stop!, 0) === m.id : undefined;
+      send({ kind: 'result', id: m.id, validation: await e.validate(m.text, { shouldStop }) });
     } catch (err) {
+      if (err instanceof GibCheckStopped) return send({ kind: 'stopped', id: m.id });
       send({ kind: 'failed', id: m.id, message: (err as Error)?.message ?? String(err) });
     }
   });

@@ -1,7 +1,9 @@
 // The extension host's side of the GİB rules worker: starts dist/gibWorker.js (or, for tests, runs the
 // engine they pass in this thread), loads the rules once, and validates documents one at a time. A
 // document edited while its previous text waits is validated once, at its latest text: the waiting
-// request is answered `undefined` (superseded) and never sent. Plain Node, no vscode.
+// request is answered `undefined` (superseded) and never sent; its text being checked in the worker is
+// stopped there (between the check's steps, through shared memory) and answered `undefined` too, so
+// the latest text does not wait for a verdict nobody will show. Plain Node, no vscode.
 // It imports no engine module (types only): the extension's bundles stay without fontoxpath and
 // slimdom, which ship once, inside dist/gibWorker.js (test/unit/project/bundles.test.ts).
 
@@ -35,18 +37,23 @@ export class GibWorkerClient {
   private running = false;
   private disposed = false;
   private nextId = 1;
-  private readonly answers = new Map<number, { resolve: (v: GibValidation) => void; reject: (e: Error) => void }>();
+  private readonly answers = new Map<number, { resolve: (v: GibValidation | undefined) => void; reject: (e: Error) => void }>();
+  /** The request the worker is checking now. */
+  private inFlight: { key: string; id: number } | undefined;
 
   private constructor(
     readonly info: GibRulesInfo,
     private readonly worker: Worker | undefined,
     private readonly inThread: GibEngine | undefined,
+    /** Shared with the worker: the id of the request it should stop (worker.ts). */
+    private readonly stop: Int32Array | undefined,
   ) {
     worker?.on('message', (m: FromGibWorker) => {
-      if (m.kind !== 'result' && m.kind !== 'failed') return;
+      if (m.kind !== 'result' && m.kind !== 'failed' && m.kind !== 'stopped') return;
       const a = this.answers.get(m.id);
       this.answers.delete(m.id);
       if (m.kind === 'result') a?.resolve(m.validation);
+      else if (m.kind === 'stopped') a?.resolve(undefined);
       else a?.reject(new Error(m.message));
     });
     worker?.on('error', (e) => {
@@ -62,16 +69,17 @@ export class GibWorkerClient {
   static async start(source: GibWorkerSource, options: { workerFile?: string; inThread?: (source: GibWorkerSource) => Promise<GibEngine | undefined> } = {}): Promise<GibWorkerClient> {
     if (options.inThread) {
       const engine = await options.inThread(source);
-      return new GibWorkerClient({ release: engine?.release, hasRules: engine?.hasRules ?? false, hasSchemas: engine?.hasSchemas ?? false }, undefined, engine);
+      return new GibWorkerClient({ release: engine?.release, hasRules: engine?.hasRules ?? false, hasSchemas: engine?.hasSchemas ?? false }, undefined, engine, undefined);
     }
     const file = options.workerFile ?? findGibWorkerFile();
     if (!file) throw new Error(`${GIB_WORKER_FILE} is missing beside the extension's bundles (npm run build)`);
     const { Worker } = await import('node:worker_threads');
     const worker = new Worker(file);
+    const stop = new Int32Array(new SharedArrayBuffer(4));
     const loaded = await new Promise<FromGibWorker>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
-      worker.postMessage({ kind: 'load', source } satisfies ToGibWorker);
+      worker.postMessage({ kind: 'load', source, stop: stop.buffer as SharedArrayBuffer } satisfies ToGibWorker);
     });
     if (loaded.kind === 'loadFailed') {
       await worker.terminate();
@@ -79,7 +87,7 @@ export class GibWorkerClient {
     }
     if (loaded.kind !== 'loaded') throw new Error(`the GİB rules worker answered ${loaded.kind}`);
     worker.unref();
-    return new GibWorkerClient({ release: loaded.release, hasRules: loaded.hasRules, hasSchemas: loaded.hasSchemas }, worker, undefined);
+    return new GibWorkerClient({ release: loaded.release, hasRules: loaded.hasRules, hasSchemas: loaded.hasSchemas }, worker, undefined, stop);
   }
 
   get inWorker(): boolean {
@@ -88,11 +96,13 @@ export class GibWorkerClient {
 
   /**
    * GİB's verdict on `text`; `key` names the document (e.g. its URI): a request of the same key still
-   * waiting is superseded (answered undefined). Undefined also when there are no rules or schemas at all,
-   * and for every request not answered when the client is disposed (the one in the worker included).
+   * waiting is superseded (answered undefined), and one being checked in the worker is stopped there
+   * (answered undefined). Undefined also when there are no rules or schemas at all, and for every
+   * request not answered when the client is disposed (the one in the worker included).
    */
   validate(key: string, text: string): Promise<GibValidation | undefined> {
     if (this.disposed || (!this.info.hasRules && !this.info.hasSchemas)) return Promise.resolve(undefined);
+    if (this.stop && this.inFlight?.key === key) Atomics.store(this.stop, 0, this.inFlight.id);
     return new Promise((resolve, reject) => {
       for (const w of this.queue.filter((q) => q.key === key)) w.resolve(undefined);
       this.queue = this.queue.filter((q) => q.key !== key);
@@ -107,7 +117,7 @@ export class GibWorkerClient {
     try {
       for (let next = this.queue.shift(); next; next = this.queue.shift()) {
         try {
-          next.resolve(await this.run(next.text));
+          next.resolve(await this.run(next.key, next.text));
         } catch (e) {
           // The one in the worker when the client was disposed (new rules): superseded, asked again of the next client.
           if (this.disposed) next.resolve(undefined);
@@ -119,13 +129,18 @@ export class GibWorkerClient {
     }
   }
 
-  private run(text: string): Promise<GibValidation> {
+  private async run(key: string, text: string): Promise<GibValidation | undefined> {
     if (!this.worker) return this.inThread!.validate(text);
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.answers.set(id, { resolve, reject });
-      this.worker!.postMessage({ kind: 'validate', id, text } satisfies ToGibWorker);
-    });
+    this.inFlight = { key, id };
+    try {
+      return await new Promise<GibValidation | undefined>((resolve, reject) => {
+        this.answers.set(id, { resolve, reject });
+        this.worker!.postMessage({ kind: 'validate', id, text } satisfies ToGibWorker);
+      });
+    } finally {
+      this.inFlight = undefined;
+    }
   }
 
   async dispose(): Promise<void> {

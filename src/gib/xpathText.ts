@@ -176,3 +176,92 @@ export function withFirstItemArguments(expr: string): string {
   for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;
 }
+
+/** Functions that read the context (or its document) even when given arguments. */
+const CONTEXT_FUNCTIONS = new Set(['position', 'last', 'lang', 'id', 'idref', 'element-with-id', 'root', 'generate-id', 'base-uri', 'document-uri', 'current']);
+/** Names that open an expression an `or` may belong to (`if … else a or b`): such a test is not split. */
+const BLOCK_NAMES = new Set(['if', 'then', 'else', 'some', 'every', 'satisfies', 'for', 'let', 'return']);
+
+/**
+ * The first operand of a test whose outermost operator is `or` (`not(../cbc:ProfileID = 'IHRACAT') or …`
+ * → `not(../cbc:ProfileID = 'IHRACAT')`), else undefined: XPath evaluates it first and, when it is true,
+ * the test is true whatever follows.
+ */
+export function firstOrOperand(expr: string): string | undefined {
+  return firstOperand(expr, 'or');
+}
+
+/** The same for `and` (undefined where an `or` is outermost: `a and b or c` is `(a and b) or c`). */
+function firstOperand(expr: string, op: 'or' | 'and'): string | undefined {
+  const tokens = tokenize(expr);
+  let depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === '(' || t.kind === '[') depth++;
+    else if (t.kind === ')' || t.kind === ']') depth--;
+    else if (depth === 0 && (t.kind === ',' || (t.kind === 'name' && BLOCK_NAMES.has(t.text) && !endsOperand(tokens[i - 1])))) return undefined;
+    else if (depth === 0 && op === 'and' && t.kind === 'name' && t.text === 'or' && endsOperand(tokens[i - 1])) return undefined;
+  }
+  depth = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === '(' || t.kind === '[') depth++;
+    else if (t.kind === ')' || t.kind === ']') depth--;
+    else if (depth === 0 && i > 0 && t.kind === 'name' && t.text === op && endsOperand(tokens[i - 1])) return expr.slice(0, t.start).trim();
+  }
+  return undefined;
+}
+
+/**
+ * A part of a test that, when true, makes the whole test true, and that does not depend on the node
+ * (isContextFree): the first `or` operand itself, or from a first operand `not(A and …)` the
+ * `not(A)` (A false makes `A and …` false without reading the rest). Undefined when there is none.
+ */
+export function guardOf(expr: string): string | undefined {
+  const first = firstOrOperand(expr);
+  if (first === undefined) return undefined;
+  if (isContextFree(first)) return first;
+  const tokens = tokenize(first);
+  if (tokens[0]?.kind !== 'name' || tokens[0].text !== 'not' || tokens[1]?.kind !== '(' || closing(tokens, 1) !== tokens.length - 1) return undefined;
+  const inner = first.slice(tokens[1].end, tokens[tokens.length - 1].start);
+  const a = firstOperand(inner, 'and');
+  return a !== undefined && isContextFree(a) ? `not(${a})` : undefined;
+}
+
+/**
+ * Whether an expression's value cannot depend on its context node: no location path (`.`, `..`,
+ * `cbc:ID`, `@x`, `text()`; a path from a variable, `$v/cbc:ID`, is taken as one too), no function that reads the context
+ * (`name()`, `position()`, `lang(…)`), only variables and literals. Such a part of a rule's test is
+ * the same for every node of a group and is evaluated once for them.
+ */
+export function isContextFree(expr: string): boolean {
+  if (locationPaths(expr).length > 0) return false;
+  const tokens = tokenize(expr);
+  for (let i = 0; i < tokens.length - 1; i++) {
+    const t = tokens[i];
+    if (t.kind !== 'name' || tokens[i + 1].kind !== '(') continue;
+    if (CONTEXT_FUNCTIONS.has(t.text)) return false;
+    if (tokens[i + 2]?.kind === ')' && t.text !== 'true' && t.text !== 'false') return false;
+  }
+  return true;
+}
+
+/** Functions and operators through which `.` says more than its value (its name, identity or place). */
+const NODE_READERS = new Set(['name', 'local-name', 'namespace-uri', 'node-name', 'generate-id', 'path', 'is', 'has-children', 'base-uri', 'document-uri', 'nilled']);
+
+/**
+ * Whether an expression reads its context node only through its value: every location path is `.`,
+ * no function that reads the context or a node's name or identity, no `<<`/`>>`. For attributes of one
+ * name, such a test answers the same for every attribute of the same value.
+ */
+export function readsOnlyTheValue(expr: string): boolean {
+  if (!locationPaths(expr).every((p) => p.text === '.')) return false;
+  const tokens = tokenize(expr);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.kind === 'op' && (t.text === '<' || t.text === '>') && tokens[i + 1]?.kind === 'op' && tokens[i + 1].text === t.text && tokens[i + 1].start === t.end) return false;
+    if (t.kind !== 'name') continue;
+    if (NODE_READERS.has(t.text) || (tokens[i + 1]?.kind === '(' && (CONTEXT_FUNCTIONS.has(t.text) || tokens[i + 2]?.kind === ')') && t.text !== 'true' && t.text !== 'false')) return false;
+  }
+  return true;
+}

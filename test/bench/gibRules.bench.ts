@@ -11,7 +11,9 @@
 //   - from the last keystroke to updated diagnostics on a 600 KB invoice: the editor's debounce
 //     (GIB_DEBOUNCE_MS, src/editor/gib/debounce.ts) plus the worker round trip, text to findings through GibWorkerClient
 //     (a real worker thread), the document edited between runs: goal ≤ 400 ms; same-run baseline: the
-//     engine on the same text in this thread;
+//     engine on the same text in this thread. Also reported in its note: typing, a text sent every
+//     GIB_DEBOUNCE_MS (the closest the editor sends them) while the previous may still be checked; the
+//     stale ones are stopped in the worker, and the last text's round trip is what a pause waits for;
 //   - the VSIX size added: `npm run package`'s VSIX against one packaged in the same run without the
 //     worker and libxml2-wasm: goal ≤ 700 KB;
 //   - nothing added at activation: src/gib modules and the engine's libraries among the inputs of what
@@ -191,11 +193,31 @@ async function keystrokeToDiagnostics(storage: string, engine: GibEngine): Promi
       roundTrips.push(performance.now() - started);
       findings = result?.findings.length ?? -1;
     }
+    // Typing: a text every GIB_DEBOUNCE_MS, not waiting for the previous; the last one's round trip.
+    const typingLast: number[] = [];
+    let sent = 0;
+    let stopped = 0;
+    for (let burst = 0; burst < 3; burst++) {
+      const answers: Promise<unknown>[] = [];
+      let lastSent = 0;
+      let last: Promise<unknown> = Promise.resolve();
+      for (let k = 0; k < 4; k++) {
+        if (k) await new Promise((r) => setTimeout(r, GIB_DEBOUNCE_MS));
+        lastSent = performance.now();
+        last = client.validate('large.xml', edited(10 + burst * 4 + k));
+        answers.push(last.then((v) => v === undefined && stopped++));
+        sent++;
+      }
+      await last;
+      typingLast.push(performance.now() - lastSent);
+      await Promise.all(answers);
+    }
     const inThread: number[] = [];
     for (let i = 1; i <= 3; i++) inThread.push((await timed(() => engine.validate(edited(i)))).wallMs);
     const roundTrip = median(roundTrips);
     const total = GIB_DEBOUNCE_MS + roundTrip;
-    console.log(`keystroke to diagnostics, ${(text.length / 1024).toFixed(0)} KB invoice (${elements} elements): debounce ${GIB_DEBOUNCE_MS} ms + worker round trip median ${roundTrip.toFixed(0)} ms = ${total.toFixed(0)} ms; the engine in this thread ${median(inThread).toFixed(0)} ms; ${findings} findings (${load()})`);
+    const typingNote = `typing (a text every ${GIB_DEBOUNCE_MS} ms): the last text's round trip median ${median(typingLast).toFixed(0)} ms, ${stopped} of ${sent} texts stopped or superseded`;
+    console.log(`keystroke to diagnostics, ${(text.length / 1024).toFixed(0)} KB invoice (${elements} elements): debounce ${GIB_DEBOUNCE_MS} ms + worker round trip median ${roundTrip.toFixed(0)} ms = ${total.toFixed(0)} ms; the engine in this thread ${median(inThread).toFixed(0)} ms; ${findings} findings; ${typingNote} (${load()})`);
     printBench({
       figure,
       goal: '≤ 400 ms',
@@ -203,7 +225,7 @@ async function keystrokeToDiagnostics(storage: string, engine: GibEngine): Promi
       unit: 'ms',
       met: total <= 400,
       baseline: GIB_DEBOUNCE_MS + median(inThread),
-      note: `${elements} elements; debounce ${GIB_DEBOUNCE_MS} ms (the editor's GIB_DEBOUNCE_MS) + round trip median ${roundTrip.toFixed(0)} ms (runs ${roundTrips.map((r) => r.toFixed(0)).join(', ')}); baseline: debounce + the engine in this thread; ${load()}`,
+      note: `${elements} elements; debounce ${GIB_DEBOUNCE_MS} ms (the editor's GIB_DEBOUNCE_MS) + round trip median ${roundTrip.toFixed(0)} ms (runs ${roundTrips.map((r) => r.toFixed(0)).join(', ')}); baseline: debounce + the engine in this thread; ${typingNote}; ${load()}`,
     });
   } finally {
     await client.dispose();

@@ -4,7 +4,7 @@
 // engine.ts): each step's wall and CPU time (the process's, so WebAssembly compiling and garbage
 // collection on V8's own threads count where they happen). Prints one JSON line.
 import { readFileSync } from 'node:fs';
-import { sync as parseXml } from 'slimdom-sax-parser';
+import { parseGibDocument } from '../../../src/gib/xmlTree';
 import { loadGibPackage } from '../../../src/gib/ruleStore';
 import { readSchematron, SCHEMATRON_READER } from '../../../src/gib/schematron';
 import { prepareRules, runRules } from '../../../src/gib/runner';
@@ -34,7 +34,7 @@ async function steps(storageRoot: string, document: string): Promise<Record<stri
   lap('prepare the rules');
   await schemas.prepare('Invoice');
   lap('load libxml2 and compile the invoice XSD');
-  const doc = parseXml(text, { position: true });
+  const doc = parseGibDocument(text);
   lap('parse the document');
   await schemas.validate('Invoice', text);
   lap('XSD validation');

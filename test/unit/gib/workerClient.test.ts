@@ -1,6 +1,6 @@
 // The GİB rules worker (dist/gibWorker.js) through its client: the rules from the store, the verdict
 // equal to the engine's in this thread, a document edited while its previous text waits validated
-// once at its latest text, no rules installed said plainly.
+// once at its latest text (the text being checked stopped in the worker), no rules installed said plainly.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,17 +40,29 @@ test('the worker validates with the installed rules, as the engine does in this 
   }
 });
 
-test('typing: the texts waiting for one document are superseded by its latest; other documents keep theirs', { skip }, async () => {
+test('typing: the texts waiting for one document are superseded by its latest, the one in the worker is stopped there; other documents keep theirs', { skip }, async () => {
   const client = await GibWorkerClient.start({ rules: archives!.rules, schemas: archives!.schemas });
   try {
     const first = client.validate('a.xml', invoice); // sent at once
     const stale = client.validate('a.xml', broken); // waits
     const other = client.validate('b.xml', broken); // waits, another document
-    const latest = client.validate('a.xml', invoice.replace('>SATIS<', '>YANLIS<')); // supersedes `stale`
+    const latest = client.validate('a.xml', invoice.replace('>SATIS<', '>YANLIS<')); // supersedes `stale`, stops `first`
     assert.equal(await stale, undefined);
-    assert.deepEqual((await first)!.findings.filter((f) => !f.draft), []);
+    assert.equal(await first, undefined, 'the text in the worker was stopped (it was asked to before its first step ended)');
     assert.ok((await other)!.findings.some((f) => /ABC2009123456789/.test(f.message)));
     assert.ok((await latest)!.findings.some((f) => /InvoiceTypeCode/.test(f.message) && /YANLIS/.test(f.message)), (await latest)!.findings.map((f) => f.message).join('\n'));
+  } finally {
+    await client.dispose();
+  }
+});
+
+test('another document arriving does not stop the one in the worker', { skip }, async () => {
+  const client = await GibWorkerClient.start({ rules: archives!.rules, schemas: archives!.schemas });
+  try {
+    const first = client.validate('a.xml', broken); // sent at once
+    const other = client.validate('b.xml', invoice);
+    assert.ok((await first)!.findings.some((f) => /ABC2009123456789/.test(f.message)));
+    assert.deepEqual((await other)!.findings.filter((f) => !f.draft), []);
   } finally {
     await client.dispose();
   }
