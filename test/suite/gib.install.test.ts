@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DiagnosticsCommands, EXTENSION_ID, GibCommands, Settings } from '../../src/constants';
+import { DiagnosticsCommands, EXTENSION_ID, GibCommands } from '../../src/constants';
 import type { DiagnosticsTestState } from '../../src/editor/diagnostics/register';
 import type { NilveraExtensionApi } from '../../src/extension';
 import type { GibDownloadArgs } from '../../src/commands/gib/downloadRules';
@@ -18,6 +18,7 @@ import type { CountedEvents } from '../../src/shell/testSeams';
 import { startFileServer, type FileServer } from '../support/fileServer';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
+import { takeGibStore, type SuiteGibStore } from '../support/gibRulesStore';
 import { waitFor } from '../support/waitFor';
 
 const RELEASE = '20260312';
@@ -29,16 +30,12 @@ suite('GİB rules: download limits, one worker start per install', function () {
   const prompts = new ScriptedPrompts();
   let api: NilveraExtensionApi & { testing: CountedEvents };
   let restorePrompts: () => void = () => undefined;
+  let store: SuiteGibStore;
   let storage: string;
   let packageFile: string;
   let server: FileServer;
   let tmp: string;
-  let aside: string | undefined;
-  const config = () => vscode.workspace.getConfiguration(Settings.section);
-  const setUrls = async (rules: string, schemas: string) => {
-    await config().update(Settings.gibRulesUrl, `${server.url}${rules}`, vscode.ConfigurationTarget.Global);
-    await config().update(Settings.gibSchemasUrl, `${server.url}${schemas}`, vscode.ConfigurationTarget.Global);
-  };
+  const setUrls = (rules: string, schemas: string) => store.setUrls(server.url, rules, schemas);
   const installedBytes = () => (fs.existsSync(packageFile) ? fs.readFileSync(packageFile) : undefined);
   const take = () => prompts.messages.splice(0).map((m) => `${m.level}: ${m.text}`);
 
@@ -46,13 +43,8 @@ suite('GİB rules: download limits, one worker start per install', function () {
     if (!archives) return this.skip();
     api = (await vscode.extensions.getExtension<NilveraExtensionApi>(EXTENSION_ID)!.activate()) as typeof api;
     restorePrompts = api.testing.replacePrompts(prompts);
-    storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;
-    packageFile = path.join(storage, 'gib-rules', 'package.json');
-    // What another suite installed is put back afterwards.
-    if (fs.existsSync(packageFile)) {
-      aside = `${packageFile}.aside-${Date.now()}`;
-      fs.renameSync(packageFile, aside);
-    }
+    store = takeGibStore(api);
+    ({ storage, packageFile } = store);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-gib-install-'));
     server = await startFileServer({
       '/r.zip': archives.rules,
@@ -86,10 +78,7 @@ suite('GİB rules: download limits, one worker start per install', function () {
     restorePrompts();
     if (!archives) return;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await config().update(Settings.gibRulesUrl, undefined, vscode.ConfigurationTarget.Global);
-    await config().update(Settings.gibSchemasUrl, undefined, vscode.ConfigurationTarget.Global);
-    fs.rmSync(packageFile, { force: true });
-    if (aside) fs.renameSync(aside, packageFile);
+    await store.restore();
     await server?.close();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });

@@ -19,6 +19,7 @@ import { damagedZip } from '../support/damagedZip';
 import { activateExtension } from '../support/extension';
 import { startFileServer, type FileServer } from '../support/fileServer';
 import { gibArchives, NO_GIB_DATA } from '../support/gibPackages';
+import { takeGibStore, type SuiteGibStore } from '../support/gibRulesStore';
 import { ScriptedPrompts } from '../support/scriptedPrompts';
 
 const RELEASE = '20260312';
@@ -39,17 +40,14 @@ suite('GİB rules: download, use from a file, check for newer', function () {
   };
   let api: NilveraExtensionApi;
   let restorePrompts: () => void = () => undefined;
+  let store: SuiteGibStore;
   let storage: string;
   let packageFile: string;
   let server: FileServer;
   let tmp: string;
-  let aside: string | undefined;
   const config = () => vscode.workspace.getConfiguration(Settings.section);
 
-  const setUrls = async (rules: string, schemas: string) => {
-    await config().update(Settings.gibRulesUrl, `${server.url}${rules}`, vscode.ConfigurationTarget.Global);
-    await config().update(Settings.gibSchemasUrl, `${server.url}${schemas}`, vscode.ConfigurationTarget.Global);
-  };
+  const setUrls = (rules: string, schemas: string) => store.setUrls(server.url, rules, schemas);
   const installedBytes = () => (fs.existsSync(packageFile) ? fs.readFileSync(packageFile) : undefined);
   const removeInstalled = () => fs.rmSync(packageFile, { force: true });
   /** The installed package with another release written in it (what an older install looks like). */
@@ -64,13 +62,8 @@ suite('GİB rules: download, use from a file, check for newer', function () {
     if (!archives) return this.skip();
     api = await activateExtension();
     restorePrompts = api.testing.replacePrompts(prompts);
-    storage = (api.testing.services as unknown as { context: vscode.ExtensionContext }).context.globalStorageUri.fsPath;
-    packageFile = path.join(storage, 'gib-rules', 'package.json');
-    // What another suite installed is put back afterwards.
-    if (fs.existsSync(packageFile)) {
-      aside = `${packageFile}.aside-${Date.now()}`;
-      fs.renameSync(packageFile, aside);
-    }
+    store = takeGibStore(api);
+    ({ storage, packageFile } = store);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nilvera-gib-rules-'));
     const rulesBytes = fs.readFileSync(archives.rules);
     server = await startFileServer({
@@ -87,10 +80,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
   suiteTeardown(async () => {
     restorePrompts();
     if (!archives) return;
-    await config().update(Settings.gibRulesUrl, undefined, vscode.ConfigurationTarget.Global);
-    await config().update(Settings.gibSchemasUrl, undefined, vscode.ConfigurationTarget.Global);
-    removeInstalled();
-    if (aside) fs.renameSync(aside, packageFile);
+    await store.restore();
     await server?.close();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
