@@ -12,6 +12,7 @@ import { isSignatureOnly } from './draftFindings';
 import { GIB_DOCUMENT_ROOTS } from './documentRoots';
 import { parseGibDocument } from './xmlTree';
 import { stopIfAsked, type ShouldStop } from './checkStop';
+import type { ParsedXPath } from './parsedXPath';
 
 export type GibSeverity = 'error' | 'warning' | 'info';
 
@@ -56,6 +57,8 @@ export interface GibEngineSources {
   readonly chooseType?: TypeChoice;
   /** GİB's Schematron already read from these rule files (the package store keeps it); ignored with readOptions. */
   readonly schematron?: SchematronRules;
+  /** fontoxpath's parsed form of the expressions from an earlier worker (parsedXPath.ts); a new one by default. */
+  readonly xpath?: ParsedXPath;
 }
 
 export interface GibEngine {
@@ -70,6 +73,13 @@ export interface GibEngine {
   validate(text: string, options?: { shouldStop?: ShouldStop }): Promise<GibValidation>;
   /** Compiles the XSD of a type ahead of use. */
   prepare(type: XsdDocumentType): Promise<void>;
+  /** The expressions the checks handed fontoxpath as text and those from the stored parsed form (parsedXPath.ts). */
+  readonly xpath: ParsedXPath | undefined;
+  /**
+   * Stores what the checks so far parsed from text, for the next worker (engineSource.ts sets it for the
+   * installed package; the worker calls it after posting a check's findings). Never throws.
+   */
+  storeParsedXPath?(): Promise<void>;
 }
 
 /** Reads GİB's packages (each once) and returns the engine. */
@@ -81,17 +91,18 @@ export async function loadGibEngine(sources: GibEngineSources): Promise<GibEngin
   return createGibEngine(ruleFiles, schemaFiles, sources);
 }
 
-export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: GibFileSet | undefined, options: Pick<GibEngineSources, 'readOptions' | 'chooseType' | 'schematron'> = {}): GibEngine {
+export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: GibFileSet | undefined, options: Pick<GibEngineSources, 'readOptions' | 'chooseType' | 'schematron' | 'xpath'> = {}): GibEngine {
   // The schemas first: libxml2's WebAssembly compiles while the rules are read and prepared.
   const schemas = schemaFiles ? new GibSchemas(schemaFiles) : undefined;
   const read = (files: GibFileSet): SchematronRules => (options.schematron && !options.readOptions ? options.schematron : readSchematron(files, options.readOptions));
-  const prepared: PreparedRules | undefined = ruleFiles ? prepareRules(read(ruleFiles)) : undefined;
+  const prepared: PreparedRules | undefined = ruleFiles ? prepareRules(read(ruleFiles), options.xpath) : undefined;
   const release = prepared?.source.release;
   const rulesSource = `GİB rules${release ? ' ' + release : ''}`;
   return {
     release,
     hasRules: !!prepared,
     hasSchemas: !!schemas,
+    xpath: prepared?.xpath,
     prepare: async (type) => schemas?.prepare(type),
     async validate(text: string, { shouldStop }: { shouldStop?: ShouldStop } = {}): Promise<GibValidation> {
       const findings: GibFinding[] = [];

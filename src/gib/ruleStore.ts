@@ -6,6 +6,8 @@
 //                            parsing GİB's XML): one file, written whole (temporary file, then a
 //                            rename), so a reader sees the previous package or the new one, never half
 //                            of each
+//   gib-rules/parsed-xpath.json  fontoxpath's parsed form of the engine's expressions for the installed
+//                            release (parsedXPathFile.ts, written by the worker); an install removes it
 //   gib-rules/install.lock   held while a window installs (two windows checking for newer rules do
 //                            not both replace the file; src/files/fileLock.ts)
 //
@@ -14,13 +16,13 @@
 // The extension host imports this module for the folder's name and the installed release: what reads
 // GİB's archives (ZIP, the Schematron's XML parser) is imported only by an install.
 
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../files/atomicFile';
 import { withFileLock } from '../files/fileLock';
 import type { GibFileSet } from './rulesSource';
 import type { SchematronRules } from './schematron';
-import { GIB_PACKAGE_FILE as PACKAGE_FILE, GIB_RULES_FOLDER } from './ruleStoreLayout';
+import { GIB_PACKAGE_FILE as PACKAGE_FILE, GIB_PARSED_XPATH_FILE, GIB_RULES_FOLDER } from './ruleStoreLayout';
 
 export { GIB_RULES_FOLDER };
 const LOCK_FILE = 'install.lock';
@@ -97,6 +99,8 @@ export async function installGibPackage(storageRoot: string, rulesSource: string
   await mkdir(dir, { recursive: true });
   await withFileLock(path.join(dir, LOCK_FILE), async () => {
     await writeFileAtomic(path.join(dir, PACKAGE_FILE), JSON.stringify(stored));
+    // The previous release's parsed expressions: its key no longer matches (parsedXPathFile.ts), so unused; gone.
+    await rm(path.join(dir, GIB_PARSED_XPATH_FILE), { force: true }).catch(() => undefined);
   });
   return read.release;
 }

@@ -4,3 +4,8 @@
 export const GIB_RULES_FOLDER = 'gib-rules';
 /** The one file holding the installed package, replaced whole by each install. */
 export const GIB_PACKAGE_FILE = 'package.json';
+/**
+ * fontoxpath's parsed form of the engine's XPath expressions for the installed release, written by the
+ * worker after a check (src/gib/parsedXPathFile.ts); replaced whole, removed by an install.
+ */
+export const GIB_PARSED_XPATH_FILE = 'parsed-xpath.json';

@@ -12,6 +12,10 @@ import { type MessagePart, type SchAssert, type SchematronRules } from './schema
 import { stopIfAsked, type ShouldStop } from './checkStop';
 import { compileGuard, type GuardValue, type GuardVariables } from './guardEvaluator';
 import { guardOf, locationPaths, readsOnlyTheValue, withFirstItemArguments, type PathInText } from './xpathText';
+import { ParsedXPath } from './parsedXPath';
+
+/** What fontoxpath is given for an expression's text: its stored parsed form or the text (parsedXPath.ts). */
+type Selector = (text: string) => fx.EvaluableExpression;
 
 const XS = 'http://www.w3.org/2001/XMLSchema';
 /** The variable holding a rule's context nodes in its batch evaluation. */
@@ -119,10 +123,12 @@ export interface PreparedRules {
   /** Lets whose value is a string literal, read once. */
   readonly literalLets: Readonly<Record<string, string>>;
   readonly visitsAttributes: boolean;
+  /** fontoxpath's parsed form of the expressions, kept between worker starts (parsedXPath.ts). */
+  readonly xpath: ParsedXPath;
 }
 
 /** Prepares a rule set once per release: contexts compiled to matchers, tests rewritten. */
-export function prepareRules(rules: SchematronRules): PreparedRules {
+export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new ParsedXPath()): PreparedRules {
   const ns: Record<string, string> = { ...rules.namespaces, xs: rules.namespaces.xs ?? XS };
   const namespaceResolver = (prefix: string): string | null => (prefix ? ns[prefix] ?? null : null);
   const hoisted = new Map<string, string>();
@@ -134,7 +140,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
     for (const p of absolute.sort((a, b) => b.start - a.start)) {
       let name = hoistName.get(p.text);
       if (!name) {
-        name = `gibAbsolute${hoistName.size}`;
+        name = variableName('gibAbsolute', p.text, hoistName);
         hoistName.set(p.text, name);
         hoisted.set(name, p.text);
         const m = absolutePathMatcher(p.text, ns);
@@ -213,7 +219,7 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
         const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$') && !x.text.includes('['));
         for (const c of climbing.sort((x, y) => y.start - x.start)) {
           let name = upName.get(c.text);
-          if (!name) upName.set(c.text, (name = `gibUp${upName.size}`));
+          if (!name) upName.set(c.text, (name = variableName('gibUp', c.text, upName)));
           upPaths.set(name, c.text);
           out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
         }
@@ -260,7 +266,22 @@ export function prepareRules(rules: SchematronRules): PreparedRules {
       if (!patternsByName.has(name)) patternsByName.set(name, indexed.filter((q) => q.byName.has(name) || q.unnamed.length > 0));
     }
   }
-  return { source: rules, patterns: indexed, namespaceResolver, hoisted, absolutePaths, patternsByName, patternsForAnyName, literalLets, visitsAttributes };
+  return { source: rules, patterns: indexed, namespaceResolver, hoisted, absolutePaths, patternsByName, patternsForAnyName, literalLets, visitsAttributes, xpath };
+}
+
+/**
+ * The variable standing for a path in the rewritten tests: named after the path's text, not after the
+ * order rules are first used in, so a test reads the same whichever document a worker checks first
+ * (parsedXPath.ts stores the parsed form by the text). `taken`: path → name so far (a clash is numbered).
+ */
+function variableName(prefix: string, path: string, taken: ReadonlyMap<string, string>): string {
+  let hash = 0x811c9dc5; // FNV-1a
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  const base = `${prefix}${(hash >>> 0).toString(36)}`;
+  const names = new Set(taken.values());
+  let name = base;
+  for (let n = 2; names.has(name); n++) name = `${base}x${n}`;
+  return name;
 }
 
 /** Matches an element by its name and its parents' names; `name` is its local name. */
@@ -455,6 +476,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   if (!root) return { hits, unchecked };
   const options = { namespaceResolver: prepared.namespaceResolver };
   const domFacade = null;
+  const sel: Selector = (text) => prepared.xpath.selector(text);
 
   // Every element once, in document order: the plain absolute paths' nodes are collected on the way.
   const elements = elementsInOrder(root);
@@ -474,14 +496,14 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     }
   };
   collectAbsolute();
-  const nodesAt = (path: string, vars: Record<string, unknown>): slimdom.Node[] => absolute.get(path) ?? (fx.evaluateXPathToNodes(path, doc, domFacade, vars, options) as slimdom.Node[]);
+  const nodesAt = (path: string, vars: Record<string, unknown>): slimdom.Node[] => absolute.get(path) ?? (fx.evaluateXPathToNodes(sel(path), doc, domFacade, vars, options) as slimdom.Node[]);
 
   // Document-level variables: the lets in order (each may use the ones before), then $type, then the hoisted paths.
   const variables: Record<string, unknown> = {};
   for (const l of prepared.source.lets) {
     if (l.name in prepared.literalLets) variables[l.name] = prepared.literalLets[l.name];
     else if (absolute.has(l.value)) variables[l.name] = sequenceOf(absolute.get(l.value)!);
-    else variables[l.name] = sequenceOf(fx.evaluateXPath(l.value, doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
+    else variables[l.name] = sequenceOf(fx.evaluateXPath(sel(l.value), doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
   }
   const type = chooseType(root);
   if (type !== undefined) variables.type = type;
@@ -497,11 +519,11 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const failedAsserts = new Set<PreparedAssert>();
   const test = (a: PreparedAssert, node: slimdom.Node, vars: Record<string, unknown>): boolean | undefined => {
     try {
-      return fx.evaluateXPathToBoolean(a.expr, node, domFacade, vars, options);
+      return fx.evaluateXPathToBoolean(sel(a.expr), node, domFacade, vars, options);
     } catch (e) {
       if (!isTypeError(e)) return notEvaluable(a, node, e);
       try {
-        return fx.evaluateXPathToBoolean(a.firstItemExpr, node, domFacade, vars, options);
+        return fx.evaluateXPathToBoolean(sel(a.firstItemExpr), node, domFacade, vars, options);
       } catch (e2) {
         return notEvaluable(a, node, e2);
       }
@@ -523,7 +545,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     for (const r of p.rules) {
       if (!r.matches) {
         const path = r.context.trim().startsWith('/') ? r.context : `//${r.context}`;
-        nodeSets.set(r, new Set(fx.evaluateXPathToNodes(path, doc, domFacade, variables, options) as slimdom.Node[]));
+        nodeSets.set(r, new Set(fx.evaluateXPathToNodes(sel(path), doc, domFacade, variables, options) as slimdom.Node[]));
       }
     }
   }
@@ -599,7 +621,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
           const upItems = rule.upPaths.size ? new Map<string, readonly unknown[]>() : undefined;
           for (const [name, up] of rule.upPaths) {
             const selector = rule.upSelectors.get(name);
-            const found = selector ? selector(nodes[indexes[0]]) : (fx.evaluateXPathToNodes(up, nodes[indexes[0]], domFacade, vars, options) as slimdom.Node[]);
+            const found = selector ? selector(nodes[indexes[0]]) : (fx.evaluateXPathToNodes(sel(up), nodes[indexes[0]], domFacade, vars, options) as slimdom.Node[]);
             upItems!.set(name, found);
             groupVars[name] = nodeSequence(found as never, fx.domFacade as never);
           }
@@ -610,7 +632,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
           }
           const batch = left.length === k ? rule.batch : subsetBatch(rule, left);
           const n = left.length;
-          const all = fx.evaluateXPath(batch, doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+          const all = fx.evaluateXPath(sel(batch), doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
           if (all.length !== indexes.length * n) throw new Error('not one boolean per assert');
           indexes.forEach((i, at) => {
             if (n === k) out[i] = all.slice(at * k, at * k + k);
@@ -638,7 +660,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
     let holds: (boolean | undefined)[] = rule.guards.map((g) => g.evaluate?.(guardVars));
     if (holds.some((h) => h === undefined)) {
       try {
-        holds = fx.evaluateXPath(rule.guardBatch, node, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+        holds = fx.evaluateXPath(sel(rule.guardBatch), node, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
       } catch {
         return all; // the whole test is evaluated, and reports what it reports
       }
@@ -652,7 +674,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const ruleVariables = (rule: PreparedRule, node: slimdom.Node, vars: Record<string, unknown>): Record<string, unknown> => {
     if (!rule.lets.length) return vars;
     const out = { ...vars };
-    for (const l of rule.lets) out[l.name] = sequenceOf(fx.evaluateXPath(l.value, node, domFacade, out, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
+    for (const l of rule.lets) out[l.name] = sequenceOf(fx.evaluateXPath(sel(l.value), node, domFacade, out, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
     return out;
   };
 
@@ -660,7 +682,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const nodeResults = (rule: PreparedRule, node: slimdom.Node, vars: Record<string, unknown>): (boolean | undefined)[] => {
     const nodeVars = ruleVariables(rule, node, vars);
     try {
-      const one = fx.evaluateXPath(rule.nodeBatch, node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+      const one = fx.evaluateXPath(sel(rule.nodeBatch), node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
       if (one.length === rule.asserts.length) return one;
     } catch {
       // assert by assert below
@@ -684,9 +706,9 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
             pattern: p.id,
             ruleContext: rule.context,
             assert: a.assert,
-            message: renderMessage(a.assert.message, node, nodeVars, options),
+            message: renderMessage(a.assert.message, node, nodeVars, options, sel),
             context: node,
-            at: refinedPosition(a, node, nodeVars, options),
+            at: refinedPosition(a, node, nodeVars, options, sel),
           });
         });
       });
@@ -741,9 +763,9 @@ function sequenceOf(items: unknown[]): unknown {
 }
 
 /** XSLT 1.0's value-of: the string value of the first item (GİB's files are XSLT 1.0, no queryBinding). */
-function firstString(expr: string, node: slimdom.Node, vars: Record<string, unknown>, options: fx.Options): string {
+function firstString(expr: string, node: slimdom.Node, vars: Record<string, unknown>, options: fx.Options, sel: Selector): string {
   try {
-    const items = fx.evaluateXPath(expr, node, null, vars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[];
+    const items = fx.evaluateXPath(sel(expr), node, null, vars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[];
     const first = items[0];
     if (first === undefined || first === null) return '';
     if (typeof first === 'object' && 'nodeType' in (first as object)) {
@@ -756,12 +778,12 @@ function firstString(expr: string, node: slimdom.Node, vars: Record<string, unkn
   }
 }
 
-function renderMessage(parts: readonly MessagePart[], node: slimdom.Node, vars: Record<string, unknown>, options: fx.Options): string {
+function renderMessage(parts: readonly MessagePart[], node: slimdom.Node, vars: Record<string, unknown>, options: fx.Options, sel: Selector): string {
   let out = '';
   for (const part of parts) {
     if (typeof part === 'string') out += part;
-    else if (part.kind === 'value-of') out += firstString(part.select, node, vars, options);
-    else out += firstString(part.path ? `name(${part.path})` : 'name()', node, vars, options);
+    else if (part.kind === 'value-of') out += firstString(part.select, node, vars, options, sel);
+    else out += firstString(part.path ? `name(${part.path})` : 'name()', node, vars, options, sel);
   }
   return out.replace(/\s+/g, ' ').trim();
 }
@@ -778,10 +800,10 @@ export function elementOf(node: slimdom.Node): slimdom.Element {
  * `count(cac:Delivery/cac:DeliveryAddress) = 1` on a delivery without its address: cac:Delivery);
  * else the rule's context. Absolute paths and `.` are left out: they do not say where.
  */
-function refinedPosition(a: PreparedAssert, context: slimdom.Node, vars: Record<string, unknown>, options: fx.Options): slimdom.Element {
+function refinedPosition(a: PreparedAssert, context: slimdom.Node, vars: Record<string, unknown>, options: fx.Options, sel: Selector): slimdom.Element {
   const select = (path: string): slimdom.Node | undefined => {
     try {
-      return (fx.evaluateXPathToNodes(path, context, null, vars, options) as slimdom.Node[])[0];
+      return (fx.evaluateXPathToNodes(sel(path), context, null, vars, options) as slimdom.Node[])[0];
     } catch {
       return undefined;
     }

@@ -1,7 +1,8 @@
 // The GİB rules worker (dist/gibWorker.js, a worker_threads entry): the engine off the extension
 // host's thread. One `load`, then `validate` requests answered in order (workerClient.ts drops the
 // stale ones before they are sent, and asks through the shared `stop` memory for the one running here
-// to stop when a newer text of its document arrives: it is answered `stopped`).
+// to stop when a newer text of its document arrives: it is answered `stopped`). After each answer the
+// XPath expressions the check parsed from text are stored for the next worker (parsedXPathFile.ts).
 
 import { parentPort } from 'node:worker_threads';
 import type { GibEngine } from './engine';
@@ -26,14 +27,17 @@ if (port) {
       }
       return;
     }
+    let e: GibEngine | undefined;
     try {
-      const e = await engine;
+      e = await engine;
       if (!e) throw new Error('no GİB rules are loaded');
       const shouldStop = stop ? (): boolean => Atomics.load(stop!, 0) === m.id : undefined;
       send({ kind: 'result', id: m.id, validation: await e.validate(m.text, { shouldStop }) });
     } catch (err) {
-      if (err instanceof GibCheckStopped) return send({ kind: 'stopped', id: m.id });
-      send({ kind: 'failed', id: m.id, message: (err as Error)?.message ?? String(err) });
+      if (err instanceof GibCheckStopped) send({ kind: 'stopped', id: m.id });
+      else send({ kind: 'failed', id: m.id, message: (err as Error)?.message ?? String(err) });
     }
+    // After the findings are posted: what this check parsed from text is stored for the next worker.
+    await e?.storeParsedXPath?.();
   });
 }

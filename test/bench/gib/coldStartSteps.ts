@@ -2,13 +2,16 @@
 //   node coldStartSteps.js <storageRoot> <document>
 // The worker's work in this thread, one step at a time, as the worker does it (engineSource.ts →
 // engine.ts): each step's wall and CPU time (the process's, so WebAssembly compiling and garbage
-// collection on V8's own threads count where they happen). Prints one JSON line.
+// collection on V8's own threads count where they happen), with the parsed XPath cache beside the package
+// when there is one (src/gib/parsedXPathFile.ts; the bench runs it after a worker wrote it). Prints one JSON line.
 import { readFileSync } from 'node:fs';
 import { parseGibDocument } from '../../../src/gib/xmlTree';
 import { loadGibPackage } from '../../../src/gib/ruleStore';
 import { readSchematron, SCHEMATRON_READER } from '../../../src/gib/schematron';
 import { prepareRules, runRules } from '../../../src/gib/runner';
 import { GibSchemas } from '../../../src/gib/xsd';
+import { ParsedXPath } from '../../../src/gib/parsedXPath';
+import { readParsedXPath } from '../../../src/gib/parsedXPathFile';
 
 const cpuMs = (): number => {
   const u = process.cpuUsage();
@@ -26,11 +29,12 @@ async function steps(storageRoot: string, document: string): Promise<Record<stri
   const text = readFileSync(document, 'utf8');
   const installed = await loadGibPackage(storageRoot, SCHEMATRON_READER);
   if (!installed) throw new Error(`no GİB package in ${storageRoot}`);
-  lap('read the stored package');
+  const xpath = new ParsedXPath(await readParsedXPath(storageRoot, installed.release));
+  lap('read the stored package and parsed XPath cache');
   const schemas = new GibSchemas(installed.schemas); // starts importing libxml2
   const rules = installed.schematron ?? readSchematron(installed.rules);
   lap(installed.schematron ? 'the Schematron as stored at install' : 'read the Schematron');
-  const prepared = prepareRules(rules);
+  const prepared = prepareRules(rules, xpath);
   lap('prepare the rules');
   await schemas.prepare('Invoice');
   lap('load libxml2 and compile the invoice XSD');
@@ -39,7 +43,7 @@ async function steps(storageRoot: string, document: string): Promise<Record<stri
   await schemas.validate('Invoice', text);
   lap('XSD validation');
   runRules(prepared, doc);
-  lap('rules, first run (XPath compiled)');
+  lap(`rules, first run (XPath compiled; ${xpath.parsedFromText.size} parsed from text)`);
   runRules(prepared, doc);
   lap('rules, second run');
   return out;

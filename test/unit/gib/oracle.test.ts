@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { readGibFiles } from '../../../src/gib/rulesSource';
-import type { GibFinding } from '../../../src/gib/engine';
+import { createGibEngine, type GibEngine, type GibFinding } from '../../../src/gib/engine';
+import { ParsedXPath, type StoredNode } from '../../../src/gib/parsedXPath';
 import { gibArchives, gibSamples, NO_GIB_DATA, sharedGibEngine } from '../../support/gibPackages';
 import { readOracleRules, runOracle, type OracleRules } from '../../support/gibOracle';
 
@@ -40,8 +41,27 @@ interface Compared {
   unchecked: GibFinding[];
 }
 
-async function compare(name: string, text: string, rules: OracleRules): Promise<Compared> {
-  const engine = await sharedGibEngine({ rulesOnly: true })!;
+/**
+ * The engine as a worker after the first has it: fontoxpath's parsed expressions from the cache (src/gib/
+ * parsedXPath.ts) an engine stored after checking `texts`, through JSON as on disk.
+ */
+async function engineWithCache(texts: string[]): Promise<GibEngine> {
+  const plain = await sharedGibEngine({ rulesOnly: true })!;
+  for (const t of texts) await plain.validate(t);
+  const stored = JSON.parse(JSON.stringify(Object.fromEntries(plain.xpath!.entries()))) as Record<string, StoredNode>;
+  assert.ok(Object.keys(stored).length >= 50, `${Object.keys(stored).length} expressions stored`);
+  const rules = await readGibFiles(archives!.rules, (n) => /(^|\/)schematron\/[^/]+$/i.test(n));
+  return createGibEngine(rules, undefined, { xpath: new ParsedXPath(new Map(Object.entries(stored))) });
+}
+
+/** With the cache, only the expressions fontoxpath cannot parse (the namespace axis, NAMESPACE_AXIS alone or in its rule's batches) are parsed from text. */
+function assertOnlyUnparsable(cached: GibEngine): void {
+  const fromText = [...cached.xpath!.parsedFromText];
+  assert.ok(fromText.length <= 3 && fromText.every((t) => t.includes(NAMESPACE_AXIS)), `parsed from text with the cache:\n${fromText.join('\n')}`);
+}
+
+async function compare(name: string, text: string, rules: OracleRules, given?: GibEngine): Promise<Compared> {
+  const engine = given ?? (await sharedGibEngine({ rulesOnly: true })!);
   const { findings } = await engine.validate(text);
   // A sample that is not well-formed (e-FaturaPaketi's 7_UYGULAMA_YANITI_IADE.xml holds a character XML forbids):
   // both parsers refuse it, the engine with one XML finding.
@@ -64,14 +84,21 @@ async function compare(name: string, text: string, rules: OracleRules): Promise<
   };
 }
 
-test("GİB's samples: every finding of the engine is the oracle's, message and element, and no other", { skip }, async () => {
+test("GİB's samples: every finding of the engine is the oracle's, message and element, and no other; the same with the parsed XPath cache", { skip }, async () => {
   const rules = await oracleRules();
   const samples = await gibSamples();
   assert.ok(samples.length >= 70, `${samples.length} samples (43 + e-FaturaPaketi's)`);
+  const cached = await engineWithCache(samples.map((s) => s.text));
+  for (const engine of [undefined, cached]) await samplesAgree(rules, samples, engine);
+  assertOnlyUnparsable(cached);
+});
+
+async function samplesAgree(rules: OracleRules, samples: { name: string; text: string }[], engine: GibEngine | undefined): Promise<void> {
+  const label = engine ? ' (parsed XPath cache)' : '';
   let total = 0;
   const indeterminate: string[] = [];
   for (const s of samples) {
-    const c = await compare(s.name, s.text, rules);
+    const c = await compare(s.name + label, s.text, rules, engine);
     // Where XPath 3.1 aborts an assert (two drivers), the oracle has no answer for that one assert: the
     // engine's findings may hold XPath 1.0's answer for it, which the next test checks.
     const aborted = new Set(c.indeterminate.map((i) => i.contextPath));
@@ -81,11 +108,11 @@ test("GİB's samples: every finding of the engine is the oracle's, message and e
     assert.ok(c.unchecked.every((u) => u.test === NAMESPACE_AXIS), `${s.name}: only the namespace axis is unchecked`);
     total += c.ours.length;
   }
-  console.log(`oracle agreement on ${samples.length} of GİB's samples: ${total} findings equal; XPath 3.1 indeterminate: ${indeterminate.length}\n${indeterminate.join('\n')}`);
+  console.log(`oracle agreement on ${samples.length} of GİB's samples${label}: ${total} findings equal; XPath 3.1 indeterminate: ${indeterminate.length}\n${indeterminate.join('\n')}`);
   assert.ok(total >= 40, `${total} findings compared`);
   // The only asserts XPath 3.1 cannot decide on GİB's samples are the despatch advice's driver rules (two drivers).
   assert.ok(indeterminate.every((i) => /DriverPerson/.test(i) && /XPTY0004/.test(i)), indeterminate.join('\n'));
-});
+}
 
 test('two drivers: XPath 3.1 aborts the driver rules; the engine answers as XPath 1.0 (the first driver), as GİB, which passes its own two-driver samples', { skip }, async () => {
   const rules = await oracleRules();
@@ -105,7 +132,7 @@ test('two drivers: XPath 3.1 aborts the driver rules; the engine answers as XPat
   assert.equal(c.ours.length, 1);
 });
 
-test('the fixtures and each broken copy the rule families make: the same findings as the oracle', { skip }, async () => {
+test('the fixtures and each broken copy the rule families make: the same findings as the oracle, with and without the parsed XPath cache', { skip }, async () => {
   const rules = await oracleRules();
   const files = readdirSync(fixtures).filter((f) => f.endsWith('.xml'));
   // Breaks of several families at once, one document per type.
@@ -115,21 +142,28 @@ test('the fixtures and each broken copy the rule families make: the same finding
     'receipt-advice.xml': [['>SEVK<', '>MATBUDAN<'], ['<cbc:UUID>1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e</cbc:UUID>', '<cbc:UUID>x</cbc:UUID>']],
     'application-response.xml': [['>KABUL<', '>TAMAM<'], ['<cbc:ProfileID>TICARIFATURA<', '<cbc:ProfileID>TEMELFATURA<']],
   };
-  let compared = 0;
+  const documents: { name: string; text: string; broken: boolean }[] = [];
   for (const f of files) {
     let text = readFileSync(path.join(fixtures, f), 'utf8');
-    const clean = await compare(f, text, rules);
-    assert.deepEqual(clean.ours, clean.theirs, f);
+    documents.push({ name: f, text, broken: false });
     for (const [from, to] of breaks[f] ?? []) {
       assert.ok(text.includes(from), `${f}: ${from}`);
       text = text.replace(from, to);
     }
-    const c = await compare(`${f} broken`, text, rules);
-    assert.deepEqual(c.ours, c.theirs, `${f} broken`);
-    if (breaks[f]) assert.ok(c.ours.length > 0, `${f} broken: no findings`);
-    compared += c.ours.length;
+    documents.push({ name: `${f} broken`, text, broken: !!breaks[f] });
   }
-  console.log(`oracle agreement on the fixtures and their broken copies: ${compared} findings`);
+  const cached = await engineWithCache(documents.map((d) => d.text));
+  for (const engine of [undefined, cached]) {
+    let compared = 0;
+    for (const d of documents) {
+      const c = await compare(d.name, d.text, rules, engine);
+      assert.deepEqual(c.ours, c.theirs, d.name + (engine ? ' (parsed XPath cache)' : ''));
+      if (d.broken) assert.ok(c.ours.length > 0, `${d.name}: no findings`);
+      compared += c.ours.length;
+    }
+    console.log(`oracle agreement on the fixtures and their broken copies${engine ? ' (parsed XPath cache)' : ''}: ${compared} findings`);
+  }
+  assertOnlyUnparsable(cached);
 });
 
 test('a rule dropped from the engine\'s reading shows as a difference from the oracle', { skip }, async () => {
