@@ -98,7 +98,7 @@ suite('GİB rules: download limits, one worker start per install', function () {
       const args: GibDownloadArgs = { limits };
       assert.equal(await vscode.commands.executeCommand<unknown>(command, args), undefined, `${rules} ${schemas}: the command reported success`);
       assert.deepEqual(installedBytes(), before, `${rules} ${schemas}: the installed package changed`);
-      assert.deepEqual(fs.readdirSync(path.dirname(packageFile)).filter((n) => !n.includes('.aside-')), ['package.json'], 'a temporary download was left');
+      assert.deepEqual(store.files(), ['package.json'], 'a temporary download was left');
       return take();
     };
     const fast = { responseMs: 500, stallMs: 500 };

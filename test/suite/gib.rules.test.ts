@@ -106,7 +106,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
       const installed = await loadGibPackage(storage);
       assert.equal(installed?.release, RELEASE);
       assert.deepEqual(installed?.source, { rules: `${server.url}/r.zip`, schemas: `${server.url}/s.zip` });
-      assert.deepEqual(fs.readdirSync(path.dirname(packageFile)).filter((n) => !n.includes('.aside-')), ['package.json'], 'no temporary download left');
+      assert.deepEqual(store.files(), ['package.json'], 'no temporary download left');
       await withTimeout(heard, 10_000, 'the second window heard no change');
       assert.equal(await otherWindow.release(), RELEASE, 'the second window answers the installed release');
     } finally {
@@ -169,7 +169,7 @@ suite('GİB rules: download, use from a file, check for newer', function () {
       assert.equal(await withTimeout(Promise.resolve(running), 10_000, 'the download did not stop on Cancel'), undefined);
       assert.deepEqual(prompts.take(), [], 'a cancelled download says nothing');
       assert.deepEqual(installedBytes(), before);
-      assert.deepEqual(fs.readdirSync(path.dirname(packageFile)).filter((n) => !n.includes('.aside-')), ['package.json'], 'no temporary download left');
+      assert.deepEqual(store.files(), ['package.json'], 'no temporary download left');
     } finally {
       cancel.dispose();
       await setUrls('/r.zip', '/s.zip');

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Settings } from '../../src/constants';
 import type { NilveraExtensionApi } from '../../src/extension';
+import { GIB_PARSED_XPATH_FILE } from '../../src/gib/ruleStoreLayout';
 
 export interface SuiteGibStore {
   /** The extension's global storage folder (the store's root). */
@@ -15,6 +16,11 @@ export interface SuiteGibStore {
   setUrls(mirror: string, rules: string, schemas: string): Promise<void>;
   /** Removes what the suite installed, puts back what was there, and clears the addresses. */
   restore(): Promise<void>;
+  /**
+   * What the rules folder holds besides the package moved aside and the worker's cache of parsed
+   * XPath (written after a check, and its temporary file): a download's leftovers would show here.
+   */
+  files(): string[];
 }
 
 export function takeGibStore(api: NilveraExtensionApi): SuiteGibStore {
@@ -32,6 +38,9 @@ export function takeGibStore(api: NilveraExtensionApi): SuiteGibStore {
     async setUrls(mirror, rules, schemas) {
       await config().update(Settings.gibRulesUrl, `${mirror}${rules}`, vscode.ConfigurationTarget.Global);
       await config().update(Settings.gibSchemasUrl, `${mirror}${schemas}`, vscode.ConfigurationTarget.Global);
+    },
+    files() {
+      return fs.readdirSync(path.dirname(packageFile)).filter((n) => !n.includes('.aside-') && !n.includes(GIB_PARSED_XPATH_FILE));
     },
     async restore() {
       await config().update(Settings.gibRulesUrl, undefined, vscode.ConfigurationTarget.Global);
