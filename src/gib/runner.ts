@@ -60,6 +60,11 @@ interface PreparedRule {
   readonly name: string | undefined;
   readonly onAttributes: boolean;
   readonly lets: readonly { name: string; value: string }[];
+  /** The rest, worked out on the rule's first use (a document type uses about a third of GİB's rules). */
+  readonly details: RuleDetails;
+}
+
+interface RuleDetails {
   readonly asserts: readonly PreparedAssert[];
   /**
    * Every assert of the rule over a group of its nodes that share a parent, in one evaluation:
@@ -95,7 +100,6 @@ interface PreparedRule {
 }
 
 /** The parts of a PreparedRule worked out on its first use. */
-type RuleDetails = Pick<PreparedRule, 'asserts' | 'batch' | 'upPaths' | 'upSelectors' | 'batchTests' | 'guards' | 'guardBatch' | 'subsetBatches' | 'byValue' | 'nodeBatch'>;
 
 interface PreparedPattern {
   readonly id: string;
@@ -163,42 +167,14 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
       // The rest is worked out on the rule's first use (a document type uses a third of GİB's rules;
       // the worker's start is shorter without the others); its absolute paths join `hoisted` then.
       let details: RuleDetails | undefined;
-      const d = (): RuleDetails => (details ??= ruleDetails(r, simple));
       return {
         context: r.context,
         matches: simple?.matches,
         name: simple?.name,
         onAttributes: simple ? simple.onAttributes : /@/.test(r.context),
         lets: r.lets,
-        get asserts() {
-          return d().asserts;
-        },
-        get batch() {
-          return d().batch;
-        },
-        get upPaths() {
-          return d().upPaths;
-        },
-        get upSelectors() {
-          return d().upSelectors;
-        },
-        get batchTests() {
-          return d().batchTests;
-        },
-        get guards() {
-          return d().guards;
-        },
-        get guardBatch() {
-          return d().guardBatch;
-        },
-        get subsetBatches() {
-          return d().subsetBatches;
-        },
-        get byValue() {
-          return d().byValue;
-        },
-        get nodeBatch() {
-          return d().nodeBatch;
+        get details() {
+          return (details ??= ruleDetails(r, simple));
         },
       };
     }),
@@ -571,7 +547,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   }
 
   // The rules with nodes, worked out (their absolute paths join the hoisted ones), then those paths' variables.
-  for (const rule of nodesOf.keys()) for (const a of rule.asserts) contextOfAssert.set(a, rule.context);
+  for (const rule of nodesOf.keys()) for (const a of rule.details.asserts) contextOfAssert.set(a, rule.context);
   collectAbsolute();
   for (const [name, path] of prepared.hoisted) {
     const nodes = nodesAt(path, variables);
@@ -585,9 +561,9 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
    * with XPath 1.0's first-item reading as the fallback.
    */
   const resultsOf = (rule: PreparedRule, nodes: slimdom.Node[], vars: Record<string, unknown>): (boolean | undefined)[][] => {
-    const k = rule.asserts.length;
+    const k = rule.details.asserts.length;
     if (k === 0) return nodes.map(() => []);
-    if (rule.byValue && nodes.length > 1) {
+    if (rule.details.byValue && nodes.length > 1) {
       const first = new Map<string, number>();
       const representatives: slimdom.Node[] = [];
       const of = nodes.map((n) => {
@@ -600,7 +576,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
         return at;
       });
       if (representatives.length < nodes.length) {
-        const results = resultsOf({ ...rule, byValue: false }, representatives, vars);
+        const results = resultsOf({ ...rule, details: { ...rule.details, byValue: false } }, representatives, vars);
         return of.map((at) => results[at]);
       }
     }
@@ -609,7 +585,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       const groups = new Map<slimdom.Node | null, number[]>();
       // Groups of nodes that share a parent only where a test climbs out of the node; else one group.
       nodes.forEach((n, i) => {
-        const parent = rule.upPaths.size === 0 ? null : n.nodeType === ATTRIBUTE ? (n as slimdom.Attr).ownerElement : n.parentNode;
+        const parent = rule.details.upPaths.size === 0 ? null : n.nodeType === ATTRIBUTE ? (n as slimdom.Attr).ownerElement : n.parentNode;
         let g = groups.get(parent);
         if (!g) groups.set(parent, (g = []));
         g.push(i);
@@ -618,9 +594,9 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       for (const indexes of groups.values()) {
         try {
           const groupVars: Record<string, unknown> = { ...vars, [CONTEXT_VARIABLE]: nodeSequence(indexes.map((i) => nodes[i]) as never, fx.domFacade as never) };
-          const upItems = rule.upPaths.size ? new Map<string, readonly unknown[]>() : undefined;
-          for (const [name, up] of rule.upPaths) {
-            const selector = rule.upSelectors.get(name);
+          const upItems = rule.details.upPaths.size ? new Map<string, readonly unknown[]>() : undefined;
+          for (const [name, up] of rule.details.upPaths) {
+            const selector = rule.details.upSelectors.get(name);
             const found = selector ? selector(nodes[indexes[0]]) : (fx.evaluateXPathToNodes(sel(up), nodes[indexes[0]], domFacade, vars, options) as slimdom.Node[]);
             upItems!.set(name, found);
             groupVars[name] = nodeSequence(found as never, fx.domFacade as never);
@@ -630,7 +606,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
             for (const i of indexes) out[i] = new Array<boolean>(k).fill(true);
             continue;
           }
-          const batch = left.length === k ? rule.batch : subsetBatch(rule, left);
+          const batch = left.length === k ? rule.details.batch : subsetBatch(rule, left);
           const n = left.length;
           const all = fx.evaluateXPath(sel(batch), doc, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
           if (all.length !== indexes.length * n) throw new Error('not one boolean per assert');
@@ -654,19 +630,19 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
 
   /** The indexes of the rule's asserts whose guard (see PreparedRule.guards) does not hold for this group; all where it cannot be told. */
   const assertsToEvaluate = (rule: PreparedRule, node: slimdom.Node, groupVars: Record<string, unknown>, guardVars: GuardVariables): number[] => {
-    const all = rule.asserts.map((_, j) => j);
-    if (rule.guards.length === 0) return all;
+    const all = rule.details.asserts.map((_, j) => j);
+    if (rule.details.guards.length === 0) return all;
     // In plain JavaScript where every guard can be (no fontoxpath compiling), else by fontoxpath.
-    let holds: (boolean | undefined)[] = rule.guards.map((g) => g.evaluate?.(guardVars));
+    let holds: (boolean | undefined)[] = rule.details.guards.map((g) => g.evaluate?.(guardVars));
     if (holds.some((h) => h === undefined)) {
       try {
-        holds = fx.evaluateXPath(sel(rule.guardBatch), node, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+        holds = fx.evaluateXPath(sel(rule.details.guardBatch), node, domFacade, groupVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
       } catch {
         return all; // the whole test is evaluated, and reports what it reports
       }
     }
-    if (holds.length !== rule.guards.length) return all;
-    const known = new Set(rule.guards.filter((_, g) => holds[g] === true).map((g) => g.assert));
+    if (holds.length !== rule.details.guards.length) return all;
+    const known = new Set(rule.details.guards.filter((_, g) => holds[g] === true).map((g) => g.assert));
     return all.filter((j) => !known.has(j));
   };
 
@@ -682,12 +658,12 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const nodeResults = (rule: PreparedRule, node: slimdom.Node, vars: Record<string, unknown>): (boolean | undefined)[] => {
     const nodeVars = ruleVariables(rule, node, vars);
     try {
-      const one = fx.evaluateXPath(sel(rule.nodeBatch), node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
-      if (one.length === rule.asserts.length) return one;
+      const one = fx.evaluateXPath(sel(rule.details.nodeBatch), node, domFacade, nodeVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+      if (one.length === rule.details.asserts.length) return one;
     } catch {
       // assert by assert below
     }
-    return rule.asserts.map((a) => test(a, node, nodeVars));
+    return rule.details.asserts.map((a) => test(a, node, nodeVars));
   };
 
   for (const p of prepared.patterns) {
@@ -698,7 +674,7 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
       const results = resultsOf(rule, nodes, variables);
       nodes.forEach((node, i) => {
         let nodeVars: Record<string, unknown> | undefined;
-        rule.asserts.forEach((a, j) => {
+        rule.details.asserts.forEach((a, j) => {
           const result = results[i][j];
           if (result === undefined || result !== (a.assert.kind === 'report')) return;
           nodeVars ??= ruleVariables(rule, node, variables);
@@ -746,8 +722,8 @@ function stringValue(n: slimdom.Node): string {
 /** `$gibContextNodes ! (…)` over some of the rule's asserts, built once per set. */
 function subsetBatch(rule: PreparedRule, asserts: readonly number[]): string {
   const key = asserts.join(',');
-  let batch = rule.subsetBatches.get(key);
-  if (!batch) rule.subsetBatches.set(key, (batch = `$${CONTEXT_VARIABLE} ! (${asserts.map((j) => rule.batchTests[j]).join(', ')})`));
+  let batch = rule.details.subsetBatches.get(key);
+  if (!batch) rule.details.subsetBatches.set(key, (batch = `$${CONTEXT_VARIABLE} ! (${asserts.map((j) => rule.details.batchTests[j]).join(', ')})`));
   return batch;
 }
 

@@ -162,7 +162,7 @@ function guardCases(prepared: PreparedRules, docs: readonly slimdom.Document[]):
       vars[name] = nodeSequence(value as never, fx.domFacade as never);
     } else vars[name] = value.length === 1 ? value[0] : null;
   };
-  const rules = prepared.patterns.flatMap((p) => p.rules).filter((r) => r.guards.length > 0);
+  const rules = prepared.patterns.flatMap((p) => p.rules).filter((r) => r.details.guards.length > 0);
   const covered = new Set<(typeof rules)[number]>();
   const cases: GuardCase[] = [];
   for (const doc of docs) {
@@ -184,14 +184,14 @@ function guardCases(prepared: PreparedRules, docs: readonly slimdom.Document[]):
       covered.add(rule);
       const raw = new Map(docRaw);
       const fxVars = { ...docFx };
-      for (const [name, upPath] of rule.upPaths) bind(raw, fxVars, name, fx.evaluateXPathToNodes(upPath, node, null, fxVars, options) as slimdom.Node[]);
-      const guards = rule.guards.map((g) => g.guard);
+      for (const [name, upPath] of rule.details.upPaths) bind(raw, fxVars, name, fx.evaluateXPathToNodes(upPath, node, null, fxVars, options) as slimdom.Node[]);
+      const guards = rule.details.guards.map((g) => g.guard);
       const vars = guardVariablesOf(raw);
       const ours = guards.map((g) => compileGuard(g)?.(vars));
       if (ours.some((h) => h === undefined)) continue; // left to fontoxpath in the runner too
-      const theirs = fx.evaluateXPath(rule.guardBatch, node, null, fxVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
+      const theirs = fx.evaluateXPath(rule.details.guardBatch, node, null, fxVars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as boolean[];
       if (theirs.length !== ours.length || ours.some((h, i) => h !== theirs[i])) throw new Error(`guards of ${rule.context} answer otherwise than fontoxpath`);
-      cases.push({ node, guards, batch: rule.guardBatch, fxVars, raw });
+      cases.push({ node, guards, batch: rule.details.guardBatch, fxVars, raw });
     }
   }
   return cases;
@@ -201,7 +201,7 @@ function guardFigures(prepared: PreparedRules, docs: readonly slimdom.Document[]
   const options = { namespaceResolver: prepared.namespaceResolver };
   const cases = guardCases(prepared, docs);
   const count = cases.reduce((n, c) => n + c.guards.length, 0);
-  const all = prepared.patterns.flatMap((p) => p.rules).reduce((n, r) => n + r.guards.length, 0);
+  const all = prepared.patterns.flatMap((p) => p.rules).reduce((n, r) => n + r.details.guards.length, 0);
   const about = `${count} guards (of the rules' ${all}) of the ${cases.length} rules with a node in GİB's samples, each at its rule's first node`;
   // First use: each run's texts are new (trailing spaces), so neither side has them compiled.
   const pad = (text: string, i: number): string => text + ' '.repeat(i + 2);
@@ -240,10 +240,10 @@ function climbingFigures(prepared: PreparedRules, docs: readonly slimdom.Documen
     const elements = elementsInOrder(doc.documentElement!);
     for (const p of prepared.patterns) {
       for (const rule of p.rules) {
-        if (rule.upSelectors.size === 0) continue;
+        if (rule.details.upSelectors.size === 0) continue;
         const nodes = nodesOfRule(rule, elements);
         if (nodes.length === 0) continue;
-        for (const [name, select] of rule.upSelectors) cases.push({ text: rule.upPaths.get(name)!, select, nodes });
+        for (const [name, select] of rule.details.upSelectors) cases.push({ text: rule.details.upPaths.get(name)!, select, nodes });
       }
     }
   }
