@@ -507,3 +507,15 @@ export async function dialogButton(wb: Workbench, label: string): Promise<string
   await dialog.waitFor({ state: 'hidden' });
   return text;
 }
+
+/** Puts the cursor at a line and column of the active editor (Ctrl+G), so the line is on screen. */
+export async function goToLine(page: Page, line: number, column: number): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`:${line}:${column}`);
+  await input.press('Enter');
+  await page.locator('.part.statusbar', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
+}

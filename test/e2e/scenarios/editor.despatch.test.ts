@@ -9,24 +9,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
-import { openFile, openWorkbench, problems, repoRoot, waitUntil } from '../index';
+import { goToLine, openFile, openWorkbench, problems, repoRoot, waitUntil } from '../index';
 
 let wb: Workbench;
 
 const activeEditor = () => wb.page.locator('.editor-group-container.active .monaco-editor').first();
-
-/** Puts the cursor at a line and column (Ctrl+G), so the line is on screen. */
-async function goTo(line: number, column: number): Promise<void> {
-  const { page } = wb;
-  await page.keyboard.press('Escape');
-  await activeEditor().locator('.view-lines').first().click();
-  await page.keyboard.press('Control+G');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`:${line}:${column}`);
-  await input.press('Enter');
-  await page.locator('.part.statusbar', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
-}
 
 /** Rests the mouse on the visible text `text` in the editor and returns the hover that holds `expect`. */
 async function hoverText(text: string, expect: RegExp): Promise<string> {
@@ -54,7 +41,7 @@ test('despatch advice: squiggles under the buyer, seller and driver numbers, Pro
   const waitHere = <T>(probe: () => Promise<T | undefined>, what: string) => waitUntil(probe, what, 60_000, 200);
 
   // The driver's wrong TCKN (line 236 of the fixture): its squiggle and message.
-  await goTo(236, 28);
+  await goToLine(wb.page, 236, 28);
   await activeEditor().locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
   const driver = await hoverText('12345678951', /Invalid TCKN 12345678951/);
   assert.match(driver, /the 11th digit should be 0 for these first ten digits/);
@@ -62,7 +49,7 @@ test('despatch advice: squiggles under the buyer, seller and driver numbers, Pro
 
   // The buyer's wrong VKN.
   await page.keyboard.press('Escape');
-  await goTo(200, 32);
+  await goToLine(wb.page, 200, 32);
   const buyer = await hoverText('8451209375', /Invalid VKN 8451209375/);
   assert.match(buyer, /the 10th digit should be 4/);
   await wb.screenshot('buyer VKN squiggle with its message');

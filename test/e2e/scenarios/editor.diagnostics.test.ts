@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Workbench } from '../index';
-import { openFile, openWorkbench, problems, repoRoot, waitUntil } from '../index';
+import { goToLine, openFile, openWorkbench, problems, repoRoot, waitUntil } from '../index';
 
 /** This file's waits: longer (30_000 ms), polled every 200 ms. */
 const waitUntilHere = <T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> => waitUntil(probe, what, timeoutMs, 200);
@@ -49,14 +49,7 @@ test('bad customer VKN: squiggle at the number, Problems entry, quick fix puts i
   await wb.screenshot('Problems panel lists the error');
 
   // The cursor onto the number (Ctrl+G to the problem's line and column), then Ctrl+. for the fixes.
-  await page.keyboard.press('Escape');
-  await activeEditor().locator('.view-lines').first().click();
-  await page.keyboard.press('Control+G');
-  const goTo = page.locator('.quick-input-widget .quick-input-box input');
-  await goTo.waitFor({ state: 'visible' });
-  await goTo.fill(':38:32');
-  await goTo.press('Enter');
-  await page.locator('.part.statusbar', { hasText: 'Ln 38, Col 32' }).waitFor();
+  await goToLine(page, 38, 32);
   await page.keyboard.press('Control+.');
   const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to 1234567890' }).first();
   await fix.waitFor();

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gibArchives, NO_GIB_DATA } from '../../support/gibPackages';
 import type { Workbench } from '../index';
-import { answerFileDialog, chooseMenuItem, nls, openFile, openWorkbench, problems, repoRoot, steps, waitUntil, workspaceFolder } from '../index';
+import { answerFileDialog, chooseMenuItem, goToLine, nls, openFile, openWorkbench, problems, repoRoot, steps, waitUntil, workspaceFolder } from '../index';
 
 const archives = gibArchives();
 const skip = archives ? false : NO_GIB_DATA;
@@ -83,14 +83,7 @@ test('no rules yet: one information note and no error; its quick fix uses GİB\'
     await wb.screenshot('without rules one information note');
 
     // The cursor onto the note (the root element, line 5), then Ctrl+. for its quick fixes.
-    await page.keyboard.press('Escape');
-    await activeEditor().locator('.view-lines').first().click();
-    await page.keyboard.press('Control+G');
-    const goTo = page.locator('.quick-input-widget .quick-input-box input');
-    await goTo.waitFor({ state: 'visible' });
-    await goTo.fill(':5:3');
-    await goTo.press('Enter');
-    await page.locator('.part.statusbar', { hasText: 'Ln 5, Col 3' }).waitFor();
+    await goToLine(page, 5, 3);
     const fixes = page.locator('.action-widget .monaco-list-row');
     const fromFile = fixes.filter({ hasText: "Use GİB's rules from a file…" }).first();
     // A Ctrl+. that comes before the editor has the note's fixes shows "no code actions" and closes: press again.
