@@ -1,9 +1,8 @@
-// GİB's archives from GİB's addresses (a setting, for a mirror): each streamed whole to a temporary
-// file beside the store, checked as the engine will read it, then installed (ruleStore.ts). An address
-// is a setting, so what it sends is held to a size cap and time limits (a mirror that streams without
-// end or stalls is given up, naming what happened). Only when the user runs a command: nothing here
-// runs on its own. Plain Node, no vscode; the caller passes the
-// fetch to use (the extension's, which honours VS Code's proxy settings; Node's own in the CLI/tests).
+// GİB's archives from GİB's addresses (a setting, for a mirror): each streamed to a temporary file
+// beside the store, checked as the engine will read it, then installed (ruleStore.ts). What an address
+// sends is held to a size cap and time limits (a mirror that streams without end or stalls is given
+// up, naming what happened). Runs only from a user's command. Plain Node; the caller passes the fetch
+// (the extension's honours VS Code's proxy settings).
 
 import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { processIsAlive } from '../files/lockedFiles';

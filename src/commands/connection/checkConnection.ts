@@ -1,10 +1,7 @@
-// The connection feature (loaded on first use, src/features/index.ts): "Nilvera: Check Connection" runs
-// the read-only calls against the selected environment under a cancellable progress notification, then
-// shows the report rendered (Markdown preview, its source one click away) and a summary notification
-// with "Copy Report". The report is a read-only virtual Markdown document (scheme nilvera-connection);
-// "Copy Report" sits in the title bar of the document and of its preview: `nilvera.connection.reportPreview`
-// is true while a report's preview is the active tab (a preview is a webview tab labelled with the
-// document's file name).
+// "Nilvera: Check Connection": the read-only calls under a cancellable progress, then the report (a
+// virtual Markdown document, scheme nilvera-connection) shown as its preview, with "Copy Report" in the
+// title bar of both; `nilvera.connection.reportPreview` is true while a report's preview (a webview tab
+// labelled with the document's file name) is the active tab.
 import * as vscode from 'vscode';
 import { ConnectionCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';

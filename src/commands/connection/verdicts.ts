@@ -1,8 +1,6 @@
-// Which answer of the sandbox behaviour table (src/sandbox/behaviour.ts) the service
-// showed, row by row, read from Check Connection's calls. Pure (no `vscode`).
-//
-// An answer the readers below do not recognise (a quirk such as the sandbox's
-// registryLookupMissing=oddText) is reported as "differs", with what was seen.
+// Which answer of the sandbox behaviour table (src/sandbox/behaviour.ts) the service showed, point by
+// point, read from Check Connection's calls. Pure. An answer the readers below do not recognise (such
+// as the sandbox's registryLookupMissing=oddText) is reported as "differs", with what was seen.
 import { BEHAVIOUR_POINTS, POINT_IDS as BEHAVIOUR_POINT_IDS, type PointId } from '../../sandbox/behaviour';
 import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
 import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';

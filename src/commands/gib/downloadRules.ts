@@ -1,8 +1,6 @@
 // "Nilvera: Download GİB Validation Rules": both of GİB's archives from the addresses in the settings,
-// under a progress notification with Cancel, held to a size cap and time limits (src/gib/download.ts);
-// each is checked (a ZIP, the package expected there) before anything is installed, and installed whole
-// (src/gib/ruleStore.ts), so a failure or a Cancel leaves the rules in use as they were. Network only
-// when the user runs it.
+// under a cancellable progress (src/gib/download.ts), installed whole (src/gib/ruleStore.ts): a failure
+// or a Cancel leaves the rules in use as they were.
 import * as vscode from 'vscode';
 import { GibCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';

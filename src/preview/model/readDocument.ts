@@ -2,10 +2,8 @@
 // with their identifications checked (and their registry status, through a lookup it is given), lines,
 // taxes and withholdings, totals and their arithmetic checks, and the design embedded in it. Which
 // document it is, which party a number belongs to and how a number is judged come from the tables of
-// src/domain/ubl/ and the editor's rules, so the view says what the editor's diagnostics say. Pure (no
-// vscode, no file access), so the unit tests run it on the fixtures; the host calls it as the editor's
-// text changes. One identification is judged exactly as the editor does (checkIdentification): the
-// scheme table and check of src/domain/ubl/taxSchemes.ts, then the editor's finding and its message.
+// src/domain/ubl/ and the editor's rules (checkIdentification), so the view says what the editor's
+// diagnostics say. Pure (no vscode, no file access).
 import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentType } from '../../domain/ubl/documentTypes';
 import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
 import { findingMessage, type Translator } from '../../editor/diagnostics/messages';
