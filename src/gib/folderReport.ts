@@ -1,8 +1,7 @@
-// "Validate Documents against GİB Rules…" on a folder: every UBL-TR file under the folder checked
-// (progress, cancel between files), and a report a user can keep: Markdown for reading, CSV for a
-// spreadsheet (UTF-8 with BOM, CRLF; file, line, column, severity, rule, message, source; every cell
-// through the formula guard). Plain Node, no vscode: the check of one file comes in as a function (the
-// extension's worker, or an engine of its own), the wording as labels (English by default).
+// "Validate Documents against GİB Rules…" on a folder: every UBL-TR file under it checked, and a report:
+// Markdown for reading, CSV for a spreadsheet (UTF-8 with BOM, CRLF, every cell through the formula
+// guard). Plain Node: the check of one file comes in as a function (the extension's worker, or an
+// engine of its own), the wording as labels (English by default).
 
 import { open, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';

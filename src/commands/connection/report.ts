@@ -72,10 +72,7 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-/**
- * Anything that holds a server's words (a content type, what was seen, an answer's shape) goes in
- * as code: shown literally, never a link, an image or HTML the preview would load.
- */
+/** A server's words (a content type, what was seen, an answer's shape) go in as code, shown literally. */
 const code = inlineCode;
 
 function shown(v: RowVerdict, l10n: Localizer): string {
