@@ -7,7 +7,7 @@ import { open, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { writeCsv, type CsvDelimiter } from '../domain/csv';
 import { escapeMarkdown, markdownCell } from '../domain/markdown';
-import { documentTypeOfHead, withoutComments } from '../domain/ubl/documentTypes';
+import { gibDocumentRoot, GIB_SNIFF_CHARS } from './documentRoots';
 import type { GibEngine, GibFinding, GibSeverity, GibValidation } from './engine';
 
 export interface FileVerdict {
@@ -41,23 +41,11 @@ export interface FolderOptions {
   readonly includeDraft?: boolean;
 }
 
-/** The opening read to tell a UBL-TR document (its root element) from any other XML file. */
-const HEAD_BYTES = 8192;
-const ENVELOPE_NS = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader';
-const ENVELOPE_ROOT = /^\s*(?:<\?[\s\S]*?\?>\s*|<!DOCTYPE[^>]*>\s*)*<(?:[\w.-]+:)?StandardBusinessDocument[\s>/]/;
-
-/** The document type a file's opening names: a UBL-TR root (Invoice, DespatchAdvice…), GİB's envelope, or undefined. */
-export function gibDocumentTypeOfHead(head: string): string | undefined {
-  const ubl = documentTypeOfHead(head);
-  if (ubl) return ubl.kind;
-  return head.includes(ENVELOPE_NS) && ENVELOPE_ROOT.test(withoutComments(head)) ? 'StandardBusinessDocument' : undefined;
-}
-
 async function headOf(file: string): Promise<string> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    const buffer = Buffer.alloc(GIB_SNIFF_CHARS);
+    const { bytesRead } = await handle.read(buffer, 0, GIB_SNIFF_CHARS, 0);
     return buffer.toString('utf8', 0, bytesRead);
   } finally {
     await handle.close();
@@ -94,7 +82,7 @@ export async function findDocuments(folder: string): Promise<FolderDocuments> {
   const documents: Array<{ file: string; type: string }> = [];
   const skipped: string[] = [];
   for (const file of await xmlFilesUnder(folder)) {
-    const type = gibDocumentTypeOfHead(await headOf(path.join(folder, file)));
+    const type = gibDocumentRoot(await headOf(path.join(folder, file)))?.localName;
     if (type) documents.push({ file, type });
     else skipped.push(file);
   }

@@ -11,7 +11,7 @@ import { log } from '../../shell/log';
 import { findingRange, lineStarts } from './findingRange';
 import { GIB_NO_RULES_CODE, gibMessage, noRulesMessage, shownFindings } from './presentation';
 import { GIB_DEBOUNCE_MS } from './debounce';
-import { gibDocumentRoot, GIB_SNIFF_CHARS, type GibDocumentRoot } from './sniff';
+import { gibDocumentRoot, GIB_SNIFF_CHARS, type GibDocumentRoot } from '../../gib/documentRoots';
 
 /** The name of the collection (apart from the tax-number diagnostics' "nilvera"). */
 export const GIB_DIAGNOSTICS_NAME = 'nilvera-gib';
