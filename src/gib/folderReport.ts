@@ -3,10 +3,12 @@
 // guard). Plain Node: the check of one file comes in as a function (the extension's worker, or an
 // engine of its own), the wording as labels (English by default).
 
-import { open, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { readHead } from '../files/fileHead';
 import { writeCsv, type CsvDelimiter } from '../domain/csv';
 import { escapeMarkdown, markdownCell } from '../domain/markdown';
+import { english } from '../domain/taxIdWording';
 import { gibDocumentRoot, GIB_SNIFF_CHARS } from './documentRoots';
 import type { GibEngine, GibFinding, GibSeverity, GibValidation } from './engine';
 
@@ -41,17 +43,6 @@ export interface FolderOptions {
   readonly includeDraft?: boolean;
 }
 
-async function headOf(file: string): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(GIB_SNIFF_CHARS);
-    const { bytesRead } = await handle.read(buffer, 0, GIB_SNIFF_CHARS, 0);
-    return buffer.toString('utf8', 0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Every .xml file under `folder` (recursively, in name order), relative with '/' separators. */
 export async function xmlFilesUnder(folder: string, rel = ''): Promise<string[]> {
   const out: string[] = [];
@@ -82,7 +73,7 @@ export async function findDocuments(folder: string): Promise<FolderDocuments> {
   const documents: Array<{ file: string; type: string }> = [];
   const skipped: string[] = [];
   for (const file of await xmlFilesUnder(folder)) {
-    const type = gibDocumentRoot(await headOf(path.join(folder, file)))?.localName;
+    const type = gibDocumentRoot((await readHead(path.join(folder, file), GIB_SNIFF_CHARS)).toString('utf8'))?.localName;
     if (type) documents.push({ file, type });
     else skipped.push(file);
   }
@@ -179,7 +170,6 @@ export const ENGLISH_LABELS: ReportLabels = {
   columns: { file: 'File', line: 'Line', column: 'Column', severity: 'Severity', rule: 'Rule', message: 'Message', source: 'Source' },
 };
 
-const fill = (s: string, ...args: (string | number)[]): string => s.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)]));
 /** The rule a finding names: GİB's abstract rule for Schematron findings (GİB's asserts have no ids). */
 const ruleOf = (f: GibFinding): string => f.rule ?? (f.kind === 'xsd' ? 'XSD' : '');
 
@@ -187,11 +177,11 @@ export function reportMarkdown(v: FolderVerdict, labels: ReportLabels = ENGLISH_
   const lines = [
     `# ${escapeMarkdown(v.cancelled ? labels.partialTitle : labels.title)}: ${escapeMarkdown(path.basename(v.folder))}`,
     '',
-    `${escapeMarkdown(v.release ? fill(labels.rules, v.release) : labels.noRules)} · ${localDay(when)}`,
+    `${escapeMarkdown(v.release ? english.t(labels.rules, v.release) : labels.noRules)} · ${localDay(when)}`,
     '',
     escapeMarkdown(labels.summary(countsOf(v))),
   ];
-  if (v.cancelled) lines.push('', `**${escapeMarkdown(fill(labels.cancelled, v.files.length, v.total))}**`);
+  if (v.cancelled) lines.push('', `**${escapeMarkdown(english.t(labels.cancelled, v.files.length, v.total))}**`);
   if (v.draftsLeftOut) lines.push('', escapeMarkdown(labels.draftsLeftOut));
   const c = labels.columns;
   for (const f of v.files) {
@@ -205,7 +195,7 @@ export function reportMarkdown(v: FolderVerdict, labels: ReportLabels = ENGLISH_
       lines.push(`| ${[String(x.line), String(x.column), labels.severity[x.severity], ruleOf(x), x.message, x.source].map(markdownCell).join(' | ')} |`);
     }
   }
-  if (v.skipped.length) lines.push('', `## ${escapeMarkdown(fill(labels.skipped, v.skipped.length))}`, '', ...v.skipped.map((s) => `- ${escapeMarkdown(s)}`));
+  if (v.skipped.length) lines.push('', `## ${escapeMarkdown(english.t(labels.skipped, v.skipped.length))}`, '', ...v.skipped.map((s) => `- ${escapeMarkdown(s)}`));
   return lines.join('\n') + '\n';
 }
 
