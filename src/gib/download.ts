@@ -46,11 +46,9 @@ export interface DownloadOptions {
 }
 
 /**
- * Why a download failed, for a message in the user's language: the address could not be reached
- * (`detail`: the system's reason, e.g. ENOTFOUND), answered an HTTP error (`status`), announced or sent
- * more than the cap (`limit` written out, e.g. "64 MB"; `announced` its Content-Length when that was
- * too large), did not answer or stopped sending for `seconds`, sent something that is not a ZIP, or a
- * ZIP that is not the package expected there (`missing`: the entry it lacks).
+ * Why a download failed, for a message in the user's language (`detail`: the system's reason, e.g.
+ * ENOTFOUND; `limit`: the cap written out, e.g. "64 MB"; `announced`: a Content-Length past it;
+ * `missing`: the entry a ZIP that is not the package expected lacks).
  */
 export type GibDownloadProblem =
   | { readonly kind: 'unreachable'; readonly detail: string }

@@ -37,9 +37,8 @@ export interface InstalledGibPackage {
 }
 
 /**
- * Format 1 throughout: `schematron` and `schematronReader` were added beside the files (a reader that
- * does not know them ignores them), so a window still on an older version reads a package installed
- * by a newer one and the other way round.
+ * Format 1 throughout: `schematron` and `schematronReader` sit beside the files (a reader that does
+ * not know them ignores them), so windows on an older and a newer version read each other's package.
  */
 interface StoredPackage {
   format: number;

@@ -79,10 +79,9 @@ interface RuleDetails {
   /** Each assert's test as `batch` has it (`boolean(…)`), for a batch of some of them. */
   readonly batchTests: readonly string[];
   /**
-   * The asserts whose test is `G or …` with a G that does not depend on the node (`not($gibUp0 = 'IHRACAT')`,
-   * the document's profile; or `not(A and …) or …` with such an A: G is `not(A)`; xpathText.guardOf):
-   * G is evaluated once per group, and where it holds the assert is true for every
-   * node of the group and left out of the batch. Most of GİB's rules are for one profile or type.
+   * The asserts whose test is `G or …` with a G that does not depend on the node (xpathText.guardOf:
+   * `not($gibUp0 = 'IHRACAT')`, the document's profile): G is evaluated once per group, and where it
+   * holds the assert is true for the whole group. Most of GİB's rules are for one profile or type.
    */
   readonly guards: readonly { readonly assert: number; readonly guard: string; readonly evaluate: ReturnType<typeof compileGuard> }[];
   /** `(boolean(G1), …)` over `guards`. */
