@@ -3,13 +3,14 @@
 // guard). Plain Node: the check of one file comes in as a function (the extension's worker, or an
 // engine of its own), the wording as labels (English by default).
 
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { readHead } from '../files/fileHead';
 import { writeCsv, type CsvDelimiter } from '../domain/csv';
 import { escapeMarkdown, markdownCell } from '../domain/markdown';
 import { english } from '../domain/taxIdWording';
 import { gibDocumentRoot, GIB_SNIFF_CHARS } from './documentRoots';
+import { filesUnder } from './folderFiles';
 import type { GibEngine, GibFinding, GibSeverity, GibValidation } from './engine';
 
 export interface FileVerdict {
@@ -44,15 +45,8 @@ export interface FolderOptions {
 }
 
 /** Every .xml file under `folder` (recursively, in name order), relative with '/' separators. */
-export async function xmlFilesUnder(folder: string, rel = ''): Promise<string[]> {
-  const out: string[] = [];
-  const entries = (await readdir(path.join(folder, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    const name = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await xmlFilesUnder(folder, name)));
-    else if (e.isFile() && e.name.toLowerCase().endsWith('.xml')) out.push(name);
-  }
-  return out;
+export async function xmlFilesUnder(folder: string): Promise<string[]> {
+  return (await filesUnder(folder)).filter((name) => name.toLowerCase().endsWith('.xml'));
 }
 
 /** `check` for an engine in this thread (the CLI, the unit tests). */
