@@ -34,10 +34,7 @@ export async function readGibFiles(source: string, want: (name: string) => boole
     const zip = await ZipArchive.open(source);
     try {
       for (const entry of zip.files()) {
-        if (!want(entry.name)) continue;
-        const chunks: Buffer[] = [];
-        for await (const c of await zip.open(entry)) chunks.push(c as Buffer);
-        files.set(entry.name, Buffer.concat(chunks));
+        if (want(entry.name)) files.set(entry.name, Buffer.concat(await (await zip.open(entry)).toArray()));
       }
     } finally {
       await zip.close();
