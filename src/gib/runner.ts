@@ -161,8 +161,7 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
     id: p.id,
     rules: p.rules.map((r): PreparedRule => {
       const simple = simpleContext(r.context, ns);
-      // The rest is worked out on the rule's first use (a document type uses a third of GİB's rules;
-      // the worker's start is shorter without the others); its absolute paths join `hoisted` then.
+      // Worked out on first use (PreparedRule.details); its absolute paths join `hoisted` then.
       let details: RuleDetails | undefined;
       return {
         context: r.context,

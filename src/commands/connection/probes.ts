@@ -174,10 +174,10 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
   };
 }
 
-/** Every call the check can make: a step of the plan, or the search for an unregistered tax number. */
 /** A plain read's own GET, made for a plain read without a decision in PROBE_DECISIONS. */
 type PlainReadProbeId = `read:${PlainReadId}`;
 
+/** Every call the check can make: a step of the plan, or the search for an unregistered tax number. */
 export type ProbeId = keyof ReturnType<typeof plan> | 'findUnregistered' | PlainReadProbeId;
 
 type SkipReason = 'noCompanyTaxNumber' | 'noUnregisteredNumber' | 'noCustomer';
