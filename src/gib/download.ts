@@ -12,7 +12,6 @@ import { HISTORY_ENTRY, inspectGibSource, RULES_ENTRY } from './packageKind';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage, readGibPackage } from './ruleStore';
 
 import type { GibUrls } from './gibAddresses';
-export { GIB_DEFAULT_URLS, type GibUrls } from './gibAddresses';
 
 type FetchLike = (
   url: string,
