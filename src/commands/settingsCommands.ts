@@ -234,24 +234,22 @@ async function readTemplateFile(file: string): Promise<{ base64: string; bytes: 
   return { base64: bytes.toString('base64'), bytes: bytes.length };
 }
 
-type MailingFeature = MailingChannel;
-
 interface MailingArgs {
-  feature?: MailingFeature;
+  feature?: MailingChannel;
   isActive?: boolean;
 }
 
-function featureLabel(feature: MailingFeature): string {
+function featureLabel(feature: MailingChannel): string {
   return feature === 'whatsapp' ? vscode.l10n.t('WhatsApp messages') : vscode.l10n.t('E-mail sending');
 }
 
 /** GET /Mailing/Setting rows: ModuleID Portal is the e-mail feature, WhatsApp the chat one. */
-function currentState(rows: MailingSettingResponse[], feature: MailingFeature): boolean | undefined {
+function currentState(rows: MailingSettingResponse[], feature: MailingChannel): boolean | undefined {
   const module = feature === 'whatsapp' ? 'WhatsApp' : 'Portal';
   return rows.find((r) => r.ModuleID === module)?.IsActive;
 }
 
-async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promise<{ feature: MailingFeature; isActive: boolean } | undefined> {
+async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promise<{ feature: MailingChannel; isActive: boolean } | undefined> {
   const client = await ctx.shell.client();
   let feature = args.feature === 'email' || args.feature === 'whatsapp' ? args.feature : undefined;
   let isActive = typeof args.isActive === 'boolean' ? args.isActive : undefined;

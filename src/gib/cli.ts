@@ -5,9 +5,10 @@
 // { file, line, column, severity, source, message }. Exit code 1 when any error is found, 2 when
 // the command itself is wrong. Files that are not UBL-TR documents are skipped (named on stderr).
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { loadGibEngine, type GibFinding } from './engine';
+import { xmlFilesUnder } from './folderReport';
 
 export interface CliOptions {
   json: boolean;
@@ -43,18 +44,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
 /** Every .xml file under the paths (folders recursively, in name order). */
 export async function xmlFilesOf(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
-  const walk = async (p: string): Promise<void> => {
+  for (const p of paths) {
     const info = await stat(p).catch(() => undefined);
     if (!info) throw new UsageError(`${p} does not exist`);
-    if (info.isDirectory()) {
-      const entries = (await readdir(p, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-      for (const e of entries) {
-        if (e.isDirectory()) await walk(path.join(p, e.name));
-        else if (e.isFile() && e.name.toLowerCase().endsWith('.xml')) out.push(path.join(p, e.name));
-      }
-    } else out.push(p);
-  };
-  for (const p of paths) await walk(p);
+    if (info.isDirectory()) out.push(...(await xmlFilesUnder(p)).map((file) => path.join(p, file)));
+    else out.push(p);
+  }
   return out;
 }
 

@@ -1,9 +1,8 @@
-// GİB's archives from GİB's addresses (a setting, for a mirror): each streamed whole to a temporary
-// file beside the store, checked as the engine will read it, then installed (ruleStore.ts). An address
-// is a setting, so what it sends is held to a size cap and time limits (a mirror that streams without
-// end or stalls is given up, naming what happened). Only when the user runs a command: nothing here
-// runs on its own. Plain Node, no vscode; the caller passes the
-// fetch to use (the extension's, which honours VS Code's proxy settings; Node's own in the CLI/tests).
+// GİB's archives from GİB's addresses (a setting, for a mirror): each streamed to a temporary file
+// beside the store, checked as the engine will read it, then installed (ruleStore.ts). What an address
+// sends is held to a size cap and time limits (a mirror that streams without end or stalls is given
+// up, naming what happened). Runs only from a user's command. Plain Node; the caller passes the fetch
+// (the extension's honours VS Code's proxy settings).
 
 import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { processIsAlive } from '../files/lockedFiles';
@@ -13,7 +12,6 @@ import { HISTORY_ENTRY, inspectGibSource, RULES_ENTRY } from './packageKind';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage, readGibPackage } from './ruleStore';
 
 import type { GibUrls } from './gibAddresses';
-export { GIB_DEFAULT_URLS, type GibUrls } from './gibAddresses';
 
 type FetchLike = (
   url: string,
@@ -47,11 +45,9 @@ export interface DownloadOptions {
 }
 
 /**
- * Why a download failed, for a message in the user's language: the address could not be reached
- * (`detail`: the system's reason, e.g. ENOTFOUND), answered an HTTP error (`status`), announced or sent
- * more than the cap (`limit` written out, e.g. "64 MB"; `announced` its Content-Length when that was
- * too large), did not answer or stopped sending for `seconds`, sent something that is not a ZIP, or a
- * ZIP that is not the package expected there (`missing`: the entry it lacks).
+ * Why a download failed, for a message in the user's language (`detail`: the system's reason, e.g.
+ * ENOTFOUND; `limit`: the cap written out, e.g. "64 MB"; `announced`: a Content-Length past it;
+ * `missing`: the entry a ZIP that is not the package expected lacks).
  */
 export type GibDownloadProblem =
   | { readonly kind: 'unreachable'; readonly detail: string }

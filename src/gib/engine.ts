@@ -6,7 +6,7 @@
 import type * as slimdom from 'slimdom';
 import { readGibFiles, type GibFileSet } from './rulesSource';
 import { readSchematron, type ReadOptions, type SchematronRules } from './schematron';
-import { positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice } from './runner';
+import { elementsInOrder, positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice } from './runner';
 import { GibSchemas, type XsdDocumentType } from './xsd';
 import { isSignatureOnly } from './draftFindings';
 import { GIB_DOCUMENT_ROOTS } from './documentRoots';
@@ -44,8 +44,6 @@ export interface GibValidation {
   readonly documentType: string | undefined;
   readonly findings: GibFinding[];
 }
-
-export { GIB_DOCUMENT_ROOTS };
 
 export interface GibEngineSources {
   /** e-FaturaPaketi.zip or a folder holding its schematron/ files; without it, no Schematron. */
@@ -127,14 +125,12 @@ export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: 
       }
       stopIfAsked(shouldStop);
       if (type === 'CreditNote') {
-        findings.push({ line: positionOf(root)?.line ?? 1, column: positionOf(root)?.column ?? 1, severity: 'info', source: rulesSource, message: CREDIT_NOTE_NOTE, ruleContext: '', elementPath: pathOf(root), contextPath: '', draft: false, kind: 'note' });
+        findings.push({ ...startOf(root), severity: 'info', source: rulesSource, message: CREDIT_NOTE_NOTE, ruleContext: '', elementPath: pathOf(root), contextPath: '', draft: false, kind: 'note' });
       } else if (prepared) {
         const result = runRules(prepared, doc, options.chooseType, shouldStop);
         for (const hit of result.hits) {
-          const pos = positionOf(hit.at);
           findings.push({
-            line: pos?.line ?? 1,
-            column: pos?.column ?? 1,
+            ...startOf(hit.at),
             severity: 'error',
             source: rulesSource,
             message: hit.message,
@@ -148,7 +144,7 @@ export function createGibEngine(ruleFiles: GibFileSet | undefined, schemaFiles: 
           });
         }
         for (const u of result.unchecked) {
-          findings.push({ line: positionOf(u.at)?.line ?? 1, column: positionOf(u.at)?.column ?? 1, severity: 'info', source: rulesSource, message: `${UNCHECKED_NOTE} ${u.test}`, ruleContext: u.ruleContext, elementPath: pathOf(u.at), contextPath: pathOf(u.at), draft: false, kind: 'unchecked', test: u.test });
+          findings.push({ ...startOf(u.at), severity: 'info', source: rulesSource, message: `${UNCHECKED_NOTE} ${u.test}`, ruleContext: u.ruleContext, elementPath: pathOf(u.at), contextPath: pathOf(u.at), draft: false, kind: 'unchecked', test: u.test });
         }
       }
       findings.sort((a, b) => a.line - b.line || a.column - b.column);
@@ -164,14 +160,13 @@ export const UNCHECKED_NOTE = 'Not checked here (this XPath cannot be evaluated 
 
 /** Whether the document carries an XML signature anywhere (an envelope's documents included). */
 function hasSignature(root: slimdom.Element): boolean {
-  const stack: slimdom.Node[] = [root];
-  while (stack.length) {
-    const el = stack.pop() as slimdom.Element;
-    if (el.localName === 'Signature' && el.namespaceURI === 'http://www.w3.org/2000/09/xmldsig#') return true;
-    // childNodes, not children: slimdom builds `children` anew on each read.
-    for (const child of el.childNodes) if (child.nodeType === 1) stack.push(child);
-  }
-  return false;
+  return elementsInOrder(root).some((el) => el.localName === 'Signature' && el.namespaceURI === 'http://www.w3.org/2000/09/xmldsig#');
+}
+
+/** An element's start tag, 1-based (1:1 when the parser gave no position). */
+function startOf(el: slimdom.Element): { line: number; column: number } {
+  const pos = positionOf(el);
+  return { line: pos?.line ?? 1, column: pos?.column ?? 1 };
 }
 
 function xmlError(e: unknown): GibFinding {

@@ -1,7 +1,6 @@
-// The engine from where the rules are: the package installed in global storage (ruleStore.ts), or
-// GİB's archives/folders named directly (the CLI, tests). Undefined when the store holds none.
-// From the store, fontoxpath's parsed expressions stored by an earlier worker are used (parsedXPathFile.ts),
-// and the engine can store what its checks parsed from text.
+// The engine from where the rules are: the package installed in global storage (ruleStore.ts), with the
+// parsed XPath an earlier worker stored (parsedXPathFile.ts), or GİB's archives/folders named directly
+// (the CLI, tests). Undefined when the store holds none.
 
 import { createGibEngine, loadGibEngine, type GibEngine } from './engine';
 import { loadGibPackage } from './ruleStore';

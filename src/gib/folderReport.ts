@@ -1,14 +1,16 @@
-// "Validate Documents against GİB Rules…" on a folder: every UBL-TR file under the folder checked
-// (progress, cancel between files), and a report a user can keep: Markdown for reading, CSV for a
-// spreadsheet (UTF-8 with BOM, CRLF; file, line, column, severity, rule, message, source; every cell
-// through the formula guard). Plain Node, no vscode: the check of one file comes in as a function (the
-// extension's worker, or an engine of its own), the wording as labels (English by default).
+// "Validate Documents against GİB Rules…" on a folder: every UBL-TR file under it checked, and a report:
+// Markdown for reading, CSV for a spreadsheet (UTF-8 with BOM, CRLF, every cell through the formula
+// guard). Plain Node: the check of one file comes in as a function (the extension's worker, or an
+// engine of its own), the wording as labels (English by default).
 
-import { open, readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { readHead } from '../files/fileHead';
 import { writeCsv, type CsvDelimiter } from '../domain/csv';
 import { escapeMarkdown, markdownCell } from '../domain/markdown';
-import { documentTypeOfHead, withoutComments } from '../domain/ubl/documentTypes';
+import { english } from '../domain/taxIdWording';
+import { gibDocumentRoot, GIB_SNIFF_CHARS } from './documentRoots';
+import { filesUnder } from './folderFiles';
 import type { GibEngine, GibFinding, GibSeverity, GibValidation } from './engine';
 
 export interface FileVerdict {
@@ -42,39 +44,9 @@ export interface FolderOptions {
   readonly includeDraft?: boolean;
 }
 
-/** The opening read to tell a UBL-TR document (its root element) from any other XML file. */
-const HEAD_BYTES = 8192;
-const ENVELOPE_NS = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader';
-const ENVELOPE_ROOT = /^\s*(?:<\?[\s\S]*?\?>\s*|<!DOCTYPE[^>]*>\s*)*<(?:[\w.-]+:)?StandardBusinessDocument[\s>/]/;
-
-/** The document type a file's opening names: a UBL-TR root (Invoice, DespatchAdvice…), GİB's envelope, or undefined. */
-export function gibDocumentTypeOfHead(head: string): string | undefined {
-  const ubl = documentTypeOfHead(head);
-  if (ubl) return ubl.kind;
-  return head.includes(ENVELOPE_NS) && ENVELOPE_ROOT.test(withoutComments(head)) ? 'StandardBusinessDocument' : undefined;
-}
-
-async function headOf(file: string): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.toString('utf8', 0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Every .xml file under `folder` (recursively, in name order), relative with '/' separators. */
-export async function xmlFilesUnder(folder: string, rel = ''): Promise<string[]> {
-  const out: string[] = [];
-  const entries = (await readdir(path.join(folder, rel), { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    const name = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...(await xmlFilesUnder(folder, name)));
-    else if (e.isFile() && e.name.toLowerCase().endsWith('.xml')) out.push(name);
-  }
-  return out;
+export async function xmlFilesUnder(folder: string): Promise<string[]> {
+  return (await filesUnder(folder)).filter((name) => name.toLowerCase().endsWith('.xml'));
 }
 
 /** `check` for an engine in this thread (the CLI, the unit tests). */
@@ -95,7 +67,7 @@ export async function findDocuments(folder: string): Promise<FolderDocuments> {
   const documents: Array<{ file: string; type: string }> = [];
   const skipped: string[] = [];
   for (const file of await xmlFilesUnder(folder)) {
-    const type = gibDocumentTypeOfHead(await headOf(path.join(folder, file)));
+    const type = gibDocumentRoot((await readHead(path.join(folder, file), GIB_SNIFF_CHARS)).toString('utf8'))?.localName;
     if (type) documents.push({ file, type });
     else skipped.push(file);
   }
@@ -192,7 +164,6 @@ export const ENGLISH_LABELS: ReportLabels = {
   columns: { file: 'File', line: 'Line', column: 'Column', severity: 'Severity', rule: 'Rule', message: 'Message', source: 'Source' },
 };
 
-const fill = (s: string, ...args: (string | number)[]): string => s.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)]));
 /** The rule a finding names: GİB's abstract rule for Schematron findings (GİB's asserts have no ids). */
 const ruleOf = (f: GibFinding): string => f.rule ?? (f.kind === 'xsd' ? 'XSD' : '');
 
@@ -200,11 +171,11 @@ export function reportMarkdown(v: FolderVerdict, labels: ReportLabels = ENGLISH_
   const lines = [
     `# ${escapeMarkdown(v.cancelled ? labels.partialTitle : labels.title)}: ${escapeMarkdown(path.basename(v.folder))}`,
     '',
-    `${escapeMarkdown(v.release ? fill(labels.rules, v.release) : labels.noRules)} · ${localDay(when)}`,
+    `${escapeMarkdown(v.release ? english.t(labels.rules, v.release) : labels.noRules)} · ${localDay(when)}`,
     '',
     escapeMarkdown(labels.summary(countsOf(v))),
   ];
-  if (v.cancelled) lines.push('', `**${escapeMarkdown(fill(labels.cancelled, v.files.length, v.total))}**`);
+  if (v.cancelled) lines.push('', `**${escapeMarkdown(english.t(labels.cancelled, v.files.length, v.total))}**`);
   if (v.draftsLeftOut) lines.push('', escapeMarkdown(labels.draftsLeftOut));
   const c = labels.columns;
   for (const f of v.files) {
@@ -218,7 +189,7 @@ export function reportMarkdown(v: FolderVerdict, labels: ReportLabels = ENGLISH_
       lines.push(`| ${[String(x.line), String(x.column), labels.severity[x.severity], ruleOf(x), x.message, x.source].map(markdownCell).join(' | ')} |`);
     }
   }
-  if (v.skipped.length) lines.push('', `## ${escapeMarkdown(fill(labels.skipped, v.skipped.length))}`, '', ...v.skipped.map((s) => `- ${escapeMarkdown(s)}`));
+  if (v.skipped.length) lines.push('', `## ${escapeMarkdown(english.t(labels.skipped, v.skipped.length))}`, '', ...v.skipped.map((s) => `- ${escapeMarkdown(s)}`));
   return lines.join('\n') + '\n';
 }
 

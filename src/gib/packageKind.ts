@@ -3,9 +3,10 @@
 // rules" or "this is not a ZIP" before anything is installed, and a user can pick both archives in any
 // order. Plain Node, no vscode.
 
-import { readdir, stat } from 'node:fs/promises';
-import * as path from 'node:path';
+import { stat } from 'node:fs/promises';
 import { ZipArchive } from '../domain/zip';
+import { filesUnder } from './folderFiles';
+import { isEntry } from './rulesSource';
 import { XSD_DOCUMENT_TYPES } from './xsd';
 
 export const RULES_ENTRY = 'schematron/UBL-TR_Main_Schematron.xml';
@@ -26,10 +27,7 @@ export interface GibSourceContents {
   readonly missingSchema?: string;
 }
 
-const endsWith = (names: readonly string[], suffix: string): boolean => {
-  const lower = suffix.toLowerCase();
-  return names.some((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith('/' + lower));
-};
+const endsWith = (names: readonly string[], suffix: string): boolean => names.some((n) => isEntry(n, suffix));
 
 /** The entries the store reads from GİB's archives (ruleStore.ts wantRuleFile / wantSchemaFile). */
 const READ_ENTRY = /(^|\/)(schematron\/[^/]+\.(xml|txt)|xsdrt\/.+\.xsd)$/i;
@@ -44,7 +42,7 @@ export async function inspectGibSource(source: string, options: { verify?: boole
   if (!info) return { ...none, unreadable: 'missing' };
   let names: string[];
   if (info.isDirectory()) {
-    names = await folderNames(source);
+    names = await filesUnder(source, { maxDepth: 6, limit: MAX_FOLDER_NAMES });
   } else {
     try {
       const zip = await ZipArchive.open(source);
@@ -64,14 +62,3 @@ export async function inspectGibSource(source: string, options: { verify?: boole
 
 /** GİB's packages hold a few hundred files: a folder chosen by mistake (a home folder) is not walked whole. */
 const MAX_FOLDER_NAMES = 20_000;
-
-async function folderNames(root: string, rel = '', depth = 0, out: string[] = []): Promise<string[]> {
-  if (depth > 6) return out;
-  for (const entry of await readdir(path.join(root, rel), { withFileTypes: true })) {
-    if (out.length >= MAX_FOLDER_NAMES) break;
-    const name = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) await folderNames(root, name, depth + 1, out);
-    else if (entry.isFile()) out.push(name);
-  }
-  return out;
-}

@@ -1,11 +1,9 @@
 // fontoxpath's parsed form of the engine's XPath expressions, kept between worker starts. fontoxpath
 // takes an XQueryX element in place of an expression's text and then skips its parser, most of the
 // first check's cost (parsing GİB's tests: about 200 ms of CPU from text, about 65 ms from XQueryX).
-// This module hands fontoxpath the stored form where there is one and the text otherwise, notes what
-// was parsed from text, and gives the new entries to store (parsedXPathFile.ts keeps them on disk).
-// The stored form is the XQueryX tree as nested arrays, rebuilt into a slimdom element on first use
-// (fontoxpath compiles an element once: its own cache holds it by identity, so it is built once here).
-// Plain Node, no vscode.
+// This module hands fontoxpath the stored form (XQueryX as nested arrays, rebuilt once: fontoxpath caches
+// a compiled element by identity) or else the text, and gives what was parsed from text to store
+// (parsedXPathFile.ts). Plain Node.
 
 import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';

@@ -1,9 +1,7 @@
-// The parsed XPath cache on disk: gib-rules/parsed-xpath.json beside the installed package, read when
-// the worker starts and written by it after a check (never before the check's findings are posted).
-// Its key is the rules' release, fontoxpath's version and this format: a file of another key, or one
-// that does not read, is ignored (the expressions are parsed from text, as without a cache) and
-// replaced by the next write. Written whole (temporary file, then a rename): two windows writing at
-// once leave one complete file, a crash leaves the previous one. Plain Node, no vscode.
+// The parsed XPath cache on disk (gib-rules/parsed-xpath.json), read when the worker starts and written
+// by it after a check's findings are posted. Keyed by the rules' release, fontoxpath's version and this
+// format: a file of another key, or one that does not read, is ignored and replaced by the next write.
+// Written whole, so two windows writing at once leave one complete file. Plain Node.
 
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';

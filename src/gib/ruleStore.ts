@@ -1,20 +1,14 @@
 // GİB's rules on the user's computer, in the extension's global storage, shared by every window:
 //
-//   gib-rules/package.json   the files the engine needs from GİB's two archives (the Schematron with
-//                            History.txt, the XSDs), their release and where they came from, and the
-//                            Schematron as read at install (schematron.ts; the worker's start skips
-//                            parsing GİB's XML): one file, written whole (temporary file, then a
-//                            rename), so a reader sees the previous package or the new one, never half
-//                            of each
-//   gib-rules/parsed-xpath.json  fontoxpath's parsed form of the engine's expressions for the installed
-//                            release (parsedXPathFile.ts, written by the worker); an install removes it
-//   gib-rules/install.lock   held while a window installs (two windows checking for newer rules do
-//                            not both replace the file; src/files/fileLock.ts)
+//   gib-rules/package.json   the files the engine needs from GİB's two archives, their release and
+//                            source, and the Schematron as read at install (the worker's start skips
+//                            parsing GİB's XML); written whole, so a reader sees one package, never half
+//   gib-rules/parsed-xpath.json  the installed release's parsed XPath (parsedXPathFile.ts); an install removes it
+//   gib-rules/install.lock   held while a window installs, so two do not both replace the file (src/files/fileLock.ts)
 //
-// The archives themselves are not kept (GİB's files carry no licence to redistribute; this is the
-// user's own copy, taken from GİB's addresses or a file they chose). Plain Node, no vscode.
-// The extension host imports this module for the folder's name and the installed release: what reads
-// GİB's archives (ZIP, the Schematron's XML parser) is imported only by an install.
+// The archives are not kept (GİB's files carry no licence to redistribute). Plain Node. The extension
+// host imports this module for the folder's name and the installed release; what reads GİB's archives
+// is imported only by an install.
 
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -43,9 +37,8 @@ export interface InstalledGibPackage {
 }
 
 /**
- * Format 1 throughout: `schematron` and `schematronReader` were added beside the files (a reader that
- * does not know them ignores them), so a window still on an older version reads a package installed
- * by a newer one and the other way round.
+ * Format 1 throughout: `schematron` and `schematronReader` sit beside the files (a reader that does
+ * not know them ignores them), so windows on an older and a newer version read each other's package.
  */
 interface StoredPackage {
   format: number;

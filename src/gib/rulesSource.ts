@@ -3,9 +3,10 @@
 // sees the same thing: the files it needs by their names, read whole (they are small: 170 KB of
 // Schematron, about 1 MB of XSD). Plain Node, no vscode.
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ZipArchive } from '../domain/zip';
+import { filesUnder } from './folderFiles';
 
 /** A file set as GİB ships it, keyed by the path inside the archive or folder ('/' separators). */
 export interface GibFileSet {
@@ -28,15 +29,12 @@ export async function readGibFiles(source: string, want: (name: string) => boole
   if (!info) throw new GibSourceError(`${source} does not exist`);
   const files = new Map<string, Buffer>();
   if (info.isDirectory()) {
-    await readFolder(source, '', want, files, 0);
+    for (const name of await filesUnder(source, { maxDepth: 6 })) if (want(name)) files.set(name, await readFile(path.join(source, name)));
   } else {
     const zip = await ZipArchive.open(source);
     try {
       for (const entry of zip.files()) {
-        if (!want(entry.name)) continue;
-        const chunks: Buffer[] = [];
-        for await (const c of await zip.open(entry)) chunks.push(c as Buffer);
-        files.set(entry.name, Buffer.concat(chunks));
+        if (want(entry.name)) files.set(entry.name, Buffer.concat(await (await zip.open(entry)).toArray()));
       }
     } finally {
       await zip.close();
@@ -45,20 +43,14 @@ export async function readGibFiles(source: string, want: (name: string) => boole
   return { origin: source, files };
 }
 
-async function readFolder(root: string, rel: string, want: (name: string) => boolean, into: Map<string, Buffer>, depth: number): Promise<void> {
-  if (depth > 6) return;
-  for (const entry of await readdir(path.join(root, rel), { withFileTypes: true })) {
-    const name = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) await readFolder(root, name, want, into, depth + 1);
-    else if (entry.isFile() && want(name)) into.set(name, await readFile(path.join(root, name)));
-  }
+/** Whether a path inside a package is `suffix` or ends with `/suffix` (in any case). */
+export function isEntry(name: string, suffix: string): boolean {
+  const [n, s] = [name.toLowerCase(), suffix.toLowerCase()];
+  return n === s || n.endsWith('/' + s);
 }
 
 /** The one file whose path ends with `/suffix` (or is `suffix`), shallowest first; undefined when there is none. */
 export function findFile(set: GibFileSet, suffix: string): { name: string; content: Buffer } | undefined {
-  const lower = suffix.toLowerCase();
-  const hits = [...set.files.keys()]
-    .filter((n) => n.toLowerCase() === lower || n.toLowerCase().endsWith('/' + lower))
-    .sort((a, b) => a.split('/').length - b.split('/').length);
+  const hits = [...set.files.keys()].filter((n) => isEntry(n, suffix)).sort((a, b) => a.split('/').length - b.split('/').length);
   return hits.length ? { name: hits[0], content: set.files.get(hits[0])! } : undefined;
 }

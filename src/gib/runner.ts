@@ -79,10 +79,9 @@ interface RuleDetails {
   /** Each assert's test as `batch` has it (`boolean(…)`), for a batch of some of them. */
   readonly batchTests: readonly string[];
   /**
-   * The asserts whose test is `G or …` with a G that does not depend on the node (`not($gibUp0 = 'IHRACAT')`,
-   * the document's profile; or `not(A and …) or …` with such an A: G is `not(A)`; xpathText.guardOf):
-   * G is evaluated once per group, and where it holds the assert is true for every
-   * node of the group and left out of the batch. Most of GİB's rules are for one profile or type.
+   * The asserts whose test is `G or …` with a G that does not depend on the node (xpathText.guardOf:
+   * `not($gibUp0 = 'IHRACAT')`, the document's profile): G is evaluated once per group, and where it
+   * holds the assert is true for the whole group. Most of GİB's rules are for one profile or type.
    */
   readonly guards: readonly { readonly assert: number; readonly guard: string; readonly evaluate: ReturnType<typeof compileGuard> }[];
   /** `(boolean(G1), …)` over `guards`. */
@@ -98,8 +97,6 @@ interface RuleDetails {
   /** The same over one node: `(boolean(t1), …)`. */
   readonly nodeBatch: string;
 }
-
-/** The parts of a PreparedRule worked out on its first use. */
 
 interface PreparedPattern {
   readonly id: string;
@@ -164,8 +161,7 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
     id: p.id,
     rules: p.rules.map((r): PreparedRule => {
       const simple = simpleContext(r.context, ns);
-      // The rest is worked out on the rule's first use (a document type uses a third of GİB's rules;
-      // the worker's start is shorter without the others); its absolute paths join `hoisted` then.
+      // Worked out on first use (PreparedRule.details); its absolute paths join `hoisted` then.
       let details: RuleDetails | undefined;
       return {
         context: r.context,
@@ -180,47 +176,42 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
     }),
   }));
   function ruleDetails(r: SchematronRules['patterns'][number]['rules'][number], simple: ReturnType<typeof simpleContext>): RuleDetails {
-    {
-      const asserts = r.asserts.map((a) => {
-        const expr = hoist(a.test);
-        return preparedAssert(a, expr);
-      });
-      const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
-      const upPaths = new Map<string, string>();
-      const guards: { assert: number; guard: string; evaluate: ReturnType<typeof compileGuard> }[] = [];
-      const batchTests = asserts.map((a, j) => {
-        let out = a.expr;
-        // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
-        // where the test needs it (the TaxTotal's `../cac:InvoiceLine/…[…]` behind `not(… = '555') or`).
-        const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$') && !x.text.includes('['));
-        for (const c of climbing.sort((x, y) => y.start - x.start)) {
-          let name = upName.get(c.text);
-          if (!name) upName.set(c.text, (name = variableName('gibUp', c.text, upName)));
-          upPaths.set(name, c.text);
-          out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
-        }
-        const guard = guardOf(out);
-        if (guard !== undefined) guards.push({ assert: j, guard, evaluate: compileGuard(guard) });
-        return `boolean(${out})`;
-      });
-      const upSelectors = new Map<string, NodeSelector>();
-      for (const [name, text] of upPaths) {
-        const selector = climbingPathSelector(text, ns);
-        if (selector) upSelectors.set(name, selector);
+    const asserts = r.asserts.map((a) => preparedAssert(a, hoist(a.test)));
+    const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
+    const upPaths = new Map<string, string>();
+    const guards: { assert: number; guard: string; evaluate: ReturnType<typeof compileGuard> }[] = [];
+    const batchTests = asserts.map((a, j) => {
+      let out = a.expr;
+      // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
+      // where the test needs it (the TaxTotal's `../cac:InvoiceLine/…[…]` behind `not(… = '555') or`).
+      const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$') && !x.text.includes('['));
+      for (const c of climbing.sort((x, y) => y.start - x.start)) {
+        let name = upName.get(c.text);
+        if (!name) upName.set(c.text, (name = variableName('gibUp', c.text, upName)));
+        upPaths.set(name, c.text);
+        out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
       }
-      return {
-        asserts,
-        batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
-        upPaths,
-        upSelectors,
-        batchTests,
-        guards,
-        guardBatch: `(${guards.map((g) => `boolean(${g.guard})`).join(', ')})`,
-        subsetBatches: new Map(),
-        byValue: !!simple?.onAttributes && r.lets.length === 0 && upPaths.size === 0 && asserts.every((a) => readsOnlyTheValue(a.expr)),
-        nodeBatch,
-      };
+      const guard = guardOf(out);
+      if (guard !== undefined) guards.push({ assert: j, guard, evaluate: compileGuard(guard) });
+      return `boolean(${out})`;
+    });
+    const upSelectors = new Map<string, NodeSelector>();
+    for (const [name, text] of upPaths) {
+      const selector = climbingPathSelector(text, ns);
+      if (selector) upSelectors.set(name, selector);
     }
+    return {
+      asserts,
+      batch: `$${CONTEXT_VARIABLE} ! (${batchTests.join(', ')})`,
+      upPaths,
+      upSelectors,
+      batchTests,
+      guards,
+      guardBatch: `(${guards.map((g) => `boolean(${g.guard})`).join(', ')})`,
+      subsetBatches: new Map(),
+      byValue: !!simple?.onAttributes && r.lets.length === 0 && upPaths.size === 0 && asserts.every((a) => readsOnlyTheValue(a.expr)),
+      nodeBatch,
+    };
   }
   const visitsAttributes = patterns.some((p) => p.rules.some((r) => r.onAttributes));
   const indexed = patterns.map((p): PreparedPattern => {
@@ -273,27 +264,44 @@ export interface ElementMatcher {
  */
 export function absolutePathMatcher(path: string, ns: Record<string, string>): ElementMatcher | undefined {
   const m = /^\s*(\/\/?)((?:[\w.-]+:)?[\w.-]+(?:\/(?:[\w.-]+:)?[\w.-]+)*)\s*$/.exec(path);
-  if (!m) return undefined;
-  const steps: { uri: string | null; local: string }[] = [];
-  for (const s of m[2].split('/')) {
-    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
-    if (prefix && !(prefix in ns)) return undefined;
-    steps.push({ uri: prefix ? ns[prefix] : null, local });
-  }
+  const named = m && nameSteps(m[2], ns);
+  if (!named || named.unbound) return undefined;
+  const { steps } = named;
   const fromRoot = m[1] === '/';
   return {
     name: steps[steps.length - 1].local,
     matches: (el) => {
-      let node: slimdom.Node | null = el;
-      for (let i = steps.length - 1; i >= 0; i--) {
-        if (!node || node.nodeType !== ELEMENT) return false;
-        const e = node as slimdom.Element;
-        if (e.localName !== steps[i].local || (e.namespaceURI ?? null) !== steps[i].uri) return false;
-        node = e.parentNode;
-      }
-      return !fromRoot || node?.nodeType === DOCUMENT;
+      const above = climbNamed(el, steps);
+      return above !== false && (!fromRoot || above?.nodeType === DOCUMENT);
     },
   };
+}
+
+interface NameStep {
+  readonly uri: string | null;
+  readonly local: string;
+}
+
+/** `a:B/c:D` as name steps; `unbound` when a prefix is not bound (its steps then match nothing). */
+function nameSteps(path: string, ns: Record<string, string>): { steps: NameStep[]; unbound: boolean } {
+  let unbound = false;
+  const steps = path.split('/').filter(Boolean).map((s) => {
+    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
+    if (prefix && !(prefix in ns)) unbound = true;
+    return { uri: prefix ? ns[prefix] ?? `unbound:${prefix}` : null, local };
+  });
+  return { steps, unbound };
+}
+
+/** False unless `node` and its parents upwards are the elements the steps name, last step first; else the node above them. */
+function climbNamed(node: slimdom.Node | null, steps: readonly NameStep[]): slimdom.Node | null | false {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    if (!node || node.nodeType !== ELEMENT) return false;
+    const e = node as slimdom.Element;
+    if (e.localName !== steps[i].local || (e.namespaceURI ?? null) !== steps[i].uri) return false;
+    node = e.parentNode;
+  }
+  return node;
 }
 
 /** The nodes a path selects from a context node, in document order. */
@@ -306,14 +314,10 @@ export type NodeSelector = (context: slimdom.Node) => slimdom.Node[];
  */
 export function climbingPathSelector(path: string, ns: Record<string, string>): NodeSelector | undefined {
   const m = /^\s*((?:\.\.\/)*\.\.)((?:\/(?:[\w.-]+:)?[\w.-]+)*)(?:\/@([\w.-]+))?\s*$/.exec(path);
-  if (!m) return undefined;
+  const named = m && nameSteps(m[2], ns);
+  if (!named || named.unbound) return undefined;
   const climbs = m[1].split('/').length;
-  const steps: { uri: string | null; local: string }[] = [];
-  for (const s of m[2].split('/').filter(Boolean)) {
-    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
-    if (prefix && !(prefix in ns)) return undefined;
-    steps.push({ uri: prefix ? ns[prefix] : null, local });
-  }
+  const { steps } = named;
   const attribute = m[3];
   return (context) => {
     let node: slimdom.Node | null = context;
@@ -387,21 +391,8 @@ function positionPaths(test: string): PathInText[] {
 function simpleContext(context: string, ns: Record<string, string>): { matches: (node: slimdom.Node) => boolean; onAttributes: boolean; name: string } | undefined {
   const m = /^\s*(\/\/)?((?:[\w.-]+:)?[\w.-]+(?:\/(?:[\w.-]+:)?[\w.-]+)*)?(?:\/?@([\w.-]+))?\s*$/.exec(context);
   if (!m || (!m[2] && !m[3])) return undefined;
-  const steps = (m[2] ?? '').split('/').filter(Boolean).map((s) => {
-    const [prefix, local] = s.includes(':') ? s.split(':') : ['', s];
-    return { uri: prefix ? ns[prefix] ?? `unbound:${prefix}` : null, local };
-  });
+  const { steps } = nameSteps(m[2] ?? '', ns);
   const attribute = m[3];
-  const matchesElements = (el: slimdom.Node | null, from: number): boolean => {
-    let node = el;
-    for (let i = from; i >= 0; i--) {
-      if (!node || node.nodeType !== ELEMENT) return false;
-      const e = node as slimdom.Element;
-      if (e.localName !== steps[i].local || (e.namespaceURI ?? null) !== steps[i].uri) return false;
-      node = e.parentNode;
-    }
-    return true;
-  };
   if (attribute) {
     return {
       onAttributes: true,
@@ -409,11 +400,11 @@ function simpleContext(context: string, ns: Record<string, string>): { matches: 
       matches: (node) => {
         if (node.nodeType !== ATTRIBUTE) return false;
         const a = node as slimdom.Attr;
-        return a.localName === attribute && !a.namespaceURI && (steps.length === 0 || matchesElements(a.ownerElement, steps.length - 1));
+        return a.localName === attribute && !a.namespaceURI && (steps.length === 0 || climbNamed(a.ownerElement, steps) !== false);
       },
     };
   }
-  return { onAttributes: false, name: steps[steps.length - 1].local, matches: (node) => node.nodeType === ELEMENT && matchesElements(node, steps.length - 1) };
+  return { onAttributes: false, name: steps[steps.length - 1].local, matches: (node) => node.nodeType === ELEMENT && climbNamed(node, steps) !== false };
 }
 
 /** What decides `$type` for one document; see `typeOf`. */
@@ -707,11 +698,15 @@ function guardVariables(items: ReadonlyMap<string, readonly unknown[] | string>,
       let out: GuardValue | undefined;
       if (v === undefined) out = outer?.get(name);
       else if (typeof v === 'string') out = v;
-      else if (v.every((n) => typeof n === 'object' && n !== null && 'nodeType' in (n as object))) out = { nodes: (v as slimdom.Node[]).map(stringValue) };
+      else if (v.every(isNode)) out = { nodes: v.map(stringValue) };
       done.set(name, out);
       return out;
     },
   };
+}
+
+function isNode(item: unknown): item is slimdom.Node {
+  return typeof item === 'object' && item !== null && 'nodeType' in item;
 }
 
 /** A node's string value (an attribute's value, an element's text). */
@@ -733,7 +728,7 @@ function isTypeError(e: unknown): boolean {
 
 function sequenceOf(items: unknown[]): unknown {
   if (items.length === 0) return null;
-  if (items.every((i) => typeof i === 'object' && i !== null && 'nodeType' in (i as object))) return nodeSequence(items as never, fx.domFacade as never);
+  if (items.every(isNode)) return nodeSequence(items as never, fx.domFacade as never);
   if (items.length === 1) return items[0];
   return itemSequence(items as never, fx.domFacade as never);
 }
@@ -744,11 +739,7 @@ function firstString(expr: string, node: slimdom.Node, vars: Record<string, unkn
     const items = fx.evaluateXPath(sel(expr), node, null, vars, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[];
     const first = items[0];
     if (first === undefined || first === null) return '';
-    if (typeof first === 'object' && 'nodeType' in (first as object)) {
-      const n = first as slimdom.Node;
-      return n.nodeType === ATTRIBUTE ? (n as slimdom.Attr).value : n.textContent ?? '';
-    }
-    return String(first);
+    return isNode(first) ? stringValue(first) : String(first);
   } catch {
     return '';
   }

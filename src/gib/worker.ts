@@ -1,8 +1,7 @@
 // The GİB rules worker (dist/gibWorker.js, a worker_threads entry): the engine off the extension
-// host's thread. One `load`, then `validate` requests answered in order (workerClient.ts drops the
-// stale ones before they are sent, and asks through the shared `stop` memory for the one running here
-// to stop when a newer text of its document arrives: it is answered `stopped`). After each answer the
-// XPath expressions the check parsed from text are stored for the next worker (parsedXPathFile.ts).
+// host's thread. One `load`, then `validate` requests answered in order; one that the shared `stop`
+// memory asks to stop is answered `stopped` (workerClient.ts). After each answer the XPath the check
+// parsed from text is stored for the next worker (parsedXPathFile.ts).
 
 import { parentPort } from 'node:worker_threads';
 import type { GibEngine } from './engine';

@@ -1,11 +1,7 @@
 // The extension host's side of the GİB rules worker: starts dist/gibWorker.js (or, for tests, runs the
-// engine they pass in this thread), loads the rules once, and validates documents one at a time. A
-// document edited while its previous text waits is validated once, at its latest text: the waiting
-// request is answered `undefined` (superseded) and never sent; its text being checked in the worker is
-// stopped there (between the check's steps, through shared memory) and answered `undefined` too, so
-// the latest text does not wait for a verdict nobody will show. Plain Node, no vscode.
-// It imports no engine module (types only): the extension's bundles stay without fontoxpath and
-// slimdom, which ship once, inside dist/gibWorker.js (test/unit/project/bundles.test.ts).
+// engine they pass in this thread), loads the rules once, and validates documents one at a time, each
+// at its latest text (validate()). Plain Node. It imports no engine module (types only): fontoxpath and
+// slimdom ship once, inside dist/gibWorker.js (test/unit/project/bundles.test.ts).
 
 import * as path from 'node:path';
 import { findPackageFile } from '../files/packageFile';

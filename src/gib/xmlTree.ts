@@ -2,10 +2,9 @@
 // uses) into plain objects with the DOM properties fontoxpath's DOM facade and the engine read
 // (nodeType, names, childNodes, siblings, attributes, data/value, ownerElement, textContent), and
 // each element's start-tag position as slimdom-sax-parser gives it. Building slimdom's nodes (each
-// appendChild validates the insertion and queues mutation records) makes slimdom-sax-parser 1.4–2.2x
-// this on a 600 KB invoice (about 100 ms against 46), holding 1.9x the memory, and 1.1–1.2x on GİB's
-// samples (`npm run bench -- librariesGib`). A document saxes rejects is read by slimdom-sax-parser,
-// for its error. Plain Node.
+// appendChild validates the insertion and queues mutation records) is slower and heavier: CONTRIBUTING's
+// table has the figure (`npm run bench -- librariesGib`). A document saxes rejects is read by
+// slimdom-sax-parser, for its error. Plain Node.
 
 import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from 'saxes';
 import { sync as parseWithSlimdom } from 'slimdom-sax-parser';

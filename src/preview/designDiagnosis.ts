@@ -1,10 +1,8 @@
-// What the webview can say about a design besides running it. The browser's XSLT engine (libxslt)
-// reports a stylesheet that is not well-formed, but a transform that fails for any other reason comes
-// back empty, without a word. So when that happens the page looks for the usual causes in the text:
-// XPath 2.0 functions (designs declare version 2.0, the engine runs 1.0), variables used but never
-// declared, and an xsl:message that stops the transform. It also lists the other files a design asks
-// for (xsl:import, xsl:include, document()), which the preview never loads.
-// Pure (runs in the page and in the unit tests); a regular-expression reading, not an XPath parser.
+// What the webview can say about a design besides running it. The browser's XSLT engine (libxslt) says
+// nothing when a transform fails for another reason than a malformed stylesheet, so the page looks for
+// the usual causes in the text: XPath 2.0 functions (designs declare 2.0, the engine runs 1.0),
+// undeclared variables, a terminating xsl:message; and lists the files a design asks for (xsl:import,
+// xsl:include, document()), which the preview never loads. Pure; regular expressions, not an XPath parser.
 
 export type DesignCause =
   | { kind: 'xpath2Function'; name: string; line: number }

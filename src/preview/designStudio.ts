@@ -1,8 +1,6 @@
-// The template studio: an .xslt/.xsl design rendered with a UBL-TR document of the workspace or a built-in
-// sample, updated as the design (or that document) is edited, debounced. One panel per design; its
-// "Upload as e-Invoice Template…" hands the saved design file to the existing template update command
-// (its checks, the remembered IDs and flags). After a window reload each studio comes back with its
-// design and document (restore()).
+// The template studio: an .xslt/.xsl design rendered with a UBL-TR document of the workspace or a
+// built-in sample, updated as either is edited (debounced). One panel per design; "Upload as e-Invoice
+// Template…" hands the saved design file to the template update command.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { PaletteCommands, PreviewViewTypes } from '../constants';

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readHead } from '../files/fileHead';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { documentTypeOfHead, type UblDocumentType } from '../domain/ubl/documentTypes';
 
@@ -14,14 +15,7 @@ export function samplesFolder(extensionUri: vscode.Uri): vscode.Uri {
 }
 
 async function head(file: string): Promise<string> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  return (await readHead(file, SNIFF_BYTES)).toString('utf8');
 }
 
 /** What a document is, from its opening text: "Invoice · TEMELFATURA · SATIS". */

@@ -2,11 +2,9 @@
 // A design's output goes into a srcdoc frame, which inherits this page's policy on top of its own (CSP3).
 // The frame is sandboxed with no permissions at all: its scripts do not run, so nothing in it can
 // open a channel that CSP does not cover (WebRTC's STUN/TURN, which no CSP directive stops in Chromium
-// 156). Only the template studio may run a design's scripts, when its user turns them on for the
-// session (README: "What a design can and cannot do"): only then does the studio's policy list the
-// design nonce, which the page puts on the design's own inline scripts.
-// Everything else stays shut: default-src 'none' (so no frame may navigate anywhere, and no fetch,
-// image, font or form goes to the network), images only from data: and the extension's assets.
+// 156). Only the studio, when its user turns scripts on (README: "What a design can and cannot do"),
+// lists the design nonce, which the page puts on the design's inline scripts. Everything else stays
+// shut: default-src 'none', images only from data: and the extension's assets.
 import { pagePolicy, webviewPage } from '../webviews/page';
 import type { PanelKind } from './protocol';
 

@@ -38,9 +38,8 @@ export class PreviewPanel implements vscode.Disposable {
   /** What the page said it can do, once ready. */
   capabilities: { xslt: boolean; engine: string } | undefined;
   /**
-   * The design's scripts may run: the studio's user turned them on in this panel (for as long as it is
-   * open; a panel brought back after a window reload starts with them off). Always false in the
-   * document preview, whose designs come with other companies' invoices.
+   * The studio's user turned the design's scripts on in this panel (off again after a window reload).
+   * Always false in the document preview, whose designs come with other companies' invoices.
    */
   scriptsAllowed = false;
   /** GİB's verdict last sent (document preview only), sent again when the page reloads. */

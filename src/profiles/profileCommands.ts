@@ -1,8 +1,6 @@
-// The profiles feature (loaded on first use, src/features/index.ts): "Add Profile", "Switch Profile",
-// "Rename Profile", "Remove Profile" and "Add as Profile…" (a company of the Account view's list). Keys are
-// checked with GET /Company before they are kept. The model (the active profile and its records) is the
-// shell's; the reactions to a switch (context keys, status bar, trees) are wired at activation and in the
-// views feature.
+// The profiles feature: "Add Profile", "Switch Profile", "Rename Profile", "Remove Profile" and "Add as
+// Profile…" (a company of the Account view's list). Keys are checked with GET /Company before they are
+// kept. The model (the active profile and its records) is the shell's.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ProfileCommands } from '../constants';

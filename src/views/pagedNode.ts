@@ -1,8 +1,6 @@
-// A parent whose children come from a server-side paged list: the first page on expand, then one
-// page per "Load more" click. Only this parent is redrawn when a page arrives; page k of a list is
-// fetched once (concurrent callers share it); a refresh starts a new list and drops the answers
-// still under way for the old one; a failed page keeps the rows already shown and adds an error
-// item with Retry.
+// A parent whose children come from a server-side paged list: the first page on expand, then one per
+// "Load more" click, each fetched once and redrawing only this parent. A refresh starts a new list (the
+// old one's answers under way are dropped); a failed page keeps the rows shown and adds a Retry item.
 import * as vscode from 'vscode';
 import { TreeCommands } from '../constants';
 import type { Pagination } from '../api/types';

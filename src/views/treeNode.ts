@@ -119,10 +119,9 @@ export abstract class ParentNode extends TreeNode {
   protected emptyOr404?: EmptyOr404;
 
   /**
-   * What replaces the children when loading them failed. A 404 on a fixed-path list GET is not an
-   * error with Retry (asking again gives the same answer; the view's Refresh still asks again): this
-   * deployment lacks the operation, or for a list that may answer 404 when empty, it cannot be told
-   * which, and a click runs Check Connection, which tells.
+   * What replaces the children when loading them failed. A 404 on a fixed-path list GET is no error
+   * with Retry (it would answer the same): the operation is missing, or for a list that may answer 404
+   * when empty, a click runs Check Connection, which tells which.
    */
   private failureNode(error: unknown): TreeNode {
     if (error instanceof ListNotOfferedError || isOperationNotOffered(error)) {
@@ -155,9 +154,8 @@ export abstract class ParentNode extends TreeNode {
   }
 
   /**
-   * Loads until one load completes with no invalidate() during it. A refresh while a load is in
-   * flight therefore costs one follow-up load (the answer under way may predate the change), not a
-   * request per refresh: without this, every refresh during a slow load started a parallel request.
+   * Loads until one load completes with no invalidate() during it: refreshes during a load cost one
+   * follow-up load (the answer under way may predate the change), not a request each.
    */
   private async loadCurrent(): Promise<TreeNode[]> {
     for (;;) {

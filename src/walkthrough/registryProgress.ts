@@ -1,8 +1,7 @@
 // The walkthrough step "download the registry list" completes when a list is on disk and indexed
 // (nilvera.walkthrough.registryDownloaded). Only the features that open the offline registry (registry
 // commands, editor, reconciliation) can see that, so each calls this when it loads; the first call
-// subscribes. Fired after every download (invalidateOfflineRegistries), and when a list downloaded in
-// an earlier session is first opened; kept in global state from then on (./stepsDone.ts).
+// subscribes (invalidateOfflineRegistries fires after every download).
 import type * as vscode from 'vscode';
 import { GLOBAL_USER_TYPES } from '../api/types';
 import { offlineRegistry, registryIndexRoot } from '../registry/offlineLookup';

@@ -1,12 +1,8 @@
-// Tells VS Code that a step of the "Get Started with Nilvera" walkthrough was done, so the walkthrough
-// shows it checked whenever it is opened, whatever happened first.
-//
-// Why not only the steps' completion events (package.json): VS Code's walkthrough service listens only
-// once a walkthrough or the Welcome page was opened, so an event before then is missed, and an
-// `onContext:` key already true at registration never completes its step (gettingStartedService
-// registerDoneListeners, VS Code 1.100 and 1.139). So the extension also runs welcome.markStepComplete,
-// which stores the step even before the walkthrough is registered (and then rejects). Global state
-// remembers the steps VS Code confirmed, so each is told once.
+// Tells VS Code that a step of the "Get Started with Nilvera" walkthrough was done. Not only through the
+// steps' completion events (package.json): VS Code's walkthrough service listens only once a walkthrough
+// or the Welcome page was opened, and an `onContext:` key already true at registration never completes
+// its step (gettingStartedService registerDoneListeners, VS Code 1.100 and 1.139). welcome.markStepComplete
+// stores the step even before then (and rejects); global state keeps those told, so each is told once.
 import * as vscode from 'vscode';
 import { EXTENSION_ID } from '../constants';
 

@@ -1,6 +1,6 @@
 // The message protocol between a form's host controller (extension side) and its page (webview side).
 // Imported by both bundles, so it holds only types and pure functions: no `vscode`, no DOM.
-// Every message from the page passes through parseFromPage() on the host; anything else is ignored.
+// Every message from the page passes through checkPageMessage() on the host; anything else is ignored.
 
 export const FORM_KINDS = ['company', 'customer', 'certificate', 'settings'] as const;
 export type FormKind = (typeof FORM_KINDS)[number];

@@ -1,10 +1,7 @@
-// The connection feature (loaded on first use, src/features/index.ts): "Nilvera: Check Connection" runs
-// the read-only calls against the selected environment under a cancellable progress notification, then
-// shows the report rendered (Markdown preview, its source one click away) and a summary notification
-// with "Copy Report". The report is a read-only virtual Markdown document (scheme nilvera-connection);
-// "Copy Report" sits in the title bar of the document and of its preview: `nilvera.connection.reportPreview`
-// is true while a report's preview is the active tab (a preview is a webview tab labelled with the
-// document's file name).
+// "Nilvera: Check Connection": the read-only calls under a cancellable progress, then the report (a
+// virtual Markdown document, scheme nilvera-connection) shown as its preview, with "Copy Report" in the
+// title bar of both; `nilvera.connection.reportPreview` is true while a report's preview (a webview tab
+// labelled with the document's file name) is the active tab.
 import * as vscode from 'vscode';
 import { ConnectionCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
@@ -19,6 +16,7 @@ import { runChecks } from './probes';
 import { buildReport, summarize, type ReportSummary } from './report';
 import { readListFindings, readVerdicts, type ListFinding, type RowVerdict } from './verdicts';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
+import { showAs, VirtualDocuments } from '../virtualDocuments';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   const reports = new ConnectionReportProvider();
@@ -34,34 +32,23 @@ const REPORT_SCHEME = 'nilvera-connection';
 const REPORT_PREVIEW_CONTEXT = 'nilvera.connection.reportPreview';
 const REPORT_NAME = /\bcheck-connection-\d+\.md$/;
 
-class ConnectionReportProvider implements vscode.TextDocumentContentProvider {
-  private readonly reports = new Map<string, string>();
+class ConnectionReportProvider {
+  private readonly reports = new VirtualDocuments<string>(REPORT_SCHEME, (markdown) => markdown, () => '');
   private count = 0;
 
   register(): vscode.Disposable {
     const updateContext = () => void vscode.commands.executeCommand('setContext', REPORT_PREVIEW_CONTEXT, this.activePreview() !== undefined);
-    return vscode.Disposable.from(
-      vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, this),
-      vscode.window.tabGroups.onDidChangeTabs(updateContext),
-      vscode.window.tabGroups.onDidChangeTabGroups(updateContext),
-    );
+    return vscode.Disposable.from(this.reports.register(), vscode.window.tabGroups.onDidChangeTabs(updateContext), vscode.window.tabGroups.onDidChangeTabGroups(updateContext));
   }
 
   /** Keeps a report for this session and returns its URI (one per run, so earlier ones stay open). */
   add(markdown: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/check-connection-${++this.count}.md` });
-    this.reports.set(uri.toString(), markdown);
-    return uri;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.reports.get(uri.toString()) ?? '';
+    return this.reports.put(`check-connection-${++this.count}.md`, markdown);
   }
 
   /** The report of a URI, or the latest one. */
   get(uri?: vscode.Uri): string | undefined {
-    if (uri) return this.reports.get(uri.toString());
-    return [...this.reports.values()].pop();
+    return uri ? this.reports.get(uri) : this.reports.latest();
   }
 
   /** The report whose Markdown preview is the active tab, if one is. */
@@ -71,7 +58,7 @@ class ConnectionReportProvider implements vscode.TextDocumentContentProvider {
     const name = REPORT_NAME.exec(tab.label)?.[0];
     if (!name) return undefined;
     const uri = vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${name}` });
-    return this.reports.has(uri.toString()) ? uri : undefined;
+    return this.reports.get(uri) !== undefined ? uri : undefined;
   }
 }
 
@@ -91,9 +78,7 @@ export async function showReport(uri: vscode.Uri): Promise<void> {
   } catch {
     // No Markdown preview (the built-in Markdown extension is disabled): the source, as Markdown.
   }
-  const document = await vscode.workspace.openTextDocument(uri);
-  await vscode.languages.setTextDocumentLanguage(document, 'markdown');
-  await vscode.window.showTextDocument(document, { preview: false });
+  await showAs(uri, 'markdown', { preview: false });
 }
 
 function summaryText(s: ReportSummary): string {

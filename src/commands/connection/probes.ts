@@ -1,10 +1,8 @@
-// The read-only calls Check Connection makes, in order, and what each found. Plain Node, no `vscode`.
-// Never a write: every request is a GET, except the bulk registry look-up, a POST that only reads.
-// Each is one raw exchange (status, time, content type and the first bytes of the answer, whatever the
-// status): the API client would turn a 404 into an error and retry a 503, and the check wants to see
-// exactly what the server said, once. Values found along the way (the company's tax number, a customer
-// ID) stay in memory to build the next calls; the report shows path templates and answer shapes, never
-// those values.
+// The read-only calls Check Connection makes, in order, and what each found. Plain Node. Never a write:
+// every request is a GET, except the bulk registry look-up, a POST that only reads. Each is one raw
+// exchange, not the API client's (which turns a 404 into an error and retries a 503): the check wants
+// exactly what the server said, once. Values found on the way (the company's tax number, a customer ID)
+// only build the next calls; the report shows path templates and answer shapes, never those values.
 import { randomBytes } from 'node:crypto';
 import { loadNodeFetch, type FetchLike } from '../../api/http';
 import { buildQuery, encodeSegment, type QueryValue } from '../../api/paths';
@@ -176,10 +174,10 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
   };
 }
 
-/** Every call the check can make: a step of the plan, or the search for an unregistered tax number. */
 /** A plain read's own GET, made for a plain read without a decision in PROBE_DECISIONS. */
 type PlainReadProbeId = `read:${PlainReadId}`;
 
+/** Every call the check can make: a step of the plan, or the search for an unregistered tax number. */
 export type ProbeId = keyof ReturnType<typeof plan> | 'findUnregistered' | PlainReadProbeId;
 
 type SkipReason = 'noCompanyTaxNumber' | 'noUnregisteredNumber' | 'noCustomer';

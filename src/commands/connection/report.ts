@@ -2,7 +2,8 @@
 // came back (status, time, shape: names and types, never a value or the key) and, row by row of
 // the behaviour table, which answer the service showed. Pure: the localizer is passed in
 // (`vscode.l10n` in the extension, a plain formatter in the unit tests).
-import { inlineCode } from '../../domain/markdown';
+// A server's words (a content type, what was seen, an answer's shape) go in as code, shown literally.
+import { inlineCode as code } from '../../domain/markdown';
 import { EMPTY_LIST_PROBES, type ProbeResult } from './probes';
 import { describeShape } from './shape';
 import { mediaTypeShown, profileAnswers, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
@@ -71,12 +72,6 @@ function matchText(v: RowVerdict, l10n: Localizer): string {
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
-
-/**
- * Anything that holds a server's words (a content type, what was seen, an answer's shape) goes in
- * as code: shown literally, never a link, an image or HTML the preview would load.
- */
-const code = inlineCode;
 
 function shown(v: RowVerdict, l10n: Localizer): string {
   const x = v.verdict;

@@ -1,6 +1,4 @@
-// The *shape* of an answer for the Check Connection report: field names and JSON types, never a
-// value. Pure (no `vscode`), so the unit tests call it directly.
-//
+// The *shape* of an answer for the Check Connection report: field names and JSON types, never a value.
 //   describeShape({ Name: 'x', Aliases: [{ Alias: 'a', Type: 1 }], Fax: null })
 //     → '{ Name: string, Aliases: [ { Alias: string, Type: integer } ], Fax: null }'
 

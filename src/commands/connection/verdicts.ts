@@ -1,16 +1,11 @@
-// Which answer of the sandbox behaviour table (src/sandbox/behaviour.ts) the service
-// showed, row by row, read from Check Connection's calls. Pure (no `vscode`).
-//
-// An answer the readers below do not recognise (a quirk such as the sandbox's
-// registryLookupMissing=oddText) is reported as "differs", with what was seen.
-import { BEHAVIOUR_POINTS, POINT_IDS as BEHAVIOUR_POINT_IDS, type PointId } from '../../sandbox/behaviour';
+// Which answer of the sandbox behaviour table (src/sandbox/behaviour.ts) the service showed, point by
+// point, read from Check Connection's calls. Pure. An answer the readers below do not recognise (such
+// as the sandbox's registryLookupMissing=oddText) is reported as "differs", with what was seen.
+import { BEHAVIOUR_POINTS, POINT_IDS, type PointId } from '../../sandbox/behaviour';
 import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
 import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';
 import { isIsoDateTime } from '../../domain/isoDate';
 import { ROUTE_NOT_FOUND_CODE, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
-
-/** The points in the order of src/sandbox/behaviour.ts (and README's spec-silent table). */
-export const POINT_IDS: readonly PointId[] = BEHAVIOUR_POINT_IDS;
 
 /** The answers of the sandbox's two profiles for a point. */
 export function profileAnswers(point: PointId): { default: string; alternate: string } {

@@ -6,7 +6,7 @@ import { FormCommands, TreeCommands } from '../../constants';
 import type { CustomerResponse, SortType } from '../../api/types';
 import { DOCUMENTED_SORT_COLUMNS } from '../../api/specSilent';
 import { checkTaxId } from '../../domain/taxId';
-import { taxIdProblemText } from '../../domain/taxIdWording';
+import { taxNumberProblem } from '../registry/registryPrompts';
 import { isApiError } from '../../shell/apiContract';
 import { registerCommand } from '../../shell/commandRunner';
 import { prompts } from '../../shell/prompts';
@@ -104,7 +104,7 @@ async function revealOrOpen(ctx: TreeCommandContext, customer: CustomerResponse)
 
 async function findByTaxNumber(ctx: TreeCommandContext): Promise<void> {
   const taxNumber = required(
-    await prompts.inputBox({ title: vscode.l10n.t('Find Customer by Tax Number'), prompt: vscode.l10n.t('Tax number (VKN or TCKN)'), validateInput: taxNumberProblem }),
+    await prompts.inputBox({ title: vscode.l10n.t('Find Customer by Tax Number'), prompt: vscode.l10n.t('Tax number (VKN or TCKN)'), validateInput: (text) => taxNumberProblem(checkTaxId(text.trim())) }),
   ).trim();
   try {
     const customer = await (await ctx.client()).customers.getByTaxNumber(taxNumber);
@@ -158,11 +158,4 @@ async function sortCustomers(ctx: TreeCommandContext): Promise<void> {
   ];
   const direction = required(await prompts.quickPick(directions, { title: vscode.l10n.t('Sort Direction') }));
   root.setFilter({ sortColumn: column.column, sortType: direction.direction });
-}
-
-/** The tax number's problem in words, or undefined when it is a valid VKN or TCKN. */
-function taxNumberProblem(value: string): string | undefined {
-  const check = checkTaxId(value.trim());
-  if (check.valid) return undefined;
-  return check.problem === 'empty' ? vscode.l10n.t('Enter a tax number.') : taxIdProblemText(vscode.l10n, check);
 }

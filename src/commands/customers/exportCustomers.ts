@@ -1,6 +1,5 @@
-// Export of the current filter's customers to a workbook (.xlsx) or a CSV, as the name chosen in the save
-// dialog says: every page, written (CSV: as it arrives) to a temporary file beside the chosen one, which
-// replaces it only once complete (src/files/userFiles.ts): Cancel or a failure leaves the previous export
+// Export of the current filter's customers to a workbook (.xlsx) or a CSV, as the chosen name says:
+// every page, written whole (src/files/userFiles.ts), so Cancel or a failure leaves the previous export
 // as it was, and a file held open in Excel is not lost.
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -1,11 +1,8 @@
-// Customer import from a workbook (.xlsx: the first sheet, or the one the user picks when there are
-// several), a CSV or a JSON file: rows are checked here first (columns by English or Turkish header
-// names, tax-number checksums; a CSV's encoding from its bytes, or asked), the good ones go to POST
-// /Customers in batches under a cancellable progress notification, and every row that was not created
-// is written next to the source as `<name>.rejected.csv` (`.rejected.xlsx` for a workbook) with a
-// Reason column, so nothing is lost. That file is written whole beside the source, never over the file being read while
-// Excel may hold it; when it is held, the rows go to a new file, and when no file can be written they
-// open in an untitled editor. The summary and the refreshed view come whatever happens to that file.
+// Customer import from a workbook (.xlsx: the first sheet, or the one the user picks), a CSV or a JSON
+// file: rows are checked here first (columns by English or Turkish header names, tax-number checksums;
+// a CSV's encoding from its bytes, or asked), the good ones go to POST /Customers in batches under a
+// cancellable progress, and every row not created goes to `<name>.rejected.csv` (`.rejected.xlsx` for a
+// workbook) with a Reason column (saveRejectedRows), so nothing is lost.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -1,10 +1,10 @@
 // Which encoding a customer file is in, asked only when its bytes cannot tell (src/domain/textDecoding.ts):
 // a Windows-1254 and a Mac Turkish file both look like Turkish when their only non-ASCII letters read as
 // letters either way. The user sees a few names decoded each way and picks the one that reads right.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { namePreview } from '../../domain/customerImport';
+import { readHead } from '../../files/fileHead';
 import { detectEncoding, type SourceEncoding } from '../../domain/textDecoding';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 
@@ -22,20 +22,10 @@ export function encodingLabel(encoding: SourceEncoding): string {
   return labels[encoding];
 }
 
-async function readSample(file: string): Promise<{ sample: Buffer; complete: boolean }> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(SAMPLE_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SAMPLE_BYTES, 0);
-    return { sample: buffer.subarray(0, bytesRead), complete: bytesRead < SAMPLE_BYTES };
-  } finally {
-    await handle.close();
-  }
-}
-
 /** The encoding to read `file` in: from its bytes, or the user's choice when they cannot tell. */
 export async function chooseImportEncoding(file: string): Promise<SourceEncoding> {
-  const { sample, complete } = await readSample(file);
+  const sample = await readHead(file, SAMPLE_BYTES);
+  const complete = sample.length < SAMPLE_BYTES;
   const guess = detectEncoding(sample, complete);
   if (guess.certain) return guess.encoding;
   const items = guess.candidates.map((encoding) => ({

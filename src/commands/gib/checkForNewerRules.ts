@@ -5,11 +5,10 @@ import * as vscode from 'vscode';
 import { GibCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
-import { gibRules } from '../../shell/gibRules';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import { trustedArgs } from '../../shell/testSeams';
-import { announceInstalled, archiveProgress, downloadRules, explainInstallFailure, type GibDownloadArgs } from './downloadRules';
+import { archiveProgress, downloadRules, installExplained, useInstalled, type GibDownloadArgs } from './downloadRules';
 import { gibRuleUrls } from './ruleUrls';
 
 /** Asks before a newer release replaces the one in use. */
@@ -32,21 +31,14 @@ export async function checkForNewerRules(context: vscode.ExtensionContext, args:
   const { checkForNewerGibPackage } = await import('../../gib/download');
   const outcome = await withCancellableProgress(
     vscode.l10n.t('Checking {0} for newer GİB rules', new URL(urls.rules).host),
-    async (signal, progress) => {
-      try {
-        return await checkForNewerGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress), limits: args.limits, confirm: (_installed, available) => askToInstall(installed, available, signal) });
-      } catch (error) {
-        throw await explainInstallFailure(error, installed, urls.rules);
-      }
-    },
+    (signal, progress) =>
+      installExplained(installed, urls.rules, () =>
+        checkForNewerGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress), limits: args.limits, confirm: (_installed, available) => askToInstall(installed, available, signal) }),
+      ),
     args.cancellation,
   );
   log.info(`GİB rules: ${outcome.available} available at ${urls.rules}, ${outcome.installed ?? 'none'} installed${outcome.updated ? ', now installed' : ''}.`);
-  if (outcome.updated) {
-    await gibRules(context).installed();
-    announceInstalled(outcome.available);
-    return outcome.available;
-  }
+  if (outcome.updated) return useInstalled(context, outcome.available);
   if (outcome.available <= installed) {
     const text =
       outcome.available === installed

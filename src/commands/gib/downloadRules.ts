@@ -1,8 +1,6 @@
 // "Nilvera: Download GİB Validation Rules": both of GİB's archives from the addresses in the settings,
-// under a progress notification with Cancel, held to a size cap and time limits (src/gib/download.ts);
-// each is checked (a ZIP, the package expected there) before anything is installed, and installed whole
-// (src/gib/ruleStore.ts), so a failure or a Cancel leaves the rules in use as they were. Network only
-// when the user runs it.
+// under a cancellable progress (src/gib/download.ts), installed whole (src/gib/ruleStore.ts): a failure
+// or a Cancel leaves the rules in use as they were.
 import * as vscode from 'vscode';
 import { GibCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
@@ -35,10 +33,18 @@ export function archiveProgress(progress: vscode.Progress<{ message?: string }>)
 }
 
 /**
- * Turns what the download or install threw into the user's message: GibDownloadError and GibSourceError
- * (what GİB's files lack) are explained; a cancellation or anything else passes through.
+ * Runs a download or install (of `what`), turning what it throws into the user's message: GibDownloadError
+ * and GibSourceError (what GİB's files lack) are explained; a cancellation or anything else passes through.
  */
-export async function explainInstallFailure(error: unknown, installed: string | undefined, what: string): Promise<unknown> {
+export async function installExplained<T>(installed: string | undefined, what: string, install: () => Promise<T>): Promise<T> {
+  try {
+    return await install();
+  } catch (error) {
+    throw await explainInstallFailure(error, installed, what);
+  }
+}
+
+async function explainInstallFailure(error: unknown, installed: string | undefined, what: string): Promise<unknown> {
   const { GibDownloadError } = await import('../../gib/download');
   if (error instanceof GibDownloadError) {
     log.warn(`GİB rules download: ${error.message}`);
@@ -57,9 +63,11 @@ export async function explainInstallFailure(error: unknown, installed: string | 
   return error;
 }
 
-/** Says which release is now in use. */
-export function announceInstalled(release: string): void {
+/** After an install: the window's worker restarts on `release`, and the user is told it is in use. */
+export async function useInstalled(context: vscode.ExtensionContext, release: string): Promise<string> {
+  await gibRules(context).installed();
   void prompts.message('info', vscode.l10n.t('GİB\'s validation rules {0} are installed.', release));
+  return release;
 }
 
 export async function downloadRules(context: vscode.ExtensionContext, args: GibDownloadArgs): Promise<string> {
@@ -71,19 +79,11 @@ export async function downloadRules(context: vscode.ExtensionContext, args: GibD
   const host = new URL(urls.rules).host;
   const release = await withCancellableProgress(
     vscode.l10n.t('Downloading GİB\'s validation rules from {0}', host),
-    async (signal, progress) => {
-      try {
-        return await downloadGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress), limits: args.limits });
-      } catch (error) {
-        throw await explainInstallFailure(error, installed, urls.rules);
-      }
-    },
+    (signal, progress) => installExplained(installed, urls.rules, () => downloadGibPackage(storageRoot, urls, { signal, onArchive: archiveProgress(progress), limits: args.limits })),
     args.cancellation,
   );
   log.info(`GİB rules ${release} installed from ${urls.rules} and ${urls.schemas}.`);
-  await gibRules(context).installed();
-  announceInstalled(release);
-  return release;
+  return useInstalled(context, release);
 }
 
 export function registerDownloadRules(context: vscode.ExtensionContext): vscode.Disposable {

@@ -7,10 +7,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { GibCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
-import { gibRules } from '../../shell/gibRules';
 import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
-import { announceInstalled, explainInstallFailure } from './downloadRules';
+import { installExplained, useInstalled } from './downloadRules';
 import { chosenProblem, type ChosenSource } from './problems';
 
 /** Asks for the files (two ZIPs) or a folder; the platforms' dialogs cannot take both kinds at once. */
@@ -80,17 +79,11 @@ export async function useRulesFromFile(context: vscode.ExtensionContext): Promis
   const rules = chosen.find(isRules);
   const schemas = chosen.find(isSchemas);
   if (!rules || !schemas) throw chosenProblem(chosen, installed);
-  const release = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing GİB\'s validation rules…') }, async () => {
-    try {
-      return await installGibPackage(storageRoot, rules.path, schemas.path);
-    } catch (error) {
-      throw await explainInstallFailure(error, installed, path.basename(rules.path));
-    }
-  });
+  const release = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Installing GİB\'s validation rules…') }, () =>
+    installExplained(installed, path.basename(rules.path), () => installGibPackage(storageRoot, rules.path, schemas.path)),
+  );
   log.info(`GİB rules ${release} installed from ${rules.path} and ${schemas.path}.`);
-  await gibRules(context).installed();
-  announceInstalled(release);
-  return release;
+  return useInstalled(context, release);
 }
 
 export function registerUseRulesFromFile(context: vscode.ExtensionContext): vscode.Disposable {

@@ -1,8 +1,6 @@
-// "Validate Documents against GİB Rules…" on a folder (Explorer context menu, or the palette, which asks
-// for the folder): every UBL-TR file under it gets GİB's verdict from the window's one rules worker
-// (src/shell/gibRules.ts), under a progress notification with Cancel, and the report is written where
-// the user says, as Markdown and as a CSV beside it (src/gib/folderReport.ts), each written whole.
-// Cancel stops between files; the report of what was checked is still written, and says it is partial.
+// "Validate Documents against GİB Rules…" on a folder (Explorer menu, or the palette, which asks for
+// it): every UBL-TR file under it checked by the window's one rules worker (src/shell/gibRules.ts) under
+// a cancellable progress; the report (src/gib/folderReport.ts) goes where the user says, partial after a Cancel.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';

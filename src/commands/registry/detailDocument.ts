@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
 import { formatDate, formatDateTime } from '../../shell/displayFormat';
 import type { RegistryDetail } from './registryDetail';
+import { showAs, VirtualDocuments } from '../virtualDocuments';
 
 export const DETAIL_SCHEME = 'nilvera-registry';
 
@@ -59,31 +60,18 @@ export function renderDetail(detail: RegistryDetail): string {
   return lines.join('\n') + '\n';
 }
 
-/** Keeps the details opened in this session by URI, and serves them to the editor. */
-export class RegistryDetailProvider implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider {
-  private readonly details = new Map<string, RegistryDetail>();
-
-  uriFor(detail: RegistryDetail): vscode.Uri {
-    const name = `${detail.taxNumber}${detail.source === 'offline' ? '-offline' : ''}.md`;
-    const uri = vscode.Uri.from({ scheme: DETAIL_SCHEME, path: `/${name}` });
-    this.details.set(uri.toString(), detail);
-    return uri;
-  }
+/** Serves the details opened in this session to the editor, with their CodeLens actions. */
+export class RegistryDetailProvider implements vscode.CodeLensProvider {
+  private readonly documents = new VirtualDocuments<RegistryDetail>(DETAIL_SCHEME, renderDetail, () =>
+    vscode.l10n.t('This registry detail is no longer available. Look the taxpayer up again.'),
+  );
 
   detailOf(uri: vscode.Uri): RegistryDetail | undefined {
-    return this.details.get(uri.toString());
-  }
-
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const detail = this.details.get(uri.toString());
-    return detail ? renderDetail(detail) : vscode.l10n.t('This registry detail is no longer available. Look the taxpayer up again.');
+    return this.documents.get(uri);
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const detail = this.details.get(document.uri.toString());
+    const detail = this.detailOf(document.uri);
     if (!detail) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     const lenses = [
@@ -98,20 +86,12 @@ export class RegistryDetailProvider implements vscode.TextDocumentContentProvide
   }
 
   register(): vscode.Disposable {
-    return vscode.Disposable.from(
-      vscode.workspace.registerTextDocumentContentProvider(DETAIL_SCHEME, this),
-      vscode.languages.registerCodeLensProvider({ scheme: DETAIL_SCHEME }, this),
-      this.changed,
-    );
+    return vscode.Disposable.from(this.documents.register(), vscode.languages.registerCodeLensProvider({ scheme: DETAIL_SCHEME }, this));
   }
 
-  /** Opens the detail beside nothing else: a preview tab that the next detail replaces. */
+  /** Opens the detail in a preview tab, which the next detail replaces. */
   async open(detail: RegistryDetail): Promise<vscode.TextDocument> {
-    const uri = this.uriFor(detail);
-    this.changed.fire(uri);
-    const doc = await vscode.workspace.openTextDocument(uri);
-    const shown = doc.languageId === 'markdown' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    await vscode.window.showTextDocument(shown, { preview: true });
-    return shown;
+    const uri = this.documents.put(`${detail.taxNumber}${detail.source === 'offline' ? '-offline' : ''}.md`, detail);
+    return (await showAs(uri, 'markdown', { preview: true })).document;
   }
 }

@@ -1,8 +1,6 @@
-// Offline lists whose index cannot be read as it is are rebuilt from the list ZIP they came from,
-// keeping the download date (src/registry/listMaintenance.ts says which and why: an older index format,
-// a download whose index was not put in place, a `current` that names a folder that is gone). When the
-// ZIP is gone too, the user is asked to download the list again. Runs shortly after start-up, after the
-// sweep of what crashes left, and whenever a search meets such a list.
+// Offline lists whose index cannot be read as it is are rebuilt from their list ZIP, keeping the
+// download date (src/registry/listMaintenance.ts says which and why); without the ZIP, the user is asked
+// to download the list again. Runs shortly after start-up and whenever a search meets such a list.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';

@@ -11,6 +11,7 @@ import { csvFindings, documentFindings, encodingFindings, type Finding } from '.
 import { scanUbl } from './ublScan';
 
 import { DIAGNOSTIC_SOURCE } from '../selectors';
+import { KeyedDebounce } from '../keyedDebounce';
 
 /** 'invoice': UBL-TR XML documents of every type (setting nilvera.editor.invoiceDiagnostics); 'csv': customer lists. */
 export type DocumentKind = 'invoice' | 'csv';
@@ -56,7 +57,7 @@ export interface ScanTiming {
 
 export class TaxNumberDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('nilvera');
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly pending = new KeyedDebounce();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly registrySubscriptions = new Map<RegistryDocumentType, { dispose(): void }>();
   /** Figures of the last updates, for the benchmark: wall and CPU milliseconds, text length. */
@@ -83,18 +84,11 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
   schedule(doc: vscode.TextDocument, delayMs: number): void {
     const kind = documentKind(doc);
     if (!kind) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
     const version = doc.version;
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        // A newer edit has its own run scheduled; a closed document keeps no diagnostics.
-        if (doc.isClosed || doc.version !== version) return;
-        this.update(doc, kind);
-      }, delayMs),
-    );
+    this.pending.schedule(doc.uri.toString(), delayMs, () => {
+      // A newer edit has its own run scheduled; a closed document keeps no diagnostics.
+      if (!doc.isClosed && doc.version === version) this.update(doc, kind);
+    });
   }
 
   /** Scans now and publishes; returns the diagnostics set. */
@@ -134,15 +128,12 @@ export class TaxNumberDiagnostics implements vscode.Disposable {
   }
 
   private forget(uri: vscode.Uri): void {
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
+    this.pending.cancel(uri.toString());
     this.collection.delete(uri);
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.pending.dispose();
     for (const s of this.registrySubscriptions.values()) s.dispose();
     this.registrySubscriptions.clear();
     for (const d of this.disposables.splice(0)) d.dispose();

@@ -11,7 +11,8 @@ import { log } from '../../shell/log';
 import { findingRange, lineStarts } from './findingRange';
 import { GIB_NO_RULES_CODE, gibMessage, noRulesMessage, shownFindings } from './presentation';
 import { GIB_DEBOUNCE_MS } from './debounce';
-import { gibDocumentRoot, GIB_SNIFF_CHARS, type GibDocumentRoot } from './sniff';
+import { gibDocumentRoot, GIB_SNIFF_CHARS, type GibDocumentRoot } from '../../gib/documentRoots';
+import { KeyedDebounce } from '../keyedDebounce';
 
 /** The name of the collection (apart from the tax-number diagnostics' "nilvera"). */
 export const GIB_DIAGNOSTICS_NAME = 'nilvera-gib';
@@ -52,7 +53,7 @@ export interface GibCheckTiming {
 export class GibDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(GIB_DIAGNOSTICS_NAME);
   readonly timings: GibCheckTiming[] = [];
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly pending = new KeyedDebounce();
   /** The latest request per document: an answer to any other is dropped. */
   private readonly latest = new Map<string, number>();
   /** Every finding of each document's last verdict, shown or not (the signature setting filters them). */
@@ -83,15 +84,9 @@ export class GibDiagnostics implements vscode.Disposable {
 
   schedule(doc: vscode.TextDocument, delayMs: number): void {
     if (!isXmlDocument(doc)) return;
-    const key = doc.uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        if (!doc.isClosed) void this.check(doc);
-      }, delayMs),
-    );
+    this.pending.schedule(doc.uri.toString(), delayMs, () => {
+      if (!doc.isClosed) void this.check(doc);
+    });
   }
 
   /** Asks for GİB's verdict on the document's current text and publishes it unless a newer request or an edit overtook it. */
@@ -152,14 +147,12 @@ export class GibDiagnostics implements vscode.Disposable {
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
+    this.pending.cancel(key);
     this.drop(key, uri);
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.pending.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
     this.collection.dispose();
   }

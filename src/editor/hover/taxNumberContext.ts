@@ -1,8 +1,7 @@
-// Whether the surroundings of a number say "tax number", for documents where a 10- or 11-digit
-// number is just as likely a timestamp, an id or a phone number: JSON and plain text. A hover shows
-// there only when the number is the value of a key or label naming a tax number (`"vkn": "…"`,
-// `TaxNumber = …`, `Vergi No: …`, `"identifier": …`) or stands in a column whose header names one.
-// Pure: the hover provider and the unit tests pass the lines.
+// Whether the surroundings of a number say "tax number" in JSON and plain text, where a 10- or 11-digit
+// number is as likely a timestamp, an id or a phone number: the value of a key or label naming a tax
+// number (`"vkn": "…"`, `TaxNumber = …`, `Vergi No: …`, `"identifier": …`), or a column whose header
+// names one. Pure.
 import { detectDelimiter } from '../../domain/csv';
 import { foldHeader } from '../../domain/headerMatch';
 

@@ -1,6 +1,4 @@
-// Finds the tax number (VKN: 10 digits, TCKN: 11 digits) under a position in one line of text.
-// Pure: the hover provider and the unit tests call it with a line and a character index.
-//
+// Finds the tax number (VKN: 10 digits, TCKN: 11 digits) under a position in one line of text. Pure.
 // A token is a run of exactly 10 or 11 ASCII digits that stands on its own. Longer digit runs (IBANs,
 // invoice numbers, timestamps) and digits glued to letters (hashes, base64 blobs, ids like ABC2024…)
 // are not tax numbers; neither is a run joined by a dot to more digits (decimals, dotted dates) or

@@ -1,7 +1,6 @@
-// Whether the XML around a number says it is a tax number: the hover shows in XML only there. In
-// UBL-TR documents a 10- or 11-digit number is as often a telephone or fax number written without its
-// leading 0, a part number, an order or despatch number, a MERSİS or trade-registry number: the card
-// belongs only to
+// Whether the XML around a number says it is a tax number: the hover shows in XML only there (in
+// UBL-TR a 10- or 11-digit number is as often a phone number without its 0, a part, order, MERSİS or
+// trade-registry number). It belongs only to
 //   - an element whose schemeID is a tax scheme (src/domain/ubl/taxSchemes.ts: party identifications
 //     under VKN/TCKN, MALSAHIBIVKNTCKN, ARACIKURUMVKN, the VKN_TCKN of a signature),
 //   - an element whose place names a tax number (taxNumberElement: a driver's NationalityID) and a

@@ -2,22 +2,18 @@
 // with their identifications checked (and their registry status, through a lookup it is given), lines,
 // taxes and withholdings, totals and their arithmetic checks, and the design embedded in it. Which
 // document it is, which party a number belongs to and how a number is judged come from the tables of
-// src/domain/ubl/ and the editor's rules, so the view says what the editor's diagnostics say. Pure (no
-// vscode, no file access), so the unit tests run it on the fixtures; the host calls it as the editor's
-// text changes. One identification is judged exactly as the editor does (checkIdentification): the
-// scheme table and check of src/domain/ubl/taxSchemes.ts, then the editor's finding and its message.
+// src/domain/ubl/ and the editor's rules (checkIdentification), so the view says what the editor's
+// diagnostics say. Pure (no vscode, no file access).
 import { documentTypeOf, partyRegistryOf, partyRoleOf, type PartyRole, type RegistryDocumentType, type UblDocumentType } from '../../domain/ubl/documentTypes';
 import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf } from '../../domain/ubl/taxSchemes';
 import { findingMessage, type Translator } from '../../editor/diagnostics/messages';
+import { english } from '../../domain/taxIdWording';
 import { documentNumberVerdict, FindingCodes, numberFinding, profileRuleFinding, registration, type DocumentTaxNumber, type FindingFacts, type RegistryLookups } from '../../editor/diagnostics/rules';
 import type { OfflineTaxpayer } from '../../registry/offlineLookup';
 import { parseDecimal } from './decimal';
 import { totalsChecks, type TotalsInput } from './totalsChecks';
 import { TOTAL_KEYS, type Amount, type LineView, type NumberFinding, type PartyIdentification, type PartyRegistry, type PartyView, type ReadResult, type StructuredModel, type TaxLine, type TaxTotalView } from './types';
 import { child, childrenOf, readXml, textAt, XmlSyntaxError, type XmlElement } from '../../domain/ubl/xmlReader';
-
-/** The English source text of a message, its {0}… filled in (the host passes vscode.l10n instead). */
-const sourceText: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : m)) };
 
 /** Where a number stands: the party it belongs to, and the document's type and ProfileID (upper-cased). */
 type NumberPlace = Pick<DocumentTaxNumber, 'role' | 'documentKind' | 'profile'>;
@@ -37,7 +33,7 @@ function documentTaxNumber(schemeId: string, value: string, place: NumberPlace):
  * MALSAHIBIVKNTCKN…, any case) gets the verdict and the editor's finding; any other scheme (MERSISNO,
  * PARTYTYPE…) is shown as written.
  */
-export function checkIdentification(schemeId: string, value: string, place: NumberPlace, l10n: Translator = sourceText): PartyIdentification {
+export function checkIdentification(schemeId: string, value: string, place: NumberPlace, l10n: Translator = english): PartyIdentification {
   const shown = { scheme: schemeId, value: value.trim() };
   const number = documentTaxNumber(schemeId, value, place);
   if (!number) return { ...shown, findings: [] };
@@ -185,7 +181,7 @@ export function readDocument(text: string, options: ReadOptions = {}): { result:
   const sites: Site[] = [];
   let design: EmbeddedDesign | undefined;
   const maxLines = options.maxLines ?? Number.POSITIVE_INFINITY;
-  const l10n = options.l10n ?? sourceText;
+  const l10n = options.l10n ?? english;
 
   const rankOf = (role: PartyRole): number => {
     const at = (type as UblDocumentType).partyRoles.findIndex((r) => r.role === role);

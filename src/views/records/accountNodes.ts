@@ -42,8 +42,7 @@ export class MailingNode extends TreeNode {
     const s = this.setting;
     const label = s.ModuleID === 'Portal' ? vscode.l10n.t('E-mail') : s.ModuleID === 'Sms' ? vscode.l10n.t('SMS') : s.ModuleID === 'WhatsApp' ? 'WhatsApp' : textOr(s.ModuleID, Missing.name);
     const description = s.IsActive ? vscode.l10n.t('on') : vscode.l10n.t('off');
-    // What a screen reader says: the channel, whether sending is on, and what can be done with the row
-    // (the tooltip alone named neither the channel's state nor, for SMS, the channel).
+    // What a screen reader says: the channel, whether sending is on, and what can be done with the row.
     const spoken = s.IsActive ? vscode.l10n.t('{0} sending: on', label) : vscode.l10n.t('{0} sending: off', label);
     if (!this.toggleable) {
       const icon = new vscode.ThemeIcon(s.IsActive ? 'pass-filled' : 'circle-large-outline');

@@ -1,11 +1,8 @@
 // The page of a preview panel. It shows a UBL-TR document either through a design (XSLT, run by the
 // webview's own XSLTProcessor) inside a sandboxed frame, or as the structured view the host computed.
 // The design's output never enters this page: it goes into <iframe sandbox srcdoc>, an opaque origin
-// that cannot reach into this page, VS Code's messaging or the network (this page's policy, which the
-// frame inherits, and the frame's own both say default-src 'none'). The frame has no permissions: the
-// design's scripts are taken out and could not run anyway, so WebRTC, which no policy stops, is out of
-// reach too. Only in the studio, when its user turns them on, does the frame get allow-scripts and the
-// design's inline scripts the design nonce (this page's own script has another one).
+// without permissions (the policies are src/preview/page.ts's). Only in the studio, when its user turns
+// them on, does the frame get allow-scripts and the design's inline scripts the design nonce.
 import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
 import { framePolicy, frameSandbox } from '../../preview/page';
 import type { GibVerdictView, HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';

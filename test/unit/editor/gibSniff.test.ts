@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gibDocumentRoot } from '../../../src/editor/gib/sniff';
+import { gibDocumentRoot } from '../../../src/gib/documentRoots';
 
 const fixtures = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures');
 const INVOICE_NS = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseCsv } from '../../../src/domain/csv';
 import { escapeMarkdown as e } from '../../../src/domain/markdown';
-import { checkWithEngine, countsOf, defaultReportName, gibDocumentTypeOfHead, reportCsv, reportFilesFor, reportMarkdown, validateFolder, type CheckFile, type FolderVerdict } from '../../../src/gib/folderReport';
+import { checkWithEngine, countsOf, defaultReportName, reportCsv, reportFilesFor, reportMarkdown, validateFolder, type CheckFile, type FolderVerdict } from '../../../src/gib/folderReport';
+import { gibDocumentRoot } from '../../../src/gib/documentRoots';
 import { NO_GIB_DATA, sharedGibEngine } from '../../support/gibPackages';
 
 // A clock whose day differs from UTC's late in the evening, so a report dated by UTC shows here (each
@@ -94,6 +95,7 @@ test('Cancel stops between files; the report says it is partial, in its title to
 });
 
 test('a file is told a UBL-TR document by its root element, not by the namespaces it mentions', () => {
+  const gibDocumentTypeOfHead = (head: string) => gibDocumentRoot(head)?.localName;
   const ns = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
   assert.equal(gibDocumentTypeOfHead(`<?xml version="1.0"?>\n<!-- <Invoice> -->\n<Invoice xmlns="${ns}"><cbc:ID/>`), 'Invoice');
   assert.equal(gibDocumentTypeOfHead(`<inv:Invoice xmlns:inv="${ns}">`), 'Invoice');

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { describeShape } from '../../../../src/commands/connection/shape';
 import { runChecks, type CheckRun } from '../../../../src/commands/connection/probes';
 import type { FetchLike } from '../../../../src/api/http';
-import { readVerdicts, POINT_IDS, type RowVerdict } from '../../../../src/commands/connection/verdicts';
+import { readVerdicts, type RowVerdict } from '../../../../src/commands/connection/verdicts';
 import { buildReport, summarize, type Localizer } from '../../../../src/commands/connection/report';
 import { setSandboxBehaviour, startTestSandbox, type SandboxHandle, type SandboxOptions } from '../../../support/sandbox';
-import { BEHAVIOUR_POINTS } from '../../../../src/sandbox/behaviour';
+import { BEHAVIOUR_POINTS, POINT_IDS } from '../../../../src/sandbox/behaviour';
 
 /** English with {0} placeholders filled, as vscode.l10n.t does without a translation. */
 const english: Localizer = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
