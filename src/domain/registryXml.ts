@@ -11,7 +11,7 @@
 //   end anywhere: inside a multi-byte character, a tag or an entity.
 // - Only the one unfinished piece at the end of a chunk is held back, so memory stays flat.
 import {
-  BANG, COLON, DQUOTE as DQ, GT, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ,
+  BANG, COLON, decodeXmlEntities, DQUOTE as DQ, GT, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ,
 } from './xmlChars';
 
 export interface RegistryAlias {
@@ -66,21 +66,6 @@ const enum Field {
   AliasName,
   AliasCreationTime,
   AliasDeletionTime,
-}
-
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g;
-
-/** Replaces the five XML entities and numeric character references; unknown ones stay as written. */
-export function decodeXmlEntities(s: string): string {
-  if (s.indexOf('&') < 0) return s;
-  return s.replace(ENTITY, (whole, body: string) => {
-    if (body.charCodeAt(0) === 35 /* # */) {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[body] ?? whole;
-  });
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -2,6 +2,7 @@
 // text is all the reader needs. One pass with indexOf, no backtracking, no recursion: linear in the
 // part's length whatever it holds. DOCTYPEs and processing instructions are skipped, never applied.
 // Element names are given without their prefix (`x:row` → `row`), attributes by full and local name.
+import { decodeXmlEntities, escapeXml } from './xmlChars';
 
 export interface XmlEvents {
   open?(name: string, attrs: Record<string, string>, selfClosing: boolean): void;
@@ -29,23 +30,12 @@ export function parseAttributes(text: string): Record<string, string> {
     if (quote !== '"' && quote !== "'") return attrs;
     const end = text.indexOf(quote, q + 1);
     if (end < 0) return attrs;
-    const value = decodeEntities(text.slice(q + 1, end));
+    const value = decodeXmlEntities(text.slice(q + 1, end));
     attrs[name] = value;
     const local = localName(name);
     if (!(local in attrs)) attrs[local] = value;
     i = end + 1;
   }
-}
-
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|amp|lt|gt|quot|apos);/g, (whole, ref: string) => {
-    if (ref[0] !== '#') return NAMED[ref];
-    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-  });
 }
 
 const NO_ATTRIBUTES: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -57,7 +47,7 @@ export function scanXml(xml: string, events: XmlEvents): void {
   while (pos < length) {
     const lt = xml.indexOf('<', pos);
     const textEnd = lt < 0 ? length : lt;
-    if (textEnd > pos && events.text) events.text(decodeEntities(xml.slice(pos, textEnd)));
+    if (textEnd > pos && events.text) events.text(decodeXmlEntities(xml.slice(pos, textEnd)));
     if (lt < 0) return;
     if (xml.startsWith('<!--', lt)) {
       const end = xml.indexOf('-->', lt + 4);
@@ -134,9 +124,7 @@ const NEEDS_ANY_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFF
 /** Text for an element's content or an attribute: XML escapes plus ECMA-376's "_xHHHH_" for control characters. */
 export function escapeXmlText(text: string): string {
   if (!NEEDS_ANY_ESCAPE.test(text)) return text;
-  return text
-    .replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'))
-    .replace(NEEDS_OOXML_ESCAPE, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
+  return escapeXml(text).replace(NEEDS_OOXML_ESCAPE, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
 }
 
 /** Undoes "_xHHHH_" escapes in a string cell's text. */

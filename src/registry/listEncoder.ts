@@ -12,7 +12,7 @@
 // a unit test holds this reader to that parser's output byte for byte on the usual shape.
 
 import * as buffer from 'node:buffer';
-import { decodeXmlEntities } from '../domain/registryXml';
+import { decodeXmlEntities } from '../domain/xmlChars';
 import { batchBuffer } from './batchBuffers';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { ALIAS_SEP, cleanValue, FIELD_SEP, PART_SEP, RECORD_SEP, RECORDS_PER_BLOCK, taxNumberKey } from './format';
