@@ -32,9 +32,8 @@ export interface ReconRow {
 
 /** The checksum verdict; undefined when the tax number is valid. */
 export function invalidReason(taxNumber: string): InvalidReason | undefined {
-  const check = checkTaxId(taxNumber);
-  if (check.valid) return undefined;
-  return { problem: check.problem, ...(check.kind ? { kind: check.kind } : {}), ...(check.expectedCheckDigits ? { expectedCheckDigits: check.expectedCheckDigits } : {}) };
+  const { valid, value: _value, ...reason } = checkTaxId(taxNumber);
+  return valid ? undefined : (reason as InvalidReason);
 }
 
 function base(c: CustomerRef): Pick<ReconRow, 'customerId' | 'taxNumber' | 'name'> {
