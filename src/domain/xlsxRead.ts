@@ -394,10 +394,3 @@ export async function readWorkbook(bytes: Uint8Array): Promise<XlsxWorkbook> {
     },
   };
 }
-
-/** A row's cells as text, `width` of them at least (empty cells as ''). */
-export function rowTexts(row: XlsxRow | undefined, width = 0): string[] {
-  const cells = (row?.cells ?? []).map((c) => c.text);
-  while (cells.length < width) cells.push('');
-  return cells;
-}
