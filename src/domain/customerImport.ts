@@ -52,10 +52,9 @@ export function fieldForHeader(header: string): CustomerField | undefined {
   return FIELD_BY_HEADER.lookup(header);
 }
 
-// Reasons: a code plus parameters so the extension can localise; `message` is the English default.
 type Params = Record<string, string | number | string[]>;
 
-/** English text per issue code; the extension maps codes to localized strings with the same params. */
+/** English text per issue code (the `message`); the extension words each code in the user's language with the same params. */
 const MESSAGES = {
   'columns.missing': (p: Params) =>
     `Missing required column(s): ${(p.missing as string[]).join(', ')}. Headers found: ${(p.found as string[]).map((h) => `"${h}"`).join(', ') || '(none)'}. Accepted names: ${p.accepted}.`,

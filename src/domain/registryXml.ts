@@ -1,13 +1,8 @@
-// Streaming parser for the GİB registered-user list (`<UserList><User>...</User>...</UserList>`).
-// The full list is 0.5–1 GB of XML, so this is a purpose-built scanner rather than a DOM.
-// How it stays fast (`npm run bench -- domain` measures the parser):
-// - Each chunk becomes a latin1 string: one char per byte, a plain copy (UTF-8 decoding is far slower
-//   and yields two-byte strings once a Turkish letter appears). All markup is ASCII, so the structure
-//   is found with String.indexOf/charCodeAt, which V8 inlines (Buffer.indexOf pays a native call
-//   each time).
-// - Only the text of the fields that are kept is decoded from UTF-8, straight from the bytes (a fresh
-//   string: a slice of the chunk string would keep the whole 64 KiB chunk alive for as long as the
-//   consumer keeps the taxpayer). Text is taken only once the '<' after it has arrived, so a chunk may
+// Streaming parser for the GİB registered-user list (`<UserList><User>...</User>...</UserList>`): the
+// full list is 0.5–1 GB of XML, so a purpose-built scanner rather than a DOM (`npm run bench -- domain`).
+// - Each chunk becomes a latin1 string (one char per byte, a plain copy; UTF-8 decoding is far slower).
+//   All markup is ASCII, so String.indexOf/charCodeAt find the structure (V8 inlines them).
+// - Only the kept fields' text is decoded (textOf), once the '<' after it has arrived, so a chunk may
 //   end anywhere: inside a multi-byte character, a tag or an entity.
 // - Only the one unfinished piece at the end of a chunk is held back, so memory stays flat.
 import {
@@ -149,12 +144,10 @@ export class RegistryXmlParser {
   /** maxPending: the longest text (one field) or markup construct held back between chunks. */
   constructor(private readonly maxPending = 1024 * 1024) {}
 
-  /** Number of taxpayers emitted so far. */
   get taxpayerCount(): number {
     return this.count;
   }
 
-  /** The taxpayers parsed since the last call, if any. */
   take(): Taxpayer[] | undefined {
     if (this.batch.length === 0) return undefined;
     const ready = this.batch;

@@ -98,13 +98,11 @@ function unsafeName(name: string): RegistryZipError {
 }
 
 /**
- * Taxpayers of a registry ZIP (a Buffer or a file path), in batches as the entry inflates (one batch
- * per inflated chunk, a few hundred taxpayers), from its one entry whose content is XML. Batches
- * because an async generator pays a promise and microtask hops per `yield`: per taxpayer that was a
- * tenth of the parse time of a full list. Two XML entries are refused rather than guessed at: reading
- * only one of them would leave taxpayers out of the offline index without a word. CSV or JSON lists
- * give an "unsupported format" error for now. The entry is inflated only as fast as the consumer
- * iterates, so memory does not grow with the list.
+ * Taxpayers of a registry ZIP (a Buffer or a file path) from its one XML entry, inflated only as fast
+ * as the consumer iterates. In batches (one per inflated chunk): an async generator pays a promise and
+ * microtask hops per `yield`, a tenth of a full list's parse time per taxpayer. Two XML entries are
+ * refused rather than guessed at (reading one would silently leave taxpayers out of the index); CSV or
+ * JSON lists give an "unsupported format" error.
  */
 export async function* iterateRegistryZipBatches(source: Buffer | string, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer[], RegistryZipSummary> {
   const zip = await ZipArchive.open(source).catch((e: unknown) => {
@@ -251,11 +249,10 @@ export interface StreamedEntrySummary extends RegistryZipSummary {
 
 /**
  * What `reader` reads of the first entry of a ZIP read front to back as it downloads (local header,
- * then its deflate data, which ends by itself). Only the plain case streams: a deflated, unencrypted
- * entry with a safe name whose content is XML. Anything else is a notStreamable error, and the caller
- * reads the finished file with iterateRegistryZipBatches, which decides about the other cases. Whether
- * the ZIP holds only this entry, and with this CRC-32, is known only from the central directory at
- * the end: the caller checks that (ZipArchive) before using what was read.
+ * then deflate data, which ends by itself). Only a deflated, unencrypted XML entry with a safe name
+ * streams; anything else is a notStreamable error, and the caller reads the finished file with
+ * iterateRegistryZipBatches. Whether the ZIP holds only this entry, with this CRC-32, only the central
+ * directory at the end tells: the caller checks that (ZipArchive) before using what was read.
  */
 export async function* streamFirstEntry<B>(zip: Readable, reader: ListReader<B>, options: RegistryZipOptions = {}): AsyncGenerator<B, StreamedEntrySummary> {
   const header = await readLocalHeader(zip);

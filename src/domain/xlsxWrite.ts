@@ -1,10 +1,8 @@
-// Writes .xlsx workbooks (ECMA-376 Part 1, SpreadsheetML) that Excel, Excel for Mac, LibreOffice and
-// Numbers open as they are: text as inline strings in cells formatted as Text (`@`), so a tax number,
-// a phone number or an IBAN stays exactly what it was (no dropped zero, no 1.23E+10) even when the user
-// edits the cell; dates as date serials with a date format; a bold header row that stays in view
-// (frozen pane); column widths from the longest value. Text cells are never evaluated, so no formula
-// guard is needed here. The whole workbook is built in memory and returned as bytes for an
-// AtomicFile (src/files/atomicFile.ts). Plain Node; jszip is loaded on first use.
+// Writes .xlsx workbooks (ECMA-376 SpreadsheetML) that Excel, LibreOffice and Numbers open as they are:
+// text as inline strings in Text (`@`) cells, so a tax number, phone or IBAN stays exact (no dropped
+// zero, no 1.23E+10) even when edited, and is never evaluated (no formula guard); dates as serials with
+// a date format; a frozen bold header row; column widths from the longest value. Built in memory, as
+// bytes for an AtomicFile (src/files/atomicFile.ts); jszip is loaded on first use.
 import { loadJsZip } from './xlsxZip';
 import { escapeXmlText } from './xlsxXml';
 

@@ -111,8 +111,6 @@ function findTagEnd(xml: string, from: number): number {
   return -1;
 }
 
-// Writing.
-
 /** Characters XML 1.0 does not allow, and the `_x` that would read as an escape: written as "_xHHHH_" (ECMA-376 ST_Xstring). */
 // eslint-disable-next-line no-control-regex -- these are the characters to escape
 const NEEDS_OOXML_ESCAPE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_(?=x[0-9A-Fa-f]{4}_)/g;

@@ -64,7 +64,6 @@ export async function saveUserFile(target: string, write: (file: AtomicFile) => 
   }
 }
 
-/** The two forms a list the user gets can take. */
 export type SpreadsheetFormat = 'xlsx' | 'csv';
 
 /** A workbook when the chosen name ends in .xlsx, else CSV (as every export was before workbooks). */

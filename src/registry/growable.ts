@@ -27,7 +27,6 @@ export function discard(array: NumberArray): void {
   }
 }
 
-/** A new zeroed array of `array`'s type, `length` long. */
 function zeroedLike<T extends NumberArray>(array: T, length: number): T {
   return new (array.constructor as new (length: number) => T)(length);
 }

@@ -93,7 +93,6 @@ export class ListEncoder {
     this.keys = new Float64Array(batchSize);
   }
 
-  /** Taxpayers encoded so far. */
   get taxpayerCount(): number {
     return this.count;
   }
@@ -122,7 +121,6 @@ export class ListEncoder {
     if (this.inBatch > 0) this.finishBatch();
   }
 
-  /** The next finished batch, if any. */
   take(): EncodedBatch | undefined {
     return this.ready.shift();
   }

@@ -120,7 +120,6 @@ export class Registry {
     return this.changes;
   }
 
-  /** Number of taxpayers currently registered. */
   count(): number {
     return this.size - this.deregistered.size + this.extras.size;
   }

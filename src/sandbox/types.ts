@@ -41,9 +41,8 @@ export interface SandboxOptions {
   invalidCustomers?: number;
   registry?: number;
   /**
-   * Build each registry list's ZIP once and serve it from memory until the registry changes, as the
-   * real platform serves a prepared file. Benchmarks use it, so that generating and deflating the
-   * list (tens of seconds for 1.5 M taxpayers) does not share the CPU with the client being measured.
+   * Build each registry list's ZIP once and serve it from memory until the registry changes, as the real
+   * platform serves a prepared file: benchmarks then do not share the CPU with deflating 1.5 M taxpayers.
    */
   keepLists?: boolean;
   seed?: number;
