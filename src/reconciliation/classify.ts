@@ -2,6 +2,7 @@
 // "Registered" = in the Invoice lists with at least one active alias; "deregistered" = in the list
 // with every alias deleted; "not registered" = not in the list.
 import type { GlobalCustomerAliasesResponse } from '../api/types';
+import { aliasKind } from '../domain/aliasKind';
 import { checkTaxId, type TaxIdCheck } from '../domain/taxId';
 import { activeAliases, type OfflineTaxpayer } from '../registry/offlineLookup';
 
@@ -63,15 +64,9 @@ export function classifyOffline(c: CustomerRef, taxpayer: OfflineTaxpayer | unde
   return classify(c, taxpayer && { active: activeAliases(taxpayer).length, pk, title: taxpayer.title });
 }
 
-/**
- * The bulk answer (GetGlobalCustomerInfo) lists the aliases without saying PK or GB. GİB's aliases
- * name their kind in the mailbox part (`urn:mail:defaultpk@…`, `urn:mail:defaultgb@…`): an alias
- * whose mailbox ends in "gb" is taken as a sending unit, any other as a receiving mailbox, and one
- * ending in "pk" is preferred.
- */
+/** The receiving alias of a bulk answer's unlabelled ones (src/domain/aliasKind.ts): a PK, else any not a GB. */
 export function pickPkAlias(names: readonly string[]): string | undefined {
-  const mailbox = (n: string) => (n.split('@')[0] ?? '').replace(/^urn:mail:/i, '').toLowerCase();
-  return names.find((n) => mailbox(n).endsWith('pk')) ?? names.find((n) => !mailbox(n).endsWith('gb'));
+  return names.find((n) => aliasKind(n) === 'PK') ?? names.find((n) => aliasKind(n) !== 'GB');
 }
 
 /** Against an online bulk answer (undefined: the registry does not know the number). */
