@@ -87,9 +87,7 @@ export class OfflineRegistry {
       } catch (error) {
         if (!(error instanceof RegistryIndexError)) throw error;
         // A damaged list answers nothing rather than something wrong, until it is downloaded again.
-        r.reader.close();
-        releaseIndexFolder(r.folder);
-        this.readers.delete(aliasType);
+        this.drop(aliasType);
         continue;
       }
       if (!t) continue;
@@ -113,12 +111,16 @@ export class OfflineRegistry {
 
   /** Releases the open files (Windows cannot replace an index folder with open files). */
   close(): void {
-    for (const r of this.readers.values()) {
-      r.reader.close();
-      releaseIndexFolder(r.folder);
-    }
-    this.readers.clear();
+    for (const aliasType of [...this.readers.keys()]) this.drop(aliasType);
     this.checkedAt = 0;
+  }
+
+  private drop(aliasType: AliasType): void {
+    const open = this.readers.get(aliasType);
+    if (!open) return;
+    open.reader.close();
+    releaseIndexFolder(open.folder);
+    this.readers.delete(aliasType);
   }
 
   private refresh(): void {
@@ -133,11 +135,7 @@ export class OfflineRegistry {
       const open = this.readers.get(aliasType);
       if (open?.folder === folder || (!open && folder && this.unreadable.get(aliasType) === folder)) continue;
       this.unreadable.delete(aliasType);
-      if (open) {
-        open.reader.close();
-        releaseIndexFolder(open.folder);
-      }
-      this.readers.delete(aliasType);
+      this.drop(aliasType);
       changed = true;
       if (!folder) continue;
       const leased = leaseCurrentIndex(dir);
