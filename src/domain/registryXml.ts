@@ -75,11 +75,10 @@ const decodeUtf8: Utf8Slicer = typeof (Buffer.prototype as unknown as { utf8Slic
   : (buf, start, end) => buf.toString('utf8', start, end);
 
 /**
- * The text of buf[start, end), given s, the same bytes read as Latin-1 (one character a byte). A
- * run of ASCII (tax numbers, dates, types, most aliases) reads the same in Latin-1 and UTF-8, so it is
- * sliced from s: far cheaper than a call into the UTF-8 decoder, whose cost is mostly per call. A
- * slice may keep its chunk's string alive: the index build, the parser's one user, keeps a taxpayer
- * only until its batch is sent (a few chunks).
+ * The text of buf[start, end), given s, the same bytes as Latin-1. ASCII (tax numbers, dates, types, most
+ * aliases) reads the same in both, so it is sliced from s: far cheaper than a call into the UTF-8
+ * decoder. A slice may keep its chunk's string alive: the index build keeps a taxpayer only until its
+ * batch is sent (a few chunks).
  */
 function textOf(s: string, buf: Buffer, start: number, end: number): string {
   for (let i = start; i < end; i++) if (s.charCodeAt(i) > 0x7f) return decodeUtf8(buf, start, end);

@@ -1,15 +1,12 @@
 // The index build's fast reader of a registry list, for the download that indexes on the way
-// (streamingIndex.ts). For each <User> of the list's usual shape it writes the taxpayer's record
-// (encodeRecord), its title (titleForBatch) and its tax-number key (taxNumberKey) straight from the
-// XML's bytes, making no taxpayer object and no string for a field without an entity: the extension
-// host's thread, which the build waits on, spends less CPU time than with the general parser.
-//
-// "The usual shape" is GİB's documented list: <User> without attributes holding Identifier, Title,
-// Type, AccountType and FirstCreationTime in that order, then optionally <Documents> of
-// <Document type="..."> with <Alias> of Name, CreationTime and optionally DeletionTime, with only white
-// space between the tags. Anything else throws NotCanonicalListError, and the index is built from the
-// finished file by the general parser (registryXml.ts), which reads every shape and words every error;
-// a unit test holds this reader to that parser's output byte for byte on the usual shape.
+// (streamingIndex.ts): for each <User> of the list's usual shape it writes the record (encodeRecord),
+// title (titleForBatch) and tax-number key (taxNumberKey) straight from the XML's bytes, with no
+// taxpayer object and no string for a field without an entity, so the extension host's thread spends
+// less CPU than with the general parser. "The usual shape" is GİB's documented list: <User> without
+// attributes holding Identifier, Title, Type, AccountType, FirstCreationTime, then optionally
+// <Documents> of <Document type="..."> with <Alias> of Name, CreationTime [, DeletionTime], only white
+// space between tags. Anything else throws NotCanonicalListError and the finished file is read by the
+// general parser (registryXml.ts); a unit test holds this reader to that parser's output byte for byte.
 
 import { isUtf8 } from 'node:buffer';
 import { decodeXmlEntities, DQUOTE as QUOTE, GT, isRegexSpace, LT, SLASH } from '../domain/xmlChars';

@@ -1,9 +1,8 @@
 // One taxpayer as every offline consumer sees it (hovers, diagnostics, reconciliation): the PK
 // (receiving) and GB (sending) lists of one user type merged, with the date of the lists consulted.
-// Readers stay open between lookups; the lists' `current` pointers are re-read at most once per
-// second, so a new download (in this window or another) is picked up without a restart and without a
-// syscall per lookup. Each open index is marked as in use (listStorage.ts), so another window's
-// install keeps it until this window has moved on to the new one.
+// Readers stay open; the lists' `current` pointers are re-read at most once a second, so a new download
+// (in any window) is picked up without a restart or a syscall per lookup. Each open index is marked as
+// in use (listStorage.ts), so another window's install keeps it until this window has moved on.
 
 import * as path from 'node:path';
 import { ALIAS_TYPES, type AliasType, type GlobalUserType } from '../api/types';
