@@ -301,7 +301,6 @@ export interface CsvWriterOptions {
   guardFormulas?: boolean;
 }
 
-
 /** One field, quoted only when it holds the delimiter, a quote or a line break. */
 export function formatCsvField(value: string, delimiter: CsvDelimiter = ',', guardFormulas = false): string {
   let v = value;

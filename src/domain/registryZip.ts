@@ -4,8 +4,8 @@
 
 import { PassThrough, type Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { crc32 } from 'node:zlib';
 import { RegistryXmlParser, type Taxpayer } from './registryXml';
+import { isXmlSpace } from './xmlChars';
 import { checkInflation, ENTRY_LIMITS, readBytes, readLocalHeader, ZipArchive, ZipError, ZipLimitError, type InflateLimits, type ZipEntry } from './zip';
 
 export type RegistryZipErrorCode =
@@ -44,7 +44,7 @@ function limitsOf(options: RegistryZipOptions): InflateLimits {
 export function sniffFormat(head: Buffer): EntryFormat {
   let i = 0;
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) i = 3;
-  while (i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
+  while (i < head.length && isXmlSpace(head[i])) i++;
   if (i >= head.length) return 'unknown';
   const c = head[i];
   if (c === 0x3c) return 'xml';
@@ -202,7 +202,7 @@ async function* parseEntry<B>(entry: ListEntry, limits: InflateLimits, reader: L
   let bytes = 0;
   const feed = (chunk: Buffer): void => {
     bytes += chunk.length;
-    crc = crc32(chunk, crc);
+    crc = zlib.crc32(chunk, crc);
     try {
       checkInflation(entryName, bytes, entry.compressedBytes(), limits);
     } catch (e) {

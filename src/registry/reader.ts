@@ -6,7 +6,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { crc32 } from 'node:zlib';
 import type { Taxpayer } from '../domain/registryXml';
 import { foldedWords, foldTurkish } from './fold';
 import { decodeRecord, FIELD_SEP, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, RegistryIndexError, taxNumberKey, type IndexMeta } from './format';
@@ -210,7 +209,7 @@ export class RegistryIndexReader {
     const [, start, crc] = this.dictBlocks[b];
     const end = b + 1 < this.dictBlocks.length ? this.dictBlocks[b + 1][1] : this.dictEnd;
     const bytes = this.read(this.fds.dict, start, end);
-    if (crc32(bytes) !== crc) throw corrupt('word dictionary');
+    if (zlib.crc32(bytes) !== crc) throw corrupt('word dictionary');
     const out: WordEntry[] = [];
     const r = new ByteReader(bytes);
     let previous = '';
