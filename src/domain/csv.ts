@@ -268,10 +268,8 @@ export function parseCsv(text: string, options: { delimiter?: CsvDelimiter } = {
 }
 
 /**
- * Reads CSV records from byte or text chunks (a file stream, an HTTP body...). Bytes are decoded in
- * `encoding` when given, else in the encoding the bytes show (SniffingTextDecoder: UTF-8, UTF-16 with
- * its BOM, windows-1254 or x-mac-turkish); characters split across chunks are reassembled. `reader`
- * exposes the detected delimiter, BOM and encoding once known.
+ * Reads CSV records from byte or text chunks (a file stream, an HTTP body...), bytes decoded in `encoding`
+ * or the one they show (SniffingTextDecoder). `reader` exposes the detected delimiter, BOM and encoding.
  */
 export async function* readCsvChunks(
   source: AsyncIterable<Buffer | Uint8Array | string>,
@@ -302,7 +300,6 @@ export interface CsvWriterOptions {
    */
   guardFormulas?: boolean;
 }
-
 
 /** One field, quoted only when it holds the delimiter, a quote or a line break. */
 export function formatCsvField(value: string, delimiter: CsvDelimiter = ',', guardFormulas = false): string {

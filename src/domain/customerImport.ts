@@ -52,10 +52,9 @@ export function fieldForHeader(header: string): CustomerField | undefined {
   return FIELD_BY_HEADER.lookup(header);
 }
 
-// Reasons: a code plus parameters so the extension can localise; `message` is the English default.
 type Params = Record<string, string | number | string[]>;
 
-/** English text per issue code; the extension maps codes to localized strings with the same params. */
+/** English text per issue code (the `message`); the extension words each code in the user's language with the same params. */
 const MESSAGES = {
   'columns.missing': (p: Params) =>
     `Missing required column(s): ${(p.missing as string[]).join(', ')}. Headers found: ${(p.found as string[]).map((h) => `"${h}"`).join(', ') || '(none)'}. Accepted names: ${p.accepted}.`,
@@ -224,6 +223,12 @@ export function mapCustomerColumns(header: readonly string[]): ColumnMap {
   return index;
 }
 
+function rawRow(columns: ColumnMap, cells: readonly string[]): RawCustomer {
+  const raw: RawCustomer = {};
+  for (const f of CUSTOMER_FIELDS) if (columns[f] !== undefined) raw[f] = cells[columns[f]] ?? '';
+  return raw;
+}
+
 /** The rows of one import (CSV or JSON), each accepted or rejected with its reasons, a repeated tax number too. */
 class CustomerRows {
   private readonly firstRowByTaxNumber = new Map<string, number>();
@@ -255,14 +260,7 @@ export function importCustomerTable(header: readonly string[], records: Iterable
   result.header = header.map((c) => c.trim());
   const columns = mapCustomerColumns(result.header);
   let row = 0;
-  for (const record of records) {
-    const raw: RawCustomer = {};
-    for (const f of CUSTOMER_FIELDS) {
-      const i = columns[f];
-      if (i !== undefined) raw[f] = record.cells[i] ?? '';
-    }
-    rows.add(++row, raw, { line: record.line, cells: record.cells });
-  }
+  for (const record of records) rows.add(++row, rawRow(columns, record.cells), { line: record.line, cells: record.cells });
   return result;
 }
 
@@ -290,12 +288,7 @@ export async function importCustomersCsvChunks(
       columns = mapCustomerColumns(result.header);
       continue;
     }
-    const raw: RawCustomer = {};
-    for (const f of CUSTOMER_FIELDS) {
-      const i = columns[f];
-      if (i !== undefined) raw[f] = record.cells[i] ?? '';
-    }
-    rows.add(++row, raw, { line: record.line, cells: record.cells });
+    rows.add(++row, rawRow(columns, record.cells), { line: record.line, cells: record.cells });
   }
   // An input without a header at all.
   if (!columns) mapCustomerColumns([]);

@@ -1,11 +1,8 @@
 // Column headers as spreadsheets write them: English or Turkish, any case, Turkish letters or their ASCII
-// stand-ins ("VERGİ NO", "Vergi No", "VERGI NO"), spaces and punctuation anywhere ("VKN/TCKN",
-// "Vergi_No"). One matcher for the customer import, the editor's CSV checks, the hovers and the bulk
-// check, so a header that one of them recognises all of them do.
-//
-// A Windows-1254 or Mac Turkish file that VS Code opened as UTF-8 shows U+FFFD where each Turkish letter
-// was: "VERG� NO", "TC K�ML�K NO". Folding keeps that character as a wildcard that stands for the ASCII
-// base of one Turkish letter, so such a header is still recognised.
+// stand-ins ("VERGİ NO", "VERGI NO"), spaces and punctuation anywhere ("VKN/TCKN", "Vergi_No"). One
+// matcher for the customer import, the editor's CSV checks, the hovers and the bulk check. A Windows-1254
+// or Mac Turkish file opened as UTF-8 shows U+FFFD for each Turkish letter ("VERG� NO"): folding keeps it
+// as a wildcard for the ASCII base of one Turkish letter, so such a header is still recognised.
 
 /** What U+FFFD folds to. */
 export const WILDCARD = '*';

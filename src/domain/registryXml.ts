@@ -1,17 +1,12 @@
-// Streaming parser for the GİB registered-user list (`<UserList><User>...</User>...</UserList>`).
-// The full list is 0.5–1 GB of XML, so this is a purpose-built scanner rather than a DOM.
-// How it stays fast (`npm run bench -- domain` measures the parser):
-// - Each chunk becomes a latin1 string: one char per byte, a plain copy (UTF-8 decoding is far slower
-//   and yields two-byte strings once a Turkish letter appears). All markup is ASCII, so the structure
-//   is found with String.indexOf/charCodeAt, which V8 inlines (Buffer.indexOf pays a native call
-//   each time).
-// - Only the text of the fields that are kept is decoded from UTF-8, straight from the bytes (a fresh
-//   string: a slice of the chunk string would keep the whole 64 KiB chunk alive for as long as the
-//   consumer keeps the taxpayer). Text is taken only once the '<' after it has arrived, so a chunk may
+// Streaming parser for the GİB registered-user list (`<UserList><User>...</User>...</UserList>`): the
+// full list is 0.5–1 GB of XML, so a purpose-built scanner rather than a DOM (`npm run bench -- domain`).
+// - Each chunk becomes a latin1 string (one char per byte, a plain copy; UTF-8 decoding is far slower).
+//   All markup is ASCII, so String.indexOf/charCodeAt find the structure (V8 inlines them).
+// - Only the kept fields' text is decoded (textOf), once the '<' after it has arrived, so a chunk may
 //   end anywhere: inside a multi-byte character, a tag or an entity.
 // - Only the one unfinished piece at the end of a chunk is held back, so memory stays flat.
 import {
-  BANG, COLON, DQUOTE as DQ, GT, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ,
+  BANG, COLON, decodeXmlEntities, DQUOTE as DQ, GT, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ,
 } from './xmlChars';
 
 export interface RegistryAlias {
@@ -68,21 +63,6 @@ const enum Field {
   AliasDeletionTime,
 }
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g;
-
-/** Replaces the five XML entities and numeric character references; unknown ones stay as written. */
-export function decodeXmlEntities(s: string): string {
-  if (s.indexOf('&') < 0) return s;
-  return s.replace(ENTITY, (whole, body: string) => {
-    if (body.charCodeAt(0) === 35 /* # */) {
-      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
-      return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[body] ?? whole;
-  });
-}
-
 const EMPTY = Buffer.alloc(0);
 
 type Utf8Slicer = (buf: Buffer, start: number, end: number) => string;
@@ -95,11 +75,10 @@ const decodeUtf8: Utf8Slicer = typeof (Buffer.prototype as unknown as { utf8Slic
   : (buf, start, end) => buf.toString('utf8', start, end);
 
 /**
- * The text of buf[start, end), given s, the same bytes read as Latin-1 (one character a byte). A
- * run of ASCII (tax numbers, dates, types, most aliases) reads the same in Latin-1 and UTF-8, so it is
- * sliced from s: far cheaper than a call into the UTF-8 decoder, whose cost is mostly per call. A
- * slice may keep its chunk's string alive: the index build, the parser's one user, keeps a taxpayer
- * only until its batch is sent (a few chunks).
+ * The text of buf[start, end), given s, the same bytes as Latin-1. ASCII (tax numbers, dates, types, most
+ * aliases) reads the same in both, so it is sliced from s: far cheaper than a call into the UTF-8
+ * decoder. A slice may keep its chunk's string alive: the index build keeps a taxpayer only until its
+ * batch is sent (a few chunks).
  */
 function textOf(s: string, buf: Buffer, start: number, end: number): string {
   for (let i = start; i < end; i++) if (s.charCodeAt(i) > 0x7f) return decodeUtf8(buf, start, end);
@@ -164,12 +143,10 @@ export class RegistryXmlParser {
   /** maxPending: the longest text (one field) or markup construct held back between chunks. */
   constructor(private readonly maxPending = 1024 * 1024) {}
 
-  /** Number of taxpayers emitted so far. */
   get taxpayerCount(): number {
     return this.count;
   }
 
-  /** The taxpayers parsed since the last call, if any. */
   take(): Taxpayer[] | undefined {
     if (this.batch.length === 0) return undefined;
     const ready = this.batch;

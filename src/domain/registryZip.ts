@@ -4,8 +4,8 @@
 
 import { PassThrough, type Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { crc32 } from 'node:zlib';
 import { RegistryXmlParser, type Taxpayer } from './registryXml';
+import { isXmlSpace } from './xmlChars';
 import { checkInflation, ENTRY_LIMITS, readBytes, readLocalHeader, ZipArchive, ZipError, ZipLimitError, type InflateLimits, type ZipEntry } from './zip';
 
 export type RegistryZipErrorCode =
@@ -44,7 +44,7 @@ function limitsOf(options: RegistryZipOptions): InflateLimits {
 export function sniffFormat(head: Buffer): EntryFormat {
   let i = 0;
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) i = 3;
-  while (i < head.length && (head[i] === 0x20 || head[i] === 0x09 || head[i] === 0x0a || head[i] === 0x0d)) i++;
+  while (i < head.length && isXmlSpace(head[i])) i++;
   if (i >= head.length) return 'unknown';
   const c = head[i];
   if (c === 0x3c) return 'xml';
@@ -98,13 +98,11 @@ function unsafeName(name: string): RegistryZipError {
 }
 
 /**
- * Taxpayers of a registry ZIP (a Buffer or a file path), in batches as the entry inflates (one batch
- * per inflated chunk, a few hundred taxpayers), from its one entry whose content is XML. Batches
- * because an async generator pays a promise and microtask hops per `yield`: per taxpayer that was a
- * tenth of the parse time of a full list. Two XML entries are refused rather than guessed at: reading
- * only one of them would leave taxpayers out of the offline index without a word. CSV or JSON lists
- * give an "unsupported format" error for now. The entry is inflated only as fast as the consumer
- * iterates, so memory does not grow with the list.
+ * Taxpayers of a registry ZIP (a Buffer or a file path) from its one XML entry, inflated only as fast
+ * as the consumer iterates. In batches (one per inflated chunk): an async generator pays a promise and
+ * microtask hops per `yield`, a tenth of a full list's parse time per taxpayer. Two XML entries are
+ * refused rather than guessed at (reading one would silently leave taxpayers out of the index); CSV or
+ * JSON lists give an "unsupported format" error.
  */
 export async function* iterateRegistryZipBatches(source: Buffer | string, options: RegistryZipOptions = {}): AsyncGenerator<Taxpayer[], RegistryZipSummary> {
   const zip = await ZipArchive.open(source).catch((e: unknown) => {
@@ -204,7 +202,7 @@ async function* parseEntry<B>(entry: ListEntry, limits: InflateLimits, reader: L
   let bytes = 0;
   const feed = (chunk: Buffer): void => {
     bytes += chunk.length;
-    crc = crc32(chunk, crc);
+    crc = zlib.crc32(chunk, crc);
     try {
       checkInflation(entryName, bytes, entry.compressedBytes(), limits);
     } catch (e) {
@@ -251,11 +249,10 @@ export interface StreamedEntrySummary extends RegistryZipSummary {
 
 /**
  * What `reader` reads of the first entry of a ZIP read front to back as it downloads (local header,
- * then its deflate data, which ends by itself). Only the plain case streams: a deflated, unencrypted
- * entry with a safe name whose content is XML. Anything else is a notStreamable error, and the caller
- * reads the finished file with iterateRegistryZipBatches, which decides about the other cases. Whether
- * the ZIP holds only this entry, and with this CRC-32, is known only from the central directory at
- * the end: the caller checks that (ZipArchive) before using what was read.
+ * then deflate data, which ends by itself). Only a deflated, unencrypted XML entry with a safe name
+ * streams; anything else is a notStreamable error, and the caller reads the finished file with
+ * iterateRegistryZipBatches. Whether the ZIP holds only this entry, with this CRC-32, only the central
+ * directory at the end tells: the caller checks that (ZipArchive) before using what was read.
  */
 export async function* streamFirstEntry<B>(zip: Readable, reader: ListReader<B>, options: RegistryZipOptions = {}): AsyncGenerator<B, StreamedEntrySummary> {
   const header = await readLocalHeader(zip);

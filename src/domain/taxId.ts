@@ -57,9 +57,7 @@ export function isValidVkn(s: string): boolean {
 }
 
 export function isValidTckn(s: string): boolean {
-  if (!/^[1-9]\d{10}$/.test(s)) return false;
-  const [d10, d11] = tcknCheckDigits(s.slice(0, 9));
-  return d10 === s.charCodeAt(9) - 48 && d11 === s.charCodeAt(10) - 48;
+  return /^[1-9]\d{10}$/.test(s) && s.endsWith(tcknCheckDigits(s.slice(0, 9)).join(''));
 }
 
 /** Checks a VKN or TCKN (surrounding white space ignored) and says what is wrong. */
@@ -67,18 +65,12 @@ export function checkTaxId(input: string): TaxIdCheck {
   const value = input.trim();
   if (value.length === 0) return { valid: false, value, problem: 'empty' };
   if (!/^\d+$/.test(value)) return { valid: false, value, problem: 'notDigits' };
-  if (value.length === 10) {
-    const expected = vknCheckDigit(value.slice(0, 9));
-    return expected === value.charCodeAt(9) - 48
-      ? { valid: true, kind: 'VKN', value }
-      : { valid: false, kind: 'VKN', value, problem: 'checksum', expectedCheckDigits: String(expected) };
-  }
-  if (value.length === 11) {
-    if (value[0] === '0') return { valid: false, kind: 'TCKN', value, problem: 'tcknLeadingZero' };
-    const [d10, d11] = tcknCheckDigits(value.slice(0, 9));
-    return isValidTckn(value)
-      ? { valid: true, kind: 'TCKN', value }
-      : { valid: false, kind: 'TCKN', value, problem: 'checksum', expectedCheckDigits: `${d10}${d11}` };
+  if (value.length === 10 || value.length === 11) {
+    const kind = value.length === 10 ? 'VKN' : 'TCKN';
+    if (kind === 'TCKN' && value[0] === '0') return { valid: false, kind, value, problem: 'tcknLeadingZero' };
+    const firstNine = value.slice(0, 9);
+    const expected = kind === 'VKN' ? String(vknCheckDigit(firstNine)) : tcknCheckDigits(firstNine).join('');
+    return value.endsWith(expected) ? { valid: true, kind, value } : { valid: false, kind, value, problem: 'checksum', expectedCheckDigits: expected };
   }
   return { valid: false, value, problem: 'length' };
 }
@@ -90,6 +82,5 @@ export function completeVkn(firstNine: string): string {
 
 /** Completes nine digits (first not 0) into a valid TCKN. */
 export function completeTckn(firstNine: string): string {
-  const [d10, d11] = tcknCheckDigits(firstNine);
-  return `${firstNine}${d10}${d11}`;
+  return firstNine + tcknCheckDigits(firstNine).join('');
 }

@@ -43,8 +43,7 @@ function codeUnits(table: readonly string[]): Uint16Array {
 
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
-// Byte → code unit through a typed array, then one UTF-16 decode: about 14× faster than building the
-// string piece by piece (`npm run bench -- libraries`, the iconv-lite row), with no table module to ship.
+// Byte → code unit through a typed array, then one UTF-16 decode (CONTRIBUTING's libraries table has its figure).
 function decodeSingleByte(bytes: Uint8Array, units: Uint16Array): string {
   const out = new Uint16Array(bytes.length);
   for (let i = 0; i < bytes.length; i++) out[i] = units[bytes[i]];

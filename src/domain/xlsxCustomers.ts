@@ -1,9 +1,8 @@
-// Customer lists as .xlsx workbooks: the import reads a sheet with the same header matching and checks
-// as the CSV import (customerImport.ts), the export and the rejected rows are workbooks whose tax
-// numbers, phones and IBANs are text cells. Cells as Excel stores them: a VKN typed into a number cell
-// lost its leading zero (`730871159`); where the check digits say the ten digits with a 0 in front are
-// a valid VKN, the import takes them and reports the row (restoredTaxNumbers). A Turkish postal code
-// stored as a number gets its leading zero back too (five digits: `6100` → `06100`).
+// Customer lists as .xlsx workbooks: the import matches headers and checks rows as the CSV import does
+// (customerImport.ts); the export and the rejected rows keep tax numbers, phones and IBANs as text cells.
+// A VKN typed into a number cell lost its leading zero (`730871159`): when the check digits pass with a
+// 0 in front, the import takes it and reports the row (restoredTaxNumbers). A postal code stored as a
+// number gets its zero back too (`6100` → `06100`).
 import {
   CUSTOMER_FIELDS,
   CUSTOMER_HEADER_ALIASES,
@@ -103,7 +102,6 @@ function missingColumns(): ImportIssue {
   throw new Error('unreachable');
 }
 
-/** The sheet name of customer workbooks. */
 export const CUSTOMER_SHEET_NAME = 'Customers';
 
 /**

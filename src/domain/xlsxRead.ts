@@ -1,9 +1,8 @@
-// Reads the cells of an .xlsx workbook as Excel (Windows, Mac) and LibreOffice store them (ECMA-376
-// Part 1, SpreadsheetML): the sheets in the workbook's order, shared strings (plain and rich text) and
-// inline strings, numbers (in full, never 1.23E+10), booleans, errors, formulas by their cached value,
-// dates by their cell style in the 1900 or the 1904 date system, empty cells, and merged cells (every
-// cell of a merged range reads the range's value, so a header merged over two rows or columns is seen
-// in each). Plain Node; jszip is loaded on first use (xlsxZip.ts).
+// Reads the cells of an .xlsx workbook as Excel and LibreOffice store them (ECMA-376 SpreadsheetML):
+// sheets in the workbook's order, shared (plain and rich) and inline strings, numbers in full (never
+// 1.23E+10), booleans, errors, formulas by their cached value, dates by cell style (1900 or 1904 system),
+// and merged cells (each cell of a range reads its value, so a header merged over two rows is seen in
+// both). Plain Node; jszip is loaded on first use (xlsxZip.ts).
 import type JSZipType from 'jszip';
 import { entryText, openWorkbookZip, XlsxError } from './xlsxZip';
 import { decodeOoxmlEscapes, scanXml } from './xlsxXml';
@@ -393,11 +392,4 @@ export async function readWorkbook(bytes: Uint8Array): Promise<XlsxWorkbook> {
       return { name: sheet.name, rows: readSheetXml(xml, ctx) };
     },
   };
-}
-
-/** A row's cells as text, `width` of them at least (empty cells as ''). */
-export function rowTexts(row: XlsxRow | undefined, width = 0): string[] {
-  const cells = (row?.cells ?? []).map((c) => c.text);
-  while (cells.length < width) cells.push('');
-  return cells;
 }

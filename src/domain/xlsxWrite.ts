@@ -1,12 +1,10 @@
-// Writes .xlsx workbooks (ECMA-376 Part 1, SpreadsheetML) that Excel, Excel for Mac, LibreOffice and
-// Numbers open as they are: text as inline strings in cells formatted as Text (`@`), so a tax number,
-// a phone number or an IBAN stays exactly what it was (no dropped zero, no 1.23E+10) even when the user
-// edits the cell; dates as date serials with a date format; a bold header row that stays in view
-// (frozen pane); column widths from the longest value. Text cells are never evaluated, so no formula
-// guard is needed here. The whole workbook is built in memory and returned as bytes for an
-// AtomicFile (src/files/atomicFile.ts). Plain Node; jszip is loaded on first use.
+// Writes .xlsx workbooks (ECMA-376 SpreadsheetML) that Excel, LibreOffice and Numbers open as they are:
+// text as inline strings in Text (`@`) cells, so a tax number, phone or IBAN stays exact (no dropped
+// zero, no 1.23E+10) even when edited, and is never evaluated (no formula guard); dates as serials with
+// a date format; a frozen bold header row; column widths from the longest value. Built in memory, as
+// bytes for an AtomicFile (src/files/atomicFile.ts); jszip is loaded on first use.
+import { escapeXml } from './xmlChars';
 import { loadJsZip } from './xlsxZip';
-import { escapeXmlText } from './xlsxXml';
 
 export type XlsxValue = string | number | boolean | Date | null | undefined;
 
@@ -19,6 +17,20 @@ export interface XlsxSheetData {
 
 /** Excel's limit on the characters of one cell. */
 export const MAX_CELL_CHARS = 32_767;
+
+/** Characters XML 1.0 does not allow, and the `_x` that would read as an escape: written as "_xHHHH_" (ECMA-376 ST_Xstring). */
+// eslint-disable-next-line no-control-regex -- these are the characters to escape
+const NEEDS_OOXML_ESCAPE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_(?=x[0-9A-Fa-f]{4}_)/g;
+
+/** A quick test for the usual case: nothing to escape at all. */
+// eslint-disable-next-line no-control-regex -- the characters to escape
+const NEEDS_ANY_ESCAPE = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_x/;
+
+/** Text for an element's content or an attribute: XML escapes plus ECMA-376's "_xHHHH_" for control characters. */
+function escapeXmlText(text: string): string {
+  if (!NEEDS_ANY_ESCAPE.test(text)) return text;
+  return escapeXml(text).replace(NEEDS_OOXML_ESCAPE, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
+}
 
 // Cell styles (cellXfs): 0 general, 1 text, 2 date, 3 date and time, 4 bold text (the header).
 const STYLE = { general: 0, text: 1, date: 2, dateTime: 3, header: 4 } as const;

@@ -1,9 +1,7 @@
-// Files written for the user to open (exports, the rejected rows of an import): whole or not at all, and
-// nothing lost when the chosen file is held open. The rows go to a temporary file beside the target, which
-// replaces the target only once complete (AtomicFile), so a cancel, a failure or a crash leaves the
-// previous file as it was. A target that another program keeps open (Excel holds every file it shows) is
-// waited for briefly; after that the finished file is saved beside it under the next free
-// "name (2).csv", and the caller says so. Plain Node: the commands and the tests use it alike.
+// Files written for the user to open (exports, an import's rejected rows): whole or not at all (AtomicFile),
+// and nothing lost when the chosen file is held open (Excel holds every file it shows): after a brief wait
+// the finished file is saved beside it as the next free "name (2).csv", and the caller says so. Plain
+// Node: the commands and the tests use it alike.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AtomicFile, sweepTempFiles } from './atomicFile';
@@ -64,7 +62,6 @@ export async function saveUserFile(target: string, write: (file: AtomicFile) => 
   }
 }
 
-/** The two forms a list the user gets can take. */
 export type SpreadsheetFormat = 'xlsx' | 'csv';
 
 /** A workbook when the chosen name ends in .xlsx, else CSV (as every export was before workbooks). */

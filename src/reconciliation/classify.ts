@@ -2,6 +2,7 @@
 // "Registered" = in the Invoice lists with at least one active alias; "deregistered" = in the list
 // with every alias deleted; "not registered" = not in the list.
 import type { GlobalCustomerAliasesResponse } from '../api/types';
+import { aliasKind } from '../domain/aliasKind';
 import { checkTaxId, type TaxIdCheck } from '../domain/taxId';
 import { activeAliases, type OfflineTaxpayer } from '../registry/offlineLookup';
 
@@ -32,9 +33,8 @@ export interface ReconRow {
 
 /** The checksum verdict; undefined when the tax number is valid. */
 export function invalidReason(taxNumber: string): InvalidReason | undefined {
-  const check = checkTaxId(taxNumber);
-  if (check.valid) return undefined;
-  return { problem: check.problem, ...(check.kind ? { kind: check.kind } : {}), ...(check.expectedCheckDigits ? { expectedCheckDigits: check.expectedCheckDigits } : {}) };
+  const { valid, value: _value, ...reason } = checkTaxId(taxNumber);
+  return valid ? undefined : (reason as InvalidReason);
 }
 
 function base(c: CustomerRef): Pick<ReconRow, 'customerId' | 'taxNumber' | 'name'> {
@@ -64,15 +64,9 @@ export function classifyOffline(c: CustomerRef, taxpayer: OfflineTaxpayer | unde
   return classify(c, taxpayer && { active: activeAliases(taxpayer).length, pk, title: taxpayer.title });
 }
 
-/**
- * The bulk answer (GetGlobalCustomerInfo) lists the aliases without saying PK or GB. GİB's aliases
- * name their kind in the mailbox part (`urn:mail:defaultpk@…`, `urn:mail:defaultgb@…`): an alias
- * whose mailbox ends in "gb" is taken as a sending unit, any other as a receiving mailbox, and one
- * ending in "pk" is preferred.
- */
+/** The receiving alias of a bulk answer's unlabelled ones (src/domain/aliasKind.ts): a PK, else any not a GB. */
 export function pickPkAlias(names: readonly string[]): string | undefined {
-  const mailbox = (n: string) => (n.split('@')[0] ?? '').replace(/^urn:mail:/i, '').toLowerCase();
-  return names.find((n) => mailbox(n).endsWith('pk')) ?? names.find((n) => !mailbox(n).endsWith('gb'));
+  return names.find((n) => aliasKind(n) === 'PK') ?? names.find((n) => aliasKind(n) !== 'GB');
 }
 
 /** Against an online bulk answer (undefined: the registry does not know the number). */

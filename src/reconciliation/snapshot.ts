@@ -1,9 +1,8 @@
-// The result of a run kept for the next one (tax number → status + active PK alias), the diff of
-// two runs, and the store: one file per profile and base URL under the extension's global storage
-// (several companies' profiles share https://api.nilvera.com, and each compares with its own last
-// run), written to a temporary file and renamed, so a crash never leaves half a snapshot. Several
-// windows may reconcile the same account: each save takes the snapshot's lock and never replaces a
-// snapshot of a later run with an earlier one.
+// The result of a run kept for the next one (tax number → status + active PK alias), the diff of two
+// runs, and the store: one file per profile and base URL under the extension's global storage (several
+// companies' profiles share https://api.nilvera.com, each compares with its own last run), written whole.
+// Several windows may reconcile one account: each save takes the snapshot's lock and never replaces a
+// later run's snapshot with an earlier one.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -42,12 +42,11 @@ export class IndexBuildCancelledError extends Error {
 }
 
 /**
- * An index being built in a temporary folder of `storageDir`, in one streaming pass. The tax-number
- * keys stay in memory, sorted a slice at a time as they come (taxNumberTable.ts); each taxpayer's
- * record and title go to the index sink (indexSink.ts: a worker thread), which writes the record
- * blocks, the word dictionary and the postings. Readers see nothing of it until install(); abandon()
- * removes it. buildIndex runs the whole sequence; a download that indexes while it arrives
- * (streamingIndex.ts) installs only once the finished ZIP has been checked.
+ * An index being built in a temporary folder of `storageDir`, in one streaming pass: the tax-number keys
+ * in memory (taxNumberTable.ts), each taxpayer's record and title to the index sink (indexSink.ts: a
+ * worker thread, which writes the record blocks and the words). Readers see nothing of it until
+ * install(); abandon() removes it. A download that indexes while it arrives (streamingIndex.ts) installs
+ * only once the finished ZIP has been checked.
  */
 export class PendingIndex {
   private taxNumbers = new TaxNumberTable();

@@ -78,7 +78,6 @@ export interface FoldedBatch {
   readonly codes: Uint16Array;
   /** Pairs (start, end) of each word in codes, and a -1 after each title's words. */
   readonly bounds: Int32Array;
-  /** How many entries of bounds are filled. */
   readonly boundCount: number;
 }
 

@@ -7,15 +7,11 @@ type NumberArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64
 const DISCARD_MIN_BYTES = 1 << 16;
 
 /**
- * Gives an array's memory back at the next minor collection instead of the next full one. The index
- * build's large arrays live long enough to reach the old generation, and the threads that build an
- * index allocate little else, so an array replaced or no longer needed stayed in memory until a full
- * collection, which V8 starts only after external memory has grown by tens of MB.
- * Its buffer is transferred into a clone that nothing keeps, which dies young.
- *
- * Only for an array that views the whole of its own buffer, with no other view of that buffer still
- * in use: every view of it becomes empty. Anything else (a slice of a larger buffer such as Buffer's
- * pool, a small array, a buffer that cannot be transferred) is left as it is.
+ * Gives an array's memory back at the next minor collection (its buffer transferred into a clone that
+ * nothing keeps) instead of the next full one: the index build's large arrays reach the old generation,
+ * and with little else allocated V8 starts a full collection only after tens of MB more. Only for an
+ * array that views the whole of its own buffer, no other view of it still in use (every view becomes
+ * empty); a slice of a larger buffer, a small array or an untransferable buffer is left as it is.
  */
 export function discard(array: NumberArray): void {
   const buffer = array.buffer;
@@ -27,7 +23,6 @@ export function discard(array: NumberArray): void {
   }
 }
 
-/** A new zeroed array of `array`'s type, `length` long. */
 function zeroedLike<T extends NumberArray>(array: T, length: number): T {
   return new (array.constructor as new (length: number) => T)(length);
 }

@@ -1,18 +1,15 @@
 // The index build's fast reader of a registry list, for the download that indexes on the way
-// (streamingIndex.ts). For each <User> of the list's usual shape it writes the taxpayer's record
-// (encodeRecord), its title (titleForBatch) and its tax-number key (taxNumberKey) straight from the
-// XML's bytes, making no taxpayer object and no string for a field without an entity: the extension
-// host's thread, which the build waits on, spends less CPU time than with the general parser.
-//
-// "The usual shape" is GİB's documented list: <User> without attributes holding Identifier, Title,
-// Type, AccountType and FirstCreationTime in that order, then optionally <Documents> of
-// <Document type="..."> with <Alias> of Name, CreationTime and optionally DeletionTime, with only white
-// space between the tags. Anything else throws NotCanonicalListError, and the index is built from the
-// finished file by the general parser (registryXml.ts), which reads every shape and words every error;
-// a unit test holds this reader to that parser's output byte for byte on the usual shape.
+// (streamingIndex.ts): for each <User> of the list's usual shape it writes the record (encodeRecord),
+// title (titleForBatch) and tax-number key (taxNumberKey) straight from the XML's bytes, with no
+// taxpayer object and no string for a field without an entity, so the extension host's thread spends
+// less CPU than with the general parser. "The usual shape" is GİB's documented list: <User> without
+// attributes holding Identifier, Title, Type, AccountType, FirstCreationTime, then optionally
+// <Documents> of <Document type="..."> with <Alias> of Name, CreationTime [, DeletionTime], only white
+// space between tags. Anything else throws NotCanonicalListError and the finished file is read by the
+// general parser (registryXml.ts); a unit test holds this reader to that parser's output byte for byte.
 
-import * as buffer from 'node:buffer';
-import { decodeXmlEntities } from '../domain/registryXml';
+import { isUtf8 } from 'node:buffer';
+import { decodeXmlEntities, DQUOTE as QUOTE, GT, isRegexSpace, LT, SLASH } from '../domain/xmlChars';
 import { batchBuffer } from './batchBuffers';
 import { TITLE_SEPARATOR, titleForBatch } from './fold';
 import { ALIAS_SEP, cleanValue, FIELD_SEP, PART_SEP, RECORD_SEP, RECORDS_PER_BLOCK, taxNumberKey } from './format';
@@ -42,11 +39,7 @@ export interface EncodedBatch {
   keys: Float64Array;
 }
 
-const LT = 0x3c;
-const GT = 0x3e;
 const AMP = 0x26;
-const QUOTE = 0x22;
-const SLASH = 0x2f;
 // The record encoding's separators (format.ts) as bytes.
 const RS = RECORD_SEP.charCodeAt(0);
 const FS = FIELD_SEP.charCodeAt(0);
@@ -56,8 +49,6 @@ const NUL = TITLE_SEPARATOR.charCodeAt(0);
 
 /** The longest piece held back between chunks (one <User> or one markup construct), as the general parser's default. */
 const MAX_HELD_BYTES = 1024 * 1024;
-
-const isUtf8: ((input: Uint8Array) => boolean) | undefined = (buffer as { isUtf8?: (input: Uint8Array) => boolean }).isUtf8;
 
 function isSpace(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d);
@@ -83,34 +74,32 @@ export class ListEncoder {
   private keys: Float64Array;
   private readonly ready: EncodedBatch[] = [];
   // The chunk being read: its bytes and the same bytes as Latin-1 (one character a byte; markup is ASCII).
-  private buf: Buffer = buffer.Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   private s = '';
   private pos = 0;
 
   constructor(private readonly batchSize: number) {
-    if (!isUtf8) throw new NotCanonicalListError('no UTF-8 check in this runtime');
     if (batchSize % RECORDS_PER_BLOCK !== 0) throw new RangeError('A batch is whole record blocks.');
     this.keys = new Float64Array(batchSize);
   }
 
-  /** Taxpayers encoded so far. */
   get taxpayerCount(): number {
     return this.count;
   }
 
   write(chunk: Buffer): void {
-    const buf = this.held ? buffer.Buffer.concat([this.held, chunk]) : chunk;
+    const buf = this.held ? Buffer.concat([this.held, chunk]) : chunk;
     this.held = undefined;
     this.buf = buf;
     this.s = buf.toString('latin1');
     const stop = this.scan();
     // Everything before `stop` was read; it starts and ends on markup, so it holds whole UTF-8 characters.
-    if (!isUtf8!(buf.subarray(0, stop))) throw new NotCanonicalListError('text that is not UTF-8');
+    if (!isUtf8(buf.subarray(0, stop))) throw new NotCanonicalListError('text that is not UTF-8');
     if (stop < buf.length) {
       if (buf.length - stop > MAX_HELD_BYTES) throw new NotCanonicalListError('a piece longer than 1 MiB');
-      this.held = buffer.Buffer.from(buf.subarray(stop));
+      this.held = Buffer.from(buf.subarray(stop));
     }
-    this.buf = buffer.Buffer.alloc(0);
+    this.buf = Buffer.alloc(0);
     this.s = '';
   }
 
@@ -122,7 +111,6 @@ export class ListEncoder {
     if (this.inBatch > 0) this.finishBatch();
   }
 
-  /** The next finished batch, if any. */
   take(): EncodedBatch | undefined {
     return this.ready.shift();
   }
@@ -371,17 +359,10 @@ function lastCharStart(s: string, a: number, b: number): number {
   return i;
 }
 
-/**
- * Whether the UTF-8 character at i (its first byte from 0x80 up) is white space String.trim removes:
- * U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 or U+FEFF.
- */
+/** Whether the two- or three-byte UTF-8 character at i (s: the bytes as Latin-1) is white space String.trim removes. */
 function trimmedAt(s: string, i: number): boolean {
   const b0 = s.charCodeAt(i);
-  const b1 = s.charCodeAt(i + 1);
-  if (b0 === 0xc2) return b1 === 0xa0;
-  const b2 = s.charCodeAt(i + 2);
-  if (b0 === 0xe1) return b1 === 0x9a && b2 === 0x80;
-  if (b0 === 0xe2) return (b1 === 0x80 && ((b2 >= 0x80 && b2 <= 0x8a) || b2 === 0xa8 || b2 === 0xa9 || b2 === 0xaf)) || (b1 === 0x81 && b2 === 0x9f);
-  if (b0 === 0xe3) return b1 === 0x80 && b2 === 0x80;
-  return b0 === 0xef && b1 === 0xbb && b2 === 0xbf;
+  const tail = ((s.charCodeAt(i + 1) & 0x3f) << 6) | (s.charCodeAt(i + 2) & 0x3f);
+  if (b0 >= 0xc0 && b0 < 0xe0) return isRegexSpace(((b0 & 0x1f) << 6) | (tail >> 6));
+  return b0 >= 0xe0 && b0 < 0xf0 && isRegexSpace(((b0 & 0x0f) << 12) | tail);
 }

@@ -1,8 +1,7 @@
 // Which offline lists need their index built again from their ZIP, the start-up sweep of the registry's
-// storage, and the rebuild itself (plain Node: the extension adds progress and messages,
-// src/commands/registry/indexUpgrade.ts). A list needs a rebuild when its index was written by an
-// older version (another format), when a download finished but its index was not put in place (a file
-// held by another program, or the window died first), or when `current` names a folder that is gone.
+// storage, and the rebuild (plain Node; src/commands/registry/indexUpgrade.ts adds progress and messages).
+// A rebuild is due for an index of another format, a download whose index was not put in place (a file
+// held by another program, or the window died first), and a `current` that names a folder that is gone.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALIAS_TYPES, GLOBAL_USER_TYPES, type AliasType, type GlobalUserType } from '../api/types';

@@ -249,11 +249,10 @@ async function removeDeadBuilds(storageDir: string, removed: string[]): Promise<
 }
 
 /**
- * What crashes left in one list's folder, removed under the list's lock: temporary pointer files,
- * builds and "in use" marks of processes that are gone, and index folders that are not current and
- * that no live window reads. A `current` that names nothing complete is pointed at the newest
- * complete index left, if any; otherwise the list is reported broken (built again from its ZIP, or
- * downloaded again). A window holding the lock (installing) makes this one skip.
+ * What crashes left in one list's folder, removed under the list's lock (skipped while another window
+ * holds it): temporary pointer files, builds and "in use" marks of processes that are gone, and index
+ * folders neither current nor read by a live window. A `current` that names nothing complete is pointed
+ * at the newest complete index left, else the list is reported broken (rebuilt or downloaded again).
  */
 export async function sweepListStorage(storageDir: string): Promise<ListSweep> {
   if (!fs.existsSync(storageDir)) return { removed: [] };

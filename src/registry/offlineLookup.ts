@@ -1,9 +1,8 @@
 // One taxpayer as every offline consumer sees it (hovers, diagnostics, reconciliation): the PK
 // (receiving) and GB (sending) lists of one user type merged, with the date of the lists consulted.
-// Readers stay open between lookups; the lists' `current` pointers are re-read at most once per
-// second, so a new download (in this window or another) is picked up without a restart and without a
-// syscall per lookup. Each open index is marked as in use (listStorage.ts), so another window's
-// install keeps it until this window has moved on to the new one.
+// Readers stay open; the lists' `current` pointers are re-read at most once a second, so a new download
+// (in any window) is picked up without a restart or a syscall per lookup. Each open index is marked as
+// in use (listStorage.ts), so another window's install keeps it until this window has moved on.
 
 import * as path from 'node:path';
 import { ALIAS_TYPES, type AliasType, type GlobalUserType } from '../api/types';
@@ -87,9 +86,7 @@ export class OfflineRegistry {
       } catch (error) {
         if (!(error instanceof RegistryIndexError)) throw error;
         // A damaged list answers nothing rather than something wrong, until it is downloaded again.
-        r.reader.close();
-        releaseIndexFolder(r.folder);
-        this.readers.delete(aliasType);
+        this.drop(aliasType);
         continue;
       }
       if (!t) continue;
@@ -113,12 +110,16 @@ export class OfflineRegistry {
 
   /** Releases the open files (Windows cannot replace an index folder with open files). */
   close(): void {
-    for (const r of this.readers.values()) {
-      r.reader.close();
-      releaseIndexFolder(r.folder);
-    }
-    this.readers.clear();
+    for (const aliasType of [...this.readers.keys()]) this.drop(aliasType);
     this.checkedAt = 0;
+  }
+
+  private drop(aliasType: AliasType): void {
+    const open = this.readers.get(aliasType);
+    if (!open) return;
+    open.reader.close();
+    releaseIndexFolder(open.folder);
+    this.readers.delete(aliasType);
   }
 
   private refresh(): void {
@@ -133,11 +134,7 @@ export class OfflineRegistry {
       const open = this.readers.get(aliasType);
       if (open?.folder === folder || (!open && folder && this.unreadable.get(aliasType) === folder)) continue;
       this.unreadable.delete(aliasType);
-      if (open) {
-        open.reader.close();
-        releaseIndexFolder(open.folder);
-      }
-      this.readers.delete(aliasType);
+      this.drop(aliasType);
       changed = true;
       if (!folder) continue;
       const leased = leaseCurrentIndex(dir);

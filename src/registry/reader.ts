@@ -6,7 +6,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { crc32 } from 'node:zlib';
 import type { Taxpayer } from '../domain/registryXml';
 import { foldedWords, foldTurkish } from './fold';
 import { decodeRecord, FIELD_SEP, FILES, INDEX_FORMAT, RECORD_SEP, RECORDS_PER_BLOCK, RegistryIndexError, taxNumberKey, type IndexMeta } from './format';
@@ -112,14 +111,7 @@ export class RegistryIndexReader {
     const wanted = taxNumber.trim();
     const key = taxNumberKey(wanted);
     if (Number.isNaN(key) || this.taxKeys.length === 0 || key < this.taxKeys[0]) return undefined;
-    // The last block whose first key is <= key.
-    let lo = 0;
-    let hi = this.taxKeys.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.taxKeys[mid] <= key) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = lastAtMost(this.taxKeys.length, (i) => this.taxKeys[i], key);
     const block = this.read(this.fds.taxNumbers, this.taxOffsets[lo], this.taxOffsets[lo + 1]);
     const r = new ByteReader(block);
     let k = this.taxKeys[lo];
@@ -207,15 +199,8 @@ export class RegistryIndexReader {
   /** Dictionary entries in order, from the first word >= `word`. */
   private *entriesFrom(word: string): Generator<WordEntry> {
     const blocks = this.dictBlocks;
-    let lo = 0;
-    let hi = blocks.length - 1;
-    if (hi < 0) return;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (blocks[mid][0] <= word) lo = mid;
-      else hi = mid - 1;
-    }
-    for (let b = lo; b < blocks.length; b++) {
+    if (blocks.length === 0) return;
+    for (let b = lastAtMost(blocks.length, (i) => blocks[i][0], word); b < blocks.length; b++) {
       for (const e of this.dictBlock(b)) if (e.word >= word) yield e;
     }
   }
@@ -224,7 +209,7 @@ export class RegistryIndexReader {
     const [, start, crc] = this.dictBlocks[b];
     const end = b + 1 < this.dictBlocks.length ? this.dictBlocks[b + 1][1] : this.dictEnd;
     const bytes = this.read(this.fds.dict, start, end);
-    if (crc32(bytes) !== crc) throw corrupt('word dictionary');
+    if (zlib.crc32(bytes) !== crc) throw corrupt('word dictionary');
     const out: WordEntry[] = [];
     const r = new ByteReader(bytes);
     let previous = '';
@@ -299,6 +284,18 @@ export class RegistryIndexReader {
     if (fs.readSync(fd, bytes, 0, bytes.length, start) !== bytes.length) throw corrupt('short read');
     return bytes;
   }
+}
+
+/** The last index below `length` whose ascending value is <= x (0 when none is). */
+function lastAtMost<T>(length: number, valueAt: (i: number) => T, x: T): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (valueAt(mid) <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 function ascending(a: Float64Array): boolean {

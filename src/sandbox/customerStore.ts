@@ -2,7 +2,7 @@
 // and then kept up to date on every change (binary-search insert/remove); searched views are
 // filtered from the sorted order, cached, and dropped on any change.
 import { CUSTOMER_STRING_FIELDS, type CustomerFields, type CustomerRecord } from './records';
-import { foldTr } from './seed/names';
+import { foldTurkish } from '../registry/fold';
 import { nowString } from './seed/dates';
 
 export type SortDirection = 'ASC' | 'DESC';
@@ -53,7 +53,7 @@ export class CustomerStore {
 
   /** The filtered, sorted view for a query (cached until the next change). */
   view(q: CustomerQuery): readonly CustomerRecord[] {
-    const needle = foldTr((q.search ?? '').trim());
+    const needle = foldTurkish((q.search ?? '').trim());
     const base = this.sortedRows(q.sortColumn ?? 'ID', q.sortType ?? 'ASC');
     if (!needle) return base;
     const key = `${needle}\u0000${q.sortColumn ?? 'ID'}\u0000${q.sortType ?? 'ASC'}`;
@@ -117,7 +117,7 @@ export class CustomerStore {
       if (ids[at] !== r.ID) ids.splice(at < 0 ? ids.length : at, 0, r.ID);
       this.idsByTaxNumber.set(r.TaxNumber, ids);
     }
-    this.searchKeys.set(r.ID, foldTr([r.Name, r.TaxNumber, r.City, r.Email].filter(Boolean).join('\u0001')));
+    this.searchKeys.set(r.ID, foldTurkish([r.Name, r.TaxNumber, r.City, r.Email].filter(Boolean).join('\u0001')));
     if (r.ID >= this.nextId) this.nextId = r.ID + 1;
     return r;
   }

@@ -1,17 +1,17 @@
 // Fault injection: a plan decides, per request, whether to add latency and which failure to fake.
 import type { FaultKind, FaultPhase, FaultPlan } from './types';
 
-export const FAULT_PHASES: readonly FaultPhase[] = ['before', 'after', 'either', 'late'];
+export const FAULT_PHASES = ['before', 'after', 'either', 'late'] as const;
 
-export const FAULT_KINDS: readonly FaultKind[] = ['500', '503', '429', 'reset', 'truncate', 'malformed', 'corruptZip', 'truncatedZip'];
+export const FAULT_KINDS = ['500', '503', '429', 'reset', 'truncate', 'malformed', 'corruptZip', 'truncatedZip'] as const;
 
 /** Faults that change the registry ZIP inside an otherwise normal answer (applied by that route). */
-export type ZipFaultKind = 'corruptZip' | 'truncatedZip';
+export type ZipFaultKind = Extract<FaultKind, 'corruptZip' | 'truncatedZip'>;
 
 export interface FaultDecision {
   latencyMs: number;
   /** Whether the fault (and latency) strikes before the handler runs, after it stored its change, or before it stores it late. */
-  phase: 'before' | 'after' | 'late';
+  phase: Exclude<FaultPhase, 'either'>;
   fault?: FaultKind;
   retryAfterSeconds: number;
 }

@@ -1,6 +1,5 @@
-// CLI entry (bundled to dist/sandbox.js): starts the sandbox (with --companies, the multi-company
-// front server) and stops it on Ctrl-C / SIGTERM, or on the extension's shutdown message and when the
-// extension's process goes (lifecycle.ts).
+// CLI entry (bundled to dist/sandbox.js): starts the sandbox (with --companies, the multi-company front
+// server) and stops it when lifecycle.ts says the process ends.
 import { parseCli, USAGE } from './cli';
 import { startCompaniesSandbox } from './companies';
 import { stopWhenAsked } from './lifecycle';

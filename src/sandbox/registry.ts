@@ -4,7 +4,8 @@
 import { completeTckn, completeVkn } from '../domain/taxId';
 import { hash3, pickBy } from './seed/prng';
 import { formatDate } from './seed/dates';
-import { CITIES, DOMAINS, foldTr, STREETS, TRICKY_TITLES, slugOfFirstWord } from './seed/names';
+import { foldTurkish } from '../registry/fold';
+import { CITIES, DOMAINS, STREETS, TRICKY_TITLES, slugOfFirstWord } from './seed/names';
 import { realisticTitle, type GeneratedTitle } from './seed/titleWords';
 
 export type AliasKind = 'PK' | 'GB';
@@ -119,7 +120,6 @@ export class Registry {
     return this.changes;
   }
 
-  /** Number of taxpayers currently registered. */
   count(): number {
     return this.size - this.deregistered.size + this.extras.size;
   }
@@ -154,7 +154,7 @@ export class Registry {
    * entries, stopping at `limit` matches.
    */
   searchTitle(text: string, limit: number, document?: DocumentKind): RegistryEntry[] {
-    const needle = foldTr(text.trim());
+    const needle = foldTurkish(text.trim());
     const out: RegistryEntry[] = [];
     if (!needle) return out;
     // Titles draw from a vocabulary of several hundred thousand words: each is generated and tested.
@@ -165,13 +165,13 @@ export class Registry {
     for (let i = 0; i < this.size && out.length < limit; i++) {
       if (checkDeregistered && this.deregistered.has(i)) continue;
       const replaced = replacedByIndex.get(i);
-      if (!foldTr(replaced ? replaced.Title : this.generatedTitle(i).title).includes(needle)) continue;
+      if (!foldTurkish(replaced ? replaced.Title : this.generatedTitle(i).title).includes(needle)) continue;
       const e = replaced ?? this.entryAt(i);
       if (accept(e)) out.push(e);
     }
     for (const e of this.extras.values()) {
       if (out.length >= limit) break;
-      if (foldTr(e.Title).includes(needle) && accept(e)) out.push(e);
+      if (foldTurkish(e.Title).includes(needle) && accept(e)) out.push(e);
     }
     return out;
   }

@@ -11,11 +11,7 @@ import { registryXmlChunks } from './registryXml';
 /** Where a ZIP fault strikes: past the local header (30 bytes + name), inside the deflate data. */
 const ZIP_FAULT_OFFSET = 200;
 
-/**
- * Spoils the ZIP bytes for a fault plan: `corruptZip` flips one byte inside the compressed data,
- * `truncatedZip` drops everything from that offset on (so no central directory). The base64 and the
- * JSON string around it stay well formed.
- */
+/** Spoils the ZIP bytes as FaultKind's `corruptZip` (one byte flipped) and `truncatedZip` say (types.ts). */
 class ZipFaultStage extends Transform {
   private seen = 0;
 

@@ -2,12 +2,7 @@
 // <UserList><User><Identifier/><Title/><Type/><AccountType/><FirstCreationTime/>
 // <Documents><Document type="Invoice"><Alias><Name/><CreationTime/>[<DeletionTime/>]</Alias>...
 import type { AliasKind, DocumentKind, RegistryEntry } from './registry';
-
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-export function escapeXml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
-}
+import { escapeXml } from '../domain/xmlChars';
 
 /** One <User> element holding only the aliases of the given kind and document type; '' when none match. */
 export function userXml(e: RegistryEntry, aliasKind: AliasKind, document: DocumentKind): string {

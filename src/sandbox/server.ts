@@ -39,7 +39,6 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Answers a request with the fault chosen for it. */
 function applyFault(res: http.ServerResponse, d: FaultDecision): unknown {
   const retryAfter = { 'Retry-After': String(d.retryAfterSeconds) };
   switch (d.fault) {

@@ -1,14 +1,15 @@
 // Public option and handle types of the sandbox (the contract other parts build on).
 import type { BehaviourSettings } from './behaviour';
+import type { FAULT_KINDS, FAULT_PHASES } from './faults';
 
 /**
  * `corruptZip` and `truncatedZip` act on the registry ZIP download only (other routes answer normally):
  * the body stays a complete JSON string of valid base64, but the ZIP inside has bytes flipped in its
  * compressed data (fails CRC/inflate) or ends halfway (no central directory).
  */
-export type FaultKind = '500' | '503' | '429' | 'reset' | 'truncate' | 'malformed' | 'corruptZip' | 'truncatedZip';
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
-export type FaultPhase = 'before' | 'after' | 'either' | 'late';
+export type FaultPhase = (typeof FAULT_PHASES)[number];
 
 export interface FaultPlan {
   /** Added to every matching request. */
@@ -41,9 +42,8 @@ export interface SandboxOptions {
   invalidCustomers?: number;
   registry?: number;
   /**
-   * Build each registry list's ZIP once and serve it from memory until the registry changes, as the
-   * real platform serves a prepared file. Benchmarks use it, so that generating and deflating the
-   * list (tens of seconds for 1.5 M taxpayers) does not share the CPU with the client being measured.
+   * Build each registry list's ZIP once and serve it from memory until the registry changes, as the real
+   * platform serves a prepared file: benchmarks then do not share the CPU with deflating 1.5 M taxpayers.
    */
   keepLists?: boolean;
   seed?: number;
@@ -64,7 +64,7 @@ export interface RequestLogEntry {
   /** The raw query string without `?`, when the request had one (e.g. `Page=2&PageSize=100`). */
   query?: string;
   /** The planned fault that answered this request, and whether it struck before or after the handler ran. */
-  fault?: { kind: FaultKind; phase: 'before' | 'after' | 'late' };
+  fault?: { kind: FaultKind; phase: Exclude<FaultPhase, 'either'> };
 }
 
 export interface SandboxHandle {

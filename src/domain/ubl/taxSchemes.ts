@@ -58,8 +58,6 @@ export function taxNumberElement(parent: string | undefined, element: string): T
   return TAX_NUMBER_ELEMENTS.find((e) => e.element === element && e.parent === parent);
 }
 
-// --- GİB's placeholders --------------------------------------------------------------------------
-
 export interface GibPlaceholder {
   value: string;
   kind: TaxIdKind;
@@ -107,8 +105,6 @@ export function placeholderMisplacement(context: TaxNumberContext): PlaceholderM
   if (profile && !PLACEHOLDER_CONTEXT.profiles.has(profile)) return 'profile';
   return undefined;
 }
-
-// --- The check ---------------------------------------------------------------------------------
 
 export type TaxNumberVerdict =
   | { verdict: 'valid'; kind: TaxIdKind }

@@ -1,4 +1,5 @@
 // Word lists for Turkish-looking seed data (invented combinations of common words and names).
+import { foldTurkish } from '../../registry/fold';
 
 export const FIRST_NAMES = [
   'Ahmet', 'Mehmet', 'Mustafa', 'Ayşe', 'Fatma', 'Emine', 'Hüseyin', 'Hatice', 'İbrahim', 'Zeynep',
@@ -56,19 +57,10 @@ export const DOMAINS = ['com.tr', 'com', 'net.tr', 'gen.tr'] as const;
 /** Lower-cases for e-mail local parts and domains: Turkish letters become ASCII. */
 export function asciiSlug(s: string): string {
   const map: Record<string, string> = { ç: 'c', ğ: 'g', ı: 'i', ö: 'o', ş: 's', ü: 'u', â: 'a', î: 'i', û: 'u' };
-  // I/İ by hand, then the plain lower case: the locale-aware call costs ~1 µs, and titles are many.
-  return s
-    .replace(/I/g, 'ı')
-    .replace(/İ/g, 'i')
-    .toLowerCase()
+  return foldTurkish(s)
     .replace(/[çğıöşüâîû]/g, (c) => map[c] ?? c)
     .replace(/[^a-z0-9]+/g, '')
     .slice(0, 24);
-}
-
-/** Case-insensitive search key: Turkish-aware lower case (İ→i, I→ı). */
-export function foldTr(s: string): string {
-  return s.toLocaleLowerCase('tr');
 }
 
 const slugCache = new Map<string, string>();

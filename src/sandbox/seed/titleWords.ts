@@ -1,9 +1,8 @@
 // Realistic taxpayer titles for the generated registry. The real GİB list's 1.5 million titles hold
-// hundreds of thousands of distinct words (surnames, given names, towns, coined brand names) with a
-// long tail, plus a few hundred very common ones (trades, legal forms). No word list ships for that:
-// each vocabulary pool starts with real common heads and continues with words built from Turkish
-// syllables (with vowel harmony), so word number r of a pool is a pure function of (pool, r).
-// Draws are Zipf-like (rank r with probability ∝ 1/(r+1)), deterministic from (seed, entry).
+// hundreds of thousands of distinct words (surnames, given names, towns, brand names) with a long tail,
+// plus a few hundred very common ones (trades, legal forms). Each vocabulary pool starts with real
+// common heads and goes on with words built from Turkish syllables (vowel harmony), word r a pure
+// function of (pool, r); draws are Zipf-like (rank r with probability ∝ 1/(r+1)) from (seed, entry).
 
 import { asciiSlug } from './names';
 import { hash3 } from './prng';

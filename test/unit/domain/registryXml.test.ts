@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RegistryXmlError, RegistryXmlParser, decodeXmlEntities, parseRegistryXml } from '../../../src/domain/registryXml';
+import { RegistryXmlError, RegistryXmlParser, parseRegistryXml } from '../../../src/domain/registryXml';
+import { decodeXmlEntities } from '../../../src/domain/xmlChars';
 import type { Taxpayer } from '../../../src/domain/registryXml';
 import { buildTaxpayer, registryXml, splitAt, taxpayerXml } from '../../support/registryFixtures';
 
