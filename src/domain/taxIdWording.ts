@@ -11,7 +11,7 @@ export interface Translator {
 }
 
 /** English with {0} placeholders filled, as vscode.l10n.t does without a translation. */
-export const english: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
+export const english: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m)) };
 
 export interface TaxIdTrouble {
   /** The number as written (white space around it left out). */

@@ -2,8 +2,7 @@
 // (GetGlobalCustomerInfo), the check rows (Check/TaxNumber, one row per alias) or the offline index.
 import type { CustomerDto, GlobalCompanyInfoResponse, GlobalCustomerInfoResponse } from '../../api/types';
 import type { Taxpayer } from '../../domain/registryXml';
-
-export type AliasKind = 'PK' | 'GB';
+import { aliasKind, type AliasKind } from '../../domain/aliasKind';
 
 export interface DetailAlias {
   name: string;
@@ -26,19 +25,6 @@ export interface RegistryDetail {
   source: 'online' | 'offline';
   /** Offline: when the list was downloaded (ISO time). */
   downloadedAt?: string;
-}
-
-/**
- * The API does not label aliases PK or GB. GİB's convention, which the platform follows, puts it
- * in the alias's local part (urn:mail:defaultpk@…, urn:mail:defaultgb@…); anything else is unknown.
- */
-export function aliasKind(alias: string): AliasKind | undefined {
-  const local = alias.replace(/^urn:mail:/i, '').split('@')[0].toLowerCase();
-  if (local.endsWith('pk')) return 'PK';
-  if (local.endsWith('gb')) return 'GB';
-  if (local.includes('pk') && !local.includes('gb')) return 'PK';
-  if (local.includes('gb') && !local.includes('pk')) return 'GB';
-  return undefined;
 }
 
 const CONTACT_FIELDS = ['TaxDepartment', 'Address', 'District', 'City', 'Country', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite', 'ModuleType'] as const;

@@ -55,3 +55,8 @@ test('a checksum sentence names the digits that make the number valid, and only 
     }
   }
 });
+
+test('the English translator fills the placeholders it has arguments for and leaves the others as written, as vscode.l10n.t does', () => {
+  assert.equal(english.t('{0} of {1} rows', 3, 'ten'), '3 of ten rows');
+  assert.equal(english.t('row {0}, column {1}', 7), 'row 7, column {1}');
+});

@@ -9,14 +9,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { scanUbl } from '../../../src/editor/diagnostics/ublScan';
 import { documentFindings } from '../../../src/editor/diagnostics/rules';
-import { findingMessage, type Translator } from '../../../src/editor/diagnostics/messages';
+import { findingMessage } from '../../../src/editor/diagnostics/messages';
+import { english } from '../../../src/domain/taxIdWording';
 import { taxNumbersIn } from '../../../src/editor/hover/taxNumberTokens';
 import { XML_CONTEXT_CHARS, xmlSaysTaxNumber } from '../../../src/editor/hover/xmlTaxNumberContext';
 import { UBL_DOCUMENT_TYPES } from '../../../src/domain/ubl/documentTypes';
 import { nilveraContentOf } from '../../../src/shell/nilveraContent';
 
 const dir = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'ubl');
-const english: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_m, i: string) => String(args[Number(i)])) };
 const fixtures = fs.readdirSync(dir).filter((f) => f.endsWith('.xml')).sort();
 
 interface Expected {
