@@ -6,7 +6,7 @@ import { buildQuery, type QueryValue } from './paths';
 import { MAX_ERROR_BODY_BYTES, MAX_JSON_BODY_BYTES, MAX_REGISTRY_ZIP_BYTES, readTextCapped, tooLargeError, type BodyLimits } from './bodyLimits';
 import { fetchWithinOrigin, RedirectRefusedError } from './redirects';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
-import { retrying } from './retrying';
+import { retrying, type RetryRule } from './retrying';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
 export interface FetchResponseLike {
@@ -81,6 +81,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_REQUEST_TARGET = 8000;
 
 let nodeFetchPromise: Promise<FetchLike> | undefined;
+/** node-fetch once loaded: a call then starts without waiting a turn for the load's promise. */
+let nodeFetchLoaded: FetchLike | undefined;
 
 /**
  * node-fetch, loaded on first use from dist/vendor/node-fetch.js (esbuild.js, lazyVendor). That file is
@@ -90,7 +92,7 @@ let nodeFetchPromise: Promise<FetchLike> | undefined;
 export function loadNodeFetch(): Promise<FetchLike> {
   nodeFetchPromise ??= import('node-fetch').then((m) => {
     const exported = m.default as unknown as FetchLike | { default: FetchLike };
-    return typeof exported === 'function' ? exported : exported.default;
+    return (nodeFetchLoaded = typeof exported === 'function' ? exported : exported.default);
   });
   return nodeFetchPromise;
 }
@@ -222,9 +224,49 @@ function markOutcomeUnknown(spec: RequestSpec, err: unknown): unknown {
   return new NilveraApiError({ kind: err.kind, operation: err.operation, status: err.status, messages: err.messages, retryAfterSeconds: err.retryAfterSeconds, outcomeUnknown: true });
 }
 
+/** A call refused before anything is sent. */
+function refused(spec: RequestSpec, kind: ApiErrorKind, description: string): NilveraApiError {
+  return new NilveraApiError({ kind, operation: spec.operation, messages: [{ description }] });
+}
+
+/**
+ * When a call's failed attempt is tried again (retrying.ts). A class, not an object literal: the
+ * `signal` getter of a literal made on every call costs more than the rest of the rule.
+ */
+class CallRetryRule implements RetryRule {
+  constructor(
+    private readonly policy: Required<RetryPolicy>,
+    private readonly maxAttempts: number,
+    private readonly scope: CallScope,
+    private readonly operation: string,
+  ) {}
+
+  retriable(error: unknown): boolean {
+    return error instanceof NilveraApiError && isRetriable(error.kind, error.status);
+  }
+
+  waitMs(attempt: number, error: unknown): number | undefined {
+    const retryAfter = (error as NilveraApiError).retryAfterSeconds;
+    const wait = backoffDelay(this.policy, attempt, retryAfter !== undefined ? retryAfter * 1000 : undefined);
+    // Waiting past the call's deadline would only end in a timeout: report the real failure.
+    return attempt >= this.maxAttempts || Date.now() + wait >= this.scope.deadline ? undefined : wait;
+  }
+
+  /** scope.signal makes a real AbortController, needed only when a retry waits. */
+  get signal(): AbortSignal {
+    return this.scope.signal;
+  }
+
+  aborted(): NilveraApiError {
+    return this.scope.abortError(this.operation);
+  }
+}
+
 /** What one attempt produced: a response whose status is 2xx, or the error (with the status when one came). */
 type AttemptResult = { status?: number } &
   ({ response: FetchResponseLike } | { response?: never; error: NilveraApiError });
+
+const CROSS_ORIGIN_GET = { crossOriginGet: true } as const;
 
 /** What every attempt of a call sends besides its method and signal. */
 interface AttemptInit {
@@ -249,24 +291,27 @@ export class HttpTransport {
   }
 
   /** A call whose 2xx body is JSON (an empty body gives undefined). */
-  async json<T>(spec: RequestSpec, opts?: CallOptions): Promise<T> {
-    return this.run(spec, opts, true, async (response, scope) => {
-      let text: string;
-      const limit = this.limits.jsonBytes;
-      try {
-        text = await readTextCapped(response, limit, (seen) => tooLargeError(spec.operation, limit, response.status, seen));
-      } catch (err) {
-        if (err instanceof NilveraApiError) throw err;
-        throw scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
-      }
-      if (text.trim() === '') return undefined as T;
-      try {
-        return JSON.parse(text) as T;
-      } catch {
-        throw new NilveraApiError({ kind: 'malformed', operation: spec.operation, status: response.status, messages: [{ description: 'the response is not valid JSON' }] });
-      }
-    });
+  json<T>(spec: RequestSpec, opts?: CallOptions): Promise<T> {
+    return this.run(spec, opts, true, this.readJson) as Promise<T>;
   }
+
+  /** The 2xx body of a `json` call (one function for every call, made with the transport). */
+  private readonly readJson = async (response: FetchResponseLike, scope: CallScope, spec: RequestSpec): Promise<unknown> => {
+    let text: string;
+    const limit = this.limits.jsonBytes;
+    try {
+      text = await readTextCapped(response, limit, (seen) => tooLargeError(spec.operation, limit, response.status, seen));
+    } catch (err) {
+      if (err instanceof NilveraApiError) throw err;
+      throw scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
+    }
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new NilveraApiError({ kind: 'malformed', operation: spec.operation, status: response.status, messages: [{ description: 'the response is not valid JSON' }] });
+    }
+  };
 
   /**
    * A call whose 2xx body is handed to `consume` as it arrives. Once the body starts, the time
@@ -305,33 +350,31 @@ export class HttpTransport {
     spec: RequestSpec,
     opts: CallOptions | undefined,
     retryBrokenBody: boolean,
-    onSuccess: (r: FetchResponseLike, scope: CallScope) => Promise<R>,
+    onSuccess: (r: FetchResponseLike, scope: CallScope, spec: RequestSpec) => Promise<R>,
   ): Promise<R> {
     const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs, this.options.signal);
-    const refused = (kind: ApiErrorKind, description: string) =>
-      new NilveraApiError({ kind, operation: spec.operation, messages: [{ description }] });
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);
       // URL parsing resolves "." and ".." segments (even percent-encoded), which would silently
       // send the call to another route.
       if (/\/(\.|%2e){1,2}(?=\/|$)/i.test(spec.path)) {
-        throw refused('badRequest', 'a path parameter cannot be "." or ".."');
+        throw refused(spec, 'badRequest', 'a path parameter cannot be "." or ".."');
       }
       // An empty parameter leaves "//" or a trailing "/", which another route (a list) would answer.
-      if (/\/(?=\/|$)/.test(spec.path)) throw refused('badRequest', 'a path parameter cannot be empty');
+      if (/\/(?=\/|$)/.test(spec.path)) throw refused(spec, 'badRequest', 'a path parameter cannot be empty');
       const target = spec.path + buildQuery(spec.query);
       if (target.length > MAX_REQUEST_TARGET) {
-        throw refused('badRequest', `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text`);
+        throw refused(spec, 'badRequest', `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text`);
       }
       let key: string | undefined;
       try {
         key = await this.options.getApiKey();
       } catch {
-        throw refused('auth', 'the API key could not be read');
+        throw refused(spec, 'auth', 'the API key could not be read');
       }
       if (scope.aborted) throw scope.abortError(spec.operation);
-      if (!key) throw refused('auth', 'no API key is set');
-      const fetchFn = this.options.fetch ?? (await loadNodeFetch());
+      if (!key) throw refused(spec, 'auth', 'no API key is set');
+      const fetchFn = this.options.fetch ?? nodeFetchLoaded ?? (await loadNodeFetch());
       const url = this.baseUrl + target;
       const init: AttemptInit = { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' }, key };
       if (spec.body !== undefined) {
@@ -346,7 +389,7 @@ export class HttpTransport {
           this.log(spec, attempt, started, result);
           if (!result.response) throw result.error;
           try {
-            return { value: await onSuccess(result.response, scope) };
+            return { value: await onSuccess(result.response, scope, spec) };
           } catch (err) {
             // A body that broke off (reset, truncated) is a network failure like any other, and
             // retriable when re-reading is harmless; a body handed to a consumer is not re-read.
@@ -354,20 +397,7 @@ export class HttpTransport {
             return { thrown: err };
           }
         },
-        {
-          retriable: (error) => error instanceof NilveraApiError && isRetriable(error.kind, error.status),
-          waitMs: (attempt, error) => {
-            const retryAfter = (error as NilveraApiError).retryAfterSeconds;
-            const wait = backoffDelay(this.retry, attempt, retryAfter !== undefined ? retryAfter * 1000 : undefined);
-            // Waiting past the call's deadline would only end in a timeout: report the real failure.
-            return attempt >= maxAttempts || Date.now() + wait >= scope.deadline ? undefined : wait;
-          },
-          // A getter: scope.signal makes a real AbortController, needed only when a retry waits.
-          get signal() {
-            return scope.signal;
-          },
-          aborted: () => scope.abortError(spec.operation),
-        },
+        new CallRetryRule(this.retry, maxAttempts, scope, spec.operation),
       );
       if ('thrown' in outcome) throw outcome.thrown;
       return outcome.value;
@@ -384,7 +414,7 @@ export class HttpTransport {
     try {
       const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
       const request = { method: spec.method, headers: init.headers, body: init.body, signal };
-      response = await fetchWithinOrigin(fetchFn, url, request, { crossOriginGet: spec.crossOriginGet === true && spec.method === 'GET' });
+      response = await fetchWithinOrigin(fetchFn, url, request, spec.crossOriginGet === true && spec.method === 'GET' ? CROSS_ORIGIN_GET : undefined);
     } catch (err) {
       if (err instanceof RedirectRefusedError) return { error: redirectError(spec.operation, err) };
       return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };

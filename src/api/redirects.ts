@@ -60,10 +60,12 @@ export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: I
   let home: string | undefined; // parsed only when a redirect comes: most calls get none
   let current = url;
   let method = init.method;
-  let headers = { ...init.headers };
+  let headers = init.headers; // replaced, never changed, when a hop drops a header
   let body = init.body;
   for (let hop = 0; ; hop++) {
-    const response = await fetchFn(current, { method, headers, ...(body !== undefined ? { body } : {}), signal: init.signal, redirect: 'manual' });
+    const hopInit: Init = { method, headers, signal: init.signal, redirect: 'manual' };
+    if (body !== undefined) hopInit.body = body;
+    const response = await fetchFn(current, hopInit);
     const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
     if (location === null) return response;
     home ??= originOf(url);
