@@ -355,14 +355,15 @@ export class HttpTransport {
     const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs, this.options.signal);
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);
+      const path = spec.path;
       // URL parsing resolves "." and ".." segments (even percent-encoded), which would silently
-      // send the call to another route.
-      if (/\/(\.|%2e){1,2}(?=\/|$)/i.test(spec.path)) {
+      // send the call to another route. (The expression runs only on a path with a dot or a "%".)
+      if ((path.includes('.') || path.includes('%')) && /\/(\.|%2e){1,2}(?=\/|$)/i.test(path)) {
         throw refused(spec, 'badRequest', 'a path parameter cannot be "." or ".."');
       }
       // An empty parameter leaves "//" or a trailing "/", which another route (a list) would answer.
-      if (/\/(?=\/|$)/.test(spec.path)) throw refused(spec, 'badRequest', 'a path parameter cannot be empty');
-      const target = spec.path + buildQuery(spec.query);
+      if (path.endsWith('/') || path.includes('//')) throw refused(spec, 'badRequest', 'a path parameter cannot be empty');
+      const target = path + buildQuery(spec.query);
       if (target.length > MAX_REQUEST_TARGET) {
         throw refused(spec, 'badRequest', `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text`);
       }

@@ -12,6 +12,8 @@ import type { RequestSpec } from './http';
  * "URIError: URI malformed".
  */
 export function encodeSegment(value: string | number | boolean): string {
+  // A whole number is digits and maybe "-", none of which is encoded: the common case (record IDs), spelled out.
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   try {
     return encodeURIComponent(value);
   } catch {
