@@ -262,17 +262,49 @@ class CallRetryRule implements RetryRule {
   }
 }
 
-/** What one attempt produced: a response whose status is 2xx, or the error (with the status when one came). */
-type AttemptResult = { status?: number } &
-  ({ response: FetchResponseLike } | { response?: never; error: NilveraApiError });
-
 const CROSS_ORIGIN_GET = { crossOriginGet: true } as const;
 
-/** What every attempt of a call sends besides its method and signal. */
-interface AttemptInit {
-  headers: Record<string, string>;
-  body?: string;
+/** The error a non-2xx answer makes: its kind, the server's own messages (secrets blanked), Retry-After. */
+async function statusError(response: FetchResponseLike, call: Attempts<unknown>): Promise<NilveraApiError> {
+  const { status } = response;
+  const { spec, scope } = call;
+  let text = '';
+  try {
+    // Only the messages are wanted: past the cap they are dropped, the status still counts.
+    text = await readTextCapped(response, MAX_ERROR_BODY_BYTES, () => new Error('error body too large'));
+  } catch {
+    // The status is known even if the error body broke off; keep going with no messages.
+    if (scope.aborted) return scope.abortError(spec.operation);
+  }
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  return new NilveraApiError({
+    kind: kindForStatus(status),
+    operation: spec.operation,
+    status,
+    messages: redactMessages(parseErrorMessages(text), [call.key, ...(spec.redact ?? [])]),
+    ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
+  });
+}
+
+/** The fetch init of a call: the same for each of its attempts. */
+type FetchInit = Parameters<FetchLike>[1];
+
+/** One call's attempts: what each sends, and what it does with a 2xx. */
+interface Attempts<R> {
+  spec: RequestSpec;
+  scope: CallScope;
+  fetchFn: FetchLike;
+  url: string;
+  request: FetchInit;
+  /** Blanked out of the server's messages. */
   key: string;
+  retryBrokenBody: boolean;
+  onSuccess: (r: FetchResponseLike, scope: CallScope, spec: RequestSpec) => Promise<R>;
+}
+
+/** A failure of a 2xx's body that is not tried again: passed through retrying.ts as a value. */
+class NotRetried {
+  constructor(readonly error: unknown) {}
 }
 
 export class HttpTransport {
@@ -376,32 +408,18 @@ export class HttpTransport {
       if (scope.aborted) throw scope.abortError(spec.operation);
       if (!key) throw refused(spec, 'auth', 'no API key is set');
       const fetchFn = this.options.fetch ?? nodeFetchLoaded ?? (await loadNodeFetch());
-      const url = this.baseUrl + target;
-      const init: AttemptInit = { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' }, key };
+      // node-fetch gets the scope itself as its signal; a caller's fetch a real AbortSignal (CallScope).
+      const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
+      const request: FetchInit = { method: spec.method, headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' }, signal };
       if (spec.body !== undefined) {
-        init.body = JSON.stringify(spec.body);
-        init.headers['Content-Type'] = 'application/json';
+        request.body = JSON.stringify(spec.body);
+        request.headers['Content-Type'] = 'application/json';
       }
+      const call: Attempts<R> = { spec, scope, fetchFn, url: this.baseUrl + target, request, key, retryBrokenBody, onSuccess };
       const maxAttempts = 1 + (isIdempotent(spec.method) || spec.readOnly ? Math.max(0, this.retry.retries) : 0);
-      const outcome = await retrying(
-        async (attempt) => {
-          const started = this.options.logger ? performance.now() : 0;
-          const result = await this.attempt(fetchFn, url, spec, init, scope);
-          this.log(spec, attempt, started, result);
-          if (!result.response) throw result.error;
-          try {
-            return { value: await onSuccess(result.response, scope, spec) };
-          } catch (err) {
-            // A body that broke off (reset, truncated) is a network failure like any other, and
-            // retriable when re-reading is harmless; a body handed to a consumer is not re-read.
-            if (retryBrokenBody && err instanceof NilveraApiError && err.kind === 'network') throw err;
-            return { thrown: err };
-          }
-        },
-        new CallRetryRule(this.retry, maxAttempts, scope, spec.operation),
-      );
-      if ('thrown' in outcome) throw outcome.thrown;
-      return outcome.value;
+      const outcome = await retrying((attempt) => this.attempt(attempt, call), new CallRetryRule(this.retry, maxAttempts, scope, spec.operation));
+      if (outcome instanceof NotRetried) throw outcome.error;
+      return outcome;
     } catch (err) {
       throw markOutcomeUnknown(spec, err);
     } finally {
@@ -409,43 +427,42 @@ export class HttpTransport {
     }
   }
 
-  /** One request: a 2xx response, or the error its status, body or transport failure makes. */
-  private async attempt(fetchFn: FetchLike, url: string, spec: RequestSpec, init: AttemptInit, scope: CallScope) {
+  /**
+   * One attempt: the request, then the 2xx body handed to `onSuccess`. A failed request throws its
+   * error (retrying.ts decides whether it is tried again); a failed body is thrown only when re-reading
+   * it is harmless and it broke off, otherwise returned as NotRetried.
+   */
+  private async attempt<R>(attempt: number, call: Attempts<R>): Promise<R | NotRetried> {
+    const { spec, scope } = call;
+    const started = this.options.logger ? performance.now() : 0;
     let response: FetchResponseLike;
     try {
-      const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
-      const request = { method: spec.method, headers: init.headers, body: init.body, signal };
-      response = await fetchWithinOrigin(fetchFn, url, request, spec.crossOriginGet === true && spec.method === 'GET' ? CROSS_ORIGIN_GET : undefined);
+      response = await fetchWithinOrigin(call.fetchFn, call.url, call.request, spec.crossOriginGet === true && spec.method === 'GET' ? CROSS_ORIGIN_GET : undefined);
     } catch (err) {
-      if (err instanceof RedirectRefusedError) return { error: redirectError(spec.operation, err) };
-      return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };
+      const error = err instanceof RedirectRefusedError ? redirectError(spec.operation, err) : scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
+      this.log(spec, attempt, started, undefined, error);
+      throw error;
     }
     const status = response.status;
-    if (status >= 200 && status < 300) return { status, response };
-    let text = '';
-    try {
-      // Only the messages are wanted: past the cap they are dropped, the status still counts.
-      text = await readTextCapped(response, MAX_ERROR_BODY_BYTES, () => new Error('error body too large'));
-    } catch {
-      // The status is known even if the error body broke off; keep going with no messages.
-      if (scope.aborted) return { status, error: scope.abortError(spec.operation) };
+    if (status < 200 || status >= 300) {
+      const error = await statusError(response, call);
+      this.log(spec, attempt, started, status, error);
+      throw error;
     }
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    const error = new NilveraApiError({
-      kind: kindForStatus(status),
-      operation: spec.operation,
-      status,
-      messages: redactMessages(parseErrorMessages(text), [init.key, ...(spec.redact ?? [])]),
-      ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
-    });
-    return { status, error };
+    this.log(spec, attempt, started, status, undefined);
+    try {
+      return await call.onSuccess(response, scope, spec);
+    } catch (err) {
+      // A body that broke off (reset, truncated) is a network failure like any other, and
+      // retriable when re-reading is harmless; a body handed to a consumer is not re-read.
+      if (call.retryBrokenBody && err instanceof NilveraApiError && err.kind === 'network') throw err;
+      return new NotRetried(err);
+    }
   }
 
   /** One attempt in the request log: server messages stay out (they may echo request data). */
-  private log(spec: RequestSpec, attempt: number, started: number, result: AttemptResult): void {
+  private log(spec: RequestSpec, attempt: number, started: number, status: number | undefined, error: NilveraApiError | undefined): void {
     if (!this.options.logger) return;
-    const { status } = result;
-    const error = result.response ? undefined : result.error;
     const first = error?.kind === 'network' ? error.messages[0] : undefined;
     const reason = first ? `network: ${first.description}` : error?.kind;
     try {
