@@ -4,7 +4,7 @@
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
 import { buildQuery, type QueryValue } from './paths';
 import { MAX_ERROR_BODY_BYTES, MAX_JSON_BODY_BYTES, MAX_REGISTRY_ZIP_BYTES, readTextCapped, tooLargeError, type BodyLimits } from './bodyLimits';
-import { fetchWithinOrigin, RedirectRefusedError } from './redirects';
+import { followRedirects, hopInit, redirectLocation, RedirectRefusedError } from './redirects';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
 import { retrying, type RetryRule } from './retrying';
 
@@ -410,11 +410,13 @@ export class HttpTransport {
       const fetchFn = this.options.fetch ?? nodeFetchLoaded ?? (await loadNodeFetch());
       // node-fetch gets the scope itself as its signal; a caller's fetch a real AbortSignal (CallScope).
       const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
-      const request: FetchInit = { method: spec.method, headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' }, signal };
+      const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
+      let body: string | undefined;
       if (spec.body !== undefined) {
-        request.body = JSON.stringify(spec.body);
-        request.headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(spec.body);
+        headers['Content-Type'] = 'application/json';
       }
+      const request = hopInit(spec.method, headers, body, signal);
       const call: Attempts<R> = { spec, scope, fetchFn, url: this.baseUrl + target, request, key, retryBrokenBody, onSuccess };
       const maxAttempts = 1 + (isIdempotent(spec.method) || spec.readOnly ? Math.max(0, this.retry.retries) : 0);
       const outcome = await retrying((attempt) => this.attempt(attempt, call), new CallRetryRule(this.retry, maxAttempts, scope, spec.operation));
@@ -437,7 +439,11 @@ export class HttpTransport {
     const started = this.options.logger ? performance.now() : 0;
     let response: FetchResponseLike;
     try {
-      response = await fetchWithinOrigin(call.fetchFn, call.url, call.request, spec.crossOriginGet === true && spec.method === 'GET' ? CROSS_ORIGIN_GET : undefined);
+      // The first hop is sent here, the redirects (rare) are followed in redirects.ts.
+      response = await call.fetchFn(call.url, call.request);
+      if (redirectLocation(response) !== null) {
+        response = await followRedirects(call.fetchFn, call.url, call.request, response, spec.crossOriginGet === true && spec.method === 'GET' ? CROSS_ORIGIN_GET : undefined);
+      }
     } catch (err) {
       const error = err instanceof RedirectRefusedError ? redirectError(spec.operation, err) : scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
       this.log(spec, attempt, started, undefined, error);
