@@ -47,6 +47,9 @@ export function declaredLength(header: string | null): number | undefined {
   return header !== null && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined;
 }
 
+/** One decoder for every body: without `stream: true`, each decode starts afresh. */
+const utf8 = new TextDecoder();
+
 /**
  * Reads a body as UTF-8 text, at most `limit` bytes: a declared length past it is refused before
  * reading, and the count stops the download (the stream is closed) the moment it passes the cap.
@@ -76,7 +79,7 @@ export async function readTextCapped(
     chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
   }
   // TextDecoder drops a UTF-8 byte order mark, as fetch's text() does.
-  return new TextDecoder().decode(Buffer.concat(chunks, bytes));
+  return utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes));
 }
 
 /** Stops a body that will not be read. */

@@ -4,9 +4,9 @@
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
 import { buildQuery, type QueryValue } from './paths';
 import { MAX_ERROR_BODY_BYTES, MAX_JSON_BODY_BYTES, MAX_REGISTRY_ZIP_BYTES, readTextCapped, tooLargeError, type BodyLimits } from './bodyLimits';
-import { fetchWithinOrigin, RedirectRefusedError } from './redirects';
+import { followRedirects, hopInit, redirectLocation, RedirectRefusedError } from './redirects';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
-import { retrying } from './retrying';
+import { retrying, type RetryRule } from './retrying';
 
 /** The part of a fetch Response the client uses; node-fetch v3 and Node's global fetch both fit. */
 export interface FetchResponseLike {
@@ -81,6 +81,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_REQUEST_TARGET = 8000;
 
 let nodeFetchPromise: Promise<FetchLike> | undefined;
+/** node-fetch once loaded: a call then starts without waiting a turn for the load's promise. */
+let nodeFetchLoaded: FetchLike | undefined;
 
 /**
  * node-fetch, loaded on first use from dist/vendor/node-fetch.js (esbuild.js, lazyVendor). That file is
@@ -90,7 +92,7 @@ let nodeFetchPromise: Promise<FetchLike> | undefined;
 export function loadNodeFetch(): Promise<FetchLike> {
   nodeFetchPromise ??= import('node-fetch').then((m) => {
     const exported = m.default as unknown as FetchLike | { default: FetchLike };
-    return typeof exported === 'function' ? exported : exported.default;
+    return (nodeFetchLoaded = typeof exported === 'function' ? exported : exported.default);
   });
   return nodeFetchPromise;
 }
@@ -222,15 +224,87 @@ function markOutcomeUnknown(spec: RequestSpec, err: unknown): unknown {
   return new NilveraApiError({ kind: err.kind, operation: err.operation, status: err.status, messages: err.messages, retryAfterSeconds: err.retryAfterSeconds, outcomeUnknown: true });
 }
 
-/** What one attempt produced: a response whose status is 2xx, or the error (with the status when one came). */
-type AttemptResult = { status?: number } &
-  ({ response: FetchResponseLike } | { response?: never; error: NilveraApiError });
+/** A call refused before anything is sent. */
+function refused(spec: RequestSpec, kind: ApiErrorKind, description: string): NilveraApiError {
+  return new NilveraApiError({ kind, operation: spec.operation, messages: [{ description }] });
+}
 
-/** What every attempt of a call sends besides its method and signal. */
-interface AttemptInit {
-  headers: Record<string, string>;
-  body?: string;
+/**
+ * When a call's failed attempt is tried again (retrying.ts). A class, not an object literal: the
+ * `signal` getter of a literal made on every call costs more than the rest of the rule.
+ */
+class CallRetryRule implements RetryRule {
+  constructor(
+    private readonly policy: Required<RetryPolicy>,
+    private readonly maxAttempts: number,
+    private readonly scope: CallScope,
+    private readonly operation: string,
+  ) {}
+
+  retriable(error: unknown): boolean {
+    return error instanceof NilveraApiError && isRetriable(error.kind, error.status);
+  }
+
+  waitMs(attempt: number, error: unknown): number | undefined {
+    const retryAfter = (error as NilveraApiError).retryAfterSeconds;
+    const wait = backoffDelay(this.policy, attempt, retryAfter !== undefined ? retryAfter * 1000 : undefined);
+    // Waiting past the call's deadline would only end in a timeout: report the real failure.
+    return attempt >= this.maxAttempts || Date.now() + wait >= this.scope.deadline ? undefined : wait;
+  }
+
+  /** scope.signal makes a real AbortController, needed only when a retry waits. */
+  get signal(): AbortSignal {
+    return this.scope.signal;
+  }
+
+  aborted(): NilveraApiError {
+    return this.scope.abortError(this.operation);
+  }
+}
+
+const CROSS_ORIGIN_GET = { crossOriginGet: true } as const;
+
+/** The error a non-2xx answer makes: its kind, the server's own messages (secrets blanked), Retry-After. */
+async function statusError(response: FetchResponseLike, call: Attempts<unknown>): Promise<NilveraApiError> {
+  const { status } = response;
+  const { spec, scope } = call;
+  let text = '';
+  try {
+    // Only the messages are wanted: past the cap they are dropped, the status still counts.
+    text = await readTextCapped(response, MAX_ERROR_BODY_BYTES, () => new Error('error body too large'));
+  } catch {
+    // The status is known even if the error body broke off; keep going with no messages.
+    if (scope.aborted) return scope.abortError(spec.operation);
+  }
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  return new NilveraApiError({
+    kind: kindForStatus(status),
+    operation: spec.operation,
+    status,
+    messages: redactMessages(parseErrorMessages(text), [call.key, ...(spec.redact ?? [])]),
+    ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
+  });
+}
+
+/** The fetch init of a call: the same for each of its attempts. */
+type FetchInit = Parameters<FetchLike>[1];
+
+/** One call's attempts: what each sends, and what it does with a 2xx. */
+interface Attempts<R> {
+  spec: RequestSpec;
+  scope: CallScope;
+  fetchFn: FetchLike;
+  url: string;
+  request: FetchInit;
+  /** Blanked out of the server's messages. */
   key: string;
+  retryBrokenBody: boolean;
+  onSuccess: (r: FetchResponseLike, scope: CallScope, spec: RequestSpec) => Promise<R>;
+}
+
+/** A failure of a 2xx's body that is not tried again: passed through retrying.ts as a value. */
+class NotRetried {
+  constructor(readonly error: unknown) {}
 }
 
 export class HttpTransport {
@@ -249,24 +323,27 @@ export class HttpTransport {
   }
 
   /** A call whose 2xx body is JSON (an empty body gives undefined). */
-  async json<T>(spec: RequestSpec, opts?: CallOptions): Promise<T> {
-    return this.run(spec, opts, true, async (response, scope) => {
-      let text: string;
-      const limit = this.limits.jsonBytes;
-      try {
-        text = await readTextCapped(response, limit, (seen) => tooLargeError(spec.operation, limit, response.status, seen));
-      } catch (err) {
-        if (err instanceof NilveraApiError) throw err;
-        throw scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
-      }
-      if (text.trim() === '') return undefined as T;
-      try {
-        return JSON.parse(text) as T;
-      } catch {
-        throw new NilveraApiError({ kind: 'malformed', operation: spec.operation, status: response.status, messages: [{ description: 'the response is not valid JSON' }] });
-      }
-    });
+  json<T>(spec: RequestSpec, opts?: CallOptions): Promise<T> {
+    return this.run(spec, opts, true, this.readJson) as Promise<T>;
   }
+
+  /** The 2xx body of a `json` call (one function for every call, made with the transport). */
+  private readonly readJson = async (response: FetchResponseLike, scope: CallScope, spec: RequestSpec): Promise<unknown> => {
+    let text: string;
+    const limit = this.limits.jsonBytes;
+    try {
+      text = await readTextCapped(response, limit, (seen) => tooLargeError(spec.operation, limit, response.status, seen));
+    } catch (err) {
+      if (err instanceof NilveraApiError) throw err;
+      throw scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
+    }
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new NilveraApiError({ kind: 'malformed', operation: spec.operation, status: response.status, messages: [{ description: 'the response is not valid JSON' }] });
+    }
+  };
 
   /**
    * A call whose 2xx body is handed to `consume` as it arrives. Once the body starts, the time
@@ -305,72 +382,46 @@ export class HttpTransport {
     spec: RequestSpec,
     opts: CallOptions | undefined,
     retryBrokenBody: boolean,
-    onSuccess: (r: FetchResponseLike, scope: CallScope) => Promise<R>,
+    onSuccess: (r: FetchResponseLike, scope: CallScope, spec: RequestSpec) => Promise<R>,
   ): Promise<R> {
     const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs, this.options.signal);
-    const refused = (kind: ApiErrorKind, description: string) =>
-      new NilveraApiError({ kind, operation: spec.operation, messages: [{ description }] });
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);
+      const path = spec.path;
       // URL parsing resolves "." and ".." segments (even percent-encoded), which would silently
-      // send the call to another route.
-      if (/\/(\.|%2e){1,2}(?=\/|$)/i.test(spec.path)) {
-        throw refused('badRequest', 'a path parameter cannot be "." or ".."');
+      // send the call to another route. (The expression runs only on a path with a dot or a "%".)
+      if ((path.includes('.') || path.includes('%')) && /\/(\.|%2e){1,2}(?=\/|$)/i.test(path)) {
+        throw refused(spec, 'badRequest', 'a path parameter cannot be "." or ".."');
       }
       // An empty parameter leaves "//" or a trailing "/", which another route (a list) would answer.
-      if (/\/(?=\/|$)/.test(spec.path)) throw refused('badRequest', 'a path parameter cannot be empty');
-      const target = spec.path + buildQuery(spec.query);
+      if (path.endsWith('/') || path.includes('//')) throw refused(spec, 'badRequest', 'a path parameter cannot be empty');
+      const target = path + buildQuery(spec.query);
       if (target.length > MAX_REQUEST_TARGET) {
-        throw refused('badRequest', `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text`);
+        throw refused(spec, 'badRequest', `the request address would be ${target.length} characters long once encoded (at most ${MAX_REQUEST_TARGET}); shorten the text`);
       }
       let key: string | undefined;
       try {
         key = await this.options.getApiKey();
       } catch {
-        throw refused('auth', 'the API key could not be read');
+        throw refused(spec, 'auth', 'the API key could not be read');
       }
       if (scope.aborted) throw scope.abortError(spec.operation);
-      if (!key) throw refused('auth', 'no API key is set');
-      const fetchFn = this.options.fetch ?? (await loadNodeFetch());
-      const url = this.baseUrl + target;
-      const init: AttemptInit = { headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' }, key };
+      if (!key) throw refused(spec, 'auth', 'no API key is set');
+      const fetchFn = this.options.fetch ?? nodeFetchLoaded ?? (await loadNodeFetch());
+      // node-fetch gets the scope itself as its signal; a caller's fetch a real AbortSignal (CallScope).
+      const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
+      const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
+      let body: string | undefined;
       if (spec.body !== undefined) {
-        init.body = JSON.stringify(spec.body);
-        init.headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(spec.body);
+        headers['Content-Type'] = 'application/json';
       }
+      const request = hopInit(spec.method, headers, body, signal);
+      const call: Attempts<R> = { spec, scope, fetchFn, url: this.baseUrl + target, request, key, retryBrokenBody, onSuccess };
       const maxAttempts = 1 + (isIdempotent(spec.method) || spec.readOnly ? Math.max(0, this.retry.retries) : 0);
-      const outcome = await retrying(
-        async (attempt) => {
-          const started = this.options.logger ? performance.now() : 0;
-          const result = await this.attempt(fetchFn, url, spec, init, scope);
-          this.log(spec, attempt, started, result);
-          if (!result.response) throw result.error;
-          try {
-            return { value: await onSuccess(result.response, scope) };
-          } catch (err) {
-            // A body that broke off (reset, truncated) is a network failure like any other, and
-            // retriable when re-reading is harmless; a body handed to a consumer is not re-read.
-            if (retryBrokenBody && err instanceof NilveraApiError && err.kind === 'network') throw err;
-            return { thrown: err };
-          }
-        },
-        {
-          retriable: (error) => error instanceof NilveraApiError && isRetriable(error.kind, error.status),
-          waitMs: (attempt, error) => {
-            const retryAfter = (error as NilveraApiError).retryAfterSeconds;
-            const wait = backoffDelay(this.retry, attempt, retryAfter !== undefined ? retryAfter * 1000 : undefined);
-            // Waiting past the call's deadline would only end in a timeout: report the real failure.
-            return attempt >= maxAttempts || Date.now() + wait >= scope.deadline ? undefined : wait;
-          },
-          // A getter: scope.signal makes a real AbortController, needed only when a retry waits.
-          get signal() {
-            return scope.signal;
-          },
-          aborted: () => scope.abortError(spec.operation),
-        },
-      );
-      if ('thrown' in outcome) throw outcome.thrown;
-      return outcome.value;
+      const outcome = await retrying((attempt) => this.attempt(attempt, call), new CallRetryRule(this.retry, maxAttempts, scope, spec.operation));
+      if (outcome instanceof NotRetried) throw outcome.error;
+      return outcome;
     } catch (err) {
       throw markOutcomeUnknown(spec, err);
     } finally {
@@ -378,43 +429,46 @@ export class HttpTransport {
     }
   }
 
-  /** One request: a 2xx response, or the error its status, body or transport failure makes. */
-  private async attempt(fetchFn: FetchLike, url: string, spec: RequestSpec, init: AttemptInit, scope: CallScope) {
+  /**
+   * One attempt: the request, then the 2xx body handed to `onSuccess`. A failed request throws its
+   * error (retrying.ts decides whether it is tried again); a failed body is thrown only when re-reading
+   * it is harmless and it broke off, otherwise returned as NotRetried.
+   */
+  private async attempt<R>(attempt: number, call: Attempts<R>): Promise<R | NotRetried> {
+    const { spec, scope } = call;
+    const started = this.options.logger ? performance.now() : 0;
     let response: FetchResponseLike;
     try {
-      const signal = this.options.fetch ? scope.signal : (scope as unknown as AbortSignal);
-      const request = { method: spec.method, headers: init.headers, body: init.body, signal };
-      response = await fetchWithinOrigin(fetchFn, url, request, { crossOriginGet: spec.crossOriginGet === true && spec.method === 'GET' });
+      // The first hop is sent here, the redirects (rare) are followed in redirects.ts.
+      response = await call.fetchFn(call.url, call.request);
+      if (redirectLocation(response) !== null) {
+        response = await followRedirects(call.fetchFn, call.url, call.request, response, spec.crossOriginGet === true && spec.method === 'GET' ? CROSS_ORIGIN_GET : undefined);
+      }
     } catch (err) {
-      if (err instanceof RedirectRefusedError) return { error: redirectError(spec.operation, err) };
-      return { error: scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err) };
+      const error = err instanceof RedirectRefusedError ? redirectError(spec.operation, err) : scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
+      this.log(spec, attempt, started, undefined, error);
+      throw error;
     }
     const status = response.status;
-    if (status >= 200 && status < 300) return { status, response };
-    let text = '';
-    try {
-      // Only the messages are wanted: past the cap they are dropped, the status still counts.
-      text = await readTextCapped(response, MAX_ERROR_BODY_BYTES, () => new Error('error body too large'));
-    } catch {
-      // The status is known even if the error body broke off; keep going with no messages.
-      if (scope.aborted) return { status, error: scope.abortError(spec.operation) };
+    if (status < 200 || status >= 300) {
+      const error = await statusError(response, call);
+      this.log(spec, attempt, started, status, error);
+      throw error;
     }
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-    const error = new NilveraApiError({
-      kind: kindForStatus(status),
-      operation: spec.operation,
-      status,
-      messages: redactMessages(parseErrorMessages(text), [init.key, ...(spec.redact ?? [])]),
-      ...(retryAfterMs !== undefined ? { retryAfterSeconds: retryAfterMs / 1000 } : {}),
-    });
-    return { status, error };
+    this.log(spec, attempt, started, status, undefined);
+    try {
+      return await call.onSuccess(response, scope, spec);
+    } catch (err) {
+      // A body that broke off (reset, truncated) is a network failure like any other, and
+      // retriable when re-reading is harmless; a body handed to a consumer is not re-read.
+      if (call.retryBrokenBody && err instanceof NilveraApiError && err.kind === 'network') throw err;
+      return new NotRetried(err);
+    }
   }
 
   /** One attempt in the request log: server messages stay out (they may echo request data). */
-  private log(spec: RequestSpec, attempt: number, started: number, result: AttemptResult): void {
+  private log(spec: RequestSpec, attempt: number, started: number, status: number | undefined, error: NilveraApiError | undefined): void {
     if (!this.options.logger) return;
-    const { status } = result;
-    const error = result.response ? undefined : result.error;
     const first = error?.kind === 'network' ? error.messages[0] : undefined;
     const reason = first ? `network: ${first.description}` : error?.kind;
     try {

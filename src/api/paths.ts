@@ -2,6 +2,7 @@
 
 import { NilveraApiError } from './errors';
 import { OPERATIONS, type OperationId } from './operations';
+import type { RequestSpec } from './http';
 
 /**
  * One path segment (or query name or value), percent-encoded so that Turkish letters, spaces, `/`,
@@ -11,6 +12,8 @@ import { OPERATIONS, type OperationId } from './operations';
  * "URIError: URI malformed".
  */
 export function encodeSegment(value: string | number | boolean): string {
+  // A whole number is digits and maybe "-", none of which is encoded: the common case (record IDs), spelled out.
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   try {
     return encodeURIComponent(value);
   } catch {
@@ -33,17 +36,30 @@ export function buildQuery(query: Record<string, QueryValue> | undefined): strin
 
 type PathValue = string | number | boolean;
 
+/** Each operation's path split at its `{Name}` values (text at even places, names at odd ones), made on first use. */
+const pathParts = new Map<OperationId, string[]>();
+
 /** The encoded path of `id` with each `{Name}` replaced by `values[Name]`. */
 export function operationPath(id: OperationId, values: Record<string, PathValue> = {}): string {
-  return OPERATIONS[id].path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`${id}: no value for {${name}}`);
-    return encodeSegment(value);
-  });
+  let parts = pathParts.get(id);
+  if (!parts) pathParts.set(id, (parts = OPERATIONS[id].path.split(/\{(\w+)\}/)));
+  let path = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = values[parts[i]];
+    if (value === undefined) throw new Error(`${id}: no value for {${parts[i]}}`);
+    path += encodeSegment(value) + parts[i + 1];
+  }
+  return path;
 }
 
-/** The request's name, method and path (and `readOnly` for a POST that only reads), for the HTTP layer. */
-export function requestOf(id: OperationId, values?: Record<string, PathValue>) {
+/**
+ * The request's name, method and path (and `readOnly` for a POST that only reads), for the HTTP
+ * layer; `query` when given. A plain object built field by field: it is made on every call.
+ */
+export function requestOf(id: OperationId, values?: Record<string, PathValue>, query?: Record<string, QueryValue>): RequestSpec {
   const { method, access } = OPERATIONS[id];
-  return { operation: id, method, path: operationPath(id, values), ...(access === 'read' && method !== 'GET' ? { readOnly: true } : {}) };
+  const spec: RequestSpec = { operation: id, method, path: operationPath(id, values) };
+  if (access === 'read' && method !== 'GET') spec.readOnly = true;
+  if (query) spec.query = query;
+  return spec;
 }

@@ -49,6 +49,18 @@ export function originOf(url: string): string {
 
 type Init = Parameters<FetchLike>[1];
 
+/** One hop's init: every request goes with `redirect: 'manual'`, so that each hop is checked here. */
+export function hopInit(method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal): Init {
+  const init: Init = { method, headers, signal, redirect: 'manual' };
+  if (body !== undefined) init.body = body;
+  return init;
+}
+
+/** Where a redirect answer points, or null when the answer is not a redirect. */
+export function redirectLocation(response: FetchResponseLike): string | null {
+  return REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+}
+
 /**
  * One request with its redirects followed here. A hop to the same origin keeps the headers and,
  * for 307/308, the method and body (301/302 turn a POST into a GET and 303 anything into a GET,
@@ -57,16 +69,23 @@ type Init = Parameters<FetchLike>[1];
  * and never from https to plain http.
  */
 export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: Init, policy: RedirectPolicy = {}): Promise<FetchResponseLike> {
-  let home: string | undefined; // parsed only when a redirect comes: most calls get none
+  const response = await fetchFn(url, hopInit(init.method, init.headers, init.body, init.signal));
+  return redirectLocation(response) === null ? response : followRedirects(fetchFn, url, init, response, policy);
+}
+
+/**
+ * The rest of fetchWithinOrigin once the first answer (`response`, to `init` sent to `url`) is in:
+ * for a caller that sends the first hop itself (the HTTP layer, which saves a step on every call).
+ */
+export async function followRedirects(fetchFn: FetchLike, url: string, init: Init, response: FetchResponseLike, policy: RedirectPolicy = {}): Promise<FetchResponseLike> {
+  const home = originOf(url);
   let current = url;
   let method = init.method;
-  let headers = { ...init.headers };
+  let headers = init.headers; // replaced, never changed, when a hop drops a header
   let body = init.body;
   for (let hop = 0; ; hop++) {
-    const response = await fetchFn(current, { method, headers, ...(body !== undefined ? { body } : {}), signal: init.signal, redirect: 'manual' });
-    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    const location = redirectLocation(response);
     if (location === null) return response;
-    home ??= originOf(url);
     closeBody(response.body);
     let next: URL;
     try {
@@ -91,6 +110,7 @@ export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: I
       headers = withoutHeaders(headers, ['authorization', 'cookie']);
     }
     current = next.href;
+    response = await fetchFn(current, hopInit(method, headers, body, init.signal));
   }
 }
 

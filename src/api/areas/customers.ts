@@ -14,7 +14,7 @@ export type CustomersApi = ReturnType<typeof customersApi>;
 
 export function customersApi(http: HttpTransport) {
   const get = <T>(id: OperationId, values: Record<string, string | number>, opts?: CallOptions, query?: Record<string, QueryValue>) =>
-    http.json<T>({ ...requestOf(id, values), query }, opts);
+    http.json<T>(requestOf(id, values, query), opts);
   const change = (spec: RequestSpec, opts?: CallOptions) => requireTrue(http, spec, opts);
   const customers = {
     /**
