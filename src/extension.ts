@@ -84,12 +84,7 @@ export function activate(context: vscode.ExtensionContext): PublicExports | Nilv
 
   // Any other extension can read this (getExtension(id).exports): extensionExports hands out `testing` only
   // when context.extensionMode is ExtensionMode.Test (test/suite/hostileExtension.test.ts holds it).
-  return extensionExports(context.extensionMode, { activationMs: timing.totalMs, activationSteps: timing.steps }, () => testingSeams(context, shell, state, features));
-}
-
-/** The hooks the extension-host tests use (Test mode only: see activate()). */
-function testingSeams(context: vscode.ExtensionContext, shell: ShellServices, state: ShellState, features: readonly Feature[]): NilveraExtensionApi['testing'] {
-  return {
+  return extensionExports(context.extensionMode, { activationMs: timing.totalMs, activationSteps: timing.steps }, () => ({
     services: shell,
     state,
     statusBar: () => state.statusBar(),
@@ -98,7 +93,7 @@ function testingSeams(context: vscode.ExtensionContext, shell: ShellServices, st
     features,
     hasHandler,
     actAsProduction,
-  };
+  }));
 }
 
 export async function deactivate(): Promise<void> {

@@ -41,14 +41,6 @@ export function featureCommandIds(name: FeatureName, extension: vscode.Extension
   return [...Object.values(feature.commands), ...(feature.contributedPrefix ? contributedCommands(extension, feature.contributedPrefix) : [])];
 }
 
-/** A feature as activate() holds it: loaded and activated once, on first use. */
-export interface Feature {
-  readonly name: FeatureName;
-  readonly commands: readonly string[];
-  readonly loaded: boolean;
-  parts(): Promise<FeatureParts>;
-}
-
 /** Delay before offline indexes of an older format are looked for (kept out of activation). */
 const INDEX_UPGRADE_DELAY_MS = 2000;
 
@@ -80,7 +72,7 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
   const views: ViewsById = new Map();
   const byName = {} as Record<FeatureName, Feature>;
   for (const name of Object.keys(FEATURES) as FeatureName[]) {
-    const feature = (byName[name] = new LazyFeature(name, context, shell, views));
+    const feature = (byName[name] = new Feature(name, context, shell, views));
     subscriptions.push(...registerOnFirstUse(feature.commands, () => feature.parts()));
   }
   timing.mark('feature commands');
@@ -99,10 +91,11 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
 }
 
 /**
- * A feature's module, imported and activated on the first call of parts(). What it loads with lives in
- * #fields: the tests read the features from activate()'s exports, which must stay a plain tree of data.
+ * A feature as activate() holds it: its module is imported and activated once, on the first call of
+ * parts(). What it loads with lives in #fields: the tests read the features from activate()'s exports,
+ * which must stay a plain tree of data.
  */
-class LazyFeature implements Feature {
+export class Feature {
   // No `nilvera.internal.*` test hook outside Test mode (src/shell/testSeams.ts).
   readonly commands: readonly string[];
   readonly #context: vscode.ExtensionContext;
@@ -204,7 +197,7 @@ class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable
 
 /** Loads the editor feature once a document that gets diagnostics is open (now, or when one opens). */
 class DiagnosedDocumentWatcher implements vscode.Disposable {
-  // #fields: a timer is no plain data, and this object is reachable from activate()'s exports (see LazyFeature).
+  // #fields: a timer is no plain data, and this object is reachable from activate()'s exports (see Feature).
   #watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => this.#loadIfDiagnosed([doc]));
   // Documents open before activation (restored editors): looked at once activate() has returned.
   readonly #initial = setTimeout(() => this.#loadIfDiagnosed(vscode.workspace.textDocuments), 0);

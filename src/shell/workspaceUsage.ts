@@ -67,43 +67,23 @@ export class WorkspaceUsage implements vscode.Disposable {
  * `onUsed` runs once, when the workspace becomes used.
  */
 export function trackWorkspaceUse(usage: WorkspaceUsage, onUsed: () => void): vscode.Disposable {
-  return new WorkspaceUseTracker(usage, onUsed);
-}
-
-// The listeners' bodies are methods, compiled when an event first comes, not while activate() runs.
-class WorkspaceUseTracker implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[];
-
-  constructor(
-    private readonly usage: WorkspaceUsage,
-    onUsed: () => void,
-  ) {
-    this.subscriptions = [
-      usage.onDidBecomeUsed(onUsed),
-      vscode.window.onDidChangeVisibleTextEditors(this.check, this),
-      // A pasted or typed invoice in an open editor counts once it is one.
-      vscode.workspace.onDidChangeTextDocument(this.changed, this),
-    ];
-    setCommandObserver(markUsedByCommand.bind(undefined, usage));
-    // Editors restored at start-up are visible before activate() runs.
-    setTimeout(() => this.check(vscode.window.visibleTextEditors), 0);
-  }
-
-  private check(editors: readonly vscode.TextEditor[]): void {
-    for (const editor of editors) void this.usage.noteShownDocument(editor.document);
-  }
-
-  private changed(e: vscode.TextDocumentChangeEvent): void {
-    if (!this.usage.isUsed() && vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) void this.usage.noteShownDocument(e.document);
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    setCommandObserver(undefined);
-  }
-}
-
-function markUsedByCommand(usage: WorkspaceUsage, id: string): void {
-  // Test and tooling commands are not a person using Nilvera.
-  if (!id.includes('.internal.')) usage.markUsed('command');
+  const check = (editors: readonly vscode.TextEditor[]) => {
+    for (const editor of editors) void usage.noteShownDocument(editor.document);
+  };
+  const disposables: vscode.Disposable[] = [
+    usage.onDidBecomeUsed(() => onUsed()),
+    vscode.window.onDidChangeVisibleTextEditors(check),
+    // A pasted or typed invoice in an open editor counts once it is one.
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (!usage.isUsed() && vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) void usage.noteShownDocument(e.document);
+    }),
+  ];
+  setCommandObserver((id) => {
+    // Test and tooling commands are not a person using Nilvera.
+    if (!id.includes('.internal.')) usage.markUsed('command');
+  });
+  disposables.push({ dispose: () => setCommandObserver(undefined) });
+  // Editors restored at start-up are visible before activate() runs.
+  setTimeout(() => check(vscode.window.visibleTextEditors), 0);
+  return vscode.Disposable.from(...disposables);
 }
