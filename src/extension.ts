@@ -9,7 +9,7 @@ import { disposeLogChannel, logChannel } from './shell/log';
 import { replacePrompts, type Prompts } from './shell/prompts';
 import { ShellServices } from './shell/services';
 import { ShellState } from './shell/shellState';
-import { ShellStatusBar } from './shell/statusBar';
+import type { ShellStatusBar } from './shell/statusBar';
 import { actAsProduction, extensionExports, openTestSeamsFor, trustedValue, type PublicExports } from './shell/testSeams';
 import { trackWorkspaceUse } from './shell/workspaceUsage';
 import { registerSelectionContext } from './commands/registry/selectionContext';
@@ -41,45 +41,45 @@ export interface NilveraExtensionApi extends PublicExports {
 
 let services: ShellServices | undefined;
 
+/** The shell's own commands and what each runs (the handlers are compiled when first run, not at activation). */
+const SHELL_COMMANDS: ReadonlyArray<readonly [string, (shell: ShellServices, state: ShellState, arg: unknown) => unknown]> = [
+  [Commands.apiKeySet, (shell) => setApiKey(shell)],
+  [Commands.apiKeyClear, (shell) => clearApiKey(shell)],
+  // A target only from the tests: another extension's choice of where requests go is not taken.
+  [Commands.environmentSwitch, (shell, _state, target) => switchEnvironment(shell, trustedValue(target))],
+  [Commands.sandboxStart, (shell) => startSandbox(shell)],
+  [Commands.sandboxStop, (shell) => stopSandbox(shell)],
+  [Commands.creditsRefresh, (_shell, state) => state.statusBar().refreshCredits()],
+  [Commands.logShow, () => logChannel().show()],
+];
+
 // activate() only wires things up: no network and no secret reads here; the first state refresh
 // (which reads the key) runs after activate() has returned. Everything beyond the shell (key,
 // environment, profiles, status bar) is a feature loaded on first use (src/features/index.ts).
 export function activate(context: vscode.ExtensionContext): PublicExports | NilveraExtensionApi {
   const timing = new ActivationSteps();
   openTestSeamsFor(context.extensionMode);
-  const shell = new ShellServices(context);
+  // Context keys and status bar follow a profile switch (the trees follow it in the views feature).
+  const shell = new ShellServices(context, () => void state.refresh());
   services = shell;
-  let statusBar: ShellStatusBar | undefined;
-  const getStatusBar = (): ShellStatusBar => (statusBar ??= new ShellStatusBar(shell));
-  const state = new ShellState(shell, getStatusBar);
-
-  context.subscriptions.push(
-    registerCommand(Commands.apiKeySet, () => setApiKey(shell)),
-    registerCommand(Commands.apiKeyClear, () => clearApiKey(shell)),
-    // A target only from the tests: another extension's choice of where requests go is not taken.
-    registerCommand(Commands.environmentSwitch, (target) => switchEnvironment(shell, trustedValue(target))),
-    registerCommand(Commands.sandboxStart, () => startSandbox(shell)),
-    registerCommand(Commands.sandboxStop, () => stopSandbox(shell)),
-    registerCommand(Commands.creditsRefresh, () => getStatusBar().refreshCredits()),
-    registerCommand(Commands.logShow, () => logChannel().show()),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(Settings.section)) void state.refresh();
-    }),
+  const state = new ShellState(shell);
+  const refresh = (): void => void state.refresh();
+  const subscriptions = context.subscriptions;
+  for (const [id, run] of SHELL_COMMANDS) subscriptions.push(registerCommand(id, (arg) => run(shell, state, arg)));
+  subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(Settings.section) && refresh()),
     // Fires for keys changed here, in another window (secrets.onDidChange) or kept for the session.
-    shell.keys.onDidChange(() => void state.refresh()),
-    { dispose: () => statusBar?.dispose() },
-    trackWorkspaceUse(shell.usage, () => void state.refresh()),
+    shell.keys.onDidChange(refresh),
+    { dispose: () => state.dispose() },
+    trackWorkspaceUse(shell.usage, refresh),
     { dispose: disposeLogChannel },
-    // Context keys and status bar follow a profile switch (the trees follow it in the views feature).
-    shell.onDidChangeProfile(() => void state.refresh()),
-    shell.profiles.onDidChangeRecords(() => void state.refresh()),
     registerSelectionContext(),
     registerUblDocumentContext(),
   );
   timing.mark('shell services, commands and listeners');
   const features = registerFeatures(context, shell, timing);
   registerWalkthroughProgress(context, shell.globalState);
-  setTimeout(() => void state.refresh(), 0);
+  setTimeout(refresh, 0);
   timing.mark('walkthrough progress');
 
   // Any other extension can read this (getExtension(id).exports): extensionExports hands out `testing` only
@@ -87,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): PublicExports | Nilv
   return extensionExports(context.extensionMode, { activationMs: timing.totalMs, activationSteps: timing.steps }, () => ({
     services: shell,
     state,
-    statusBar: getStatusBar,
+    statusBar: () => state.statusBar(),
     replacePrompts,
     logUri: context.logUri,
     features,

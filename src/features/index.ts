@@ -41,80 +41,117 @@ export function featureCommandIds(name: FeatureName, extension: vscode.Extension
   return [...Object.values(feature.commands), ...(feature.contributedPrefix ? contributedCommands(extension, feature.contributedPrefix) : [])];
 }
 
-/** A feature as activate() holds it: loaded and activated once, on first use. */
-export interface Feature {
-  readonly name: FeatureName;
-  readonly commands: readonly string[];
-  readonly loaded: boolean;
-  parts(): Promise<FeatureParts>;
-}
-
 /** Delay before offline indexes of an older format are looked for (kept out of activation). */
 const INDEX_UPGRADE_DELAY_MS = 2000;
 
-export function registerFeatures(context: vscode.ExtensionContext, shell: ShellServices, timing: ActivationSteps): Feature[] {
-  const views = new Map<string, vscode.TreeView<unknown>>();
-  const load = (name: FeatureName): Feature => {
-    let loading: Promise<FeatureParts> | undefined;
-    return {
-      name,
-      // No `nilvera.internal.*` test hook outside Test mode (src/shell/testSeams.ts).
-      commands: commandIdsFor(context.extensionMode, featureCommandIds(name, context.extension)),
-      get loaded() {
-        return loading !== undefined;
-      },
-      parts() {
-        if (loading) return loading;
-        const started = performance.now();
-        const current = FEATURES[name].load().then((module: FeatureModule) => {
-          const parts = module.activateFeature(context, shell, (id) => views.get(id)!) ?? {};
-          log.info(`Loaded the ${name} feature in ${(performance.now() - started).toFixed(1)} ms.`);
-          return parts;
-        });
-        // A bundle that failed to load is tried again on the next use (the caller shows the error).
-        current.catch(() => loading === current && (loading = undefined));
-        return (loading = current);
-      },
-    };
-  };
-  const all = (Object.keys(FEATURES) as FeatureName[]).map(load);
-  const feature = (name: FeatureName) => all.find((f) => f.name === name)!;
-  for (const f of all) context.subscriptions.push(...registerOnFirstUse(f.commands, () => f.parts()));
-  timing.mark('feature commands');
+/** The views activate() created, by id (a feature's activateFeature() asks for its own). */
+type ViewsById = Map<string, vscode.TreeView<unknown>>;
 
-  const tree = (id: string, owner: FeatureName, options: Omit<vscode.TreeViewOptions<unknown>, 'treeDataProvider'> = {}) => {
-    const provider = new FeatureTree(id, feature(owner));
-    const view = vscode.window.createTreeView<unknown>(id, { ...options, treeDataProvider: provider });
-    views.set(id, view);
-    return vscode.Disposable.from(view, provider);
-  };
-  context.subscriptions.push(
-    tree(Views.customers, 'views', { canSelectMany: true, showCollapseAll: false }),
-    tree(Views.documents, 'views'),
-    tree(Views.certificates, 'views'),
-    tree(Views.identifications, 'views'),
-    tree(Views.account, 'views', { showCollapseAll: true, manageCheckboxStateManually: true }),
-    tree(ReconciliationView, 'reconciliation', { showCollapseAll: true }),
-  );
+type TreeOptions = Omit<vscode.TreeViewOptions<unknown>, 'treeDataProvider'>;
+
+/** The sidebar's trees: the feature whose rows each shows, and its options. */
+const TREES: ReadonlyArray<readonly [string, FeatureName, TreeOptions?]> = [
+  [Views.customers, 'views', { canSelectMany: true, showCollapseAll: false }],
+  [Views.documents, 'views'],
+  [Views.certificates, 'views'],
+  [Views.identifications, 'views'],
+  [Views.account, 'views', { showCollapseAll: true, manageCheckboxStateManually: true }],
+  [ReconciliationView, 'reconciliation', { showCollapseAll: true }],
+];
+
+/** The webview panels VS Code may restore from a previous session, and the feature that restores them. */
+const RESTORED_PANELS: ReadonlyArray<readonly [Record<string, string>, FeatureName]> = [
+  [FormViewTypes, 'forms'],
+  [PreviewViewTypes, 'preview'],
+];
+
+// activate() runs this once per window; what the registrations do when used lives in the classes and
+// functions below, compiled on first use rather than while activate() is timed.
+export function registerFeatures(context: vscode.ExtensionContext, shell: ShellServices, timing: ActivationSteps): Feature[] {
+  const subscriptions = context.subscriptions;
+  const views: ViewsById = new Map();
+  const byName = {} as Record<FeatureName, Feature>;
+  for (const name of Object.keys(FEATURES) as FeatureName[]) {
+    const feature = (byName[name] = new Feature(name, context, shell, views));
+    subscriptions.push(...registerOnFirstUse(feature.commands, () => feature.parts()));
+  }
+  timing.mark('feature commands');
+  for (const [id, owner, options] of TREES) subscriptions.push(featureTree(views, id, byName[owner], options));
   timing.mark('tree views');
-  const editor = feature('editor');
-  context.subscriptions.push(
-    vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, {
-      provideHover: async (document, position, token) => (await editor.parts()).hover?.provideHover(document, position, token),
-    }),
-  );
+  const editor = byName.editor;
+  subscriptions.push(vscode.languages.registerHoverProvider(TAX_NUMBER_DOCUMENTS, { provideHover: (document, position, token) => featureHover(editor, document, position, token) }));
   timing.mark('hover provider');
-  const restoring = (viewType: string, owner: Feature) =>
-    vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: async (panel, state) => (await owner.parts()).restore?.(viewType, panel, state) });
-  context.subscriptions.push(
-    ...Object.values(FormViewTypes).map((viewType) => restoring(viewType, feature('forms'))),
-    ...Object.values(PreviewViewTypes).map((viewType) => restoring(viewType, feature('preview'))),
-  );
+  for (const [viewTypes, owner] of RESTORED_PANELS) for (const viewType of Object.values(viewTypes)) subscriptions.push(restoring(viewType, byName[owner]));
   timing.mark('webview panel serializers');
-  context.subscriptions.push(loadWhenDiagnosedDocumentOpens(() => void editor.parts().catch((e: unknown) => log.error(`Loading the editor feature failed: ${String(e)}`))));
-  scheduleIndexUpgrade(context);
+  subscriptions.push(new DiagnosedDocumentWatcher(editor));
+  const upgrade = setTimeout(upgradeOutdatedIndexes, INDEX_UPGRADE_DELAY_MS, context);
+  subscriptions.push({ dispose: () => clearTimeout(upgrade) });
   timing.mark('editor and index-upgrade watchers');
-  return all;
+  return Object.values(byName);
+}
+
+/**
+ * A feature as activate() holds it: its module is imported and activated once, on the first call of
+ * parts(). What it loads with lives in #fields: the tests read the features from activate()'s exports,
+ * which must stay a plain tree of data.
+ */
+export class Feature {
+  // No `nilvera.internal.*` test hook outside Test mode (src/shell/testSeams.ts).
+  readonly commands: readonly string[];
+  readonly #context: vscode.ExtensionContext;
+  readonly #shell: ShellServices;
+  readonly #views: ViewsById;
+  #loading: Promise<FeatureParts> | undefined;
+
+  constructor(
+    readonly name: FeatureName,
+    context: vscode.ExtensionContext,
+    shell: ShellServices,
+    views: ViewsById,
+  ) {
+    this.#context = context;
+    this.#shell = shell;
+    this.#views = views;
+    this.commands = commandIdsFor(context.extensionMode, featureCommandIds(name, context.extension));
+  }
+
+  get loaded(): boolean {
+    return this.#loading !== undefined;
+  }
+
+  parts(): Promise<FeatureParts> {
+    if (this.#loading) return this.#loading;
+    const started = performance.now();
+    const current = FEATURES[this.name].load().then((module: FeatureModule) => {
+      const parts = module.activateFeature(this.#context, this.#shell, (id) => this.#views.get(id)!) ?? {};
+      log.info(`Loaded the ${this.name} feature in ${(performance.now() - started).toFixed(1)} ms.`);
+      return parts;
+    });
+    // A bundle that failed to load is tried again on the next use (the caller shows the error).
+    current.catch(() => this.#loading === current && (this.#loading = undefined));
+    return (this.#loading = current);
+  }
+}
+
+function featureTree(views: ViewsById, id: string, owner: Feature, options: TreeOptions = {}): vscode.Disposable {
+  const provider = new FeatureTree(id, owner);
+  const view = vscode.window.createTreeView<unknown>(id, { ...options, treeDataProvider: provider });
+  views.set(id, view);
+  return vscode.Disposable.from(view, provider);
+}
+
+/** Tax-number hovers: the editor feature's provider, loaded on the first hover. */
+async function featureHover(editor: Feature, document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | null | undefined> {
+  return (await editor.parts()).hover?.provideHover(document, position, token);
+}
+
+/** Restores a webview panel of a previous session through its feature, loaded then. */
+function restoring(viewType: string, owner: Feature): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(viewType, { deserializeWebviewPanel: (panel, state) => restorePanel(owner, viewType, panel, state) });
+}
+
+async function restorePanel(owner: Feature, viewType: string, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+  await (await owner.parts()).restore?.(viewType, panel, state);
 }
 
 /** A view's rows: its feature's provider, loaded on the view's first request. */
@@ -158,21 +195,29 @@ class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable
   }
 }
 
-/** Calls `load` once a document that gets diagnostics is open (now, or when one opens). */
-function loadWhenDiagnosedDocumentOpens(load: () => void): vscode.Disposable {
-  const loadIfDiagnosed = (docs: readonly vscode.TextDocument[]) => {
-    if (!watcher || !docs.some((doc) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0)) return;
-    watcher.dispose();
-    watcher = undefined;
-    load();
-  };
-  let watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => loadIfDiagnosed([doc]));
+/** Loads the editor feature once a document that gets diagnostics is open (now, or when one opens). */
+class DiagnosedDocumentWatcher implements vscode.Disposable {
+  // #fields: a timer is no plain data, and this object is reachable from activate()'s exports (see Feature).
+  #watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => this.#loadIfDiagnosed([doc]));
   // Documents open before activation (restored editors): looked at once activate() has returned.
-  const initial = setTimeout(() => loadIfDiagnosed(vscode.workspace.textDocuments), 0);
-  return new vscode.Disposable(() => {
-    clearTimeout(initial);
-    watcher?.dispose();
-  });
+  readonly #initial = setTimeout(() => this.#loadIfDiagnosed(vscode.workspace.textDocuments), 0);
+  readonly #editor: Feature;
+
+  constructor(editor: Feature) {
+    this.#editor = editor;
+  }
+
+  #loadIfDiagnosed(docs: readonly vscode.TextDocument[]): void {
+    if (!this.#watcher || !docs.some((doc) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0)) return;
+    this.dispose();
+    void this.#editor.parts().catch((e: unknown) => log.error(`Loading the editor feature failed: ${String(e)}`));
+  }
+
+  dispose(): void {
+    clearTimeout(this.#initial);
+    this.#watcher?.dispose();
+    this.#watcher = undefined;
+  }
 }
 
 /**
@@ -180,11 +225,8 @@ function loadWhenDiagnosedDocumentOpens(load: () => void): vscode.Disposable {
  * cannot be read as it is (an older format, a deferred install) are rebuilt from their ZIP. Only a
  * window whose storage holds lists loads the code for that.
  */
-function scheduleIndexUpgrade(context: vscode.ExtensionContext): void {
+function upgradeOutdatedIndexes(context: vscode.ExtensionContext): void {
   const storage = context.globalStorageUri.fsPath;
-  const timer = setTimeout(() => {
-    if (!fs.existsSync(path.join(storage, 'registry-index')) && !fs.existsSync(path.join(storage, 'registry-lists'))) return;
-    void import('../commands/registry/indexUpgrade').then((m) => m.upgradeOutdatedLists(storage)).catch((e: unknown) => log.error(`registry index upgrade: ${String(e)}`));
-  }, INDEX_UPGRADE_DELAY_MS);
-  context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+  if (!fs.existsSync(path.join(storage, 'registry-index')) && !fs.existsSync(path.join(storage, 'registry-lists'))) return;
+  void import('../commands/registry/indexUpgrade').then((m) => m.upgradeOutdatedLists(storage)).catch((e: unknown) => log.error(`registry index upgrade: ${String(e)}`));
 }

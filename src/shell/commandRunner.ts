@@ -38,25 +38,31 @@ export function setCommandObserver(observer: ((id: string) => void) | undefined)
 
 /** The handler of each command of a feature, set when the feature has loaded (src/features/index.ts). */
 const handlers = new Map<string, CommandHandler>();
-/** Loads the feature that owns a command id. */
-const owners = new Map<string, () => Promise<unknown>>();
+/** Loads the feature that owns a command id (src/features/index.ts). */
+type CommandOwner = () => Promise<unknown>;
+const owners = new Map<string, CommandOwner>();
 
 /** Registers `ids` with VS Code; the first call of one loads `owner`, which registers the handlers. */
-export function registerOnFirstUse(ids: readonly string[], owner: () => Promise<unknown>): vscode.Disposable[] {
-  return ids.map((id) => {
+export function registerOnFirstUse(ids: readonly string[], owner: CommandOwner): vscode.Disposable[] {
+  const disposables: vscode.Disposable[] = [];
+  for (const id of ids) {
     owners.set(id, owner);
-    return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        await owner();
-      } catch (error) {
-        // Shown like any command failure (the wrapper logs it and offers the log).
-        return runCommand(id, () => Promise.reject(error), args);
-      }
-      const handler = handlers.get(id);
-      if (!handler) throw new Error(`Nothing registered a handler for ${id}.`);
-      return handler(...args);
-    });
-  });
+    disposables.push(vscode.commands.registerCommand(id, (...args: unknown[]) => runOwned(id, owner, args)));
+  }
+  return disposables;
+}
+
+/** A command of a feature: loads the feature (once), then runs the handler it registered. */
+async function runOwned(id: string, owner: CommandOwner, args: unknown[]): Promise<unknown> {
+  try {
+    await owner();
+  } catch (error) {
+    // Shown like any command failure (the wrapper logs it and offers the log).
+    return runCommand(id, () => Promise.reject(error), args);
+  }
+  const handler = handlers.get(id);
+  if (!handler) throw new Error(`Nothing registered a handler for ${id}.`);
+  return handler(...args);
 }
 
 /** Whether the owner of a command id registered its handler (the extension-host tests ask). */

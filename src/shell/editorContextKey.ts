@@ -10,7 +10,8 @@ export function registerEditorContextKey(key: string, holds: (editor: vscode.Tex
     last = value;
     void vscode.commands.executeCommand('setContext', key, value);
   };
-  publish(vscode.window.activeTextEditor);
+  // No editor yet (a window starting up): the key stays unset, which reads as false.
+  if (vscode.window.activeTextEditor) publish(vscode.window.activeTextEditor);
   const events = [vscode.window.onDidChangeActiveTextEditor(publish)];
   if (options.onSelection) events.push(vscode.window.onDidChangeTextEditorSelection((e) => publish(e.textEditor)));
   return vscode.Disposable.from(...events);

@@ -43,11 +43,16 @@ export class ShellServices implements vscode.Disposable {
   private serialGlobalState: SerialMemento | undefined;
   private cachedClient: { signature: string; client: NilveraClient } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly dataEmitter = this.owned(new vscode.EventEmitter<DataArea>());
-  /** Fires when a feature changed data of an area (src/shell/dataChanges.ts); the views reload what shows it. */
-  readonly onDidChangeData: vscode.Event<DataArea> = this.dataEmitter.event;
+  private dataEmitter: vscode.EventEmitter<DataArea> | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    /**
+     * Told when the active profile or a record changes (the context keys and status bar follow). Wired
+     * when the profile state is first made: nothing can change it before then.
+     */
+    private readonly onProfileStateChange: () => void = () => undefined,
+  ) {}
 
   /** Disposed with the services. */
   private owned<T extends vscode.Disposable>(disposable: T): T {
@@ -57,7 +62,12 @@ export class ShellServices implements vscode.Disposable {
 
   /** Tells whoever shows `area` (the views, when loaded) that its data changed. */
   dataChanged(area: DataArea): void {
-    this.dataEmitter.fire(area);
+    this.dataEmitter?.fire(area);
+  }
+
+  /** Fires when a feature changed data of an area (src/shell/dataChanges.ts); the views reload what shows it. */
+  get onDidChangeData(): vscode.Event<DataArea> {
+    return (this.dataEmitter ??= this.owned(new vscode.EventEmitter<DataArea>())).event;
   }
 
   get keys(): ApiKeyStore {
@@ -86,7 +96,13 @@ export class ShellServices implements vscode.Disposable {
 
   /** The window's profile state (records, the active one, its generation). */
   get profiles(): ActiveProfile {
-    return (this.profileState ??= this.owned(new ActiveProfile(this.context, environmentLabel, this.globalState)));
+    if (!this.profileState) {
+      const profiles = this.owned(new ActiveProfile(this.context, environmentLabel, this.globalState));
+      profiles.onDidChange(this.onProfileStateChange);
+      profiles.onDidChangeRecords(this.onProfileStateChange);
+      this.profileState = profiles;
+    }
+    return this.profileState;
   }
 
   /** The profile this window talks to. */

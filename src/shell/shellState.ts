@@ -9,19 +9,26 @@ import { openKeyringHelp } from './keyringHelp';
 import { log } from './log';
 import { prompts } from './prompts';
 import type { ShellServices } from './services';
-import type { ShellStatusBar } from './statusBar';
+import { ShellStatusBar } from './statusBar';
 import { walkthroughStepDone } from '../walkthrough/stepsDone';
 
-export class ShellState {
+export class ShellState implements vscode.Disposable {
   private chain: Promise<void> = Promise.resolve();
   /** The keyring answers already shown in this window: each is told once, not on every refresh. */
   private readonly toldUnreadable = new Set<string>();
   private last: { environment: EnvironmentId; hasKey: boolean } | undefined;
+  private bar: ShellStatusBar | undefined;
 
-  constructor(
-    private readonly services: ShellServices,
-    private readonly statusBar: () => ShellStatusBar,
-  ) {}
+  constructor(private readonly services: ShellServices) {}
+
+  /** The status bar entries, made on first use. */
+  statusBar(): ShellStatusBar {
+    return (this.bar ??= new ShellStatusBar(this.services));
+  }
+
+  dispose(): void {
+    this.bar?.dispose();
+  }
 
   /** Re-reads the environment and its key; resolves when context keys and status bar are updated. */
   refresh(): Promise<void> {
