@@ -4,7 +4,7 @@
 import { NilveraApiError, kindForStatus, parseErrorMessages, redactMessages, type ApiErrorKind } from './errors';
 import { buildQuery, type QueryValue } from './paths';
 import { MAX_ERROR_BODY_BYTES, MAX_JSON_BODY_BYTES, MAX_REGISTRY_ZIP_BYTES, readTextCapped, tooLargeError, type BodyLimits } from './bodyLimits';
-import { followRedirects, hopInit, redirectLocation, RedirectRefusedError } from './redirects';
+import { fetchWithinOrigin, hopInit, RedirectRefusedError } from './redirects';
 import { DEFAULT_RETRY, backoffDelay, isIdempotent, isRetriable, parseRetryAfter, type RetryPolicy } from './retry';
 import { retrying, type RetryRule } from './retrying';
 
@@ -439,11 +439,7 @@ export class HttpTransport {
     const started = this.options.logger ? performance.now() : 0;
     let response: FetchResponseLike;
     try {
-      // The first hop is sent here, the redirects (rare) are followed in redirects.ts.
-      response = await call.fetchFn(call.url, call.request);
-      if (redirectLocation(response) !== null) {
-        response = await followRedirects(call.fetchFn, call.url, call.request, response, spec.crossOriginGet === true && spec.method === 'GET' ? CROSS_ORIGIN_GET : undefined);
-      }
+      response = await fetchWithinOrigin(call.fetchFn, call.url, call.request, spec.crossOriginGet === true && spec.method === 'GET' ? CROSS_ORIGIN_GET : undefined);
     } catch (err) {
       const error = err instanceof RedirectRefusedError ? redirectError(spec.operation, err) : scope.aborted ? scope.abortError(spec.operation) : networkError(spec.operation, err);
       this.log(spec, attempt, started, undefined, error);

@@ -62,22 +62,19 @@ export function redirectLocation(response: FetchResponseLike): string | null {
 }
 
 /**
- * One request with its redirects followed here. A hop to the same origin keeps the headers and,
- * for 307/308, the method and body (301/302 turn a POST into a GET and 303 anything into a GET,
- * as browsers do, dropping the body). A hop to another origin throws RedirectRefusedError, unless
- * the policy allows a GET there: then it goes without Authorization, and no later hop gets it back,
- * and never from https to plain http.
+ * One request with its redirects followed here; `init` comes from hopInit (`redirect: 'manual'`). A hop
+ * to the same origin keeps the headers and, for 307/308, the method and body (301/302 turn a POST into
+ * a GET and 303 anything into a GET, as browsers do, dropping the body). A hop to another origin throws
+ * RedirectRefusedError, unless the policy allows a GET there: then it goes without Authorization, and no
+ * later hop gets it back, and never from https to plain http.
  */
-export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: Init, policy: RedirectPolicy = {}): Promise<FetchResponseLike> {
-  const response = await fetchFn(url, hopInit(init.method, init.headers, init.body, init.signal));
+export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: Init, policy?: RedirectPolicy): Promise<FetchResponseLike> {
+  const response = await fetchFn(url, init);
   return redirectLocation(response) === null ? response : followRedirects(fetchFn, url, init, response, policy);
 }
 
-/**
- * The rest of fetchWithinOrigin once the first answer (`response`, to `init` sent to `url`) is in:
- * for a caller that sends the first hop itself (the HTTP layer, which saves a step on every call).
- */
-export async function followRedirects(fetchFn: FetchLike, url: string, init: Init, response: FetchResponseLike, policy: RedirectPolicy = {}): Promise<FetchResponseLike> {
+/** The redirects of fetchWithinOrigin, once the first answer (`response`, to `init` sent to `url`) is in. */
+async function followRedirects(fetchFn: FetchLike, url: string, init: Init, response: FetchResponseLike, policy: RedirectPolicy = {}): Promise<FetchResponseLike> {
   const home = originOf(url);
   let current = url;
   let method = init.method;

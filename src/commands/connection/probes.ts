@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadNodeFetch, type FetchLike } from '../../api/http';
 import { buildQuery, encodeSegment, type QueryValue } from '../../api/paths';
-import { fetchWithinOrigin } from '../../api/redirects';
+import { fetchWithinOrigin, hopInit } from '../../api/redirects';
 import { completeVkn } from '../../domain/taxId';
 import { isPlainRead, OPERATION_IDS, OPERATIONS, type PlainReadId, type ReadOperationId } from '../../api/operations';
 
@@ -128,12 +128,8 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
   let failure: string | undefined;
   try {
     // Redirects only within the target's origin: the key never goes elsewhere (api/redirects.ts).
-    const response = await fetchWithinOrigin(fetchFn, target.baseUrl.replace(/\/+$/, '') + request.path + buildQuery(request.query), {
-      method: request.method,
-      headers,
-      body,
-      signal: controller.signal,
-    });
+    const url = target.baseUrl.replace(/\/+$/, '') + request.path + buildQuery(request.query);
+    const response = await fetchWithinOrigin(fetchFn, url, hopInit(request.method, headers, body, controller.signal));
     status = response.status;
     contentType = response.headers.get('content-type') ?? undefined;
     if (response.body) {
