@@ -2,6 +2,7 @@
 // hostile or broken server cannot fill the extension host's memory (150 MB of JSON read whole killed
 // a 1 GB heap) or the disk.
 
+import { formatByteSize } from '../domain/byteSize';
 import { NilveraApiError } from './errors';
 
 /** A JSON or text answer. The largest real ones (a page of 100 customers, a bulk look-up) are well under 1 MB. */
@@ -20,25 +21,13 @@ export interface BodyLimits {
   registryZipBytes?: number;
 }
 
-/** "64 MB", "1 GB", "512 KB": the cap as a person reads it (binary units, which is what the caps are). */
-export function formatBytes(n: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
-}
-
 /** The 'tooLarge' error: the cap, written out, is the detail the user's message shows. */
 export function tooLargeError(operation: string, limit: number, status: number | undefined, seen: string): NilveraApiError {
   return new NilveraApiError({
     kind: 'tooLarge',
     operation,
     ...(status !== undefined ? { status } : {}),
-    messages: [{ description: `the answer is larger than ${formatBytes(limit)} (${seen}); reading stopped`, detail: formatBytes(limit) }],
+    messages: [{ description: `the answer is larger than ${formatByteSize(limit)} (${seen}); reading stopped`, detail: formatByteSize(limit) }],
   });
 }
 
@@ -63,7 +52,7 @@ export async function readTextCapped(
   const declared = declaredLength(response.headers.get('content-length'));
   if (declared !== undefined && declared > limit) {
     closeBody(response.body);
-    throw onTooLarge(`${formatBytes(declared)} announced`);
+    throw onTooLarge(`${formatByteSize(declared)} announced`);
   }
   if (!response.body) {
     const text = await response.text();

@@ -10,7 +10,8 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { FileLockedError, processIsAlive, removeRetrying, renameRetrying } from '../files/lockedFiles';
 import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
-import { formatBytes, tooLargeError } from './bodyLimits';
+import { tooLargeError } from './bodyLimits';
+import { formatByteSize } from '../domain/byteSize';
 import { NilveraApiError } from './errors';
 import { checkZip, ZipError, ZipLimitError } from '../domain/zip';
 import { overLimit } from '../domain/registryZip';
@@ -186,7 +187,7 @@ export function downloadRegistryList(
   return http.stream(spec, opts, async (body, signal, contentLength) => {
     // The ZIP is 3/4 of a base64 body (or all of a raw one): a length that announces more is refused
     // before anything is written or allocated.
-    if (contentLength !== undefined && contentLength * 0.75 > cap) throw tooLargeError(OPERATION, cap, 200, `${formatBytes(contentLength)} announced`);
+    if (contentLength !== undefined && contentLength * 0.75 > cap) throw tooLargeError(OPERATION, cap, 200, `${formatByteSize(contentLength)} announced`);
     const sink = target.kind === 'file' ? fileSink(target.path) : bufferSink(contentLength !== undefined ? Math.floor(contentLength * 0.75) : undefined);
     const decoder = new RegistryBodyDecoder();
     let bytes = 0;

@@ -7,6 +7,7 @@ import { Commands, FormCommands, TreeCommands } from '../constants';
 import { COMPANY_IDENTIFICATION_TYPES, type CompanyIdentificationType, type CreateCompanyDocumentCommand } from '../api/types';
 import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
+import { formatBytes } from '../shell/displayFormat';
 import { prompts } from '../shell/prompts';
 import { switchMailingChannel } from '../shell/mailingSwitch';
 import { MailingNode } from '../views/records/accountNodes';
@@ -51,7 +52,7 @@ export function registerRecordCommands(ctx: TreeCommandContext): vscode.Disposab
  */
 async function documentCommandFor(file: string): Promise<CreateCompanyDocumentCommand> {
   const size = (await fs.promises.stat(file)).size;
-  if (size > MAX_DOCUMENT_BYTES) throw new UserFacingError(vscode.l10n.t('{0} is larger than 10 MB, the most the server accepts.', path.basename(file)));
+  if (size > MAX_DOCUMENT_BYTES) throw new UserFacingError(vscode.l10n.t('{0} is larger than {1}, the most the server accepts.', path.basename(file), formatBytes(MAX_DOCUMENT_BYTES)));
   const content = await fs.promises.readFile(file);
   return { Name: path.basename(file), FileType: path.extname(file).replace(/^\./, '').toLowerCase(), Base64String: content.toString('base64') };
 }

@@ -11,6 +11,7 @@ import type { MailingSettingResponse, UpdateSeriesCommand, UpdateTemplateCommand
 import { isApiError } from '../shell/apiContract';
 import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
+import { formatBytes } from '../shell/displayFormat';
 import { switchMailingChannel, type MailingChannel } from '../shell/mailingSwitch';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { trustedArgs } from '../shell/testSeams';
@@ -224,7 +225,7 @@ async function readTemplateFile(file: string): Promise<{ base64: string; bytes: 
   const stat = await fs.stat(file);
   if (stat.size === 0) throw new UserFacingError(vscode.l10n.t('{0} is empty.', name));
   if (stat.size > MAX_TEMPLATE_BYTES) {
-    throw new UserFacingError(vscode.l10n.t('{0} is {1} MB; a template may be at most {2} MB.', name, (stat.size / 1024 / 1024).toFixed(1), MAX_TEMPLATE_BYTES / 1024 / 1024));
+    throw new UserFacingError(vscode.l10n.t('{0} is {1}; a template may be at most {2}.', name, formatBytes(stat.size), formatBytes(MAX_TEMPLATE_BYTES)));
   }
   const bytes = await fs.readFile(file);
   const head = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '').trimStart();

@@ -7,7 +7,8 @@
 import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { processIsAlive } from '../files/lockedFiles';
 import * as path from 'node:path';
-import { closeBody, declaredLength, formatBytes } from '../api/bodyLimits';
+import { closeBody, declaredLength } from '../api/bodyLimits';
+import { formatByteSize } from '../domain/byteSize';
 import { HISTORY_ENTRY, inspectGibSource, RULES_ENTRY } from './packageKind';
 import { GIB_RULES_FOLDER, installGibPackage, loadGibPackage, readGibPackage } from './ruleStore';
 
@@ -139,7 +140,7 @@ async function fetchTo(which: keyof GibUrls, url: string, file: string, options:
     const announced = declaredLength(response.headers.get('content-length'));
     if (announced !== undefined && announced > cap) {
       closeBody(response.body);
-      throw fail(`is larger than ${formatBytes(cap)} (it announced ${formatBytes(announced)}); nothing was read`, { kind: 'tooLarge', limit: formatBytes(cap), announced: formatBytes(announced) });
+      throw fail(`is larger than ${formatByteSize(cap)} (it announced ${formatByteSize(announced)}); nothing was read`, { kind: 'tooLarge', limit: formatByteSize(cap), announced: formatByteSize(announced) });
     }
     const out = await open(file, 'wx');
     let bytes = 0;
@@ -149,7 +150,7 @@ async function fetchTo(which: keyof GibUrls, url: string, file: string, options:
       for await (const chunk of response.body ?? []) {
         limitTo(stallMs, { kind: 'stalled', seconds: seconds(stallMs) });
         bytes += chunk.byteLength;
-        if (bytes > cap) throw fail(`sent more than ${formatBytes(cap)}; the download was stopped`, { kind: 'tooLarge', limit: formatBytes(cap) });
+        if (bytes > cap) throw fail(`sent more than ${formatByteSize(cap)}; the download was stopped`, { kind: 'tooLarge', limit: formatByteSize(cap) });
         await out.write(chunk);
       }
     } catch (e) {

@@ -3,6 +3,7 @@
 // shows "1.234.567 mükellef" and "26.11.2026 15:13", and an English one on a Turkish Windows does not.
 // Every message that shows such a value formats it here.
 import * as vscode from 'vscode';
+import { formatByteSize } from '../domain/byteSize';
 import { localeDate } from '../domain/localeDate';
 
 /** The display language as a BCP 47 tag Intl accepts ('en' when VS Code reports none). */
@@ -33,12 +34,9 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return localeDate(value, displayLocale());
 }
 
-/** The one file size format, in B, kB or MB (decimal units): "512 B", "1.5 kB" / "1,5 kB", "68.3 MB" / "68,3 MB". */
+/** A size in the display language: "1.5 KB" / "1,5 KB" (src/domain/byteSize.ts). */
 export function formatBytes(bytes: number): string {
-  const locale = displayLocale();
-  if (bytes < 1e3) return `${bytes.toLocaleString(locale)} B`;
-  if (bytes < 999_950) return `${(bytes / 1e3).toLocaleString(locale, { maximumFractionDigits: 1 })} kB`;
-  return `${(bytes / 1e6).toLocaleString(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
+  return formatByteSize(bytes, displayLocale());
 }
 
 /** Orders names as the display language does (Turkish: Ç after C, İ after I, Ş after S). */

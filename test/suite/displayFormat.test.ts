@@ -14,9 +14,9 @@ suite('Display format: file sizes and dates', () => {
     assert.equal(vscode.env.language, turkish ? 'tr' : 'en');
   });
 
-  test('B, kB and MB in decimal units, with the display language\'s decimal mark', () => {
-    const expected = turkish ? ['0 B', '512 B', '1,5 kB', '68,3 kB', '1,0 MB', '68,3 MB'] : ['0 B', '512 B', '1.5 kB', '68.3 kB', '1.0 MB', '68.3 MB'];
-    assert.deepEqual([0, 512, 1_500, 68_300, 999_999, 68_300_000].map(formatBytes), expected);
+  test('B, KB and MB in binary units as Windows Explorer writes them, with the display language\'s decimal mark', () => {
+    const expected = turkish ? ['0 B', '512 B', '1,5 KB', '68,3 KB', '1 MB', '68,3 MB'] : ['0 B', '512 B', '1.5 KB', '68.3 KB', '1 MB', '68.3 MB'];
+    assert.deepEqual([0, 512, 1_536, 69_939, 1_048_576, 71_618_150].map(formatBytes), expected);
   });
 
   test('a date in the display language, the calendar day the server wrote whatever its offset', () => {
@@ -26,8 +26,8 @@ suite('Display format: file sizes and dates', () => {
   });
 
   test('a document row shows its size and date in those formats', () => {
-    const node = new DocumentNode(undefined as never, { ID: 1, Name: 'Vergi Levhası', FileType: 'pdf', Size: 1_500, CreatedDate: '2026-01-02T00:00:00.000+03:00' } as never);
-    assert.equal(node.treeItem().description, turkish ? 'pdf · 1,5 kB · 2 Oca 2026' : 'pdf · 1.5 kB · Jan 2, 2026');
+    const node = new DocumentNode(undefined as never, { ID: 1, Name: 'Vergi Levhası', FileType: 'pdf', Size: 1_536, CreatedDate: '2026-01-02T00:00:00.000+03:00' } as never);
+    assert.equal(node.treeItem().description, turkish ? 'pdf · 1,5 KB · 2 Oca 2026' : 'pdf · 1.5 KB · Jan 2, 2026');
   });
 
   test('a taxpayer\'s detail document shows its dates in the display language', () => {

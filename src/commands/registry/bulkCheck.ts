@@ -13,6 +13,7 @@ import { saveUserFile, spreadsheetFormatOf } from '../../files/userFiles';
 import { askSpreadsheetTarget, fileWriteError, reportSavedFile } from '../../shell/fileMessages';
 import { decodeText, detectEncoding } from '../../domain/textDecoding';
 import { describeError, UserFacingError } from '../../shell/errorMessages';
+import { formatBytes } from '../../shell/displayFormat';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import type { PaletteContext } from './paletteContext';
 import { activeAliases, detailFromInfo } from './registryDetail';
@@ -50,7 +51,7 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 async function readFileText(file: string | vscode.Uri): Promise<string> {
   const p = typeof file === 'string' ? file : file.fsPath;
   const stat = await fs.stat(p);
-  if (stat.size > MAX_FILE_BYTES) throw new UserFacingError(vscode.l10n.t('The file is larger than {0} MB.', MAX_FILE_BYTES / 1024 / 1024));
+  if (stat.size > MAX_FILE_BYTES) throw new UserFacingError(vscode.l10n.t('The file is larger than {0}.', formatBytes(MAX_FILE_BYTES)));
   // The same encodings as the customer import: a list saved by Excel is rarely UTF-8.
   const bytes = await fs.readFile(p);
   return decodeText(bytes, detectEncoding(bytes).encoding);

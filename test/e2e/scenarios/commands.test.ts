@@ -193,7 +193,7 @@ test('registry list: a download cancelled halfway leaves no file; a completed on
     await wb.quickPick('Extension storage');
   };
   await start();
-  const progress = page.locator('.notification-toast', { hasText: /kB downloaded|MB downloaded/ }).first();
+  const progress = page.locator('.notification-toast', { hasText: /KB downloaded|MB downloaded/ }).first();
   await progress.waitFor({ timeout: 60_000 });
   await wb.screenshot('download in progress');
   await progress.locator('.monaco-button', { hasText: 'Cancel' }).click();
