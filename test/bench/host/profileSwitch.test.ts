@@ -125,7 +125,7 @@ suite('Profiles: switch benchmark', function () {
       // The first switch goes to the profile already active, right after the views were opened: its
       // change may reach VS Code together with a view's first answer, which VS Code then keeps without
       // asking again (test/suite/views.staleFirstAnswer.test.ts); the provider's second notice
-      // (ROOT_ASK_GRACE_MS) brings the page then. Untimed, but printed: about 1 s means that happened.
+      // (ASK_GRACE_MS) brings the page then. Untimed, but printed: about 1 s means that happened.
       const first = await switchTo(A);
       await settle();
       for (let i = 0; i < WARMUP_SWITCHES; i++) {
