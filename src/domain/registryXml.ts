@@ -6,7 +6,7 @@
 //   end anywhere: inside a multi-byte character, a tag or an entity.
 // - Only the one unfinished piece at the end of a chunk is held back, so memory stays flat.
 import {
-  BANG, COLON, decodeXmlEntities, DQUOTE as DQ, GT, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ,
+  BANG, COLON, decodeXmlEntities, DQUOTE as DQ, GT, LT, isRegexSpace, isXmlSpace as isSpace, QUESTION as QMARK, SLASH, SQUOTE as SQ,
 } from './xmlChars';
 
 export interface RegistryAlias {
@@ -115,6 +115,8 @@ function aliasField(s: string, start: number, end: number): Field {
   }
 }
 
+const DOCUMENT_TYPE = 'Document type="';
+
 /** Push parser (registryZip.ts's ListReader): `write` chunks, `end` at the end; `take` the `<User>`s read so far. */
 export class RegistryXmlParser {
   /** Unconsumed bytes from the end of the previous chunk. */
@@ -182,6 +184,22 @@ export class RegistryXmlParser {
     this.consumed += stop;
   }
 
+  /** Per field, its last value that had to be decoded, as Latin-1 and decoded: Type and AccountType ("Özel") mostly repeat it. */
+  private readonly decoded = Array.from({ length: Field.AliasDeletionTime + 1 }, () => ({ raw: '', text: '' }));
+
+  /** Captured text s[start, end): decoded, or the field's last decoded value when these are its bytes again. */
+  private fieldText(s: string, start: number, end: number): string {
+    const last = this.decoded[this.field];
+    if (end - start === last.raw.length && s.startsWith(last.raw, start)) return last.text;
+    const text = textOf(s, this.buf, start, end);
+    // Shorter than its bytes: it had multi-byte characters, so was decoded.
+    if (text.length < end - start) {
+      last.raw = s.slice(start, end);
+      last.text = text;
+    }
+    return text;
+  }
+
   private capturing(): boolean {
     return this.field !== Field.None && this.fieldChildDepth === 0;
   }
@@ -191,12 +209,12 @@ export class RegistryXmlParser {
     const n = s.length;
     let pos = 0;
     while (pos < n) {
-      const lt = s.indexOf('<', pos);
+      const lt = s.charCodeAt(pos) === LT ? pos : s.indexOf('<', pos);
       if (lt < 0) {
         // Text up to the end. Skipped text can go; captured text waits for the rest.
         return this.capturing() ? pos : n;
       }
-      if (lt > pos && this.capturing()) this.text += decodeXmlEntities(textOf(s, this.buf, pos, lt));
+      if (lt > pos && this.capturing()) this.text += decodeXmlEntities(this.fieldText(s, pos, lt));
       if (lt + 1 >= n) return lt;
       const c = s.charCodeAt(lt + 1);
       if (c === SLASH) {
@@ -334,12 +352,16 @@ export class RegistryXmlParser {
         return true;
       }
       case Ctx.Documents: {
-        if (onlyIfKnown) return false; // <Document> has its type attribute: always the full path
+        if (onlyIfKnown) {
+          // Only `<Document type="...">` written just so (no other attribute, no '"' in the value).
+          const from = nameStart + DOCUMENT_TYPE.length;
+          if (!s.startsWith(DOCUMENT_TYPE, nameStart) || s.indexOf('"', from) !== gt - 1) return false;
+          this.openDocument(decodeXmlEntities(textOf(s, this.buf, from, gt - 1)), false);
+          return true;
+        }
         if (!nameIs(s, nameStart, nameEnd, 'Document')) return this.unknownChild(selfClosing, false);
         const v = attributeValue(s, nameEnd, gt, 'type');
-        this.doc = { type: v ? decodeXmlEntities(textOf(s, this.buf, v[0], v[1])) : '', aliases: [] };
-        this.user!.Documents.push(this.doc);
-        if (!selfClosing) this.ctx = Ctx.Document;
+        this.openDocument(v ? decodeXmlEntities(textOf(s, this.buf, v[0], v[1])) : '', selfClosing);
         return true;
       }
       case Ctx.Document:
@@ -355,6 +377,12 @@ export class RegistryXmlParser {
         return true;
       }
     }
+  }
+
+  private openDocument(type: string, selfClosing: boolean): void {
+    this.doc = { type, aliases: [] };
+    this.user!.Documents.push(this.doc);
+    if (!selfClosing) this.ctx = Ctx.Document;
   }
 
   /** A start tag the context does not expect: refused on the fast path (`onlyIfKnown`), else skipped with its content. */
@@ -384,7 +412,8 @@ export class RegistryXmlParser {
       case Ctx.User: {
         // [nameStart, nameEnd) runs up to the '>': drop trailing white space and a namespace prefix.
         while (nameEnd > nameStart && isSpace(s.charCodeAt(nameEnd - 1))) nameEnd--;
-        const colon = s.lastIndexOf(':', nameEnd - 1);
+        // (lastIndexOf may look far back, to an alias's "urn:mail:": not for a plain </User>.)
+        const colon = nameIs(s, nameStart, nameEnd, 'User') ? -1 : s.lastIndexOf(':', nameEnd - 1);
         if (colon >= nameStart) nameStart = colon + 1;
         if (!nameIs(s, nameStart, nameEnd, 'User')) {
           throw new RegistryXmlError(`Unexpected </${decodeUtf8(this.buf, nameStart, nameEnd)}> inside <User>.`, this.consumed + nameStart);
@@ -409,7 +438,9 @@ export class RegistryXmlParser {
   }
 
   private closeField(): void {
-    const value = this.text.trim();
+    const t = this.text;
+    // Most values have nothing to trim: then no call.
+    const value = t !== '' && (isRegexSpace(t.charCodeAt(0)) || isRegexSpace(t.charCodeAt(t.length - 1))) ? t.trim() : t;
     this.text = '';
     const u = this.user!;
     switch (this.field) {

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { RegistryXmlError, RegistryXmlParser, parseRegistryXml } from '../../../src/domain/registryXml';
 import { decodeXmlEntities } from '../../../src/domain/xmlChars';
 import type { Taxpayer } from '../../../src/domain/registryXml';
-import { buildTaxpayer, registryXml, splitAt, taxpayerXml } from '../../support/registryFixtures';
+import { buildTaxpayer, registryXml, splitAt, taxpayerXml, xmlEscape } from '../../support/registryFixtures';
 
 function parseChunks(chunks: Buffer[]): Taxpayer[] {
   const out: Taxpayer[] = [];
@@ -153,4 +154,53 @@ test('a field larger than the limit stops the parser instead of buffering withou
   q.write(Buffer.from('</Big></User></UserList>'));
   q.end();
   assert.equal(q.taxpayerCount, 1);
+});
+
+/** Escapes text for an attribute in `quote`, leaving '>' as written (XML allows it there). */
+function attrEscape(text: string, quote: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(new RegExp(quote, 'g'), quote === '"' ? '&quot;' : '&apos;');
+}
+
+// The ways a <Document> start tag can be written: GİB's own first (the parser reads it on a shorter path).
+const DOCUMENT_TAGS: Array<(type: string) => [open: string, close: string]> = [
+  (t) => [`<Document type="${attrEscape(t, '"')}">`, '</Document>'],
+  (t) => [`<Document type='${attrEscape(t, "'")}'>`, '</Document>'],
+  (t) => [`<Document type="${attrEscape(t, '"')}" note="x">`, '</Document>'],
+  (t) => [`<Document note="a > b" type="${attrEscape(t, '"')}" >`, '</Document>'],
+  (t) => [`<Document type = "${attrEscape(t, '"')}"\n>`, '</Document>'],
+  (t) => [`<x:Document x:type="${attrEscape(t, '"')}">`, '</x:Document>'],
+];
+// Values that repeat, differ from each other in one character or share a start, with entities and white space to trim.
+const value = fc.oneof(fc.constantFrom('Özel', 'Özal', 'Özel Şirket', 'Kamu', 'İş', 'a > "b" & \'c\'', ''), fc.string({ maxLength: 8 }).map((s) => s.trim()));
+const padding = fc.constantFrom('', ' ', '\n\t', '\u00a0');
+const alias = fc.record({ Name: value, CreationTime: value, DeletionTime: value }, { requiredKeys: ['Name', 'CreationTime'], noNullPrototype: true });
+const taxpayer = fc.record({
+  Identifier: fc.stringMatching(/^[0-9]{10,11}$/),
+  Title: value,
+  Type: value,
+  AccountType: value,
+  FirstCreationTime: value,
+  Documents: fc.array(fc.record({ type: value, aliases: fc.array(alias, { maxLength: 2 }) }, { noNullPrototype: true }), { maxLength: 3 }),
+}, { noNullPrototype: true });
+const written = fc.record({ taxpayers: fc.array(taxpayer, { maxLength: 6 }), tags: fc.array(fc.nat(), { minLength: 20, maxLength: 20 }), pad: padding, cuts: fc.array(fc.nat(), { maxLength: 8 }), prefixedUser: fc.boolean() });
+
+test('what was written comes back field for field, however <Document> is written and the input is cut (property)', () => {
+  fc.assert(
+    fc.property(written, ({ taxpayers, tags, pad, cuts, prefixedUser }) => {
+      let k = 0;
+      const field = (name: string, text: string) => `<${name}>${pad}${xmlEscape(text)}${pad}</${name}>`;
+      const user = prefixedUser ? 'x:User' : 'User';
+      const xml = taxpayers.map((t) => {
+        const docs = t.Documents.map((d) => {
+          const [open, close] = DOCUMENT_TAGS[tags[k++ % tags.length] % DOCUMENT_TAGS.length](d.type);
+          const aliases = d.aliases.map((a) => `<Alias>${field('Name', a.Name)}${field('CreationTime', a.CreationTime)}${a.DeletionTime === undefined ? '' : field('DeletionTime', a.DeletionTime)}</Alias>`);
+          return open + aliases.join('') + close;
+        });
+        return `<${user}>${field('Identifier', t.Identifier)}${field('Title', t.Title)}${field('Type', t.Type)}${field('AccountType', t.AccountType)}${field('FirstCreationTime', t.FirstCreationTime)}<Documents>${docs.join('')}</Documents></${user}>`;
+      });
+      const bytes = Buffer.from(`<UserList xmlns:x="urn:x">${xml.join('\n')}</UserList>`);
+      assert.deepEqual(parseChunks(splitAt(bytes, cuts.map((c) => c % (bytes.length + 1)))), taxpayers);
+    }),
+    { numRuns: 300 },
+  );
 });
