@@ -46,6 +46,9 @@ suite('Extension activation', () => {
       this.timeout(30_000);
       suiteLog(`    activation: waited ${(await hostSettled()).toFixed(0)} ms for the extension host to settle`);
     }
+    // NILVERA_ACTIVATION_NO_LAZY=1 (npm run bench -- shell): V8 compiles what loads from here on eagerly, ours and the floor
+    // alike, so the parts show how much of activate() is compiling functions on their first call (CONTRIBUTING).
+    if (process.env.NILVERA_ACTIVATION_NO_LAZY) (await import('node:v8')).setFlagsFromString('--no-lazy');
     const wasActive = ext.isActive;
     const started = performance.now();
     const api = (await ext.activate()) as { activationMs?: unknown; activationSteps?: ReadonlyArray<{ step: string; ms: number }> } | undefined;
