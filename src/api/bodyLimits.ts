@@ -23,11 +23,12 @@ export interface BodyLimits {
 
 /** The 'tooLarge' error: the cap, written out, is the detail the user's message shows. */
 export function tooLargeError(operation: string, limit: number, status: number | undefined, seen: string): NilveraApiError {
+  const cap = formatByteSize(limit);
   return new NilveraApiError({
     kind: 'tooLarge',
     operation,
     ...(status !== undefined ? { status } : {}),
-    messages: [{ description: `the answer is larger than ${formatByteSize(limit)} (${seen}); reading stopped`, detail: formatByteSize(limit) }],
+    messages: [{ description: `the answer is larger than ${cap} (${seen}); reading stopped`, detail: cap }],
   });
 }
 

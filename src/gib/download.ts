@@ -140,7 +140,8 @@ async function fetchTo(which: keyof GibUrls, url: string, file: string, options:
     const announced = declaredLength(response.headers.get('content-length'));
     if (announced !== undefined && announced > cap) {
       closeBody(response.body);
-      throw fail(`is larger than ${formatByteSize(cap)} (it announced ${formatByteSize(announced)}); nothing was read`, { kind: 'tooLarge', limit: formatByteSize(cap), announced: formatByteSize(announced) });
+      const [limit, said] = [formatByteSize(cap), formatByteSize(announced)];
+      throw fail(`is larger than ${limit} (it announced ${said}); nothing was read`, { kind: 'tooLarge', limit, announced: said });
     }
     const out = await open(file, 'wx');
     let bytes = 0;
@@ -150,7 +151,10 @@ async function fetchTo(which: keyof GibUrls, url: string, file: string, options:
       for await (const chunk of response.body ?? []) {
         limitTo(stallMs, { kind: 'stalled', seconds: seconds(stallMs) });
         bytes += chunk.byteLength;
-        if (bytes > cap) throw fail(`sent more than ${formatByteSize(cap)}; the download was stopped`, { kind: 'tooLarge', limit: formatByteSize(cap) });
+        if (bytes > cap) {
+          const limit = formatByteSize(cap);
+          throw fail(`sent more than ${limit}; the download was stopped`, { kind: 'tooLarge', limit });
+        }
         await out.write(chunk);
       }
     } catch (e) {

@@ -31,7 +31,7 @@ export class NodeTreeProvider<Root extends ParentNode = ParentNode> implements v
     /** False when no API key is set: the view stays empty and shows its welcome content. */
     private readonly ready: () => Promise<boolean>,
     /** Whether the view is shown (VS Code asks only for a shown view's rows). */
-    private readonly shown: () => boolean = () => false,
+    private readonly shown: () => boolean,
   ) {
     this.root = createRoot((node) => this.nodeChanged(node ?? this.root));
   }
