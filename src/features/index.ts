@@ -134,7 +134,7 @@ export class Feature {
 }
 
 function featureTree(views: ViewsById, id: string, owner: Feature, options: TreeOptions = {}): vscode.Disposable {
-  const provider = new FeatureTree(id, owner);
+  const provider = new FeatureTree(id, owner, () => views.get(id)!.visible);
   const view = vscode.window.createTreeView<unknown>(id, { ...options, treeDataProvider: provider });
   views.set(id, view);
   return vscode.Disposable.from(view, provider);
@@ -154,29 +154,68 @@ async function restorePanel(owner: Feature, viewType: string, panel: vscode.Webv
   await (await owner.parts()).restore?.(viewType, panel, state);
 }
 
-/** A view's rows: its feature's provider, loaded on the view's first request. */
-class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable {
+/**
+ * How long a shown view may go without asking for a changed node's children (the whole view's for
+ * the root) before it is told of the change once more. VS Code drops a change when it reaches the
+ * workbench together with its answer to its first request for that node's children (the view's
+ * first, or a group's first expand: the two leave the extension host in one write): the workbench
+ * then keeps the rows of that answer, which predate the change, e.g. the previous company's customers
+ * after a profile switch, or an empty Reconciliation view after a run (test/suite/views.staleFirstAnswer.test.ts,
+ * test/suite/reconciliation.staleFirstAnswer.test.ts). It asks within about 200 ms otherwise (its own
+ * debounce of changes), so a second notice costs nothing but in that case, and a collapsed group's
+ * costs VS Code no request (it only marks the group to load at its next expand). A row without
+ * children (a redrawn checkbox) is never asked for: while shown it is drawn once more.
+ */
+export const ASK_GRACE_MS = 1_000;
+
+/** The root in the set of changed nodes (VS Code names it undefined). */
+const ROOT = Symbol('root');
+
+/**
+ * A view's rows: its feature's provider, loaded on the view's first request. Every tree's changes pass
+ * through here, so here each gets its second notice (ASK_GRACE_MS).
+ */
+export class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable {
   private real: vscode.TreeDataProvider<unknown> | undefined;
   private forwarding: vscode.Disposable | undefined;
   private readonly changed = new vscode.EventEmitter<unknown>();
   readonly onDidChangeTreeData = this.changed.event;
+  /** Nodes changed since VS Code last asked for their children. */
+  private readonly unasked = new Set<unknown>();
+  private askTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly id: string,
-    private readonly feature: Feature,
+    private readonly feature: Pick<Feature, 'name' | 'parts'>,
+    /** Whether the view is shown (VS Code asks only for a shown view's rows). */
+    private readonly shown: () => boolean,
   ) {}
 
   private async provider(): Promise<vscode.TreeDataProvider<unknown>> {
     if (!this.real) {
       const real = (await this.feature.parts()).trees?.[this.id];
       if (!real) throw new Error(`The ${this.feature.name} feature has no rows for ${this.id}.`);
-      this.forwarding ??= real.onDidChangeTreeData?.((e) => this.changed.fire(e));
+      this.forwarding ??= real.onDidChangeTreeData?.((e) => this.nodesChanged(e));
       this.real = real;
     }
     return this.real;
   }
 
+  /** Tells VS Code, and once more if the view is shown and VS Code has not asked for their children by ASK_GRACE_MS. */
+  private nodesChanged(change: unknown): void {
+    for (const node of Array.isArray(change) ? change : [change]) this.unasked.add(node ?? ROOT);
+    this.changed.fire(change);
+    clearTimeout(this.askTimer);
+    this.askTimer = setTimeout(() => {
+      this.askTimer = undefined;
+      const unasked = [...this.unasked];
+      this.unasked.clear();
+      if (this.shown()) for (const node of unasked) this.changed.fire(node === ROOT ? undefined : node);
+    }, ASK_GRACE_MS);
+  }
+
   async getChildren(element?: unknown): Promise<unknown[]> {
+    this.unasked.delete(element ?? ROOT);
     return (await (await this.provider()).getChildren(element)) ?? [];
   }
 
@@ -190,6 +229,7 @@ class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Disposable
   }
 
   dispose(): void {
+    clearTimeout(this.askTimer);
     this.forwarding?.dispose();
     this.changed.dispose();
   }

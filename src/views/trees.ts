@@ -40,17 +40,15 @@ export class NilveraTrees implements vscode.Disposable {
   ) {
     // A list whose bare 404 may mean "nothing to list" as well as "no such operation here".
     const emptyOr404 = (operation: EmptyListRead, text: () => string): EmptyOr404 => ({ text, known: () => knownList(operation) });
-    const shown = (viewId: string) => () => views(viewId).visible;
     this.customers = new NodeTreeProvider(
       Views.customers,
       (notify) =>
         new CustomersRoot(notify, client, () => readSettings().pageSize, () => this.updateCustomersSummary(), emptyOr404('customers.list', () => vscode.l10n.t('No customers, or this server does not offer the customer list (HTTP 404)'))),
       ready,
-      shown(Views.customers),
     );
     const list = <T>(viewId: string, spec: ListSpec<T>) => {
       const key = viewId.slice('nilvera.'.length);
-      return new NodeTreeProvider(viewId, (notify) => new ListNode<T>(undefined, key, notify, spec), ready, shown(viewId));
+      return new NodeTreeProvider(viewId, (notify) => new ListNode<T>(undefined, key, notify, spec), ready);
     };
     this.documents = list<CompanyDocumentResponse>(Views.documents, {
       fetch: async () => (await client()).documents.list(),
@@ -70,7 +68,7 @@ export class NilveraTrees implements vscode.Disposable {
       notOffered: () => vscode.l10n.t('This server does not offer company identifications'),
       emptyOr404: emptyOr404('identifications.list', () => vscode.l10n.t('No company identifications, or this server does not offer company identifications (HTTP 404)')),
     });
-    this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready, shown(Views.account));
+    this.account = new NodeTreeProvider(Views.account, (notify) => new AccountRoot(notify, client), ready);
 
     this.customersView = views(Views.customers) as vscode.TreeView<TreeNode>;
     this.accountView = views(Views.account) as vscode.TreeView<TreeNode>;
