@@ -38,22 +38,17 @@ export function compileGuard(text: string): ((vars: GuardVariables) => boolean |
     if (peek()?.kind !== kind) throw new NotHere();
     at++;
   };
-  const orExpr = (): Expr => {
-    const parts = [andExpr()];
-    while (isName('or')) {
+  /** `operand (or operand)*`, and the same for `and`. */
+  const chain = (word: 'or' | 'and', operand: () => Expr): Expr => {
+    const parts = [operand()];
+    while (isName(word)) {
       at++;
-      parts.push(andExpr());
+      parts.push(operand());
     }
-    return parts.length === 1 ? parts[0] : (vars) => ({ kind: 'boolean', value: parts.some((p) => truth(p(vars))) });
+    if (parts.length === 1) return parts[0];
+    return (vars) => ({ kind: 'boolean', value: word === 'or' ? parts.some((p) => truth(p(vars))) : parts.every((p) => truth(p(vars))) });
   };
-  const andExpr = (): Expr => {
-    const parts = [comparison()];
-    while (isName('and')) {
-      at++;
-      parts.push(comparison());
-    }
-    return parts.length === 1 ? parts[0] : (vars) => ({ kind: 'boolean', value: parts.every((p) => truth(p(vars))) });
-  };
+  const orExpr = (): Expr => chain('or', () => chain('and', comparison));
   const comparison = (): Expr => {
     const left = primary();
     const op = peek();

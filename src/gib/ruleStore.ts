@@ -16,7 +16,7 @@ import { writeFileAtomic } from '../files/atomicFile';
 import { withFileLock } from '../files/fileLock';
 import type { GibFileSet } from './rulesSource';
 import type { SchematronRules } from './schematron';
-import { GIB_PACKAGE_FILE as PACKAGE_FILE, GIB_PARSED_XPATH_FILE, GIB_RULES_FOLDER } from './ruleStoreLayout';
+import { GIB_PACKAGE_FILE as PACKAGE_FILE, GIB_PARSED_XPATH_FILE, GIB_RULES_FOLDER, wantRuleFile, wantSchemaFile } from './ruleStoreLayout';
 
 export { GIB_RULES_FOLDER };
 const LOCK_FILE = 'install.lock';
@@ -51,9 +51,6 @@ interface StoredPackage {
   schematronReader?: number;
   schematron?: SchematronRules;
 }
-
-export const wantRuleFile = (name: string): boolean => /(^|\/)schematron\/[^/]+\.(xml|txt)$/i.test(name);
-export const wantSchemaFile = (name: string): boolean => /(^|\/)xsdrt\/.+\.xsd$/i.test(name);
 
 /**
  * Reads GİB's two archives (or folders) and checks them as the engine will use them: the Schematron

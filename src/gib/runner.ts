@@ -8,7 +8,7 @@
 
 import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
-import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
+import { elementsInOrder, type MessagePart, type SchAssert, type SchematronRules, type SchRule } from './schematron';
 import { stopIfAsked, type ShouldStop } from './checkStop';
 import { compileGuard, type GuardValue, type GuardVariables } from './guardEvaluator';
 import { guardOf, locationPaths, readsOnlyTheValue, withFirstItemArguments, type PathInText } from './xpathText';
@@ -175,11 +175,11 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
       };
     }),
   }));
-  function ruleDetails(r: SchematronRules['patterns'][number]['rules'][number], simple: ReturnType<typeof simpleContext>): RuleDetails {
+  function ruleDetails(r: SchRule, simple: ReturnType<typeof simpleContext>): RuleDetails {
     const asserts = r.asserts.map((a) => preparedAssert(a, hoist(a.test)));
     const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
     const upPaths = new Map<string, string>();
-    const guards: { assert: number; guard: string; evaluate: ReturnType<typeof compileGuard> }[] = [];
+    const guards: RuleDetails['guards'][number][] = [];
     const batchTests = asserts.map((a, j) => {
       let out = a.expr;
       // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
@@ -343,19 +343,6 @@ export function climbingPathSelector(path: string, ns: Record<string, string>): 
   };
 }
 
-/** The document's elements in document order (childNodes: slimdom builds `children` anew on each read). */
-export function elementsInOrder(root: slimdom.Element): slimdom.Element[] {
-  const out: slimdom.Element[] = [];
-  const stack: slimdom.Node[] = [root];
-  while (stack.length) {
-    const el = stack.pop() as slimdom.Element;
-    out.push(el);
-    const kids = el.childNodes;
-    for (let i = kids.length - 1; i >= 0; i--) if (kids[i].nodeType === ELEMENT) stack.push(kids[i]);
-  }
-  return out;
-}
-
 /**
  * An assert ready to run. Its first-item reading (wanted only when the test raises a type error) and
  * the paths that place a finding (wanted only for a finding) are worked out on first use: most asserts
@@ -466,21 +453,20 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const nodesAt = (path: string, vars: Record<string, unknown>): slimdom.Node[] => absolute.get(path) ?? (fx.evaluateXPathToNodes(sel(path), doc, domFacade, vars, options) as slimdom.Node[]);
 
   // Document-level variables: the lets in order (each may use the ones before), then $type, then the hoisted paths.
+  // `rawItems`: the same as the guards read them (guardVariables), where they are known without fontoxpath.
   const variables: Record<string, unknown> = {};
-  for (const l of prepared.source.lets) {
-    if (l.name in prepared.literalLets) variables[l.name] = prepared.literalLets[l.name];
-    else if (absolute.has(l.value)) variables[l.name] = sequenceOf(absolute.get(l.value)!);
-    else variables[l.name] = sequenceOf(fx.evaluateXPath(sel(l.value), doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
-  }
-  const type = chooseType(root);
-  if (type !== undefined) variables.type = type;
-  // The same variables as the guards read them (guardEvaluator.ts): their nodes' string values, worked out on first use.
   const rawItems = new Map<string, readonly unknown[] | string>();
   for (const l of prepared.source.lets) {
-    if (l.name in prepared.literalLets) rawItems.set(l.name, prepared.literalLets[l.name]);
-    else if (absolute.has(l.value)) rawItems.set(l.name, absolute.get(l.value)!);
+    const raw = l.name in prepared.literalLets ? prepared.literalLets[l.name] : absolute.get(l.value);
+    if (raw !== undefined) rawItems.set(l.name, raw);
+    if (typeof raw === 'string') variables[l.name] = raw;
+    else variables[l.name] = sequenceOf(raw ?? (fx.evaluateXPath(sel(l.value), doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]));
   }
-  if (type !== undefined) rawItems.set('type', type);
+  const type = chooseType(root);
+  if (type !== undefined) {
+    variables.type = type;
+    rawItems.set('type', type);
+  }
   const documentGuardVariables = guardVariables(rawItems, undefined);
 
   const failedAsserts = new Set<PreparedAssert>();
@@ -499,12 +485,11 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const notEvaluable = (a: PreparedAssert, node: slimdom.Node, e: unknown): undefined => {
     if (!failedAsserts.has(a)) {
       failedAsserts.add(a);
-      unchecked.push({ ruleContext: ruleContextOf(a), test: a.assert.test, reason: String((e as Error)?.message ?? e).split('\n')[0], at: elementOf(node) });
+      unchecked.push({ ruleContext: contextOfAssert.get(a) ?? '', test: a.assert.test, reason: String((e as Error)?.message ?? e).split('\n')[0], at: elementOf(node) });
     }
     return undefined;
   };
   const contextOfAssert = new Map<PreparedAssert, string>();
-  const ruleContextOf = (a: PreparedAssert): string => contextOfAssert.get(a) ?? '';
 
   // Rules whose context is not a simple path: their nodes, found once.
   const nodeSets = new Map<PreparedRule, Set<slimdom.Node>>();
