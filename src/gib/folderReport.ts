@@ -74,7 +74,6 @@ export async function findDocuments(folder: string): Promise<FolderDocuments> {
   return { folder, documents, skipped };
 }
 
-/** Checks every UBL-TR file under `folder` (findDocuments, then checkDocuments). */
 export async function validateFolder(check: CheckFile, folder: string, options: FolderOptions = {}): Promise<FolderVerdict> {
   return checkDocuments(check, await findDocuments(folder), options);
 }

@@ -740,7 +740,7 @@ function renderMessage(parts: readonly MessagePart[], node: slimdom.Node, vars: 
   return out.replace(/\s+/g, ' ').trim();
 }
 
-export function elementOf(node: slimdom.Node): slimdom.Element {
+function elementOf(node: slimdom.Node): slimdom.Element {
   if (node.nodeType === ATTRIBUTE) return (node as slimdom.Attr).ownerElement!;
   if (node.nodeType === ELEMENT) return node as slimdom.Element;
   return (node.parentNode as slimdom.Element) ?? (node as slimdom.Document).documentElement!;
