@@ -135,22 +135,13 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
   const hoisted = new Map<string, string>();
   const absolutePaths = new Map<string, ElementMatcher>();
   const hoistName = new Map<string, string>();
-  const hoist = (test: string): string => {
-    const absolute = locationPaths(test).filter((p) => p.absolute);
-    let out = test;
-    for (const p of absolute.sort((a, b) => b.start - a.start)) {
-      let name = hoistName.get(p.text);
-      if (!name) {
-        name = variableName('gibAbsolute', p.text, hoistName);
-        hoistName.set(p.text, name);
-        hoisted.set(name, p.text);
-        const m = absolutePathMatcher(p.text, ns);
-        if (m) absolutePaths.set(p.text, m);
-      }
-      out = out.slice(0, p.start) + '$' + name + out.slice(p.end);
-    }
-    return out;
-  };
+  const hoist = (test: string): string =>
+    withVariables(test, locationPaths(test).filter((p) => p.absolute), 'gibAbsolute', hoistName, (name, path) => {
+      if (hoisted.has(name)) return;
+      hoisted.set(name, path);
+      const m = absolutePathMatcher(path, ns);
+      if (m) absolutePaths.set(path, m);
+    });
   const upName = new Map<string, string>();
   const literalLets: Record<string, string> = {};
   for (const l of rules.lets) {
@@ -181,16 +172,10 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
     const upPaths = new Map<string, string>();
     const guards: RuleDetails['guards'][number][] = [];
     const batchTests = asserts.map((a, j) => {
-      let out = a.expr;
       // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
       // where the test needs it (the TaxTotal's `../cac:InvoiceLine/…[…]` behind `not(… = '555') or`).
       const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$') && !x.text.includes('['));
-      for (const c of climbing.sort((x, y) => y.start - x.start)) {
-        let name = upName.get(c.text);
-        if (!name) upName.set(c.text, (name = variableName('gibUp', c.text, upName)));
-        upPaths.set(name, c.text);
-        out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
-      }
+      const out = withVariables(a.expr, climbing, 'gibUp', upName, (name, path) => upPaths.set(name, path));
       const guard = guardOf(out);
       if (guard !== undefined) guards.push({ assert: j, guard, evaluate: compileGuard(guard) });
       return `boolean(${out})`;
@@ -237,10 +222,22 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
 }
 
 /**
- * The variable standing for a path in the rewritten tests: named after the path's text, not after the
- * order rules are first used in, so a test reads the same whichever document a worker checks first
- * (parsedXPath.ts stores the parsed form by the text). `taken`: path → name so far (a clash is numbered).
+ * `expr` with each of `paths` replaced by a variable (`onPath` is told each one). The variable is named
+ * after the path's text, not after the order rules are first used in, so a test reads the same whichever
+ * document a worker checks first (parsedXPath.ts stores the parsed form by the text). `names`: path →
+ * name so far (a clash is numbered).
  */
+function withVariables(expr: string, paths: readonly PathInText[], prefix: string, names: Map<string, string>, onPath: (name: string, path: string) => void): string {
+  let out = expr;
+  for (const p of [...paths].sort((a, b) => b.start - a.start)) {
+    let name = names.get(p.text);
+    if (!name) names.set(p.text, (name = variableName(prefix, p.text, names)));
+    onPath(name, p.text);
+    out = out.slice(0, p.start) + '$' + name + out.slice(p.end);
+  }
+  return out;
+}
+
 function variableName(prefix: string, path: string, taken: ReadonlyMap<string, string>): string {
   let hash = 0x811c9dc5; // FNV-1a
   for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
