@@ -1,14 +1,10 @@
-// GİB's rules on the user's computer, in the extension's global storage, shared by every window:
-//
-//   gib-rules/package.json   the files the engine needs from GİB's two archives, their release and
-//                            source, and the Schematron as read at install (the worker's start skips
-//                            parsing GİB's XML); written whole, so a reader sees one package, never half
-//   gib-rules/parsed-xpath.json  the installed release's parsed XPath (parsedXPathFile.ts); an install removes it
-//   gib-rules/install.lock   held while a window installs, so two do not both replace the file (src/files/fileLock.ts)
-//
-// The archives are not kept (GİB's files carry no licence to redistribute). Plain Node. The extension
-// host imports this module for the folder's name and the installed release; what reads GİB's archives
-// is imported only by an install.
+// GİB's rules on the user's computer, in the extension's global storage, shared by every window (file
+// names: ruleStoreLayout.ts). One package file holds the files the engine needs from GİB's two archives,
+// their release and source, and the Schematron as read at install (the worker's start skips parsing GİB's
+// XML); it is written whole under an install lock, so a reader sees one package and two windows do not
+// both replace it. The archives are not kept (GİB's files carry no licence to redistribute). Plain Node.
+// The extension host imports this module for the installed release; what reads GİB's archives is
+// imported only by an install.
 
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
