@@ -108,22 +108,19 @@ export function compileGuard(text: string): ((vars: GuardVariables) => boolean |
     if (name === 'concat' && args.length >= 2) return (vars) => ({ kind: 'string', value: args.map((a) => single(a(vars))).join('') });
     throw new NotHere();
   };
-  let expr: Expr;
+  const expr = unlessNotHere(orExpr);
+  if (!expr || at !== tokens.length) return undefined;
+  return (vars) => unlessNotHere(() => truth(expr(vars)));
+}
+
+/** What `f` returns, or undefined where it leaves the work to fontoxpath. */
+function unlessNotHere<T>(f: () => T): T | undefined {
   try {
-    expr = orExpr();
-    if (at !== tokens.length) return undefined;
+    return f();
   } catch (e) {
     if (e instanceof NotHere) return undefined;
     throw e;
   }
-  return (vars) => {
-    try {
-      return truth(expr(vars));
-    } catch (e) {
-      if (e instanceof NotHere) return undefined;
-      throw e;
-    }
-  };
 }
 
 /** XPath's effective boolean value; several strings (an error in XPath) are left to fontoxpath. */
