@@ -12,7 +12,6 @@ export class GibCheckStopped extends Error {
   }
 }
 
-/** Throws GibCheckStopped when asked to stop. */
 export function stopIfAsked(shouldStop: ShouldStop | undefined): void {
   if (shouldStop?.()) throw new GibCheckStopped();
 }

@@ -26,9 +26,9 @@ type FetchLike = (
  */
 export const MAX_GIB_ARCHIVE_BYTES = 64 * 1024 * 1024;
 /** Time for an address to answer (connect, TLS, the response's headers) before the download is given up. */
-export const GIB_RESPONSE_TIMEOUT_MS = 30_000;
+const GIB_RESPONSE_TIMEOUT_MS = 30_000;
 /** Time an archive may send nothing while its body arrives before the download is given up. */
-export const GIB_STALL_TIMEOUT_MS = 30_000;
+const GIB_STALL_TIMEOUT_MS = 30_000;
 
 /** The caps of one download; the tests lower them to stay small and fast. */
 export interface GibDownloadLimits {
@@ -118,6 +118,7 @@ async function fetchTo(which: keyof GibUrls, url: string, file: string, options:
   };
   const responseMs = options.limits?.responseMs ?? GIB_RESPONSE_TIMEOUT_MS;
   const stallMs = options.limits?.stallMs ?? GIB_STALL_TIMEOUT_MS;
+  const stalled: GibDownloadProblem = { kind: 'stalled', seconds: seconds(stallMs) };
   const timedOut = (): GibDownloadError | undefined =>
     expired?.kind === 'noAnswer'
       ? fail(`did not answer within ${expired.seconds} s`, expired)
@@ -146,10 +147,10 @@ async function fetchTo(which: keyof GibUrls, url: string, file: string, options:
     const out = await open(file, 'wx');
     let bytes = 0;
     try {
-      limitTo(stallMs, { kind: 'stalled', seconds: seconds(stallMs) });
+      limitTo(stallMs, stalled);
       // Leaving the loop (a throw) closes the body, and with it the connection.
       for await (const chunk of response.body ?? []) {
-        limitTo(stallMs, { kind: 'stalled', seconds: seconds(stallMs) });
+        limitTo(stallMs, stalled);
         bytes += chunk.byteLength;
         if (bytes > cap) {
           const limit = formatByteSize(cap);

@@ -5,8 +5,8 @@
 
 import type * as slimdom from 'slimdom';
 import { readGibFiles, type GibFileSet } from './rulesSource';
-import { readSchematron, type ReadOptions, type SchematronRules } from './schematron';
-import { elementsInOrder, positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice } from './runner';
+import { elementsInOrder, readSchematron, type ReadOptions, type SchematronRules } from './schematron';
+import { positionOf, prepareRules, runRules, type PreparedRules, type TypeChoice } from './runner';
 import { GibSchemas, type XsdDocumentType } from './xsd';
 import { isSignatureOnly } from './draftFindings';
 import { GIB_DOCUMENT_ROOTS } from './documentRoots';

@@ -49,7 +49,7 @@ export async function xmlFilesUnder(folder: string): Promise<string[]> {
   return (await filesUnder(folder)).filter((name) => name.toLowerCase().endsWith('.xml'));
 }
 
-/** `check` for an engine in this thread (the CLI, the unit tests). */
+/** `check` for an engine in this thread (the unit tests). */
 export function checkWithEngine(engine: GibEngine): CheckFile {
   return async (_file, text) => ({ validation: await engine.validate(text), release: engine.release });
 }
@@ -74,7 +74,6 @@ export async function findDocuments(folder: string): Promise<FolderDocuments> {
   return { folder, documents, skipped };
 }
 
-/** Checks every UBL-TR file under `folder` (findDocuments, then checkDocuments). */
 export async function validateFolder(check: CheckFile, folder: string, options: FolderOptions = {}): Promise<FolderVerdict> {
   return checkDocuments(check, await findDocuments(folder), options);
 }
@@ -164,8 +163,9 @@ export const ENGLISH_LABELS: ReportLabels = {
   columns: { file: 'File', line: 'Line', column: 'Column', severity: 'Severity', rule: 'Rule', message: 'Message', source: 'Source' },
 };
 
-/** The rule a finding names: GİB's abstract rule for Schematron findings (GİB's asserts have no ids). */
-const ruleOf = (f: GibFinding): string => f.rule ?? (f.kind === 'xsd' ? 'XSD' : '');
+/** The columns of a finding, the same in both reports; its rule is GİB's abstract rule for Schematron findings (GİB's asserts have no ids). */
+const columnsOf = ({ columns: c }: ReportLabels): string[] => [c.line, c.column, c.severity, c.rule, c.message, c.source];
+const cellsOf = (x: GibFinding, labels: ReportLabels): string[] => [String(x.line), String(x.column), labels.severity[x.severity], x.rule ?? (x.kind === 'xsd' ? 'XSD' : ''), x.message, x.source];
 
 export function reportMarkdown(v: FolderVerdict, labels: ReportLabels = ENGLISH_LABELS, when = new Date()): string {
   const lines = [
@@ -177,28 +177,22 @@ export function reportMarkdown(v: FolderVerdict, labels: ReportLabels = ENGLISH_
   ];
   if (v.cancelled) lines.push('', `**${escapeMarkdown(english.t(labels.cancelled, v.files.length, v.total))}**`);
   if (v.draftsLeftOut) lines.push('', escapeMarkdown(labels.draftsLeftOut));
-  const c = labels.columns;
   for (const f of v.files) {
     lines.push('', `## ${escapeMarkdown(f.file)} (${escapeMarkdown(f.documentType)})`, '');
     if (!f.findings.length) {
       lines.push(escapeMarkdown(labels.clean));
       continue;
     }
-    lines.push(`| ${[c.line, c.column, c.severity, c.rule, c.message, c.source].map(markdownCell).join(' | ')} |`, '|---:|---:|---|---|---|---|');
-    for (const x of f.findings) {
-      lines.push(`| ${[String(x.line), String(x.column), labels.severity[x.severity], ruleOf(x), x.message, x.source].map(markdownCell).join(' | ')} |`);
-    }
+    lines.push(`| ${columnsOf(labels).map(markdownCell).join(' | ')} |`, '|---:|---:|---|---|---|---|');
+    for (const x of f.findings) lines.push(`| ${cellsOf(x, labels).map(markdownCell).join(' | ')} |`);
   }
   if (v.skipped.length) lines.push('', `## ${escapeMarkdown(english.t(labels.skipped, v.skipped.length))}`, '', ...v.skipped.map((s) => `- ${escapeMarkdown(s)}`));
   return lines.join('\n') + '\n';
 }
 
 export function reportCsv(v: FolderVerdict, labels: ReportLabels = ENGLISH_LABELS, delimiter: CsvDelimiter = ','): string {
-  const c = labels.columns;
-  const rows: string[][] = [[c.file, c.line, c.column, c.severity, c.rule, c.message, c.source]];
-  for (const f of v.files) {
-    for (const x of f.findings) rows.push([f.file, String(x.line), String(x.column), labels.severity[x.severity], ruleOf(x), x.message, x.source]);
-  }
+  const rows: string[][] = [[labels.columns.file, ...columnsOf(labels)]];
+  for (const f of v.files) for (const x of f.findings) rows.push([f.file, ...cellsOf(x, labels)]);
   return writeCsv(rows, { delimiter, bom: true, guardFormulas: true });
 }
 

@@ -38,22 +38,17 @@ export function compileGuard(text: string): ((vars: GuardVariables) => boolean |
     if (peek()?.kind !== kind) throw new NotHere();
     at++;
   };
-  const orExpr = (): Expr => {
-    const parts = [andExpr()];
-    while (isName('or')) {
+  /** `operand (or operand)*`, and the same for `and`. */
+  const chain = (word: 'or' | 'and', operand: () => Expr): Expr => {
+    const parts = [operand()];
+    while (isName(word)) {
       at++;
-      parts.push(andExpr());
+      parts.push(operand());
     }
-    return parts.length === 1 ? parts[0] : (vars) => ({ kind: 'boolean', value: parts.some((p) => truth(p(vars))) });
+    if (parts.length === 1) return parts[0];
+    return (vars) => ({ kind: 'boolean', value: word === 'or' ? parts.some((p) => truth(p(vars))) : parts.every((p) => truth(p(vars))) });
   };
-  const andExpr = (): Expr => {
-    const parts = [comparison()];
-    while (isName('and')) {
-      at++;
-      parts.push(comparison());
-    }
-    return parts.length === 1 ? parts[0] : (vars) => ({ kind: 'boolean', value: parts.every((p) => truth(p(vars))) });
-  };
+  const orExpr = (): Expr => chain('or', () => chain('and', comparison));
   const comparison = (): Expr => {
     const left = primary();
     const op = peek();
@@ -113,22 +108,19 @@ export function compileGuard(text: string): ((vars: GuardVariables) => boolean |
     if (name === 'concat' && args.length >= 2) return (vars) => ({ kind: 'string', value: args.map((a) => single(a(vars))).join('') });
     throw new NotHere();
   };
-  let expr: Expr;
+  const expr = unlessNotHere(orExpr);
+  if (!expr || at !== tokens.length) return undefined;
+  return (vars) => unlessNotHere(() => truth(expr(vars)));
+}
+
+/** What `f` returns, or undefined where it leaves the work to fontoxpath. */
+function unlessNotHere<T>(f: () => T): T | undefined {
   try {
-    expr = orExpr();
-    if (at !== tokens.length) return undefined;
+    return f();
   } catch (e) {
     if (e instanceof NotHere) return undefined;
     throw e;
   }
-  return (vars) => {
-    try {
-      return truth(expr(vars));
-    } catch (e) {
-      if (e instanceof NotHere) return undefined;
-      throw e;
-    }
-  };
 }
 
 /** XPath's effective boolean value; several strings (an error in XPath) are left to fontoxpath. */

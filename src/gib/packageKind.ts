@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { ZipArchive } from '../domain/zip';
 import { filesUnder } from './folderFiles';
 import { isEntry } from './rulesSource';
+import { wantRuleFile, wantSchemaFile } from './ruleStoreLayout';
 import { XSD_DOCUMENT_TYPES } from './xsd';
 
 export const RULES_ENTRY = 'schematron/UBL-TR_Main_Schematron.xml';
@@ -29,12 +30,9 @@ export interface GibSourceContents {
 
 const endsWith = (names: readonly string[], suffix: string): boolean => names.some((n) => isEntry(n, suffix));
 
-/** The entries the store reads from GİB's archives (ruleStore.ts wantRuleFile / wantSchemaFile). */
-const READ_ENTRY = /(^|\/)(schematron\/[^/]+\.(xml|txt)|xsdrt\/.+\.xsd)$/i;
-
 /**
  * What `source` (a ZIP or a folder) holds of GİB's packages. `verify`: also inflate the entries the
- * store will read and match their CRC-32, so a ZIP whose data is damaged counts as not readable.
+ * store will read (ruleStore.ts) and match their CRC-32, so a ZIP whose data is damaged counts as not readable.
  */
 export async function inspectGibSource(source: string, options: { verify?: boolean } = {}): Promise<GibSourceContents> {
   const info = await stat(source).catch(() => undefined);
@@ -48,7 +46,7 @@ export async function inspectGibSource(source: string, options: { verify?: boole
       const zip = await ZipArchive.open(source);
       try {
         names = zip.files().map((e) => e.name);
-        if (options.verify) for (const entry of zip.files()) if (READ_ENTRY.test(entry.name)) await zip.check(entry);
+        if (options.verify) for (const entry of zip.files()) if (wantRuleFile(entry.name) || wantSchemaFile(entry.name)) await zip.check(entry);
       } finally {
         await zip.close();
       }

@@ -1,14 +1,10 @@
-// GİB's rules on the user's computer, in the extension's global storage, shared by every window:
-//
-//   gib-rules/package.json   the files the engine needs from GİB's two archives, their release and
-//                            source, and the Schematron as read at install (the worker's start skips
-//                            parsing GİB's XML); written whole, so a reader sees one package, never half
-//   gib-rules/parsed-xpath.json  the installed release's parsed XPath (parsedXPathFile.ts); an install removes it
-//   gib-rules/install.lock   held while a window installs, so two do not both replace the file (src/files/fileLock.ts)
-//
-// The archives are not kept (GİB's files carry no licence to redistribute). Plain Node. The extension
-// host imports this module for the folder's name and the installed release; what reads GİB's archives
-// is imported only by an install.
+// GİB's rules on the user's computer, in the extension's global storage, shared by every window (file
+// names: ruleStoreLayout.ts). One package file holds the files the engine needs from GİB's two archives,
+// their release and source, and the Schematron as read at install (the worker's start skips parsing GİB's
+// XML); it is written whole under an install lock, so a reader sees one package and two windows do not
+// both replace it. The archives are not kept (GİB's files carry no licence to redistribute). Plain Node.
+// The extension host imports this module for the installed release; what reads GİB's archives is
+// imported only by an install.
 
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -16,7 +12,7 @@ import { writeFileAtomic } from '../files/atomicFile';
 import { withFileLock } from '../files/fileLock';
 import type { GibFileSet } from './rulesSource';
 import type { SchematronRules } from './schematron';
-import { GIB_PACKAGE_FILE as PACKAGE_FILE, GIB_PARSED_XPATH_FILE, GIB_RULES_FOLDER } from './ruleStoreLayout';
+import { GIB_PACKAGE_FILE as PACKAGE_FILE, GIB_PARSED_XPATH_FILE, GIB_RULES_FOLDER, wantRuleFile, wantSchemaFile } from './ruleStoreLayout';
 
 export { GIB_RULES_FOLDER };
 const LOCK_FILE = 'install.lock';
@@ -51,9 +47,6 @@ interface StoredPackage {
   schematronReader?: number;
   schematron?: SchematronRules;
 }
-
-export const wantRuleFile = (name: string): boolean => /(^|\/)schematron\/[^/]+\.(xml|txt)$/i.test(name);
-export const wantSchemaFile = (name: string): boolean => /(^|\/)xsdrt\/.+\.xsd$/i.test(name);
 
 /**
  * Reads GİB's two archives (or folders) and checks them as the engine will use them: the Schematron

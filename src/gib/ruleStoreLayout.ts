@@ -9,3 +9,6 @@ export const GIB_PACKAGE_FILE = 'package.json';
  * worker after a check (src/gib/parsedXPathFile.ts); replaced whole, removed by an install.
  */
 export const GIB_PARSED_XPATH_FILE = 'parsed-xpath.json';
+/** The files the package keeps of GİB's two archives. */
+export const wantRuleFile = (name: string): boolean => /(^|\/)schematron\/[^/]+\.(xml|txt)$/i.test(name);
+export const wantSchemaFile = (name: string): boolean => /(^|\/)xsdrt\/.+\.xsd$/i.test(name);

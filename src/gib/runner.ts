@@ -8,7 +8,7 @@
 
 import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
-import { type MessagePart, type SchAssert, type SchematronRules } from './schematron';
+import { elementsInOrder, type MessagePart, type SchAssert, type SchematronRules, type SchRule } from './schematron';
 import { stopIfAsked, type ShouldStop } from './checkStop';
 import { compileGuard, type GuardValue, type GuardVariables } from './guardEvaluator';
 import { guardOf, locationPaths, readsOnlyTheValue, withFirstItemArguments, type PathInText } from './xpathText';
@@ -135,22 +135,13 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
   const hoisted = new Map<string, string>();
   const absolutePaths = new Map<string, ElementMatcher>();
   const hoistName = new Map<string, string>();
-  const hoist = (test: string): string => {
-    const absolute = locationPaths(test).filter((p) => p.absolute);
-    let out = test;
-    for (const p of absolute.sort((a, b) => b.start - a.start)) {
-      let name = hoistName.get(p.text);
-      if (!name) {
-        name = variableName('gibAbsolute', p.text, hoistName);
-        hoistName.set(p.text, name);
-        hoisted.set(name, p.text);
-        const m = absolutePathMatcher(p.text, ns);
-        if (m) absolutePaths.set(p.text, m);
-      }
-      out = out.slice(0, p.start) + '$' + name + out.slice(p.end);
-    }
-    return out;
-  };
+  const hoist = (test: string): string =>
+    withVariables(test, locationPaths(test).filter((p) => p.absolute), 'gibAbsolute', hoistName, (name, path) => {
+      if (hoisted.has(name)) return;
+      hoisted.set(name, path);
+      const m = absolutePathMatcher(path, ns);
+      if (m) absolutePaths.set(path, m);
+    });
   const upName = new Map<string, string>();
   const literalLets: Record<string, string> = {};
   for (const l of rules.lets) {
@@ -175,22 +166,16 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
       };
     }),
   }));
-  function ruleDetails(r: SchematronRules['patterns'][number]['rules'][number], simple: ReturnType<typeof simpleContext>): RuleDetails {
+  function ruleDetails(r: SchRule, simple: ReturnType<typeof simpleContext>): RuleDetails {
     const asserts = r.asserts.map((a) => preparedAssert(a, hoist(a.test)));
     const nodeBatch = `(${asserts.map((a) => `boolean(${a.expr})`).join(', ')})`;
     const upPaths = new Map<string, string>();
-    const guards: { assert: number; guard: string; evaluate: ReturnType<typeof compileGuard> }[] = [];
+    const guards: RuleDetails['guards'][number][] = [];
     const batchTests = asserts.map((a, j) => {
-      let out = a.expr;
       // Only plain climbs (`../cbc:ProfileID`): one with a predicate may be costly and is evaluated only
       // where the test needs it (the TaxTotal's `../cac:InvoiceLine/…[…]` behind `not(… = '555') or`).
       const climbing = locationPaths(a.expr).filter((x) => x.steps[0] === '..' && !x.text.includes('$') && !x.text.includes('['));
-      for (const c of climbing.sort((x, y) => y.start - x.start)) {
-        let name = upName.get(c.text);
-        if (!name) upName.set(c.text, (name = variableName('gibUp', c.text, upName)));
-        upPaths.set(name, c.text);
-        out = out.slice(0, c.start) + '$' + name + out.slice(c.end);
-      }
+      const out = withVariables(a.expr, climbing, 'gibUp', upName, (name, path) => upPaths.set(name, path));
       const guard = guardOf(out);
       if (guard !== undefined) guards.push({ assert: j, guard, evaluate: compileGuard(guard) });
       return `boolean(${out})`;
@@ -237,10 +222,22 @@ export function prepareRules(rules: SchematronRules, xpath: ParsedXPath = new Pa
 }
 
 /**
- * The variable standing for a path in the rewritten tests: named after the path's text, not after the
- * order rules are first used in, so a test reads the same whichever document a worker checks first
- * (parsedXPath.ts stores the parsed form by the text). `taken`: path → name so far (a clash is numbered).
+ * `expr` with each of `paths` replaced by a variable (`onPath` is told each one). The variable is named
+ * after the path's text, not after the order rules are first used in, so a test reads the same whichever
+ * document a worker checks first (parsedXPath.ts stores the parsed form by the text). `names`: path →
+ * name so far (a clash is numbered).
  */
+function withVariables(expr: string, paths: readonly PathInText[], prefix: string, names: Map<string, string>, onPath: (name: string, path: string) => void): string {
+  let out = expr;
+  for (const p of [...paths].sort((a, b) => b.start - a.start)) {
+    let name = names.get(p.text);
+    if (!name) names.set(p.text, (name = variableName(prefix, p.text, names)));
+    onPath(name, p.text);
+    out = out.slice(0, p.start) + '$' + name + out.slice(p.end);
+  }
+  return out;
+}
+
 function variableName(prefix: string, path: string, taken: ReadonlyMap<string, string>): string {
   let hash = 0x811c9dc5; // FNV-1a
   for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
@@ -341,19 +338,6 @@ export function climbingPathSelector(path: string, ns: Record<string, string>): 
     }
     return out;
   };
-}
-
-/** The document's elements in document order (childNodes: slimdom builds `children` anew on each read). */
-export function elementsInOrder(root: slimdom.Element): slimdom.Element[] {
-  const out: slimdom.Element[] = [];
-  const stack: slimdom.Node[] = [root];
-  while (stack.length) {
-    const el = stack.pop() as slimdom.Element;
-    out.push(el);
-    const kids = el.childNodes;
-    for (let i = kids.length - 1; i >= 0; i--) if (kids[i].nodeType === ELEMENT) stack.push(kids[i]);
-  }
-  return out;
 }
 
 /**
@@ -466,21 +450,20 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const nodesAt = (path: string, vars: Record<string, unknown>): slimdom.Node[] => absolute.get(path) ?? (fx.evaluateXPathToNodes(sel(path), doc, domFacade, vars, options) as slimdom.Node[]);
 
   // Document-level variables: the lets in order (each may use the ones before), then $type, then the hoisted paths.
+  // `rawItems`: the same as the guards read them (guardVariables), where they are known without fontoxpath.
   const variables: Record<string, unknown> = {};
-  for (const l of prepared.source.lets) {
-    if (l.name in prepared.literalLets) variables[l.name] = prepared.literalLets[l.name];
-    else if (absolute.has(l.value)) variables[l.name] = sequenceOf(absolute.get(l.value)!);
-    else variables[l.name] = sequenceOf(fx.evaluateXPath(sel(l.value), doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]);
-  }
-  const type = chooseType(root);
-  if (type !== undefined) variables.type = type;
-  // The same variables as the guards read them (guardEvaluator.ts): their nodes' string values, worked out on first use.
   const rawItems = new Map<string, readonly unknown[] | string>();
   for (const l of prepared.source.lets) {
-    if (l.name in prepared.literalLets) rawItems.set(l.name, prepared.literalLets[l.name]);
-    else if (absolute.has(l.value)) rawItems.set(l.name, absolute.get(l.value)!);
+    const raw = l.name in prepared.literalLets ? prepared.literalLets[l.name] : absolute.get(l.value);
+    if (raw !== undefined) rawItems.set(l.name, raw);
+    if (typeof raw === 'string') variables[l.name] = raw;
+    else variables[l.name] = sequenceOf(raw ?? (fx.evaluateXPath(sel(l.value), doc, domFacade, variables, fx.evaluateXPath.ALL_RESULTS_TYPE, options) as unknown[]));
   }
-  if (type !== undefined) rawItems.set('type', type);
+  const type = chooseType(root);
+  if (type !== undefined) {
+    variables.type = type;
+    rawItems.set('type', type);
+  }
   const documentGuardVariables = guardVariables(rawItems, undefined);
 
   const failedAsserts = new Set<PreparedAssert>();
@@ -499,12 +482,11 @@ export function runRules(prepared: PreparedRules, doc: slimdom.Document, chooseT
   const notEvaluable = (a: PreparedAssert, node: slimdom.Node, e: unknown): undefined => {
     if (!failedAsserts.has(a)) {
       failedAsserts.add(a);
-      unchecked.push({ ruleContext: ruleContextOf(a), test: a.assert.test, reason: String((e as Error)?.message ?? e).split('\n')[0], at: elementOf(node) });
+      unchecked.push({ ruleContext: contextOfAssert.get(a) ?? '', test: a.assert.test, reason: String((e as Error)?.message ?? e).split('\n')[0], at: elementOf(node) });
     }
     return undefined;
   };
   const contextOfAssert = new Map<PreparedAssert, string>();
-  const ruleContextOf = (a: PreparedAssert): string => contextOfAssert.get(a) ?? '';
 
   // Rules whose context is not a simple path: their nodes, found once.
   const nodeSets = new Map<PreparedRule, Set<slimdom.Node>>();
@@ -755,7 +737,7 @@ function renderMessage(parts: readonly MessagePart[], node: slimdom.Node, vars: 
   return out.replace(/\s+/g, ' ').trim();
 }
 
-export function elementOf(node: slimdom.Node): slimdom.Element {
+function elementOf(node: slimdom.Node): slimdom.Element {
   if (node.nodeType === ATTRIBUTE) return (node as slimdom.Attr).ownerElement!;
   if (node.nodeType === ELEMENT) return node as slimdom.Element;
   return (node.parentNode as slimdom.Element) ?? (node as slimdom.Document).documentElement!;

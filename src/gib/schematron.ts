@@ -89,7 +89,7 @@ export function readSchematron(set: GibFileSet, options: ReadOptions = {}): Sche
   const expanded = expandIncludes(root, load);
 
   const abstracts = new Map<string, slimdom.Element>();
-  for (const el of descendants(expanded)) {
+  for (const el of expanded.flatMap(elementsInOrder)) {
     if (isSch(el, 'rule') && el.getAttribute('abstract') === 'true' && el.getAttribute('id')) abstracts.set(el.getAttribute('id')!, el);
   }
 
@@ -137,7 +137,7 @@ function expandIncludes(root: slimdom.Element, load: (name: string) => slimdom.D
     const href = child.getAttribute('href') ?? '';
     const [file, fragment] = href.split('#');
     const doc = load(file);
-    const target = fragment ? descendants([doc.documentElement!]).find((e) => e.getAttribute('id') === fragment) : doc.documentElement!;
+    const target = fragment ? elementsInOrder(doc.documentElement!).find((e) => e.getAttribute('id') === fragment) : doc.documentElement!;
     if (!target) throw new GibSourceError(`the Schematron includes ${href}, and ${file} has no element with id "${fragment}"`);
     if (isSch(target, 'schema')) out.push(...expandIncludes(target, load, depth + 1));
     else out.push(target);
@@ -204,13 +204,15 @@ function elementChildren(el: slimdom.Element): slimdom.Element[] {
   return el.childNodes.filter((n): n is slimdom.Element => n.nodeType === 1);
 }
 
-function descendants(roots: slimdom.Element[]): slimdom.Element[] {
+/** The document's elements in document order (childNodes: slimdom builds `children` anew on each read). */
+export function elementsInOrder(root: slimdom.Element): slimdom.Element[] {
   const out: slimdom.Element[] = [];
-  const stack = [...roots].reverse();
+  const stack: slimdom.Node[] = [root];
   while (stack.length) {
-    const el = stack.pop()!;
+    const el = stack.pop() as slimdom.Element;
     out.push(el);
-    stack.push(...elementChildren(el).reverse());
+    const kids = el.childNodes;
+    for (let i = kids.length - 1; i >= 0; i--) if (kids[i].nodeType === 1) stack.push(kids[i]);
   }
   return out;
 }

@@ -107,25 +107,8 @@ class XmlAttr {
   }
 }
 
-class XmlText extends XmlNode {
-  readonly childNodes: never[] = NO_CHILDREN;
-  constructor(
-    readonly nodeType: 3 | 4,
-    readonly data: string,
-  ) {
-    super();
-  }
-  get nodeName(): string {
-    return this.nodeType === 3 ? '#text' : '#cdata-section';
-  }
-  get textContent(): string {
-    return this.data;
-  }
-}
-
-class XmlComment extends XmlNode {
-  readonly nodeType = 8;
-  readonly nodeName = '#comment';
+/** Text, CDATA, a comment or a processing instruction: data, no children. */
+abstract class XmlLeaf extends XmlNode {
   readonly childNodes: never[] = NO_CHILDREN;
   constructor(readonly data: string) {
     super();
@@ -135,20 +118,33 @@ class XmlComment extends XmlNode {
   }
 }
 
-class XmlProcessingInstruction extends XmlNode {
+class XmlText extends XmlLeaf {
+  constructor(
+    readonly nodeType: 3 | 4,
+    data: string,
+  ) {
+    super(data);
+  }
+  get nodeName(): string {
+    return this.nodeType === 3 ? '#text' : '#cdata-section';
+  }
+}
+
+class XmlComment extends XmlLeaf {
+  readonly nodeType = 8;
+  readonly nodeName = '#comment';
+}
+
+class XmlProcessingInstruction extends XmlLeaf {
   readonly nodeType = 7;
-  readonly childNodes: never[] = NO_CHILDREN;
   constructor(
     readonly target: string,
-    readonly data: string,
+    data: string,
   ) {
-    super();
+    super(data);
   }
   get nodeName(): string {
     return this.target;
-  }
-  get textContent(): string {
-    return this.data;
   }
 }
 

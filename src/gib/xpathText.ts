@@ -104,8 +104,8 @@ export function locationPaths(expr: string): PathInText[] {
     const prev = tokens[i - 1];
     const startsStep = t.kind === '/' || t.kind === '//' || t.kind === '@' || t.kind === '.' || t.kind === '..' || (t.kind === '*' && !endsOperand(prev)) ||
       (t.kind === 'name' && !(endsOperand(prev) && OPERATOR_NAMES.has(t.text)) && (tokens[i + 1]?.kind !== '(' || KIND_TESTS.has(t.text)));
-    if (!startsStep || (prev && (prev.kind === 'var' || prev.kind === ')') )) {
-      i = t.kind === '[' ? i + 1 : i + 1;
+    if (!startsStep || (prev && (prev.kind === 'var' || prev.kind === ')'))) {
+      i++;
       continue;
     }
     const first = i;
@@ -183,33 +183,27 @@ const CONTEXT_FUNCTIONS = new Set(['position', 'last', 'lang', 'id', 'idref', 'e
 const BLOCK_NAMES = new Set(['if', 'then', 'else', 'some', 'every', 'satisfies', 'for', 'let', 'return']);
 
 /**
- * The first operand of a test whose outermost operator is `or` (`not(../cbc:ProfileID = 'IHRACAT') or …`
- * → `not(../cbc:ProfileID = 'IHRACAT')`), else undefined: XPath evaluates it first and, when it is true,
- * the test is true whatever follows.
+ * The first operand of a test whose outermost operator is `op` (`not(../cbc:ProfileID = 'IHRACAT') or …`
+ * → `not(../cbc:ProfileID = 'IHRACAT')`), else undefined: XPath evaluates it first and, for `or`, when it
+ * is true the test is true whatever follows. For `and`, undefined where an `or` is outermost (`a and b or c`).
  */
-export function firstOrOperand(expr: string): string | undefined {
-  return firstOperand(expr, 'or');
-}
-
-/** The same for `and` (undefined where an `or` is outermost: `a and b or c` is `(a and b) or c`). */
-function firstOperand(expr: string, op: 'or' | 'and'): string | undefined {
+export function firstOperand(expr: string, op: 'or' | 'and'): string | undefined {
   const tokens = tokenize(expr);
   let depth = 0;
+  let first: Token | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.kind === '(' || t.kind === '[') depth++;
     else if (t.kind === ')' || t.kind === ']') depth--;
-    else if (depth === 0 && (t.kind === ',' || (t.kind === 'name' && BLOCK_NAMES.has(t.text) && !endsOperand(tokens[i - 1])))) return undefined;
-    else if (depth === 0 && op === 'and' && t.kind === 'name' && t.text === 'or' && endsOperand(tokens[i - 1])) return undefined;
+    else if (depth === 0 && t.kind === ',') return undefined;
+    else if (depth === 0 && t.kind === 'name') {
+      const afterOperand = endsOperand(tokens[i - 1]);
+      if (!afterOperand && BLOCK_NAMES.has(t.text)) return undefined;
+      if (afterOperand && t.text === 'or' && op === 'and') return undefined;
+      if (afterOperand && t.text === op) first ??= t;
+    }
   }
-  depth = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.kind === '(' || t.kind === '[') depth++;
-    else if (t.kind === ')' || t.kind === ']') depth--;
-    else if (depth === 0 && i > 0 && t.kind === 'name' && t.text === op && endsOperand(tokens[i - 1])) return expr.slice(0, t.start).trim();
-  }
-  return undefined;
+  return first && expr.slice(0, first.start).trim();
 }
 
 /**
@@ -218,7 +212,7 @@ function firstOperand(expr: string, op: 'or' | 'and'): string | undefined {
  * `not(A)` (A false makes `A and …` false without reading the rest). Undefined when there is none.
  */
 export function guardOf(expr: string): string | undefined {
-  const first = firstOrOperand(expr);
+  const first = firstOperand(expr, 'or');
   if (first === undefined) return undefined;
   if (isContextFree(first)) return first;
   const tokens = tokenize(first);

@@ -31,15 +31,11 @@ let lib: Promise<Lib> | undefined;
  */
 const importModule = new Function('url', 'return import(url)') as (url: string) => Promise<Lib>;
 
-export function libxml2Location(): string {
+function loadLib(): Promise<Lib> {
+  if (lib) return lib;
   const found = findPackageFile(import.meta.url, path.join('vendor', 'libxml2-wasm', 'index.mjs'), path.join('node_modules', 'libxml2-wasm', 'lib', 'index.mjs'));
   if (!found) throw new Error('libxml2-wasm is missing (neither dist/vendor/libxml2-wasm nor node_modules has it)');
-  return found;
-}
-
-function loadLib(): Promise<Lib> {
-  lib ??= importModule(pathToFileURL(libxml2Location()).href);
-  return lib;
+  return (lib = importModule(pathToFileURL(found).href));
 }
 
 const PREFIX = '/__gib_xsd__/';
@@ -148,5 +144,5 @@ export class GibSchemas {
 function detailsOf(e: unknown): XsdError[] {
   const details = (e as { details?: { message: string; line: number; col?: number; column?: number }[] })?.details;
   if (!details?.length) return [{ line: 1, column: 1, message: String((e as Error)?.message ?? e).trim() }];
-  return details.map((d) => ({ line: d.line || 1, column: (d.col ?? d.column ?? 0) + 0 || 1, message: d.message.trim() }));
+  return details.map((d) => ({ line: d.line || 1, column: (d.col ?? d.column) || 1, message: d.message.trim() }));
 }

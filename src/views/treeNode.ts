@@ -204,12 +204,7 @@ export abstract class ParentNode extends TreeNode {
  * Drops nodes whose id is already taken: VS Code refuses a tree with two equal ids ("Element with id
  * … is already registered"). A record can come twice when the server's data shifts between pages.
  */
-export function uniqueById<T extends TreeNode>(nodes: readonly T[], seen = new Set<string>()): T[] {
-  const out: T[] = [];
-  for (const node of nodes) {
-    if (seen.has(node.id)) continue;
-    seen.add(node.id);
-    out.push(node);
-  }
-  return out;
+function uniqueById(nodes: readonly TreeNode[]): TreeNode[] {
+  const seen = new Set<string>();
+  return nodes.filter((node) => !seen.has(node.id) && seen.add(node.id));
 }

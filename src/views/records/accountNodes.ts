@@ -47,28 +47,21 @@ export class MailingNode extends TreeNode {
     if (!this.toggleable) {
       const icon = new vscode.ThemeIcon(s.IsActive ? 'pass-filled' : 'circle-large-outline');
       const tooltip = vscode.l10n.t('This setting cannot be changed through the API.');
-      const accessibilityInformation = { label: `${spoken}. ${tooltip}` };
-      return this.item(label, { description, icon, contextValue: 'mailing', tooltip, accessibilityInformation });
+      return this.item(label, { description, icon, contextValue: 'mailing', tooltip, accessibilityInformation: { label: `${spoken}. ${tooltip}` } });
     }
     const tooltip = s.IsActive ? vscode.l10n.t('Untick to turn {0} sending off.', label) : vscode.l10n.t('Tick to turn {0} sending on.', label);
     // A checkbox (the account view handles its changes): ticked = sending on.
     const state = s.IsActive ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked;
     const checkboxState = { state, tooltip, accessibilityInformation: { label: vscode.l10n.t('{0} sending', label), role: 'checkbox' } };
-    const accessibilityInformation = { label: `${spoken}. ${tooltip}` };
-    return this.item(label, { description, contextValue: 'mailing.toggleable', checkboxState, tooltip, accessibilityInformation });
+    return this.item(label, { description, contextValue: 'mailing.toggleable', checkboxState, tooltip, accessibilityInformation: { label: `${spoken}. ${tooltip}` } });
   }
 }
 
-function alertSeverity(type: AlertResponse['Type']): string {
-  if (type === 'Error') return vscode.l10n.t('Error');
-  if (type === 'Warning') return vscode.l10n.t('Warning');
-  return vscode.l10n.t('Information');
-}
-
-function alertIcon(type: AlertResponse['Type']): vscode.ThemeIcon {
-  if (type === 'Error') return new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-  if (type === 'Warning') return new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground'));
-  return new vscode.ThemeIcon('info');
+/** An alert's severity as a screen reader says it and as its icon shows it. */
+function alertLook(type: AlertResponse['Type']): { severity: string; icon: vscode.ThemeIcon } {
+  if (type === 'Error') return { severity: vscode.l10n.t('Error'), icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) };
+  if (type === 'Warning') return { severity: vscode.l10n.t('Warning'), icon: new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground')) };
+  return { severity: vscode.l10n.t('Information'), icon: new vscode.ThemeIcon('info') };
 }
 
 export class AccountRoot extends ParentNode {
@@ -171,14 +164,17 @@ export class AccountRoot extends ParentNode {
         label: () => vscode.l10n.t('Alerts'),
         notOffered: () => vscode.l10n.t('This server does not offer alerts'),
         fetch: async () => (await c()).account.alerts(),
-        toNode: (a, p) =>
-          value(p, `alert-${a.ID}`, textOr(a.Message, Missing.message), formatDate(a.CreationDate), {
-            icon: alertIcon(a.Type),
+        toNode: (a, p) => {
+          const { severity, icon } = alertLook(a.Type);
+          const message = textOr(a.Message, Missing.message);
+          return value(p, `alert-${a.ID}`, message, formatDate(a.CreationDate), {
+            icon,
             contextValue: `alert.${a.Type}`,
-            tooltip: textOr(a.Message, Missing.message),
+            tooltip: message,
             // The severity is only an icon's colour on screen: a screen reader hears it.
-            accessibilityInformation: { label: `${alertSeverity(a.Type)}: ${textOr(a.Message, Missing.message)}, ${formatDate(a.CreationDate)}` },
-          }),
+            accessibilityInformation: { label: `${severity}: ${message}, ${formatDate(a.CreationDate)}` },
+          });
+        },
       }),
       group<CampaignResponse>('campaigns', 'megaphone', {
         label: () => vscode.l10n.t('Campaigns'),

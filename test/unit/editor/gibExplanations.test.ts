@@ -10,7 +10,7 @@ import { explanationFor, GIB_EXPLANATIONS } from '../../../src/editor/gib/explan
 import { gibMessage, shownFindings } from '../../../src/editor/gib/presentation';
 import { readGibFiles } from '../../../src/gib/rulesSource';
 import { readSchematron } from '../../../src/gib/schematron';
-import { wantRuleFile } from '../../../src/gib/ruleStore';
+import { wantRuleFile } from '../../../src/gib/ruleStoreLayout';
 import { gibArchives, NO_GIB_DATA, sharedGibEngine } from '../../support/gibPackages';
 
 const archives = gibArchives();

@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as fx from 'fontoxpath';
 import type * as slimdom from 'slimdom';
-import { absolutePathMatcher, climbingPathSelector, elementsInOrder } from '../../../src/gib/runner';
+import { absolutePathMatcher, climbingPathSelector } from '../../../src/gib/runner';
+import { elementsInOrder } from '../../../src/gib/schematron';
 import { parseGibDocument } from '../../../src/gib/xmlTree';
 
 const fixtures = path.join(__dirname, '../../../../test/fixtures/gib');

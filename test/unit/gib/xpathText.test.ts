@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fx from 'fontoxpath';
 import { sync } from 'slimdom-sax-parser';
-import { firstOrOperand, guardOf, isContextFree, locationPaths, readsOnlyTheValue, withFirstItemArguments } from '../../../src/gib/xpathText';
+import { firstOperand, guardOf, isContextFree, locationPaths, readsOnlyTheValue, withFirstItemArguments } from '../../../src/gib/xpathText';
 
 test('XPath 1.0 first item: the arguments of string functions become (arg)[1]; literals and other functions stay', () => {
   assert.equal(
@@ -35,16 +35,16 @@ test('the location paths a test names, in order, with their steps; operators and
 });
 
 test("a test's first 'or' operand, where it is the outermost operator: the guard the runner evaluates once per group", () => {
-  assert.equal(firstOrOperand("not($gibUp0='IHRACAT') or string-length(normalize-space(string(cac:Price/cbc:PriceAmount))) != 0"), "not($gibUp0='IHRACAT')");
-  assert.equal(firstOrOperand("not($a = 'X' or $b = 'Y') or count(c) = 1 or d"), "not($a = 'X' or $b = 'Y')");
+  assert.equal(firstOperand("not($gibUp0='IHRACAT') or string-length(normalize-space(string(cac:Price/cbc:PriceAmount))) != 0", 'or'), "not($gibUp0='IHRACAT')");
+  assert.equal(firstOperand("not($a = 'X' or $b = 'Y') or count(c) = 1 or d", 'or'), "not($a = 'X' or $b = 'Y')");
   // `or` inside brackets, an `and` on the outside, sequences and if/else are not split.
-  assert.equal(firstOrOperand("($a or cbc:ID) and cbc:Note"), undefined);
-  assert.equal(firstOrOperand("$a and (cbc:ID or cbc:Note)"), undefined);
-  assert.equal(firstOrOperand("cbc:ID[. = 'a' or . = 'b']"), undefined);
-  assert.equal(firstOrOperand('if ($a) then cbc:ID else $b or cbc:Note'), undefined);
-  assert.equal(firstOrOperand('$a, $b or c'), undefined);
+  assert.equal(firstOperand("($a or cbc:ID) and cbc:Note", 'or'), undefined);
+  assert.equal(firstOperand("$a and (cbc:ID or cbc:Note)", 'or'), undefined);
+  assert.equal(firstOperand("cbc:ID[. = 'a' or . = 'b']", 'or'), undefined);
+  assert.equal(firstOperand('if ($a) then cbc:ID else $b or cbc:Note', 'or'), undefined);
+  assert.equal(firstOperand('$a, $b or c', 'or'), undefined);
   // A name `or` as an element is not the operator.
-  assert.equal(firstOrOperand('or = 1'), undefined);
+  assert.equal(firstOperand('or = 1', 'or'), undefined);
 });
 
 test('context-free: only variables, literals and functions that do not read the context node', () => {
