@@ -31,8 +31,6 @@ export class PreviewPanel implements vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   readonly renders: RenderReport[] = [];
-  /** When each update was sent (host clock), by seq. */
-  readonly sentAt = new Map<number, number>();
   /** When the first update was handed to show() (host clock): before the page is ready, it waits. */
   firstShownAt: number | undefined;
   /** What the page said it can do, once ready. */
@@ -96,7 +94,6 @@ export class PreviewPanel implements vscode.Disposable {
     this.pending = undefined;
     if (message.xml === this.lastXml) delete message.xml;
     else this.lastXml = message.xml;
-    this.sentAt.set(message.seq, performance.now());
     void this.panel.webview.postMessage(message);
   }
 
