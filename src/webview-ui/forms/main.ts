@@ -264,12 +264,11 @@ async function save(): Promise<void> {
     update();
     focusAfterSave();
     return;
-  } else {
-    serverFieldErrors = answer.fieldErrors;
-    formErrors = answer.formErrors;
-    const firstField = Object.keys(answer.fieldErrors)[0];
-    if (firstField) controls.get(firstField)?.focus();
   }
+  serverFieldErrors = answer.fieldErrors;
+  formErrors = answer.formErrors;
+  const firstField = Object.keys(answer.fieldErrors)[0];
+  if (firstField) controls.get(firstField)?.focus();
   update();
 }
 
