@@ -5,6 +5,7 @@
 // them on, does the frame get allow-scripts and the design's inline scripts the design nonce.
 import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
 import { framePolicy, frameSandbox } from '../../preview/page';
+import { escapeHtml } from '../../webviews/page';
 import type { GibVerdictView, HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
 import type { PartyRole } from '../../domain/ubl/documentTypes';
 import { localeDate } from '../../domain/localeDate';
@@ -153,7 +154,7 @@ function frameDocument(output: Document, scripts: boolean, ettn: string | undefi
   const root = output.documentElement;
   if (root.localName.toLowerCase() !== 'html') {
     // XML or text output: shown as text.
-    const pre = `<pre>${new XMLSerializer().serializeToString(output).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string)}</pre>`;
+    const pre = `<pre>${escapeHtml(new XMLSerializer().serializeToString(output))}</pre>`;
     return { html: `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${framePolicy(false)}"></head><body>${pre}</body></html>`, scriptsLeftOut: 0 };
   }
   let head = output.querySelector('head');
