@@ -8,7 +8,6 @@ import { GibCommands } from '../../constants';
 import { writeFileAtomic } from '../../files/atomicFile';
 import { checkDocuments, countsOf, defaultReportName, findDocuments, reportCsv, reportFilesFor, reportMarkdown, type CheckFile, type FolderCounts } from '../../gib/folderReport';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
-import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
 import { exportDialect } from '../../shell/exportDialect';
 import { fileWriteError } from '../../shell/fileMessages';
@@ -31,11 +30,6 @@ export interface FolderReportOutcome extends FolderCounts {
   readonly total: number;
   readonly skipped: number;
   readonly cancelled: boolean;
-}
-
-/** Registers the command's handler (the gib feature, src/features/gib.ts). */
-export function registerFolderValidation(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(registerCommand(GibCommands.validateFolder, (arg) => validateFolderCommand(context, validateFolderArgs(arg))));
 }
 
 /**
