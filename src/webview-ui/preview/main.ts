@@ -11,13 +11,7 @@ import type { PartyRole } from '../../domain/ubl/documentTypes';
 import { localeDate } from '../../domain/localeDate';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
-
-interface VsCodeApi {
-  postMessage(message: PageMessage): void;
-  getState(): unknown;
-  setState(state: PageState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
+import { startPage } from '../startPage';
 
 interface PageState {
   userMode?: ViewMode;
@@ -27,10 +21,7 @@ interface PageState {
   restore?: RestoreState;
 }
 
-const vscode = acquireVsCodeApi();
-const sheet = new CSSStyleSheet();
-sheet.replaceSync(styles);
-document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+const vscode = startPage<PageMessage, PageState>(styles);
 
 const LINES_SHOWN_AT_FIRST = 500;
 const hasXslt = typeof XSLTProcessor === 'function';
