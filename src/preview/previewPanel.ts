@@ -70,14 +70,13 @@ export class PreviewPanel implements vscode.Disposable {
   }
 
   /** Sends the document and design to show; the document's text only when it changed. */
-  show(update: Unsent): number {
+  show(update: Unsent): void {
     clearTimeout(this.timer);
     this.latestSeq += 1;
     this.firstShownAt ??= performance.now();
     this.latest = { type: 'update', ...update, seq: this.latestSeq };
     this.pending = this.latest;
     this.flush();
-    return this.latestSeq;
   }
 
   /** Sends GİB's verdict on the document shown (apart from the update: it comes when the worker answers). */
