@@ -142,7 +142,7 @@ async function updateTemplate(ctx: PaletteContext, args: TemplateArgs = {}): Pro
   const cmd: UpdateTemplateCommand = { ID: target.ID };
   let name = target.Name;
   if (change === 'rename') cmd.Name = name = args.name ?? (await askName(target.Name));
-  else if (change === 'replaceFile') cmd.Base64String = (await readTemplateFile(args.file ?? (await askTemplateFile()))).base64;
+  else if (change === 'replaceFile') cmd.Base64String = await readTemplateFile(args.file ?? (await askTemplateFile()));
   const flags = change === 'rename' || change === 'replaceFile' ? await flagsToKeep(vscode.l10n.t('Template {0}', name ?? `#${target.ID}`), known, args.keep) : flagsFor(change, known);
   Object.assign(cmd, flags);
   const client = await ctx.shell.client();
@@ -217,7 +217,7 @@ const MAX_TEMPLATE_BYTES = 5 * 1024 * 1024;
 const EXTENSIONS = new Set(['.xslt', '.xsl', '.xml']);
 
 /** Reads the file and returns it as base64, or throws a message naming what is wrong with it. */
-async function readTemplateFile(file: string): Promise<{ base64: string; bytes: number }> {
+async function readTemplateFile(file: string): Promise<string> {
   const name = path.basename(file);
   if (!EXTENSIONS.has(path.extname(file).toLowerCase())) {
     throw new UserFacingError(vscode.l10n.t('{0} is not a template: choose an .xslt, .xsl or .xml file.', name));
@@ -232,7 +232,7 @@ async function readTemplateFile(file: string): Promise<{ base64: string; bytes: 
   if (!head.startsWith('<') || !/<(\?xml|xsl:stylesheet|xsl:transform|[\w.-]+)/.test(head)) {
     throw new UserFacingError(vscode.l10n.t('{0} does not contain XML or XSLT.', name));
   }
-  return { base64: bytes.toString('base64'), bytes: bytes.length };
+  return bytes.toString('base64');
 }
 
 interface MailingArgs {

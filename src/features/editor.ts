@@ -10,7 +10,7 @@ import { registerGibDiagnostics } from '../editor/gib/register';
 import { createTaxNumberHoverProvider } from '../editor/hover/register';
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): FeatureParts {
-  registerInvoiceDiagnostics(context, shell, registerGibDiagnostics(context));
+  registerInvoiceDiagnostics(context, registerGibDiagnostics(context));
   trackRegistryDownloads(context);
   return { hover: createTaxNumberHoverProvider(context, shell) };
 }

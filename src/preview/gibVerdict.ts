@@ -4,19 +4,16 @@
 // stays here, and a click comes back as the verdict's id and the finding's index only: the host
 // reveals its own document at its own position, never a line or URI the page names.
 import * as vscode from 'vscode';
-import { GibCommands } from '../constants';
+import { GibCommands, Settings } from '../constants';
 import type { GibFinding } from '../gib/engine';
 import type { GibRules, GibVerdict } from '../shell/gibRules';
 import { log } from '../shell/log';
 import type { GibFindingView, GibRulesAction, GibVerdictView } from './protocol';
 
-/** The setting (under `nilvera`) that lists the findings which only say the document is not signed yet. */
-export const SHOW_SIGNATURE_FINDINGS = 'gibRules.showSignatureFindings';
-
 /** Findings listed at most (each is a button; a broken 20 MB invoice can have thousands). */
 export const GIB_FINDINGS_SHOWN = 200;
 
-const showSignatureFindings = () => vscode.workspace.getConfiguration('nilvera').get<boolean>(SHOW_SIGNATURE_FINDINGS, false) === true;
+const showSignatureFindings = () => vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.gibShowSignatureFindings, false) === true;
 
 /** "GİB rules 20260312: 2 errors, 1 warning", "GİB XSD: no errors". */
 export function verdictSummary(source: string, errors: number, warnings: number): string {
@@ -74,7 +71,7 @@ export class PreviewGibVerdict implements vscode.Disposable {
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`nilvera.${SHOW_SIGNATURE_FINDINGS}`)) this.recheck();
+        if (e.affectsConfiguration(`${Settings.section}.${Settings.gibShowSignatureFindings}`)) this.recheck();
       }),
     );
   }

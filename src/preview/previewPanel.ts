@@ -31,8 +31,6 @@ export class PreviewPanel implements vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   readonly renders: RenderReport[] = [];
-  /** When each update was sent (host clock), by seq. */
-  readonly sentAt = new Map<number, number>();
   /** When the first update was handed to show() (host clock): before the page is ready, it waits. */
   firstShownAt: number | undefined;
   /** What the page said it can do, once ready. */
@@ -72,14 +70,13 @@ export class PreviewPanel implements vscode.Disposable {
   }
 
   /** Sends the document and design to show; the document's text only when it changed. */
-  show(update: Unsent): number {
+  show(update: Unsent): void {
     clearTimeout(this.timer);
     this.latestSeq += 1;
     this.firstShownAt ??= performance.now();
     this.latest = { type: 'update', ...update, seq: this.latestSeq };
     this.pending = this.latest;
     this.flush();
-    return this.latestSeq;
   }
 
   /** Sends GİB's verdict on the document shown (apart from the update: it comes when the worker answers). */
@@ -96,7 +93,6 @@ export class PreviewPanel implements vscode.Disposable {
     this.pending = undefined;
     if (message.xml === this.lastXml) delete message.xml;
     else this.lastXml = message.xml;
-    this.sentAt.set(message.seq, performance.now());
     void this.panel.webview.postMessage(message);
   }
 

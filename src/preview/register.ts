@@ -8,7 +8,6 @@ import { log } from '../shell/log';
 import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
 import type { FeatureParts } from '../shell/featureParts';
-import type { ShellServices } from '../shell/services';
 import { isUblDocument } from './contextKey';
 import { DocumentPreview } from './documentPreview';
 import { DesignStudio, isDesign } from './designStudio';
@@ -34,7 +33,6 @@ function describePanel(panel: PreviewPanel, extra: Record<string, unknown> = {})
     capabilities: panel.capabilities,
     latestSeq: panel.latestSeq,
     renders: [...panel.renders],
-    sentAt: Object.fromEntries(panel.sentAt),
     gib: panel.gib?.verdict,
     firstShownAt: panel.firstShownAt,
     gibSent: [...panel.gibSent],
@@ -42,7 +40,7 @@ function describePanel(panel: PreviewPanel, extra: Record<string, unknown> = {})
   };
 }
 
-export function registerPreview(context: vscode.ExtensionContext, _shell: ShellServices): FeatureParts {
+export function registerPreview(context: vscode.ExtensionContext): FeatureParts {
   const registry = registryLists(context);
   // GİB's rules on first use (a chunk of its own): the preview opens before any of it loads.
   const preview = new DocumentPreview(context.extensionUri, registry, async () => (await import('../shell/gibRules')).gibRules(context));

@@ -46,10 +46,6 @@ interface ProfilePick extends vscode.QuickPickItem {
   action?: 'add';
 }
 
-function describeProfile(profile: Profile): string {
-  return [profile.taxNumber, environmentLabel(profile.environment)].filter(Boolean).join(' · ');
-}
-
 function profileItems(services: ShellServices): ProfilePick[] {
   const active = services.activeProfile();
   // The active profile first (marked), then the others by name.
@@ -57,7 +53,7 @@ function profileItems(services: ShellServices): ProfilePick[] {
   return list.map((p) => ({
     profileId: p.id,
     label: `${p.id === active.id ? '$(check) ' : ''}${p.name}`,
-    description: describeProfile(p),
+    description: [p.taxNumber, environmentLabel(p.environment)].filter(Boolean).join(' · '),
     detail: p.environment === 'custom' ? p.baseUrl : p.environment === 'sandbox' ? vscode.l10n.t('Local sandbox') : FIXED_BASE_URLS[p.environment],
   }));
 }

@@ -141,10 +141,9 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
   const summary = summarize(run.results, verdicts);
   const copy = vscode.l10n.t('Copy Report');
   // Not awaited: the notification stays until the user closes it; the command is done.
-  void prompts.message(summary.differs > 0 ? 'warning' : 'info', summaryText(summary), undefined, copy).then((choice) => {
-    if (choice === copy) return vscode.commands.executeCommand(ConnectionCommands.copyReport, uri);
-    return undefined;
-  });
+  void prompts
+    .message(summary.differs > 0 ? 'warning' : 'info', summaryText(summary), undefined, copy)
+    .then((choice) => (choice === copy ? vscode.commands.executeCommand(ConnectionCommands.copyReport, uri) : undefined));
   return { uri, markdown, verdicts, lists, summary };
 }
 

@@ -5,10 +5,10 @@
 // only build the next calls; the report shows path templates and answer shapes, never those values.
 import { randomBytes } from 'node:crypto';
 import { loadNodeFetch, type FetchLike } from '../../api/http';
-import { buildQuery, encodeSegment, type QueryValue } from '../../api/paths';
+import { buildQuery, operationPath, type QueryValue } from '../../api/paths';
 import { fetchWithinOrigin, hopInit } from '../../api/redirects';
 import { completeVkn } from '../../domain/taxId';
-import { isPlainRead, OPERATION_IDS, OPERATIONS, type PlainReadId, type ReadOperationId } from '../../api/operations';
+import { isPlainRead, OPERATION_IDS, OPERATIONS, type OperationId, type PlainReadId, type ReadOperationId } from '../../api/operations';
 
 export interface ProbeTarget {
   /** Host root without /general. */
@@ -245,6 +245,8 @@ interface Planned {
 }
 
 const get = (path: string, template = path, query?: ProbeRequest['query']): ProbeRequest => ({ method: 'GET', path, template, ...(query ? { query } : {}) });
+/** An operation's path as the report shows it: each `{Name}` filled with `values` as written (not encoded), or left. */
+const shownPath = (id: OperationId, values: Record<string, string> = {}) => OPERATIONS[id].path.replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
 /** The plain GET of a plain read, its path from the table of operations. */
 const plain = (id: PlainReadId): Planned => ({ request: () => get(OPERATIONS[id].path) });
 
@@ -256,33 +258,33 @@ function jsonObject(answer: ProbeAnswer): Record<string, unknown> | undefined {
 
 /** The lists that may answer 404 when they are empty, each with its wrong-key call. */
 export const EMPTY_LIST_PROBES = [
-  { list: 'certificates', wrongKey: 'certificatesWrongKey', operation: 'certificates.list', path: '/general/Company/Certificate' },
-  { list: 'identifications', wrongKey: 'identificationsWrongKey', operation: 'identifications.list', path: '/general/CompanyIdentification' },
-  { list: 'documents', wrongKey: 'documentsWrongKey', operation: 'documents.list', path: '/general/CompanyDocuments' },
-  { list: 'customersPage', wrongKey: 'customersWrongKey', operation: 'customers.list', path: '/general/Customers' },
+  { list: 'certificates', wrongKey: 'certificatesWrongKey', operation: 'certificates.list' },
+  { list: 'identifications', wrongKey: 'identificationsWrongKey', operation: 'identifications.list' },
+  { list: 'documents', wrongKey: 'documentsWrongKey', operation: 'documents.list' },
+  { list: 'customersPage', wrongKey: 'customersWrongKey', operation: 'customers.list' },
 ] as const;
 
-const CERTIFICATE = '/general/Company/Certificate/';
-const SEARCH_TEMPLATE = `/general/Customers/Search/${NO_MATCH_TEXT}`;
+const COMPANY = OPERATIONS['company.get'].path;
+const UNREGISTERED = { TaxNumber: '{unregistered VKN}' };
 
 function plan(realKey: string) {
   // A key of the platform's shape (64 hex digits) made from random bytes: no relation to the real key.
   let fakeKey = realKey;
   while (fakeKey.toUpperCase() === realKey.toUpperCase()) fakeKey = randomBytes(32).toString('hex').toUpperCase();
-  const customers = (query: ProbeRequest['query']) => get('/general/Customers', '/general/Customers', query);
+  const customers = (query: ProbeRequest['query']) => get(OPERATIONS['customers.list'].path, undefined, query);
   const sorted = (column: string) => customers({ Page: 1, PageSize: 1, SortColumn: column, SortType: 'ASC' });
   /** The same GET of a list with the made-up key, made only when the list answered 404. */
   const listWithFakeKey = (list: (typeof EMPTY_LIST_PROBES)[number]['list']): Planned => {
-    const p = EMPTY_LIST_PROBES.find((e) => e.list === list)!;
+    const path = OPERATIONS[EMPTY_LIST_PROBES.find((e) => e.list === list)!.operation].path;
     const query = list === 'customersPage' ? { Page: 1, PageSize: 1 } : undefined;
     return {
       when: (f) => f.listsNotFound?.has(list) === true,
-      request: () => ({ ...get(p.path, p.path, query), key: fakeKey }),
+      request: () => ({ ...get(path, undefined, query), key: fakeKey }),
     };
   };
   return {
     company: {
-      request: () => get('/general/Company'),
+      request: () => get(COMPANY),
       learn: (a, f) => {
         const tn = jsonObject(a)?.TaxNumber;
         if (typeof tn === 'string' && /^\d{10,11}$/.test(tn)) f.ownTaxNumber = tn;
@@ -308,39 +310,39 @@ function plan(realKey: string) {
     sortUnlisted: { request: () => sorted(UNLISTED_SORT_COLUMN) },
     sortUnknown: { request: () => sorted(UNKNOWN_SORT_COLUMN) },
     pageBeyondEnd: { request: () => customers({ Page: PAGE_BEYOND_END, PageSize: 1 }) },
-    searchNoMatch: { request: () => get(`/general/Customers/Search/${encodeSegment(NO_MATCH_TEXT)}`, SEARCH_TEMPLATE) },
+    searchNoMatch: { request: () => get(operationPath('customers.search', { searchText: NO_MATCH_TEXT }), shownPath('customers.search', { searchText: NO_MATCH_TEXT })) },
     // findUnregistered is run by runChecks itself (it may try several candidates).
-    registryLookupMissing: lookUpUnregistered('/general/GlobalCompany/GetGlobalCustomerInfo/'),
-    customerLookupMissing: lookUpUnregistered('/general/Customers/GetCustomerInfo/'),
+    registryLookupMissing: lookUpUnregistered('registry.info'),
+    customerLookupMissing: lookUpUnregistered('customers.getByTaxNumber'),
     certificateLookupMissing: {
-      request: () => get(`${CERTIFICATE}${encodeSegment(UNKNOWN_SERIAL)}`, `${CERTIFICATE}${UNKNOWN_SERIAL}`),
+      request: () => get(operationPath('certificates.get', { SerialNumber: UNKNOWN_SERIAL }), shownPath('certificates.get', { SerialNumber: UNKNOWN_SERIAL })),
     },
-    // encodeSegment turns "/" into %2F.
-    encodedSlash: { request: () => get(`${CERTIFICATE}${encodeSegment(SLASH_SERIAL)}`) },
+    // The path encodes "/" as %2F.
+    encodedSlash: { request: () => get(operationPath('certificates.get', { SerialNumber: SLASH_SERIAL })) },
     bulkLookup: {
-      skipTemplate: '/general/GlobalCompany/GetGlobalCustomerInfo',
+      skipTemplate: OPERATIONS['registry.infoBulk'].path,
       request: (f) => {
         if (!f.unregistered) return 'noUnregisteredNumber';
         if (!f.ownTaxNumber) return 'noCompanyTaxNumber';
         return {
           method: 'POST',
           readOnlyPost: true,
-          path: '/general/GlobalCompany/GetGlobalCustomerInfo',
-          template: '/general/GlobalCompany/GetGlobalCustomerInfo',
+          path: OPERATIONS['registry.infoBulk'].path,
+          template: OPERATIONS['registry.infoBulk'].path,
           query: { globalUserType: 'Invoice' },
           body: [f.unregistered, f.ownTaxNumber],
         };
       },
     },
     registryList: {
-      request: () => ({ ...get('/general/GlobalCompany/PK/Invoice'), maxBytes: REGISTRY_HEAD_BYTES, headers: { Range: `bytes=0-${REGISTRY_HEAD_BYTES - 1}` } }),
+      request: () => ({ ...get(operationPath('registry.downloadList', { AliasType: 'PK', GlobalUserType: 'Invoice' })), maxBytes: REGISTRY_HEAD_BYTES, headers: { Range: `bytes=0-${REGISTRY_HEAD_BYTES - 1}` } }),
     },
-    wrongKey: { request: () => ({ ...get('/general/Company'), key: fakeKey }) },
+    wrongKey: { request: () => ({ ...get(COMPANY), key: fakeKey }) },
     documents: plain('documents.list'),
     taxOffice: plain('taxOffice.get'),
     customerById: {
-      skipTemplate: '/general/Customers/{ID}',
-      request: (f) => (f.customerId !== undefined ? get(`/general/Customers/${encodeSegment(f.customerId)}`, '/general/Customers/{ID}') : 'noCustomer'),
+      skipTemplate: shownPath('customers.get'),
+      request: (f) => (f.customerId !== undefined ? get(operationPath('customers.get', { ID: f.customerId }), shownPath('customers.get')) : 'noCustomer'),
     },
     unknownRoute: { request: () => get('/general/NilveraCheckNoSuchOperation') },
     // Only when a list answered 404: the same GET with a made-up key (a route that exists answers
@@ -357,11 +359,11 @@ function plan(realKey: string) {
 }
 
 /** A look-up of the unregistered tax number runChecks found (skipped when none was). */
-function lookUpUnregistered(path: string): Planned {
-  const template = `${path}{unregistered VKN}`;
+function lookUpUnregistered(id: 'registry.info' | 'customers.getByTaxNumber'): Planned {
+  const template = shownPath(id, UNREGISTERED);
   return {
     skipTemplate: template,
-    request: (f) => (f.unregistered ? get(path + encodeSegment(f.unregistered), template) : 'noUnregisteredNumber'),
+    request: (f) => (f.unregistered ? get(operationPath(id, { TaxNumber: f.unregistered }), template) : 'noUnregisteredNumber'),
   };
 }
 
@@ -401,7 +403,7 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
       // Before the look-ups: find a valid VKN the registry does not have.
       let last: { request: ProbeRequest; answer: ProbeAnswer } | undefined;
       for (const candidate of UNREGISTERED_CANDIDATES) {
-        const request = get(`/general/GlobalCompany/Check/TaxNumber/${encodeSegment(candidate)}`, '/general/GlobalCompany/Check/TaxNumber/{unregistered VKN}');
+        const request = get(operationPath('registry.checkTaxNumber', { TaxNumber: candidate }), shownPath('registry.checkTaxNumber', UNREGISTERED));
         const answer = await send(request);
         last = { request, answer };
         if (answer.status === 200 && answer.body.kind === 'json' && Array.isArray(answer.body.value) && answer.body.value.length === 0) {

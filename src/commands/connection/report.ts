@@ -4,7 +4,8 @@
 // (`vscode.l10n` in the extension, a plain formatter in the unit tests).
 // A server's words (a content type, what was seen, an answer's shape) go in as code, shown literally.
 import { inlineCode as code } from '../../domain/markdown';
-import { EMPTY_LIST_PROBES, type ProbeResult } from './probes';
+import { OPERATIONS } from '../../api/operations';
+import type { ProbeResult } from './probes';
 import { describeShape } from './shape';
 import { mediaTypeShown, profileAnswers, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
 
@@ -135,10 +136,7 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   if (lists.length > 0) {
     lines.push('', `## ${l10n.t('Lists that may answer 404 when empty')}`, '');
     lines.push(`| ${l10n.t('List')} | ${l10n.t('Found')} |`, '|---|---|');
-    for (const f of lists) {
-      const list = EMPTY_LIST_PROBES.find((p) => p.operation === f.operation)!;
-      lines.push(`| ${code(`GET ${list.path}`)} | ${cell(listFindingText(f, l10n))} |`);
-    }
+    for (const f of lists) lines.push(`| ${code(`GET ${OPERATIONS[f.operation].path}`)} | ${cell(listFindingText(f, l10n))} |`);
     lines.push('', `_${l10n.t('The views show an empty list, or say that this server does not offer it, from what this check found.')}_`);
   }
   lines.push('', `## ${l10n.t('Calls')}`, '');

@@ -2,8 +2,7 @@
 // point, read from Check Connection's calls. Pure. An answer the readers below do not recognise (such
 // as the sandbox's registryLookupMissing=oddText) is reported as "differs", with what was seen.
 import { BEHAVIOUR_POINTS, POINT_IDS, type PointId } from '../../sandbox/behaviour';
-import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL } from './probes';
-import type { CheckRun, ProbeAnswer, ProbeId, ProbeResult } from './probes';
+import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeAnswer, type ProbeId, type ProbeResult } from './probes';
 import { isIsoDateTime } from '../../domain/isoDate';
 import { ROUTE_NOT_FOUND_CODE, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
 
@@ -12,7 +11,6 @@ export function profileAnswers(point: PointId): { default: string; alternate: st
   return { default: BEHAVIOUR_POINTS[point].answers[0], alternate: BEHAVIOUR_POINTS[point].alternate };
 }
 
-/** Why a row has no answer. */
 export type NoAnswerReason = 'wouldWrite' | 'callFailed' | 'noUnregisteredNumber' | 'noCustomer' | 'cannotTell' | 'noEmptyList';
 
 export type Verdict =

@@ -11,16 +11,16 @@ import {
   fieldForHeader,
   importCustomersCsvFile,
   importCustomersJson,
+  mergeServerOutcome,
   rejectedFileName,
   writeRejectedCsv,
   type CustomerImportResult,
+  type ServerOutcomeTexts,
 } from '../../domain/customerImport';
 import { importCustomersXlsx, writeRejectedXlsx, type XlsxImportResult } from '../../domain/xlsxCustomers';
 import { readWorkbook } from '../../domain/xlsxRead';
 import { MAX_UNPACKED_BYTES, XlsxError } from '../../domain/xlsxZip';
-import { spreadsheetFormatOf } from '../../files/userFiles';
-import { mergeServerOutcome, type ServerOutcomeTexts } from '../../domain/customerImport';
-import { saveUserFile } from '../../files/userFiles';
+import { saveUserFile, spreadsheetFormatOf } from '../../files/userFiles';
 import { describeError, UserFacingError } from '../../shell/errorMessages';
 import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';

@@ -2,12 +2,9 @@
 // there is a newer release (History.txt's newest entry), and only when the user runs it. A newer
 // release is installed only if the user says so; without rules installed it offers the download.
 import * as vscode from 'vscode';
-import { GibCommands } from '../../constants';
-import { registerCommand } from '../../shell/commandRunner';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
-import { trustedArgs } from '../../shell/testSeams';
 import { archiveProgress, downloadRules, installExplained, useInstalled, type GibDownloadArgs } from './downloadRules';
 import { gibRuleUrls } from './ruleUrls';
 
@@ -47,8 +44,4 @@ export async function checkForNewerRules(context: vscode.ExtensionContext, args:
     void prompts.message('info', text);
   }
   return installed;
-}
-
-export function registerCheckForNewerRules(context: vscode.ExtensionContext): vscode.Disposable {
-  return registerCommand(GibCommands.checkForNewerRules, (arg) => checkForNewerRules(context, trustedArgs<GibDownloadArgs>(arg)));
 }

@@ -2,14 +2,11 @@
 // under a cancellable progress (src/gib/download.ts), installed whole (src/gib/ruleStore.ts): a failure
 // or a Cancel leaves the rules in use as they were.
 import * as vscode from 'vscode';
-import { GibCommands } from '../../constants';
-import { registerCommand } from '../../shell/commandRunner';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
 import { formatBytes } from '../../shell/displayFormat';
 import { gibRules } from '../../shell/gibRules';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
-import { trustedArgs } from '../../shell/testSeams';
 import type { GibDownloadLimits } from '../../gib/download';
 import { damagedProblem, downloadProblem, unusableProblem } from './problems';
 import { gibRuleUrls } from './ruleUrls';
@@ -84,8 +81,4 @@ export async function downloadRules(context: vscode.ExtensionContext, args: GibD
   );
   log.info(`GİB rules ${release} installed from ${urls.rules} and ${urls.schemas}.`);
   return useInstalled(context, release);
-}
-
-export function registerDownloadRules(context: vscode.ExtensionContext): vscode.Disposable {
-  return registerCommand(GibCommands.downloadRules, (arg) => downloadRules(context, trustedArgs<GibDownloadArgs>(arg)));
 }

@@ -6,21 +6,17 @@ import { Settings } from '../../constants';
 import { GIB_DEFAULT_URLS, type GibUrls } from '../../gib/gibAddresses';
 import { UserFacingError } from '../../shell/errorMessages';
 
+const settingName = (which: keyof GibUrls) => (which === 'rules' ? Settings.gibRulesUrl : Settings.gibSchemasUrl);
+
 /** The setting's full name for `which` archive (messages name it). */
 export function gibUrlSetting(which: keyof GibUrls): string {
-  return `${Settings.section}.${which === 'rules' ? Settings.gibRulesUrl : Settings.gibSchemasUrl}`;
+  return `${Settings.section}.${settingName(which)}`;
 }
 
 function readUrl(which: keyof GibUrls): string {
-  const name = which === 'rules' ? Settings.gibRulesUrl : Settings.gibSchemasUrl;
-  const value = (vscode.workspace.getConfiguration(Settings.section).get<string>(name) ?? '').trim();
+  const value = (vscode.workspace.getConfiguration(Settings.section).get<string>(settingName(which)) ?? '').trim();
   if (!value) return GIB_DEFAULT_URLS[which];
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
     throw new UserFacingError(vscode.l10n.t('The setting {0} is not an http(s) address: "{1}". Correct it or clear it to use GİB\'s own address.', gibUrlSetting(which), value));
   }

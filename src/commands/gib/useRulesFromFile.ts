@@ -5,8 +5,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { GibCommands } from '../../constants';
-import { registerCommand } from '../../shell/commandRunner';
 import { log } from '../../shell/log';
 import { prompts, UserCancelledError } from '../../shell/prompts';
 import { installExplained, useInstalled } from './downloadRules';
@@ -84,8 +82,4 @@ export async function useRulesFromFile(context: vscode.ExtensionContext): Promis
   );
   log.info(`GİB rules ${release} installed from ${rules.path} and ${schemas.path}.`);
   return useInstalled(context, release);
-}
-
-export function registerUseRulesFromFile(context: vscode.ExtensionContext): vscode.Disposable {
-  return registerCommand(GibCommands.useRulesFromFile, () => useRulesFromFile(context));
 }

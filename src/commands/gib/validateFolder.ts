@@ -8,7 +8,6 @@ import { GibCommands } from '../../constants';
 import { writeFileAtomic } from '../../files/atomicFile';
 import { checkDocuments, countsOf, defaultReportName, findDocuments, reportCsv, reportFilesFor, reportMarkdown, type CheckFile, type FolderCounts } from '../../gib/folderReport';
 import { withCancellableProgress } from '../../shell/cancellableProgress';
-import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
 import { exportDialect } from '../../shell/exportDialect';
 import { fileWriteError } from '../../shell/fileMessages';
@@ -31,11 +30,6 @@ export interface FolderReportOutcome extends FolderCounts {
   readonly total: number;
   readonly skipped: number;
   readonly cancelled: boolean;
-}
-
-/** Registers the command's handler (the gib feature, src/features/gib.ts). */
-export function registerFolderValidation(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(registerCommand(GibCommands.validateFolder, (arg) => validateFolderCommand(context, validateFolderArgs(arg))));
 }
 
 /**
@@ -141,9 +135,6 @@ async function offerRules(): Promise<void> {
   else if (choice === fromFile) await vscode.commands.executeCommand(GibCommands.useRulesFromFile);
 }
 
-/** Thrown when the rules went away in the middle of a run (another window removed them). */
-class RulesGoneError extends UserFacingError {}
-
 /** One file's verdict from the window's worker; each run's keys are its own, so no other request supersedes them. */
 function checkInWorker(rules: GibRules): CheckFile {
   const run = `gib-folder-${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -153,7 +144,8 @@ function checkInWorker(rules: GibRules): CheckFile {
     for (let attempt = 0; attempt < 3; attempt++) {
       const verdict = await rules.verdict(key, text);
       if (verdict.kind === 'checked') return { validation: verdict.validation, release: verdict.release };
-      if (verdict.kind === 'noRules') throw new RulesGoneError(vscode.l10n.t("GİB's validation rules were removed while {0} was being checked.", path.basename(file)));
+      // The rules went away in the middle of the run (another window removed them).
+      if (verdict.kind === 'noRules') throw new UserFacingError(vscode.l10n.t("GİB's validation rules were removed while {0} was being checked.", path.basename(file)));
     }
     throw new Error(`The GİB rules worker kept superseding the check of ${file}.`);
   };

@@ -1,4 +1,5 @@
-// Registers the taxpayer-registry palette commands and the registry detail document.
+// The registry feature (loaded on first use, src/features/index.ts): the palette commands of the taxpayer
+// registry, the registry detail document, the offline registry list, templates, series, mailing and the tax office.
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
@@ -10,7 +11,9 @@ import type { PaletteContext } from './paletteContext';
 import { addAsCustomer, copyAlias, copyTaxNumber } from './customerActions';
 import { RegistryDetailProvider } from './detailDocument';
 import { checkName, checkTaxNumber, searchRegistry, showDetail, type CheckArgs } from './lookups';
-import { downloadRegistryList, searchOffline, type DownloadArgs, type OfflineSearchArgs } from './offlineRegistry';
+import { closeOpenReader, downloadRegistryList, searchOffline, type DownloadArgs, type OfflineSearchArgs } from './offlineRegistry';
+import { registerSettingsCommands } from '../settingsCommands';
+import { trackRegistryDownloads } from '../../walkthrough/registryProgress';
 
 /** Object arguments only: a command run from a menu may receive a tree item or a Uri instead. */
 function argsOf<T extends object>(value: unknown): T {
@@ -25,11 +28,13 @@ function bulkCheckArgs(arg: unknown): BulkCheckArgs {
   return { file: arg };
 }
 
-export function paletteContext(context: vscode.ExtensionContext, shell: ShellServices): PaletteContext {
-  return { shell, extension: context, details: new RegistryDetailProvider() };
+export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
+  const ctx: PaletteContext = { shell, extension: context, details: new RegistryDetailProvider() };
+  context.subscriptions.push(...registryCommands(ctx), ...registerSettingsCommands(ctx), { dispose: closeOpenReader });
+  trackRegistryDownloads(context);
 }
 
-export function registerRegistryCommands(ctx: PaletteContext): vscode.Disposable[] {
+function registryCommands(ctx: PaletteContext): vscode.Disposable[] {
   return [
     ctx.details.register(),
     registerCommand(PaletteCommands.registryCheckTaxNumber, (arg) => checkTaxNumber(ctx, typeof arg === 'string' ? { taxNumber: arg } : argsOf<CheckArgs>(arg))),

@@ -4,18 +4,16 @@ import * as vscode from 'vscode';
 import { DiagnosticsCommands, PaletteCommands, TreeCommands } from '../../constants';
 import { detectEncoding, type SourceEncoding } from '../../domain/textDecoding';
 import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
-import type { OfflineRegistry } from '../../registry/offlineLookup';
+import { activeAliases, type OfflineRegistry } from '../../registry/offlineLookup';
 import { DIAGNOSTIC_SOURCE } from '../selectors';
 import { checkNumber, correctedNumber, FindingCodes } from './rules';
-import { activeAliases } from '../../registry/offlineLookup';
 
-function codeOf(d: vscode.Diagnostic): string | undefined {
+export function codeOf(d: vscode.Diagnostic): string | undefined {
   const code = typeof d.code === 'object' ? d.code.value : d.code;
   return code === undefined ? undefined : String(code);
 }
 
-/** A quick fix for `d` that runs `command`. */
-function commandFix(title: string, d: vscode.Diagnostic, command: string, args: unknown[]): vscode.CodeAction {
+export function commandFix(title: string, d: vscode.Diagnostic, command: string, args: unknown[] = []): vscode.CodeAction {
   const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
   action.command = { title, command, arguments: args };
   action.diagnostics = [d];

@@ -7,7 +7,6 @@ import type { RegistryDocumentType } from '../../domain/ubl/documentTypes';
 import { offlineRegistry, registryIndexRoot } from '../../registry/offlineLookup';
 import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
-import type { ShellServices } from '../../shell/services';
 import { TaxNumberCodeActions } from './codeActions';
 import { TaxNumberDiagnostics, type DocumentKind, type ScanTiming } from './provider';
 import { DIAGNOSED_DOCUMENTS } from '../selectors';
@@ -42,7 +41,7 @@ async function reopenWithEncoding(uri: vscode.Uri, encoding: string): Promise<vs
   return doc;
 }
 
-export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, _shell: ShellServices, gibTestState: () => GibDiagnosticsTestState): void {
+export function registerInvoiceDiagnostics(context: vscode.ExtensionContext, gibTestState: () => GibDiagnosticsTestState): void {
   const indexRoot = registryIndexRoot(context.globalStorageUri.fsPath);
   const registry = (documentType: RegistryDocumentType) => offlineRegistry(indexRoot, documentType);
   const diagnostics = new TaxNumberDiagnostics({ registry, enabled, debounceMs: DEBOUNCE_MS });

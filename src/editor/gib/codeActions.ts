@@ -4,11 +4,7 @@
 import * as vscode from 'vscode';
 import { GibCommands } from '../../constants';
 import { GIB_NO_RULES_CODE } from './presentation';
-
-function codeOf(d: vscode.Diagnostic): string | undefined {
-  const code = typeof d.code === 'object' ? d.code.value : d.code;
-  return code === undefined ? undefined : String(code);
-}
+import { codeOf, commandFix } from '../diagnostics/codeActions';
 
 export class GibRulesCodeActions implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
@@ -16,13 +12,8 @@ export class GibRulesCodeActions implements vscode.CodeActionProvider {
   provideCodeActions(_doc: vscode.TextDocument, _range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const note = context.diagnostics.find((d) => codeOf(d) === GIB_NO_RULES_CODE);
     if (!note) return [];
-    const fix = (title: string, command: string, preferred: boolean) => {
-      const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
-      action.command = { title, command };
-      action.diagnostics = [note];
-      action.isPreferred = preferred;
-      return action;
-    };
-    return [fix(vscode.l10n.t("Download GİB's validation rules"), GibCommands.downloadRules, true), fix(vscode.l10n.t("Use GİB's rules from a file…"), GibCommands.useRulesFromFile, false)];
+    const download = commandFix(vscode.l10n.t("Download GİB's validation rules"), note, GibCommands.downloadRules);
+    download.isPreferred = true;
+    return [download, commandFix(vscode.l10n.t("Use GİB's rules from a file…"), note, GibCommands.useRulesFromFile)];
   }
 }

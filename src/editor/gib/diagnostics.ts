@@ -13,24 +13,18 @@ import { GIB_NO_RULES_CODE, gibMessage, noRulesMessage, shownFindings } from './
 import { GIB_DEBOUNCE_MS } from './debounce';
 import { gibDocumentRoot, GIB_SNIFF_CHARS, type GibDocumentRoot } from '../../gib/documentRoots';
 import { KeyedDebounce } from '../keyedDebounce';
+import { documentKind } from '../diagnostics/provider';
 
 /** The name of the collection (apart from the tax-number diagnostics' "nilvera"). */
 export const GIB_DIAGNOSTICS_NAME = 'nilvera-gib';
 /** The source of the note shown while no rules are installed. */
 export const GIB_RULES_SOURCE = 'GİB rules';
 
-const SCHEMES = new Set(['file', 'untitled', 'vscode-remote', 'vscode-userdata']);
-
 const SEVERITY: Record<GibSeverity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
   warning: vscode.DiagnosticSeverity.Warning,
   info: vscode.DiagnosticSeverity.Information,
 };
-
-/** An XML document of a scheme we read; whether it is UBL-TR is decided by its head. */
-function isXmlDocument(doc: vscode.TextDocument): boolean {
-  return SCHEMES.has(doc.uri.scheme) && (doc.languageId === 'xml' || /\.xml$/i.test(doc.fileName));
-}
 
 function showSignatureFindings(): boolean {
   return vscode.workspace.getConfiguration(Settings.section).get<boolean>(Settings.gibShowSignatureFindings, false);
@@ -43,16 +37,8 @@ interface Shown {
   readonly message: string;
 }
 
-/** Figures of the last updates (for the benchmark): from the check's start to the diagnostics set. */
-export interface GibCheckTiming {
-  uri: string;
-  ms: number;
-  length: number;
-}
-
 export class GibDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(GIB_DIAGNOSTICS_NAME);
-  readonly timings: GibCheckTiming[] = [];
   private readonly pending = new KeyedDebounce();
   /** The latest request per document: an answer to any other is dropped. */
   private readonly latest = new Map<string, number>();
@@ -83,7 +69,8 @@ export class GibDiagnostics implements vscode.Disposable {
   }
 
   schedule(doc: vscode.TextDocument, delayMs: number): void {
-    if (!isXmlDocument(doc)) return;
+    // An XML document of a scheme we read; whether it is UBL-TR is decided by its head.
+    if (documentKind(doc) !== 'invoice') return;
     this.pending.schedule(doc.uri.toString(), delayMs, () => {
       if (!doc.isClosed) void this.check(doc);
     });
@@ -101,7 +88,6 @@ export class GibDiagnostics implements vscode.Disposable {
     this.latest.set(key, request);
     const version = doc.version;
     const text = doc.getText();
-    const started = performance.now();
     let verdict: GibVerdict;
     try {
       verdict = await (await this.rules()).verdict(key, text);
@@ -112,8 +98,6 @@ export class GibDiagnostics implements vscode.Disposable {
     if (this.latest.get(key) !== request || doc.isClosed || doc.version !== version || verdict.kind === 'superseded') return;
     this.published.set(key, { uri: doc.uri, all: this.diagnosticsOf(doc, text, root, verdict) });
     this.show(key);
-    this.timings.push({ uri: key, ms: performance.now() - started, length: text.length });
-    if (this.timings.length > 200) this.timings.splice(0, this.timings.length - 200);
   }
 
   private diagnosticsOf(doc: vscode.TextDocument, text: string, root: GibDocumentRoot, verdict: Exclude<GibVerdict, { kind: 'superseded' }>): Shown[] {

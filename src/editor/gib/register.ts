@@ -5,13 +5,12 @@ import * as vscode from 'vscode';
 import type { GibRules } from '../../shell/gibRules';
 import { DIAGNOSED_DOCUMENTS } from '../selectors';
 import { GibRulesCodeActions } from './codeActions';
-import { GibDiagnostics, type GibCheckTiming } from './diagnostics';
+import { GibDiagnostics } from './diagnostics';
 
 /** What the extension-host tests and the benchmark read through the diagnostics' test hook. */
 export interface GibDiagnosticsTestState {
   /** The global storage GİB's rules are installed into (src/gib/ruleStore.ts). */
   storageRoot: string;
-  timings: GibCheckTiming[];
   /** Restarts the rules worker on what is installed now (as an install does) and re-checks. */
   reload(): Promise<void>;
 }
@@ -36,5 +35,5 @@ export function registerGibDiagnostics(context: vscode.ExtensionContext): () => 
   context.subscriptions.push(diagnostics, vscode.languages.registerCodeActionsProvider(DIAGNOSED_DOCUMENTS, new GibRulesCodeActions(), GibRulesCodeActions.metadata));
   // Documents open before the feature loaded are checked once activate() has returned.
   setTimeout(() => diagnostics.refreshAll(), 0);
-  return () => ({ storageRoot: context.globalStorageUri.fsPath, timings: [...diagnostics.timings], reload: async () => (await rules()).reload() });
+  return () => ({ storageRoot: context.globalStorageUri.fsPath, reload: async () => (await rules()).reload() });
 }

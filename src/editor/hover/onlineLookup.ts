@@ -28,10 +28,6 @@ const FAILURES: Partial<Record<string, Extract<OnlineFinding, { state: 'failed' 
   rateLimited: 'server',
 };
 
-function failureOf(error: unknown): OnlineFinding {
-  return { state: 'failed', reason: (isApiError(error) && FAILURES[error.kind]) || 'other' };
-}
-
 export class HoverOnlineLookup {
   private readonly cache = new OnlineLookupCache<OnlineFinding>();
 
@@ -53,7 +49,7 @@ export class HoverOnlineLookup {
       });
       return result.outcome === 'rateLimited' ? { state: 'rateLimited' } : result.value;
     } catch (error) {
-      return failureOf(error);
+      return { state: 'failed', reason: (isApiError(error) && FAILURES[error.kind]) || 'other' };
     } finally {
       abort.dispose();
     }

@@ -30,12 +30,8 @@ export function add(a: Decimal, b: Decimal): Decimal {
   return { units: rescale(a, scale) + rescale(b, scale), scale };
 }
 
-export function negate(a: Decimal): Decimal {
-  return { units: -a.units, scale: a.scale };
-}
-
 export function subtract(a: Decimal, b: Decimal): Decimal {
-  return add(a, negate(b));
+  return add(a, { units: -b.units, scale: b.scale });
 }
 
 export function sum(values: readonly Decimal[]): Decimal {

@@ -145,7 +145,6 @@ interface Site {
   into: PartyIdentification[] | undefined;
 }
 
-/** A party found while reading. */
 interface PartyFound {
   view: PartyView;
   /** Where its role first appears in the type's table (the order parties are shown in); then document order. */
@@ -170,7 +169,6 @@ function partyRoleOfElement(type: UblDocumentType, node: XmlElement, path: reado
   return node.children.some((c) => c.local === 'PartyIdentification') ? 'other' : undefined;
 }
 
-/** Reads `text` as a UBL-TR document. */
 export function readDocument(text: string, options: ReadOptions = {}): { result: ReadResult; design?: EmbeddedDesign } {
   let type: UblDocumentType | undefined;
   let notUbl: { root: string; namespace: string } | undefined;
@@ -371,9 +369,6 @@ function taxSite(type: UblDocumentType, parent: XmlElement, c: XmlElement, at: r
 function lineOf(el: XmlElement, type: UblDocumentType): LineView {
   const quantity = type.quantityElements.map((q) => child(el, q)).find((q) => q !== undefined);
   const item = child(el, 'Item');
-  const adjustments = childrenOf(el, 'AllowanceCharge').filter((ac) => amountOf(child(ac, 'Amount')));
-  const isCharge = (ac: XmlElement) => textAt(ac, 'ChargeIndicator') === 'true';
-  const adjustment = (charge: boolean) => adjustments.filter((ac) => isCharge(ac) === charge).pop();
   const taxLines = (total: string) => childrenOf(el, total).flatMap((t) => childrenOf(t, 'TaxSubtotal').map(taxLineOf));
   return present<LineView>({
     id: textAt(el, 'ID'),
@@ -382,8 +377,6 @@ function lineOf(el: XmlElement, type: UblDocumentType): LineView {
     unit: quantity?.attrs.unitCode || undefined,
     price: amountOf(child(child(el, 'Price'), 'PriceAmount')),
     amount: amountOf(child(el, 'LineExtensionAmount')),
-    allowances: amountOf(child(adjustment(false), 'Amount')),
-    charges: amountOf(child(adjustment(true), 'Amount')),
     taxes: taxLines('TaxTotal'),
     withholdings: taxLines('WithholdingTaxTotal'),
     identifications: [],

@@ -56,14 +56,12 @@ export function totalsChecks(input: TotalsInput): TotalsCheck[] {
   const t = input.totals;
   const lines = input.lineAmounts.length > 0 ? all(input.lineAmounts) : undefined;
   checks.push(check('lines', t.LineExtensionAmount, lines ? sum(lines) : undefined, { total: 'LineExtensionAmount' }));
-  input.taxes.forEach((tax, index) => {
-    const parts = tax.subtotals.length > 0 ? all(tax.subtotals.map((s) => s.amount)) : undefined;
-    checks.push(check('taxSubtotals', tax.total, parts ? sum(parts) : undefined, { index }));
-  });
-  input.withholdings.forEach((tax, index) => {
-    const parts = tax.subtotals.length > 0 ? all(tax.subtotals.map((s) => s.amount)) : undefined;
-    checks.push(check('withholdingSubtotals', tax.total, parts ? sum(parts) : undefined, { index }));
-  });
+  for (const [id, taxTotals] of [['taxSubtotals', input.taxes], ['withholdingSubtotals', input.withholdings]] as const) {
+    taxTotals.forEach((tax, index) => {
+      const parts = tax.subtotals.length > 0 ? all(tax.subtotals.map((s) => s.amount)) : undefined;
+      checks.push(check(id, tax.total, parts ? sum(parts) : undefined, { index }));
+    });
+  }
   const lineExtension = dec(t.LineExtensionAmount);
   const adjustments = all(input.allowanceCharges.map((a) => a.amount));
   if (lineExtension && adjustments) {

@@ -69,8 +69,6 @@ export interface LineView {
   unit?: string;
   price?: Amount;
   amount?: Amount;
-  allowances?: Amount;
-  charges?: Amount;
   taxes: TaxLine[];
   withholdings: TaxLine[];
   /** Tax numbers written in the line (the owner of the goods on an HKS line, a delivery party…). */

@@ -12,21 +12,10 @@ import type { FieldSpec, FormSpec, FormValues, HostMessage, PageMessage, Persist
 import { checkTaxId } from '../../domain/taxId';
 import { changedFields, formProblems } from '../../webviews/validation';
 import styles from './styles.css';
+import { startPage } from '../startPage';
 
-interface VsCodeApi {
-  postMessage(message: PageMessage): void;
-  getState(): unknown;
-  setState(state: PersistedPageState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = startPage<PageMessage, PersistedPageState>(styles);
 const app = document.getElementById('app') as HTMLElement;
-
-// Constructable style sheets are not inline styles, so the strict CSP needs no 'unsafe-inline'.
-const sheet = new CSSStyleSheet();
-sheet.replaceSync(styles);
-document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
 type Control = HTMLElement & { value?: string; checked?: boolean; invalid?: boolean; disabled?: boolean; readonly?: boolean };
 
@@ -264,12 +253,11 @@ async function save(): Promise<void> {
     update();
     focusAfterSave();
     return;
-  } else {
-    serverFieldErrors = answer.fieldErrors;
-    formErrors = answer.formErrors;
-    const firstField = Object.keys(answer.fieldErrors)[0];
-    if (firstField) controls.get(firstField)?.focus();
   }
+  serverFieldErrors = answer.fieldErrors;
+  formErrors = answer.formErrors;
+  const firstField = Object.keys(answer.fieldErrors)[0];
+  if (firstField) controls.get(firstField)?.focus();
   update();
 }
 

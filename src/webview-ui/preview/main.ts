@@ -5,18 +5,13 @@
 // them on, does the frame get allow-scripts and the design's inline scripts the design nonce.
 import { externalReferences, likelyCauses, type DesignCause } from '../../preview/designDiagnosis';
 import { framePolicy, frameSandbox } from '../../preview/page';
+import { escapeHtml } from '../../webviews/page';
 import type { GibVerdictView, HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
 import type { PartyRole } from '../../domain/ubl/documentTypes';
 import { localeDate } from '../../domain/localeDate';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
-
-interface VsCodeApi {
-  postMessage(message: PageMessage): void;
-  getState(): unknown;
-  setState(state: PageState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
+import { startPage } from '../startPage';
 
 interface PageState {
   userMode?: ViewMode;
@@ -26,10 +21,7 @@ interface PageState {
   restore?: RestoreState;
 }
 
-const vscode = acquireVsCodeApi();
-const sheet = new CSSStyleSheet();
-sheet.replaceSync(styles);
-document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+const vscode = startPage<PageMessage, PageState>(styles);
 
 const LINES_SHOWN_AT_FIRST = 500;
 const hasXslt = typeof XSLTProcessor === 'function';
@@ -153,7 +145,7 @@ function frameDocument(output: Document, scripts: boolean, ettn: string | undefi
   const root = output.documentElement;
   if (root.localName.toLowerCase() !== 'html') {
     // XML or text output: shown as text.
-    const pre = `<pre>${new XMLSerializer().serializeToString(output).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string)}</pre>`;
+    const pre = `<pre>${escapeHtml(new XMLSerializer().serializeToString(output))}</pre>`;
     return { html: `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="${framePolicy(false)}"></head><body>${pre}</body></html>`, scriptsLeftOut: 0 };
   }
   let head = output.querySelector('head');

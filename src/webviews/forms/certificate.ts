@@ -1,8 +1,7 @@
 // A company certificate: add (POST) or update (PUT /Company/Certificate). The password is sent but
 // never put into the page: left empty on update, the stored one is sent back unchanged.
 import * as vscode from 'vscode';
-import type { CertificateResponse, CertificateType, CreateCompanyCertificateCommand } from '../../api/types';
-import { CERTIFICATE_TYPES } from '../../api/types';
+import { CERTIFICATE_TYPES, type CertificateResponse, type CertificateType, type CreateCompanyCertificateCommand } from '../../api/types';
 import type { FormValues, SectionSpec } from '../protocol';
 import { orNull, type FormModel } from './formModel';
 

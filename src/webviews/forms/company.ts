@@ -1,8 +1,7 @@
 // Company data (GET/PUT /general/Company): every editable field of CompanyResponseCommand; Name,
 // TaxNumber and the aliases are shown read-only.
 import * as vscode from 'vscode';
-import type { CompanyResponse, CompanyResponseCommand, PaymentMeansCode } from '../../api/types';
-import { PAYMENT_MEANS_CODES } from '../../api/types';
+import { PAYMENT_MEANS_CODES, type CompanyResponse, type CompanyResponseCommand, type PaymentMeansCode } from '../../api/types';
 import type { FormValues } from '../protocol';
 import { addressSection, contactSection } from './sections';
 import { orNull, type FormModel, type LoadedForm } from './formModel';

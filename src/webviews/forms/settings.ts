@@ -2,7 +2,7 @@
 // office credentials (GET/PUT /TaxOffice/InteractiveTaxOffice) on one page.
 import * as vscode from 'vscode';
 import type { MailingSettingResponse } from '../../api/types';
-import type { FormValues, SectionSpec } from '../protocol';
+import type { FieldSpec, FormValues, SectionSpec } from '../protocol';
 import { isOperationNotOffered } from '../../shell/missingOperation';
 import { UserFacingError } from '../../shell/errorMessages';
 import { confirmMailingChange, sendMailingChange } from '../../shell/mailingSwitch';
@@ -12,31 +12,23 @@ function isActive(rows: MailingSettingResponse[], module: MailingSettingResponse
   return rows.find((r) => r.ModuleID === module)?.IsActive === true;
 }
 
-/** A section whose operation the server does not have (an older API) shows that instead of its fields. */
+/** A section's fields, or, where the server does not have its operation (an older API), `notOffered` instead. */
+function fieldsIf(offered: boolean, fields: FieldSpec[], notOffered: string): Pick<SectionSpec, 'fields' | 'info'> {
+  return offered ? { fields } : { fields: [], info: [notOffered] };
+}
+
 function sections(offered: { mailing: boolean; taxOffice: boolean }): SectionSpec[] {
+  const mailing: FieldSpec[] = [
+    { name: 'EmailActive', label: vscode.l10n.t('Send invoices by e-mail'), kind: 'checkbox' },
+    { name: 'ChatActive', label: vscode.l10n.t('Send invoices by WhatsApp'), kind: 'checkbox' },
+  ];
+  const taxOffice: FieldSpec[] = [
+    { name: 'TaxOfficeUserName', label: vscode.l10n.t('User name'), kind: 'text', maxLength: 100 },
+    { name: 'TaxOfficePassword', label: vscode.l10n.t('Password'), kind: 'password', maxLength: 200, hint: vscode.l10n.t('Enter the password to change the credentials; it is not shown again.') },
+  ];
   return [
-    {
-      title: vscode.l10n.t('Invoice mailing'),
-      ...(offered.mailing
-        ? {
-            fields: [
-              { name: 'EmailActive', label: vscode.l10n.t('Send invoices by e-mail'), kind: 'checkbox' },
-              { name: 'ChatActive', label: vscode.l10n.t('Send invoices by WhatsApp'), kind: 'checkbox' },
-            ],
-          }
-        : { fields: [], info: [vscode.l10n.t('This server does not offer mailing settings')] }),
-    },
-    {
-      title: vscode.l10n.t('Interactive tax office'),
-      ...(offered.taxOffice
-        ? {
-            fields: [
-              { name: 'TaxOfficeUserName', label: vscode.l10n.t('User name'), kind: 'text', maxLength: 100 },
-              { name: 'TaxOfficePassword', label: vscode.l10n.t('Password'), kind: 'password', maxLength: 200, hint: vscode.l10n.t('Enter the password to change the credentials; it is not shown again.') },
-            ],
-          }
-        : { fields: [], info: [vscode.l10n.t('This server does not offer the interactive tax office settings')] }),
-    },
+    { title: vscode.l10n.t('Invoice mailing'), ...fieldsIf(offered.mailing, mailing, vscode.l10n.t('This server does not offer mailing settings')) },
+    { title: vscode.l10n.t('Interactive tax office'), ...fieldsIf(offered.taxOffice, taxOffice, vscode.l10n.t('This server does not offer the interactive tax office settings')) },
   ];
 }
 
