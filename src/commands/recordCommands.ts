@@ -9,7 +9,7 @@ import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
 import { formatBytes } from '../shell/displayFormat';
 import { prompts } from '../shell/prompts';
-import { switchMailingChannel } from '../shell/mailingSwitch';
+import { channelOf, switchMailingChannel } from '../shell/mailingSwitch';
 import { MailingNode } from '../views/records/accountNodes';
 import { CertificateNode, DocumentNode, IdentificationNode } from '../views/records/recordNodes';
 import { confirmDelete, fileArgOrPick, required, type TreeCommandContext } from './treeCommandContext';
@@ -119,7 +119,8 @@ async function toggleMailing(ctx: TreeCommandContext, node: unknown, wanted?: un
   if (!(node instanceof MailingNode) || !node.toggleable) throw new vscode.CancellationError();
   const next = typeof wanted === 'boolean' ? wanted : !node.setting.IsActive;
   if (next === node.setting.IsActive) return;
-  const channel = node.setting.ModuleID === 'Portal' ? 'email' : 'whatsapp';
+  const channel = channelOf(node.setting);
+  if (!channel) throw new vscode.CancellationError();
   let sent: boolean;
   try {
     sent = await switchMailingChannel(await ctx.client(), ctx.environment(), channel, next);

@@ -7,12 +7,12 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PaletteCommands } from '../constants';
-import type { MailingSettingResponse, UpdateSeriesCommand, UpdateTemplateCommand } from '../api/types';
+import type { UpdateSeriesCommand, UpdateTemplateCommand } from '../api/types';
 import { isApiError } from '../shell/apiContract';
 import { registerCommand } from '../shell/commandRunner';
 import { UserFacingError } from '../shell/errorMessages';
 import { formatBytes } from '../shell/displayFormat';
-import { switchMailingChannel, type MailingChannel } from '../shell/mailingSwitch';
+import { channelState, switchMailingChannel, type MailingChannel } from '../shell/mailingSwitch';
 import { prompts, UserCancelledError } from '../shell/prompts';
 import { trustedArgs } from '../shell/testSeams';
 import { required } from './treeCommandContext';
@@ -244,12 +244,6 @@ function featureLabel(feature: MailingChannel): string {
   return feature === 'whatsapp' ? vscode.l10n.t('WhatsApp messages') : vscode.l10n.t('E-mail sending');
 }
 
-/** GET /Mailing/Setting rows: ModuleID Portal is the e-mail feature, WhatsApp the chat one. */
-function currentState(rows: MailingSettingResponse[], feature: MailingChannel): boolean | undefined {
-  const module = feature === 'whatsapp' ? 'WhatsApp' : 'Portal';
-  return rows.find((r) => r.ModuleID === module)?.IsActive;
-}
-
 async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promise<{ feature: MailingChannel; isActive: boolean } | undefined> {
   const client = await ctx.shell.client();
   let feature = args.feature === 'email' || args.feature === 'whatsapp' ? args.feature : undefined;
@@ -258,7 +252,7 @@ async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promi
     const rows = await client.mailing.settings();
     const onOff = (v: boolean | undefined) => (v === undefined ? vscode.l10n.t('unknown') : v ? vscode.l10n.t('on') : vscode.l10n.t('off'));
     const items = (['whatsapp', 'email'] as const).map((f) => {
-      const now = currentState(rows, f);
+      const now = channelState(rows, f);
       return {
         label: now ? vscode.l10n.t('Turn off {0}', featureLabel(f)) : vscode.l10n.t('Turn on {0}', featureLabel(f)),
         description: vscode.l10n.t('now {0}', onOff(now)),

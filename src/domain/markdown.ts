@@ -14,9 +14,23 @@ export function escapeMarkdown(text: string): string {
   return text.replace(ASCII_PUNCTUATION, '\\$&');
 }
 
+/** The text on one line: a line break (CR, LF, CRLF, U+2028, U+2029) becomes a space. */
+export function oneLine(text: string): string {
+  return text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
+}
+
 /** `escapeMarkdown` for a table cell: on one line, so the text cannot end the row. */
 export function markdownCell(text: string): string {
-  return escapeMarkdown(text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' '));
+  return escapeMarkdown(oneLine(text));
+}
+
+/**
+ * A table cell of Markdown the user reads as source (a virtual document in the editor, a report to
+ * copy): on one line and its pipes escaped, so it stays in its cell and row, the rest left as written
+ * so it reads plainly. Text for Markdown that VS Code renders takes `markdownCell`.
+ */
+export function sourceCell(text: string): string {
+  return oneLine(text).replace(/\|/g, '\\|');
 }
 
 /**
@@ -26,7 +40,7 @@ export function markdownCell(text: string): string {
  * `|`). Empty text gives ''.
  */
 export function inlineCode(text: string): string {
-  const line = text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
+  const line = oneLine(text);
   if (line === '') return '';
   const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);

@@ -4,10 +4,24 @@
 // active profile's environment, not the `nilvera.environment` setting.
 import * as vscode from 'vscode';
 import type { NilveraClient } from '../api';
+import type { MailingSettingResponse } from '../api/types';
 import type { EnvironmentId } from './environments';
 import { prompts } from './prompts';
 
 export type MailingChannel = 'email' | 'whatsapp';
+
+/** The GET /Mailing/Setting row of each channel: ModuleID Portal is e-mail, WhatsApp the chat. */
+const MODULE_OF_CHANNEL: Record<MailingChannel, MailingSettingResponse['ModuleID']> = { email: 'Portal', whatsapp: 'WhatsApp' };
+
+/** The channel a settings row switches; undefined for a row no switch serves (SMS, an unknown module). */
+export function channelOf(row: Pick<MailingSettingResponse, 'ModuleID'>): MailingChannel | undefined {
+  return (Object.keys(MODULE_OF_CHANNEL) as MailingChannel[]).find((channel) => MODULE_OF_CHANNEL[channel] === row.ModuleID);
+}
+
+/** Whether the channel is on in the settings rows; undefined when no row names it. */
+export function channelState(rows: readonly MailingSettingResponse[], channel: MailingChannel): boolean | undefined {
+  return rows.find((row) => row.ModuleID === MODULE_OF_CHANNEL[channel])?.IsActive;
+}
 
 function channelName(channel: MailingChannel): string {
   return channel === 'email' ? vscode.l10n.t('E-mail') : 'WhatsApp';

@@ -3,7 +3,7 @@
 // the behaviour table, which answer the service showed. Pure: the localizer is passed in
 // (`vscode.l10n` in the extension, a plain formatter in the unit tests).
 // A server's words (a content type, what was seen, an answer's shape) go in as code, shown literally.
-import { inlineCode as code } from '../../domain/markdown';
+import { inlineCode as code, sourceCell } from '../../domain/markdown';
 import { OPERATIONS } from '../../api/operations';
 import type { ProbeResult } from './probes';
 import { describeShape } from './shape';
@@ -69,16 +69,11 @@ function matchText(v: RowVerdict, l10n: Localizer): string {
   return texts[v.match];
 }
 
-/** Our own (localized) text for a Markdown table cell: pipes escaped, one line. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
 function shown(v: RowVerdict, l10n: Localizer): string {
   const x = v.verdict;
   if (x.kind === 'answer') return code(x.answer);
   if (x.kind === 'differs') return `**${l10n.t('differs')}**: ${code(x.seen)}`;
-  return cell(reasonText(x.reason, l10n)) + (x.seen ? ` (${code(x.seen)})` : '');
+  return sourceCell(reasonText(x.reason, l10n)) + (x.seen ? ` (${code(x.seen)})` : '');
 }
 
 export function summarize(results: readonly ProbeResult[], verdicts: readonly RowVerdict[]): ReportSummary {
@@ -113,7 +108,7 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   const s = summarize(results, verdicts);
   const lines: string[] = [];
   lines.push(`# ${l10n.t('Nilvera: Check Connection')}`, '');
-  lines.push(`- ${l10n.t('Environment')}: ${cell(context.environmentLabel)} (${code(context.origin)})`);
+  lines.push(`- ${l10n.t('Environment')}: ${sourceCell(context.environmentLabel)} (${code(context.origin)})`);
   lines.push(`- ${l10n.t('Checked')}: ${context.finishedAt}`);
   lines.push(`- ${l10n.t('Extension')}: ${context.extensionVersion} · VS Code ${context.vscodeVersion}`);
   lines.push(`- ${l10n.t('Calls')}: ${s.calls} (${l10n.t('read-only: GET, and one POST look-up that changes nothing')})`);
@@ -136,7 +131,7 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   if (lists.length > 0) {
     lines.push('', `## ${l10n.t('Lists that may answer 404 when empty')}`, '');
     lines.push(`| ${l10n.t('List')} | ${l10n.t('Found')} |`, '|---|---|');
-    for (const f of lists) lines.push(`| ${code(`GET ${OPERATIONS[f.operation].path}`)} | ${cell(listFindingText(f, l10n))} |`);
+    for (const f of lists) lines.push(`| ${code(`GET ${OPERATIONS[f.operation].path}`)} | ${sourceCell(listFindingText(f, l10n))} |`);
     lines.push('', `_${l10n.t('The views show an empty list, or say that this server does not offer it, from what this check found.')}_`);
   }
   lines.push('', `## ${l10n.t('Calls')}`, '');
@@ -144,7 +139,7 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   for (const r of results) {
     const call = code(`${r.method} ${r.template}${r.query ? `?${r.query}` : ''}`);
     if (r.skipped) {
-      lines.push(`| ${call} | — | — | ${cell(l10n.t('not called: {0}', skippedText(r.skipped, l10n)))} |`);
+      lines.push(`| ${call} | — | — | ${sourceCell(l10n.t('not called: {0}', skippedText(r.skipped, l10n)))} |`);
       continue;
     }
     const a = r.answer;

@@ -5,6 +5,7 @@ import { PaletteCommands } from '../../constants';
 import { formatDate, formatDateTime } from '../../shell/displayFormat';
 import type { RegistryDetail } from './registryDetail';
 import { showAs, VirtualDocuments } from '../virtualDocuments';
+import { oneLine, sourceCell } from '../../domain/markdown';
 
 export const DETAIL_SCHEME = 'nilvera-registry';
 
@@ -25,36 +26,32 @@ function fieldLabel(name: string): string {
   return labels[name] ?? name;
 }
 
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
 /** The document text; alias lines start with "| `alias`" so the CodeLens provider can find them. */
 export function renderDetail(detail: RegistryDetail): string {
   const lines: string[] = [];
   // Title or tax number the server left null (behaviour point nullableFields): a readable stand-in, never a blank.
   const title = detail.title.trim() ? detail.title : vscode.l10n.t('(no name)');
   const taxNumber = detail.taxNumber.trim() ? detail.taxNumber : vscode.l10n.t('(no tax number)');
-  lines.push(`# ${detail.title.trim() ? detail.title : detail.taxNumber.trim() ? detail.taxNumber : title}`, '');
+  lines.push(`# ${oneLine(detail.title.trim() ? detail.title : detail.taxNumber.trim() ? detail.taxNumber : title)}`, '');
   const source =
     detail.source === 'offline'
       ? vscode.l10n.t('Offline registry list downloaded {0}', detail.downloadedAt ? formatDateTime(detail.downloadedAt) : '—')
       : vscode.l10n.t('Taxpayer registry (online)');
   lines.push(`_${source}_`, '');
   lines.push(`| ${vscode.l10n.t('Field')} | ${vscode.l10n.t('Value')} |`, '|---|---|');
-  lines.push(`| ${vscode.l10n.t('Tax number')} | ${taxNumber} |`);
-  lines.push(`| ${vscode.l10n.t('Title')} | ${escapeCell(title)} |`);
-  if (detail.type) lines.push(`| ${vscode.l10n.t('Type')} | ${escapeCell(detail.type)} |`);
-  if (detail.accountType) lines.push(`| ${vscode.l10n.t('Account type')} | ${escapeCell(detail.accountType)} |`);
+  lines.push(`| ${vscode.l10n.t('Tax number')} | ${sourceCell(taxNumber)} |`);
+  lines.push(`| ${vscode.l10n.t('Title')} | ${sourceCell(title)} |`);
+  if (detail.type) lines.push(`| ${vscode.l10n.t('Type')} | ${sourceCell(detail.type)} |`);
+  if (detail.accountType) lines.push(`| ${vscode.l10n.t('Account type')} | ${sourceCell(detail.accountType)} |`);
   lines.push(`| ${vscode.l10n.t('First registration')} | ${formatDate(detail.firstCreation) || '—'} |`);
-  for (const [name, value] of Object.entries(detail.fields)) lines.push(`| ${fieldLabel(name)} | ${escapeCell(value)} |`);
+  for (const [name, value] of Object.entries(detail.fields)) lines.push(`| ${fieldLabel(name)} | ${sourceCell(value)} |`);
   lines.push('', `## ${vscode.l10n.t('Aliases ({0})', detail.aliases.length)}`, '');
   if (detail.aliases.length === 0) lines.push(vscode.l10n.t('No aliases.'));
   else {
     lines.push(`| ${vscode.l10n.t('Alias')} | PK/GB | ${vscode.l10n.t('Document')} | ${vscode.l10n.t('Status')} | ${vscode.l10n.t('Created')} | ${vscode.l10n.t('Deleted')} |`, '|---|---|---|---|---|---|');
     for (const a of detail.aliases) {
       const status = a.deleted ? vscode.l10n.t('deleted') : vscode.l10n.t('active');
-      lines.push(`| \`${escapeCell(a.name)}\` | ${a.kind ?? '?'} | ${a.document ?? '—'} | ${status} | ${formatDate(a.created) || '—'} | ${a.deleted ? formatDate(a.deleted) : ''} |`);
+      lines.push(`| \`${sourceCell(a.name)}\` | ${a.kind ?? '?'} | ${a.document ? sourceCell(a.document) : '—'} | ${status} | ${formatDate(a.created) || '—'} | ${a.deleted ? formatDate(a.deleted) : ''} |`);
     }
   }
   return lines.join('\n') + '\n';

@@ -22,6 +22,7 @@ import { ListNode, type ListSpec } from '../listNode';
 import { ListedCompanyNode } from './companyListNodes';
 import { InfoNode, ParentNode, TreeNode, type ChangeListener, type ItemParts } from '../treeNode';
 import { amountOr, Missing, textOr } from '../placeholders';
+import { channelOf } from '../../shell/mailingSwitch';
 
 export type AccountGroupKey = 'company' | 'companies' | 'modules' | 'credits' | 'alerts' | 'campaigns' | 'exchangeRates' | 'mailing' | 'taxOffice';
 
@@ -35,7 +36,7 @@ export class MailingNode extends TreeNode {
 
   /** Portal (e-mail) and WhatsApp have switches in the API; SMS has none. */
   get toggleable(): boolean {
-    return this.setting.ModuleID === 'Portal' || this.setting.ModuleID === 'WhatsApp';
+    return channelOf(this.setting) !== undefined;
   }
 
   treeItem(): vscode.TreeItem {

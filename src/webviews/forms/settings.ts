@@ -1,16 +1,11 @@
 // Mailing switches (GET /Mailing/Setting, the e-mail and chat switches) and the interactive tax
 // office credentials (GET/PUT /TaxOffice/InteractiveTaxOffice) on one page.
 import * as vscode from 'vscode';
-import type { MailingSettingResponse } from '../../api/types';
 import type { FieldSpec, FormValues, SectionSpec } from '../protocol';
 import { isOperationNotOffered } from '../../shell/missingOperation';
 import { UserFacingError } from '../../shell/errorMessages';
-import { confirmMailingChange, sendMailingChange } from '../../shell/mailingSwitch';
+import { channelState, confirmMailingChange, sendMailingChange } from '../../shell/mailingSwitch';
 import type { FormModel } from './formModel';
-
-function isActive(rows: MailingSettingResponse[], module: MailingSettingResponse['ModuleID']): boolean {
-  return rows.find((r) => r.ModuleID === module)?.IsActive === true;
-}
 
 /** A section's fields, or, where the server does not have its operation (an older API), `notOffered` instead. */
 function fieldsIf(offered: boolean, fields: FieldSpec[], notOffered: string): Pick<SectionSpec, 'fields' | 'info'> {
@@ -59,7 +54,7 @@ export function settingsForm(): FormModel {
         description: vscode.l10n.t('Invoice mailing and the interactive tax office account.'),
         sections: sections({ mailing: mailing !== undefined, taxOffice: taxOffice !== undefined }),
         values: {
-          ...(mailing ? { EmailActive: isActive(mailing, 'Portal'), ChatActive: isActive(mailing, 'WhatsApp') } : {}),
+          ...(mailing ? { EmailActive: channelState(mailing, 'email') === true, ChatActive: channelState(mailing, 'whatsapp') === true } : {}),
           ...(taxOffice ? { TaxOfficeUserName: taxOffice.UserName ?? '', TaxOfficePassword: '' } : {}),
         },
       };

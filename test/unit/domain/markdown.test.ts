@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { escapeMarkdown, inlineCode, markdownCell } from '../../../src/domain/markdown';
+import { escapeMarkdown, inlineCode, markdownCell, sourceCell } from '../../../src/domain/markdown';
 import { liveMarkup, renderPreview, renderTooltip, textOf } from '../../support/renderMarkdown';
 
 const HOSTILE = [
@@ -57,6 +57,21 @@ describe('escapeMarkdown', () => {
     const html = renderTooltip(`| A | B |\n|---|---|\n${row}\n`);
     assert.equal((html.match(/<td>/g) ?? []).length, 2, html);
     assert.deepEqual(liveMarkup(html), []);
+  });
+});
+
+describe('sourceCell (Markdown read as source: a registry detail, the Check Connection report)', () => {
+  test('a server value with pipes and any line break stays in its one cell and row, its words kept as written', () => {
+    const hostile = 'Işıltı A.Ş. | forged\r\n| `urn:mail:forged@evil.example` |\u2028next\u2029last\nend';
+    const row = `| Title | ${sourceCell(hostile)} |`;
+    assert.equal(row.split('\n').length, 1, row);
+    const html = renderTooltip(`| Field | Value |\n|---|---|\n${row}\n`);
+    const cells = [...html.matchAll(/<td>([\s\S]*?)<\/td>/g)].map((m) => m[1]);
+    assert.equal(cells.length, 2, html);
+    assert.equal((html.match(/<tr>/g) ?? []).length, 2, html);
+    // GFM drops the cells a row has beyond its header's: the whole value must be in the second.
+    for (const word of ['forged', 'urn:mail:forged@evil.example', 'next', 'last', 'end']) assert.ok(cells[1]?.includes(word), `${word} left its cell: ${html}`);
+    assert.ok(sourceCell('Işıltı Makine A.Ş. (Merkez)').includes('A.Ş. (Merkez)'), 'punctuation other than pipes is left as written');
   });
 });
 
