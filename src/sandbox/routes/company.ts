@@ -2,7 +2,8 @@
 // companies of the calling user and the read-only account data are seed data (STATIC_READS).
 import { route, type RouteSpec, type SandboxContext } from '../router';
 import { badRequest, unprocessable } from '../errors';
-import { COMPANY_UPDATABLE, PAYMENT_MEANS_CODES } from '../records';
+import { COMPANY_UPDATABLE } from '../records';
+import { PAYMENT_MEANS_CODES } from '../../api/types';
 import { expectObject, optBool, optEnum, optString, parseBoolParam } from '../validate';
 
 function setMailing(app: SandboxContext, module: 'WhatsApp' | 'Portal', active: boolean, unavailable: string): true {

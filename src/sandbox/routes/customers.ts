@@ -1,7 +1,8 @@
 // Customers: paged list with search and sort, all-or-nothing bulk create, update, single and bulk delete.
 import { route, type RouteSpec, type SandboxContext } from '../router';
 import { checkTaxId } from '../../domain/taxId';
-import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
+import { CUSTOMER_STRING_FIELDS, type CustomerFields, type CustomerRecord } from '../records';
+import { SORT_TYPES } from '../../api/types';
 import { SORTABLE_COLUMNS } from '../customerStore';
 import { ApiError, badRequest, ErrorCode, notFound, ValidationMessages } from '../errors';
 import { emptyListAnswer, noMatchAnswer, recordOrMissing, send } from '../answers';
