@@ -500,11 +500,3 @@ function attributeValue(s: string, from: number, to: number, wanted: string): [n
   }
   return undefined;
 }
-
-/** Parses a whole list at once (small lists). */
-export function parseRegistryXml(input: Buffer | string): Taxpayer[] {
-  const p = new RegistryXmlParser();
-  p.write(typeof input === 'string' ? Buffer.from(input) : input);
-  p.end();
-  return p.take() ?? [];
-}
