@@ -2,9 +2,8 @@
 
 import type { CallOptions, HttpTransport, RequestSpec } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasSlash, isEmptyListNotFound, pathSafeSearchText } from '../specSilent';
+import { hasSlash, isEmptyListNotFound, refuseSlashInPathValue, requireRecord, requireTrue, rowsForText } from '../specSilent';
 import { walkPages } from '../paging';
-import { refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
 import { requestOf, type QueryValue } from '../paths';
 import type { OperationId } from '../operations';
 import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse } from '../types';
@@ -88,18 +87,7 @@ export function customersApi(http: HttpTransport) {
     deleteBulk: (ids: number[], opts?: CallOptions) =>
       change({ ...requestOf('customers.deleteBulk'), body: ids }, opts),
 
-    async search(text: string, opts?: CallOptions): Promise<CustomerResponse[]> {
-      const safe = pathSafeSearchText(text);
-      if (safe === '' && text !== '') return [];
-      try {
-        const rows = await get<CustomerResponse[] | null>('customers.search', { searchText: safe }, opts);
-        return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
-      } catch (err) {
-        // Spec-silent: a search with no match may answer 404 instead of [].
-        if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
-        throw err;
-      }
-    },
+    search: (text: string, opts?: CallOptions) => rowsForText<CustomerResponse>(http, 'customers.search', 'searchText', text, opts),
 
     async getByTaxNumber(taxNumber: string, opts?: CallOptions): Promise<CustomerDetailResponse> {
       refuseSlashInPathValue(taxNumber, 'customers.getByTaxNumber');

@@ -2,9 +2,7 @@
 
 import type { CallOptions, HttpTransport } from '../http';
 import { requestOf } from '../paths';
-import type { OperationId } from '../operations';
-import { NilveraApiError } from '../errors';
-import { pathSafeSearchText, refuseSlashInPathValue, requireRecord } from '../specSilent';
+import { refuseSlashInPathValue, requireRecord, rowsForText } from '../specSilent';
 import { downloadRegistryList } from '../registryDownload';
 import type { DownloadResult, DownloadTarget } from '../registryDownload';
 import type {
@@ -27,14 +25,8 @@ export class RegistryApi {
   }
 
   /** GET /general/GlobalCompany/Search/{searchText}?globalUserType= */
-  async search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
-    try {
-      return await this.rowsByText<SearchGlobalCompanyResponse>('registry.search', 'searchText', text, userType, opts);
-    } catch (err) {
-      // Spec-silent: a search with no match may answer 404 instead of [].
-      if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
-      throw err;
-    }
+  search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
+    return rowsForText(this.http, 'registry.search', 'searchText', text, opts, { globalUserType: userType });
   }
 
   /** GET /general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}?globalUserType= (a notFound error when not registered, whatever shape says so). */
@@ -67,15 +59,7 @@ export class RegistryApi {
 
   /** GET /general/GlobalCompany/Check/Name/{Name}?globalUserType= */
   checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
-    return this.rowsByText<GlobalCompanyInfoResponse>('registry.checkName', 'Name', name, userType, opts);
-  }
-
-  /** GET `id` with a text as its path value `param`, cut at a slash, which may not survive the path (specSilent.ts); object rows only. */
-  private async rowsByText<T>(id: OperationId, param: string, text: string, userType?: GlobalUserType, opts?: CallOptions) {
-    const safe = pathSafeSearchText(text);
-    if (safe === '' && text !== '') return [];
-    const rows = await this.http.json<T[] | null | undefined>({ ...requestOf(id, { [param]: safe }), query: { globalUserType: userType } }, opts);
-    return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
+    return rowsForText(this.http, 'registry.checkName', 'Name', name, opts, { globalUserType: userType }, false);
   }
 
   /**
