@@ -1,4 +1,5 @@
-// The global taxpayer registry: paging, search, single and bulk lookups, checks, list download.
+// The global taxpayer registry: paging, search, single and bulk lookups, checks, list download (each
+// operation's method and path: operations.ts).
 
 import type { CallOptions, HttpTransport } from '../http';
 import { requestOf } from '../paths';
@@ -19,17 +20,15 @@ import type {
 export class RegistryApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** GET /general/GlobalCompany?PageSize=&Page= (1-based pages). */
   list(query: RegistryListQuery = {}, opts?: CallOptions): Promise<GlobalCustomerResponsePagination> {
     return this.http.json({ ...requestOf('registry.list'), query: { PageSize: query.PageSize, Page: query.Page } }, opts);
   }
 
-  /** GET /general/GlobalCompany/Search/{searchText}?globalUserType= */
   search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
     return rowsForText(this.http, 'registry.search', 'searchText', text, opts, { globalUserType: userType });
   }
 
-  /** GET /general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}?globalUserType= (a notFound error when not registered, whatever shape says so). */
+  /** A notFound error when the number is not registered, whatever shape the answer says it in. */
   async info(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerInfoResponse> {
     refuseSlashInPathValue(taxNumber, 'registry.info');
     const info = await this.http.json<GlobalCustomerInfoResponse | null | undefined>(
@@ -40,7 +39,6 @@ export class RegistryApi {
     return requireRecord(info, 'registry.info', ['TaxNumber', 'Title', 'Aliases']);
   }
 
-  /** POST /general/GlobalCompany/GetGlobalCustomerInfo?globalUserType= with a JSON array of tax numbers. */
   infoBulk(taxNumbers: string[], userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerAliasesResponse[]> {
     return this.http.json(
       { ...requestOf('registry.infoBulk'), query: { globalUserType: userType }, body: taxNumbers },
@@ -48,7 +46,7 @@ export class RegistryApi {
     );
   }
 
-  /** GET /general/GlobalCompany/Check/TaxNumber/{TaxNumber}?globalUserType= ([] = not registered). */
+  /** [] when the number is not registered. */
   checkTaxNumber(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
     refuseSlashInPathValue(taxNumber, 'registry.checkTaxNumber');
     return this.http.json(
@@ -57,7 +55,6 @@ export class RegistryApi {
     );
   }
 
-  /** GET /general/GlobalCompany/Check/Name/{Name}?globalUserType= */
   checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
     return rowsForText(this.http, 'registry.checkName', 'Name', name, opts, { globalUserType: userType }, false);
   }
