@@ -35,7 +35,6 @@ export const companyRoutes: RouteSpec[] = [
     app.changed();
     return next;
   }),
-  // InteractiveTaxOfficeUserResponse is assumed to be { UserName, Password } (not shown in the specification).
   route('taxOffice.get', ({ app }) => app.state.taxOffice),
   route('taxOffice.update', ({ app, query }) => {
     const userName = (query.get('UserName') ?? '').trim();
@@ -49,8 +48,7 @@ export const companyRoutes: RouteSpec[] = [
   route('mailing.settings', ({ app }) => app.state.mailing),
   route('mailing.setChat', ({ app, params }) =>
     setMailing(app, 'WhatsApp', parseBoolParam(params.IsActive, 'IsActive'), 'The chat module is not available.')),
-  // UpdateInvoiceMailingMailCommand is assumed to be { IsActive: boolean }, answered with true;
-  // it switches the 'Portal' row (the e-mail feature) of GET /Mailing/Setting.
+  // The body as src/api/types.ts assumes it (UpdateInvoiceMailingMailCommand); it switches the 'Portal' row (e-mail).
   route('mailing.setEmail', async ({ app, json }) => {
     const active = optBool(expectObject(await json(), 'UpdateInvoiceMailingMailCommand'), 'IsActive');
     if (active == null) throw badRequest('The request body is invalid.', 'IsActive is required.');

@@ -1,9 +1,7 @@
 // The company's own lists: certificates (e-signature / financial seal / HSM), documents, and
 // identification entries (UBL-TR PartyIdentification scheme ids; create takes query parameters).
-// Documents' shapes are assumed (the specification does not show them):
-// CreateCompanyDocumentCommand = { Name, FileType (e.g. "pdf"), Base64String };
-// CompanyDocumentResponse = { ID, Name, FileType, Size, CreatedDate }; the same Name again -> 409;
-// empty or bad base64 or more than 10 MB -> 422.
+// Documents' shapes are assumed as src/api/types.ts writes them (CreateCompanyDocumentCommand,
+// CompanyDocumentResponse): the specification does not show them.
 import { route, type RouteSpec, type SandboxContext } from '../router';
 import { CERTIFICATE_TYPES, COMPANY_IDENTIFICATION_TYPES, type CertificateResponse } from '../../api/types';
 import type { DocumentRecord } from '../records';

@@ -147,7 +147,6 @@ export const customerRoutes: RouteSpec[] = [
     app.changed();
     return true;
   }),
-  // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
   route('customers.get', (ctx) => {
     const id = parseInt32(ctx.params.ID, 'ID');
     return recordOrMissing(ctx, ctx.app.customers.get(id), notFound('Customer not found.', `ID ${id}`));
