@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { FileLockedError, processIsAlive, removeRetrying, renameRetrying } from '../files/lockedFiles';
+import { freeNumberedName } from '../files/userFiles';
 import { Base64BodyError, Base64JsonStringDecoder } from './base64JsonString';
 import { tooLargeError } from './bodyLimits';
 import { formatByteSize } from '../domain/byteSize';
@@ -87,16 +88,6 @@ export async function sweepPartialDownloads(folder: string): Promise<string[]> {
   return removed;
 }
 
-/** `name (2).zip`, `name (3).zip`, …: the first that does not exist. */
-function keptName(finalPath: string): string {
-  const ext = path.extname(finalPath);
-  const base = finalPath.slice(0, finalPath.length - ext.length);
-  for (let n = 2; ; n++) {
-    const candidate = `${base} (${n})${ext}`;
-    if (!fs.existsSync(candidate)) return candidate;
-  }
-}
-
 function fileSink(finalPath: string): ByteSink {
   const tempPath = partPath(finalPath);
   const out = fs.createWriteStream(tempPath, { flags: 'wx' });
@@ -131,7 +122,8 @@ function fileSink(finalPath: string): ByteSink {
       } catch (error) {
         if (!(error instanceof FileLockedError)) throw error;
         // The previous ZIP is open in another program: the new one is kept beside it, not thrown away.
-        const kept = keptName(finalPath);
+        const kept = await freeNumberedName(finalPath);
+        if (!kept) throw error;
         await renameRetrying(tempPath, kept);
         return { bytes, path: kept, heldTarget: finalPath };
       }

@@ -5,6 +5,8 @@
 
 import { NilveraApiError } from './errors';
 import type { CallOptions, HttpTransport, RequestSpec } from './http';
+import type { OperationId } from './operations';
+import { requestOf, type QueryValue } from './paths';
 import type { GlobalCustomerAliasesResponse } from './types';
 
 // ---- Behaviour points registryLookupMissing, recordLookupMissing, bulkLookupMissing: what "not registered" / "not found" looks like ---
@@ -141,4 +143,20 @@ export function pathSafeSearchText(text: string): string {
   if (!hasSlash(text)) return text;
   const parts = text.split(/[/\\]/).map((p) => p.trim());
   return parts.reduce((best, p) => (p.length > best.length ? p : best), '');
+}
+
+/**
+ * The object rows `id` answers for a text as its path value `param`, cut at a slash (pathSafeSearchText).
+ * With `noMatchMay404` (spec-silent: a search with no match may answer 404 instead of []), a 404 is no rows.
+ */
+export async function rowsForText<T>(http: HttpTransport, id: OperationId, param: string, text: string, opts?: CallOptions, query?: Record<string, QueryValue>, noMatchMay404 = true): Promise<T[]> {
+  const safe = pathSafeSearchText(text);
+  if (safe === '' && text !== '') return [];
+  try {
+    const rows = await http.json<T[] | null | undefined>(requestOf(id, { [param]: safe }, query), opts);
+    return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
+  } catch (err) {
+    if (noMatchMay404 && err instanceof NilveraApiError && err.kind === 'notFound') return [];
+    throw err;
+  }
 }

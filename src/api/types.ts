@@ -129,7 +129,7 @@ export interface CompanyModulesResponse {
 }
 
 /**
- * GET /Company/List. The spec says "body shape not shown"; assumed (as the sandbox answers: src/sandbox/routes/company.ts) to be an array
+ * GET /Company/List. The spec says "body shape not shown"; assumed (as the sandbox answers: src/sandbox/seed/generate.ts) to be an array
  * of `{ Name, TaxNumber, IsActive }`; other fields are kept.
  */
 export interface CompanyListItem extends Record<string, unknown> {

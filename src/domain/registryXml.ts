@@ -61,6 +61,8 @@ const enum Field {
   AliasName,
   AliasCreationTime,
   AliasDeletionTime,
+  /** Keep last: the number of fields, which sizes RegistryXmlParser.decoded. */
+  Count,
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -185,7 +187,7 @@ export class RegistryXmlParser {
   }
 
   /** Per field, its last value that had to be decoded, as Latin-1 and decoded: Type and AccountType ("Özel") mostly repeat it. */
-  private readonly decoded = Array.from({ length: Field.AliasDeletionTime + 1 }, () => ({ raw: '', text: '' }));
+  private readonly decoded = Array.from({ length: Field.Count }, () => ({ raw: '', text: '' }));
 
   /** Captured text s[start, end): decoded, or the field's last decoded value when these are its bytes again. */
   private fieldText(s: string, start: number, end: number): string {
@@ -497,12 +499,4 @@ function attributeValue(s: string, from: number, to: number, wanted: string): [n
     i = close + 1;
   }
   return undefined;
-}
-
-/** Parses a whole list at once (small lists). */
-export function parseRegistryXml(input: Buffer | string): Taxpayer[] {
-  const p = new RegistryXmlParser();
-  p.write(typeof input === 'string' ? Buffer.from(input) : input);
-  p.end();
-  return p.take() ?? [];
 }

@@ -23,9 +23,9 @@ export interface SaveOptions extends RetryOptions {
 }
 
 /** The first `name (n).ext` beside `target` that does not exist yet: `customers.csv` → `customers (2).csv`. */
-async function freeNumberedName(target: string, from: number): Promise<string | undefined> {
+export async function freeNumberedName(target: string): Promise<string | undefined> {
   const ext = path.extname(target);
-  for (let n = from; n < 100; n++) {
+  for (let n = 2; n < 100; n++) {
     const candidate = path.join(path.dirname(target), `${path.basename(target, ext)} (${n})${ext}`);
     if (!(await fs.promises.stat(candidate).then(() => true, () => false))) return candidate;
   }
@@ -49,7 +49,7 @@ export async function saveUserFile(target: string, write: (file: AtomicFile) => 
       return { path: await file.commit(target, options) };
     } catch (error) {
       if (!(error instanceof FileLockedError) || error.path !== target) throw error;
-      const other = await freeNumberedName(target, 2);
+      const other = await freeNumberedName(target);
       if (!other) throw error;
       await file.commit(other, { totalMs: 0 }).catch(() => {
         throw error;

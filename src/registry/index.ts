@@ -2,13 +2,9 @@
 // number or title words without the network.
 
 export { buildIndex, buildIndexFromZip, IndexBuildCancelledError } from './builder';
-export { clearReindexRequest, currentIndexFolder, indexStorageDir, reindexRequest, requestReindex, sweepListStorage } from './listStorage';
-export type { ListSweep, ReindexRequest } from './listStorage';
+export { currentIndexFolder, indexStorageDir, reindexRequest, requestReindex } from './listStorage';
 export { downloadAndIndex, IndexDeferredError } from './streamingIndex';
 export type { DownloadedIndex, DownloadIndexOptions, ZipDownload } from './streamingIndex';
-export type { BuildOptions, IndexSource } from './builder';
 export { RegistryIndexReader, readIndexMeta } from './reader';
-export type { WordSearchResult } from './reader';
 export { foldTurkish, foldedWords } from './fold';
 export { INDEX_FORMAT, RegistryIndexError } from './format';
-export type { IndexMeta } from './format';

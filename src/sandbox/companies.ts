@@ -56,7 +56,7 @@ export async function startCompaniesSandbox(options: SandboxOptions & { companie
       res.once('close', () => log.push({ method, path, status: res.statusCode, company: index, ...(query !== undefined ? { query } : {}) }));
     }
     if (index >= 0 && method === 'GET' && path.toLowerCase() === '/general/company/list') {
-      // Assumed shape, as in routes/company.ts: an array of { Name, TaxNumber, IsActive }.
+      // Assumed shape, as in seed/generate.ts: an array of { Name, TaxNumber, IsActive }.
       sendJson(res, 200, companies.map((c) => ({ Name: c.name, TaxNumber: c.taxNumber, IsActive: true })));
       return;
     }

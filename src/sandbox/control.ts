@@ -24,24 +24,19 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** Every record of the state (documents without their content), and counts. */
 function stateSnapshot(app: SandboxContext) {
-  const s = app.state;
+  const { nextIds: _nextIds, documents, ...records } = app.state;
   return {
     counts: {
       customers: app.customers.size,
       registry: app.registry.count(),
-      certificates: s.certificates.length,
-      documents: s.documents.length,
-      identifications: s.identifications.length,
+      certificates: records.certificates.length,
+      documents: documents.length,
+      identifications: records.identifications.length,
     },
-    company: s.company,
-    certificates: s.certificates,
-    documents: s.documents.map(({ Base64String: _content, ...rest }) => rest),
-    identifications: s.identifications,
-    mailing: s.mailing,
-    taxOffice: s.taxOffice,
-    templates: s.templates,
-    series: s.series,
+    ...records,
+    documents: documents.map(({ Base64String: _content, ...rest }) => rest),
   };
 }
 

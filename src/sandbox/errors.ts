@@ -1,4 +1,5 @@
 // Error answers in the service's shape: {"Errors":[{"Code","Description","Detail"}]}.
+import { ROUTE_NOT_FOUND_CODE } from '../api/specSilent';
 
 export interface ErrorItem {
   Code: number;
@@ -12,7 +13,7 @@ export const ErrorCode = {
   unauthorized: 4010,
   forbidden: 4030,
   notFound: 3010,
-  routeNotFound: 3030,
+  routeNotFound: ROUTE_NOT_FOUND_CODE,
   alreadyExists: 1015,
   businessRule: 2004,
   unknownEnum: 2015,

@@ -1,39 +1,12 @@
-// Record shapes held by the sandbox (PascalCase, as the service sends them).
-
-export const CERTIFICATE_TYPES = ['MALIMUHUR', 'EIMZA', 'HSM'] as const;
-export const IDENTIFICATION_TYPES = [
-  'HIZMETNO', 'MUSTERINO', 'TESISATNO', 'TELEFONNO', 'DISTRIBUTORNO', 'TICARETSICILNO', 'TAPDKNO', 'BAYINO', 'ABONENO',
-  'SAYACNO', 'EPDKNO', 'SUBENO', 'PASAPORTNO', 'URETICINO', 'ARACIKURUMETIKET', 'ARACIKURUMVKN', 'CIFTCINO', 'IMALATCINO',
-  'DOSYANO', 'HASTANO', 'MERSISNO',
-] as const;
-export const PAYMENT_MEANS_CODES = ['ODEMETIPIMUHTELIF', 'NAKIT', 'CEK', 'BANKACEKI', 'HAVALE_EFT', 'KREDIKARTI_BANKAKARTI'] as const;
-export const SORT_TYPES = ['ASC', 'DESC'] as const;
-export const GLOBAL_USER_TYPES = ['Invoice', 'DespatchAdvice'] as const;
-export const ALIAS_TYPES = ['PK', 'GB'] as const;
+// Record shapes held by the sandbox (PascalCase, as the service sends them): the client's types
+// where the sandbox keeps a record as it answers it.
+import type { CertificateResponse, CompanyIdentificationResponse, CompanyResponse, MailingSettingResponse } from '../api/types';
 
 /** Fields PUT /Company may change (Name and TaxNumber are not among them). */
 export const COMPANY_UPDATABLE = [
   'TaxOffice', 'Address', 'District', 'City', 'Country', 'PostalCode', 'PhoneNumber', 'Fax', 'Email', 'WebSite',
   'PayeeFinancialAccountID', 'PaymentMeansChannelCode',
 ] as const;
-
-type CompanyText = 'Name' | 'TaxNumber' | 'PaymentMeansCode' | (typeof COMPANY_UPDATABLE)[number];
-export type CompanyRecord = Record<CompanyText, string | null> & {
-  IsActive: boolean | null;
-  IsDeleted: boolean | null;
-  Aliases: Array<{ Alias: string; AliasType: number; Type: number }>;
-};
-
-export interface CertificateRecord {
-  ID: number;
-  SerialNo: string | null;
-  TaxNumber: string | null;
-  StartDate: string | null;
-  EndDate: string | null;
-  Type: string;
-  Password: string | null;
-  Description: string | null;
-}
 
 export interface DocumentRecord {
   ID: number;
@@ -43,13 +16,6 @@ export interface DocumentRecord {
   CreatedDate: string;
   /** Kept for persistence; not part of the response. */
   Base64String: string;
-}
-
-export interface IdentificationRecord {
-  ID: number;
-  CompanyID: number;
-  Name: string;
-  Value: string;
 }
 
 export const CUSTOMER_STRING_FIELDS = [
@@ -78,20 +44,13 @@ export interface TemplateRecord extends SeriesRecord {
   FileSha256?: string;
 }
 
-export interface MailingSettingRecord {
-  ID: number;
-  CompanyID: number;
-  ModuleID: 'Portal' | 'Sms' | 'WhatsApp';
-  IsActive: boolean;
-}
-
 /** Everything mutable except customers and the registry (those have their own stores). */
 export interface MutableState {
-  company: CompanyRecord;
-  certificates: CertificateRecord[];
+  company: CompanyResponse;
+  certificates: CertificateResponse[];
   documents: DocumentRecord[];
-  identifications: IdentificationRecord[];
-  mailing: MailingSettingRecord[];
+  identifications: CompanyIdentificationResponse[];
+  mailing: MailingSettingResponse[];
   taxOffice: { UserName: string; Password: string };
   templates: TemplateRecord[];
   series: SeriesRecord[];

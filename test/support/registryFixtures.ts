@@ -2,7 +2,7 @@
 // XML come from the same builder, so a test can compare what the parser returns with what was written.
 
 import { completeTckn, completeVkn } from '../../src/domain/taxId';
-import type { Taxpayer } from '../../src/domain/registryXml';
+import { RegistryXmlParser, type Taxpayer } from '../../src/domain/registryXml';
 import JSZip from 'jszip';
 
 /** Escapes text for an XML element or a double-quoted attribute. */
@@ -102,4 +102,12 @@ export async function makeZip(entries: readonly ZipEntrySpec[], compression: 'DE
     else zip.file(e.name, e.data, { createFolders: false });
   }
   return zip.generateAsync({ type: 'nodebuffer', compression });
+}
+
+/** Parses a whole list at once (the product streams it through RegistryXmlParser). */
+export function parseRegistryXml(input: Buffer | string): Taxpayer[] {
+  const p = new RegistryXmlParser();
+  p.write(typeof input === 'string' ? Buffer.from(input) : input);
+  p.end();
+  return p.take() ?? [];
 }

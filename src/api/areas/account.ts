@@ -74,10 +74,6 @@ export function accountAreas(http: HttpTransport) {
     certificates,
     documents: {
       list: get('documents.list'),
-      /**
-       * The body's fields are not shown in the spec; assumed `{ Name, FileType, Base64String }` (409 for a
-       * Name that exists, 422 for bad content or > 10 MB).
-       */
       create: (cmd: CreateCompanyDocumentCommand, opts?: CallOptions): Promise<CompanyDocumentResponse> =>
         http.json({ ...requestOf('documents.create'), body: cmd }, opts),
       delete: (id: number, opts?: CallOptions) =>
@@ -97,12 +93,10 @@ export function accountAreas(http: HttpTransport) {
       /** The spec's "Chat" segment is WhatsApp. */
       setChat: (isActive: boolean, opts?: CallOptions) =>
         change(requestOf('mailing.setChat', { IsActive: isActive }), opts),
-      /** Neither the body nor the response is shown in the spec; assumed body `{ IsActive }` and response `true`. */
       setEmail: (cmd: UpdateInvoiceMailingMailCommand, opts?: CallOptions) =>
         change({ ...requestOf('mailing.setEmail'), body: cmd }, opts),
     },
     taxOffice: {
-      /** Its response fields are not shown in the spec; assumed UserName, Password. */
       get: get('taxOffice.get'),
       /** The password goes in the query, which the log never shows; it is blanked out of server messages. */
       update: (userName: string, password: string, opts?: CallOptions) =>

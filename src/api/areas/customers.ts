@@ -2,13 +2,11 @@
 
 import type { CallOptions, HttpTransport, RequestSpec } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasSlash, isEmptyListNotFound, pathSafeSearchText } from '../specSilent';
+import { hasSlash, isEmptyListNotFound, refuseSlashInPathValue, requireRecord, requireTrue, rowsForText } from '../specSilent';
 import { walkPages } from '../paging';
-import { refuseSlashInPathValue, requireRecord, requireTrue } from '../specSilent';
 import { requestOf, type QueryValue } from '../paths';
 import type { OperationId } from '../operations';
-import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse } from '../types';
-import type { CustomerResponsePagination, UpdateCustomerCommand } from '../types';
+import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse, CustomerResponsePagination, UpdateCustomerCommand } from '../types';
 
 export type CustomersApi = ReturnType<typeof customersApi>;
 
@@ -17,10 +15,7 @@ export function customersApi(http: HttpTransport) {
     http.json<T>(requestOf(id, values, query), opts);
   const change = (spec: RequestSpec, opts?: CallOptions) => requireTrue(http, spec, opts);
   const customers = {
-    /**
-     * GET /general/Customers?Search=&PageSize=&Page=&SortColumn=&SortType= (1-based pages). The
-     * service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, behaviour point emptyList).
-     */
+    /** The service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, behaviour point emptyList). */
     async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<CustomerResponsePagination> {
       const { Search, PageSize, Page, SortColumn, SortType } = query;
       const ask = (sorted: boolean) => {
@@ -55,10 +50,10 @@ export function customersApi(http: HttpTransport) {
       change({ ...requestOf('customers.update'), body: cmd }, opts),
 
     /**
-     * GET /general/Customers/{ID}. Spec-silent (behaviour point operations): the platform's older export
-     * lacks this operation, and a platform at that level answers 404 with an empty body, as for an
-     * unknown route (a missing customer comes with the error shape). Then the record is found another
-     * way: by its tax number when the caller knows it, else in the list (sorted by ID).
+     * Spec-silent (behaviour point operations): the platform's older export lacks this operation, and a
+     * platform at that level answers 404 with an empty body, as for an unknown route (a missing customer
+     * comes with the error shape). Then the record is found another way: by its tax number when the
+     * caller knows it, else in the list (sorted by ID).
      */
     async get(id: number, opts?: CallOptions, hint?: { taxNumber?: string | null }): Promise<CustomerDetailResponse> {
       try {
@@ -84,22 +79,10 @@ export function customersApi(http: HttpTransport) {
     delete: (id: number, opts?: CallOptions) =>
       change(requestOf('customers.delete', { ID: id }), opts),
 
-    /** DELETE /general/Customers/Bulk with a JSON array of IDs → true */
     deleteBulk: (ids: number[], opts?: CallOptions) =>
       change({ ...requestOf('customers.deleteBulk'), body: ids }, opts),
 
-    async search(text: string, opts?: CallOptions): Promise<CustomerResponse[]> {
-      const safe = pathSafeSearchText(text);
-      if (safe === '' && text !== '') return [];
-      try {
-        const rows = await get<CustomerResponse[] | null>('customers.search', { searchText: safe }, opts);
-        return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
-      } catch (err) {
-        // Spec-silent: a search with no match may answer 404 instead of [].
-        if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
-        throw err;
-      }
-    },
+    search: (text: string, opts?: CallOptions) => rowsForText<CustomerResponse>(http, 'customers.search', 'searchText', text, opts),
 
     async getByTaxNumber(taxNumber: string, opts?: CallOptions): Promise<CustomerDetailResponse> {
       refuseSlashInPathValue(taxNumber, 'customers.getByTaxNumber');

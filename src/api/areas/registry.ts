@@ -1,10 +1,9 @@
-// The global taxpayer registry: paging, search, single and bulk lookups, checks, list download.
+// The global taxpayer registry: paging, search, single and bulk lookups, checks, list download (each
+// operation's method and path: operations.ts).
 
 import type { CallOptions, HttpTransport } from '../http';
 import { requestOf } from '../paths';
-import type { OperationId } from '../operations';
-import { NilveraApiError } from '../errors';
-import { pathSafeSearchText, refuseSlashInPathValue, requireRecord } from '../specSilent';
+import { refuseSlashInPathValue, requireRecord, rowsForText } from '../specSilent';
 import { downloadRegistryList } from '../registryDownload';
 import type { DownloadResult, DownloadTarget } from '../registryDownload';
 import type {
@@ -21,23 +20,15 @@ import type {
 export class RegistryApi {
   constructor(private readonly http: HttpTransport) {}
 
-  /** GET /general/GlobalCompany?PageSize=&Page= (1-based pages). */
   list(query: RegistryListQuery = {}, opts?: CallOptions): Promise<GlobalCustomerResponsePagination> {
     return this.http.json({ ...requestOf('registry.list'), query: { PageSize: query.PageSize, Page: query.Page } }, opts);
   }
 
-  /** GET /general/GlobalCompany/Search/{searchText}?globalUserType= */
-  async search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
-    try {
-      return await this.rowsByText<SearchGlobalCompanyResponse>('registry.search', 'searchText', text, userType, opts);
-    } catch (err) {
-      // Spec-silent: a search with no match may answer 404 instead of [].
-      if (err instanceof NilveraApiError && err.kind === 'notFound') return [];
-      throw err;
-    }
+  search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
+    return rowsForText(this.http, 'registry.search', 'searchText', text, opts, { globalUserType: userType });
   }
 
-  /** GET /general/GlobalCompany/GetGlobalCustomerInfo/{TaxNumber}?globalUserType= (a notFound error when not registered, whatever shape says so). */
+  /** A notFound error when the number is not registered, whatever shape the answer says it in. */
   async info(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerInfoResponse> {
     refuseSlashInPathValue(taxNumber, 'registry.info');
     const info = await this.http.json<GlobalCustomerInfoResponse | null | undefined>(
@@ -48,7 +39,6 @@ export class RegistryApi {
     return requireRecord(info, 'registry.info', ['TaxNumber', 'Title', 'Aliases']);
   }
 
-  /** POST /general/GlobalCompany/GetGlobalCustomerInfo?globalUserType= with a JSON array of tax numbers. */
   infoBulk(taxNumbers: string[], userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerAliasesResponse[]> {
     return this.http.json(
       { ...requestOf('registry.infoBulk'), query: { globalUserType: userType }, body: taxNumbers },
@@ -56,7 +46,7 @@ export class RegistryApi {
     );
   }
 
-  /** GET /general/GlobalCompany/Check/TaxNumber/{TaxNumber}?globalUserType= ([] = not registered). */
+  /** [] when the number is not registered. */
   checkTaxNumber(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
     refuseSlashInPathValue(taxNumber, 'registry.checkTaxNumber');
     return this.http.json(
@@ -65,17 +55,8 @@ export class RegistryApi {
     );
   }
 
-  /** GET /general/GlobalCompany/Check/Name/{Name}?globalUserType= */
   checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
-    return this.rowsByText<GlobalCompanyInfoResponse>('registry.checkName', 'Name', name, userType, opts);
-  }
-
-  /** GET `id` with a text as its path value `param`, cut at a slash, which may not survive the path (specSilent.ts); object rows only. */
-  private async rowsByText<T>(id: OperationId, param: string, text: string, userType?: GlobalUserType, opts?: CallOptions) {
-    const safe = pathSafeSearchText(text);
-    if (safe === '' && text !== '') return [];
-    const rows = await this.http.json<T[] | null | undefined>({ ...requestOf(id, { [param]: safe }), query: { globalUserType: userType } }, opts);
-    return Array.isArray(rows) ? rows.filter((r) => r !== null && typeof r === 'object') : [];
+    return rowsForText(this.http, 'registry.checkName', 'Name', name, opts, { globalUserType: userType }, false);
   }
 
   /**

@@ -2,7 +2,8 @@
 // companies of the calling user and the read-only account data are seed data (STATIC_READS).
 import { route, type RouteSpec, type SandboxContext } from '../router';
 import { badRequest, unprocessable } from '../errors';
-import { COMPANY_UPDATABLE, PAYMENT_MEANS_CODES } from '../records';
+import { COMPANY_UPDATABLE } from '../records';
+import { PAYMENT_MEANS_CODES } from '../../api/types';
 import { expectObject, optBool, optEnum, optString, parseBoolParam } from '../validate';
 
 function setMailing(app: SandboxContext, module: 'WhatsApp' | 'Portal', active: boolean, unavailable: string): true {
@@ -34,7 +35,6 @@ export const companyRoutes: RouteSpec[] = [
     app.changed();
     return next;
   }),
-  // InteractiveTaxOfficeUserResponse is assumed to be { UserName, Password } (not shown in the specification).
   route('taxOffice.get', ({ app }) => app.state.taxOffice),
   route('taxOffice.update', ({ app, query }) => {
     const userName = (query.get('UserName') ?? '').trim();
@@ -48,8 +48,7 @@ export const companyRoutes: RouteSpec[] = [
   route('mailing.settings', ({ app }) => app.state.mailing),
   route('mailing.setChat', ({ app, params }) =>
     setMailing(app, 'WhatsApp', parseBoolParam(params.IsActive, 'IsActive'), 'The chat module is not available.')),
-  // UpdateInvoiceMailingMailCommand is assumed to be { IsActive: boolean }, answered with true;
-  // it switches the 'Portal' row (the e-mail feature) of GET /Mailing/Setting.
+  // The body as src/api/types.ts assumes it (UpdateInvoiceMailingMailCommand); it switches the 'Portal' row (e-mail).
   route('mailing.setEmail', async ({ app, json }) => {
     const active = optBool(expectObject(await json(), 'UpdateInvoiceMailingMailCommand'), 'IsActive');
     if (active == null) throw badRequest('The request body is invalid.', 'IsActive is required.');

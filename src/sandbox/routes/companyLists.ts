@@ -1,17 +1,16 @@
 // The company's own lists: certificates (e-signature / financial seal / HSM), documents, and
 // identification entries (UBL-TR PartyIdentification scheme ids; create takes query parameters).
-// Documents' shapes are assumed (the specification does not show them):
-// CreateCompanyDocumentCommand = { Name, FileType (e.g. "pdf"), Base64String };
-// CompanyDocumentResponse = { ID, Name, FileType, Size, CreatedDate }; the same Name again -> 409;
-// empty or bad base64 or more than 10 MB -> 422.
+// Documents' shapes are assumed as src/api/types.ts writes them (CreateCompanyDocumentCommand,
+// CompanyDocumentResponse): the specification does not show them.
 import { route, type RouteSpec, type SandboxContext } from '../router';
-import { CERTIFICATE_TYPES, IDENTIFICATION_TYPES, type CertificateRecord, type DocumentRecord } from '../records';
+import { CERTIFICATE_TYPES, COMPANY_IDENTIFICATION_TYPES, type CertificateResponse } from '../../api/types';
+import type { DocumentRecord } from '../records';
 import { conflict, notFound, unprocessable } from '../errors';
 import { emptyListAnswer, recordOrMissing } from '../answers';
 import { expectObject, isBase64, optString, parseEnum, parseInt32, reqInt, type JsonObject } from '../validate';
 import { nowString } from '../seed/dates';
 
-function certificateFields(body: JsonObject): Omit<CertificateRecord, 'ID' | 'TaxNumber'> {
+function certificateFields(body: JsonObject): Omit<CertificateResponse, 'ID' | 'TaxNumber'> {
   const texts = ['SerialNo', 'StartDate', 'EndDate', 'Password', 'Description'] as const;
   const [SerialNo, StartDate, EndDate, Password, Description] = texts.map((field) => optString(body, field) ?? null);
   const Type = parseEnum(body.Type, CERTIFICATE_TYPES, 'Type');
@@ -92,7 +91,7 @@ export const companyListRoutes: RouteSpec[] = [
   route('identifications.list', (ctx) =>
     emptyListAnswer(ctx, ctx.app.state.identifications, 'no identification')),
   route('identifications.create', ({ app, query }) => {
-    const name = parseEnum(query.get('Name') ?? '', IDENTIFICATION_TYPES, 'Name');
+    const name = parseEnum(query.get('Name') ?? '', COMPANY_IDENTIFICATION_TYPES, 'Name');
     const value = (query.get('Value') ?? '').trim();
     if (!value) throw unprocessable('Value is required.', 'Value');
     const list = app.state.identifications;

@@ -1,19 +1,15 @@
 // Customers: paged list with search and sort, all-or-nothing bulk create, update, single and bulk delete.
 import { route, type RouteSpec, type SandboxContext } from '../router';
 import { checkTaxId } from '../../domain/taxId';
-import { CUSTOMER_STRING_FIELDS, SORT_TYPES, type CustomerFields, type CustomerRecord } from '../records';
+import { CUSTOMER_STRING_FIELDS, type CustomerFields, type CustomerRecord } from '../records';
+import { SORT_TYPES } from '../../api/types';
+import { DOCUMENTED_SORT_COLUMNS } from '../../api/specSilent';
 import { SORTABLE_COLUMNS } from '../customerStore';
 import { ApiError, badRequest, ErrorCode, notFound, ValidationMessages } from '../errors';
 import { emptyListAnswer, noMatchAnswer, recordOrMissing, send } from '../answers';
 import { expectArray, expectObject, optBool, optEnum, optString, pageOf, parseInt32, parsePaging, reqInt, type JsonObject } from '../validate';
 
 const SEARCH_LIMIT = 100;
-
-/**
- * The sort columns the documentation shows (behaviour point sortColumns = fixedList): `Name`, the one
- * a public client sends (`SortColumn=Name`), and `ID`, the record key and the default order.
- */
-export const DOCUMENTED_SORT_COLUMNS: readonly string[] = ['ID', 'Name'];
 
 /** CustomerResponse: the record without the detail-only dates. */
 function toResponse(c: CustomerRecord) {
@@ -85,7 +81,7 @@ export const customerRoutes: RouteSpec[] = [
     const columnText = query.get('SortColumn');
     let sortColumn: string | undefined;
     if (columnText) {
-      // Spec-silent (behaviour point sortColumns): any CustomerResponse field, or only the documented ones.
+      // Spec-silent (behaviour point sortColumns): any CustomerResponse field, or only the documented ones (the client's list).
       const allowed = app.behaviour.answerFor('sortColumns') === 'fixedList' ? DOCUMENTED_SORT_COLUMNS : SORTABLE_COLUMNS;
       sortColumn = allowed.find((c) => c.toLowerCase() === columnText.toLowerCase());
       if (!sortColumn) throw badRequest('Unknown sort column.', `SortColumn must be one of: ${allowed.join(', ')}.`);
@@ -151,7 +147,6 @@ export const customerRoutes: RouteSpec[] = [
     app.changed();
     return true;
   }),
-  // CustomerDetailResponse is assumed to be every CustomerResponse field plus CreatedDate and ModifiedDate.
   route('customers.get', (ctx) => {
     const id = parseInt32(ctx.params.ID, 'ID');
     return recordOrMissing(ctx, ctx.app.customers.get(id), notFound('Customer not found.', `ID ${id}`));

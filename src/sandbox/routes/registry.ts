@@ -1,6 +1,6 @@
 // The global taxpayer registry: paging, lookups by tax number or name, and the ZIP download.
 import { RESPONDED, route, type RouteSpec } from '../router';
-import { ALIAS_TYPES, GLOBAL_USER_TYPES } from '../records';
+import { ALIAS_TYPES, GLOBAL_USER_TYPES } from '../../api/types';
 import type { DocumentKind, RegistryAlias, RegistryEntry } from '../registry';
 import { badRequest, notFound } from '../errors';
 import { expectArray, optEnum, pageOf, parseEnum, parsePaging, type QueryParams } from '../validate';

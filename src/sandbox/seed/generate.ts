@@ -3,7 +3,7 @@
 import { completeTckn, completeVkn } from '../../domain/taxId';
 import type { Registry } from '../registry';
 import type { PlainReadId } from '../../api/operations';
-import type { OperationAnswers } from '../../api/types';
+import { CERTIFICATE_TYPES, type OperationAnswers } from '../../api/types';
 import type { CustomerRecord, MutableState } from '../records';
 import { Prng } from './prng';
 import { addDays, formatDate, todayUtc } from './dates';
@@ -26,7 +26,7 @@ export function generateMutableState(seed: number): MutableState {
     TaxNumber: taxNumber,
     StartDate: formatDate(addDays(today, end - 730)),
     EndDate: formatDate(addDays(today, end)),
-    Type: (['MALIMUHUR', 'EIMZA', 'HSM'] as const)[k % 3],
+    Type: CERTIFICATE_TYPES[k % 3],
     Password: null,
     Description: k === 0 ? 'Eski mali mühür' : `Sertifika ${k + 1}`,
   }));

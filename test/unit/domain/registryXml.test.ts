@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { RegistryXmlError, RegistryXmlParser, parseRegistryXml } from '../../../src/domain/registryXml';
+import { RegistryXmlError, RegistryXmlParser } from '../../../src/domain/registryXml';
 import { decodeXmlEntities } from '../../../src/domain/xmlChars';
 import type { Taxpayer } from '../../../src/domain/registryXml';
-import { buildTaxpayer, registryXml, splitAt, taxpayerXml, xmlEscape } from '../../support/registryFixtures';
+import { buildTaxpayer, parseRegistryXml, registryXml, splitAt, taxpayerXml, xmlEscape } from '../../support/registryFixtures';
 
 function parseChunks(chunks: Buffer[]): Taxpayer[] {
   const out: Taxpayer[] = [];

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Taxpayer } from '../../../src/domain/registryXml';
-import { parseRegistryXml } from '../../../src/domain/registryXml';
+import { parseRegistryXml } from '../../support/registryFixtures';
 import { iterateRegistryZipBatches } from '../../../src/domain/registryZip';
 import { SORT_SLICE, TaxNumberTable } from '../../../src/registry/taxNumberTable';
 import { decodeRecord, encodeRecord, taxNumberKey } from '../../../src/registry/format';

@@ -4,13 +4,13 @@
 // must refuse (NotCanonicalListError), so that the general parser reads the list instead.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parseRegistryXml, type Taxpayer } from '../../../src/domain/registryXml';
+import type { Taxpayer } from '../../../src/domain/registryXml';
 import { TITLE_SEPARATOR, titleForBatch } from '../../../src/registry/fold';
 import { encodeRecord, RECORD_SEP, RECORDS_PER_BLOCK, taxNumberKey } from '../../../src/registry/format';
 import { ListEncoder, NotCanonicalListError, type EncodedBatch } from '../../../src/registry/listEncoder';
 import { Registry } from '../../../src/sandbox/registry';
 import { userXml } from '../../../src/sandbox/registryXml';
-import { buildTaxpayer, registryXml, taxpayerXml } from '../../support/registryFixtures';
+import { buildTaxpayer, parseRegistryXml, registryXml, taxpayerXml } from '../../support/registryFixtures';
 
 const BATCH = 2 * RECORDS_PER_BLOCK;
 

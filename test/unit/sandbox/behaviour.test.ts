@@ -378,7 +378,7 @@ describe('sortColumns: GET /Customers?SortColumn=', () => {
     sb.setBehaviour({ quirks: { sortColumns: 'fixedList' } });
     const bad = await api(sb, 'GET', '/general/Customers?SortColumn=City');
     assert.equal(bad.status, 400);
-    assert.match((bad.json as { Errors: Array<{ Detail: string }> }).Errors[0].Detail, /SortColumn must be one of: ID, Name\./);
+    assert.match((bad.json as { Errors: Array<{ Detail: string }> }).Errors[0].Detail, /SortColumn must be one of: Name, ID\./);
     assert.equal((await api(sb, 'GET', '/general/Customers?SortColumn=Name&SortType=DESC')).status, 200);
   });
 });

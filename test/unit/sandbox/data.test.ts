@@ -227,3 +227,15 @@ describe('persistence', () => {
     }
   });
 });
+
+describe('GET /__sandbox/state', () => {
+  test('lists every record of the state and the documents without their content', async () => {
+    await withSandbox({ customers: 5, registry: 10 }, async (sb) => {
+      const state = (await fetch(`${sb.url}/__sandbox/state`).then((r) => r.json())) as Record<string, unknown> & { documents: Array<Record<string, unknown>>; counts: Record<string, number> };
+      for (const key of ['company', 'certificates', 'identifications', 'mailing', 'taxOffice', 'templates', 'series']) assert.ok(state[key], key);
+      assert.equal(state.documents.length, state.counts.documents);
+      assert.ok(state.documents.every((d) => typeof d.Name === 'string' && !('Base64String' in d)));
+      assert.equal(state.nextIds, undefined);
+    });
+  });
+});
