@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands, Settings } from './constants';
 import { registerFeatures, type Feature } from './features';
-import { ActivationSteps, type ActivationStep } from './shell/activationSteps';
+import { ActivationSteps, type ActivationStep, type ActivationThread } from './shell/activationSteps';
 import { clearApiKey, setApiKey } from './shell/apiKeyCommands';
 import { hasHandler, registerCommand } from './shell/commandRunner';
 import { startSandbox, stopSandbox, switchEnvironment } from './shell/environmentCommands';
@@ -25,6 +25,8 @@ export interface NilveraExtensionApi extends PublicExports {
   /** activate()'s parts, in order; their sum is activationMs. */
   activationSteps: readonly ActivationStep[];
   testing: {
+    /** activate()'s time on the CPU, whole and by part, and its waits for a core (Linux). */
+    activationThread: ActivationThread | undefined;
     services: ShellServices;
     state: ShellState;
     statusBar: () => ShellStatusBar;
@@ -57,8 +59,8 @@ const SHELL_COMMANDS: ReadonlyArray<readonly [string, (shell: ShellServices, sta
 // (which reads the key) runs after activate() has returned. Everything beyond the shell (key,
 // environment, profiles, status bar) is a feature loaded on first use (src/features/index.ts).
 export function activate(context: vscode.ExtensionContext): PublicExports | NilveraExtensionApi {
-  const timing = new ActivationSteps();
-  openTestSeamsFor(context.extensionMode);
+  // In Test mode it also measures the thread's time on the CPU (src/shell/activationSteps.ts).
+  const timing = new ActivationSteps(openTestSeamsFor(context.extensionMode));
   // Context keys and status bar follow a profile switch (the trees follow it in the views feature).
   const shell = new ShellServices(context, () => void state.refresh());
   services = shell;
@@ -85,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): PublicExports | Nilv
   // Any other extension can read this (getExtension(id).exports): extensionExports hands out `testing` only
   // when context.extensionMode is ExtensionMode.Test (test/suite/hostileExtension.test.ts holds it).
   return extensionExports(context.extensionMode, { activationMs: timing.totalMs, activationSteps: timing.steps }, () => ({
+    activationThread: timing.thread(),
     services: shell,
     state,
     statusBar: () => state.statusBar(),

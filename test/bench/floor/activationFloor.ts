@@ -8,15 +8,16 @@ import * as vscode from 'vscode';
 import { Commands, FormViewTypes, PreviewViewTypes, ReconciliationView, Views } from '../../../src/constants';
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../../../src/editor/selectors';
 import { FEATURES, featureCommandIds, type FeatureName } from '../../../src/features';
-import { ActivationSteps } from '../../../src/shell/activationSteps';
+import { ActivationSteps, type ActivationThread } from '../../../src/shell/activationSteps';
 
 const nothing = (): void => undefined;
 
 /** A tree that is never asked for anything while activate() is timed. */
 const emptyTree: vscode.TreeDataProvider<unknown> = { getTreeItem: () => new vscode.TreeItem(''), getChildren: () => [] };
 
-export function activate(context: vscode.ExtensionContext): { activationMs: number; activationSteps: ActivationStep[] } {
-  const timing = new ActivationSteps();
+export function activate(context: vscode.ExtensionContext): { activationMs: number; activationSteps: ActivationStep[]; testing: { activationThread: ActivationThread | undefined } } {
+  // Measures the thread's time on the CPU as ours does in Test mode (the benchmark runs both so).
+  const timing = new ActivationSteps(context.extensionMode === vscode.ExtensionMode.Test);
   const shellCommands = [Commands.apiKeySet, Commands.apiKeyClear, Commands.environmentSwitch, Commands.sandboxStart, Commands.sandboxStop, Commands.creditsRefresh, Commands.logShow];
   context.subscriptions.push(
     ...shellCommands.map((id) => vscode.commands.registerCommand(id, nothing)),
@@ -56,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
   timing.mark('editor and index-upgrade watchers');
   context.subscriptions.push(vscode.languages.onDidChangeDiagnostics(nothing));
   timing.mark('walkthrough progress');
-  return { activationMs: timing.totalMs, activationSteps: [...timing.steps] };
+  return { activationMs: timing.totalMs, activationSteps: [...timing.steps], testing: { activationThread: timing.thread() } };
 }
 
 interface ActivationStep {
