@@ -56,7 +56,8 @@ const SHELL_COMMANDS: ReadonlyArray<readonly [string, (shell: ShellServices, sta
 ];
 
 // activate() only wires things up: no network and no secret reads here; the first state refresh
-// (which reads the key) runs after activate() has returned. Everything beyond the shell (key,
+// (which reads the key, and makes the key store, the workspace's use and the profile state) runs
+// once activate() has returned. Everything beyond the shell (key,
 // environment, profiles, status bar) is a feature loaded on first use (src/features/index.ts).
 export function activate(context: vscode.ExtensionContext): PublicExports | NilveraExtensionApi {
   // In Test mode it also measures the thread's time on the CPU (src/shell/activationSteps.ts).
@@ -70,18 +71,23 @@ export function activate(context: vscode.ExtensionContext): PublicExports | Nilv
   for (const [id, run] of SHELL_COMMANDS) subscriptions.push(registerCommand(id, (arg) => run(shell, state, arg)));
   subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(Settings.section) && refresh()),
-    // Fires for keys changed here, in another window (secrets.onDidChange) or kept for the session.
-    shell.keys.onDidChange(refresh),
     { dispose: () => state.dispose() },
-    trackWorkspaceUse(shell.usage, refresh),
+    trackWorkspaceUse(() => shell.usage),
     { dispose: disposeLogChannel },
     registerSelectionContext(),
     registerUblDocumentContext(),
   );
   timing.mark('shell services, commands and listeners');
   const features = registerFeatures(context, shell, timing);
-  registerWalkthroughProgress(context, shell.globalState);
-  setTimeout(refresh, 0);
+  // Once activate() has returned. The walkthrough's progress misses nothing by waiting: the
+  // diagnostics it looks for come from the editor feature, which loads later. Keys changed from now on
+  // (here, in another window or kept for the session) refresh again; one changed before is read by the
+  // refresh that follows.
+  setTimeout(() => {
+    registerWalkthroughProgress(context, shell.globalState);
+    subscriptions.push(shell.keys.onDidChange(refresh));
+    refresh();
+  }, 0);
   timing.mark('walkthrough progress');
 
   // Any other extension can read this (getExtension(id).exports): extensionExports hands out `testing` only
