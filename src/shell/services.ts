@@ -48,10 +48,11 @@ export class ShellServices implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     /**
-     * Told when the active profile or a record changes (the context keys and status bar follow). Wired
-     * when the profile state is first made: nothing can change it before then.
+     * Told when the active profile or a record changes, or the workspace becomes used (the context keys
+     * and status bar follow). Wired when the profile state and the workspace's use are first made:
+     * nothing can change them before then.
      */
-    private readonly onProfileStateChange: () => void = () => undefined,
+    private readonly onStateChange: () => void = () => undefined,
   ) {}
 
   /** Disposed with the services. */
@@ -76,7 +77,12 @@ export class ShellServices implements vscode.Disposable {
 
   /** Whether Nilvera was used in this workspace (no status bar and no request before: src/shell/workspaceUsage.ts). */
   get usage(): WorkspaceUsage {
-    return (this.workspaceUsage ??= this.owned(new WorkspaceUsage(this.context.workspaceState)));
+    if (!this.workspaceUsage) {
+      const usage = this.owned(new WorkspaceUsage(this.context.workspaceState));
+      usage.onDidBecomeUsed(() => this.onStateChange());
+      this.workspaceUsage = usage;
+    }
+    return this.workspaceUsage;
   }
 
   get sandbox(): SandboxLauncher {
@@ -98,8 +104,8 @@ export class ShellServices implements vscode.Disposable {
   get profiles(): ActiveProfile {
     if (!this.profileState) {
       const profiles = this.owned(new ActiveProfile(this.context, environmentLabel, this.globalState));
-      profiles.onDidChange(this.onProfileStateChange);
-      profiles.onDidChangeRecords(this.onProfileStateChange);
+      profiles.onDidChange(this.onStateChange);
+      profiles.onDidChangeRecords(this.onStateChange);
       this.profileState = profiles;
     }
     return this.profileState;

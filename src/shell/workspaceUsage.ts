@@ -64,23 +64,23 @@ export class WorkspaceUsage implements vscode.Disposable {
 /**
  * Watches for the first use: Nilvera commands (through the shell's command wrapper) and editors
  * showing an invoice or a customer list. Views report themselves (src/commands/viewCommands.ts).
- * `onUsed` runs once, when the workspace becomes used.
+ * `usage` is asked for on the first event, not here (activate() makes no WorkspaceUsage): whoever
+ * makes it is told when the workspace becomes used (ShellServices.usage).
  */
-export function trackWorkspaceUse(usage: WorkspaceUsage, onUsed: () => void): vscode.Disposable {
+export function trackWorkspaceUse(usage: () => WorkspaceUsage): vscode.Disposable {
   const check = (editors: readonly vscode.TextEditor[]) => {
-    for (const editor of editors) void usage.noteShownDocument(editor.document);
+    for (const editor of editors) void usage().noteShownDocument(editor.document);
   };
   const disposables: vscode.Disposable[] = [
-    usage.onDidBecomeUsed(() => onUsed()),
     vscode.window.onDidChangeVisibleTextEditors(check),
     // A pasted or typed invoice in an open editor counts once it is one.
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (!usage.isUsed() && vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) void usage.noteShownDocument(e.document);
+      if (!usage().isUsed() && vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) void usage().noteShownDocument(e.document);
     }),
   ];
   setCommandObserver((id) => {
     // Test and tooling commands are not a person using Nilvera.
-    if (!id.includes('.internal.')) usage.markUsed('command');
+    if (!id.includes('.internal.')) usage().markUsed('command');
   });
   disposables.push({ dispose: () => setCommandObserver(undefined) });
   // Editors restored at start-up are visible before activate() runs.

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { EXTENSION_ID } from '../../src/constants';
+import type { ActivationThread } from '../../src/shell/activationSteps';
 import { suiteLog } from './report';
 
 interface Manifest {
@@ -65,6 +66,16 @@ suite('Extension activation', () => {
     assert.ok(steps.every((s) => s.ms >= 0), JSON.stringify(steps));
     assert.ok(Math.abs(steps.reduce((sum, s) => sum + s.ms, 0) - api.activationMs) < 0.01, `the steps add up to ${api.activationMs} ms: ${JSON.stringify(steps)}`);
     suiteLog(`    activation steps (ms): ${steps.map((s) => `${s.step}: ${s.ms.toFixed(2)}`).join('; ')}`);
+    // The same parts' time on the CPU (wall time less the thread's waits for a core; Linux, Test mode:
+    // src/shell/activationSteps.ts), which the benchmark prints beside the wall times.
+    const thread = (api as { testing?: { activationThread?: ActivationThread } }).testing?.activationThread;
+    if (process.platform !== 'linux') return;
+    assert.ok(thread, 'on Linux the activation in Test mode measures its thread');
+    assert.deepEqual(thread.steps.map((s) => s.step), steps.map((s) => s.step));
+    assert.ok(thread.onCpuMs > 0 && thread.onCpuMs <= api.activationMs + 1e-6 && thread.waitedMs >= 0, JSON.stringify(thread));
+    assert.ok(Math.abs(thread.onCpuMs + thread.waitedMs - api.activationMs) < 0.01, `on the CPU and waiting add up to ${api.activationMs} ms: ${JSON.stringify(thread)}`);
+    suiteLog(`    activation on CPU (ms): total ${thread.onCpuMs.toFixed(3)}; ${thread.steps.map((s) => `${s.step}: ${s.ms.toFixed(3)}`).join('; ')}`);
+    suiteLog(`    activation thread: waited ${thread.waitedMs.toFixed(3)} ms for a core, ${thread.slices} slice(s); context switches ${thread.voluntarySwitches} voluntary, ${thread.nonvoluntarySwitches} nonvoluntary`);
   });
 
   test('registers every command in contributes.commands at activation', async () => {

@@ -8,20 +8,20 @@ import * as vscode from 'vscode';
 import { Commands, FormViewTypes, PreviewViewTypes, ReconciliationView, Views } from '../../../src/constants';
 import { DIAGNOSED_DOCUMENTS, TAX_NUMBER_DOCUMENTS } from '../../../src/editor/selectors';
 import { FEATURES, featureCommandIds, type FeatureName } from '../../../src/features';
-import { ActivationSteps } from '../../../src/shell/activationSteps';
+import { ActivationSteps, type ActivationThread } from '../../../src/shell/activationSteps';
 
 const nothing = (): void => undefined;
 
 /** A tree that is never asked for anything while activate() is timed. */
 const emptyTree: vscode.TreeDataProvider<unknown> = { getTreeItem: () => new vscode.TreeItem(''), getChildren: () => [] };
 
-export function activate(context: vscode.ExtensionContext): { activationMs: number; activationSteps: ActivationStep[] } {
-  const timing = new ActivationSteps();
+export function activate(context: vscode.ExtensionContext): { activationMs: number; activationSteps: ActivationStep[]; testing: { activationThread: ActivationThread | undefined } } {
+  // Measures the thread's time on the CPU as ours does in Test mode (the benchmark runs both so).
+  const timing = new ActivationSteps(context.extensionMode === vscode.ExtensionMode.Test);
   const shellCommands = [Commands.apiKeySet, Commands.apiKeyClear, Commands.environmentSwitch, Commands.sandboxStart, Commands.sandboxStop, Commands.creditsRefresh, Commands.logShow];
   context.subscriptions.push(
     ...shellCommands.map((id) => vscode.commands.registerCommand(id, nothing)),
     vscode.workspace.onDidChangeConfiguration(nothing),
-    context.secrets.onDidChange(nothing),
     vscode.window.onDidChangeVisibleTextEditors(nothing),
     vscode.workspace.onDidChangeTextDocument(nothing),
     vscode.window.onDidChangeTextEditorSelection(nothing),
@@ -54,9 +54,9 @@ export function activate(context: vscode.ExtensionContext): { activationMs: numb
   const timers = [setTimeout(nothing, 0), setTimeout(nothing, 2000)];
   context.subscriptions.push({ dispose: () => timers.forEach(clearTimeout) });
   timing.mark('editor and index-upgrade watchers');
-  context.subscriptions.push(vscode.languages.onDidChangeDiagnostics(nothing));
+  // Ours registers the walkthrough's progress (onDidChangeDiagnostics) once activate() has returned.
   timing.mark('walkthrough progress');
-  return { activationMs: timing.totalMs, activationSteps: [...timing.steps] };
+  return { activationMs: timing.totalMs, activationSteps: [...timing.steps], testing: { activationThread: timing.thread() } };
 }
 
 interface ActivationStep {
