@@ -82,25 +82,33 @@ const WAIT_MS = 20_000;
 export async function openFile(page: Page, name: string): Promise<void> {
   const box = page.locator('.quick-input-widget .quick-input-box input');
   const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: name }).first();
+  // The file's own tab: a preview beside it that follows the active editor carries the same name.
+  const tab = page.locator('.tabs-container .tab.active:not([data-resource-name^="webview-"])', { hasText: name });
   // Quick Open answers from the file search's cache: a file written just before may only be listed once the
   // watcher has seen it, so ask again (a closed and reopened Quick Open searches afresh) before giving up.
-  // It also closes when the focus moves away as it opens (a webview beside it re-rendering takes the focus):
-  // then the box goes inert and hidden under the fill, and the next attempt opens it again.
+  // It also closes when the focus moves away (a webview beside it re-rendering takes the focus), while it
+  // opens or just before the Enter: then the box goes inert and hidden under the fill, or the Enter opens
+  // nothing, and the next attempt opens it again.
   for (let attempt = 1; ; attempt++) {
+    const last = attempt === 4;
     await page.keyboard.press('Control+P');
     const typed = await box
       .waitFor({ state: 'visible', timeout: 5_000 })
       .then(() => box.fill(name, { timeout: 5_000 }))
       .then(() => true, () => false);
     const listed = typed && (await row.waitFor({ timeout: 8_000 }).then(() => true, () => false));
-    if (listed) break;
-    if (attempt === 4) throw new Error(`Quick Open never listed "${name}"`);
+    const opened =
+      listed &&
+      (await box
+        .press('Enter', { timeout: 5_000 })
+        .then(() => tab.waitFor({ timeout: last ? WAIT_MS : 8_000 }))
+        .then(() => true, () => false));
+    if (opened) return;
+    if (last) throw new Error(listed ? `Quick Open listed "${name}", but its tab never became the active one` : `Quick Open never listed "${name}"`);
+    console.log(`[e2e] Quick Open: "${name}" ${listed ? 'listed but not opened' : 'not listed'} (attempt ${attempt}), again`);
     await page.keyboard.press('Escape');
     await page.waitForTimeout(1_000);
   }
-  await box.press('Enter');
-  // The file's own tab: a preview beside it that follows the active editor carries the same name.
-  await page.locator('.tabs-container .tab.active:not([data-resource-name^="webview-"])', { hasText: name }).waitFor();
 }
 
 /** The Problems panel's rows (their texts, whitespace folded), the panel opened with Ctrl+Shift+M when it is not shown. */
