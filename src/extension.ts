@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Commands, Settings } from './constants';
-import { registerFeatures, type Feature } from './features';
+import { registerFeatures, watchForFeatures, type Feature } from './features';
 import { ActivationSteps, type ActivationStep, type ActivationThread } from './shell/activationSteps';
 import { clearApiKey, setApiKey } from './shell/apiKeyCommands';
 import { hasHandler, registerCommand } from './shell/commandRunner';
@@ -11,7 +11,7 @@ import { ShellServices } from './shell/services';
 import { ShellState } from './shell/shellState';
 import type { ShellStatusBar } from './shell/statusBar';
 import { actAsProduction, extensionExports, openTestSeamsFor, trustedValue, type PublicExports } from './shell/testSeams';
-import { trackWorkspaceUse } from './shell/workspaceUsage';
+import { markUsedOnCommands, trackWorkspaceUse } from './shell/workspaceUsage';
 import { registerSelectionContext } from './commands/registry/selectionContext';
 import { registerUblDocumentContext } from './preview/contextKey';
 import { registerWalkthroughProgress } from './walkthrough/progress';
@@ -55,10 +55,10 @@ const SHELL_COMMANDS: ReadonlyArray<readonly [string, (shell: ShellServices, sta
   [Commands.logShow, () => logChannel().show()],
 ];
 
-// activate() only wires things up: no network and no secret reads here; the first state refresh
-// (which reads the key, and makes the key store, the workspace's use and the profile state) runs
-// once activate() has returned. Everything beyond the shell (key,
-// environment, profiles, status bar) is a feature loaded on first use (src/features/index.ts).
+// activate() makes only what VS Code needs from it: the commands, the views, the hover and the
+// panel serializers. No network and no secret reads; the listeners, context keys and the first state
+// refresh (which reads the key) start once it has returned (startListening). Everything beyond the
+// shell (key, environment, profiles, status bar) is a feature loaded on first use (src/features/index.ts).
 export function activate(context: vscode.ExtensionContext): PublicExports | NilveraExtensionApi {
   // In Test mode it also measures the thread's time on the CPU (src/shell/activationSteps.ts).
   const timing = new ActivationSteps(openTestSeamsFor(context.extensionMode));
@@ -66,29 +66,13 @@ export function activate(context: vscode.ExtensionContext): PublicExports | Nilv
   const shell = new ShellServices(context, () => void state.refresh());
   services = shell;
   const state = new ShellState(shell);
-  const refresh = (): void => void state.refresh();
   const subscriptions = context.subscriptions;
   for (const [id, run] of SHELL_COMMANDS) subscriptions.push(registerCommand(id, (arg) => run(shell, state, arg)));
-  subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(Settings.section) && refresh()),
-    { dispose: () => state.dispose() },
-    trackWorkspaceUse(() => shell.usage),
-    { dispose: disposeLogChannel },
-    registerSelectionContext(),
-    registerUblDocumentContext(),
-  );
-  timing.mark('shell services, commands and listeners');
+  subscriptions.push({ dispose: () => state.dispose() }, { dispose: disposeLogChannel }, markUsedOnCommands(() => shell.usage));
+  timing.mark('shell commands');
   const features = registerFeatures(context, shell, timing);
-  // Once activate() has returned. The walkthrough's progress misses nothing by waiting: the
-  // diagnostics it looks for come from the editor feature, which loads later. Keys changed from now on
-  // (here, in another window or kept for the session) refresh again; one changed before is read by the
-  // refresh that follows.
-  setTimeout(() => {
-    registerWalkthroughProgress(context, shell.globalState);
-    subscriptions.push(shell.keys.onDidChange(refresh));
-    refresh();
-  }, 0);
-  timing.mark('walkthrough progress');
+  setTimeout(startListening, 0, context, shell, state, features);
+  timing.mark('listeners scheduled');
 
   // Any other extension can read this (getExtension(id).exports): extensionExports hands out `testing` only
   // when context.extensionMode is ExtensionMode.Test (test/suite/hostileExtension.test.ts holds it).
@@ -103,6 +87,28 @@ export function activate(context: vscode.ExtensionContext): PublicExports | Nilv
     hasHandler,
     actAsProduction,
   }));
+}
+
+/**
+ * What activate() leaves to the moment it has returned. Nothing is missed by waiting: each listener
+ * looks at what it watches when it starts (the active editor, the open documents, the key), and a
+ * command run in between still marks the workspace used (markUsedOnCommands). The walkthrough's
+ * diagnostics come from the editor feature, which loads later.
+ */
+function startListening(context: vscode.ExtensionContext, shell: ShellServices, state: ShellState, features: readonly Feature[]): void {
+  const refresh = (): void => void state.refresh();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(Settings.section) && refresh()),
+    trackWorkspaceUse(() => shell.usage),
+    registerSelectionContext(),
+    registerUblDocumentContext(),
+    // Keys changed from now on (here, in another window or kept for the session) refresh again; one
+    // changed before is read by the refresh below.
+    shell.keys.onDidChange(refresh),
+  );
+  registerWalkthroughProgress(context, shell.globalState);
+  watchForFeatures(context, features);
+  refresh();
 }
 
 export async function deactivate(): Promise<void> {

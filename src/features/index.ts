@@ -73,7 +73,7 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
   const byName = {} as Record<FeatureName, Feature>;
   for (const name of Object.keys(FEATURES) as FeatureName[]) {
     const feature = (byName[name] = new Feature(name, context, shell, views));
-    subscriptions.push(...registerOnFirstUse(feature.commands, () => feature.parts()));
+    registerOnFirstUse(feature.commands, feature, subscriptions);
   }
   timing.mark('feature commands');
   for (const [id, owner, options] of TREES) subscriptions.push(featureTree(views, id, byName[owner], options));
@@ -83,11 +83,17 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
   timing.mark('hover provider');
   for (const [viewTypes, owner] of RESTORED_PANELS) for (const viewType of Object.values(viewTypes)) subscriptions.push(restoring(viewType, byName[owner]));
   timing.mark('webview panel serializers');
-  subscriptions.push(new DiagnosedDocumentWatcher(editor));
-  const upgrade = setTimeout(upgradeOutdatedIndexes, INDEX_UPGRADE_DELAY_MS, context);
-  subscriptions.push({ dispose: () => clearTimeout(upgrade) });
-  timing.mark('editor and index-upgrade watchers');
   return Object.values(byName);
+}
+
+/**
+ * What the features watch for once activate() has returned (src/extension.ts): documents that load the
+ * editor feature, and the sweep of outdated registry indexes.
+ */
+export function watchForFeatures(context: vscode.ExtensionContext, features: readonly Feature[]): void {
+  const editor = features.find((f) => f.name === 'editor')!;
+  const upgrade = setTimeout(upgradeOutdatedIndexes, INDEX_UPGRADE_DELAY_MS, context);
+  context.subscriptions.push(new DiagnosedDocumentWatcher(editor), { dispose: () => clearTimeout(upgrade) });
 }
 
 /**
@@ -237,14 +243,13 @@ export class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Dis
 
 /** Loads the editor feature once a document that gets diagnostics is open (now, or when one opens). */
 class DiagnosedDocumentWatcher implements vscode.Disposable {
-  // #fields: a timer is no plain data, and this object is reachable from activate()'s exports (see Feature).
   #watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => this.#loadIfDiagnosed([doc]));
-  // Documents open before activation (restored editors): looked at once activate() has returned.
-  readonly #initial = setTimeout(() => this.#loadIfDiagnosed(vscode.workspace.textDocuments), 0);
   readonly #editor: Feature;
 
   constructor(editor: Feature) {
     this.#editor = editor;
+    // Documents already open (restored editors, or opened while activate() ran).
+    this.#loadIfDiagnosed(vscode.workspace.textDocuments);
   }
 
   #loadIfDiagnosed(docs: readonly vscode.TextDocument[]): void {
@@ -254,7 +259,6 @@ class DiagnosedDocumentWatcher implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.#initial);
     this.#watcher?.dispose();
     this.#watcher = undefined;
   }

@@ -39,23 +39,23 @@ export function setCommandObserver(observer: ((id: string) => void) | undefined)
 /** The handler of each command of a feature, set when the feature has loaded (src/features/index.ts). */
 const handlers = new Map<string, CommandHandler>();
 /** Loads the feature that owns a command id (src/features/index.ts). */
-type CommandOwner = () => Promise<unknown>;
+interface CommandOwner {
+  parts(): Promise<unknown>;
+}
 const owners = new Map<string, CommandOwner>();
 
-/** Registers `ids` with VS Code; the first call of one loads `owner`, which registers the handlers. */
-export function registerOnFirstUse(ids: readonly string[], owner: CommandOwner): vscode.Disposable[] {
-  const disposables: vscode.Disposable[] = [];
+/** Registers `ids` with VS Code into `subscriptions`; the first call of one loads `owner`, which registers the handlers. */
+export function registerOnFirstUse(ids: readonly string[], owner: CommandOwner, subscriptions: vscode.Disposable[]): void {
   for (const id of ids) {
     owners.set(id, owner);
-    disposables.push(vscode.commands.registerCommand(id, (...args: unknown[]) => runOwned(id, owner, args)));
+    subscriptions.push(vscode.commands.registerCommand(id, (...args: unknown[]) => runOwned(id, owner, args)));
   }
-  return disposables;
 }
 
 /** A command of a feature: loads the feature (once), then runs the handler it registered. */
 async function runOwned(id: string, owner: CommandOwner, args: unknown[]): Promise<unknown> {
   try {
-    await owner();
+    await owner.parts();
   } catch (error) {
     // Shown like any command failure (the wrapper logs it and offers the log).
     return runCommand(id, () => Promise.reject(error), args);

@@ -62,10 +62,21 @@ export class WorkspaceUsage implements vscode.Disposable {
 }
 
 /**
- * Watches for the first use: Nilvera commands (through the shell's command wrapper) and editors
- * showing an invoice or a customer list. Views report themselves (src/commands/viewCommands.ts).
- * `usage` is asked for on the first event, not here (activate() makes no WorkspaceUsage): whoever
- * makes it is told when the workspace becomes used (ShellServices.usage).
+ * A Nilvera command counts as the first use. Set by activate() itself, so a command that arrives
+ * before the editor watchers (trackWorkspaceUse) are in place is counted too.
+ */
+export function markUsedOnCommands(usage: () => WorkspaceUsage): vscode.Disposable {
+  setCommandObserver((id) => {
+    // Test and tooling commands are not a person using Nilvera.
+    if (!id.includes('.internal.')) usage().markUsed('command');
+  });
+  return { dispose: () => setCommandObserver(undefined) };
+}
+
+/**
+ * Watches editors for the first use: those showing an invoice or a customer list, now and from now
+ * on. Views report themselves (src/commands/viewCommands.ts). `usage` is asked for on the first
+ * event, not here: whoever makes it is told when the workspace becomes used (ShellServices.usage).
  */
 export function trackWorkspaceUse(usage: () => WorkspaceUsage): vscode.Disposable {
   const check = (editors: readonly vscode.TextEditor[]) => {
@@ -78,12 +89,7 @@ export function trackWorkspaceUse(usage: () => WorkspaceUsage): vscode.Disposabl
       if (!usage().isUsed() && vscode.window.visibleTextEditors.some((ed) => ed.document === e.document)) void usage().noteShownDocument(e.document);
     }),
   ];
-  setCommandObserver((id) => {
-    // Test and tooling commands are not a person using Nilvera.
-    if (!id.includes('.internal.')) usage().markUsed('command');
-  });
-  disposables.push({ dispose: () => setCommandObserver(undefined) });
-  // Editors restored at start-up are visible before activate() runs.
-  setTimeout(() => check(vscode.window.visibleTextEditors), 0);
+  // Editors restored at start-up, or opened before this ran.
+  check(vscode.window.visibleTextEditors);
   return vscode.Disposable.from(...disposables);
 }

@@ -121,7 +121,7 @@ suite('Another extension: exports and commands hold nothing to take', function (
 
   test('in production the exports are the activation figures only, and no internal command is registered', async () => {
     const key = suiteState.sandbox.keys.full;
-    const figures = { activationMs: 1.5, activationSteps: [{ step: 'shell services, commands and listeners', ms: 1.5 }] };
+    const figures = { activationMs: 1.5, activationSteps: [{ step: 'shell commands', ms: 1.5 }] };
     const seams = () => suiteState.api.testing;
     for (const mode of [vscode.ExtensionMode.Production, vscode.ExtensionMode.Development]) {
       const exported = extensionExports(mode, figures, seams) as unknown as Record<string, unknown>;
@@ -146,7 +146,8 @@ suite('Another extension: exports and commands hold nothing to take', function (
     // production, an internal id reaches VS Code by neither way of registering a command.
     openTestSeamsFor(vscode.ExtensionMode.Production);
     const probes = [`nilvera.internal.hostileProbe${Date.now()}`, `nilvera.internal.hostileProbeOnFirstUse${Date.now()}`];
-    const registered = [registerRawCommand(probes[0], () => 'reached'), ...registerOnFirstUse(commandIdsFor(vscode.ExtensionMode.Production, [probes[1]]), async () => undefined)];
+    const registered = [registerRawCommand(probes[0], () => 'reached')];
+    registerOnFirstUse(commandIdsFor(vscode.ExtensionMode.Production, [probes[1]]), { parts: async () => undefined }, registered);
     try {
       const ids = new Set(await vscode.commands.getCommands(true));
       assert.deepEqual(probes.filter((id) => ids.has(id)), [], 'an internal command was registered with the seams closed');
