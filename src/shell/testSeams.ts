@@ -44,8 +44,8 @@ export function isInternalCommand(id: string): boolean {
 }
 
 /** The command ids to register with VS Code in `mode`: no internal one outside Test mode. */
-export function commandIdsFor(mode: vscode.ExtensionMode, ids: string[]): string[] {
-  return testSeamsAllowed(mode) ? ids : ids.filter((id) => !isInternalCommand(id));
+export function commandIdsFor(mode: vscode.ExtensionMode, ids: readonly string[]): string[] {
+  return testSeamsAllowed(mode) ? [...ids] : ids.filter((id) => !isInternalCommand(id));
 }
 
 /** What every caller may read from activate(): the activation time and its parts, nothing else. */
