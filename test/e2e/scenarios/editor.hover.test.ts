@@ -1,14 +1,15 @@
 // Tax-number hovers as a person sees them: the sandbox's registry lists are downloaded through the
 // palette, an invoice file in the workspace is opened, and the mouse rests on a valid, an invalid and
 // a registered tax number in turn. Each card is read and photographed; the registered card's
-// "Check online" link runs the live look-up.
+// "Check online" link runs the live look-up. The editor's context menu then offers Bulk Check on a
+// selected tax number (the selection's context key), not on a selected word, and checks it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { Workbench } from '../index';
-import { nls, openFile, openWorkbench, runAsking, waitUntil, workspaceFolder } from '../index';
+import { chooseMenuItem, nls, openFile, openWorkbench, runAsking, waitUntil, workspaceFolder } from '../index';
 import { completeVkn, vknCheckDigit } from '../../../src/domain/taxId';
 
 let wb: Workbench;
@@ -35,22 +36,26 @@ function card(): Locator {
   return wb.page.locator('.monaco-hover:not(.hidden)', { hasText: /(VKN|TCKN) — / }).first();
 }
 
+/** Where the middle of `text` is on screen in the open editor. */
+async function middleOf(text: string): Promise<{ x: number; y: number }> {
+  const span = wb.page.locator('.editor-group-container.active .monaco-editor .view-line span span', { hasText: text }).first();
+  // Monaco re-renders a line's spans as tokenization arrives: read text and box from one rendering.
+  const { shown, box } = await waitUntil(async () => {
+    const [shown, box] = await Promise.all([span.textContent({ timeout: 1000 }).catch(() => null), span.boundingBox({ timeout: 1000 }).catch(() => null)]);
+    return shown?.includes(text) && box ? { shown, box } : undefined;
+  }, `${text} on screen`);
+  // Monospace: the text's middle is proportional to its characters' position in the span.
+  const middle = shown.indexOf(text) + text.length / 2;
+  return { x: box.x + (box.width * middle) / shown.length, y: box.y + box.height / 2 };
+}
+
 /** Rests the mouse on the middle of `taxNumber` in the open editor and returns the card's text. */
 async function hoverOver(taxNumber: string): Promise<string> {
   const { page } = wb;
   // Away first, so the previous card closes.
   await page.mouse.move(5, 450);
   await card().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
-  const span = page.locator('.editor-group-container.active .monaco-editor .view-line span span', { hasText: taxNumber }).first();
-  // Monaco re-renders a line's spans as tokenization arrives: read text and box from one rendering.
-  const { text, box } = await waitUntil(async () => {
-    const [text, box] = await Promise.all([span.textContent({ timeout: 1000 }).catch(() => null), span.boundingBox({ timeout: 1000 }).catch(() => null)]);
-    return text?.includes(taxNumber) && box ? { text, box } : undefined;
-  }, `${taxNumber} on screen`);
-  // Monospace: the number's middle is proportional to its characters' position in the span.
-  const middle = text.indexOf(taxNumber) + taxNumber.length / 2;
-  const x = box.x + (box.width * middle) / text.length;
-  const y = box.y + box.height / 2;
+  const { x, y } = await middleOf(taxNumber);
   await page.mouse.move(x - 4, y);
   await page.mouse.move(x, y, { steps: 4 });
   await card().waitFor({ timeout: 15_000 });
@@ -129,4 +134,46 @@ test('hovering a valid, an invalid and a registered tax number shows the right c
   await card().locator('a', { hasText: 'Check online' }).click();
   await page.locator('.notification-list-item-message', { hasText: `${registered} is registered` }).first().waitFor({ timeout: 30_000 });
   await wb.screenshot('check online from the card');
+});
+
+const BULK_CHECK = nls('%command.registry.bulkCheck%');
+
+/** Selects `text` in the open editor (a double-click selects the word), right-clicks it and returns the menu's entries and a way to open it again. */
+async function contextMenuOn(text: string): Promise<{ entries: string[]; reopen: () => Promise<void> }> {
+  const { page } = wb;
+  await page.keyboard.press('Escape');
+  const { x, y } = await middleOf(text);
+  await page.mouse.dblclick(x, y);
+  await page.locator('.part.statusbar', { hasText: `(${text.length} selected)` }).waitFor({ timeout: 10_000 });
+  // The selection key follows the selection as VS Code reports it: let that arrive before the menu is built.
+  await page.waitForTimeout(300);
+  const labels = page.locator('.monaco-menu .action-item .action-label');
+  const reopen = async () => {
+    await page.mouse.click(x, y, { button: 'right' });
+    await labels.filter({ hasText: 'Command Palette' }).first().waitFor({ timeout: 10_000 });
+  };
+  await reopen();
+  return { entries: (await labels.allInnerTexts()).map((label) => label.trim()).filter(Boolean), reopen };
+}
+
+test("the editor's context menu offers Bulk Check on a selected tax number, not on other words, and checks it", { timeout: 120_000 }, async () => {
+  const { page } = wb;
+  await openFile(page, 'fatura.xml');
+
+  const { entries: onWord } = await contextMenuOn('ProfileID');
+  await wb.screenshot('context menu on a word: no Bulk Check');
+  assert.ok(!onWord.includes(BULK_CHECK), `a selection without a tax number offered Bulk Check: ${JSON.stringify(onWord)}`);
+  await page.keyboard.press('Escape');
+
+  const { entries: onNumber, reopen } = await contextMenuOn(registered);
+  await wb.screenshot('context menu on a selected tax number: Bulk Check');
+  assert.ok(onNumber.includes(BULK_CHECK), `a selected tax number did not offer Bulk Check: ${JSON.stringify(onNumber)}`);
+  // Chosen from the menu already open; opened again only if it closed before the choice.
+  let opened = true;
+  await chooseMenuItem(page, BULK_CHECK, async () => (opened ? void (opened = false) : reopen()));
+  await wb.quickPick('e-Invoice (Invoice)');
+  const summary = page.locator('.notification-list-item-message', { hasText: 'Bulk check:' }).first();
+  await summary.waitFor({ timeout: 30_000 });
+  assert.match(await summary.innerText(), /1 registered, 0 not registered, 0 invalid \(not sent\), 0 failed/);
+  await wb.screenshot('bulk check of the selection');
 });
