@@ -91,12 +91,10 @@ function newProfileId(): string {
   return `p-${randomBytes(6).toString('hex')}`;
 }
 
-/** Stores the record and its key, then makes it this window's profile. */
+/** Stores the record and its key. */
 async function saveProfile(services: ShellServices, profile: Profile, key: string): Promise<void> {
   await services.keys.store(profileSecretName(profile.id), key);
   await services.profiles.store.add(profile);
-  services.profiles.switchTo(profile.id);
-  log.info(`Profile ${profile.id} (${profile.environment}) added and active.`);
 }
 
 async function addProfile(services: ShellServices): Promise<void> {
@@ -114,6 +112,8 @@ async function addProfile(services: ShellServices): Promise<void> {
   if (customUrl) profile.baseUrl = customUrl;
   if (company.TaxNumber) profile.taxNumber = company.TaxNumber;
   await saveProfile(services, profile, key);
+  services.profiles.switchTo(profile.id);
+  log.info(`Profile ${profile.id} (${profile.environment}) added and active.`);
   void prompts.message('info', vscode.l10n.t('Profile "{0}" added and active.', name));
 }
 
@@ -140,8 +140,7 @@ async function addCompanyAsProfile(services: ShellServices, arg: unknown): Promi
   }
   const profile: Profile = { id: newProfileId(), name: displayTextOr(company.Name, displayTextOr(companyName, taxNumber)), environment: active.environment, taxNumber };
   if (active.environment === 'custom' && active.baseUrl) profile.baseUrl = active.baseUrl;
-  await services.keys.store(profileSecretName(profile.id), key);
-  await services.profiles.store.add(profile);
+  await saveProfile(services, profile, key);
   services.profiles.touched();
   log.info(`Profile ${profile.id} added from the company list.`);
   const switchNow = vscode.l10n.t('Switch to It');

@@ -98,13 +98,8 @@ export class ReconciliationTree implements vscode.TreeDataProvider<ReconNode>, v
       for (const c of node.children) this.parents.set(c, node);
       return [...node.children];
     }
-    const out: ReconNode[] = [];
-    const end = Math.min(node.shown, node.rows.length);
-    for (let i = 0; i < end; i++) {
-      const r = node.rows[i];
-      out.push('row' in r ? new CustomerNode(node.key, r.row, r.previousAlias) : new CustomerNode(node.key, r));
-    }
-    if (end < node.rows.length) out.push(new LoadMoreNode(node));
+    const out: ReconNode[] = node.rows.slice(0, node.shown).map((r) => ('row' in r ? new CustomerNode(node.key, r.row, r.previousAlias) : new CustomerNode(node.key, r)));
+    if (node.shown < node.rows.length) out.push(new LoadMoreNode(node));
     for (const c of out) this.parents.set(c, node);
     return out;
   }

@@ -60,14 +60,6 @@ export interface ProbeAnswer {
 
 const DEFAULT_MAX_BYTES = 256 * 1024;
 
-/** Thrown when the caller's signal fired: the check was cancelled. */
-export class ProbeCancelledError extends Error {
-  constructor() {
-    super('Check Connection was cancelled');
-    this.name = 'AbortError';
-  }
-}
-
 function failureReason(err: unknown): string {
   const e = err as { code?: unknown; cause?: { code?: unknown }; type?: unknown };
   if (typeof e?.code === 'string') return e.code;
@@ -102,7 +94,8 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
   if (request.method !== 'GET' && !(request.method === 'POST' && request.readOnlyPost)) {
     throw new Error(`Check Connection sends only read-only requests, not ${request.method} ${request.template}`);
   }
-  if (signal.aborted) throw new ProbeCancelledError();
+  // Cancelled: the signal's AbortError, which the command runner ends silently.
+  signal.throwIfAborted();
   const fetchFn = target.fetch ?? (await loadNodeFetch());
   const controller = new AbortController();
   const onAbort = () => controller.abort();
@@ -146,7 +139,7 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
       }
     }
   } catch (err) {
-    if (signal.aborted) throw new ProbeCancelledError();
+    signal.throwIfAborted();
     if (!truncated) failure = timedOut ? 'timeout' : failureReason(err);
   } finally {
     clearTimeout(timer);
@@ -247,6 +240,8 @@ interface Planned {
 const get = (path: string, template = path, query?: ProbeRequest['query']): ProbeRequest => ({ method: 'GET', path, template, ...(query ? { query } : {}) });
 /** An operation's path as the report shows it: each `{Name}` filled with `values` as written (not encoded), or left. */
 const shownPath = (id: OperationId, values: Record<string, string> = {}) => OPERATIONS[id].path.replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
+/** The GET of operation `id` with `values` in its path, shown with `shown` in place of them. */
+const getOperation = (id: OperationId, values: Record<string, string | number>, shown = values as Record<string, string>) => get(operationPath(id, values), shownPath(id, shown));
 /** The plain GET of a plain read, its path from the table of operations. */
 const plain = (id: PlainReadId): Planned => ({ request: () => get(OPERATIONS[id].path) });
 
@@ -310,13 +305,11 @@ function plan(realKey: string) {
     sortUnlisted: { request: () => sorted(UNLISTED_SORT_COLUMN) },
     sortUnknown: { request: () => sorted(UNKNOWN_SORT_COLUMN) },
     pageBeyondEnd: { request: () => customers({ Page: PAGE_BEYOND_END, PageSize: 1 }) },
-    searchNoMatch: { request: () => get(operationPath('customers.search', { searchText: NO_MATCH_TEXT }), shownPath('customers.search', { searchText: NO_MATCH_TEXT })) },
+    searchNoMatch: { request: () => getOperation('customers.search', { searchText: NO_MATCH_TEXT }) },
     // findUnregistered is run by runChecks itself (it may try several candidates).
     registryLookupMissing: lookUpUnregistered('registry.info'),
     customerLookupMissing: lookUpUnregistered('customers.getByTaxNumber'),
-    certificateLookupMissing: {
-      request: () => get(operationPath('certificates.get', { SerialNumber: UNKNOWN_SERIAL }), shownPath('certificates.get', { SerialNumber: UNKNOWN_SERIAL })),
-    },
+    certificateLookupMissing: { request: () => getOperation('certificates.get', { SerialNumber: UNKNOWN_SERIAL }) },
     // The path encodes "/" as %2F.
     encodedSlash: { request: () => get(operationPath('certificates.get', { SerialNumber: SLASH_SERIAL })) },
     bulkLookup: {
@@ -324,14 +317,7 @@ function plan(realKey: string) {
       request: (f) => {
         if (!f.unregistered) return 'noUnregisteredNumber';
         if (!f.ownTaxNumber) return 'noCompanyTaxNumber';
-        return {
-          method: 'POST',
-          readOnlyPost: true,
-          path: OPERATIONS['registry.infoBulk'].path,
-          template: OPERATIONS['registry.infoBulk'].path,
-          query: { globalUserType: 'Invoice' },
-          body: [f.unregistered, f.ownTaxNumber],
-        };
+        return { ...get(OPERATIONS['registry.infoBulk'].path, undefined, { globalUserType: 'Invoice' }), method: 'POST', readOnlyPost: true, body: [f.unregistered, f.ownTaxNumber] };
       },
     },
     registryList: {
@@ -342,7 +328,7 @@ function plan(realKey: string) {
     taxOffice: plain('taxOffice.get'),
     customerById: {
       skipTemplate: shownPath('customers.get'),
-      request: (f) => (f.customerId !== undefined ? get(operationPath('customers.get', { ID: f.customerId }), shownPath('customers.get')) : 'noCustomer'),
+      request: (f) => (f.customerId !== undefined ? getOperation('customers.get', { ID: f.customerId }, {}) : 'noCustomer'),
     },
     unknownRoute: { request: () => get('/general/NilveraCheckNoSuchOperation') },
     // Only when a list answered 404: the same GET with a made-up key (a route that exists answers
@@ -360,10 +346,9 @@ function plan(realKey: string) {
 
 /** A look-up of the unregistered tax number runChecks found (skipped when none was). */
 function lookUpUnregistered(id: 'registry.info' | 'customers.getByTaxNumber'): Planned {
-  const template = shownPath(id, UNREGISTERED);
   return {
-    skipTemplate: template,
-    request: (f) => (f.unregistered ? get(operationPath(id, { TaxNumber: f.unregistered }), template) : 'noUnregisteredNumber'),
+    skipTemplate: shownPath(id, UNREGISTERED),
+    request: (f) => (f.unregistered ? getOperation(id, { TaxNumber: f.unregistered }, UNREGISTERED) : 'noUnregisteredNumber'),
   };
 }
 
@@ -381,7 +366,7 @@ function resultOf(id: ProbeId, request: ProbeRequest, answer: ProbeAnswer): Prob
   return { id, method: request.method, template: request.template, ...(query ? { query } : {}), answer };
 }
 
-/** Runs every call in order; throws ProbeCancelledError when the signal fires. */
+/** Runs every call in order; throws the signal's AbortError when it fires. */
 export async function runChecks(target: ProbeTarget, options: RunOptions): Promise<CheckRun> {
   const facts: ProbeFacts = {};
   const results: ProbeResult[] = [];
@@ -403,7 +388,7 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
       // Before the look-ups: find a valid VKN the registry does not have.
       let last: { request: ProbeRequest; answer: ProbeAnswer } | undefined;
       for (const candidate of UNREGISTERED_CANDIDATES) {
-        const request = get(operationPath('registry.checkTaxNumber', { TaxNumber: candidate }), shownPath('registry.checkTaxNumber', UNREGISTERED));
+        const request = getOperation('registry.checkTaxNumber', { TaxNumber: candidate }, UNREGISTERED);
         const answer = await send(request);
         last = { request, answer };
         if (answer.status === 200 && answer.body.kind === 'json' && Array.isArray(answer.body.value) && answer.body.value.length === 0) {
@@ -475,9 +460,5 @@ export function probeDecision(id: ReadOperationId): ProbeDecision | undefined {
 
 /** One GET of each plain read that has no decision of its own, at the end of the plan. */
 function plainReadProbes(): Partial<Record<PlainReadProbeId, Planned>> {
-  const steps: Partial<Record<PlainReadProbeId, Planned>> = {};
-  for (const id of OPERATION_IDS) {
-    if (isPlainRead(id) && !(id in PROBE_DECISIONS)) steps[`read:${id}`] = plain(id);
-  }
-  return steps;
+  return Object.fromEntries(OPERATION_IDS.filter(isPlainRead).filter((id) => !(id in PROBE_DECISIONS)).map((id) => [`read:${id}`, plain(id)]));
 }

@@ -5,13 +5,10 @@
 // A server's words (a content type, what was seen, an answer's shape) go in as code, shown literally.
 import { inlineCode as code, sourceCell } from '../../domain/markdown';
 import { OPERATIONS } from '../../api/operations';
+import type { Translator } from '../../domain/taxIdWording';
 import type { ProbeResult } from './probes';
 import { describeShape } from './shape';
 import { mediaTypeShown, profileAnswers, type ListFinding, type NoAnswerReason, type RowVerdict } from './verdicts';
-
-export interface Localizer {
-  t(message: string, ...args: Array<string | number | boolean>): string;
-}
 
 export interface ReportContext {
   /** "Test", "Custom URL"… in the display language. */
@@ -35,7 +32,7 @@ export interface ReportSummary {
 }
 
 /** The shape of one answer: JSON names and types, or the kind and size of a body that is not JSON. */
-export function answerShape(result: ProbeResult, l10n: Localizer): string {
+export function answerShape(result: ProbeResult, l10n: Translator): string {
   const a = result.answer;
   if (!a) return '';
   if (a.status === undefined) return l10n.t('no answer ({0})', a.failure ?? '?');
@@ -46,7 +43,7 @@ export function answerShape(result: ProbeResult, l10n: Localizer): string {
   return zip ? l10n.t('ZIP bytes, {0} bytes read', a.bytes) : l10n.t('binary, {0} bytes read', a.bytes);
 }
 
-function reasonText(reason: NoAnswerReason, l10n: Localizer): string {
+function reasonText(reason: NoAnswerReason, l10n: Translator): string {
   const texts: Record<NoAnswerReason, string> = {
     wouldWrite: l10n.t('not checked: would write'),
     callFailed: l10n.t('not observed: the call did not give a usable answer'),
@@ -58,7 +55,7 @@ function reasonText(reason: NoAnswerReason, l10n: Localizer): string {
   return texts[reason];
 }
 
-function matchText(v: RowVerdict, l10n: Localizer): string {
+function matchText(v: RowVerdict, l10n: Translator): string {
   const texts: Record<RowVerdict['match'], string> = {
     default: l10n.t('as the default profile'),
     alternate: l10n.t('as the alternate profile'),
@@ -69,7 +66,7 @@ function matchText(v: RowVerdict, l10n: Localizer): string {
   return texts[v.match];
 }
 
-function shown(v: RowVerdict, l10n: Localizer): string {
+function shown(v: RowVerdict, l10n: Translator): string {
   const x = v.verdict;
   if (x.kind === 'answer') return code(x.answer);
   if (x.kind === 'differs') return `**${l10n.t('differs')}**: ${code(x.seen)}`;
@@ -88,7 +85,7 @@ export function summarize(results: readonly ProbeResult[], verdicts: readonly Ro
 }
 
 /** What a list's row in the report says: has records, empty (and how it said so), not offered, or cannot tell. */
-export function listFindingText(f: ListFinding, l10n: Localizer): string {
+export function listFindingText(f: ListFinding, l10n: Translator): string {
   if (f.availability === 'missing') return l10n.t('this server does not offer it (HTTP 404)');
   if (!f.emptyAnswer) {
     if (f.availability === 'offered') return l10n.t('offered, with records');
@@ -104,7 +101,7 @@ export function listFindingText(f: ListFinding, l10n: Localizer): string {
   return texts[f.emptyAnswer];
 }
 
-export function buildReport(context: ReportContext, results: readonly ProbeResult[], verdicts: readonly RowVerdict[], l10n: Localizer, lists: readonly ListFinding[] = []): string {
+export function buildReport(context: ReportContext, results: readonly ProbeResult[], verdicts: readonly RowVerdict[], l10n: Translator, lists: readonly ListFinding[] = []): string {
   const s = summarize(results, verdicts);
   const lines: string[] = [];
   lines.push(`# ${l10n.t('Nilvera: Check Connection')}`, '');
@@ -151,7 +148,7 @@ export function buildReport(context: ReportContext, results: readonly ProbeResul
   return lines.join('\n');
 }
 
-function skippedText(reason: NonNullable<ProbeResult['skipped']>, l10n: Localizer): string {
+function skippedText(reason: NonNullable<ProbeResult['skipped']>, l10n: Translator): string {
   const texts: Record<typeof reason, string> = {
     noCompanyTaxNumber: l10n.t("the company's tax number was not found"),
     noUnregisteredNumber: l10n.t('no unregistered tax number was found'),

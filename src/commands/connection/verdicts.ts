@@ -294,11 +294,7 @@ const PAGING_FIELDS = ['Page', 'PageSize', 'TotalCount', 'TotalPages'];
 function findNulls(value: unknown, depth = 0): boolean {
   if (depth > 4 || value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some((v) => findNulls(v, depth + 1));
-  for (const [k, v] of Object.entries(value)) {
-    if (v === null && WATCHED_FIELDS.has(k)) return true;
-    if (findNulls(v, depth + 1)) return true;
-  }
-  return false;
+  return Object.entries(value).some(([k, v]) => (v === null && WATCHED_FIELDS.has(k)) || findNulls(v, depth + 1));
 }
 
 function nullableFields(run: CheckRun): Verdict {

@@ -22,9 +22,7 @@ export function registerCustomerCommands(ctx: TreeCommandContext): vscode.Dispos
     registerCommand(TreeCommands.customersClearSearch, () => ctx.trees.customers.root.setFilter({ search: '' })),
     registerCommand(TreeCommands.customersSort, () => sortCustomers(ctx)),
     registerCommand(TreeCommands.customersOpen, (node) => showDetails(ctx, oneCustomer(ctx, node))),
-    registerCommand(TreeCommands.customersEdit, (node) => {
-      return vscode.commands.executeCommand(FormCommands.customer, { customerId: oneCustomer(ctx, node).ID });
-    }),
+    registerCommand(TreeCommands.customersEdit, (node) => vscode.commands.executeCommand(FormCommands.customer, { customerId: oneCustomer(ctx, node).ID })),
     registerCommand(TreeCommands.customersCheckRegistry, (node) => checkCustomerInRegistry(ctx, node)),
     registerCommand(TreeCommands.customersCopyTaxNumber, (node) => copyTaxNumber(ctx, node)),
     registerCommand(TreeCommands.customersDelete, (node, selected) => deleteCustomers(ctx, node, selected)),

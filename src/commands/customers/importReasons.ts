@@ -7,15 +7,11 @@ import type { XlsxError, XlsxProblem } from '../../domain/xlsxZip';
 export function localizedReason(issue: ImportIssue): string {
   const p = issue.params;
   if (typeof p.server === 'string') return p.server;
+  // The tax number's own problems in the words every other place uses (src/domain/taxIdWording.ts).
+  if (issue.code.startsWith('taxNumber.') && issue.code !== 'taxNumber.duplicate') return taxNumberIssueText(vscode.l10n, issue);
   const text = (v: unknown) => (Array.isArray(v) ? v.join(', ') : String(v ?? ''));
   const tax = text(p.taxNumber);
   const reasons: Record<string, () => string> = {
-    // The tax number's own problems in the words every other place uses (src/domain/taxIdWording.ts).
-    'taxNumber.empty': () => taxNumberIssueText(vscode.l10n, issue),
-    'taxNumber.notDigits': () => taxNumberIssueText(vscode.l10n, issue),
-    'taxNumber.length': () => taxNumberIssueText(vscode.l10n, issue),
-    'taxNumber.tcknLeadingZero': () => taxNumberIssueText(vscode.l10n, issue),
-    'taxNumber.checksum': () => taxNumberIssueText(vscode.l10n, issue),
     'taxNumber.duplicate': () => vscode.l10n.t('Tax number {0} already appears in row {1}.', tax, text(p.firstRow)),
     'name.empty': () => vscode.l10n.t('The name (title) is empty.'),
     'isExport.invalid': () =>

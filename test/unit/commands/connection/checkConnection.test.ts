@@ -7,12 +7,13 @@ import { describeShape } from '../../../../src/commands/connection/shape';
 import { runChecks, type CheckRun } from '../../../../src/commands/connection/probes';
 import type { FetchLike } from '../../../../src/api/http';
 import { readVerdicts, type RowVerdict } from '../../../../src/commands/connection/verdicts';
-import { buildReport, summarize, type Localizer } from '../../../../src/commands/connection/report';
+import { buildReport, summarize } from '../../../../src/commands/connection/report';
+import type { Translator } from '../../../../src/domain/taxIdWording';
 import { setSandboxBehaviour, startTestSandbox, type SandboxHandle, type SandboxOptions } from '../../../support/sandbox';
 import { BEHAVIOUR_POINTS, POINT_IDS } from '../../../../src/sandbox/behaviour';
 
 /** English with {0} placeholders filled, as vscode.l10n.t does without a translation. */
-const english: Localizer = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
+const english: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
 
 const CANARY = 'CANARY0123456789ABCDEFCANARY0123456789ABCDEFCANARY0123456789ABCD';
 

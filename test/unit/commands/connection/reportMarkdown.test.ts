@@ -5,10 +5,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CheckRun, ProbeAnswer, ProbeResult } from '../../../../src/commands/connection/probes';
 import { readVerdicts, readListFindings } from '../../../../src/commands/connection/verdicts';
-import { buildReport, type Localizer } from '../../../../src/commands/connection/report';
+import { buildReport } from '../../../../src/commands/connection/report';
+import type { Translator } from '../../../../src/domain/taxIdWording';
 import { liveMarkup, renderPreview } from '../../../support/renderMarkdown';
 
-const english: Localizer = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
+const english: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
 const context = { environmentLabel: 'Custom URL', origin: 'https://api.example', finishedAt: '2026-11-29T03:00:00Z', extensionVersion: '0.1.0', vscodeVersion: '1.100' };
 
 const RECORD_TEXT = 'Gizli Müşteri Kaydı';

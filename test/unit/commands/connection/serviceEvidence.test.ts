@@ -6,11 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FetchLike } from '../../../../src/api/http';
 import { runChecks, type CheckRun } from '../../../../src/commands/connection/probes';
-import { buildReport, type Localizer } from '../../../../src/commands/connection/report';
+import { buildReport } from '../../../../src/commands/connection/report';
+import type { Translator } from '../../../../src/domain/taxIdWording';
 import { readListFindings, readVerdicts, type RowVerdict } from '../../../../src/commands/connection/verdicts';
 import { emptyAccount, startTestSandbox, type SandboxHandle } from '../../../support/sandbox';
 
-const english: Localizer = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
+const english: Translator = { t: (message, ...args) => message.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)])) };
 const KEY = 'EVIDENCE0123456789ABCDEFEVIDENCE0123456789ABCDEFEVIDENCE01234567';
 
 interface Exchange {
