@@ -61,10 +61,7 @@ function flagItems(): Array<vscode.QuickPickItem & { change: FlagChange }> {
   ];
 }
 
-interface Flags {
-  IsActive: boolean;
-  IsDefault: boolean;
-}
+type Flags = Record<'IsActive' | 'IsDefault', boolean>;
 
 /**
  * Both flags, always (spec-silent, behaviour point templatePutOmitted: a flag left out may be kept,
@@ -182,12 +179,10 @@ async function askId(title: string, remembered: RememberedId[]): Promise<{ ID: n
   return { ID: Number(required(typed).trim()) };
 }
 
-interface RememberedId {
+/** An ID used before, its name, and the flags this extension last set (the API cannot read them back). */
+interface RememberedId extends Partial<Flags> {
   ID: number;
   Name?: string;
-  /** The flags this extension last set (the API cannot read them back). */
-  IsActive?: boolean;
-  IsDefault?: boolean;
 }
 
 class RememberedIds {

@@ -99,8 +99,7 @@ export function parseSnapshot(text: string): Snapshot | undefined {
   }
   if (meta.format !== FORMAT || typeof meta.baseUrl !== 'string' || typeof meta.takenAt !== 'string') return undefined;
   const entries = new Map<string, SnapshotEntry>();
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
+  for (const line of lines.slice(1)) {
     if (!line) continue;
     const [taxNumber, code, alias] = line.split('\t');
     const status = CODE_STATUS[code ?? ''];

@@ -69,8 +69,7 @@ function failureReason(err: unknown): string {
 
 function looksBinary(bytes: Uint8Array, contentType: string | undefined): boolean {
   if (contentType && /zip|octet-stream/i.test(contentType)) return true;
-  const n = Math.min(bytes.length, 512);
-  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  if (bytes.subarray(0, 512).includes(0)) return true;
   return bytes.length >= 2 && bytes[0] === 0x50 && bytes[1] === 0x4b; // "PK": a ZIP
 }
 
@@ -107,12 +106,8 @@ export async function sendProbe(target: ProbeTarget, request: ProbeRequest, sign
   }, target.timeoutMs);
   const started = performance.now();
   const maxBytes = request.maxBytes ?? DEFAULT_MAX_BYTES;
-  const headers: Record<string, string> = { Authorization: `Bearer ${request.key ?? target.apiKey}`, Accept: 'application/json', ...request.headers };
-  let body: string | undefined;
-  if (request.body !== undefined) {
-    body = JSON.stringify(request.body);
-    headers['Content-Type'] = 'application/json';
-  }
+  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  const headers = { Authorization: `Bearer ${request.key ?? target.apiKey}`, Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...request.headers };
   let status: number | undefined;
   let contentType: string | undefined;
   const chunks: Uint8Array[] = [];

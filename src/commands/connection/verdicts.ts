@@ -60,10 +60,10 @@ function json(a: ProbeAnswer | undefined): unknown {
   return a?.body.kind === 'json' ? a.body.value : undefined;
 }
 
-/** An answer's JSON written out, to search it; '' when it nests too deep for JSON.stringify (a RangeError). */
-function jsonText(value: unknown): string {
+/** An answer's body as text to search: JSON written out ('' when it nests too deep for JSON.stringify, a RangeError), text as it came. */
+function bodyText(a: ProbeAnswer): string {
   try {
-    return JSON.stringify(value) ?? '';
+    return a.body.kind === 'json' ? (JSON.stringify(a.body.value) ?? '') : a.body.kind === 'text' ? a.body.text : '';
   } catch {
     return '';
   }
@@ -169,8 +169,7 @@ function registryZipEncoding(run: CheckRun): Verdict {
   if (a!.status !== 200 && a!.status !== 206) return differs(a);
   const body = a!.body;
   if (body.kind === 'binary') return body.head[0] === 0x50 && body.head[1] === 0x4b ? answer('rawZip') : differs(a, 'binary, not a ZIP');
-  const text = body.kind === 'text' ? body.text : body.kind === 'json' ? jsonText(body.value) : '';
-  const trimmed = text.trimStart();
+  const trimmed = bodyText(a!).trimStart();
   if (trimmed.startsWith('"') && BASE64_START.test(trimmed.slice(1))) return answer('jsonBase64');
   if (BASE64_START.test(trimmed)) return answer('textBase64');
   return differs(a);
@@ -195,13 +194,12 @@ function encodedSlash(run: CheckRun): Verdict {
   const slash = answerOf(run, 'encodedSlash');
   const plain = answerOf(run, 'certificateLookupMissing');
   if (unusable(slash) || unusable(plain)) return none('callFailed', slash);
-  const text = (x: ProbeAnswer) => (x.body.kind === 'json' ? jsonText(x.body.value) : x.body.kind === 'text' ? x.body.text : '');
-  const slashText = text(slash!);
+  const slashText = bodyText(slash!);
   if (slash!.status === 404 && plain!.status !== 404) return answer('notFound');
   if (slash!.status === 404 && /\/Company\/Certificate\//i.test(slashText)) return answer('notFound');
   if (slashText.includes(SLASH_SERIAL)) return answer('decoded');
   if (slashText.toUpperCase().includes(SLASH_SERIAL.replace('/', '%2F'))) return answer('keptEncoded');
-  if (slash!.status === 404 && text(plain!).includes(UNKNOWN_SERIAL)) return answer('notFound');
+  if (slash!.status === 404 && bodyText(plain!).includes(UNKNOWN_SERIAL)) return answer('notFound');
   if (slash!.status === plain!.status) return none('cannotTell', slash);
   return differs(slash);
 }

@@ -103,15 +103,13 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
     for (const f of report.failed) for (const t of f.taxNumbers) failed.set(t, f.error.kind === 'cancelled' ? vscode.l10n.t('cancelled') : f.error.message);
     for (const t of list.valid) {
       const found = report.found.get(t);
-      if (found) {
-        const detail = detailFromInfo({ ...found, TaxDepartment: null, Address: null, Country: null, City: null, District: null, PostalCode: null, Phone: null, Fax: null, Email: null, WebSite: null });
-        rows.push({ taxNumber: t, status: 'registered', title: detail.title, pk: activeAliases(detail, 'PK'), gb: activeAliases(detail, 'GB'), note: '' });
-      } else if (failed.has(t)) rows.push({ taxNumber: t, status: 'failed', title: '', pk: [], gb: [], note: failed.get(t) as string });
-      else rows.push({ taxNumber: t, status: 'notRegistered', title: '', pk: [], gb: [], note: '' });
+      const detail = found && detailFromInfo(found);
+      if (detail) rows.push({ taxNumber: t, status: 'registered', title: detail.title, pk: activeAliases(detail, 'PK'), gb: activeAliases(detail, 'GB'), note: '' });
+      else rows.push(unregisteredRow(t, failed.has(t) ? 'failed' : 'notRegistered', failed.get(t)));
     }
   }
   // Invalid numbers are listed after the checked ones, never sent.
-  for (const bad of list.invalid) rows.push({ taxNumber: bad.value, status: 'invalid', title: '', pk: [], gb: [], note: vscode.l10n.t('line {0}: not a valid VKN/TCKN', bad.line) });
+  for (const bad of list.invalid) rows.push(unregisteredRow(bad.value, 'invalid', vscode.l10n.t('line {0}: not a valid VKN/TCKN', bad.line)));
 
   const csv = toCsv(rows);
   const counts = (s: BulkCheckRow['status']) => rows.filter((r) => r.status === s).length;
@@ -138,6 +136,11 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
       if (described.show) void prompts.message('error', described.text);
     });
   return { rows, csv, cancelled, document };
+}
+
+/** A row without a registry record. */
+function unregisteredRow(taxNumber: string, status: BulkCheckRow['status'], note = ''): BulkCheckRow {
+  return { taxNumber, status, title: '', pk: [], gb: [], note };
 }
 
 /** The results as a table: the header, then one row per number. */

@@ -48,15 +48,11 @@ async function announceRegistered(detail: RegistryDetail): Promise<void> {
 type ResultItem = vscode.QuickPickItem & { taxNumber: string };
 
 async function pickResult(title: string, rows: Array<{ TaxNumber: string | null; Title: string | null; City?: string | null; DocumentType?: string | null }>): Promise<string> {
-  const seen = new Set<string>();
-  const items: ResultItem[] = [];
-  for (const r of rows) {
-    if (!r.TaxNumber || seen.has(r.TaxNumber)) continue;
-    seen.add(r.TaxNumber);
-    items.push({ label: r.Title ?? r.TaxNumber, description: r.TaxNumber, detail: r.City ?? undefined, taxNumber: r.TaxNumber });
-  }
-  if (items.length === 0) throw new UserFacingError(vscode.l10n.t('No registered taxpayer matches.'));
-  const picked = await prompts.quickPick(items, { title, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true });
+  // One item per taxpayer: the first of its rows.
+  const items = new Map<string, ResultItem>();
+  for (const r of rows) if (r.TaxNumber && !items.has(r.TaxNumber)) items.set(r.TaxNumber, { label: r.Title ?? r.TaxNumber, description: r.TaxNumber, detail: r.City ?? undefined, taxNumber: r.TaxNumber });
+  if (items.size === 0) throw new UserFacingError(vscode.l10n.t('No registered taxpayer matches.'));
+  const picked = await prompts.quickPick([...items.values()], { title, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true });
   if (!picked) throw new UserCancelledError();
   return picked.taxNumber;
 }

@@ -289,12 +289,8 @@ export async function searchOffline(ctx: PaletteContext, args: OfflineSearchArgs
     closeOpenReader();
     openReader = await openCurrentFormat(ctx, list.aliasType, list.userType);
   }
-  const reader = openReader;
-  let found: { taxpayers: Taxpayer[]; total: number };
-  if (/^\s*\d{10,11}\s*$/.test(query)) {
-    const t = reader.byTaxNumber(query.trim());
-    found = { taxpayers: t ? [t] : [], total: t ? 1 : 0 };
-  } else found = reader.searchWords(query, 200);
+  const byNumber = /^\s*\d{10,11}\s*$/.test(query) ? [openReader.byTaxNumber(query.trim())].filter((t): t is Taxpayer => t !== undefined) : undefined;
+  const found = byNumber ? { taxpayers: byNumber, total: byNumber.length } : openReader.searchWords(query, 200);
   const details = found.taxpayers.map((t) => detailFromTaxpayer(t, list.aliasType, list.downloadedAt));
   if (args.noOpen) return { details, total: found.total, downloadedAt: list.downloadedAt };
   if (details.length === 0) {

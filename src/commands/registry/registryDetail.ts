@@ -1,6 +1,6 @@
 // One taxpayer as the detail view shows it, whichever source it came from: the online lookup
 // (GetGlobalCustomerInfo), the check rows (Check/TaxNumber, one row per alias) or the offline index.
-import type { CustomerDto, GlobalCompanyInfoResponse, GlobalCustomerInfoResponse } from '../../api/types';
+import type { CustomerDto, GlobalCompanyInfoResponse, GlobalCustomerAliasesResponse, GlobalCustomerInfoResponse } from '../../api/types';
 import type { Taxpayer } from '../../domain/registryXml';
 import { aliasKind, type AliasKind } from '../../domain/aliasKind';
 
@@ -29,7 +29,8 @@ export interface RegistryDetail {
 
 const CONTACT_FIELDS = ['TaxDepartment', 'Address', 'District', 'City', 'Country', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite', 'ModuleType'] as const;
 
-export function detailFromInfo(info: GlobalCustomerInfoResponse): RegistryDetail {
+/** From GetGlobalCustomerInfo: the single look-up's record, or a bulk look-up's entry (no address). */
+export function detailFromInfo(info: GlobalCustomerAliasesResponse & Partial<GlobalCustomerInfoResponse>): RegistryDetail {
   const fields: Record<string, string> = {};
   for (const f of CONTACT_FIELDS) {
     const v = info[f];
