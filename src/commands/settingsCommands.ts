@@ -255,8 +255,7 @@ async function switchMailing(ctx: PaletteContext, args: MailingArgs = {}): Promi
         next: !now,
       };
     });
-    const picked = await prompts.quickPick(items.filter((i) => !feature || i.feature === feature), { title: vscode.l10n.t('Mailing Settings'), ignoreFocusOut: true });
-    if (!picked) throw new UserCancelledError();
+    const picked = required(await prompts.quickPick(items.filter((i) => !feature || i.feature === feature), { title: vscode.l10n.t('Mailing Settings'), ignoreFocusOut: true }));
     feature = picked.feature;
     isActive = picked.next;
   }

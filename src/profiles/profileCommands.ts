@@ -155,10 +155,7 @@ async function switchProfile(services: ShellServices, arg?: unknown): Promise<vo
   const picked = await prompts.quickPick(items, { title: vscode.l10n.t('Nilvera: Switch Profile'), placeHolder: vscode.l10n.t('Which company account should this window use?') });
   if (!picked) throw new UserCancelledError();
   if (picked.action === 'add') return addProfile(services);
-  if (picked.profileId && picked.profileId !== services.activeProfile().id) {
-    const record = services.profiles.store.get(picked.profileId);
-    services.profiles.switchTo(picked.profileId, record);
-  }
+  if (picked.profileId && picked.profileId !== services.activeProfile().id) services.profiles.switchTo(picked.profileId, services.profiles.store.get(picked.profileId));
 }
 
 async function renameProfile(services: ShellServices, arg?: unknown): Promise<void> {

@@ -72,13 +72,8 @@ export interface CheckConnectionResult {
 
 /** Opens the report rendered; the Markdown source stays one click away ("Open Source" in the preview's title bar). */
 export async function showReport(uri: vscode.Uri): Promise<void> {
-  try {
-    await vscode.commands.executeCommand('markdown.showPreview', uri);
-    return;
-  } catch {
-    // No Markdown preview (the built-in Markdown extension is disabled): the source, as Markdown.
-  }
-  await showAs(uri, 'markdown', { preview: false });
+  // No Markdown preview (the built-in Markdown extension is disabled): the source, as Markdown.
+  await vscode.commands.executeCommand('markdown.showPreview', uri).then(undefined, () => showAs(uri, 'markdown', { preview: false }));
 }
 
 function summaryText(s: ReportSummary): string {

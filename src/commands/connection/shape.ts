@@ -32,12 +32,8 @@ function shapeOf(value: unknown, depth: number): Shape {
   if (typeof value === 'string') return { kind: value === '' ? 'emptyString' : 'string' };
   if (depth >= MAX_DEPTH) return { kind: 'deep' };
   if (Array.isArray(value)) {
-    let element: Shape | undefined;
-    for (const item of value.slice(0, MAX_ELEMENTS)) {
-      const s = shapeOf(item, depth + 1);
-      element = element ? merge(element, s) : s;
-    }
-    return { kind: 'array', element };
+    const shapes = value.slice(0, MAX_ELEMENTS).map((item) => shapeOf(item, depth + 1));
+    return { kind: 'array', element: shapes.length > 0 ? shapes.reduce(merge) : undefined };
   }
   const fields = new Map<string, { shape: Shape; seen: number }>();
   let hidden = 0;

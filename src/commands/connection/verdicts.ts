@@ -96,9 +96,8 @@ function registryLookupMissing(run: CheckRun): Verdict {
 
 function recordLookupMissing(run: CheckRun): Verdict {
   const seen: Array<{ answer: string | undefined; a: ProbeAnswer }> = [];
-  const customer = byId(run, 'customerLookupMissing');
   // A customer record for the number means it is a customer: that call proves nothing here.
-  const customerAnswer = customer?.answer;
+  const customerAnswer = answerOf(run, 'customerLookupMissing');
   const isRecord = customerAnswer?.status === 200 && json(customerAnswer) !== null && typeof json(customerAnswer) === 'object' && Object.keys(json(customerAnswer) as object).length > 0;
   if (customerAnswer && !unusable(customerAnswer) && !isRecord) seen.push({ answer: missingAnswer(customerAnswer), a: customerAnswer });
   const cert = answerOf(run, 'certificateLookupMissing');
@@ -120,8 +119,7 @@ function bulkLookupMissing(run: CheckRun): Verdict {
   if (a!.status !== 200 || !Array.isArray(value)) return differs(a);
   if (value.some((e) => e === null)) return answer('nullEntry');
   const { unregistered, ownTaxNumber } = run.facts;
-  type Entry = { TaxNumber?: unknown; Aliases?: unknown };
-  const entries = value as Entry[];
+  const entries = value as Array<{ TaxNumber?: unknown; Aliases?: unknown }>;
   // By its number; or, when both numbers were answered, the one that is not the company's (an
   // entry's TaxNumber may itself come as null).
   const entry =
@@ -239,11 +237,8 @@ function errorCodes(a: ProbeAnswer): number[] | undefined {
 
 function isEmptyAnswer(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0;
-  if (value && typeof value === 'object') {
-    const page = value as { Content?: unknown; TotalCount?: unknown };
-    return (page.Content === null || (Array.isArray(page.Content) && page.Content.length === 0)) && (page.TotalCount === 0 || page.TotalCount === null || page.TotalCount === undefined);
-  }
-  return false;
+  const page = value as { Content?: unknown; TotalCount?: unknown } | null;
+  return typeof page === 'object' && page !== null && (page.Content === null || (Array.isArray(page.Content) && page.Content.length === 0)) && (page.TotalCount ?? 0) === 0;
 }
 
 /**
@@ -301,11 +296,8 @@ function nullableFields(run: CheckRun): Verdict {
   if (read.length === 0) return none('callFailed');
   if (read.some((a) => findNulls(json(a)))) return answer('nulls');
   for (const id of ['customersPage', 'pageSizeAbove'] as const) {
-    const page = json(answerOf(run, id));
-    if (page && typeof page === 'object' && !Array.isArray(page)) {
-      const p = page as Record<string, unknown>;
-      if (PAGING_FIELDS.some((f) => typeof p[f] !== 'number' || (p[f] as number) < 0)) return answer('nulls');
-    }
+    const page = json(answerOf(run, id)) as Record<string, unknown> | null | undefined;
+    if (page && typeof page === 'object' && !Array.isArray(page) && PAGING_FIELDS.some((f) => typeof page[f] !== 'number' || (page[f] as number) < 0)) return answer('nulls');
   }
   return answer('filled');
 }
@@ -348,8 +340,7 @@ function collectDates(value: unknown, into: string[], depth = 0): void {
   if (depth > 5 || into.length > 200) return;
   if (typeof value === 'string') {
     if (DATE_ANY.test(value)) into.push(value);
-  } else if (Array.isArray(value)) for (const v of value) collectDates(v, into, depth + 1);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) collectDates(v, into, depth + 1);
+  } else if (value && typeof value === 'object') for (const v of Object.values(value)) collectDates(v, into, depth + 1);
 }
 
 /** The form of the date-times in every answer read: all without offset, all with one, or neither. */

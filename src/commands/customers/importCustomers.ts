@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  CUSTOMER_FIELDS,
   CustomerImportError,
   fieldForHeader,
   importCustomersCsvFile,
@@ -115,7 +116,7 @@ export async function importCustomers(ctx: TreeCommandContext, fileArg?: unknown
   let rejectedNote: string | undefined;
   if (rejected.length > 0) {
     // Only CSV sources keep their cells; a JSON source's rows are written with the API's column names.
-    const header = result.header ?? ['TaxNumber', 'Name', 'TaxDepartment', 'Address', 'Country', 'City', 'District', 'PostalCode', 'Phone', 'Fax', 'Email', 'WebSite', 'IsExport'];
+    const header = result.header ?? [...CUSTOMER_FIELDS];
     const rows = rejected.map((r) => (r.cells ? r : { ...r, cells: jsonCells(header, r.source) }));
     const csv = writeRejectedCsv({ ...result, header, rejected: rows }, localizedReason);
     // A workbook's rejected rows go to a workbook; the CSV text is what an untitled editor can show.
