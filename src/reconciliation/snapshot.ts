@@ -43,13 +43,8 @@ export interface Changes {
 export function snapshotOf(baseUrl: string, takenAt: string, rows: Iterable<ReconRow>, previous?: Snapshot, profileId?: string): Snapshot {
   const entries = new Map<string, SnapshotEntry>();
   for (const row of rows) {
-    if (!row.taxNumber) continue;
-    if (row.status === 'unchecked') {
-      const before = previous?.entries.get(row.taxNumber);
-      if (before) entries.set(row.taxNumber, before);
-      continue;
-    }
-    entries.set(row.taxNumber, row.pkAlias ? { status: row.status, pkAlias: row.pkAlias } : { status: row.status });
+    const entry = row.status === 'unchecked' ? previous?.entries.get(row.taxNumber) : { status: row.status, ...(row.pkAlias ? { pkAlias: row.pkAlias } : {}) };
+    if (row.taxNumber && entry) entries.set(row.taxNumber, entry);
   }
   return { baseUrl, ...(profileId ? { profileId } : {}), takenAt, entries };
 }

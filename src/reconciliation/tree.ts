@@ -62,11 +62,7 @@ export function groupsOf(report: ReconciliationReport): GroupNode[] {
   } else {
     const c = report.changes;
     const count = c.newlyRegistered.length + c.aliasChanged.length + c.deregistered.length;
-    const subs: (GroupNode | InfoNode)[] = [
-      g('newlyRegistered', labels.newlyRegistered, c.newlyRegistered),
-      g('aliasChanged', labels.aliasChanged, c.aliasChanged),
-      g('deregistered', labels.deregistered, c.deregistered),
-    ];
+    const subs = (['newlyRegistered', 'aliasChanged', 'deregistered'] as const).map((kind) => g(kind, labels[kind], c[kind]));
     out.push(new GroupNode('changes', vscode.l10n.t('Changes since {0} ({1})', formatDateTime(report.previousAt), count), undefined, subs, true));
   }
   return out;

@@ -347,17 +347,12 @@ function lookUpUnregistered(id: 'registry.info' | 'customers.getByTaxNumber'): P
   };
 }
 
-/** The query as the report shows it; only the check's own values are in it. */
-function queryText(query: ProbeRequest['query']): string | undefined {
-  if (!query) return undefined;
-  return Object.entries(query)
+function resultOf(id: ProbeId, request: ProbeRequest, answer: ProbeAnswer): ProbeResult {
+  // The query as the report shows it; only the check's own values are in it.
+  const query = Object.entries(request.query ?? {})
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k, v]) => `${k}=${String(v)}`)
     .join('&');
-}
-
-function resultOf(id: ProbeId, request: ProbeRequest, answer: ProbeAnswer): ProbeResult {
-  const query = queryText(request.query);
   return { id, method: request.method, template: request.template, ...(query ? { query } : {}), answer };
 }
 
@@ -396,16 +391,14 @@ export async function runChecks(target: ProbeTarget, options: RunOptions): Promi
     }
     const request = step.request(facts);
     if (typeof request === 'string') {
-      const method = id === 'bulkLookup' ? 'POST' : 'GET';
-      results.push({ id, method, template: step.skipTemplate ?? '', skipped: request });
+      results.push({ id, method: id === 'bulkLookup' ? 'POST' : 'GET', template: step.skipTemplate ?? '', skipped: request });
       done++;
       continue;
     }
     const answer = await send(request);
     step.learn?.(answer, facts);
     // Remembered for the wrong-key calls at the end of the plan.
-    const isList = EMPTY_LIST_PROBES.some((p) => p.list === id);
-    if (answer.status === 404 && isList) (facts.listsNotFound ??= new Set()).add(id);
+    if (answer.status === 404 && EMPTY_LIST_PROBES.some((p) => p.list === id)) (facts.listsNotFound ??= new Set()).add(id);
     results.push(resultOf(id, request, answer));
   }
   options.onProgress?.(total, total, '');

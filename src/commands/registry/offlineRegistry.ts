@@ -22,7 +22,7 @@ import { registryListsFolder, registryZipName } from '../../registry/listMainten
 import { upgradeListIfNeeded } from './indexUpgrade';
 import { detailFromTaxpayer, type RegistryDetail } from './registryDetail';
 import { askAliasType, askUserType } from './registryPrompts';
-import { abortSignalOf } from '../../shell/cancellableProgress';
+import { withCancellableProgress } from '../../shell/cancellableProgress';
 
 export interface DownloadArgs {
   aliasType?: AliasType;
@@ -108,10 +108,9 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
   await sweepPartialDownloads(folder);
   const registry = await import('../../registry');
 
-  const outcome = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Registry list {0}/{1}', aliasType, userType), cancellable: true },
-    async (progress, token) => {
-      const abort = abortSignalOf(token, args.cancellation);
+  const outcome = await withCancellableProgress(
+    vscode.l10n.t('Registry list {0}/{1}', aliasType, userType),
+    async (signal, progress) => {
       try {
         const shown = downloadProgress(progress);
         const result = await registry.downloadAndIndex(
@@ -129,14 +128,14 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
                   onProgress: (bytes) => shown.downloading(bytes),
                 },
                 // A download may take minutes: no overall time limit, the user cancels.
-                { signal: abort.signal, timeoutMs: 24 * 3600 * 1000 },
+                { signal, timeoutMs: 24 * 3600 * 1000 },
               )
               .finally(() => shown.downloaded()),
           zipPath,
           registry.indexStorageDir(indexRoot(ctx), aliasType, userType),
           { aliasType, userType },
           {
-            signal: abort.signal,
+            signal,
             onProgress: (n) => shown.indexing(n),
             // Windows cannot remove a folder with open files: let go of the index being replaced.
             beforeInstall: () => {
@@ -150,12 +149,11 @@ export async function downloadRegistryList(ctx: PaletteContext, args: DownloadAr
         return result;
       } catch (error) {
         if (error instanceof registry.IndexDeferredError) throw error;
-        if (abort.signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
+        if (signal.aborted || error instanceof registry.IndexBuildCancelledError) throw new UserCancelledError();
         throw error;
-      } finally {
-        abort.dispose();
       }
     },
+    args.cancellation,
   ).then(undefined, (error: unknown) => {
     if (!(error instanceof UserCancelledError) && !isApiError(error)) log.error(`registry download: ${String(error)}`);
     if (error instanceof registry.IndexDeferredError) return indexLater(ctx, aliasType, userType, error);
