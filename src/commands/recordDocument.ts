@@ -5,16 +5,12 @@ import { showAs, VirtualDocuments } from './virtualDocuments';
 
 export const RECORD_SCHEME = 'nilvera-record';
 
-const documents = new VirtualDocuments<string>(RECORD_SCHEME, (text) => text, () => vscode.l10n.t('This record is no longer available. Open it again from its view.'));
-
-/** Registers the provider (once, from the views' registration). */
-export function registerRecordDocuments(): vscode.Disposable {
-  return documents.register();
-}
+/** The records shown this session; registered once, from the views' registration. */
+export const recordDocuments = new VirtualDocuments<string>(RECORD_SCHEME, (text) => text, () => vscode.l10n.t('This record is no longer available. Open it again from its view.'));
 
 /** Opens a record read-only in a preview tab named `name` (a record shown again under that name replaces the old text). */
 export function showRecord(record: unknown, name: string): Promise<vscode.TextEditor> {
   // One path segment: a name with slashes (a company title) must not become folders.
-  const uri = documents.put(`${name.replace(/[\\/]/g, '-')}.json`, JSON.stringify(record, null, 2) + '\n');
+  const uri = recordDocuments.put(`${name.replace(/[\\/]/g, '-')}.json`, JSON.stringify(record, null, 2) + '\n');
   return showAs(uri, 'json', { preview: true });
 }

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { ACCOUNT_GROUP_COMMAND_PREFIX, TreeCommands } from '../constants';
 import { registerCustomerCommands } from './customers/customerCommands';
-import { registerRecordDocuments } from './recordDocument';
+import { recordDocuments } from './recordDocument';
 import { registerRecordCommands } from './recordCommands';
 import { registerCommand, registerRawCommand } from '../shell/commandRunner';
 import { contributedCommands } from '../shell/contributedCommands';
@@ -28,7 +28,7 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
   );
   context.subscriptions.push(
     trees,
-    registerRecordDocuments(),
+    recordDocuments.register(),
     registerRawCommand(TreeCommands.retry, (node: unknown) => retry(node, trees)),
     registerRawCommand(TreeCommands.loadMore, (node: unknown) =>
       node instanceof LoadMoreNode ? node.owner.loadMore(node.shown) : undefined,

@@ -58,14 +58,13 @@ export async function exportCustomers(ctx: TreeCommandContext): Promise<ExportSu
             await file.write(await exportCustomersXlsx(all));
             return;
           }
-          let headerDone = false;
+          let first = true;
           for await (const rows of pages()) {
+            const lines = exportCustomersCsv(rows, { bom: true, delimiter: dialect.delimiter });
             // The BOM and the header come once, at the start of the file.
-            for (const [i, line] of [...exportCustomersCsv(rows, { bom: true, delimiter: dialect.delimiter })].entries()) {
-              if (i === 0 && headerDone) continue;
-              await file.write(line);
-            }
-            headerDone = true;
+            if (!first) lines.next();
+            first = false;
+            for (const line of lines) await file.write(line);
           }
         },
         {

@@ -53,15 +53,11 @@ function column(text: string): Array<{ value: string; line: number }> {
   const { records } = parseCsv(text, { delimiter: detectDelimiter(firstLine) });
   const rows: Row[] = records.map((r) => ({ cells: r.cells.map((f) => f.trim()), line: r.line }));
   if (rows.length === 0) return [];
-  let col = rows[0].cells.findIndex((c) => isTaxNumberHeader(c));
-  let body = rows;
-  if (col >= 0) body = rows.slice(1);
-  else {
-    col = columnByValues(rows, Math.max(...rows.map((r) => r.cells.length)));
-    if (col < 0) return [];
-    // A header row without a recognised name: skip it when its cell is not a number.
-    if (!/^\d+$/.test(rows[0].cells[col] ?? '')) body = rows.slice(1);
-  }
+  const named = rows[0].cells.findIndex((c) => isTaxNumberHeader(c));
+  const col = named >= 0 ? named : columnByValues(rows, Math.max(...rows.map((r) => r.cells.length)));
+  if (col < 0) return [];
+  // The header row is skipped; one without a recognised name only when its cell is not a number.
+  const body = named < 0 && /^\d+$/.test(rows[0].cells[col] ?? '') ? rows : rows.slice(1);
   return body.map((r) => ({ value: (r.cells[col] ?? '').trim(), line: r.line })).filter((x) => x.value);
 }
 
