@@ -76,18 +76,14 @@ export async function writeReconciliationCsv(
   labels: ExportLabels,
   options: SaveOptions & { delimiter?: CsvDelimiter } = {},
 ): Promise<{ lines: number; saved: SavedFile }> {
-  let lines = -1;
   const saved = await saveUserFile(
     file,
     async (out) => {
-      for (const line of reconciliationCsvLines(report, labels, options.delimiter)) {
-        lines++;
-        await out.write(line);
-      }
+      for (const line of reconciliationCsvLines(report, labels, options.delimiter)) await out.write(line);
     },
     options,
   );
-  return { lines, saved };
+  return { lines: report.totalCustomers, saved };
 }
 
 /** The workbook written whole in place of `file` (a held `file`: a numbered name beside it). */
@@ -100,5 +96,5 @@ export async function writeReconciliationXlsx(
 ): Promise<{ lines: number; saved: SavedFile }> {
   const bytes = await reconciliationWorkbook(report, labels, sheetNames);
   const saved = await saveUserFile(file, (out) => out.write(bytes), options);
-  return { lines: report.users.length + report.notUsers.length + report.invalid.length + report.unchecked.length, saved };
+  return { lines: report.totalCustomers, saved };
 }

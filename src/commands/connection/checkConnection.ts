@@ -7,7 +7,7 @@ import { ConnectionCommands } from '../../constants';
 import { registerCommand } from '../../shell/commandRunner';
 import { UserFacingError } from '../../shell/errorMessages';
 import { isDataArea } from '../../shell/dataChanges';
-import { rememberListAvailability, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
+import { rememberListAvailability } from '../../shell/missingOperation';
 import { log } from '../../shell/log';
 import { prompts } from '../../shell/prompts';
 import { environmentLabel, type ShellServices } from '../../shell/services';
@@ -121,9 +121,7 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
     lists,
   );
   // The views read it when a list answers a bare 404 (an empty list, or no such operation).
-  const found: Partial<Record<EmptyListRead, ListAvailability>> = {};
-  for (const f of lists) if (f.availability) found[f.operation] = f.availability;
-  await rememberListAvailability(shell.globalState, baseUrl, found);
+  await rememberListAvailability(shell.globalState, baseUrl, Object.fromEntries(lists.flatMap((f) => (f.availability ? [[f.operation, f.availability] as const] : []))));
   // The view that shows each list reloads; its area is the operation's ('customers.list': customers).
   for (const f of lists) {
     const area = f.operation.slice(0, -'.list'.length);

@@ -264,14 +264,10 @@ function plan(realKey: string) {
   const customers = (query: ProbeRequest['query']) => get(OPERATIONS['customers.list'].path, undefined, query);
   const sorted = (column: string) => customers({ Page: 1, PageSize: 1, SortColumn: column, SortType: 'ASC' });
   /** The same GET of a list with the made-up key, made only when the list answered 404. */
-  const listWithFakeKey = (list: (typeof EMPTY_LIST_PROBES)[number]['list']): Planned => {
-    const path = OPERATIONS[EMPTY_LIST_PROBES.find((e) => e.list === list)!.operation].path;
-    const query = list === 'customersPage' ? { Page: 1, PageSize: 1 } : undefined;
-    return {
-      when: (f) => f.listsNotFound?.has(list) === true,
-      request: () => ({ ...get(path, undefined, query), key: fakeKey }),
-    };
-  };
+  const listWithFakeKey = ({ list, operation }: (typeof EMPTY_LIST_PROBES)[number]): Planned => ({
+    when: (f) => f.listsNotFound?.has(list) === true,
+    request: () => ({ ...get(OPERATIONS[operation].path, undefined, list === 'customersPage' ? { Page: 1, PageSize: 1 } : undefined), key: fakeKey }),
+  });
   return {
     company: {
       request: () => get(COMPANY),
@@ -332,10 +328,7 @@ function plan(realKey: string) {
       when: (f) => (f.listsNotFound?.size ?? 0) > 0,
       request: () => ({ ...get('/general/NilveraCheckNoSuchOperation'), key: fakeKey }),
     },
-    certificatesWrongKey: listWithFakeKey('certificates'),
-    identificationsWrongKey: listWithFakeKey('identifications'),
-    documentsWrongKey: listWithFakeKey('documents'),
-    customersWrongKey: listWithFakeKey('customersPage'),
+    ...(Object.fromEntries(EMPTY_LIST_PROBES.map((p) => [p.wrongKey, listWithFakeKey(p)])) as Record<(typeof EMPTY_LIST_PROBES)[number]['wrongKey'], Planned>),
   } satisfies Record<string, Planned>;
 }
 
