@@ -121,14 +121,11 @@ async function toggleMailing(ctx: TreeCommandContext, node: unknown, wanted?: un
   if (next === node.setting.IsActive) return;
   const channel = channelOf(node.setting);
   if (!channel) throw new vscode.CancellationError();
-  let sent: boolean;
-  try {
-    sent = await switchMailingChannel(await ctx.client(), ctx.environment(), channel, next);
-  } catch (error) {
+  const sent = await ctx.client().then((client) => switchMailingChannel(client, ctx.environment(), channel, next)).catch((error: unknown) => {
     // After a failure the checkbox shows what the server has.
     ctx.trees.dataChanged('mailing');
     throw error;
-  }
+  });
   // Declined: the checkbox goes back to the state the server has (the node still holds it); no request.
   if (!sent) ctx.trees.account.redraw(node);
   else ctx.trees.dataChanged('mailing');

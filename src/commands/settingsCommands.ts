@@ -165,8 +165,7 @@ async function updateSeries(ctx: PaletteContext, args: SeriesArgs = {}): Promise
 
 async function askId(title: string, remembered: RememberedId[]): Promise<{ ID: number; Name?: string }> {
   if (remembered.length > 0) {
-    const items: Array<vscode.QuickPickItem & { entry?: RememberedId }> = remembered.map((r) => ({ label: r.Name ?? `#${r.ID}`, description: `ID ${r.ID}`, entry: r }));
-    items.push({ label: `$(edit) ${vscode.l10n.t('Another ID…')}` });
+    const items: Array<vscode.QuickPickItem & { entry?: RememberedId }> = [...remembered.map((r) => ({ label: r.Name ?? `#${r.ID}`, description: `ID ${r.ID}`, entry: r })), { label: `$(edit) ${vscode.l10n.t('Another ID…')}` }];
     const picked = required(await prompts.quickPick(items, { title, ignoreFocusOut: true }));
     if (picked.entry) return picked.entry;
   }

@@ -31,10 +31,8 @@ export function activateFeature(context: vscode.ExtensionContext, shell: ShellSe
 
 /** Asks for a profile's name. It is shown in the status bar and lists: never the key pasted a second time. */
 async function askName(options: vscode.InputBoxOptions, key: string | undefined): Promise<string> {
-  const validateInput = (value: string) => {
-    if (!displayText(value)) return vscode.l10n.t('Enter a name.');
-    return key && value.includes(key) ? vscode.l10n.t('This is the API key: enter a name for the profile instead.') : undefined;
-  };
+  const validateInput = (value: string) =>
+    !displayText(value) ? vscode.l10n.t('Enter a name.') : key && value.includes(key) ? vscode.l10n.t('This is the API key: enter a name for the profile instead.') : undefined;
   // No bidi or control characters in a name shown in the status bar and lists (a company's name is the default).
   const name = displayText((await prompts.inputBox({ ...options, ignoreFocusOut: true, validateInput })) ?? '');
   if (!name) throw new UserCancelledError();

@@ -90,12 +90,8 @@ export class ReconciliationTree implements vscode.TreeDataProvider<ReconNode>, v
   getChildren(node?: ReconNode): ReconNode[] {
     if (!node) return this.groups;
     if (!(node instanceof GroupNode)) return [];
-    if (!node.rows) {
-      for (const c of node.children) this.parents.set(c, node);
-      return [...node.children];
-    }
-    const out: ReconNode[] = node.rows.slice(0, node.shown).map((r) => ('row' in r ? new CustomerNode(node.key, r.row, r.previousAlias) : new CustomerNode(node.key, r)));
-    if (node.shown < node.rows.length) out.push(new LoadMoreNode(node));
+    const out: ReconNode[] = node.rows ? node.rows.slice(0, node.shown).map((r) => ('row' in r ? new CustomerNode(node.key, r.row, r.previousAlias) : new CustomerNode(node.key, r))) : [...node.children];
+    if (node.rows && node.shown < node.rows.length) out.push(new LoadMoreNode(node));
     for (const c of out) this.parents.set(c, node);
     return out;
   }

@@ -87,10 +87,7 @@ export function summarize(results: readonly ProbeResult[], verdicts: readonly Ro
 /** What a list's row in the report says: has records, empty (and how it said so), not offered, or cannot tell. */
 export function listFindingText(f: ListFinding, l10n: Translator): string {
   if (f.availability === 'missing') return l10n.t('this server does not offer it (HTTP 404)');
-  if (!f.emptyAnswer) {
-    if (f.availability === 'offered') return l10n.t('offered, with records');
-    return l10n.t('not observed: the call did not give a usable answer');
-  }
+  if (!f.emptyAnswer) return f.availability === 'offered' ? l10n.t('offered, with records') : l10n.t('not observed: the call did not give a usable answer');
   const texts: Record<NonNullable<ListFinding['emptyAnswer']>, string> = {
     emptyArray: l10n.t('offered, nothing in it (an empty answer)'),
     notFound: l10n.t("offered, nothing in it (HTTP 404 with the service's error)"),

@@ -133,8 +133,7 @@ function bulkLookupMissing(run: CheckRun): Verdict {
 function badKeyStatus(run: CheckRun): Verdict {
   const a = answerOf(run, 'wrongKey');
   if (!a || a.status === undefined) return none('callFailed', a);
-  if (a.status === 401) return answer('401');
-  if (a.status === 403) return answer('403');
+  if (a.status === 401 || a.status === 403) return answer(String(a.status));
   return differs(a, a.status === 200 ? 'a made-up key was accepted' : undefined);
 }
 

@@ -99,8 +99,7 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
         cancelled = signal.aborted;
       }
     });
-    const failed = new Map<string, string>();
-    for (const f of report.failed) for (const t of f.taxNumbers) failed.set(t, f.error.kind === 'cancelled' ? vscode.l10n.t('cancelled') : f.error.message);
+    const failed = new Map(report.failed.flatMap((f) => f.taxNumbers.map((t) => [t, f.error.kind === 'cancelled' ? vscode.l10n.t('cancelled') : f.error.message] as const)));
     for (const t of list.valid) {
       const found = report.found.get(t);
       const detail = found && detailFromInfo(found);
@@ -130,7 +129,9 @@ export async function bulkCheck(ctx: PaletteContext, args: BulkCheckArgs = {}): 
   const saveAction = vscode.l10n.t('Save Results…');
   void prompts
     .message(counts('failed') > 0 ? 'warning' : 'info', `${vscode.l10n.t('Bulk check:')} ${summary} ${vscode.l10n.t('Save the CSV document, or save the results as a workbook, to keep them.')}`, undefined, saveAction)
-    .then((choice) => (choice === saveAction ? askAndSaveResults(rows) : undefined))
+    // A workbook or a CSV; the workbook first where VS Code is in Turkish.
+    .then((choice) => (choice === saveAction ? askSpreadsheetTarget('bulk-check', vscode.l10n.t('Save Bulk Check Results')) : undefined))
+    .then((target) => (target ? saveResults(rows, target) : undefined))
     .then(undefined, (error: unknown) => {
       const described = describeError(error);
       if (described.show) void prompts.message('error', described.text);
@@ -174,10 +175,4 @@ async function saveResults(rows: BulkCheckRow[], target: string): Promise<string
   } catch (error) {
     throw fileWriteError(error, target);
   }
-}
-
-/** Asks where to save the results (a workbook or a CSV; the workbook first where VS Code is in Turkish). */
-async function askAndSaveResults(rows: BulkCheckRow[]): Promise<string | undefined> {
-  const target = await askSpreadsheetTarget('bulk-check', vscode.l10n.t('Save Bulk Check Results'));
-  return target ? saveResults(rows, target) : undefined;
 }
