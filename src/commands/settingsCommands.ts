@@ -284,10 +284,9 @@ async function updateTaxOffice(ctx: PaletteContext, args: TaxOfficeArgs = {}): P
     });
     if (userName === undefined) throw new UserCancelledError();
   }
-  const password =
-    args.password ??
-    (await prompts.inputBox({ title: vscode.l10n.t('Interactive Tax Office: password'), prompt: vscode.l10n.t('The password is sent to Nilvera only and not kept here.'), password: true, ignoreFocusOut: true }));
-  if (password === undefined) throw new UserCancelledError();
+  const password = required(
+    args.password ?? (await prompts.inputBox({ title: vscode.l10n.t('Interactive Tax Office: password'), prompt: vscode.l10n.t('The password is sent to Nilvera only and not kept here.'), password: true, ignoreFocusOut: true })),
+  );
   try {
     await client.taxOffice.update(userName.trim(), password);
   } catch (error) {

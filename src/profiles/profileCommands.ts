@@ -106,9 +106,7 @@ async function addProfile(services: ShellServices): Promise<void> {
   const title = vscode.l10n.t('Nilvera: Profile Name');
   const prompt = vscode.l10n.t('A name for this profile (the company name by default).');
   const name = await askName({ title, prompt, value: displayTextOr(company.Name, environmentLabel(environment)) }, key);
-  const profile: Profile = { id: newProfileId(), name, environment };
-  if (customUrl) profile.baseUrl = customUrl;
-  if (company.TaxNumber) profile.taxNumber = company.TaxNumber;
+  const profile: Profile = { id: newProfileId(), name, environment, ...(customUrl ? { baseUrl: customUrl } : {}), ...(company.TaxNumber ? { taxNumber: company.TaxNumber } : {}) };
   await saveProfile(services, profile, key);
   services.profiles.switchTo(profile.id);
   log.info(`Profile ${profile.id} (${profile.environment}) added and active.`);

@@ -202,8 +202,7 @@ function encodedSlash(run: CheckRun): Verdict {
 }
 
 function operations(run: CheckRun): Verdict {
-  const ids: ProbeId[] = ['documents', 'taxOffice', 'customerById'];
-  const answers = ids.map((id) => answerOf(run, id)).filter((a): a is ProbeAnswer => a !== undefined);
+  const answers = (['documents', 'taxOffice', 'customerById'] as const).map((id) => answerOf(run, id)).filter((a): a is ProbeAnswer => a !== undefined);
   if (answers.length === 0 || answers.some(unusable)) return none('callFailed', answers.find(unusable));
   // An account without documents may answer their list with 404 (emptyList): the list says whether the operation is there.
   const documents = readListFindings(run).find((f) => f.operation === 'documents.list')?.availability;
@@ -290,8 +289,7 @@ function findNulls(value: unknown, depth = 0): boolean {
 }
 
 function nullableFields(run: CheckRun): Verdict {
-  const lists: ProbeId[] = ['company', 'credits', 'modules', 'certificates', 'identifications', 'alerts', 'campaigns', 'customersPage', 'pageSizeAbove'];
-  const read = lists.map((id) => answerOf(run, id)).filter((a): a is ProbeAnswer => !!a && a.status === 200 && a.body.kind === 'json');
+  const read = (['company', 'credits', 'modules', 'certificates', 'identifications', 'alerts', 'campaigns', 'customersPage', 'pageSizeAbove'] as const).map((id) => answerOf(run, id)).filter((a): a is ProbeAnswer => !!a && a.status === 200 && a.body.kind === 'json');
   if (read.length === 0) return none('callFailed');
   if (read.some((a) => findNulls(json(a)))) return answer('nulls');
   for (const id of ['customersPage', 'pageSizeAbove'] as const) {

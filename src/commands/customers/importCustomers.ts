@@ -160,8 +160,7 @@ async function saveRejectedRows(target: string, content: string | Uint8Array, cs
     const saved = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Saving the rows that were not created to {0}', path.basename(target)) }, () =>
       saveUserFile(target, (out) => out.write(content)),
     );
-    if (!saved.heldTarget) return { file: saved.path };
-    return { file: saved.path, note: `${heldFileText(saved.heldTarget)} ${vscode.l10n.t('The rows that were not created, with the reason, are in {0}.', saved.path)}` };
+    return { file: saved.path, ...(saved.heldTarget ? { note: `${heldFileText(saved.heldTarget)} ${vscode.l10n.t('The rows that were not created, with the reason, are in {0}.', saved.path)}` } : {}) };
   } catch (error) {
     const reason = describeError(fileWriteError(error, target)).text;
     log.error(`rejected rows not written to ${target}: ${error instanceof Error ? error.message : String(error)}`);

@@ -30,12 +30,7 @@ function bulkCheckArgs(arg: unknown): BulkCheckArgs {
 
 export function activateFeature(context: vscode.ExtensionContext, shell: ShellServices): void {
   const ctx: PaletteContext = { shell, extension: context, details: new RegistryDetailProvider() };
-  context.subscriptions.push(...registryCommands(ctx), ...registerSettingsCommands(ctx), { dispose: closeOpenReader });
-  trackRegistryDownloads(context);
-}
-
-function registryCommands(ctx: PaletteContext): vscode.Disposable[] {
-  return [
+  context.subscriptions.push(
     ctx.details.register(),
     registerCommand(PaletteCommands.registryCheckTaxNumber, (arg) => checkTaxNumber(ctx, typeof arg === 'string' ? { taxNumber: arg } : argsOf<CheckArgs>(arg))),
     registerCommand(PaletteCommands.registryCheckName, (arg) => checkName(ctx, argsOf(arg))),
@@ -49,5 +44,8 @@ function registryCommands(ctx: PaletteContext): vscode.Disposable[] {
     registerCommand(PaletteCommands.registryAddAsCustomer, (arg) => addAsCustomer(ctx, arg)),
     registerCommand(PaletteCommands.registryCopyTaxNumber, (arg) => copyTaxNumber(ctx, arg)),
     registerCommand(PaletteCommands.registryCopyAlias, (arg) => copyAlias(ctx, arg)),
-  ];
+    ...registerSettingsCommands(ctx),
+    { dispose: closeOpenReader },
+  );
+  trackRegistryDownloads(context);
 }
