@@ -14,12 +14,9 @@ import { useWalkthroughState, walkthroughStepDone } from './stepsDone';
 export function registerWalkthroughProgress(context: vscode.ExtensionContext, globalState: vscode.Memento): void {
   useWalkthroughState(globalState);
   let checked = false;
-  const hasNilveraDiagnostics = (uris: readonly vscode.Uri[]): boolean =>
-    uris.some((uri) => vscode.languages.getDiagnostics(uri).some((d) => d.source === DIAGNOSTIC_SOURCE));
-
   context.subscriptions.push(
     vscode.languages.onDidChangeDiagnostics((e) => {
-      if (checked || !hasNilveraDiagnostics(e.uris)) return;
+      if (checked || !e.uris.some((uri) => vscode.languages.getDiagnostics(uri).some((d) => d.source === DIAGNOSTIC_SOURCE))) return;
       checked = true;
       walkthroughStepDone('invoice');
     }),

@@ -94,12 +94,11 @@ export async function checkConnection(shell: ShellServices, reports: ConnectionR
   const key = await shell.apiKey(environment);
   if (!key) throw new UserFacingError(vscode.l10n.t('No API key is set for the {0} environment. Run "Nilvera: Set API Key" first.', label));
   const baseUrl = await shell.baseUrl(environment);
-  const timeoutMs = readSettings().requestTimeoutMs;
 
   const run = await withCancellableProgress(vscode.l10n.t('Checking the connection to {0}', label), (signal, progress) => {
     let reported = 0;
     return runChecks(
-      { baseUrl, apiKey: key, timeoutMs, log: (method, path, status, ms) => log.info(`check: ${method} ${path} ${status ?? '-'} ${ms} ms`) },
+      { baseUrl, apiKey: key, timeoutMs: readSettings().requestTimeoutMs, log: (method, path, status, ms) => log.info(`check: ${method} ${path} ${status ?? '-'} ${ms} ms`) },
       {
         signal,
         onProgress: (done, total, template) => {
