@@ -1,7 +1,7 @@
 // Pure: one customer plus what the registry says about its tax number → its reconciliation status.
 // "Registered" = in the Invoice lists with at least one active alias; "deregistered" = in the list
 // with every alias deleted; "not registered" = not in the list.
-import type { GlobalCustomerAliasesResponse } from '../api/types';
+import type { CustomerResponse, GlobalCustomerAliasesResponse } from '../api/types';
 import { aliasKind } from '../domain/aliasKind';
 import { checkTaxId, type TaxIdCheck } from '../domain/taxId';
 import { activeAliases, type OfflineTaxpayer } from '../registry/offlineLookup';
@@ -11,11 +11,7 @@ export type ReconStatus = 'user' | 'notUser' | 'invalid' | 'unchecked';
 /** What a checksum says about a number that fails it. */
 export type InvalidReason = Omit<Extract<TaxIdCheck, { valid: false }>, 'valid' | 'value'>;
 
-export interface CustomerRef {
-  ID: number;
-  TaxNumber: string | null;
-  Name: string | null;
-}
+export type CustomerRef = Pick<CustomerResponse, 'ID' | 'TaxNumber' | 'Name'>;
 
 export interface ReconRow {
   customerId: number;

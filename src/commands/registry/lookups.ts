@@ -47,7 +47,7 @@ async function announceRegistered(detail: RegistryDetail): Promise<void> {
 
 type ResultItem = vscode.QuickPickItem & { taxNumber: string };
 
-async function pickResult(title: string, rows: Array<{ TaxNumber: string | null; Title: string | null; City?: string | null; DocumentType?: string | null }>): Promise<string> {
+async function pickResult(title: string, rows: Array<{ TaxNumber: string | null; Title: string | null; City?: string | null }>): Promise<string> {
   // One item per taxpayer: the first of its rows.
   const items = new Map<string, ResultItem>();
   for (const r of rows) if (r.TaxNumber && !items.has(r.TaxNumber)) items.set(r.TaxNumber, { label: r.Title ?? r.TaxNumber, description: r.TaxNumber, detail: r.City ?? undefined, taxNumber: r.TaxNumber });

@@ -21,9 +21,7 @@ export function selectionHasTaxNumber(editor: vscode.TextEditor | undefined): bo
   if (!editor || !appliesTo(editor.document)) return false;
   return editor.selections.some((selection) => {
     if (selection.isEmpty) return false;
-    const start = editor.document.offsetAt(selection.start);
-    const end = editor.document.offsetAt(selection.end);
-    return end - start > SCAN_LIMIT || NUMBER.test(editor.document.getText(selection));
+    return editor.document.offsetAt(selection.end) - editor.document.offsetAt(selection.start) > SCAN_LIMIT || NUMBER.test(editor.document.getText(selection));
   });
 }
 

@@ -2,7 +2,7 @@
 // whose header names a tax number by the same rules as the customer import (src/domain/headerMatch.ts:
 // "VERGİ NO", "TC KİMLİK NO", "Vergi Kimlik No", also with its Turkish letters lost to U+FFFD); without
 // such a header, the column whose values most often are valid VKN/TCKN, never a phone or fax column.
-import { detectDelimiter, parseCsv } from '../../domain/csv';
+import { detectDelimiter, parseCsv, type CsvRecord } from '../../domain/csv';
 import { isPhoneHeader, isTaxNumberHeader } from '../../domain/headerMatch';
 import { checkTaxId } from '../../domain/taxId';
 
@@ -12,16 +12,11 @@ export interface TaxNumberList {
   invalid: Array<{ value: string; line: number }>;
 }
 
-interface Row {
-  cells: string[];
-  line: number;
-}
-
 /**
  * Without a tax-number header: the column with the most valid tax numbers, then the most 10-11 digit
  * values, then the most runs of 9-12 digits (numbers typed with a digit too few or many); -1 if none.
  */
-function columnByValues(rows: readonly Row[], width: number): number {
+function columnByValues(rows: readonly CsvRecord[], width: number): number {
   const header = rows[0].cells;
   let best = -1;
   let bestScore = [0, 0, 0];
@@ -51,7 +46,7 @@ function column(text: string): Array<{ value: string; line: number }> {
   const delimited = /[,;\t]/.test(firstLine);
   if (!delimited) return lines.map((l, i) => ({ value: l.trim(), line: i + 1 })).filter((x) => x.value);
   const { records } = parseCsv(text, { delimiter: detectDelimiter(firstLine) });
-  const rows: Row[] = records.map((r) => ({ cells: r.cells.map((f) => f.trim()), line: r.line }));
+  const rows: CsvRecord[] = records.map((r) => ({ cells: r.cells.map((f) => f.trim()), line: r.line }));
   if (rows.length === 0) return [];
   const named = rows[0].cells.findIndex((c) => isTaxNumberHeader(c));
   const col = named >= 0 ? named : columnByValues(rows, Math.max(...rows.map((r) => r.cells.length)));
