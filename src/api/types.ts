@@ -226,8 +226,6 @@ export interface UpdateCustomerCommand extends CustomerDto {
   ID: number;
 }
 
-export type CustomerResponsePagination = Pagination<CustomerResponse>;
-
 export interface CustomerListQuery {
   Search?: string;
   PageSize?: number;
@@ -249,13 +247,6 @@ export interface GlobalCustomerResponse {
   FirstCreationTime: DateTimeString;
   Type: string | null;
   Aliases: Alias[] | null;
-}
-
-export type GlobalCustomerResponsePagination = Pagination<GlobalCustomerResponse>;
-
-export interface RegistryListQuery {
-  PageSize?: number;
-  Page?: number;
 }
 
 export interface SearchGlobalCompanyResponse extends PartyDetails {

@@ -89,16 +89,9 @@ type Change = (records: Profile[]) => Profile[];
 /** Valid records only, each id once (the file, or globalState, may hold anything an older version wrote). */
 function parseRecords(raw: unknown): Profile[] {
   if (!Array.isArray(raw)) return [];
-  const seen = new Set<string>();
-  const out: Profile[] = [];
-  for (const item of raw) {
-    const p = parseProfile(item);
-    if (p && !seen.has(p.id)) {
-      seen.add(p.id);
-      out.push(p);
-    }
-  }
-  return out;
+  const byId = new Map<string, Profile>();
+  for (const p of raw.map(parseProfile)) if (p && !byId.has(p.id)) byId.set(p.id, p);
+  return [...byId.values()];
 }
 
 export class ProfileStore {

@@ -6,7 +6,7 @@ import { changeById, changeWith, hasSlash, isEmptyListNotFound, refuseSlashInPat
 import { walkPages } from '../paging';
 import { requestOf, type QueryValue } from '../paths';
 import type { OperationId } from '../operations';
-import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse, CustomerResponsePagination, UpdateCustomerCommand } from '../types';
+import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse, Pagination, UpdateCustomerCommand } from '../types';
 
 export type CustomersApi = ReturnType<typeof customersApi>;
 
@@ -15,11 +15,11 @@ export function customersApi(http: HttpTransport) {
     http.json<T>(requestOf(id, values, query), opts);
   const customers = {
     /** The service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, behaviour point emptyList). */
-    async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<CustomerResponsePagination> {
+    async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<Pagination<CustomerResponse>> {
       const { Search, PageSize, Page, SortColumn, SortType } = query;
       const ask = (sorted: boolean) => {
         const asked = { Search, PageSize, Page, ...(sorted ? { SortColumn, SortType } : {}) };
-        return get<CustomerResponsePagination>('customers.list', {}, opts, asked).catch((err: unknown) => {
+        return get<Pagination<CustomerResponse>>('customers.list', {}, opts, asked).catch((err: unknown) => {
           if (!isEmptyListNotFound(err)) throw err;
           return { Page: Page ?? 1, PageSize: PageSize ?? 0, TotalCount: 0, TotalPages: 0, Content: [] };
         });

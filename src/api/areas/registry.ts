@@ -11,16 +11,16 @@ import type {
   GlobalCompanyInfoResponse,
   GlobalCustomerAliasesResponse,
   GlobalCustomerInfoResponse,
-  GlobalCustomerResponsePagination,
+  GlobalCustomerResponse,
   GlobalUserType,
-  RegistryListQuery,
+  Pagination,
   SearchGlobalCompanyResponse,
 } from '../types';
 
 export class RegistryApi {
   constructor(private readonly http: HttpTransport) {}
 
-  list(query: RegistryListQuery = {}, opts?: CallOptions): Promise<GlobalCustomerResponsePagination> {
+  list(query: { PageSize?: number; Page?: number } = {}, opts?: CallOptions): Promise<Pagination<GlobalCustomerResponse>> {
     return this.http.json({ ...requestOf('registry.list'), query: { PageSize: query.PageSize, Page: query.Page } }, opts);
   }
 
