@@ -61,11 +61,7 @@ function read(memento: vscode.Memento): Stored {
 }
 
 function originOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).origin;
-  } catch {
-    return baseUrl;
-  }
+  return URL.canParse(baseUrl) ? new URL(baseUrl).origin : baseUrl;
 }
 
 export function knownListAvailability(memento: vscode.Memento, baseUrl: string, operation: EmptyListRead): ListAvailability | undefined {

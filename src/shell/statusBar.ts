@@ -140,7 +140,7 @@ export class ShellStatusBar implements vscode.Disposable {
       this.creditsItem.tooltip = creditsTooltip(packages, environment);
       const low = remaining < threshold;
       this.creditsItem.accessibilityInformation = { label: low ? vscode.l10n.t('Nilvera credits: {0} remaining, below your warning threshold of {1}', formatCount(remaining), formatCount(threshold)) : vscode.l10n.t('Nilvera credits: {0} remaining', formatCount(remaining)) };
-      this.creditsItem.backgroundColor = remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      this.creditsItem.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.lastRefresh = Date.now();
     } catch (error) {
       if (controller.signal.aborted) return;
