@@ -286,16 +286,14 @@ async function statusError(response: FetchResponseLike, call: Attempts<unknown>)
   });
 }
 
-/** The fetch init of a call: the same for each of its attempts. */
-type FetchInit = Parameters<FetchLike>[1];
-
 /** One call's attempts: what each sends, and what it does with a 2xx. */
 interface Attempts<R> {
   spec: RequestSpec;
   scope: CallScope;
   fetchFn: FetchLike;
   url: string;
-  request: FetchInit;
+  /** The fetch init: the same for each attempt. */
+  request: Parameters<FetchLike>[1];
   /** Blanked out of the server's messages. */
   key: string;
   retryBrokenBody: boolean;

@@ -20,10 +20,8 @@ import type { CallOptions, HttpTransport } from './http';
 import { requestOf } from './paths';
 import type { AliasType, GlobalUserType } from './types';
 
-export type DownloadTarget = (
-  | { kind: 'file'; path: string; onProgress?: (zipBytes: number) => void }
-  | { kind: 'buffer'; onProgress?: (zipBytes: number) => void }
-) & {
+export type DownloadTarget = ({ kind: 'file'; path: string } | { kind: 'buffer' }) & {
+  onProgress?: (zipBytes: number) => void;
   /**
    * Check the ZIP (structure, sizes, CRC-32 of every entry) before the file is renamed into place
    * or the Buffer returned: a cut-off or damaged ZIP is a 'malformed' error and nothing is kept.
@@ -197,7 +195,6 @@ export function downloadRegistryList(
       } catch (err) {
         if (err instanceof Base64BodyError) throw malformed(err.message);
         if (err instanceof NilveraApiError) throw err;
-        // A body that stops short of its Content-Length is a truncated download.
         // Our own cancel or time limit: the HTTP layer reports it as such.
         if (signal.aborted) throw err;
         // The connection ended before the body's Content-Length (truncated, or reset mid-body).

@@ -149,14 +149,7 @@ export interface CertificateResponse {
   Description: string | null;
 }
 
-export interface CreateCompanyCertificateCommand {
-  SerialNo: string | null;
-  StartDate?: DateTimeString | null;
-  EndDate?: DateTimeString | null;
-  Type: CertificateType;
-  Password?: string | null;
-  Description?: string | null;
-}
+export type CreateCompanyCertificateCommand = Pick<CertificateResponse, 'SerialNo' | 'Type'> & Partial<Pick<CertificateResponse, 'StartDate' | 'EndDate' | 'Password' | 'Description'>>;
 
 export interface UpdateCompanyCertificateCommand extends CreateCompanyCertificateCommand {
   ID: number;
