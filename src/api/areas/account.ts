@@ -77,7 +77,7 @@ export function accountAreas(http: HttpTransport) {
       list: get('identifications.list'),
       /** Name and Value go in the query; there is no body. */
       create: (Name: CompanyIdentificationType, Value: string, opts?: CallOptions) =>
-        http.json<CompanyIdentificationResponse>({ ...requestOf('identifications.create'), query: { Name, Value } }, opts),
+        http.json<CompanyIdentificationResponse>(requestOf('identifications.create', undefined, { Name, Value }), opts),
       delete: changeById(http, 'identifications.delete'),
     },
     mailing: {
@@ -92,11 +92,7 @@ export function accountAreas(http: HttpTransport) {
       get: get('taxOffice.get'),
       /** The password goes in the query, which the log never shows; it is blanked out of server messages. */
       update: (userName: string, password: string, opts?: CallOptions) =>
-        requireTrue(http, {
-          ...requestOf('taxOffice.update'),
-          query: { UserName: userName, Password: password },
-          redact: [password, encodeURIComponent(password)],
-        }, opts),
+        requireTrue(http, { ...requestOf('taxOffice.update', undefined, { UserName: userName, Password: password }), redact: [password, encodeURIComponent(password)] }, opts),
     },
     ebill: { updateTemplate: changeWith<UpdateTemplateCommand>(http, 'ebill.updateTemplate') },
     evoucher: { updateSeries: changeWith<UpdateSeriesCommand>(http, 'evoucher.updateSeries') },
