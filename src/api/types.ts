@@ -151,9 +151,7 @@ export interface CertificateResponse {
 
 export type CreateCompanyCertificateCommand = Pick<CertificateResponse, 'SerialNo' | 'Type'> & Partial<Pick<CertificateResponse, 'StartDate' | 'EndDate' | 'Password' | 'Description'>>;
 
-export interface UpdateCompanyCertificateCommand extends CreateCompanyCertificateCommand {
-  ID: number;
-}
+export type UpdateCompanyCertificateCommand = CreateCompanyCertificateCommand & Pick<CertificateResponse, 'ID'>;
 
 /**
  * Not shown in the spec. Assumed (as the sandbox checks: src/sandbox/routes/companyLists.ts): `{ Name, FileType /* e.g. "pdf" *\/, Base64String }`;
@@ -215,9 +213,7 @@ export interface CustomerDto extends Partial<Omit<CustomerResponse, 'ID'>> {
   Name: string | null;
 }
 
-export interface UpdateCustomerCommand extends CustomerDto {
-  ID: number;
-}
+export type UpdateCustomerCommand = CustomerDto & Pick<CustomerResponse, 'ID'>;
 
 export interface CustomerListQuery {
   Search?: string;
@@ -285,9 +281,7 @@ export interface MailingSettingResponse {
 }
 
 /** Not shown in the spec. Assumed: `{ IsActive }`; the 200 response is `true`. */
-export interface UpdateInvoiceMailingMailCommand {
-  IsActive: boolean;
-}
+export type UpdateInvoiceMailingMailCommand = Pick<MailingSettingResponse, 'IsActive'>;
 
 export interface UpdateTemplateCommand {
   ID: number;

@@ -60,7 +60,7 @@ export class SandboxLauncher {
   constructor(
     private readonly extensionPath: string,
     /** The data folder (one file per running sandbox), and the one file an earlier version used. */
-    private readonly data: { dir: string; legacyFile?: string } | undefined,
+    private readonly data: { dir: string; legacyFile: string },
   ) {}
 
   current(): RunningSandbox | undefined {
@@ -83,16 +83,12 @@ export class SandboxLauncher {
     rememberSecret(key);
     const [{ fork }, { createInterface }] = await Promise.all([import('node:child_process'), import('node:readline')]);
     const script = path.join(this.extensionPath, 'dist', 'sandbox.js');
-    if (this.data) {
-      // The extension's global storage folder does not exist until something creates it.
-      await fs.mkdir(this.data.dir, { recursive: true });
-      // The one data file of earlier versions becomes the first slot's, unless that exists (a link never replaces).
-      if (this.data.legacyFile) {
-        const legacy = this.data.legacyFile;
-        await fs.link(legacy, path.join(this.data.dir, 'sandbox-1.json')).then(() => fs.rm(legacy, { force: true }), () => undefined);
-      }
-    }
-    const launch = sandboxChildLaunch(key, this.data?.dir, process.env);
+    // The extension's global storage folder does not exist until something creates it.
+    await fs.mkdir(this.data.dir, { recursive: true });
+    // The one data file of earlier versions becomes the first slot's, unless that exists (a link never replaces).
+    const legacy = this.data.legacyFile;
+    await fs.link(legacy, path.join(this.data.dir, 'sandbox-1.json')).then(() => fs.rm(legacy, { force: true }), () => undefined);
+    const launch = sandboxChildLaunch(key, this.data.dir, process.env);
     const child = fork(script, launch.args, {
       env: launch.env,
       execArgv: [],
