@@ -8,8 +8,7 @@ import { redact } from './redact';
 let channel: vscode.LogOutputChannel | undefined;
 
 export function logChannel(): vscode.LogOutputChannel {
-  channel ??= vscode.window.createOutputChannel(OutputChannelName, { log: true });
-  return channel;
+  return (channel ??= vscode.window.createOutputChannel(OutputChannelName, { log: true }));
 }
 
 export function disposeLogChannel(): void {
