@@ -152,10 +152,8 @@ export class ProfileStore {
   forEnvironment(environment: EnvironmentId, customBaseUrl: string | undefined, defaultName: string): Profile {
     const stored = this.get(defaultProfileId(environment, customBaseUrl));
     if (stored && profileMatches(stored, environment, customBaseUrl)) return stored;
-    const profile: Profile = { id: defaultProfileId(environment, customBaseUrl), name: defaultName, environment };
     // Custom without a valid URL: a placeholder that is never stored (it cannot hold a key).
-    if (customBaseUrl && environment === 'custom') profile.baseUrl = customBaseUrl;
-    return profile;
+    return { id: defaultProfileId(environment, customBaseUrl), name: defaultName, environment, ...(customBaseUrl && environment === 'custom' ? { baseUrl: customBaseUrl } : {}) };
   }
 
   /** The records in the file (read again when it changed); globalState's until the file exists. */
