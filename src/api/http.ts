@@ -376,12 +376,7 @@ export class HttpTransport {
     });
   }
 
-  private async run<R>(
-    spec: RequestSpec,
-    opts: CallOptions | undefined,
-    retryBrokenBody: boolean,
-    onSuccess: (r: FetchResponseLike, scope: CallScope, spec: RequestSpec) => Promise<R>,
-  ): Promise<R> {
+  private async run<R>(spec: RequestSpec, opts: CallOptions | undefined, retryBrokenBody: boolean, onSuccess: Attempts<R>['onSuccess']): Promise<R> {
     const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs, this.options.signal);
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);
