@@ -1,15 +1,14 @@
 import * as vscode from 'vscode';
 import { Commands, Settings } from './constants';
 import { registerFeatures, watchForFeatures, type Feature } from './features';
-import { ActivationSteps, type ActivationStep, type ActivationThread } from './shell/activationSteps';
+import { ActivationSteps } from './shell/activationSteps';
 import { clearApiKey, setApiKey } from './shell/apiKeyCommands';
 import { hasHandler, registerCommand } from './shell/commandRunner';
 import { startSandbox, stopSandbox, switchEnvironment } from './shell/environmentCommands';
 import { disposeLogChannel, logChannel } from './shell/log';
-import { replacePrompts, type Prompts } from './shell/prompts';
+import { replacePrompts } from './shell/prompts';
 import { ShellServices } from './shell/services';
 import { ShellState } from './shell/shellState';
-import type { ShellStatusBar } from './shell/statusBar';
 import { actAsProduction, extensionExports, openTestSeamsFor, trustedValue, type PublicExports } from './shell/testSeams';
 import { markUsedOnCommands, trackWorkspaceUse } from './shell/workspaceUsage';
 import { registerSelectionContext } from './commands/registry/selectionContext';
@@ -17,29 +16,11 @@ import { registerUblDocumentContext } from './preview/contextKey';
 import { registerWalkthroughProgress } from './walkthrough/progress';
 
 /**
- * What activate() returns in Test mode (the extension-host suite): the activation time, and the hooks
- * the tests use. Any other mode (an installed VSIX, a debug session) returns only `PublicExports`:
- * every installed extension can read them (src/shell/testSeams.ts).
+ * What activate() returns in Test mode (the extension-host suite): the activation time and its parts,
+ * and the hooks the tests use. Any other mode (an installed VSIX, a debug session) returns only
+ * `PublicExports`: every installed extension can read them (src/shell/testSeams.ts).
  */
-export interface NilveraExtensionApi extends PublicExports {
-  /** activate()'s parts, in order; their sum is activationMs. */
-  activationSteps: readonly ActivationStep[];
-  testing: {
-    /** activate()'s time on the CPU, whole and by part, and its waits for a core (Linux). */
-    activationThread: ActivationThread | undefined;
-    services: ShellServices;
-    state: ShellState;
-    statusBar: () => ShellStatusBar;
-    replacePrompts(prompts: Prompts): () => void;
-    /** Where this window's logs live (the suite checks them for leaked keys). */
-    logUri: vscode.Uri;
-    /** The features loaded on first use, and whether a loaded one registered its handler for a command. */
-    features: readonly Feature[];
-    hasHandler(id: string): boolean;
-    /** Commands treat their callers as in production until the returned function runs. */
-    actAsProduction(): () => void;
-  };
-}
+export type NilveraExtensionApi = PublicExports & { testing: ReturnType<typeof testingSeams> };
 
 let services: ShellServices | undefined;
 
@@ -76,17 +57,26 @@ export function activate(context: vscode.ExtensionContext): PublicExports | Nilv
 
   // Any other extension can read this (getExtension(id).exports): extensionExports hands out `testing` only
   // when context.extensionMode is ExtensionMode.Test (test/suite/hostileExtension.test.ts holds it).
-  return extensionExports(context.extensionMode, { activationMs: timing.totalMs, activationSteps: timing.steps }, () => ({
+  return extensionExports(context.extensionMode, { activationMs: timing.totalMs, activationSteps: timing.steps }, () => testingSeams(context, timing, shell, state, features));
+}
+
+/** The hooks the extension-host tests use, made only when extensionExports hands them out (Test mode). */
+function testingSeams(context: vscode.ExtensionContext, timing: ActivationSteps, shell: ShellServices, state: ShellState, features: readonly Feature[]) {
+  return {
+    /** activate()'s time on the CPU, whole and by part, and its waits for a core (Linux). */
     activationThread: timing.thread(),
     services: shell,
     state,
     statusBar: () => state.statusBar(),
     replacePrompts,
+    /** Where this window's logs live (the suite checks them for leaked keys). */
     logUri: context.logUri,
+    /** The features loaded on first use, and whether a loaded one registered its handler for a command. */
     features,
     hasHandler,
+    /** Commands treat their callers as in production until the returned function runs. */
     actAsProduction,
-  }));
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
 
 import { formatByteSize } from '../domain/byteSize';
 import { NilveraApiError } from './errors';
+import type { FetchResponseLike } from './http';
 
 /** A JSON or text answer. The largest real ones (a page of 100 customers, a bulk look-up) are well under 1 MB. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024 * 1024;
@@ -45,11 +46,7 @@ const utf8 = new TextDecoder();
  * reading, and the count stops the download (the stream is closed) the moment it passes the cap.
  * `onTooLarge` builds the error thrown.
  */
-export async function readTextCapped(
-  response: { headers: { get(name: string): string | null }; text(): Promise<string>; body: AsyncIterable<Uint8Array> | null },
-  limit: number,
-  onTooLarge: (seen: string) => Error,
-): Promise<string> {
+export async function readTextCapped(response: Omit<FetchResponseLike, 'status'>, limit: number, onTooLarge: (seen: string) => Error): Promise<string> {
   const declared = declaredLength(response.headers.get('content-length'));
   if (declared !== undefined && declared > limit) {
     closeBody(response.body);

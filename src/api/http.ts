@@ -286,16 +286,14 @@ async function statusError(response: FetchResponseLike, call: Attempts<unknown>)
   });
 }
 
-/** The fetch init of a call: the same for each of its attempts. */
-type FetchInit = Parameters<FetchLike>[1];
-
 /** One call's attempts: what each sends, and what it does with a 2xx. */
 interface Attempts<R> {
   spec: RequestSpec;
   scope: CallScope;
   fetchFn: FetchLike;
   url: string;
-  request: FetchInit;
+  /** The fetch init: the same for each attempt. */
+  request: Parameters<FetchLike>[1];
   /** Blanked out of the server's messages. */
   key: string;
   retryBrokenBody: boolean;
@@ -378,12 +376,7 @@ export class HttpTransport {
     });
   }
 
-  private async run<R>(
-    spec: RequestSpec,
-    opts: CallOptions | undefined,
-    retryBrokenBody: boolean,
-    onSuccess: (r: FetchResponseLike, scope: CallScope, spec: RequestSpec) => Promise<R>,
-  ): Promise<R> {
+  private async run<R>(spec: RequestSpec, opts: CallOptions | undefined, retryBrokenBody: boolean, onSuccess: Attempts<R>['onSuccess']): Promise<R> {
     const scope = new CallScope(opts?.signal, opts?.timeoutMs ?? this.defaultTimeoutMs, this.options.signal);
     try {
       if (scope.aborted) throw scope.abortError(spec.operation);

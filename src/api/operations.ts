@@ -103,6 +103,9 @@ export function isPlainRead(id: OperationId): id is PlainReadId {
   return op.method === 'GET' && op.access === 'read' && (op.answer === 'record' || op.answer === 'list') && hasFixedPath(id);
 }
 
+/** The platform's error code for "API not found" (the route does not exist): no operation's own 404 carries it. */
+export const ROUTE_NOT_FOUND_CODE = 3030;
+
 /** Its path names no record (no `{…}` value in it). */
 export function hasFixedPath(id: OperationId): boolean {
   return !OPERATIONS[id].path.includes('{');

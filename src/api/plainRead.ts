@@ -11,9 +11,7 @@ type Unanswered = Exclude<PlainReadId, keyof OperationAnswers>;
 const everyPlainReadAnswered: [Unanswered] extends [never] ? true : Unanswered = true;
 void everyPlainReadAnswered;
 
-export type PlainRead = <K extends PlainReadId>(id: K, opts?: CallOptions) => Promise<OperationAnswers[K]>;
-
-export function plainRead(http: HttpTransport): PlainRead {
+export function plainRead(http: HttpTransport) {
   return <K extends PlainReadId>(id: K, opts?: CallOptions) => {
     const spec = requestOf(id);
     // Lists answered [] also for the service's own 404 (specSilent.ts, behaviour point emptyList).

@@ -42,11 +42,6 @@ export class RedirectRefusedError extends Error {
   }
 }
 
-/** Origin of an absolute URL: scheme, host and port (default ports left out, as URL does). */
-export function originOf(url: string): string {
-  return new URL(url).origin;
-}
-
 type Init = Parameters<FetchLike>[1];
 
 /** One hop's init: every request goes with `redirect: 'manual'`, so that each hop is checked here. */
@@ -75,7 +70,8 @@ export async function fetchWithinOrigin(fetchFn: FetchLike, url: string, init: I
 
 /** The redirects of fetchWithinOrigin, once the first answer (`response`, to `init` sent to `url`) is in. */
 async function followRedirects(fetchFn: FetchLike, url: string, init: Init, response: FetchResponseLike, policy: RedirectPolicy = {}): Promise<FetchResponseLike> {
-  const home = originOf(url);
+  // Scheme, host and port (default ports left out, as URL does).
+  const home = new URL(url).origin;
   let current = url;
   let method = init.method;
   let headers = init.headers; // replaced, never changed, when a hop drops a header

@@ -20,10 +20,8 @@ import type { CallOptions, HttpTransport } from './http';
 import { requestOf } from './paths';
 import type { AliasType, GlobalUserType } from './types';
 
-export type DownloadTarget = (
-  | { kind: 'file'; path: string; onProgress?: (zipBytes: number) => void }
-  | { kind: 'buffer'; onProgress?: (zipBytes: number) => void }
-) & {
+export type DownloadTarget = ({ kind: 'file'; path: string } | { kind: 'buffer' }) & {
+  onProgress?: (zipBytes: number) => void;
   /**
    * Check the ZIP (structure, sizes, CRC-32 of every entry) before the file is renamed into place
    * or the Buffer returned: a cut-off or damaged ZIP is a 'malformed' error and nothing is kept.
@@ -80,9 +78,9 @@ export async function sweepPartialDownloads(folder: string): Promise<string[]> {
     if (!name.startsWith('.') || !name.endsWith('.part')) continue;
     const file = path.join(folder, name);
     const m = /\.(\d+)-[0-9a-f]{12}\.part$/.exec(name);
-    let dead: boolean;
-    if (m) dead = Number(m[1]) !== process.pid && !processIsAlive(Number(m[1]));
-    else dead = ((await fs.promises.stat(file).catch(() => undefined))?.mtimeMs ?? Infinity) < Date.now() - 24 * 3600_000;
+    const dead = m
+      ? Number(m[1]) !== process.pid && !processIsAlive(Number(m[1]))
+      : ((await fs.promises.stat(file).catch(() => undefined))?.mtimeMs ?? Infinity) < Date.now() - 24 * 3600_000;
     if (dead && (await removeRetrying(file, { totalMs: 0 }).then(() => true, () => false))) removed.push(file);
   }
   return removed;
@@ -197,7 +195,6 @@ export function downloadRegistryList(
       } catch (err) {
         if (err instanceof Base64BodyError) throw malformed(err.message);
         if (err instanceof NilveraApiError) throw err;
-        // A body that stops short of its Content-Length is a truncated download.
         // Our own cancel or time limit: the HTTP layer reports it as such.
         if (signal.aborted) throw err;
         // The connection ended before the body's Content-Length (truncated, or reset mid-body).
@@ -210,11 +207,7 @@ export function downloadRegistryList(
         throw malformed((err as Error).message);
       }
       await deliver(last);
-      const check = async (zip: { path: string } | { buffer: Buffer }): Promise<void> => {
-        if (await target.checkedOnTheWay?.(zip).catch(() => false)) return;
-        await verifyZip(zip, signal);
-      };
-      return await sink.finish(target.verifyZip ? check : undefined);
+      return await sink.finish(target.verifyZip ? (zip) => verifyZip(zip, signal, target.checkedOnTheWay) : undefined);
     } catch (err) {
       await sink.discard().catch(() => undefined);
       throw err;
@@ -222,7 +215,8 @@ export function downloadRegistryList(
   });
 }
 
-async function verifyZip(zip: { path: string } | { buffer: Buffer }, signal: AbortSignal): Promise<void> {
+async function verifyZip(zip: { path: string } | { buffer: Buffer }, signal: AbortSignal, checkedOnTheWay: DownloadTarget['checkedOnTheWay']): Promise<void> {
+  if (await checkedOnTheWay?.(zip).catch(() => false)) return;
   try {
     await checkZip('path' in zip ? zip.path : zip.buffer, signal);
   } catch (err) {

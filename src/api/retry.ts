@@ -22,8 +22,7 @@ export function isIdempotent(method: string): boolean {
 const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
 
 export function isRetriable(kind: ApiErrorKind, status: number | undefined): boolean {
-  if (kind === 'network') return true;
-  return status !== undefined && RETRIED_STATUSES.has(status);
+  return kind === 'network' || (status !== undefined && RETRIED_STATUSES.has(status));
 }
 
 /** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */

@@ -5,7 +5,7 @@
 
 import { NilveraApiError } from './errors';
 import type { CallOptions, HttpTransport, RequestSpec } from './http';
-import type { OperationId } from './operations';
+import { ROUTE_NOT_FOUND_CODE, type OperationId } from './operations';
 import { requestOf, type QueryValue } from './paths';
 import type { GlobalCustomerAliasesResponse } from './types';
 
@@ -65,9 +65,6 @@ export function listOrEmpty<T>(value: T[] | null | undefined, operation: string)
 
 // ---- Behaviour point emptyList: an empty list answered 404 --------------------------------------
 
-/** The platform's error code for "API not found" (the route does not exist), in its catalogue. */
-export const ROUTE_NOT_FOUND_CODE = 3030;
-
 /**
  * Public evidence: a list with nothing in it may answer 404 instead of [] (an SDK's integration test
  * against the real test service got 404 from the certificate list of an account without
@@ -105,6 +102,16 @@ export async function requireTrue(http: HttpTransport, spec: RequestSpec, opts?:
     throw new NilveraApiError({ kind: 'declined', operation: spec.operation, status: 200, messages: [{ description: 'the service answered false: nothing was changed' }] });
   }
   return true;
+}
+
+/** Such a change of `id` with `cmd` as its JSON body, as an area's method. */
+export function changeWith<C>(http: HttpTransport, id: OperationId): (cmd: C, opts?: CallOptions) => Promise<boolean> {
+  return (cmd, opts) => requireTrue(http, { ...requestOf(id), body: cmd }, opts);
+}
+
+/** Such a change of the record with the ID given (a delete), as an area's method. */
+export function changeById(http: HttpTransport, id: OperationId): (recordId: number, opts?: CallOptions) => Promise<boolean> {
+  return (recordId, opts) => requireTrue(http, requestOf(id, { ID: recordId }), opts);
 }
 
 // ---- Behaviour points pageSizeLimit, nullableFields and pageBeyondEnd: paging (see paging.ts) ----

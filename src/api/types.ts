@@ -149,18 +149,9 @@ export interface CertificateResponse {
   Description: string | null;
 }
 
-export interface CreateCompanyCertificateCommand {
-  SerialNo: string | null;
-  StartDate?: DateTimeString | null;
-  EndDate?: DateTimeString | null;
-  Type: CertificateType;
-  Password?: string | null;
-  Description?: string | null;
-}
+export type CreateCompanyCertificateCommand = Pick<CertificateResponse, 'SerialNo' | 'Type'> & Partial<Pick<CertificateResponse, 'StartDate' | 'EndDate' | 'Password' | 'Description'>>;
 
-export interface UpdateCompanyCertificateCommand extends CreateCompanyCertificateCommand {
-  ID: number;
-}
+export type UpdateCompanyCertificateCommand = CreateCompanyCertificateCommand & Pick<CertificateResponse, 'ID'>;
 
 /**
  * Not shown in the spec. Assumed (as the sandbox checks: src/sandbox/routes/companyLists.ts): `{ Name, FileType /* e.g. "pdf" *\/, Base64String }`;
@@ -222,11 +213,7 @@ export interface CustomerDto extends Partial<Omit<CustomerResponse, 'ID'>> {
   Name: string | null;
 }
 
-export interface UpdateCustomerCommand extends CustomerDto {
-  ID: number;
-}
-
-export type CustomerResponsePagination = Pagination<CustomerResponse>;
+export type UpdateCustomerCommand = CustomerDto & Pick<CustomerResponse, 'ID'>;
 
 export interface CustomerListQuery {
   Search?: string;
@@ -249,13 +236,6 @@ export interface GlobalCustomerResponse {
   FirstCreationTime: DateTimeString;
   Type: string | null;
   Aliases: Alias[] | null;
-}
-
-export type GlobalCustomerResponsePagination = Pagination<GlobalCustomerResponse>;
-
-export interface RegistryListQuery {
-  PageSize?: number;
-  Page?: number;
 }
 
 export interface SearchGlobalCompanyResponse extends PartyDetails {
@@ -301,9 +281,7 @@ export interface MailingSettingResponse {
 }
 
 /** Not shown in the spec. Assumed: `{ IsActive }`; the 200 response is `true`. */
-export interface UpdateInvoiceMailingMailCommand {
-  IsActive: boolean;
-}
+export type UpdateInvoiceMailingMailCommand = Pick<MailingSettingResponse, 'IsActive'>;
 
 export interface UpdateTemplateCommand {
   ID: number;

@@ -93,7 +93,7 @@ export function registerFeatures(context: vscode.ExtensionContext, shell: ShellS
 export function watchForFeatures(context: vscode.ExtensionContext, features: readonly Feature[]): void {
   const editor = features.find((f) => f.name === 'editor')!;
   const upgrade = setTimeout(upgradeOutdatedIndexes, INDEX_UPGRADE_DELAY_MS, context);
-  context.subscriptions.push(new DiagnosedDocumentWatcher(editor), { dispose: () => clearTimeout(upgrade) });
+  context.subscriptions.push(loadEditorWithDiagnosedDocuments(editor), { dispose: () => clearTimeout(upgrade) });
 }
 
 /**
@@ -242,26 +242,16 @@ export class FeatureTree implements vscode.TreeDataProvider<unknown>, vscode.Dis
 }
 
 /** Loads the editor feature once a document that gets diagnostics is open (now, or when one opens). */
-class DiagnosedDocumentWatcher implements vscode.Disposable {
-  #watcher: vscode.Disposable | undefined = vscode.workspace.onDidOpenTextDocument((doc) => this.#loadIfDiagnosed([doc]));
-  readonly #editor: Feature;
-
-  constructor(editor: Feature) {
-    this.#editor = editor;
-    // Documents already open (restored editors, or opened while activate() ran).
-    this.#loadIfDiagnosed(vscode.workspace.textDocuments);
-  }
-
-  #loadIfDiagnosed(docs: readonly vscode.TextDocument[]): void {
-    if (!this.#watcher || !docs.some((doc) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0)) return;
-    this.dispose();
-    void this.#editor.parts().catch((e: unknown) => log.error(`Loading the editor feature failed: ${String(e)}`));
-  }
-
-  dispose(): void {
-    this.#watcher?.dispose();
-    this.#watcher = undefined;
-  }
+function loadEditorWithDiagnosedDocuments(editor: Feature): vscode.Disposable {
+  const loads = (docs: readonly vscode.TextDocument[]): boolean => {
+    if (!docs.some((doc) => vscode.languages.match(DIAGNOSED_DOCUMENTS, doc) > 0)) return false;
+    void editor.parts().catch((e: unknown) => log.error(`Loading the editor feature failed: ${String(e)}`));
+    return true;
+  };
+  // Documents already open (restored editors, or opened while activate() ran).
+  if (loads(vscode.workspace.textDocuments)) return new vscode.Disposable(() => undefined);
+  const watcher = vscode.workspace.onDidOpenTextDocument((doc) => loads([doc]) && watcher.dispose());
+  return watcher;
 }
 
 /**

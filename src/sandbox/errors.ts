@@ -1,5 +1,5 @@
 // Error answers in the service's shape: {"Errors":[{"Code","Description","Detail"}]}.
-import { ROUTE_NOT_FOUND_CODE } from '../api/specSilent';
+import { ROUTE_NOT_FOUND_CODE } from '../api/operations';
 
 export interface ErrorItem {
   Code: number;

@@ -30,16 +30,8 @@ export interface ActivationThread {
   readonly nonvoluntarySwitches: number;
 }
 
-/** This thread's scheduler counters (Linux). */
-interface ThreadClock {
-  /** Nanoseconds spent waiting for a core so far, and the number of times the thread got one. */
-  waited(): { ns: number; slices: number };
-  switches(): { voluntary: number; nonvoluntary: number };
-  close(): void;
-}
-
-/** The calling thread's clock, or undefined where /proc/thread-self is not there (not Linux). */
-function threadClock(): ThreadClock | undefined {
+/** The calling thread's scheduler counters, or undefined where /proc/thread-self is not there (not Linux). */
+function threadClock() {
   let fd: number;
   try {
     fd = fs.openSync('/proc/thread-self/schedstat', 'r');
@@ -48,6 +40,7 @@ function threadClock(): ThreadClock | undefined {
   }
   const buffer = Buffer.alloc(96);
   return {
+    /** Nanoseconds spent waiting for a core so far, and the number of times the thread got one. */
     waited() {
       const fields = buffer.toString('latin1', 0, fs.readSync(fd, buffer, 0, buffer.length, 0)).split(' ');
       return { ns: Number(fields[1]), slices: Number(fields[2]) };
@@ -63,7 +56,7 @@ function threadClock(): ThreadClock | undefined {
 
 export class ActivationSteps {
   readonly steps: ActivationStep[] = [];
-  private readonly clock: ThreadClock | undefined;
+  private readonly clock: ReturnType<typeof threadClock>;
   private readonly switchesBefore: { voluntary: number; nonvoluntary: number } | undefined;
   private readonly waits: Array<{ ns: number; slices: number }> = [];
   private readonly started: number;

@@ -4,14 +4,9 @@
 import { displayText } from '../domain/displayText';
 import { isIsoDay } from '../domain/isoDate';
 import { markdownCell } from '../domain/markdown';
+import type { CreditResponse } from '../api/types';
 
-export interface CreditPackageRow {
-  Name?: string | null;
-  UsedCredit?: number;
-  TotalCredit?: number;
-  RemainingCredit?: number;
-  EndDate?: string | null;
-}
+type CreditPackageRow = Partial<Pick<CreditResponse, 'Name' | 'UsedCredit' | 'TotalCredit' | 'RemainingCredit' | 'EndDate'>>;
 
 export interface CreditsTableFormat {
   l10n: { t(message: string, ...args: Array<string | number>): string };

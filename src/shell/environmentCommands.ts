@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { saveKey } from './apiKeyCommands';
-import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, type CustomUrlCheck, type EnvironmentId } from './environments';
+import { checkCustomUrl, ENVIRONMENT_IDS, FIXED_BASE_URLS, isEnvironmentId, type CustomUrlCheck, type EnvironmentId } from './environments';
 import { log } from './log';
 import { prompts, UserCancelledError } from './prompts';
 import { environmentLabel, type ShellServices } from './services';
@@ -45,9 +45,8 @@ function describeUrl(services: ShellServices, environment: EnvironmentId): strin
 /** Switches to `target`, or asks which environment when none is given. */
 export async function switchEnvironment(services: ShellServices, target?: unknown): Promise<void> {
   let environment: EnvironmentId;
-  if (typeof target === 'string' && (ENVIRONMENT_IDS as readonly string[]).includes(target)) {
-    environment = target as EnvironmentId;
-  } else {
+  if (isEnvironmentId(target)) environment = target;
+  else {
     const active = services.environment();
     const items: Array<vscode.QuickPickItem & { environment: EnvironmentId }> = [];
     for (const id of ENVIRONMENT_IDS) {

@@ -8,19 +8,12 @@ import { listSeparatorFor } from '../domain/spreadsheetSeparator';
 import { displayLocale } from './displayFormat';
 import { separatorOfSetting } from './separatorSetting';
 
-export type { SeparatorSetting } from './separatorSetting';
-
-export interface ExportDialect {
-  delimiter: CsvDelimiter;
-  /** One sentence for the export's message: the separator and what chose it. */
-  note: string;
-}
-
 function shown(delimiter: CsvDelimiter): string {
   return delimiter === '\t' ? vscode.l10n.t('tabs') : `"${delimiter}"`;
 }
 
-export function exportDialect(): ExportDialect {
+/** The delimiter, and one sentence for the export's message: the separator and what chose it. */
+export function exportDialect(): { delimiter: CsvDelimiter; note: string } {
   const chosen = separatorOfSetting(vscode.workspace.getConfiguration(Settings.section).get<unknown>(Settings.csvSeparator));
   if (chosen) {
     return { delimiter: chosen, note: vscode.l10n.t('Columns are separated by {0} (setting "nilvera.csv.separator").', shown(chosen)) };

@@ -37,20 +37,17 @@ export function fileWriteError(error: unknown, target: string): unknown {
   const syscall = (error as NodeJS.ErrnoException).syscall;
   if (!code || !syscall) return error;
   const folder = path.dirname(target);
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return new UserFacingError(vscode.l10n.t('{0} could not be written: you have no permission to write in {1}. Nothing was changed.', target, folder));
-    case 'EROFS':
-      return new UserFacingError(vscode.l10n.t('{0} could not be written: {1} is on a read-only drive. Nothing was changed.', target, folder));
-    case 'ENOSPC':
-    case 'EDQUOT':
-      return new UserFacingError(vscode.l10n.t('{0} could not be written: the disk is full. Nothing was changed.', target));
-    case 'ENOENT':
-      return new UserFacingError(vscode.l10n.t('{0} could not be written: the folder {1} no longer exists.', target, folder));
-    default:
-      return new UserFacingError(vscode.l10n.t('{0} could not be written ({1}). Nothing was changed.', target, error.message));
-  }
+  const denied = () => vscode.l10n.t('{0} could not be written: you have no permission to write in {1}. Nothing was changed.', target, folder);
+  const full = () => vscode.l10n.t('{0} could not be written: the disk is full. Nothing was changed.', target);
+  const texts: Record<string, () => string> = {
+    EACCES: denied,
+    EPERM: denied,
+    EROFS: () => vscode.l10n.t('{0} could not be written: {1} is on a read-only drive. Nothing was changed.', target, folder),
+    ENOSPC: full,
+    EDQUOT: full,
+    ENOENT: () => vscode.l10n.t('{0} could not be written: the folder {1} no longer exists.', target, folder),
+  };
+  return new UserFacingError(Object.hasOwn(texts, code) ? texts[code]() : vscode.l10n.t('{0} could not be written ({1}). Nothing was changed.', target, error.message));
 }
 
 /**

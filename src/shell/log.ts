@@ -3,13 +3,12 @@
 import type { RequestLogEntry } from '../api/http';
 import * as vscode from 'vscode';
 import { OutputChannelName } from '../constants';
-import { pathWithoutQuery, redact } from './redact';
+import { redact } from './redact';
 
 let channel: vscode.LogOutputChannel | undefined;
 
 export function logChannel(): vscode.LogOutputChannel {
-  channel ??= vscode.window.createOutputChannel(OutputChannelName, { log: true });
-  return channel;
+  return (channel ??= vscode.window.createOutputChannel(OutputChannelName, { log: true }));
 }
 
 export function disposeLogChannel(): void {
@@ -26,7 +25,8 @@ export const log = {
 export const requestLogger = {
   /** One line per request: `GET /general/Company 200 35 ms`, plus the attempt and error when present. */
   request(info: RequestLogEntry): void {
-    const parts = [info.method.toUpperCase(), pathWithoutQuery(info.path), info.status !== undefined ? String(info.status) : '-', `${Math.round(info.ms)} ms`];
+    // Never a query string: some operations carry credentials there (PUT /InteractiveTaxOffice).
+    const parts = [info.method.toUpperCase(), info.path.split('?', 1)[0], info.status !== undefined ? String(info.status) : '-', `${Math.round(info.ms)} ms`];
     if (info.attempt > 1) parts.push(`(attempt ${info.attempt})`);
     if (info.error) parts.push(`: ${info.error}`);
     const line = parts.join(' ');

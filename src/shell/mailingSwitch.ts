@@ -23,14 +23,10 @@ export function channelState(rows: readonly MailingSettingResponse[], channel: M
   return rows.find((row) => row.ModuleID === MODULE_OF_CHANNEL[channel])?.IsActive;
 }
 
-function channelName(channel: MailingChannel): string {
-  return channel === 'email' ? vscode.l10n.t('E-mail') : 'WhatsApp';
-}
-
 /** Whether the change may go ahead: always for a test or sandbox account or a change to "on"; else the user says. */
 export async function confirmMailingChange(environment: EnvironmentId, channel: MailingChannel, on: boolean): Promise<boolean> {
   if (on || environment !== 'production') return true;
-  const name = channelName(channel);
+  const name = channel === 'email' ? vscode.l10n.t('E-mail') : 'WhatsApp';
   const action = vscode.l10n.t('Turn Off {0} Sending', name);
   const detail = vscode.l10n.t('This is the live account: invoices will no longer be sent to customers by {0} until it is turned on again.', name);
   return (await prompts.message('warning', vscode.l10n.t('Turn off {0} sending on the live account?', name), { modal: true, detail }, action)) === action;

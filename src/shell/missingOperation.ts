@@ -13,7 +13,7 @@
 // one is either, and the client reads the service's own 404 as an empty list (src/api/specSilent.ts).
 import type * as vscode from 'vscode';
 import { isApiError, type ApiErrorShape } from './apiContract';
-import { hasFixedPath, OPERATION_IDS, OPERATIONS, type EmptyListOperationId } from '../api/operations';
+import { hasFixedPath, OPERATION_IDS, OPERATIONS, ROUTE_NOT_FOUND_CODE, type EmptyListOperationId } from '../api/operations';
 
 /** The lists whose 404 may stand for "nothing to list" (`emptyListMay404` in src/api/operations.ts). */
 export const EMPTY_LIST_READS = OPERATION_IDS.filter((id): id is EmptyListRead => 'emptyListMay404' in OPERATIONS[id]);
@@ -24,8 +24,6 @@ export type ListAvailability = 'offered' | 'missing';
 const FIXED_PATH_READS: ReadonlySet<string> = new Set(OPERATION_IDS.filter((id) => OPERATIONS[id].method === 'GET' && hasFixedPath(id)));
 
 const LISTS: ReadonlySet<string> = new Set(EMPTY_LIST_READS);
-/** "API not found" in the platform's error catalogue (src/api/specSilent.ts ROUTE_NOT_FOUND_CODE). */
-export const ROUTE_NOT_FOUND_CODE = 3030;
 
 function saysRouteMissing(error: ApiErrorShape): boolean {
   return error.messages.some((m) => Number(m.code) === ROUTE_NOT_FOUND_CODE);
@@ -63,11 +61,7 @@ function read(memento: vscode.Memento): Stored {
 }
 
 function originOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).origin;
-  } catch {
-    return baseUrl;
-  }
+  return URL.canParse(baseUrl) ? new URL(baseUrl).origin : baseUrl;
 }
 
 export function knownListAvailability(memento: vscode.Memento, baseUrl: string, operation: EmptyListRead): ListAvailability | undefined {

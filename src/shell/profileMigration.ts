@@ -5,7 +5,7 @@
 // secret and changes nothing).
 import type * as vscode from 'vscode';
 import { checkCustomUrl, type EnvironmentId } from './environments';
-import { defaultProfileId, profileSecretName, type Profile, type ProfileStore } from './profileStore';
+import { defaultProfileId, profileSecretName, type ProfileStore } from './profileStore';
 
 /** The secret name of a key stored before there were profiles, which migrateLegacyKeys moves. */
 export function legacySecretName(environment: EnvironmentId, customBaseUrl?: string): string {
@@ -44,11 +44,7 @@ export async function migrateKey(
   }
   if (!key) return undefined;
   const id = defaultProfileId(environment, baseUrl);
-  if (!input.store.get(id)) {
-    const profile: Profile = { id, name: input.label(environment), environment };
-    if (baseUrl) profile.baseUrl = baseUrl;
-    await input.store.add(profile);
-  }
+  if (!input.store.get(id)) await input.store.add({ id, name: input.label(environment), environment, ...(baseUrl ? { baseUrl } : {}) });
   const newName = profileSecretName(id);
   // A key already under the new name was set after the upgrade (another window migrated, or the
   // user typed one): it is the newer one and stays.

@@ -89,16 +89,9 @@ type Change = (records: Profile[]) => Profile[];
 /** Valid records only, each id once (the file, or globalState, may hold anything an older version wrote). */
 function parseRecords(raw: unknown): Profile[] {
   if (!Array.isArray(raw)) return [];
-  const seen = new Set<string>();
-  const out: Profile[] = [];
-  for (const item of raw) {
-    const p = parseProfile(item);
-    if (p && !seen.has(p.id)) {
-      seen.add(p.id);
-      out.push(p);
-    }
-  }
-  return out;
+  const byId = new Map<string, Profile>();
+  for (const p of raw.map(parseProfile)) if (p && !byId.has(p.id)) byId.set(p.id, p);
+  return [...byId.values()];
 }
 
 export class ProfileStore {
@@ -159,10 +152,8 @@ export class ProfileStore {
   forEnvironment(environment: EnvironmentId, customBaseUrl: string | undefined, defaultName: string): Profile {
     const stored = this.get(defaultProfileId(environment, customBaseUrl));
     if (stored && profileMatches(stored, environment, customBaseUrl)) return stored;
-    const profile: Profile = { id: defaultProfileId(environment, customBaseUrl), name: defaultName, environment };
     // Custom without a valid URL: a placeholder that is never stored (it cannot hold a key).
-    if (customBaseUrl && environment === 'custom') profile.baseUrl = customBaseUrl;
-    return profile;
+    return { id: defaultProfileId(environment, customBaseUrl), name: defaultName, environment, ...(customBaseUrl && environment === 'custom' ? { baseUrl: customBaseUrl } : {}) };
   }
 
   /** The records in the file (read again when it changed); globalState's until the file exists. */

@@ -17,9 +17,3 @@ export function redact(text: string): string {
   // A bearer header pasted into an error text by some layer below.
   return out.replace(/(Bearer\s+)[^\s"']+/gi, '$1***');
 }
-
-/** Drops the query string: some operations carry credentials there (PUT /InteractiveTaxOffice). */
-export function pathWithoutQuery(path: string): string {
-  const q = path.indexOf('?');
-  return q < 0 ? path : path.slice(0, q);
-}

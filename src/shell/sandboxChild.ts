@@ -3,12 +3,7 @@
 // (`ps`, /proc/<pid>/cmdline); a process's environment is readable by its own user only.
 import { SANDBOX_KEY_ENV } from '../constants';
 
-export interface SandboxChildLaunch {
-  args: string[];
-  env: NodeJS.ProcessEnv;
-}
-
-export function sandboxChildLaunch(key: string, dataDir: string | undefined, parentEnv: NodeJS.ProcessEnv): SandboxChildLaunch {
+export function sandboxChildLaunch(key: string, dataDir: string | undefined, parentEnv: NodeJS.ProcessEnv): { args: string[]; env: NodeJS.ProcessEnv } {
   const args = ['--json', '--port', '0', '--host', '127.0.0.1'];
   if (dataDir) args.push('--data-dir', dataDir);
   // The extension host is Electron: ELECTRON_RUN_AS_NODE makes the child a plain Node process.

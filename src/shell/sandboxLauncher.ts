@@ -60,7 +60,7 @@ export class SandboxLauncher {
   constructor(
     private readonly extensionPath: string,
     /** The data folder (one file per running sandbox), and the one file an earlier version used. */
-    private readonly data: { dir: string; legacyFile?: string } | undefined,
+    private readonly data: { dir: string; legacyFile: string },
   ) {}
 
   current(): RunningSandbox | undefined {
@@ -81,18 +81,14 @@ export class SandboxLauncher {
 
   private async start(key: string): Promise<RunningSandbox> {
     rememberSecret(key);
-    const { fork } = await import('node:child_process');
+    const [{ fork }, { createInterface }] = await Promise.all([import('node:child_process'), import('node:readline')]);
     const script = path.join(this.extensionPath, 'dist', 'sandbox.js');
-    if (this.data) {
-      // The extension's global storage folder does not exist until something creates it.
-      await fs.mkdir(this.data.dir, { recursive: true });
-      // The one data file of earlier versions becomes the first slot's, unless that exists (a link never replaces).
-      if (this.data.legacyFile) {
-        const legacy = this.data.legacyFile;
-        await fs.link(legacy, path.join(this.data.dir, 'sandbox-1.json')).then(() => fs.rm(legacy, { force: true }), () => undefined);
-      }
-    }
-    const launch = sandboxChildLaunch(key, this.data?.dir, process.env);
+    // The extension's global storage folder does not exist until something creates it.
+    await fs.mkdir(this.data.dir, { recursive: true });
+    // The one data file of earlier versions becomes the first slot's, unless that exists (a link never replaces).
+    const legacy = this.data.legacyFile;
+    await fs.link(legacy, path.join(this.data.dir, 'sandbox-1.json')).then(() => fs.rm(legacy, { force: true }), () => undefined);
+    const launch = sandboxChildLaunch(key, this.data.dir, process.env);
     const child = fork(script, launch.args, {
       env: launch.env,
       execArgv: [],
@@ -100,7 +96,6 @@ export class SandboxLauncher {
     });
     this.child = child;
     return new Promise<RunningSandbox>((resolve, reject) => {
-      let buffered = '';
       const timer = setTimeout(() => fail(new Error(`The sandbox did not start within ${START_TIMEOUT_MS / 1000} s.`)), START_TIMEOUT_MS);
       const fail = (error: Error): void => {
         clearTimeout(timer);
@@ -108,23 +103,17 @@ export class SandboxLauncher {
         if (this.child === child) this.child = undefined;
         reject(error);
       };
-      child.stdout?.setEncoding('utf8');
-      child.stdout?.on('data', (chunk: string) => {
-        buffered += chunk;
-        let newline: number;
-        while ((newline = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, newline).trim();
-          buffered = buffered.slice(newline + 1);
+      if (child.stdout) {
+        createInterface({ input: child.stdout }).on('line', (line) => {
           const listening = parseListeningLine(line);
-          if (listening) {
-            clearTimeout(timer);
-            this.running = { url: listening.url, key: listening.key, external: false };
-            publishRunning(true);
-            log.info(`Sandbox started at ${listening.url} (pid ${child.pid ?? '?'})`);
-            resolve(this.running);
-          }
-        }
-      });
+          if (!listening) return;
+          clearTimeout(timer);
+          this.running = { url: listening.url, key: listening.key, external: false };
+          publishRunning(true);
+          log.info(`Sandbox started at ${listening.url} (pid ${child.pid ?? '?'})`);
+          resolve(this.running);
+        });
+      }
       child.stderr?.setEncoding('utf8');
       child.stderr?.on('data', (chunk: string) => log.warn(`sandbox: ${chunk.trimEnd()}`));
       child.on('error', (error) => fail(error));

@@ -87,17 +87,15 @@ export class ShellServices implements vscode.Disposable {
 
   get sandbox(): SandboxLauncher {
     // The sandbox keeps its data between sessions in the extension's global storage, a file per running sandbox.
-    this.launcher ??= new SandboxLauncher(this.context.extensionPath, {
+    return (this.launcher ??= new SandboxLauncher(this.context.extensionPath, {
       dir: vscode.Uri.joinPath(this.context.globalStorageUri, 'sandbox-data').fsPath,
       legacyFile: vscode.Uri.joinPath(this.context.globalStorageUri, 'sandbox-data.json').fsPath,
-    });
-    return this.launcher;
+    }));
   }
 
   /** Every globalState read and write of the extension goes through this one serial writer (src/shell/serialMemento.ts). */
   get globalState(): vscode.Memento {
-    this.serialGlobalState ??= new SerialMemento(this.context.globalState);
-    return this.serialGlobalState;
+    return (this.serialGlobalState ??= new SerialMemento(this.context.globalState));
   }
 
   /** The window's profile state (records, the active one, its generation). */

@@ -4,24 +4,16 @@ import * as vscode from 'vscode';
 import { Settings } from '../constants';
 import { isEnvironmentId, type EnvironmentId } from './environments';
 
-export interface ShellSettings {
-  environment: EnvironmentId;
-  /** Raw value; in an untrusted workspace VS Code ignores a workspace's value (restrictedConfigurations). */
-  customUrl: string;
-  pageSize: number;
-  requestTimeoutMs: number;
-  creditWarningThreshold: number;
-}
-
 function clamp(value: unknown, min: number, max: number, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : fallback;
 }
 
-export function readSettings(): ShellSettings {
+export function readSettings() {
   const config = vscode.workspace.getConfiguration(Settings.section);
   const environment = config.get<string>(Settings.environment);
   return {
-    environment: isEnvironmentId(environment) ? environment : 'production',
+    environment: isEnvironmentId(environment) ? environment : ('production' as EnvironmentId),
+    // The raw value; in an untrusted workspace VS Code ignores a workspace's value (restrictedConfigurations).
     customUrl: config.get<string>(Settings.customUrl) ?? '',
     pageSize: clamp(config.get(Settings.pageSize), 1, 100, 20),
     requestTimeoutMs: clamp(config.get(Settings.requestTimeoutSeconds), 1, 600, 30) * 1000,

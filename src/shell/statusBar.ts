@@ -33,17 +33,13 @@ function creditsTooltip(packages: readonly CreditPackage[], environment: Environ
 function profileTooltip(label: string, profileName: string, severalProfiles: boolean): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = { enabledCommands: [ProfileCommands.switch, Commands.environmentSwitch] };
-  if (severalProfiles) {
-    md.appendText(vscode.l10n.t('Nilvera profile: {0}. Click to switch.', profileName));
-    md.appendMarkdown('\n\n');
-    md.appendText(vscode.l10n.t('Environment: {0}', label));
-    md.appendMarkdown(` — [$(server-environment) ${vscode.l10n.t('Switch Environment…')}](command:${Commands.environmentSwitch})`);
-    return md;
-  }
-  md.appendText(vscode.l10n.t('Nilvera environment: {0}. Click to switch.', label));
+  const [clicked, other, link] = severalProfiles
+    ? [vscode.l10n.t('Nilvera profile: {0}. Click to switch.', profileName), vscode.l10n.t('Environment: {0}', label), `[$(server-environment) ${vscode.l10n.t('Switch Environment…')}](command:${Commands.environmentSwitch})`]
+    : [vscode.l10n.t('Nilvera environment: {0}. Click to switch.', label), vscode.l10n.t('Profile: {0}', profileName), `[$(account) ${vscode.l10n.t('Switch Profile…')}](command:${ProfileCommands.switch})`];
+  md.appendText(clicked);
   md.appendMarkdown('\n\n');
-  md.appendText(vscode.l10n.t('Profile: {0}', profileName));
-  md.appendMarkdown(` — [$(account) ${vscode.l10n.t('Switch Profile…')}](command:${ProfileCommands.switch})`);
+  md.appendText(other);
+  md.appendMarkdown(` — ${link}`);
   return md;
 }
 
@@ -144,7 +140,7 @@ export class ShellStatusBar implements vscode.Disposable {
       this.creditsItem.tooltip = creditsTooltip(packages, environment);
       const low = remaining < threshold;
       this.creditsItem.accessibilityInformation = { label: low ? vscode.l10n.t('Nilvera credits: {0} remaining, below your warning threshold of {1}', formatCount(remaining), formatCount(threshold)) : vscode.l10n.t('Nilvera credits: {0} remaining', formatCount(remaining)) };
-      this.creditsItem.backgroundColor = remaining < threshold ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      this.creditsItem.backgroundColor = low ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
       this.lastRefresh = Date.now();
     } catch (error) {
       if (controller.signal.aborted) return;

@@ -3,9 +3,9 @@
 // (MERSIS, trade registry...), the mailing switches, the interactive tax office (GİB İnteraktif Vergi
 // Dairesi) credentials, and the two operations outside /general (e-bill template, e-voucher series).
 
-import type { CallOptions, HttpTransport, RequestSpec } from '../http';
+import type { CallOptions, HttpTransport } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasSlash, listOrEmpty, requireRecord, requireTrue } from '../specSilent';
+import { changeById, changeWith, hasSlash, listOrEmpty, requireRecord, requireTrue } from '../specSilent';
 import { requestOf } from '../paths';
 import type { PlainReadId } from '../operations';
 import { plainRead } from '../plainRead';
@@ -29,8 +29,6 @@ import type {
 export function accountAreas(http: HttpTransport) {
   const read = plainRead(http);
   const get = <K extends PlainReadId>(id: K) => (opts?: CallOptions) => read(id, opts);
-  // A change whose documented answer is a boolean (specSilent.ts, behaviour point booleanAnswer).
-  const change = (spec: RequestSpec, opts?: CallOptions) => requireTrue(http, spec, opts);
   const certificates = {
     list: get('certificates.list'),
 
@@ -48,12 +46,9 @@ export function accountAreas(http: HttpTransport) {
       return requireRecord(found, 'certificates.get', ['ID', 'SerialNo']);
     },
 
-    create: (cmd: CreateCompanyCertificateCommand, opts?: CallOptions) =>
-      change({ ...requestOf('certificates.create'), body: cmd }, opts),
-    update: (cmd: UpdateCompanyCertificateCommand, opts?: CallOptions) =>
-      change({ ...requestOf('certificates.update'), body: cmd }, opts),
-    delete: (id: number, opts?: CallOptions) =>
-      change(requestOf('certificates.delete', { ID: id }), opts),
+    create: changeWith<CreateCompanyCertificateCommand>(http, 'certificates.create'),
+    update: changeWith<UpdateCompanyCertificateCommand>(http, 'certificates.update'),
+    delete: changeById(http, 'certificates.delete'),
   };
   return {
     read,
@@ -76,43 +71,30 @@ export function accountAreas(http: HttpTransport) {
       list: get('documents.list'),
       create: (cmd: CreateCompanyDocumentCommand, opts?: CallOptions): Promise<CompanyDocumentResponse> =>
         http.json({ ...requestOf('documents.create'), body: cmd }, opts),
-      delete: (id: number, opts?: CallOptions) =>
-        change(requestOf('documents.delete', { ID: id }), opts),
+      delete: changeById(http, 'documents.delete'),
     },
     identifications: {
       list: get('identifications.list'),
       /** Name and Value go in the query; there is no body. */
       create: (Name: CompanyIdentificationType, Value: string, opts?: CallOptions) =>
-        http.json<CompanyIdentificationResponse>({ ...requestOf('identifications.create'), query: { Name, Value } }, opts),
-      delete: (id: number, opts?: CallOptions) =>
-        change(requestOf('identifications.delete', { ID: id }), opts),
+        http.json<CompanyIdentificationResponse>(requestOf('identifications.create', undefined, { Name, Value }), opts),
+      delete: changeById(http, 'identifications.delete'),
     },
     mailing: {
       /** Rows for Portal (e-mail), Sms and WhatsApp. */
       settings: get('mailing.settings'),
       /** The spec's "Chat" segment is WhatsApp. */
       setChat: (isActive: boolean, opts?: CallOptions) =>
-        change(requestOf('mailing.setChat', { IsActive: isActive }), opts),
-      setEmail: (cmd: UpdateInvoiceMailingMailCommand, opts?: CallOptions) =>
-        change({ ...requestOf('mailing.setEmail'), body: cmd }, opts),
+        requireTrue(http, requestOf('mailing.setChat', { IsActive: isActive }), opts),
+      setEmail: changeWith<UpdateInvoiceMailingMailCommand>(http, 'mailing.setEmail'),
     },
     taxOffice: {
       get: get('taxOffice.get'),
       /** The password goes in the query, which the log never shows; it is blanked out of server messages. */
       update: (userName: string, password: string, opts?: CallOptions) =>
-        change({
-          ...requestOf('taxOffice.update'),
-          query: { UserName: userName, Password: password },
-          redact: [password, encodeURIComponent(password)],
-        }, opts),
+        requireTrue(http, { ...requestOf('taxOffice.update', undefined, { UserName: userName, Password: password }), redact: [password, encodeURIComponent(password)] }, opts),
     },
-    ebill: {
-      updateTemplate: (cmd: UpdateTemplateCommand, opts?: CallOptions) =>
-        change({ ...requestOf('ebill.updateTemplate'), body: cmd }, opts),
-    },
-    evoucher: {
-      updateSeries: (cmd: UpdateSeriesCommand, opts?: CallOptions) =>
-        change({ ...requestOf('evoucher.updateSeries'), body: cmd }, opts),
-    },
+    ebill: { updateTemplate: changeWith<UpdateTemplateCommand>(http, 'ebill.updateTemplate') },
+    evoucher: { updateSeries: changeWith<UpdateSeriesCommand>(http, 'evoucher.updateSeries') },
   };
 }

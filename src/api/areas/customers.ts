@@ -1,26 +1,25 @@
 // Customers: paged list, search, single and bulk create/update/delete.
 
-import type { CallOptions, HttpTransport, RequestSpec } from '../http';
+import type { CallOptions, HttpTransport } from '../http';
 import { NilveraApiError } from '../errors';
-import { hasSlash, isEmptyListNotFound, refuseSlashInPathValue, requireRecord, requireTrue, rowsForText } from '../specSilent';
+import { changeById, changeWith, hasSlash, isEmptyListNotFound, refuseSlashInPathValue, requireRecord, rowsForText } from '../specSilent';
 import { walkPages } from '../paging';
 import { requestOf, type QueryValue } from '../paths';
 import type { OperationId } from '../operations';
-import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse, CustomerResponsePagination, UpdateCustomerCommand } from '../types';
+import type { CustomerDetailResponse, CustomerDto, CustomerListQuery, CustomerResponse, Pagination, UpdateCustomerCommand } from '../types';
 
 export type CustomersApi = ReturnType<typeof customersApi>;
 
 export function customersApi(http: HttpTransport) {
   const get = <T>(id: OperationId, values: Record<string, string | number>, opts?: CallOptions, query?: Record<string, QueryValue>) =>
     http.json<T>(requestOf(id, values, query), opts);
-  const change = (spec: RequestSpec, opts?: CallOptions) => requireTrue(http, spec, opts);
   const customers = {
     /** The service's own 404 (nothing matches, or a page past the end) reads as an empty page (specSilent.ts, behaviour point emptyList). */
-    async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<CustomerResponsePagination> {
+    async list(query: CustomerListQuery = {}, opts?: CallOptions): Promise<Pagination<CustomerResponse>> {
       const { Search, PageSize, Page, SortColumn, SortType } = query;
       const ask = (sorted: boolean) => {
         const asked = { Search, PageSize, Page, ...(sorted ? { SortColumn, SortType } : {}) };
-        return get<CustomerResponsePagination>('customers.list', {}, opts, asked).catch((err: unknown) => {
+        return get<Pagination<CustomerResponse>>('customers.list', {}, opts, asked).catch((err: unknown) => {
           if (!isEmptyListNotFound(err)) throw err;
           return { Page: Page ?? 1, PageSize: PageSize ?? 0, TotalCount: 0, TotalPages: 0, Content: [] };
         });
@@ -46,8 +45,7 @@ export function customersApi(http: HttpTransport) {
     create: (dtos: CustomerDto[], opts?: CallOptions) =>
       http.json<unknown>({ ...requestOf('customers.create'), body: dtos }, opts),
 
-    update: (cmd: UpdateCustomerCommand, opts?: CallOptions) =>
-      change({ ...requestOf('customers.update'), body: cmd }, opts),
+    update: changeWith<UpdateCustomerCommand>(http, 'customers.update'),
 
     /**
      * Spec-silent (behaviour point operations): the platform's older export lacks this operation, and a
@@ -76,11 +74,9 @@ export function customersApi(http: HttpTransport) {
       }
     },
 
-    delete: (id: number, opts?: CallOptions) =>
-      change(requestOf('customers.delete', { ID: id }), opts),
+    delete: changeById(http, 'customers.delete'),
 
-    deleteBulk: (ids: number[], opts?: CallOptions) =>
-      change({ ...requestOf('customers.deleteBulk'), body: ids }, opts),
+    deleteBulk: changeWith<number[]>(http, 'customers.deleteBulk'),
 
     search: (text: string, opts?: CallOptions) => rowsForText<CustomerResponse>(http, 'customers.search', 'searchText', text, opts),
 

@@ -2,6 +2,7 @@
 // operation's method and path: operations.ts).
 
 import type { CallOptions, HttpTransport } from '../http';
+import type { OperationId } from '../operations';
 import { requestOf } from '../paths';
 import { refuseSlashInPathValue, requireRecord, rowsForText } from '../specSilent';
 import { downloadRegistryList } from '../registryDownload';
@@ -11,17 +12,17 @@ import type {
   GlobalCompanyInfoResponse,
   GlobalCustomerAliasesResponse,
   GlobalCustomerInfoResponse,
-  GlobalCustomerResponsePagination,
+  GlobalCustomerResponse,
   GlobalUserType,
-  RegistryListQuery,
+  Pagination,
   SearchGlobalCompanyResponse,
 } from '../types';
 
 export class RegistryApi {
   constructor(private readonly http: HttpTransport) {}
 
-  list(query: RegistryListQuery = {}, opts?: CallOptions): Promise<GlobalCustomerResponsePagination> {
-    return this.http.json({ ...requestOf('registry.list'), query: { PageSize: query.PageSize, Page: query.Page } }, opts);
+  list(query: { PageSize?: number; Page?: number } = {}, opts?: CallOptions): Promise<Pagination<GlobalCustomerResponse>> {
+    return this.http.json(requestOf('registry.list', undefined, { PageSize: query.PageSize, Page: query.Page }), opts);
   }
 
   search(text: string, userType?: GlobalUserType, opts?: CallOptions): Promise<SearchGlobalCompanyResponse[]> {
@@ -30,29 +31,24 @@ export class RegistryApi {
 
   /** A notFound error when the number is not registered, whatever shape the answer says it in. */
   async info(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerInfoResponse> {
-    refuseSlashInPathValue(taxNumber, 'registry.info');
-    const info = await this.http.json<GlobalCustomerInfoResponse | null | undefined>(
-      { ...requestOf('registry.info', { TaxNumber: taxNumber }), query: { globalUserType: userType } },
-      opts,
-    );
+    const info = await this.ofTaxNumber<GlobalCustomerInfoResponse | null | undefined>('registry.info', taxNumber, userType, opts);
     // An unregistered number: 404, or an empty/`null`/`{}` 200 (see specSilent.ts).
     return requireRecord(info, 'registry.info', ['TaxNumber', 'Title', 'Aliases']);
   }
 
   infoBulk(taxNumbers: string[], userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCustomerAliasesResponse[]> {
-    return this.http.json(
-      { ...requestOf('registry.infoBulk'), query: { globalUserType: userType }, body: taxNumbers },
-      opts,
-    );
+    return this.http.json({ ...requestOf('registry.infoBulk', undefined, { globalUserType: userType }), body: taxNumbers }, opts);
   }
 
   /** [] when the number is not registered. */
   checkTaxNumber(taxNumber: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {
-    refuseSlashInPathValue(taxNumber, 'registry.checkTaxNumber');
-    return this.http.json(
-      { ...requestOf('registry.checkTaxNumber', { TaxNumber: taxNumber }), query: { globalUserType: userType } },
-      opts,
-    );
+    return this.ofTaxNumber('registry.checkTaxNumber', taxNumber, userType, opts);
+  }
+
+  /** A read of one tax number's record (a slash in it refused before sending: specSilent.ts). */
+  private ofTaxNumber<T>(id: OperationId, taxNumber: string, userType: GlobalUserType | undefined, opts?: CallOptions): Promise<T> {
+    refuseSlashInPathValue(taxNumber, id);
+    return this.http.json(requestOf(id, { TaxNumber: taxNumber }, { globalUserType: userType }), opts);
   }
 
   checkName(name: string, userType?: GlobalUserType, opts?: CallOptions): Promise<GlobalCompanyInfoResponse[]> {

@@ -4,7 +4,8 @@
 import { BEHAVIOUR_POINTS, POINT_IDS, type PointId } from '../../sandbox/behaviour';
 import { EMPTY_LIST_PROBES, PAGE_BEYOND_END, PAGE_SIZE_ABOVE_LIMIT, SLASH_SERIAL, UNKNOWN_SERIAL, type CheckRun, type ProbeAnswer, type ProbeId, type ProbeResult } from './probes';
 import { isIsoDateTime } from '../../domain/isoDate';
-import { ROUTE_NOT_FOUND_CODE, type EmptyListRead, type ListAvailability } from '../../shell/missingOperation';
+import { ROUTE_NOT_FOUND_CODE } from '../../api/operations';
+import type { EmptyListRead, ListAvailability } from '../../shell/missingOperation';
 
 /** The answers of the sandbox's two profiles for a point. */
 export function profileAnswers(point: PointId): { default: string; alternate: string } {

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NilveraApiError } from '../../../src/api/errors';
 import { OPERATION_IDS, OPERATIONS, type OperationId } from '../../../src/api/operations';
-import { EMPTY_LIST_READS, isBareRecordNotFound, isEmptyOrNotOffered, isOperationNotOffered, ROUTE_NOT_FOUND_CODE } from '../../../src/shell/missingOperation';
+import { ROUTE_NOT_FOUND_CODE } from '../../../src/api/operations';
+import { EMPTY_LIST_READS, isBareRecordNotFound, isEmptyOrNotOffered, isOperationNotOffered } from '../../../src/shell/missingOperation';
 
 const notFound = (operation: OperationId, code?: number) =>
   new NilveraApiError({ kind: 'notFound', operation, status: 404, messages: code === undefined ? [] : [{ code, description: 'API not found' }] });
