@@ -162,8 +162,9 @@ export function valuesProblem(v: unknown, allowed?: ReadonlySet<string>): string
   return undefined;
 }
 
-const expect = (ok: (v: unknown) => boolean, reason: string) => (v: unknown) => (ok(v) ? undefined : reason);
-const isText = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
+/** A field check: `reason` unless `ok` holds for the value. */
+export const expect = (ok: (v: unknown) => boolean, reason: string) => (v: unknown) => (ok(v) ? undefined : reason);
+export const isText = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
 
 /** Why a field's value is unacceptable, by field name (`values`: valuesProblem). */
 const FIELD_PROBLEMS: Record<string, (value: unknown) => string | undefined> = {

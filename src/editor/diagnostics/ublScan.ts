@@ -7,7 +7,7 @@
 import { documentTypeOf, partyRoleOf, UBL_DOCUMENT_TYPES, type PartyRole, type UblDocumentType } from '../../domain/ubl/documentTypes';
 import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf, type TaxScheme } from '../../domain/ubl/taxSchemes';
 import { attributesOf, scanXml, tagEnd } from '../../domain/ubl/xmlReader';
-import { GT, isXmlSpace } from '../../domain/xmlChars';
+import { GT, isRegexSpace, isXmlSpace } from '../../domain/xmlChars';
 
 /** An element's text with the document range of its trimmed value (CDATA markers and comments skipped). */
 export interface ScannedText {
@@ -55,12 +55,6 @@ const NEVER_SKIPPED = new Set(TAX_NUMBER_ELEMENTS.map((e) => e.parent));
  * (cac:Signature only sits under the root), or a comment or CDATA that could hide its end tag.
  */
 const SKIP_MARKERS = ['PartyIdentification', 'AdditionalItemIdentification', 'DriverPerson', '<!--', '<![CDATA['];
-
-/** XML white space, and the Unicode spaces a pasted number may carry (no-break space, BOM...). */
-function isSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || code === 9 || code === 10 || code === 13 || code === 11 || code === 12;
-  return code > 127 && /\s/.test(String.fromCharCode(code));
-}
 
 /**
  * The next occurrence of a needle at or after a position, cached so a forward scan stays linear; for an
@@ -118,12 +112,13 @@ class Capture {
   /** The trimmed value and its document range; undefined when empty, or too long to be a value. */
   value(text: string): ScannedText | 'empty' | undefined {
     const { starts, ends } = this;
-    // The first and the last character that is not white space, across the segments.
+    // The first and the last character that is not white space (as `\s` sees it: a pasted number may
+    // carry no-break spaces or a BOM), across the segments.
     let first = -1;
     let firstSegment = 0;
     for (let s = 0; s < starts.length && first < 0; s++) {
       for (let i = starts[s]; i < ends[s]; i++) {
-        if (!isSpace(text.charCodeAt(i))) {
+        if (!isRegexSpace(text.charCodeAt(i))) {
           first = i;
           firstSegment = s;
           break;
@@ -135,7 +130,7 @@ class Capture {
     let lastSegment = 0;
     for (let s = starts.length - 1; s >= 0 && last < 0; s--) {
       for (let i = ends[s] - 1; i >= starts[s]; i--) {
-        if (!isSpace(text.charCodeAt(i))) {
+        if (!isRegexSpace(text.charCodeAt(i))) {
           last = i;
           lastSegment = s;
           break;

@@ -75,10 +75,7 @@ export function companyForm(): FormModel {
       // a field the form leaves empty that cannot be emptied (PaymentMeansCode, an enum) keeps the
       // value the server has now, read again just before the write.
       const cmd: CompanyResponseCommand = {};
-      for (const f of EDITABLE) {
-        if (f === 'PaymentMeansCode') continue;
-        cmd[f] = orNull(values[f]);
-      }
+      for (const f of EDITABLE) if (f !== 'PaymentMeansCode') cmd[f] = orNull(values[f]);
       let code = orNull(values.PaymentMeansCode);
       if (!code) {
         const current = (await client.company.get()).PaymentMeansCode;
