@@ -3,6 +3,7 @@
 // checkPreviewMessage() on the host; anything else is dropped. The page, for its part, takes messages
 // only from VS Code (the window above it), never from the design's frame.
 import { checkMessage, expect, isPlainObject, isText } from '../webviews/protocol';
+import type { GibFinding } from '../gib/engine';
 import type { ReadResult } from './model/types';
 
 export type PreviewMessageCheck = { ok: true; message: PageMessage } | { ok: false; reason: string };
@@ -56,14 +57,10 @@ export interface InitMessage {
 }
 
 /** One of GİB's findings as the structured view lists it (the host keeps where it is; the page sends back its index). */
-export interface GibFindingView {
-  severity: 'error' | 'warning' | 'info';
-  /** GİB's own text (or libxml2's, for the XSD). */
-  message: string;
+export type GibFindingView = Pick<GibFinding, 'severity' | 'message' | 'line'> & {
   /** The element's path, or its name for an XSD finding ('' when unknown). */
   where: string;
-  line: number;
-}
+};
 
 /** GİB's verdict at the top of the document preview's structured view (src/preview/gibVerdict.ts). */
 export type GibVerdictView =

@@ -243,12 +243,10 @@ export function fieldNames(spec: Pick<FormSpec, 'sections'>): Set<string> {
 }
 
 /** What the page keeps in VS Code's webview state (getState/setState) and the serializer receives. */
-export interface PersistedPageState {
-  kind: FormKind;
-  recordKey: string;
+export type PersistedPageState = Pick<FormSpec, 'kind' | 'recordKey'> & {
   /** The unsaved values, without password fields. */
   draft?: FormValues;
-}
+};
 
 export function parsePersistedState(v: unknown): PersistedPageState | undefined {
   if (!isRecord(v) || FIELD_PROBLEMS.kind(v.kind) || FIELD_PROBLEMS.recordKey(v.recordKey)) return undefined;

@@ -95,8 +95,7 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
   }
 
   private lookUpFix(d: vscode.Diagnostic, taxNumber: string, userType: RegistryDocumentType): vscode.CodeAction {
-    const title = vscode.l10n.t('Look up in registry');
-    return commandFix(title, d, PaletteCommands.registryCheckTaxNumber, [{ taxNumber, userType }]);
+    return commandFix(vscode.l10n.t('Look up in registry'), d, PaletteCommands.registryCheckTaxNumber, [{ taxNumber, userType }]);
   }
 
   private copyAliasFix(d: vscode.Diagnostic, taxNumber: string, documentType: RegistryDocumentType): vscode.CodeAction | undefined {
@@ -105,8 +104,7 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
     const alias = taxpayer ? activeAliases(taxpayer, 'PK')[0]?.name : undefined;
     if (!alias) return undefined;
     // The registry command copies a given alias and confirms it briefly.
-    const title = vscode.l10n.t('Copy the active PK alias ({0})', alias);
-    return commandFix(title, d, PaletteCommands.registryCopyAlias, [alias]);
+    return commandFix(vscode.l10n.t('Copy the active PK alias ({0})', alias), d, PaletteCommands.registryCopyAlias, [alias]);
   }
 
   private downloadFix(d: vscode.Diagnostic, userType: RegistryDocumentType): vscode.CodeAction {

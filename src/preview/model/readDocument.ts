@@ -286,11 +286,9 @@ export function readDocument(text: string, options: ReadOptions = {}): { result:
             );
             return;
           case 'Shipment': {
-            const units = childrenOf(el, 'TransportHandlingUnit');
-            const stages = childrenOf(el, 'ShipmentStage');
             const plates = [
-              ...units.flatMap((unit) => childrenOf(unit, 'TransportEquipment')).map((e) => textAt(e, 'ID')),
-              ...stages.map((stage) => textAt(stage, 'TransportMeans', 'RoadTransport', 'LicensePlateID')),
+              ...childrenOf(el, 'TransportHandlingUnit').flatMap((unit) => childrenOf(unit, 'TransportEquipment')).map((e) => textAt(e, 'ID')),
+              ...childrenOf(el, 'ShipmentStage').map((stage) => textAt(stage, 'TransportMeans', 'RoadTransport', 'LicensePlateID')),
             ];
             model.vehicles.push(...plates.filter((plate): plate is string => plate !== undefined));
             return;

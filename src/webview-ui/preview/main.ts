@@ -474,18 +474,13 @@ function show(update: UpdateMessage, started = performance.now()): void {
   setScriptsButton(scripts, designPossible);
   problem.replaceChildren();
 
-  if (!result.ok && (mode === 'structured' || result.reason === 'notUbl')) {
-    display(structured);
-    structured.replaceChildren(el('p', 'bad', result.reason === 'notWellFormed' ? L('document.notWellFormedAt', result.line, result.column, result.message) : L('document.notUbl', result.root, result.namespace || '-')));
-    setBanner(notices);
-    report(update.seq, 'structured', started, 'structured');
-    return;
-  }
-  if (mode === 'structured' || designText === undefined) {
+  // Without a design to run, the mode is the structured view (above); a document that is not UBL-TR has only that.
+  if (mode === 'structured' || designText === undefined || (!result.ok && result.reason === 'notUbl')) {
     display(structured);
     if (result.ok) renderStructured(result.model);
+    else structured.replaceChildren(el('p', 'bad', result.reason === 'notWellFormed' ? L('document.notWellFormedAt', result.line, result.column, result.message) : L('document.notUbl', result.root, result.namespace || '-')));
     setBanner(notices);
-    report(update.seq, 'structured', started, hasXslt || designText === undefined ? 'structured' : 'noXslt');
+    report(update.seq, 'structured', started, !result.ok || hasXslt || designText === undefined ? 'structured' : 'noXslt');
     return;
   }
   const references = externalReferences(designText);
