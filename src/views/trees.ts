@@ -75,8 +75,8 @@ export class NilveraTrees implements vscode.Disposable {
     this.disposables.push(
       // "Delete Selected Customers" is offered in the palette only while rows are selected.
       this.customersView.onDidChangeSelection((e) => void vscode.commands.executeCommand('setContext', CustomerContextKeys.hasSelection, e.selection.length > 0)),
+      ...this.all,
     );
-    this.disposables.push(...this.all);
     void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, false);
   }
 

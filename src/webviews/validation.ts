@@ -50,10 +50,7 @@ export function validateField(field: FieldSpec, values: FormValues): FieldRule |
   const rules = field.rules ?? [];
   if (rules.includes('required') && !RULES.required(value, values)) return 'required';
   if (value.trim() === '') return undefined;
-  for (const rule of rules) {
-    if (rule !== 'required' && !RULES[rule](value, values)) return rule;
-  }
-  return undefined;
+  return rules.find((rule) => rule !== 'required' && !RULES[rule](value, values));
 }
 
 /** Field names whose value differs from the baseline (strings compared trimmed). */

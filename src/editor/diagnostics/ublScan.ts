@@ -92,15 +92,13 @@ class Capture {
   private readonly ends: number[] = [];
 
   constructor(
-    readonly kind: 'profile' | 'taxNumber',
     /** Index of the element in the open-element stack. */
     readonly depth: number,
     /** The start tag's range (where an empty value is reported). */
     readonly tagStart: number,
     readonly tagEnd: number,
-    readonly scheme?: TaxScheme,
-    readonly role?: PartyRole,
-    readonly path?: readonly string[],
+    /** What the number is checked as; none for the cbc:ProfileID. */
+    readonly taxNumber?: Pick<ScannedTaxNumber, 'scheme' | 'role' | 'path'>,
   ) {}
 
   add(from: number, to: number): void {
@@ -189,15 +187,12 @@ export function scanUbl(text: string): UblScan {
     if (!c) return;
     const scanned = c.value(text);
     if (scanned === undefined) return;
-    if (c.kind === 'profile') {
+    if (!c.taxNumber) {
       if (scanned !== 'empty') result.profileId ??= scanned;
       return;
     }
-    const scheme = c.scheme as TaxScheme;
-    const role = c.role as PartyRole;
-    const path = c.path as readonly string[];
-    if (scanned !== 'empty') result.taxNumbers.push({ value: scanned.value, start: scanned.start, end: scanned.end, scheme, role, path, empty: false });
-    else if (terminated) result.taxNumbers.push({ value: '', start: c.tagStart, end: c.tagEnd, scheme, role, path, empty: true });
+    if (scanned !== 'empty') result.taxNumbers.push({ ...scanned, ...c.taxNumber, empty: false });
+    else if (terminated) result.taxNumbers.push({ value: '', start: c.tagStart, end: c.tagEnd, ...c.taxNumber, empty: true });
   };
 
   /** Where an element that holds nothing of interest ends (just after its end tag), to skip it unread. */
@@ -250,13 +245,13 @@ export function scanUbl(text: string): UblScan {
       let opened: Capture | undefined;
       const depth = stack.length;
       if (depth === 1 && local === 'ProfileID') {
-        opened = new Capture('profile', depth, tag.lt, tag.resume);
+        opened = new Capture(depth, tag.lt, tag.resume);
       } else if (depth > 0 && NUMBER_ELEMENTS.has(local)) {
         const element = taxNumberElement(stack[depth - 1], local);
         const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? attributesOf(text, tag, 'schemeID').get('schemeID') : element.scheme);
         if (scheme) {
           const place = depth <= MAX_SKIP_DEPTH ? placeOf(stack, local) : { path: [local], role: 'other' as const };
-          opened = new Capture('taxNumber', depth, tag.lt, tag.resume, scheme, place.role, place.path);
+          opened = new Capture(depth, tag.lt, tag.resume, { scheme, ...place });
         }
       }
       // Half-typed tag: nothing after it can be trusted as its content.

@@ -29,10 +29,6 @@ function labelledHere(document: vscode.TextDocument, line: number, start: number
   return true;
 }
 
-function editorSetting<T>(name: string, fallback: T): T {
-  return vscode.workspace.getConfiguration(Settings.section).get<T>(name, fallback);
-}
-
 async function offlineFinding(context: vscode.ExtensionContext, taxNumber: string): Promise<RegistryFinding> {
   const { offlineRegistry, registryIndexRoot } = await import('../../registry/offlineLookup');
   const registry = offlineRegistry(registryIndexRoot(context.globalStorageUri.fsPath));
@@ -47,7 +43,8 @@ export function createTaxNumberHoverProvider(context: vscode.ExtensionContext, s
   const onlineLookup = new HoverOnlineLookup(shell);
   return {
     async provideHover(document, position, token) {
-      if (!editorSetting(Settings.editorTaxNumberHovers, true)) return undefined;
+      const config = vscode.workspace.getConfiguration(Settings.section);
+      if (!config.get<boolean>(Settings.editorTaxNumberHovers, true)) return undefined;
       const found = taxNumberAt(document.lineAt(position.line).text, position.character);
       if (!found) return undefined;
       if (!labelledHere(document, position.line, found.start)) return undefined;
@@ -60,7 +57,7 @@ export function createTaxNumberHoverProvider(context: vscode.ExtensionContext, s
         registry = await offlineFinding(context, check.value).catch((): RegistryFinding => ({ state: 'noIndex' }));
         // The network only when the user allowed it, never for a number that cannot exist, and no request
         // before Nilvera is used in this workspace (src/shell/workspaceUsage.ts).
-        if (editorSetting(Settings.editorHoverOnlineLookup, false) && shell.usage.isUsed()) online = await onlineLookup.find(check.value, token);
+        if (config.get<boolean>(Settings.editorHoverOnlineLookup, false) && shell.usage.isUsed()) online = await onlineLookup.find(check.value, token);
       }
       if (token.isCancellationRequested) return undefined;
       const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online, placeholder }, vscode.l10n, formatDateTime));

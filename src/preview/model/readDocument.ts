@@ -310,9 +310,7 @@ export function readDocument(text: string, options: ReadOptions = {}): { result:
   model.parties = parties.sort((a, b) => a.rank - b.rank || a.seq - b.seq).map((p) => p.view);
   if (documentType.hasTotals) {
     model.totals = TOTAL_KEYS.filter((k) => totals.totals[k]).map((key) => ({ key, amount: totals.totals[key] as Amount }));
-    totals.taxes = model.taxes;
-    totals.withholdings = model.withholdings;
-    model.checks = totalsChecks(totals);
+    model.checks = totalsChecks({ ...totals, taxes: model.taxes, withholdings: model.withholdings });
   }
   if (design && 'text' in design) model.design = present({ name: design.name, bytes: Buffer.byteLength(design.text) });
   return { result: { ok: true, model }, ...(design ? { design } : {}) };

@@ -191,14 +191,7 @@ function table(headers: string[], rows: Content[][], numeric: number[] = []): HT
   const head = t.createTHead().insertRow();
   headers.forEach((h, i) => head.append(el('th', numeric.includes(i) ? 'num' : undefined, h)));
   const body = t.createTBody();
-  for (const row of rows) {
-    const tr = body.insertRow();
-    row.forEach((cell, i) => {
-      const td = tr.insertCell();
-      if (numeric.includes(i)) td.className = 'num';
-      td.append(cell);
-    });
-  }
+  for (const row of rows) body.insertRow().append(...row.map((cell, i) => el('td', numeric.includes(i) ? 'num' : undefined, cell)));
   return t;
 }
 
