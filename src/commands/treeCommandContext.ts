@@ -1,6 +1,6 @@
 // What the customer and record commands work with: the API client and the trees to refresh.
 import * as vscode from 'vscode';
-import type { ClientSource } from '../views/clientSource';
+import type { ShellServices } from '../shell/services';
 import type { NilveraTrees } from '../views/trees';
 import type { DataArea } from '../shell/dataChanges';
 import type { EnvironmentId } from '../shell/environments';
@@ -8,7 +8,7 @@ import { prompts, UserCancelledError } from '../shell/prompts';
 import { trustedUri } from '../shell/testSeams';
 
 export interface TreeCommandContext {
-  client: ClientSource;
+  client: ShellServices['client'];
   trees: NilveraTrees;
   /** The active profile's environment ("production" is the live account). */
   environment(): EnvironmentId;

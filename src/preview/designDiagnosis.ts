@@ -39,24 +39,18 @@ function expressions(text: string): Array<{ expr: string; at: number }> {
 export function likelyCauses(design: string): DesignCause[] {
   const causes: DesignCause[] = [];
   const seen = new Set<string>();
+  /** Whether `key` is said for the first time (each function and variable is named once). */
+  const first = (key: string) => !seen.has(key) && seen.add(key);
   const declared = new Set([...design.matchAll(/<xsl:(?:variable|param)\b[^>]*\sname\s*=\s*["']([^"']+)["']/g)].map((m) => m[1]));
   for (const { expr, at } of expressions(design)) {
     // Quoted strings are not code: 'x(' inside a literal is not a call.
     const code = expr.replace(/'[^']*'|"[^"]*"/g, "''");
     for (const call of code.matchAll(/(?<![\w.:$-])([A-Za-z][\w.-]*(?::[\w.-]+)?)\s*\(/g)) {
       const name = call[1];
-      const key = `f:${name}`;
-      if ((XPATH2_FUNCTIONS.has(name) || /^xs:/.test(name)) && !seen.has(key)) {
-        seen.add(key);
-        causes.push({ kind: 'xpath2Function', name, line: lineAt(design, at) });
-      }
+      if ((XPATH2_FUNCTIONS.has(name) || /^xs:/.test(name)) && first(`f:${name}`)) causes.push({ kind: 'xpath2Function', name, line: lineAt(design, at) });
     }
     for (const ref of code.matchAll(/\$([A-Za-z_][\w.-]*)/g)) {
-      const key = `v:${ref[1]}`;
-      if (!declared.has(ref[1]) && !seen.has(key)) {
-        seen.add(key);
-        causes.push({ kind: 'undeclaredVariable', name: ref[1], line: lineAt(design, at) });
-      }
+      if (!declared.has(ref[1]) && first(`v:${ref[1]}`)) causes.push({ kind: 'undeclaredVariable', name: ref[1], line: lineAt(design, at) });
     }
   }
   for (const m of design.matchAll(/<xsl:message\b[^>]*terminate\s*=\s*["']yes["']/g)) causes.push({ kind: 'terminatingMessage', line: lineAt(design, m.index ?? 0) });

@@ -97,7 +97,7 @@ export class DesignStudio implements vscode.Disposable {
   async open(design: vscode.TextDocument, invoice?: vscode.Uri): Promise<Studio> {
     const key = design.uri.toString();
     let studio = this.studios.get(key);
-    const chosen = invoice ?? (studio?.invoiceUri ? undefined : await pickInvoice(this.extensionUri, vscode.l10n.t('Preview {0} with…', documentLabel(design.uri))));
+    const chosen = invoice ?? (studio?.invoiceUri ? undefined : await this.pick(design));
     if (!studio) studio = this.adopt(design, vscode.window.createWebviewPanel(PreviewViewTypes.studio, vscode.l10n.t('Design {0}', documentLabel(design.uri)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableFindWidget: true }));
     else studio.panel.panel.reveal(undefined, true);
     if (chosen) await studio.useInvoice(chosen);
@@ -127,7 +127,7 @@ export class DesignStudio implements vscode.Disposable {
       design,
       new PreviewPanel(webviewPanel, 'studio', this.extensionUri, {
         upload: () => void this.upload(created.design).catch((e: unknown) => this.report(e)),
-        pickInvoice: () => void this.changeInvoice(created).catch((e: unknown) => this.report(e)),
+        pickInvoice: () => void this.pick(design).then((uri) => created.useInvoice(uri)).catch((e: unknown) => this.report(e)),
         scriptsChanged: () => created.refresh(),
       }),
       this.registry,
@@ -141,8 +141,9 @@ export class DesignStudio implements vscode.Disposable {
     return created;
   }
 
-  private async changeInvoice(studio: Studio): Promise<void> {
-    await studio.useInvoice(await pickInvoice(this.extensionUri, vscode.l10n.t('Preview {0} with…', documentLabel(studio.design.uri))));
+  /** Asks which document to render `design` with. */
+  private pick(design: vscode.TextDocument): Promise<vscode.Uri> {
+    return pickInvoice(this.extensionUri, vscode.l10n.t('Preview {0} with…', documentLabel(design.uri)));
   }
 
   /** Saves the design (a new one: Save As) and runs the template update command with its file. */

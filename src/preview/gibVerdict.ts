@@ -84,31 +84,23 @@ export class PreviewGibVerdict implements vscode.Disposable {
       this.positions = [];
       this.send({ state: 'checking' });
     }
-    let verdict: GibVerdict;
+    let answer: ReturnType<typeof checkedView>;
     try {
       const rules = await this.rulesOnce();
       // Its own key: the editor's diagnostics ask for the same document, and a request waiting under the
       // same key is superseded by the other's (each would keep losing its answer to the other).
-      verdict = await rules.verdict(`preview:${uri.toString()}`, text);
+      const verdict = await rules.verdict(`preview:${uri.toString()}`, text);
+      if (generation !== this.generation || verdict.kind === 'superseded') return;
+      answer = verdict.kind === 'noRules' ? { view: { state: 'noRules' }, positions: [] } : checkedView(verdict, ++this.verdictId, showSignatureFindings());
     } catch (e) {
       if (generation !== this.generation) return;
-      this.answered = generation;
       const message = e instanceof Error ? e.message : String(e);
       log.error(`Preview: GİB's rules could not check ${uri.toString()}: ${message}`);
-      this.positions = [];
-      this.send({ state: 'failed', message });
-      return;
+      answer = { view: { state: 'failed', message }, positions: [] };
     }
-    if (generation !== this.generation || verdict.kind === 'superseded') return;
     this.answered = generation;
-    if (verdict.kind === 'noRules') {
-      this.positions = [];
-      this.send({ state: 'noRules' });
-      return;
-    }
-    const { view, positions } = checkedView(verdict, ++this.verdictId, showSignatureFindings());
-    this.positions = positions;
-    this.send(view);
+    this.positions = answer.positions;
+    this.send(answer.view);
   }
 
   /** A verdict was asked for and has not come yet (the tests wait for it). */

@@ -5,7 +5,7 @@
 // 156). Only the studio, when its user turns scripts on (README: "What a design can and cannot do"),
 // lists the design nonce, which the page puts on the design's inline scripts. Everything else stays
 // shut: default-src 'none', images only from data: and the extension's assets.
-import { pagePolicy, webviewPage } from '../webviews/page';
+import { pagePolicy, webviewPage, type PageParts } from '../webviews/page';
 import type { PanelKind } from './protocol';
 
 /**
@@ -27,16 +27,13 @@ export function previewPolicy(cspSource: string, pageNonce: string, designNonce?
   return pagePolicy(cspSource, designNonce ? [pageNonce, designNonce] : [pageNonce], "'unsafe-inline'");
 }
 
-export interface PreviewPageParts {
+export type PreviewPageParts = Pick<PageParts, 'title' | 'language' | 'scriptUri'> & {
   kind: PanelKind;
-  title: string;
-  language: string;
   cspSource: string;
-  scriptUri: string;
   pageNonce: string;
   /** The studio's nonce for a design's scripts (ignored for the document preview). */
   designNonce: string;
-}
+};
 
 export function previewPage(p: PreviewPageParts): string {
   const designNonce = p.kind === 'studio' ? p.designNonce : '';

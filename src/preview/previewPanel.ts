@@ -6,17 +6,14 @@ import { log } from '../shell/log';
 import { newNonce, prepareWebview } from '../webviews/html';
 import { previewPage } from './page';
 import { previewLabels } from './labels';
-import { checkPreviewMessage, type GibMessage, type GibRulesAction, type GibVerdictView, type PanelKind, type RenderOutcome, type UpdateMessage, type ViewMode } from './protocol';
+import { checkPreviewMessage, type GibMessage, type GibRulesAction, type GibVerdictView, type PageMessage, type PanelKind, type UpdateMessage } from './protocol';
 
-export interface RenderReport {
-  seq: number;
-  mode: ViewMode;
-  outcome: RenderOutcome;
+export type RenderReport = Pick<Extract<PageMessage, { type: 'rendered' }>, 'seq' | 'mode' | 'outcome'> & {
   /** From the update's arrival in the page to the rendering shown (page clock). */
   pageMs: number;
   /** When the host received the report (performance.now()). */
   at: number;
-}
+};
 
 export type Unsent = Omit<UpdateMessage, 'type' | 'seq' | 'xml'> & { xml: string };
 
@@ -124,10 +121,8 @@ export class PreviewPanel implements vscode.Disposable {
         // The page keeps the mode the user chose in its own state.
         return;
       case 'upload':
-        this.handlers.upload?.();
-        return;
       case 'pickInvoice':
-        this.handlers.pickInvoice?.();
+        this.handlers[message.type]?.();
         return;
       case 'scripts':
         if (this.kind !== 'studio') {

@@ -2,7 +2,8 @@
 // Imported by both bundles: types and pure functions only. Every message from the page passes through
 // checkPreviewMessage() on the host; anything else is dropped. The page, for its part, takes messages
 // only from VS Code (the window above it), never from the design's frame.
-import { checkMessage, isPlainObject } from '../webviews/protocol';
+import { checkMessage, expect, isPlainObject, isText } from '../webviews/protocol';
+import type { GibFinding } from '../gib/engine';
 import type { ReadResult } from './model/types';
 
 export type PreviewMessageCheck = { ok: true; message: PageMessage } | { ok: false; reason: string };
@@ -56,14 +57,10 @@ export interface InitMessage {
 }
 
 /** One of GİB's findings as the structured view lists it (the host keeps where it is; the page sends back its index). */
-export interface GibFindingView {
-  severity: 'error' | 'warning' | 'info';
-  /** GİB's own text (or libxml2's, for the XSD). */
-  message: string;
+export type GibFindingView = Pick<GibFinding, 'severity' | 'message' | 'line'> & {
   /** The element's path, or its name for an XSD finding ('' when unknown). */
   where: string;
-  line: number;
-}
+};
 
 /** GİB's verdict at the top of the document preview's structured view (src/preview/gibVerdict.ts). */
 export type GibVerdictView =
@@ -139,31 +136,25 @@ const FIELDS: Record<PageMessage['type'], readonly string[]> = {
   gibRules: ['action'],
 };
 
-function fieldProblem(name: string, value: unknown): string | undefined {
-  const inRange = (max: number) => typeof value === 'number' && value >= 0 && value <= max;
-  switch (name) {
-    case 'xslt':
-    case 'allow':
-      return typeof value === 'boolean' ? undefined : `"${name}" is not true/false`;
-    case 'engine':
-      return typeof value === 'string' && value.length <= 200 ? undefined : '"engine" is not text of up to 200 characters';
-    case 'mode':
-      return MODES.includes(value as ViewMode) ? undefined : '"mode" is not a view mode';
-    case 'verdict':
-    case 'index':
-      return inRange(2 ** 31) && Number.isInteger(value) ? undefined : `"${name}" is not a whole number`;
-    case 'action':
-      return GIB_RULES_ACTIONS.includes(value as GibRulesAction) ? undefined : '"action" is not an offer of the page';
-    case 'seq':
-      return inRange(2 ** 31) && Number.isInteger(value) ? undefined : '"seq" is not a whole number';
-    case 'ms':
-      return inRange(3_600_000) ? undefined : '"ms" is not a duration';
-    case 'outcome':
-      return OUTCOMES.includes(value as RenderOutcome) ? undefined : '"outcome" is not a render outcome';
-    default:
-      return `unexpected field ${name}`;
-  }
-}
+const isWholeNumber = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 2 ** 31;
+const isTrueFalse = (v: unknown) => typeof v === 'boolean';
+
+/** Why a field's value is unacceptable, by field name (the forms' checks are built the same way). */
+const FIELD_PROBLEMS: Record<string, (value: unknown) => string | undefined> = {
+  xslt: expect(isTrueFalse, '"xslt" is not true/false'),
+  allow: expect(isTrueFalse, '"allow" is not true/false'),
+  engine: expect(isText(200), '"engine" is not text of up to 200 characters'),
+  mode: expect((v) => MODES.includes(v as ViewMode), '"mode" is not a view mode'),
+  verdict: expect(isWholeNumber, '"verdict" is not a whole number'),
+  index: expect(isWholeNumber, '"index" is not a whole number'),
+  action: expect((v) => GIB_RULES_ACTIONS.includes(v as GibRulesAction), '"action" is not an offer of the page'),
+  seq: expect(isWholeNumber, '"seq" is not a whole number'),
+  ms: expect((v) => typeof v === 'number' && v >= 0 && v <= 3_600_000, '"ms" is not a duration'),
+  outcome: expect((v) => OUTCOMES.includes(v as RenderOutcome), '"outcome" is not a render outcome'),
+};
+
+const fieldProblem = (name: string, value: unknown): string | undefined =>
+  Object.hasOwn(FIELD_PROBLEMS, name) ? FIELD_PROBLEMS[name](value) : `unexpected field ${name}`;
 
 /** Checks a page message (as the forms' are checked); the message rebuilt from checked fields, or why it is dropped. */
 export function checkPreviewMessage(raw: unknown): PreviewMessageCheck {

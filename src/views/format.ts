@@ -14,7 +14,3 @@ export function detailsTooltip(title: string, rows: ReadonlyArray<[string, strin
   }
   return md;
 }
-
-export function yesNo(value: boolean): string {
-  return value ? vscode.l10n.t('Yes') : vscode.l10n.t('No');
-}

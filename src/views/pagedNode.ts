@@ -58,10 +58,8 @@ export abstract class PagedNode<T> extends ParentNode {
   }
 
   private visibleChildren(): TreeNode[] {
-    const tail: TreeNode[] = [];
-    if (this.pageError) tail.push(this.pageError);
-    else if (this.hasMore && this.rows.length > 0) tail.push(new LoadMoreNode(this as PagedNode<unknown>, this.rows.length, this.total));
-    return [...this.rows, ...tail];
+    if (this.pageError) return [...this.rows, this.pageError];
+    return this.hasMore && this.rows.length > 0 ? [...this.rows, new LoadMoreNode(this as PagedNode<unknown>, this.rows.length, this.total)] : [...this.rows];
   }
 
   /**

@@ -1,7 +1,7 @@
 // Readable stand-ins for values the schema allows to be null (behaviour point nullableFields): a
 // tree row, hover or details table never shows a blank where a name, value, tax number, text or total is missing.
 import * as vscode from 'vscode';
-import { displayText } from '../domain/displayText';
+import { displayTextOr } from '../domain/displayText';
 import { formatCount } from '../shell/displayFormat';
 
 export const Missing = {
@@ -16,8 +16,7 @@ export const Missing = {
 
 /** The text (without bidi or control characters), or the placeholder when nothing readable is left. */
 export function textOr(value: string | null | undefined, placeholder: () => string): string {
-  const shown = typeof value === 'string' ? displayText(value) : '';
-  return shown !== '' ? shown : placeholder();
+  return displayTextOr(value, '') || placeholder();
 }
 
 /** A number in the display language, or "unknown" when the server sent none. */

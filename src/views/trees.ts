@@ -7,7 +7,7 @@ import { formatCount } from '../shell/displayFormat';
 import type { EmptyListRead, ListAvailability } from '../shell/missingOperation';
 import type { DataArea } from '../shell/dataChanges';
 import { readSettings } from '../shell/settings';
-import type { ClientSource } from './clientSource';
+import type { ShellServices } from '../shell/services';
 import { CustomersRoot } from './customers/customersRoot';
 import { ListNode, type ListSpec } from './listNode';
 import { AccountRoot, type AccountGroupKey } from './records/accountNodes';
@@ -33,7 +33,7 @@ export class NilveraTrees implements vscode.Disposable {
   constructor(
     /** The views activate() created (src/features/index.ts); their rows are the providers below. */
     views: (id: string) => vscode.TreeView<unknown>,
-    client: ClientSource,
+    client: ShellServices['client'],
     ready: () => Promise<boolean>,
     /** What Check Connection found about a list on the active server (src/shell/missingOperation.ts). */
     knownList: (operation: EmptyListRead) => Promise<ListAvailability | undefined> = async () => undefined,
@@ -75,8 +75,8 @@ export class NilveraTrees implements vscode.Disposable {
     this.disposables.push(
       // "Delete Selected Customers" is offered in the palette only while rows are selected.
       this.customersView.onDidChangeSelection((e) => void vscode.commands.executeCommand('setContext', CustomerContextKeys.hasSelection, e.selection.length > 0)),
+      ...this.all,
     );
-    this.disposables.push(...this.all);
     void vscode.commands.executeCommand('setContext', CustomerContextKeys.filtered, false);
   }
 

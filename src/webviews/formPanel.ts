@@ -228,12 +228,10 @@ export class FormPanel {
       else reply({ type: 'response', requestId, ok: true, ...result });
     } catch (error) {
       log.error(`Form ${this.model.kind}: ${error instanceof Error ? error.message : String(error)}`);
-      if (isApiError(error) && (error.kind === 'validation' || error.kind === 'badRequest' || error.kind === 'conflict' || error.kind === 'notFound') && error.messages.length > 0) {
-        const mapped = mapServerMessages(this.fields(), error.messages);
-        reply({ type: 'response', requestId, ok: false, ...mapped });
-        return;
-      }
-      reply({ type: 'response', requestId, ok: false, fieldErrors: {}, formErrors: [describeError(error).text] });
+      // The server's own messages, next to the fields they name; any other failure above the form.
+      const fieldMessages = isApiError(error) && ['validation', 'badRequest', 'conflict', 'notFound'].includes(error.kind) && error.messages.length > 0;
+      const errors = fieldMessages ? mapServerMessages(this.fields(), error.messages) : { fieldErrors: {}, formErrors: [describeError(error).text] };
+      reply({ type: 'response', requestId, ok: false, ...errors });
     }
   }
 

@@ -20,6 +20,5 @@ export function prepareWebview(panel: vscode.WebviewPanel, extensionUri: vscode.
 export function formHtml(webview: vscode.Webview, script: vscode.Uri, title: string): string {
   const nonce = newNonce();
   const policy = pagePolicy(webview.cspSource, [nonce], `'nonce-${nonce}'`);
-  const body = '<main id="app" aria-busy="true"></main>';
-  return webviewPage({ title, language: vscode.env.language, policy, scriptUri: script.toString(), scriptNonce: nonce, body });
+  return webviewPage({ title, language: vscode.env.language, policy, scriptUri: script.toString(), scriptNonce: nonce, body: '<main id="app" aria-busy="true"></main>' });
 }

@@ -162,8 +162,9 @@ export function valuesProblem(v: unknown, allowed?: ReadonlySet<string>): string
   return undefined;
 }
 
-const expect = (ok: (v: unknown) => boolean, reason: string) => (v: unknown) => (ok(v) ? undefined : reason);
-const isText = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
+/** A field check: `reason` unless `ok` holds for the value. */
+export const expect = (ok: (v: unknown) => boolean, reason: string) => (v: unknown) => (ok(v) ? undefined : reason);
+export const isText = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
 
 /** Why a field's value is unacceptable, by field name (`values`: valuesProblem). */
 const FIELD_PROBLEMS: Record<string, (value: unknown) => string | undefined> = {
@@ -242,12 +243,10 @@ export function fieldNames(spec: Pick<FormSpec, 'sections'>): Set<string> {
 }
 
 /** What the page keeps in VS Code's webview state (getState/setState) and the serializer receives. */
-export interface PersistedPageState {
-  kind: FormKind;
-  recordKey: string;
+export type PersistedPageState = Pick<FormSpec, 'kind' | 'recordKey'> & {
   /** The unsaved values, without password fields. */
   draft?: FormValues;
-}
+};
 
 export function parsePersistedState(v: unknown): PersistedPageState | undefined {
   if (!isRecord(v) || FIELD_PROBLEMS.kind(v.kind) || FIELD_PROBLEMS.recordKey(v.recordKey)) return undefined;

@@ -117,9 +117,7 @@ class FormPanels implements vscode.Disposable {
     const shell = this.shell;
     return {
       extensionUri: this.extensionUri,
-      dataChanged: async (areas: DataArea[]) => {
-        for (const area of areas) shell.dataChanged(area);
-      },
+      dataChanged: async (areas: DataArea[]) => areas.forEach((area) => shell.dataChanged(area)),
       ...(shell.profiles.store.all().length > 1 ? { titleSuffix: owner.name } : {}),
       environment: () => owner.environment,
       async client() {

@@ -1,6 +1,7 @@
 // Field checks shared by the page (as the user types) and the host (before anything is sent).
 // Pure functions: no `vscode`, no DOM. Empty optional fields are valid; `required` says otherwise.
 import { isEmailAddressList } from '../domain/email';
+import { isIsoDay } from '../domain/isoDate';
 import { checkTaxId } from '../domain/taxId';
 import type { FieldRule, FieldSpec, FormValues } from './protocol';
 
@@ -8,7 +9,6 @@ import type { FieldRule, FieldSpec, FormValues } from './protocol';
 const PHONE = /^\+?([\s().-]*\d){7,15}[\s().-]*$/;
 const POSTAL_CODE = /^\d{5}$/; // Turkish postal codes are five digits.
 const URL_LIKE = /^(https?:\/\/)?([a-z0-9-]+\.)+[a-z]{2,}(:\d+)?(\/\S*)?$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** ISO 13616 IBAN: two letters, two check digits, up to 30 characters; mod-97 of the rearranged number is 1. */
 export function isValidIban(text: string): boolean {
@@ -24,11 +24,8 @@ export function isValidIban(text: string): boolean {
   return remainder === 1;
 }
 
-function isValidDate(text: string): boolean {
-  if (!DATE.test(text)) return false;
-  const d = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(text);
-}
+/** A date as YYYY-MM-DD that the calendar has (not a date-time). */
+const isValidDate = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && isIsoDay(text);
 
 /** Whether a non-empty value passes each rule (`required`: whether it is non-empty). */
 const RULES: Record<FieldRule, (value: string, values: FormValues) => boolean> = {
@@ -53,10 +50,7 @@ export function validateField(field: FieldSpec, values: FormValues): FieldRule |
   const rules = field.rules ?? [];
   if (rules.includes('required') && !RULES.required(value, values)) return 'required';
   if (value.trim() === '') return undefined;
-  for (const rule of rules) {
-    if (rule !== 'required' && !RULES[rule](value, values)) return rule;
-  }
-  return undefined;
+  return rules.find((rule) => rule !== 'required' && !RULES[rule](value, values));
 }
 
 /** Field names whose value differs from the baseline (strings compared trimmed). */

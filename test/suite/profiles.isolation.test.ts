@@ -12,7 +12,7 @@ import type { NilveraClient } from '../../src/api';
 import { profileSecretName } from '../../src/shell/profileStore';
 import type { ProfileSwitchedError } from '../../src/shell/staleAnswers';
 import type { TreeNode } from '../../src/views/treeNode';
-import type { ListedCompanyNode } from '../../src/views/records/companyListNodes';
+import type { ListedCompanyNode } from '../../src/views/records/accountNodes';
 import type { NilveraTrees } from '../../src/views/trees';
 import { activateExtension } from '../support/extension';
 import { ScriptedPrompts } from '../support/scriptedPrompts';

@@ -13,11 +13,12 @@ export function codeOf(d: vscode.Diagnostic): string | undefined {
   return code === undefined ? undefined : String(code);
 }
 
+function quickFix(title: string, d: vscode.Diagnostic): vscode.CodeAction {
+  return Object.assign(new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix), { diagnostics: [d] });
+}
+
 export function commandFix(title: string, d: vscode.Diagnostic, command: string, args: unknown[] = []): vscode.CodeAction {
-  const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
-  action.command = { title, command, arguments: args };
-  action.diagnostics = [d];
-  return action;
+  return Object.assign(quickFix(title, d), { command: { title, command, arguments: args } });
 }
 
 export class TaxNumberCodeActions implements vscode.CodeActionProvider {
@@ -67,10 +68,7 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
    */
   private async encodingFixes(doc: vscode.TextDocument, d: vscode.Diagnostic): Promise<vscode.CodeAction[]> {
     const fixes: vscode.CodeAction[] = [];
-    const bytes = await vscode.workspace.fs.readFile(doc.uri).then(
-      (b) => b,
-      () => undefined,
-    );
+    const bytes = await vscode.workspace.fs.readFile(doc.uri).then((b) => b, () => undefined);
     const encoding: SourceEncoding | undefined = bytes ? detectEncoding(bytes.subarray(0, 256 * 1024), bytes.length <= 256 * 1024).encoding : undefined;
     if (encoding !== 'x-mac-turkish') {
       const title = vscode.l10n.t('Reopen with Encoding Windows-1254');
@@ -90,16 +88,14 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
   private checkDigitFix(doc: vscode.TextDocument, d: vscode.Diagnostic, taxNumber: string): vscode.CodeAction | undefined {
     const corrected = correctedNumber({ taxNumber, invalid: checkNumber(taxNumber) });
     if (!corrected) return undefined;
-    const action = new vscode.CodeAction(vscode.l10n.t('Change to {0} (the check digits these first nine digits call for)', corrected), vscode.CodeActionKind.QuickFix);
+    const action = quickFix(vscode.l10n.t('Change to {0} (the check digits these first nine digits call for)', corrected), d);
     action.edit = new vscode.WorkspaceEdit();
     action.edit.replace(doc.uri, d.range, corrected);
-    action.diagnostics = [d];
     return action;
   }
 
   private lookUpFix(d: vscode.Diagnostic, taxNumber: string, userType: RegistryDocumentType): vscode.CodeAction {
-    const title = vscode.l10n.t('Look up in registry');
-    return commandFix(title, d, PaletteCommands.registryCheckTaxNumber, [{ taxNumber, userType }]);
+    return commandFix(vscode.l10n.t('Look up in registry'), d, PaletteCommands.registryCheckTaxNumber, [{ taxNumber, userType }]);
   }
 
   private copyAliasFix(d: vscode.Diagnostic, taxNumber: string, documentType: RegistryDocumentType): vscode.CodeAction | undefined {
@@ -108,8 +104,7 @@ export class TaxNumberCodeActions implements vscode.CodeActionProvider {
     const alias = taxpayer ? activeAliases(taxpayer, 'PK')[0]?.name : undefined;
     if (!alias) return undefined;
     // The registry command copies a given alias and confirms it briefly.
-    const title = vscode.l10n.t('Copy the active PK alias ({0})', alias);
-    return commandFix(title, d, PaletteCommands.registryCopyAlias, [alias]);
+    return commandFix(vscode.l10n.t('Copy the active PK alias ({0})', alias), d, PaletteCommands.registryCopyAlias, [alias]);
   }
 
   private downloadFix(d: vscode.Diagnostic, userType: RegistryDocumentType): vscode.CodeAction {

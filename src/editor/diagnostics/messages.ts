@@ -54,15 +54,12 @@ export function documentKindName(l10n: Translator, kind: UblDocumentKind): strin
   return names[kind];
 }
 
-function placeholderName(l10n: Translator, p: GibPlaceholder): string {
-  return p.standsFor === 'companyAbroad'
-    ? l10n.t("{0} is GİB's placeholder VKN for a company abroad", p.value)
-    : l10n.t("{0} is GİB's placeholder TCKN for a foreign or unidentified person", p.value);
-}
-
 function placeholderMessage(l10n: Translator, f: FindingFacts): string {
   const p = f.placeholder as GibPlaceholder;
-  const what = placeholderName(l10n, p);
+  const what =
+    p.standsFor === 'companyAbroad'
+      ? l10n.t("{0} is GİB's placeholder VKN for a company abroad", p.value)
+      : l10n.t("{0} is GİB's placeholder TCKN for a foreign or unidentified person", p.value);
   if (f.code === 'gib-placeholder') return l10n.t('{0}: accepted for the buyer of an e-Arşiv, export or tax-free invoice.', what);
   switch (f.misplacement) {
     case 'documentKind':

@@ -7,7 +7,7 @@
 import { documentTypeOf, partyRoleOf, UBL_DOCUMENT_TYPES, type PartyRole, type UblDocumentType } from '../../domain/ubl/documentTypes';
 import { TAX_NUMBER_ELEMENTS, taxNumberElement, taxSchemeOf, type TaxScheme } from '../../domain/ubl/taxSchemes';
 import { attributesOf, scanXml, tagEnd } from '../../domain/ubl/xmlReader';
-import { GT, isXmlSpace } from '../../domain/xmlChars';
+import { GT, isRegexSpace, isXmlSpace } from '../../domain/xmlChars';
 
 /** An element's text with the document range of its trimmed value (CDATA markers and comments skipped). */
 export interface ScannedText {
@@ -56,12 +56,6 @@ const NEVER_SKIPPED = new Set(TAX_NUMBER_ELEMENTS.map((e) => e.parent));
  */
 const SKIP_MARKERS = ['PartyIdentification', 'AdditionalItemIdentification', 'DriverPerson', '<!--', '<![CDATA['];
 
-/** XML white space, and the Unicode spaces a pasted number may carry (no-break space, BOM...). */
-function isSpace(code: number): boolean {
-  if (code <= 32) return code === 32 || code === 9 || code === 10 || code === 13 || code === 11 || code === 12;
-  return code > 127 && /\s/.test(String.fromCharCode(code));
-}
-
 /**
  * The next occurrence of a needle at or after a position, cached so a forward scan stays linear; for an
  * end tag (`</cac:Party`), only where its name ends (not `</cac:PartyName`).
@@ -98,15 +92,13 @@ class Capture {
   private readonly ends: number[] = [];
 
   constructor(
-    readonly kind: 'profile' | 'taxNumber',
     /** Index of the element in the open-element stack. */
     readonly depth: number,
     /** The start tag's range (where an empty value is reported). */
     readonly tagStart: number,
     readonly tagEnd: number,
-    readonly scheme?: TaxScheme,
-    readonly role?: PartyRole,
-    readonly path?: readonly string[],
+    /** What the number is checked as; none for the cbc:ProfileID. */
+    readonly taxNumber?: Pick<ScannedTaxNumber, 'scheme' | 'role' | 'path'>,
   ) {}
 
   add(from: number, to: number): void {
@@ -118,12 +110,13 @@ class Capture {
   /** The trimmed value and its document range; undefined when empty, or too long to be a value. */
   value(text: string): ScannedText | 'empty' | undefined {
     const { starts, ends } = this;
-    // The first and the last character that is not white space, across the segments.
+    // The first and the last character that is not white space (as `\s` sees it: a pasted number may
+    // carry no-break spaces or a BOM), across the segments.
     let first = -1;
     let firstSegment = 0;
     for (let s = 0; s < starts.length && first < 0; s++) {
       for (let i = starts[s]; i < ends[s]; i++) {
-        if (!isSpace(text.charCodeAt(i))) {
+        if (!isRegexSpace(text.charCodeAt(i))) {
           first = i;
           firstSegment = s;
           break;
@@ -135,7 +128,7 @@ class Capture {
     let lastSegment = 0;
     for (let s = starts.length - 1; s >= 0 && last < 0; s--) {
       for (let i = ends[s] - 1; i >= starts[s]; i--) {
-        if (!isSpace(text.charCodeAt(i))) {
+        if (!isRegexSpace(text.charCodeAt(i))) {
           last = i;
           lastSegment = s;
           break;
@@ -194,15 +187,12 @@ export function scanUbl(text: string): UblScan {
     if (!c) return;
     const scanned = c.value(text);
     if (scanned === undefined) return;
-    if (c.kind === 'profile') {
+    if (!c.taxNumber) {
       if (scanned !== 'empty') result.profileId ??= scanned;
       return;
     }
-    const scheme = c.scheme as TaxScheme;
-    const role = c.role as PartyRole;
-    const path = c.path as readonly string[];
-    if (scanned !== 'empty') result.taxNumbers.push({ value: scanned.value, start: scanned.start, end: scanned.end, scheme, role, path, empty: false });
-    else if (terminated) result.taxNumbers.push({ value: '', start: c.tagStart, end: c.tagEnd, scheme, role, path, empty: true });
+    if (scanned !== 'empty') result.taxNumbers.push({ ...scanned, ...c.taxNumber, empty: false });
+    else if (terminated) result.taxNumbers.push({ value: '', start: c.tagStart, end: c.tagEnd, ...c.taxNumber, empty: true });
   };
 
   /** Where an element that holds nothing of interest ends (just after its end tag), to skip it unread. */
@@ -255,13 +245,13 @@ export function scanUbl(text: string): UblScan {
       let opened: Capture | undefined;
       const depth = stack.length;
       if (depth === 1 && local === 'ProfileID') {
-        opened = new Capture('profile', depth, tag.lt, tag.resume);
+        opened = new Capture(depth, tag.lt, tag.resume);
       } else if (depth > 0 && NUMBER_ELEMENTS.has(local)) {
         const element = taxNumberElement(stack[depth - 1], local);
         const scheme = element && taxSchemeOf(element.scheme === 'schemeID' ? attributesOf(text, tag, 'schemeID').get('schemeID') : element.scheme);
         if (scheme) {
           const place = depth <= MAX_SKIP_DEPTH ? placeOf(stack, local) : { path: [local], role: 'other' as const };
-          opened = new Capture('taxNumber', depth, tag.lt, tag.resume, scheme, place.role, place.path);
+          opened = new Capture(depth, tag.lt, tag.resume, { scheme, ...place });
         }
       }
       // Half-typed tag: nothing after it can be trusted as its content.

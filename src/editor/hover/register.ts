@@ -29,51 +29,40 @@ function labelledHere(document: vscode.TextDocument, line: number, start: number
   return true;
 }
 
-function editorSetting<T>(name: string, fallback: T): T {
-  return vscode.workspace.getConfiguration(Settings.section).get<T>(name, fallback);
-}
-
 async function offlineFinding(context: vscode.ExtensionContext, taxNumber: string): Promise<RegistryFinding> {
   const { offlineRegistry, registryIndexRoot } = await import('../../registry/offlineLookup');
   const registry = offlineRegistry(registryIndexRoot(context.globalStorageUri.fsPath));
   const lists = registry.lists();
   if (lists.length === 0) return { state: 'noIndex' };
   const taxpayer = registry.lookup(taxNumber);
-  if (taxpayer) return { state: 'found', taxpayer };
-  const oldest = lists.map((l) => l.downloadedAt).sort()[0];
-  return { state: 'missing', downloadedAt: oldest };
-}
-
-class TaxNumberHoverProvider implements vscode.HoverProvider {
-  constructor(
-    private readonly context: vscode.ExtensionContext,
-    private readonly online: HoverOnlineLookup,
-    /** No request before Nilvera is used in this workspace (src/shell/workspaceUsage.ts). */
-    private readonly usedHere: () => boolean,
-  ) {}
-
-  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
-    if (!editorSetting(Settings.editorTaxNumberHovers, true)) return undefined;
-    const found = taxNumberAt(document.lineAt(position.line).text, position.character);
-    if (!found) return undefined;
-    if (!labelledHere(document, position.line, found.start)) return undefined;
-    const check = checkTaxId(found.text);
-    // GİB's placeholders fail the check digits on purpose: the card says what they stand for.
-    const placeholder = gibPlaceholderOf(found.text);
-    let registry: RegistryFinding | undefined;
-    let online: OnlineFinding | undefined;
-    if (check.valid) {
-      registry = await offlineFinding(this.context, check.value).catch((): RegistryFinding => ({ state: 'noIndex' }));
-      // The network only when the user allowed it, and never for a number that cannot exist.
-      if (editorSetting(Settings.editorHoverOnlineLookup, false) && this.usedHere()) online = await this.online.find(check.value, token);
-    }
-    if (token.isCancellationRequested) return undefined;
-    const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online, placeholder }, vscode.l10n, formatDateTime));
-    markdown.isTrusted = { enabledCommands: Object.values(CARD_COMMANDS) };
-    return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
-  }
+  // Not found: as of the oldest list consulted.
+  return taxpayer ? { state: 'found', taxpayer } : { state: 'missing', downloadedAt: lists.map((l) => l.downloadedAt).sort()[0] };
 }
 
 export function createTaxNumberHoverProvider(context: vscode.ExtensionContext, shell: ShellServices): vscode.HoverProvider {
-  return new TaxNumberHoverProvider(context, new HoverOnlineLookup(shell), () => shell.usage.isUsed());
+  const onlineLookup = new HoverOnlineLookup(shell);
+  return {
+    async provideHover(document, position, token) {
+      const config = vscode.workspace.getConfiguration(Settings.section);
+      if (!config.get<boolean>(Settings.editorTaxNumberHovers, true)) return undefined;
+      const found = taxNumberAt(document.lineAt(position.line).text, position.character);
+      if (!found) return undefined;
+      if (!labelledHere(document, position.line, found.start)) return undefined;
+      const check = checkTaxId(found.text);
+      // GİB's placeholders fail the check digits on purpose: the card says what they stand for.
+      const placeholder = gibPlaceholderOf(found.text);
+      let registry: RegistryFinding | undefined;
+      let online: OnlineFinding | undefined;
+      if (check.valid) {
+        registry = await offlineFinding(context, check.value).catch((): RegistryFinding => ({ state: 'noIndex' }));
+        // The network only when the user allowed it, never for a number that cannot exist, and no request
+        // before Nilvera is used in this workspace (src/shell/workspaceUsage.ts).
+        if (config.get<boolean>(Settings.editorHoverOnlineLookup, false) && shell.usage.isUsed()) online = await onlineLookup.find(check.value, token);
+      }
+      if (token.isCancellationRequested) return undefined;
+      const markdown = new vscode.MarkdownString(hoverCardMarkdown({ check, registry, online, placeholder }, vscode.l10n, formatDateTime));
+      markdown.isTrusted = { enabledCommands: Object.values(CARD_COMMANDS) };
+      return new vscode.Hover(markdown, new vscode.Range(position.line, found.start, position.line, found.end));
+    },
+  };
 }

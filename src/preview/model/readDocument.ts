@@ -286,11 +286,9 @@ export function readDocument(text: string, options: ReadOptions = {}): { result:
             );
             return;
           case 'Shipment': {
-            const units = childrenOf(el, 'TransportHandlingUnit');
-            const stages = childrenOf(el, 'ShipmentStage');
             const plates = [
-              ...units.flatMap((unit) => childrenOf(unit, 'TransportEquipment')).map((e) => textAt(e, 'ID')),
-              ...stages.map((stage) => textAt(stage, 'TransportMeans', 'RoadTransport', 'LicensePlateID')),
+              ...childrenOf(el, 'TransportHandlingUnit').flatMap((unit) => childrenOf(unit, 'TransportEquipment')).map((e) => textAt(e, 'ID')),
+              ...childrenOf(el, 'ShipmentStage').map((stage) => textAt(stage, 'TransportMeans', 'RoadTransport', 'LicensePlateID')),
             ];
             model.vehicles.push(...plates.filter((plate): plate is string => plate !== undefined));
             return;
@@ -312,9 +310,7 @@ export function readDocument(text: string, options: ReadOptions = {}): { result:
   model.parties = parties.sort((a, b) => a.rank - b.rank || a.seq - b.seq).map((p) => p.view);
   if (documentType.hasTotals) {
     model.totals = TOTAL_KEYS.filter((k) => totals.totals[k]).map((key) => ({ key, amount: totals.totals[key] as Amount }));
-    totals.taxes = model.taxes;
-    totals.withholdings = model.withholdings;
-    model.checks = totalsChecks(totals);
+    model.checks = totalsChecks({ ...totals, taxes: model.taxes, withholdings: model.withholdings });
   }
   if (design && 'text' in design) model.design = present({ name: design.name, bytes: Buffer.byteLength(design.text) });
   return { result: { ok: true, model }, ...(design ? { design } : {}) };

@@ -23,13 +23,8 @@ const dec = (a: Amount | undefined): Decimal | undefined => (a ? parseDecimal(a.
 
 /** Every term as a decimal, or undefined when one is missing or not a number (then the check is left out). */
 function all(amounts: Array<Amount | undefined>): Decimal[] | undefined {
-  const out: Decimal[] = [];
-  for (const a of amounts) {
-    const d = dec(a);
-    if (!d) return undefined;
-    out.push(d);
-  }
-  return out;
+  const terms = amounts.map(dec);
+  return terms.every((d): d is Decimal => d !== undefined) ? terms : undefined;
 }
 
 function check(id: CheckId, stated: Amount | undefined, computed: Decimal | undefined, extra: { index?: number; total?: TotalKey } = {}): TotalsCheck | undefined {

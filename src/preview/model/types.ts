@@ -4,7 +4,7 @@
 import type { TaxIdKind } from '../../domain/taxId';
 import type { PartyRole, UblDocumentKind } from '../../domain/ubl/documentTypes';
 import type { TaxNumberVerdict } from '../../domain/ubl/taxSchemes';
-import type { FindingCode, FindingSeverity } from '../../editor/diagnostics/rules';
+import type { FindingFacts, FindingSeverity } from '../../editor/diagnostics/rules';
 
 export interface Amount {
   /** The value as written (trimmed). */
@@ -21,11 +21,7 @@ export type PartyRegistry =
   | { status: 'notRegistered'; listDate: string };
 
 /** One of the editor's findings at a number (its diagnostic): the same code, severity and message. */
-export interface NumberFinding {
-  code: FindingCode;
-  severity: FindingSeverity;
-  message: string;
-}
+export type NumberFinding = Pick<FindingFacts, 'code' | 'severity'> & { message: string };
 
 export interface PartyIdentification {
   /** The schemeID as written ('' when there is none). */

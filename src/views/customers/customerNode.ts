@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { CustomerResponse } from '../../api/types';
 import { TreeCommands } from '../../constants';
-import { detailsTooltip, yesNo } from '../format';
+import { detailsTooltip } from '../format';
 import { TreeNode, type ParentNode } from '../treeNode';
 import { Missing, textOr } from '../placeholders';
 
@@ -34,7 +34,7 @@ export class CustomerNode extends TreeNode {
         [vscode.l10n.t('Fax'), c.Fax],
         [vscode.l10n.t('E-mail'), c.Email],
         [vscode.l10n.t('Website'), c.WebSite],
-        [vscode.l10n.t('Export customer'), yesNo(c.IsExport)],
+        [vscode.l10n.t('Export customer'), c.IsExport ? vscode.l10n.t('Yes') : vscode.l10n.t('No')],
       ]),
     });
   }

@@ -1,7 +1,7 @@
 // The customers view's root: GET /Customers page by page with the current search and sort.
 import * as vscode from 'vscode';
 import type { CustomerListQuery, CustomerResponse, Pagination, SortType } from '../../api/types';
-import type { ClientSource } from '../clientSource';
+import type { ShellServices } from '../../shell/services';
 import { readList } from '../listNode';
 import { PagedNode } from '../pagedNode';
 import type { ChangeListener, EmptyOr404, TreeNode } from '../treeNode';
@@ -19,7 +19,7 @@ export class CustomersRoot extends PagedNode<CustomerResponse> {
 
   constructor(
     notify: ChangeListener,
-    private readonly client: ClientSource,
+    private readonly client: ShellServices['client'],
     private readonly pageSize: () => number,
     /** Told after every page and filter change (the view's title and description). */
     private readonly onSummary: () => void,

@@ -14,12 +14,11 @@ import type {
   InteractiveTaxOfficeUserResponse,
   MailingSettingResponse,
 } from '../../api/types';
-import type { ClientSource } from '../clientSource';
+import type { ShellServices } from '../../shell/services';
 import { escapeMarkdown } from '../../domain/markdown';
 import { detailsTooltip } from '../format';
 import { formatDate } from '../../shell/displayFormat';
 import { ListNode, type ListSpec } from '../listNode';
-import { ListedCompanyNode } from './companyListNodes';
 import { InfoNode, ParentNode, TreeNode, type ChangeListener, type ItemParts } from '../treeNode';
 import { amountOr, Missing, textOr } from '../placeholders';
 import { channelOf } from '../../shell/mailingSwitch';
@@ -58,6 +57,25 @@ export class MailingNode extends TreeNode {
   }
 }
 
+/** A company GET /Company/List names for the calling user; it offers "Add as Profile…" (src/profiles/profileCommands.ts). */
+export class ListedCompanyNode extends TreeNode {
+  constructor(
+    parent: ParentNode,
+    readonly company: CompanyListItem,
+  ) {
+    super(parent, `listed-${company.TaxNumber ?? company.Name ?? '?'}`);
+  }
+
+  treeItem(): vscode.TreeItem {
+    return this.item(this.company.Name ?? '-', {
+      description: [this.company.TaxNumber, this.company.IsActive === false ? vscode.l10n.t('inactive') : undefined].filter(Boolean).join(' · '),
+      icon: new vscode.ThemeIcon('briefcase'),
+      contextValue: 'listedCompany',
+      tooltip: vscode.l10n.t('Use "Add as Profile…" to work with this company in its own profile.'),
+    });
+  }
+}
+
 /** An alert's severity as a screen reader says it and as its icon shows it. */
 function alertLook(type: AlertResponse['Type']): { severity: string; icon: vscode.ThemeIcon } {
   if (type === 'Error') return { severity: vscode.l10n.t('Error'), icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) };
@@ -68,7 +86,7 @@ function alertLook(type: AlertResponse['Type']): { severity: string; icon: vscod
 export class AccountRoot extends ParentNode {
   constructor(
     notify: ChangeListener,
-    private readonly client: ClientSource,
+    private readonly client: ShellServices['client'],
   ) {
     super(undefined, 'account', notify);
   }

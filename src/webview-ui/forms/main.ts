@@ -135,10 +135,7 @@ function render(): void {
   const header = el('header');
   header.append(el('h1', { tabindex: '-1' }, spec.title));
   if (spec.description) header.append(el('p', { class: 'description' }, spec.description));
-  app.append(header);
-
-  const banner = el('div', { id: 'form-errors', class: 'banner', role: 'alert', 'aria-live': 'assertive' });
-  app.append(banner);
+  app.append(header, el('div', { id: 'form-errors', class: 'banner', role: 'alert', 'aria-live': 'assertive' }));
 
   const form = el('form', { novalidate: '', 'aria-label': spec.title });
   form.addEventListener('submit', (e) => {
@@ -164,10 +161,9 @@ function render(): void {
       const line = el('div', { class: 'control-line' });
       line.append(control);
       if (lookupField === field.name) line.append(button('lookup', labels.lookup, lookupRegistry, true));
-      row.append(line);
       const error = el('div', { class: 'field-error', id: `field-${field.name}-error`, role: 'status', 'aria-live': 'polite' });
       errorSlots.set(field.name, error);
-      row.append(error);
+      row.append(line, error);
       group.append(row);
     }
     for (const line of section.info ?? []) group.append(el('div', { class: 'info-line' }, line));
@@ -176,8 +172,7 @@ function render(): void {
   app.append(form);
 
   const footer = el('div', { class: 'actions' });
-  const status = el('span', { id: 'status', role: 'status', 'aria-live': 'polite' });
-  footer.append(button('save', spec.labels.save, save), button('reload', spec.labels.reload, reload, true), status);
+  footer.append(button('save', spec.labels.save, save), button('reload', spec.labels.reload, reload, true), el('span', { id: 'status', role: 'status', 'aria-live': 'polite' }));
   app.append(footer);
   writeValues();
   update();
@@ -219,13 +214,9 @@ function update(): void {
   if (lookup) lookup.disabled = busy || typeof taxNumber !== 'string' || !checkTaxId(taxNumber).valid;
   const banner = document.getElementById('form-errors');
   if (banner) {
-    banner.replaceChildren();
-    if (formErrors.length > 0) {
-      banner.append(el('p', {}, loadFailed ? spec.labels.loadFailed : spec.labels.serverErrors));
-      const list = el('ul');
-      for (const e of formErrors) list.append(el('li', {}, e));
-      banner.append(list);
-    }
+    const list = el('ul');
+    list.append(...formErrors.map((e) => el('li', {}, e)));
+    banner.replaceChildren(...(formErrors.length > 0 ? [el('p', {}, loadFailed ? spec.labels.loadFailed : spec.labels.serverErrors), list] : []));
     banner.hidden = formErrors.length === 0;
   }
   const status = document.getElementById('status');

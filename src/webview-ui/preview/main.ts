@@ -7,7 +7,6 @@ import { externalReferences, likelyCauses, type DesignCause } from '../../previe
 import { framePolicy, frameSandbox } from '../../preview/page';
 import { escapeHtml } from '../../webviews/page';
 import type { GibVerdictView, HostMessage, InitMessage, PageMessage, RenderOutcome, RestoreState, UpdateMessage, ViewMode } from '../../preview/protocol';
-import type { PartyRole } from '../../domain/ubl/documentTypes';
 import { localeDate } from '../../domain/localeDate';
 import type { Amount, LineView, NumberFinding, PartyIdentification, PartyView, StructuredModel, TaxLine, TaxTotalView, TotalsCheck } from '../../preview/model/types';
 import styles from './styles.css';
@@ -88,15 +87,10 @@ function parserError(doc: Document): string | undefined {
   return error ? ((error.querySelector('div') ?? error).textContent ?? '').replace(/\s+/g, ' ').trim() : undefined;
 }
 
+const CAUSE_LABELS: Record<DesignCause['kind'], string> = { xpath2Function: 'cause.xpath2', undeclaredVariable: 'cause.variable', terminatingMessage: 'cause.message' };
+
 function causeText(c: DesignCause): string {
-  switch (c.kind) {
-    case 'xpath2Function':
-      return L('cause.xpath2', c.name, c.line);
-    case 'undeclaredVariable':
-      return L('cause.variable', c.name, c.line);
-    case 'terminatingMessage':
-      return L('cause.message', c.line);
-  }
+  return 'name' in c ? L(CAUSE_LABELS[c.kind], c.name, c.line) : L(CAUSE_LABELS[c.kind], c.line);
 }
 
 /** Runs the design on the document: the frame's HTML, or what went wrong as the engine and the text tell it. */
@@ -197,14 +191,7 @@ function table(headers: string[], rows: Content[][], numeric: number[] = []): HT
   const head = t.createTHead().insertRow();
   headers.forEach((h, i) => head.append(el('th', numeric.includes(i) ? 'num' : undefined, h)));
   const body = t.createTBody();
-  for (const row of rows) {
-    const tr = body.insertRow();
-    row.forEach((cell, i) => {
-      const td = tr.insertCell();
-      if (numeric.includes(i)) td.className = 'num';
-      td.append(cell);
-    });
-  }
+  for (const row of rows) body.insertRow().append(...row.map((cell, i) => el('td', numeric.includes(i) ? 'num' : undefined, cell)));
   return t;
 }
 
@@ -246,13 +233,9 @@ function identificationLine(id: PartyIdentification, label?: string, quiet = fal
   return line;
 }
 
-function roleLabel(role: PartyRole, element: string): string {
-  return role === 'other' ? L('role.other', element) : L(`role.${role}`);
-}
-
 function partyCard(p: PartyView): HTMLElement {
   const name = el('div', 'name', p.name ?? L('party.noName'));
-  const card = el('div', 'party', el('h3', undefined, roleLabel(p.role, p.element)), name);
+  const card = el('div', 'party', el('h3', undefined, p.role === 'other' ? L('role.other', p.element) : L(`role.${p.role}`)), name);
   card.dataset.role = p.role;
   let noListSaid = false;
   for (const id of p.identifications) {
@@ -303,10 +286,6 @@ function linesTable(model: StructuredModel): HTMLElement {
   return wrap;
 }
 
-function checkFor(model: StructuredModel, id: TotalsCheck['id'], index?: number): TotalsCheck | undefined {
-  return model.checks.find((c) => c.id === id && (index === undefined || c.index === index));
-}
-
 function checkText(c: TotalsCheck): string {
   const cur = c.currency ? ` ${c.currency}` : '';
   return L(`check.${c.id}`, `${formatNumber(c.stated)}${cur}`, `${formatNumber(c.computed)}${cur}`, `${formatNumber(c.difference)}${cur}`);
@@ -316,7 +295,7 @@ function taxSection(title: string, totals: TaxTotalView[], model: StructuredMode
   const parts: Node[] = [];
   totals.forEach((t, index) => {
     const rows: Content[][] = t.subtotals.map((s) => [s.name ?? '', s.code ?? '', s.percent ?? '', money(s.taxable), money(s.amount), s.exemption ?? '']);
-    const check = checkFor(model, checkId, index);
+    const check = model.checks.find((c) => c.id === checkId && c.index === index);
     const total = el('span', check && !check.ok ? 'bad' : undefined, `${money(t.total)}${check && !check.ok ? ` ✗` : ''}`);
     rows.push([L('tax.total'), '', '', '', total, '']);
     parts.push(table([L('tax.name'), L('tax.code'), L('tax.percent'), L('tax.taxable'), L('tax.amount'), L('tax.exemption')], rows, [2, 3, 4]));
@@ -488,18 +467,13 @@ function show(update: UpdateMessage, started = performance.now()): void {
   setScriptsButton(scripts, designPossible);
   problem.replaceChildren();
 
-  if (!result.ok && (mode === 'structured' || result.reason === 'notUbl')) {
-    display(structured);
-    structured.replaceChildren(el('p', 'bad', result.reason === 'notWellFormed' ? L('document.notWellFormedAt', result.line, result.column, result.message) : L('document.notUbl', result.root, result.namespace || '-')));
-    setBanner(notices);
-    report(update.seq, 'structured', started, 'structured');
-    return;
-  }
-  if (mode === 'structured' || designText === undefined) {
+  // Without a design to run, the mode is the structured view (above); a document that is not UBL-TR has only that.
+  if (mode === 'structured' || designText === undefined || (!result.ok && result.reason === 'notUbl')) {
     display(structured);
     if (result.ok) renderStructured(result.model);
+    else structured.replaceChildren(el('p', 'bad', result.reason === 'notWellFormed' ? L('document.notWellFormedAt', result.line, result.column, result.message) : L('document.notUbl', result.root, result.namespace || '-')));
     setBanner(notices);
-    report(update.seq, 'structured', started, hasXslt || designText === undefined ? 'structured' : 'noXslt');
+    report(update.seq, 'structured', started, !result.ok || hasXslt || designText === undefined ? 'structured' : 'noXslt');
     return;
   }
   const references = externalReferences(designText);

@@ -5,22 +5,18 @@ import { CERTIFICATE_TYPES, type CertificateResponse, type CertificateType, type
 import type { FormValues, SectionSpec } from '../protocol';
 import { orNull, type FormModel } from './formModel';
 
-function typeLabel(type: CertificateType): string {
-  const labels: Record<CertificateType, string> = {
+function sections(isNew: boolean): SectionSpec[] {
+  const typeLabels: Record<CertificateType, string> = {
     MALIMUHUR: vscode.l10n.t('Financial seal (MALIMUHUR)'),
     EIMZA: vscode.l10n.t('E-signature (EIMZA)'),
     HSM: vscode.l10n.t('Hardware security module (HSM)'),
   };
-  return labels[type];
-}
-
-function sections(isNew: boolean): SectionSpec[] {
   return [
     {
       title: vscode.l10n.t('Certificate'),
       fields: [
         { name: 'SerialNo', label: vscode.l10n.t('Serial number'), kind: 'text', rules: ['required'], maxLength: 100 },
-        { name: 'Type', label: vscode.l10n.t('Type'), kind: 'select', rules: ['required'], options: CERTIFICATE_TYPES.map((t) => ({ value: t, label: typeLabel(t) })) },
+        { name: 'Type', label: vscode.l10n.t('Type'), kind: 'select', rules: ['required'], options: CERTIFICATE_TYPES.map((t) => ({ value: t, label: typeLabels[t] })) },
         { name: 'StartDate', label: vscode.l10n.t('Valid from'), kind: 'date', rules: ['date'] },
         { name: 'EndDate', label: vscode.l10n.t('Valid until'), kind: 'date', rules: ['date', 'notBeforeStart'] },
         { name: 'Description', label: vscode.l10n.t('Description'), kind: 'textarea', maxLength: 500 },
@@ -53,12 +49,9 @@ export function certificateForm(initial: CertificateResponse | undefined): FormM
       if (id !== undefined) current = (await client.certificates.list()).find((c) => c.ID === id) ?? current;
       // The date fields show the date part of the server's date-times ("2025-01-31T00:00:00").
       const day = (v: string | null | undefined) => (v ?? '').slice(0, 10);
-      if (!current) return { title: vscode.l10n.t('Add Certificate'), sections: sections(true), values: { SerialNo: '', Type: 'MALIMUHUR', StartDate: '', EndDate: '', Description: '', Password: '' } };
-      return {
-        title: vscode.l10n.t('Certificate: {0}', current.SerialNo ?? String(current.ID)),
-        sections: sections(false),
-        values: { SerialNo: current.SerialNo ?? '', Type: current.Type, StartDate: day(current.StartDate), EndDate: day(current.EndDate), Description: current.Description ?? '', Password: '' },
-      };
+      const c = current;
+      const values = { SerialNo: c?.SerialNo ?? '', Type: c?.Type ?? 'MALIMUHUR', StartDate: day(c?.StartDate), EndDate: day(c?.EndDate), Description: c?.Description ?? '', Password: '' };
+      return { title: model.initialTitle(), sections: sections(!c), values };
     },
     async save(client, values: FormValues) {
       const typed = orNull(values.Password);

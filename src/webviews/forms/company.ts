@@ -11,8 +11,8 @@ const EDITABLE = [
   'PayeeFinancialAccountID', 'PaymentMeansChannelCode', 'PaymentMeansCode',
 ] as const satisfies ReadonlyArray<keyof CompanyResponseCommand>;
 
-function paymentMeansLabel(code: PaymentMeansCode): string {
-  const labels: Record<PaymentMeansCode, string> = {
+function sections(company: CompanyResponse): LoadedForm['sections'] {
+  const paymentMeansLabels: Record<PaymentMeansCode, string> = {
     ODEMETIPIMUHTELIF: vscode.l10n.t('Various (ODEMETIPIMUHTELIF)'),
     NAKIT: vscode.l10n.t('Cash (NAKIT)'),
     CEK: vscode.l10n.t('Cheque (CEK)'),
@@ -20,10 +20,6 @@ function paymentMeansLabel(code: PaymentMeansCode): string {
     HAVALE_EFT: vscode.l10n.t('Bank transfer (HAVALE_EFT)'),
     KREDIKARTI_BANKAKARTI: vscode.l10n.t('Credit or debit card (KREDIKARTI_BANKAKARTI)'),
   };
-  return labels[code];
-}
-
-function sections(company: CompanyResponse): LoadedForm['sections'] {
   const aliases = (company.Aliases ?? []).map((a) => a.Alias ?? '').filter((a) => a !== '');
   return [
     {
@@ -43,7 +39,7 @@ function sections(company: CompanyResponse): LoadedForm['sections'] {
           name: 'PaymentMeansCode',
           label: vscode.l10n.t('Payment means'),
           kind: 'select',
-          options: [{ value: '', label: vscode.l10n.t('(not set)') }, ...PAYMENT_MEANS_CODES.map((c) => ({ value: c, label: paymentMeansLabel(c) }))],
+          options: [{ value: '', label: vscode.l10n.t('(not set)') }, ...PAYMENT_MEANS_CODES.map((c) => ({ value: c, label: paymentMeansLabels[c] }))],
         },
         { name: 'PaymentMeansChannelCode', label: vscode.l10n.t('Payment channel code'), kind: 'text', maxLength: 50 },
         { name: 'PayeeFinancialAccountID', label: vscode.l10n.t('Payee account (IBAN)'), kind: 'text', rules: ['iban'], hint: vscode.l10n.t('An IBAN such as TR33 0006 1005 1978 6457 8413 26.') },
@@ -75,10 +71,7 @@ export function companyForm(): FormModel {
       // a field the form leaves empty that cannot be emptied (PaymentMeansCode, an enum) keeps the
       // value the server has now, read again just before the write.
       const cmd: CompanyResponseCommand = {};
-      for (const f of EDITABLE) {
-        if (f === 'PaymentMeansCode') continue;
-        cmd[f] = orNull(values[f]);
-      }
+      for (const f of EDITABLE) if (f !== 'PaymentMeansCode') cmd[f] = orNull(values[f]);
       let code = orNull(values.PaymentMeansCode);
       if (!code) {
         const current = (await client.company.get()).PaymentMeansCode;

@@ -2,18 +2,14 @@
 // and the fields it shows. One module per form under forms/.
 import type { NilveraClient } from '../../api';
 import type { EnvironmentId } from '../../shell/environments';
-import type { FormKind, FormValues, SectionSpec } from '../protocol';
+import type { FormKind, FormSpec, FormValues } from '../protocol';
 import type { DataArea } from '../../shell/dataChanges';
 
-export interface LoadedForm {
-  title: string;
-  description?: string;
-  sections: SectionSpec[];
+export type LoadedForm = Pick<FormSpec, 'title' | 'description' | 'sections' | 'lookupField'> & {
   values: FormValues;
   /** Values proposed for a new record (a prefill): shown as unsaved changes over `values`, so Save is enabled. */
   proposed?: FormValues;
-  lookupField?: string;
-}
+};
 
 export interface FormModel {
   readonly kind: FormKind;
