@@ -1,6 +1,7 @@
 // The generated taxpayer registry. Entry i is derived from (seed, i) on demand, and a tax number
 // maps back to its index (an affine bijection on nine-digit prefixes), so 1.5 million taxpayers
 // cost no memory beyond the few entries changed at run time (overrides).
+import type { PartyDetails } from '../api/types';
 import { completeTckn, completeVkn } from '../domain/taxId';
 import { hash3, pickBy } from './seed/prng';
 import { formatDate } from './seed/dates';
@@ -19,25 +20,12 @@ export interface RegistryAlias {
   document: DocumentKind;
 }
 
-export interface RegistryEntry {
-  TaxNumber: string;
-  Title: string;
+/** A taxpayer: the party fields of the API's answers (src/api/types.ts), all filled, and its aliases. */
+export type RegistryEntry = Record<keyof PartyDetails | 'Title' | 'AccountType' | 'FirstCreationTime', string> & {
   /** 'Özel' (private) or 'Kamu' (public sector). */
   Type: string;
-  AccountType: string;
-  FirstCreationTime: string;
-  TaxDepartment: string;
-  Address: string;
-  City: string;
-  District: string;
-  Country: string;
-  PostalCode: string;
-  Phone: string;
-  Fax: string;
-  Email: string;
-  WebSite: string;
   aliases: RegistryAlias[];
-}
+};
 
 export type RegistryAction =
   | { action: 'register'; TaxNumber: string; Title?: string }

@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { zipOfOneEntry } from '../domain/zip';
+import type { AnswerOf } from './behaviour';
 import type { ZipFaultKind } from './faults';
 import type { AliasKind, DocumentKind, Registry } from './registry';
 import { registryXmlChunks } from './registryXml';
@@ -40,18 +41,11 @@ class ZipFaultStage extends Transform {
  * How the ZIP travels (spec-silent, behaviour point registryZipEncoding): base64 inside a JSON string
  * (the export's `format: byte`), the same base64 as unquoted text/plain, or the raw bytes.
  */
-export type RegistryZipEncoding = 'jsonBase64' | 'textBase64' | 'rawZip';
-
-function encodingStages(encoding: RegistryZipEncoding): { contentType: string; stages: Transform[] } {
-  switch (encoding) {
-    case 'jsonBase64':
-      return { contentType: 'application/json; charset=utf-8', stages: [new Base64Encoder('"', '"')] };
-    case 'textBase64':
-      return { contentType: 'text/plain; charset=utf-8', stages: [new Base64Encoder()] };
-    case 'rawZip':
-      return { contentType: 'application/zip', stages: [] };
-  }
-}
+const ENCODINGS: Record<AnswerOf<'registryZipEncoding'>, { contentType: string; stages: () => Transform[] }> = {
+  jsonBase64: { contentType: 'application/json; charset=utf-8', stages: () => [new Base64Encoder('"', '"')] },
+  textBase64: { contentType: 'text/plain; charset=utf-8', stages: () => [new Base64Encoder()] },
+  rawZip: { contentType: 'application/zip', stages: () => [] },
+};
 
 /** The list's ZIP as it is generated: the XML, deflated as the one (dated) entry of a ZIP. */
 function generatedZip(registry: Registry, aliasKind: AliasKind, document: DocumentKind): Readable {
@@ -89,15 +83,15 @@ export async function streamRegistryZip(
   document: DocumentKind,
   res: ServerResponse,
   fault?: ZipFaultKind,
-  encoding: RegistryZipEncoding = 'jsonBase64',
+  encoding: AnswerOf<'registryZipEncoding'> = 'jsonBase64',
   prepared?: PreparedLists,
 ): Promise<void> {
-  const { contentType, stages } = encodingStages(encoding);
+  const { contentType, stages } = ENCODINGS[encoding];
   try {
     const zip = prepared ? Readable.from(chunksOf(await prepared.zipFor(registry, aliasKind, document)), { objectMode: false }) : generatedZip(registry, aliasKind, document);
     res.writeHead(200, { 'Content-Type': contentType });
     const spoil = fault ? [new ZipFaultStage(fault)] : [];
-    await pipeline([zip, ...spoil, ...stages, res]);
+    await pipeline([zip, ...spoil, ...stages(), res]);
   } catch {
     // The client went away (or a fault cut the socket): nothing left to answer.
     res.destroy();
