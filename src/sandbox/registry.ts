@@ -1,7 +1,7 @@
 // The generated taxpayer registry. Entry i is derived from (seed, i) on demand, and a tax number
 // maps back to its index (an affine bijection on nine-digit prefixes), so 1.5 million taxpayers
 // cost no memory beyond the few entries changed at run time (overrides).
-import type { PartyDetails } from '../api/types';
+import type { AliasType, GlobalUserType, PartyDetails } from '../api/types';
 import { completeTckn, completeVkn } from '../domain/taxId';
 import { hash3, pickBy } from './seed/prng';
 import { formatDate } from './seed/dates';
@@ -9,15 +9,12 @@ import { foldTurkish } from '../registry/fold';
 import { CITIES, DOMAINS, STREETS, TRICKY_TITLES, slugOfFirstWord } from './seed/names';
 import { realisticTitle, type GeneratedTitle } from './seed/titleWords';
 
-export type AliasKind = 'PK' | 'GB';
-export type DocumentKind = 'Invoice' | 'DespatchAdvice';
-
 export interface RegistryAlias {
   Name: string;
   CreationTime: string;
   DeletionTime: string | null;
-  kind: AliasKind;
-  document: DocumentKind;
+  kind: AliasType;
+  document: GlobalUserType;
 }
 
 /** A taxpayer: the party fields of the API's answers (src/api/types.ts), all filled, and its aliases. */
@@ -30,7 +27,7 @@ export type RegistryEntry = Record<keyof PartyDetails | 'Title' | 'AccountType' 
 export type RegistryAction =
   | { action: 'register'; TaxNumber: string; Title?: string }
   | { action: 'deregister'; TaxNumber: string }
-  | { action: 'changeAlias'; TaxNumber: string; AliasType?: AliasKind; DocumentType?: DocumentKind; Alias: string };
+  | { action: 'changeAlias'; TaxNumber: string; AliasType?: AliasType; DocumentType?: GlobalUserType; Alias: string };
 
 export interface RegistryOverrides {
   deregistered: number[];
@@ -141,7 +138,7 @@ export class Registry {
    * Title search (case-insensitive, Turkish-aware). Scans the generated titles without building
    * entries, stopping at `limit` matches.
    */
-  searchTitle(text: string, limit: number, document?: DocumentKind): RegistryEntry[] {
+  searchTitle(text: string, limit: number, document?: GlobalUserType): RegistryEntry[] {
     const needle = foldTurkish(text.trim());
     const out: RegistryEntry[] = [];
     if (!needle) return out;

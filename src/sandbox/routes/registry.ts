@@ -1,7 +1,7 @@
 // The global taxpayer registry: paging, lookups by tax number or name, and the ZIP download.
 import { RESPONDED, route, type RouteSpec } from '../router';
-import { ALIAS_TYPES, GLOBAL_USER_TYPES } from '../../api/types';
-import type { DocumentKind, RegistryAlias, RegistryEntry } from '../registry';
+import { ALIAS_TYPES, GLOBAL_USER_TYPES, type GlobalUserType } from '../../api/types';
+import type { RegistryAlias, RegistryEntry } from '../registry';
 import { badRequest, notFound } from '../errors';
 import { expectArray, optEnum, pageOf, parseEnum, parsePaging, type QueryParams } from '../validate';
 import { streamRegistryZip } from '../registryDownload';
@@ -10,7 +10,7 @@ import { answerMissing, noMatchAnswer } from '../answers';
 /** Name searches scan the registry; they stop after this many matches. */
 export const SEARCH_LIMIT = 50;
 
-function userType(query: QueryParams): DocumentKind {
+function userType(query: QueryParams): GlobalUserType {
   return optEnum(query.get('globalUserType'), GLOBAL_USER_TYPES, 'globalUserType') ?? 'Invoice';
 }
 
@@ -30,7 +30,7 @@ function details(e: RegistryEntry) {
   };
 }
 
-function aliasesResponse(e: RegistryEntry, document: DocumentKind) {
+function aliasesResponse(e: RegistryEntry, document: GlobalUserType) {
   return {
     TaxNumber: e.TaxNumber, Title: e.Title, Type: e.Type, ModuleType: moduleType(e), FirstCreationTime: e.FirstCreationTime,
     Aliases: e.aliases.filter((a) => a.document === document).map(publicAlias),
@@ -38,7 +38,7 @@ function aliasesResponse(e: RegistryEntry, document: DocumentKind) {
 }
 
 /** GlobalCompanyInfoResponse rows: one per alias of the document type. */
-function infoRows(e: RegistryEntry, document: DocumentKind) {
+function infoRows(e: RegistryEntry, document: GlobalUserType) {
   return e.aliases
     .filter((a) => a.document === document)
     .map((a) => ({ TaxNumber: e.TaxNumber, Title: e.Title, FirstCreatedTime: e.FirstCreationTime, CreationTime: a.CreationTime, DocumentType: a.document, Name: a.Name, Type: e.Type }));
