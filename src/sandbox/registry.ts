@@ -116,15 +116,12 @@ export class Registry {
     return i < 0 || this.deregistered.has(i) ? undefined : this.entryAt(i);
   }
 
-  /** Entries of one page (1-based) in registry order. */
-  page(page: number, pageSize: number): RegistryEntry[] {
-    const out: RegistryEntry[] = [];
-    const start = (page - 1) * pageSize;
+  /** Entries [start, end) in registry order (end at most count()). */
+  slice(start: number, end: number): RegistryEntry[] {
     const liveGenerated = this.size - this.deregistered.size;
-    for (let k = start; k < start + pageSize && k < this.count(); k++) {
-      if (k < liveGenerated) out.push(this.entryAt(this.liveIndex(k)));
-      else out.push([...this.extras.values()][k - liveGenerated]);
-    }
+    const extras = [...this.extras.values()];
+    const out: RegistryEntry[] = [];
+    for (let k = start; k < end; k++) out.push(k < liveGenerated ? this.entryAt(this.liveIndex(k)) : extras[k - liveGenerated]);
     return out;
   }
 

@@ -53,8 +53,7 @@ function checkTaxNumberFormat(taxNumber: string): string {
 export const registryRoutes: RouteSpec[] = [
   route('registry.list', ({ app, query }) => {
     const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
-    const registry = app.registry;
-    const page = pageOf(registry.count(), (start) => registry.page(start / paging.pageSize + 1, paging.pageSize), paging, app.behaviour.answerFor('pageBeyondEnd'));
+    const page = pageOf(app.registry.count(), (start, end) => app.registry.slice(start, end), paging, app.behaviour.answerFor('pageBeyondEnd'));
     return {
       ...page,
       Content: page.Content.map((e) => ({
