@@ -120,9 +120,7 @@ export class Registry {
   slice(start: number, end: number): RegistryEntry[] {
     const liveGenerated = this.size - this.deregistered.size;
     const extras = [...this.extras.values()];
-    const out: RegistryEntry[] = [];
-    for (let k = start; k < end; k++) out.push(k < liveGenerated ? this.entryAt(this.liveIndex(k)) : extras[k - liveGenerated]);
-    return out;
+    return Array.from({ length: end - start }, (_, j) => start + j).map((k) => (k < liveGenerated ? this.entryAt(this.liveIndex(k)) : extras[k - liveGenerated]));
   }
 
   /** Every registered entry in order; generated on the fly. */
@@ -140,8 +138,7 @@ export class Registry {
     const out: RegistryEntry[] = [];
     if (!needle) return out;
     // Titles draw from a vocabulary of several hundred thousand words: each is generated and tested.
-    const replacedByIndex = new Map<number, RegistryEntry>();
-    for (const [tn, e] of this.replaced) replacedByIndex.set(this.indexOf(tn), e);
+    const replacedByIndex = new Map([...this.replaced].map(([tn, e]) => [this.indexOf(tn), e]));
     const accept = (e: RegistryEntry) => !document || e.aliases.some((a) => a.document === document);
     const checkDeregistered = this.deregistered.size > 0;
     for (let i = 0; i < this.size && out.length < limit; i++) {
