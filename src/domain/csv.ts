@@ -34,9 +34,7 @@ export function detectDelimiter(headerLine: string): CsvDelimiter {
     if (ch === '"') inQuotes = !inQuotes;
     else if (!inQuotes && counts.has(ch as CsvDelimiter)) counts.set(ch as CsvDelimiter, counts.get(ch as CsvDelimiter)! + 1);
   }
-  let best: CsvDelimiter = ',';
-  for (const d of CSV_DELIMITERS) if (counts.get(d)! > counts.get(best)!) best = d;
-  return best;
+  return CSV_DELIMITERS.reduce((best, d) => (counts.get(d)! > counts.get(best)! ? d : best));
 }
 
 export const QUOTE = 34;

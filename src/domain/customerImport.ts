@@ -127,24 +127,14 @@ export function restoredLeadingZero(taxNumber: string): string | undefined {
 function taxNumberIssue(raw: string): ImportIssue | undefined {
   const check = checkTaxId(raw);
   if (check.valid) return undefined;
-  const taxNumber = check.value;
-  switch (check.problem) {
-    case 'empty':
-      return issue('taxNumber.empty', {});
-    case 'notDigits':
-      return issue('taxNumber.notDigits', { taxNumber });
-    case 'length': {
-      // Excel stores a VKN as a number and drops its leading zero; say so when that explains it.
-      const suggestion = restoredLeadingZero(taxNumber);
-      return suggestion
-        ? issue('taxNumber.length', { taxNumber, digits: 9, suggestion })
-        : issue('taxNumber.length', { taxNumber, digits: taxNumber.length });
-    }
-    case 'tcknLeadingZero':
-      return issue('taxNumber.tcknLeadingZero', { taxNumber });
-    case 'checksum':
-      return issue('taxNumber.checksum', { taxNumber, kind: check.kind ?? 'VKN', expected: check.expectedCheckDigits ?? '' });
-  }
+  const { value: taxNumber, problem } = check;
+  const code = `taxNumber.${problem}` as const;
+  if (problem === 'empty') return issue(code, {});
+  if (problem === 'checksum') return issue(code, { taxNumber, kind: check.kind ?? 'VKN', expected: check.expectedCheckDigits ?? '' });
+  if (problem !== 'length') return issue(code, { taxNumber });
+  // Excel stores a VKN as a number and drops its leading zero; say so when that explains it.
+  const suggestion = restoredLeadingZero(taxNumber);
+  return issue(code, suggestion ? { taxNumber, digits: 9, suggestion } : { taxNumber, digits: taxNumber.length });
 }
 
 type RawCustomer = Partial<Record<CustomerField, string>>;

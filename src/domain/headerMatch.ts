@@ -105,6 +105,5 @@ const PHONE_ENDS = ['telefon', 'telefonu', 'tel', 'phone', 'gsm', 'fax', 'faks']
  */
 export function isPhoneHeader(header: string): boolean {
   const folded = foldHeader(header);
-  if (folded.length === 0) return false;
-  return PHONE_STARTS.some((p) => folded.startsWith(p)) || PHONE_ENDS.some((p) => folded.endsWith(p));
+  return folded.length > 0 && (PHONE_STARTS.some((p) => folded.startsWith(p)) || PHONE_ENDS.some((p) => folded.endsWith(p)));
 }

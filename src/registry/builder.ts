@@ -15,14 +15,8 @@ import { buildFolderName, installIndexFolder } from './listStorage';
 import { TaxNumberTable } from './taxNumberTable';
 import { RUN_PAIRS } from './titleWords';
 
-export interface IndexSource {
-  aliasType: string;
-  userType: string;
-  zipBytes: number;
-  downloadedAt?: Date;
-  /** The list ZIP, recorded so an index of an older format can be rebuilt from it. */
-  zipPath?: string;
-}
+/** What meta.json records of the list (its ZIP's path, so an index of an older format can be rebuilt from it); downloaded now unless said. */
+export type IndexSource = Pick<IndexMeta, 'aliasType' | 'userType' | 'zipBytes' | 'zipPath'> & { downloadedAt?: Date };
 
 export interface BuildOptions extends RegistryZipOptions {
   signal?: AbortSignal;

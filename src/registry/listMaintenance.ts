@@ -44,9 +44,8 @@ export interface ListNeedingIndex {
 
 function currentMeta(storageDir: string): IndexMeta | undefined {
   const folder = currentIndexFolder(storageDir);
-  if (!folder) return undefined;
   try {
-    return readIndexMeta(folder);
+    return folder ? readIndexMeta(folder) : undefined;
   } catch {
     return undefined;
   }

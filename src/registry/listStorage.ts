@@ -235,17 +235,17 @@ export interface ListSweep {
   skipped?: boolean;
 }
 
-/** Build folders of processes that are gone; an older version's builds (no pid in the name) after a day. */
-async function removeDeadBuilds(storageDir: string, removed: string[]): Promise<void> {
-  for (const entry of await fs.promises.readdir(storageDir).catch(() => [] as string[])) {
-    const folder = path.join(storageDir, entry);
-    const m = /^tmp-(\d+)-index-/.exec(entry);
-    let dead: boolean;
-    if (m) dead = Number(m[1]) !== process.pid && !processIsAlive(Number(m[1]));
-    else if (entry.startsWith('tmp-index-')) dead = ((await fs.promises.stat(folder).catch(() => undefined))?.mtimeMs ?? Infinity) < Date.now() - DAY_MS;
-    else continue;
-    if (dead && (await removeRetrying(folder, { totalMs: 0 }).then(() => true, () => false))) removed.push(folder);
-  }
+/**
+ * Whether an entry of a list's folder is what a crash left: a build folder of a process that is gone, an
+ * older version's build (no pid in the name) after a day, or an older version's temporary pointer (renamed
+ * within milliseconds of being written) after a minute.
+ */
+async function isLeftOver(entry: string, file: string): Promise<boolean> {
+  const olderThan = async (ms: number) => ((await fs.promises.stat(file).catch(() => undefined))?.mtimeMs ?? Infinity) < Date.now() - ms;
+  const build = /^tmp-(\d+)-index-/.exec(entry);
+  if (build) return Number(build[1]) !== process.pid && !processIsAlive(Number(build[1]));
+  if (entry.startsWith('tmp-index-')) return olderThan(DAY_MS);
+  return /^current\.[0-9a-f]+\.tmp$/.test(entry) && olderThan(60_000);
 }
 
 /**
@@ -272,13 +272,9 @@ async function sweepLocked(storageDir: string): Promise<ListSweep> {
   const removed = await sweepTempFiles(storageDir, DAY_MS);
   const entries = await fs.promises.readdir(storageDir).catch(() => [] as string[]);
   for (const entry of entries) {
-    // An older version's temporary pointer: renamed within milliseconds of being written.
-    if (!/^current\.[0-9a-f]+\.tmp$/.test(entry)) continue;
     const file = path.join(storageDir, entry);
-    const stat = await fs.promises.stat(file).catch(() => undefined);
-    if (stat && stat.mtimeMs < Date.now() - 60_000 && (await removeRetrying(file, { totalMs: 0 }).then(() => true, () => false))) removed.push(file);
+    if ((await isLeftOver(entry, file)) && (await removeRetrying(file, { totalMs: 0 }).then(() => true, () => false))) removed.push(file);
   }
-  await removeDeadBuilds(storageDir, removed);
   const result: ListSweep = { removed };
   let current = currentIndexName(storageDir);
   if (current && !isComplete(path.join(storageDir, current))) {

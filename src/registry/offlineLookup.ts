@@ -158,12 +158,9 @@ export class OfflineRegistry {
 }
 
 function aliasesOf(t: Taxpayer, kind: AliasType, userType: GlobalUserType): OfflineAlias[] {
-  const out: OfflineAlias[] = [];
-  for (const d of t.Documents) {
-    if (d.type !== userType) continue;
-    for (const a of d.aliases) out.push({ name: a.Name, kind, document: d.type, created: a.CreationTime || undefined, deleted: a.DeletionTime || undefined });
-  }
-  return out;
+  return t.Documents.filter((d) => d.type === userType).flatMap((d) =>
+    d.aliases.map((a) => ({ name: a.Name, kind, document: d.type, created: a.CreationTime || undefined, deleted: a.DeletionTime || undefined })),
+  );
 }
 
 const registries = new Map<string, OfflineRegistry>();

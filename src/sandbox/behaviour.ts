@@ -139,8 +139,7 @@ export class Behaviour {
 
   /** For GET /__sandbox/state: the profile, every point's effective answer, and the overrides. */
   snapshot(): { profile: ProfileName; quirks: Record<PointId, string>; overrides: Quirks } {
-    const quirks = {} as Record<PointId, string>;
-    for (const point of POINT_IDS) quirks[point] = this.answerFor(point);
+    const quirks = Object.fromEntries(POINT_IDS.map((point) => [point, this.answerFor(point)])) as Record<PointId, string>;
     return { profile: this.profile, quirks, overrides: { ...this.overrides } };
   }
 }

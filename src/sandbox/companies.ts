@@ -39,12 +39,11 @@ export async function startCompaniesSandbox(options: SandboxOptions & { companie
     // keeps the key asked for. Persistence (--data) is single-company only.
     backends.push(await startSandbox({ ...shared, port: 0, host: '127.0.0.1', seed: baseSeed + i, key: i === 0 && key ? key : generateKey(), quiet: true }));
   }
-  const companies: CompanyEntry[] = [];
-  for (const b of backends) {
+  const companies = await Promise.all(backends.map(async (b): Promise<CompanyEntry> => {
     const res = await fetch(`${b.url}/general/Company`, { headers: { Authorization: `Bearer ${b.keys.full}` } });
     const company = (await res.json()) as { Name?: string; TaxNumber?: string };
-    companies.push({ key: b.keys.full, restrictedKey: b.keys.restricted, name: company.Name ?? '', taxNumber: company.TaxNumber ?? '' });
-  }
+    return { key: b.keys.full, restrictedKey: b.keys.restricted, name: company.Name ?? '', taxNumber: company.TaxNumber ?? '' };
+  }));
   const byKey = new Map(companies.flatMap((c, i) => [[c.key, i], [c.restrictedKey, i]] as const));
   const log: CompaniesLogEntry[] = [];
 

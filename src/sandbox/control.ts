@@ -40,46 +40,41 @@ function stateSnapshot(app: SandboxContext) {
   };
 }
 
+/** Answers `{ ok: true }` (for a change made while its argument was computed). */
+const ok = (_changed: unknown) => ({ ok: true });
+
+function changeBehaviour(app: SandboxContext, settings: BehaviourSettings) {
+  app.behaviour.change(settings);
+  return app.behaviour.snapshot();
+}
+
+/** Each endpoint by "METHOD path": the JSON it answers with 200 (a throw answers 400). */
+const ENDPOINTS: Record<string, (deps: ControlDeps, body: () => Promise<unknown>) => unknown> = {
+  'GET state': ({ app, inFlight }) => ({ ...stateSnapshot(app), inFlight: inFlight(), behaviour: app.behaviour.snapshot() }),
+  'GET behaviour': ({ app }) => app.behaviour.snapshot(),
+  // { profile?, quirks? }: a profile replaces the earlier quirks; quirks merge (null removes one).
+  'POST behaviour': async ({ app }, body) => changeBehaviour(app, ((await body()) ?? {}) as BehaviourSettings),
+  'DELETE behaviour': ({ app }) => changeBehaviour(app, { profile: 'default' }),
+  'POST faults': async ({ faults }, body) => ok(faults.set((await body()) as FaultPlan)),
+  'DELETE faults': ({ faults }) => ok(faults.clear()),
+  'GET faults': ({ faults }) => faults.current(),
+  'GET requests': ({ log }) => log,
+  'DELETE requests': ({ log }) => ok((log.length = 0)),
+  'POST registry': async ({ app }, body) => {
+    const entry = app.registry.apply((await body()) as RegistryAction);
+    app.changed();
+    return { ok: true, entry: entry ?? null };
+  },
+  'GET customers/count': ({ app }) => ({ count: app.customers.size }),
+};
+
 export async function handleControl(req: IncomingMessage, res: ServerResponse, subPath: string, deps: ControlDeps): Promise<unknown> {
   if (!LOOPBACK.has(req.socket.remoteAddress ?? '')) return sendJson(res, 403, { error: 'control endpoints answer loopback clients only' });
   const route = `${req.method} ${subPath.toLowerCase().replace(/\/+$/, '')}`;
+  const endpoint = Object.hasOwn(ENDPOINTS, route) ? ENDPOINTS[route] : undefined;
+  if (!endpoint) return sendJson(res, 404, { error: `unknown control endpoint ${route}` });
   try {
-    switch (route) {
-      case 'GET state':
-        return sendJson(res, 200, { ...stateSnapshot(deps.app), inFlight: deps.inFlight(), behaviour: deps.app.behaviour.snapshot() });
-      case 'GET behaviour':
-        return sendJson(res, 200, deps.app.behaviour.snapshot());
-      case 'POST behaviour':
-        // { profile?, quirks? }: a profile replaces the earlier quirks; quirks merge (null removes one).
-        deps.app.behaviour.change(((await readJson(req)) ?? {}) as BehaviourSettings);
-        return sendJson(res, 200, deps.app.behaviour.snapshot());
-      case 'DELETE behaviour':
-        deps.app.behaviour.change({ profile: 'default' });
-        return sendJson(res, 200, deps.app.behaviour.snapshot());
-      case 'POST faults':
-        deps.faults.set((await readJson(req)) as FaultPlan);
-        return sendJson(res, 200, { ok: true });
-      case 'DELETE faults':
-        deps.faults.clear();
-        return sendJson(res, 200, { ok: true });
-      case 'GET faults':
-        return sendJson(res, 200, deps.faults.current());
-      case 'GET requests':
-        return sendJson(res, 200, deps.log);
-      case 'DELETE requests':
-        deps.log.length = 0;
-        return sendJson(res, 200, { ok: true });
-      case 'POST registry': {
-        const change = (await readJson(req)) as RegistryAction;
-        const entry = deps.app.registry.apply(change);
-        deps.app.changed();
-        return sendJson(res, 200, { ok: true, entry: entry ?? null });
-      }
-      case 'GET customers/count':
-        return sendJson(res, 200, { count: deps.app.customers.size });
-      default:
-        return sendJson(res, 404, { error: `unknown control endpoint ${route}` });
-    }
+    return sendJson(res, 200, await endpoint(deps, () => readJson(req)));
   } catch (e) {
     return sendJson(res, 400, { error: (e as Error).message });
   }

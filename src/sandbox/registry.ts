@@ -1,6 +1,7 @@
 // The generated taxpayer registry. Entry i is derived from (seed, i) on demand, and a tax number
 // maps back to its index (an affine bijection on nine-digit prefixes), so 1.5 million taxpayers
 // cost no memory beyond the few entries changed at run time (overrides).
+import type { AliasType, GlobalUserType, PartyDetails } from '../api/types';
 import { completeTckn, completeVkn } from '../domain/taxId';
 import { hash3, pickBy } from './seed/prng';
 import { formatDate } from './seed/dates';
@@ -8,41 +9,25 @@ import { foldTurkish } from '../registry/fold';
 import { CITIES, DOMAINS, STREETS, TRICKY_TITLES, slugOfFirstWord } from './seed/names';
 import { realisticTitle, type GeneratedTitle } from './seed/titleWords';
 
-export type AliasKind = 'PK' | 'GB';
-export type DocumentKind = 'Invoice' | 'DespatchAdvice';
-
 export interface RegistryAlias {
   Name: string;
   CreationTime: string;
   DeletionTime: string | null;
-  kind: AliasKind;
-  document: DocumentKind;
+  kind: AliasType;
+  document: GlobalUserType;
 }
 
-export interface RegistryEntry {
-  TaxNumber: string;
-  Title: string;
+/** A taxpayer: the party fields of the API's answers (src/api/types.ts), all filled, and its aliases. */
+export type RegistryEntry = Record<keyof PartyDetails | 'Title' | 'AccountType' | 'FirstCreationTime', string> & {
   /** 'Özel' (private) or 'Kamu' (public sector). */
   Type: string;
-  AccountType: string;
-  FirstCreationTime: string;
-  TaxDepartment: string;
-  Address: string;
-  City: string;
-  District: string;
-  Country: string;
-  PostalCode: string;
-  Phone: string;
-  Fax: string;
-  Email: string;
-  WebSite: string;
   aliases: RegistryAlias[];
-}
+};
 
 export type RegistryAction =
   | { action: 'register'; TaxNumber: string; Title?: string }
   | { action: 'deregister'; TaxNumber: string }
-  | { action: 'changeAlias'; TaxNumber: string; AliasType?: AliasKind; DocumentType?: DocumentKind; Alias: string };
+  | { action: 'changeAlias'; TaxNumber: string; AliasType?: AliasType; DocumentType?: GlobalUserType; Alias: string };
 
 export interface RegistryOverrides {
   deregistered: number[];
@@ -131,16 +116,11 @@ export class Registry {
     return i < 0 || this.deregistered.has(i) ? undefined : this.entryAt(i);
   }
 
-  /** Entries of one page (1-based) in registry order. */
-  page(page: number, pageSize: number): RegistryEntry[] {
-    const out: RegistryEntry[] = [];
-    const start = (page - 1) * pageSize;
+  /** Entries [start, end) in registry order (end at most count()). */
+  slice(start: number, end: number): RegistryEntry[] {
     const liveGenerated = this.size - this.deregistered.size;
-    for (let k = start; k < start + pageSize && k < this.count(); k++) {
-      if (k < liveGenerated) out.push(this.entryAt(this.liveIndex(k)));
-      else out.push([...this.extras.values()][k - liveGenerated]);
-    }
-    return out;
+    const extras = [...this.extras.values()];
+    return Array.from({ length: end - start }, (_, j) => start + j).map((k) => (k < liveGenerated ? this.entryAt(this.liveIndex(k)) : extras[k - liveGenerated]));
   }
 
   /** Every registered entry in order; generated on the fly. */
@@ -153,13 +133,12 @@ export class Registry {
    * Title search (case-insensitive, Turkish-aware). Scans the generated titles without building
    * entries, stopping at `limit` matches.
    */
-  searchTitle(text: string, limit: number, document?: DocumentKind): RegistryEntry[] {
+  searchTitle(text: string, limit: number, document?: GlobalUserType): RegistryEntry[] {
     const needle = foldTurkish(text.trim());
     const out: RegistryEntry[] = [];
     if (!needle) return out;
     // Titles draw from a vocabulary of several hundred thousand words: each is generated and tested.
-    const replacedByIndex = new Map<number, RegistryEntry>();
-    for (const [tn, e] of this.replaced) replacedByIndex.set(this.indexOf(tn), e);
+    const replacedByIndex = new Map([...this.replaced].map(([tn, e]) => [this.indexOf(tn), e]));
     const accept = (e: RegistryEntry) => !document || e.aliases.some((a) => a.document === document);
     const checkDeregistered = this.deregistered.size > 0;
     for (let i = 0; i < this.size && out.length < limit; i++) {

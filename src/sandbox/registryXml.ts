@@ -1,11 +1,12 @@
 // The registry as GİB-shaped XML, produced piece by piece (never one string):
 // <UserList><User><Identifier/><Title/><Type/><AccountType/><FirstCreationTime/>
 // <Documents><Document type="Invoice"><Alias><Name/><CreationTime/>[<DeletionTime/>]</Alias>...
-import type { AliasKind, DocumentKind, RegistryEntry } from './registry';
+import type { AliasType, GlobalUserType } from '../api/types';
+import type { RegistryEntry } from './registry';
 import { escapeXml } from '../domain/xmlChars';
 
 /** One <User> element holding only the aliases of the given kind and document type; '' when none match. */
-export function userXml(e: RegistryEntry, aliasKind: AliasKind, document: DocumentKind): string {
+export function userXml(e: RegistryEntry, aliasKind: AliasType, document: GlobalUserType): string {
   let aliases = '';
   for (const a of e.aliases) {
     if (a.kind !== aliasKind || a.document !== document) continue;
@@ -22,7 +23,7 @@ export function userXml(e: RegistryEntry, aliasKind: AliasKind, document: Docume
 }
 
 /** Yields the XML document in chunks of about `chunkChars` characters. */
-export function* registryXmlChunks(entries: Iterable<RegistryEntry>, aliasKind: AliasKind, document: DocumentKind, chunkChars = 64 * 1024): Generator<string> {
+export function* registryXmlChunks(entries: Iterable<RegistryEntry>, aliasKind: AliasType, document: GlobalUserType, chunkChars = 64 * 1024): Generator<string> {
   let buffer = '<?xml version="1.0" encoding="UTF-8"?>\n<UserList>\n';
   for (const e of entries) {
     buffer += userXml(e, aliasKind, document);

@@ -2,6 +2,7 @@
 // (src/sandbox/behaviour.ts): nullableFields and dateFormat. The default profile returns the answer
 // untouched; the other answers build copies, never changing the stored records.
 import type { Behaviour } from './behaviour';
+import type { JsonObject } from './validate';
 
 /**
  * Fields the export marks nullable in every schema that has them, and that a client shows or
@@ -13,13 +14,12 @@ const NULLED_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 type Json = unknown;
-type JsonRecord = Record<string, Json>;
 
-function isRecord(v: Json): v is JsonRecord {
+function isRecord(v: Json): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function isPage(v: Json): v is JsonRecord & { Page: number; Content: Json[] } {
+function isPage(v: Json): v is JsonObject & { Page: number; Content: Json[] } {
   return isRecord(v) && typeof v.Page === 'number' && 'PageSize' in v && Array.isArray(v.Content);
 }
 
@@ -27,7 +27,7 @@ function isPage(v: Json): v is JsonRecord & { Page: number; Content: Json[] } {
 function nullSomeRecords(list: Json[]): Json[] {
   return list.map((item, i) => {
     if (i % 3 !== 1 || !isRecord(item)) return item;
-    const copy: JsonRecord = { ...item };
+    const copy: JsonObject = { ...item };
     for (const [k, v] of Object.entries(copy)) if (NULLED_FIELDS.has(k) && typeof v === 'string') copy[k] = null;
     return copy;
   });
@@ -37,7 +37,7 @@ function nullSomeRecords(list: Json[]): Json[] {
  * A page: an empty Content is null; odd pages have TotalCount null and no TotalPages, even pages
  * negative totals (both nullable int32 in the export, their meaning then unknown).
  */
-function nullPage(page: JsonRecord & { Page: number; Content: Json[] }): JsonRecord {
+function nullPage(page: JsonObject & { Page: number; Content: Json[] }): JsonObject {
   const { TotalPages: _pages, ...rest } = page;
   const content = page.Content.length ? nullSomeRecords(page.Content) : null;
   if (page.Page % 2 === 1) return { ...rest, TotalCount: null, Content: content };

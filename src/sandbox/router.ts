@@ -86,7 +86,9 @@ export function routeForEveryOperation(routes: readonly RouteSpec[]): readonly R
 }
 
 interface CompiledRoute extends RouteSpec {
-  segments: Array<{ literal: string } | { param: string }>;
+  /** The path over the raw request path: literal segments in any case, a value per `{…}`, a trailing '/' allowed. */
+  pattern: RegExp;
+  params: string[];
   literalCount: number;
 }
 
@@ -97,11 +99,10 @@ export class Router {
 
   constructor(specs: readonly RouteSpec[]) {
     this.routes = specs.map((spec) => {
-      const segments = spec.path
-        .split('/')
-        .filter(Boolean)
-        .map((s) => (s.startsWith('{') ? { param: s.slice(1, -1) } : { literal: s.toLowerCase() }));
-      return { ...spec, segments, literalCount: segments.filter((s) => 'literal' in s).length };
+      const segments = spec.path.split('/').filter(Boolean);
+      const params = segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1));
+      const source = segments.map((s) => (s.startsWith('{') ? '([^/]+)' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+      return { ...spec, pattern: new RegExp(`^/${source}/?$`, 'i'), params, literalCount: segments.length - params.length };
     });
   }
 
@@ -112,49 +113,28 @@ export class Router {
    */
   match(method: string, rawPath: string, encodedSlash: 'decoded' | 'keptEncoded' | 'notFound' = 'decoded'): RouteMatch {
     if (encodedSlash === 'notFound' && /%2f/i.test(rawPath)) return undefined;
-    const parts = rawPath.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
-    let best: CompiledRoute | undefined;
-    let bestParams: Record<string, string> = {};
+    let best: { route: CompiledRoute; values: string[] } | undefined;
     let pathMatched = false;
     for (const route of this.routes) {
-      if (route.segments.length !== parts.length) continue;
-      const params = matchSegments(route, parts);
-      if (!params) continue;
+      const values = route.pattern.exec(rawPath)?.slice(1);
+      if (!values) continue;
       pathMatched = true;
-      if (route.method !== method) continue;
-      if (!best || route.literalCount > best.literalCount) {
-        best = route;
-        bestParams = params;
-      }
+      if (route.method === method && (!best || route.literalCount > best.route.literalCount)) best = { route, values };
     }
-    if (best) return { route: best, params: decodeParams(bestParams, encodedSlash === 'keptEncoded') };
+    if (best) return { route: best.route, params: decodeParams(best.route.params, best.values, encodedSlash === 'keptEncoded') };
     return pathMatched ? { methodNotAllowed: true } : undefined;
   }
 }
 
-function matchSegments(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
-  const params: Record<string, string> = {};
-  for (let i = 0; i < parts.length; i++) {
-    const seg = route.segments[i];
-    if ('literal' in seg) {
-      if (seg.literal !== parts[i].toLowerCase()) return undefined;
-    } else {
-      if (parts[i] === '') return undefined;
-      params[seg.param] = parts[i];
-    }
-  }
-  return params;
-}
-
-function decodeParams(raw: Record<string, string>, keepEncodedSlash: boolean): Record<string, string> {
+function decodeParams(names: readonly string[], values: readonly string[], keepEncodedSlash: boolean): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) {
+  names.forEach((k, i) => {
     try {
-      out[k] = keepEncodedSlash ? v.split(/%2f/i).map(decodeURIComponent).join('%2F') : decodeURIComponent(v);
+      out[k] = keepEncodedSlash ? values[i].split(/%2f/i).map(decodeURIComponent).join('%2F') : decodeURIComponent(values[i]);
     } catch {
       throw badRequest('The request path is invalid.', `${k} is not valid percent-encoding.`);
     }
-  }
+  });
   return out;
 }
 

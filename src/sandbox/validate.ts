@@ -50,8 +50,7 @@ export function parseInt32(text: string, name: string): number {
 
 export function parseBoolParam(text: string, name: string): boolean {
   const t = text.toLowerCase();
-  if (t === 'true') return true;
-  if (t === 'false') return false;
+  if (t === 'true' || t === 'false') return t === 'true';
   throw badRequest('The request is invalid.', `${name} must be true or false.`);
 }
 

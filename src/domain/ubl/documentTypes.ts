@@ -268,6 +268,5 @@ function matches(rule: string, path: readonly string[]): boolean {
  */
 export function partyRoleOf(type: UblDocumentType, path: readonly string[]): PartyRole {
   const exact = type.partyRoles.find((r) => !r.path.startsWith('**') && matches(r.path, path));
-  if (exact) return exact.role;
-  return type.partyRoles.find((r) => r.path.startsWith('**') && matches(r.path, path))?.role ?? 'other';
+  return (exact ?? type.partyRoles.find((r) => r.path.startsWith('**') && matches(r.path, path)))?.role ?? 'other';
 }

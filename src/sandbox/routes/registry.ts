@@ -1,7 +1,7 @@
 // The global taxpayer registry: paging, lookups by tax number or name, and the ZIP download.
 import { RESPONDED, route, type RouteSpec } from '../router';
-import { ALIAS_TYPES, GLOBAL_USER_TYPES } from '../../api/types';
-import type { DocumentKind, RegistryAlias, RegistryEntry } from '../registry';
+import { ALIAS_TYPES, GLOBAL_USER_TYPES, type GlobalCustomerAliasesResponse, type GlobalUserType } from '../../api/types';
+import type { RegistryAlias, RegistryEntry } from '../registry';
 import { badRequest, notFound } from '../errors';
 import { expectArray, optEnum, pageOf, parseEnum, parsePaging, type QueryParams } from '../validate';
 import { streamRegistryZip } from '../registryDownload';
@@ -10,7 +10,7 @@ import { answerMissing, noMatchAnswer } from '../answers';
 /** Name searches scan the registry; they stop after this many matches. */
 export const SEARCH_LIMIT = 50;
 
-function userType(query: QueryParams): DocumentKind {
+function userType(query: QueryParams): GlobalUserType {
   return optEnum(query.get('globalUserType'), GLOBAL_USER_TYPES, 'globalUserType') ?? 'Invoice';
 }
 
@@ -30,7 +30,7 @@ function details(e: RegistryEntry) {
   };
 }
 
-function aliasesResponse(e: RegistryEntry, document: DocumentKind) {
+function aliasesResponse(e: RegistryEntry, document: GlobalUserType) {
   return {
     TaxNumber: e.TaxNumber, Title: e.Title, Type: e.Type, ModuleType: moduleType(e), FirstCreationTime: e.FirstCreationTime,
     Aliases: e.aliases.filter((a) => a.document === document).map(publicAlias),
@@ -38,7 +38,7 @@ function aliasesResponse(e: RegistryEntry, document: DocumentKind) {
 }
 
 /** GlobalCompanyInfoResponse rows: one per alias of the document type. */
-function infoRows(e: RegistryEntry, document: DocumentKind) {
+function infoRows(e: RegistryEntry, document: GlobalUserType) {
   return e.aliases
     .filter((a) => a.document === document)
     .map((a) => ({ TaxNumber: e.TaxNumber, Title: e.Title, FirstCreatedTime: e.FirstCreationTime, CreationTime: a.CreationTime, DocumentType: a.document, Name: a.Name, Type: e.Type }));
@@ -53,8 +53,7 @@ function checkTaxNumberFormat(taxNumber: string): string {
 export const registryRoutes: RouteSpec[] = [
   route('registry.list', ({ app, query }) => {
     const paging = parsePaging(query, app.behaviour.answerFor('pageSizeLimit'));
-    const registry = app.registry;
-    const page = pageOf(registry.count(), (start) => registry.page(start / paging.pageSize + 1, paging.pageSize), paging, app.behaviour.answerFor('pageBeyondEnd'));
+    const page = pageOf(app.registry.count(), (start, end) => app.registry.slice(start, end), paging, app.behaviour.answerFor('pageBeyondEnd'));
     return {
       ...page,
       Content: page.Content.map((e) => ({
@@ -66,8 +65,7 @@ export const registryRoutes: RouteSpec[] = [
   route('registry.search', ({ app, params, query }) =>
     noMatchAnswer(app.behaviour.answerFor('searchNoMatch'), app.registry.searchTitle(params.searchText, SEARCH_LIMIT, userType(query)).map(details)),
   ),
-  route('registry.info', (ctx) => {
-    const { app, params, query, res } = ctx;
+  route('registry.info', ({ app, params, query, res }) => {
     const document = userType(query);
     const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
     // Spec-silent (behaviour point registryLookupMissing): 404 by default, while Check/TaxNumber answers [].
@@ -81,17 +79,14 @@ export const registryRoutes: RouteSpec[] = [
     if (!list.every((v) => typeof v === 'string')) throw badRequest('The request body is invalid.', 'Send a JSON array of tax-number strings.');
     // Spec-silent (behaviour point bulkLookupMissing): what stands for an unregistered number.
     const missing = app.behaviour.answerFor('bulkLookupMissing');
-    const out = [];
-    for (const tn of new Set((list as string[]).map((s) => s.trim()))) {
+    return [...new Set((list as string[]).map((s) => s.trim()))].flatMap((tn): Array<GlobalCustomerAliasesResponse | null> => {
       const e = app.registry.lookup(tn);
-      if (e) out.push(aliasesResponse(e, document));
-      else if (missing === 'emptyAliases') out.push({ TaxNumber: tn, Title: null, Type: null, ModuleType: null, FirstCreationTime: '0001-01-01T00:00:00', Aliases: [] });
-      else if (missing === 'nullEntry') out.push(null);
-    }
-    return out;
+      if (e) return [aliasesResponse(e, document)];
+      if (missing === 'emptyAliases') return [{ TaxNumber: tn, Title: null, Type: null, ModuleType: null, FirstCreationTime: '0001-01-01T00:00:00', Aliases: [] }];
+      return missing === 'nullEntry' ? [null] : [];
+    });
   }),
-  route('registry.checkTaxNumber', (ctx) => {
-    const { app, params, query } = ctx;
+  route('registry.checkTaxNumber', ({ app, params, query }) => {
     const document = userType(query);
     const e = app.registry.lookup(checkTaxNumberFormat(params.TaxNumber));
     return e ? infoRows(e, document) : [];
@@ -100,8 +95,7 @@ export const registryRoutes: RouteSpec[] = [
     const document = userType(query);
     return app.registry.searchTitle(params.Name, SEARCH_LIMIT, document).flatMap((e) => infoRows(e, document));
   }),
-  route('registry.downloadList', async (ctx) => {
-    const { app, params, res, zipFault } = ctx;
+  route('registry.downloadList', async ({ app, params, res, zipFault }) => {
     const aliasType = parseEnum(params.AliasType, ALIAS_TYPES, 'AliasType');
     const document = parseEnum(params.GlobalUserType, GLOBAL_USER_TYPES, 'GlobalUserType');
     await streamRegistryZip(app.registry, aliasType, document, res, zipFault, app.behaviour.answerFor('registryZipEncoding'), app.preparedLists);

@@ -137,6 +137,14 @@ export function generateStaticState(seed: number, company: MutableState['company
   };
 }
 
+/** A customer's address and phone in a city of CITIES (drawn in this order: a seed's customers stay the same). */
+function addressIn(rng: Prng, place: (typeof CITIES)[number]) {
+  return {
+    TaxDepartment: rng.pick(place.taxOffices), Address: `${rng.pick(STREETS)} No:${rng.int(1, 200)}`, Country: 'Türkiye', City: place.city,
+    District: rng.pick(place.districts), PostalCode: String(rng.int(10000, 81999)), Phone: `05${rng.digits(9)}`,
+  };
+}
+
 /**
  * Customers: most are registered taxpayers (their numbers come from the registry), the rest have
  * valid checksums but are not registered; then `invalid` legacy customers.
@@ -170,22 +178,8 @@ export function generateCustomers(seed: number, count: number, registry: Registr
     const domain = `${slugOfFirstWord(name)}${id}.${rng.pick(DOMAINS)}`;
     const created = formatDate(addDays(today, -rng.int(1, 900)));
     out.push({
-      ID: id,
-      TaxNumber: taxNumber,
-      Name: name,
-      TaxDepartment: rng.pick(place.taxOffices),
-      Address: `${rng.pick(STREETS)} No:${rng.int(1, 200)}`,
-      Country: 'Türkiye',
-      City: place.city,
-      District: rng.pick(place.districts),
-      PostalCode: String(rng.int(10000, 81999)),
-      Phone: `05${rng.digits(9)}`,
-      Fax: null,
-      Email: `muhasebe@${domain}`,
-      WebSite: rng.chance(0.5) ? `www.${domain}` : null,
-      IsExport: rng.chance(0.05),
-      CreatedDate: created,
-      ModifiedDate: created,
+      ID: id, TaxNumber: taxNumber, Name: name, ...addressIn(rng, place), Fax: null, Email: `muhasebe@${domain}`,
+      WebSite: rng.chance(0.5) ? `www.${domain}` : null, IsExport: rng.chance(0.05), CreatedDate: created, ModifiedDate: created,
     });
   }
   return [...out, ...generateInvalidCustomers(seed, invalid, count + 1)];
@@ -208,8 +202,7 @@ function generateInvalidCustomers(seed: number, count: number, firstId: number):
     const name = person ? `${rng.pick(FIRST_NAMES)} ${rng.pick(SURNAMES)}` : `${rng.pick(SURNAMES)} ${rng.pick(COMPANY_WORDS)} ${rng.pick(SECTORS)} ${rng.pick(SUFFIXES)}`;
     const created = formatDate(addDays(today, -rng.int(900, 2000)));
     out.push({
-      ID: firstId + k, TaxNumber: taxNumber, Name: name, TaxDepartment: rng.pick(place.taxOffices), Address: `${rng.pick(STREETS)} No:${rng.int(1, 200)}`,
-      Country: 'Türkiye', City: place.city, District: rng.pick(place.districts), PostalCode: String(rng.int(10000, 81999)), Phone: `05${rng.digits(9)}`,
+      ID: firstId + k, TaxNumber: taxNumber, Name: name, ...addressIn(rng, place),
       Fax: null, Email: null, WebSite: null, IsExport: false, CreatedDate: created, ModifiedDate: created,
     });
   }

@@ -43,9 +43,7 @@ export class Prng {
   }
 
   digits(n: number): string {
-    let s = '';
-    for (let i = 0; i < n; i++) s += String(this.int(0, 9));
-    return s;
+    return Array.from({ length: n }, () => this.int(0, 9)).join('');
   }
 }
 

@@ -4,7 +4,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkTaxId, completeVkn } from '../../../src/domain/taxId';
-import { Registry, type AliasKind, type DocumentKind } from '../../../src/sandbox/registry';
+import type { AliasType, GlobalUserType } from '../../../src/api/types';
+import { Registry } from '../../../src/sandbox/registry';
 import type JSZipType from 'jszip';
 import { api, startTestSandbox, type SandboxHandle } from '../../support/sandbox';
 
@@ -76,7 +77,7 @@ describe('registry ZIP download', () => {
   });
   after(() => sb.close());
 
-  async function download(alias: AliasKind, doc: DocumentKind) {
+  async function download(alias: AliasType, doc: GlobalUserType) {
     const r = await api(sb, 'GET', `/general/GlobalCompany/${alias}/${doc}`);
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /json/);
