@@ -17,6 +17,7 @@ import type { SandboxHandle } from '../support/sandbox';
 import { startSandboxSuite } from '../support/sandboxSuite';
 import { WindowsFileLocks } from '../support/windowsFileLocks';
 import { waitFor } from '../support/waitFor';
+import { quickFixesWhere } from '../support/quickFixes';
 import { clearCustomersFilter, extensionTrees } from './treeWalk';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures');
@@ -244,7 +245,7 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
     assert.ok(note);
     assert.equal(note.severity, vscode.DiagnosticSeverity.Information);
     assert.equal(nilvera().filter((d) => codeOf(d) === 'invalid-tax-id').length, 4);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, note.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await quickFixesWhere(doc.uri, note.range, 'the encoding fixes', (t) => t.some((x) => x.startsWith('Import Customers')));
     const titles = actions.map((a) => a.title);
     assert.deepEqual(titles.filter((t) => /Encoding|Import/.test(t)), ['Reopen with Encoding Windows-1254', 'Import Customers from This File']);
     const reopen = actions.find((a) => a.title === 'Reopen with Encoding Windows-1254')!;
@@ -263,7 +264,7 @@ suite('Desktop files: Windows locks, Excel encodings', function () {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     await vscode.window.showTextDocument(doc, { preview: false });
     const note = await waitFor(() => vscode.languages.getDiagnostics(doc.uri).find((d) => d.source === 'Nilvera' && String(typeof d.code === 'object' ? d.code.value : d.code) === 'not-utf8'), 'the encoding note');
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, note.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await quickFixesWhere(doc.uri, note.range, 'the encoding fixes', (t) => t.some((x) => x.startsWith('Import Customers')));
     assert.deepEqual(actions.map((a) => a.title).filter((t) => /Encoding|Import/.test(t)), ['Import Customers from This File (it is in Mac Turkish, which the import reads)']);
   });
 

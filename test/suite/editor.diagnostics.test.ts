@@ -18,6 +18,7 @@ import { completeVkn } from '../../src/domain/taxId';
 import { startTestSandbox, type SandboxHandle } from '../support/sandbox';
 import { leaveCustomEnvironment, useSandboxEnvironment } from '../support/sandboxSuite';
 import { waitFor } from '../support/waitFor';
+import { quickFixesWhere } from '../support/quickFixes';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 
@@ -42,6 +43,7 @@ function rangeOf(doc: vscode.TextDocument, text: string, nth = 0): vscode.Range 
 }
 
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
+
 
 suite('Editor diagnostics', function () {
   this.timeout(120_000);
@@ -108,7 +110,7 @@ suite('Editor diagnostics', function () {
   test('the check-digit quick fix corrects the number; without a list the receiver gets the download note; edits are followed', async () => {
     const doc = await copyFixture('ubl-tr-invoice-bad-customer-vkn.xml', undefined, 'fix-me.xml');
     const [error] = await diagnosticsWhere(doc, 'the checksum error', (d) => d.length === 1);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, error.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await quickFixesWhere(doc.uri, error.range, 'the check-digit fix', (t) => t.some((x) => x.includes('1234567890')));
     const fix = actions.find((a) => a.title.includes('1234567890'));
     assert.ok(fix?.edit, `no check-digit fix among ${actions.map((a) => a.title).join(' | ')}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
@@ -118,7 +120,7 @@ suite('Editor diagnostics', function () {
     assert.equal(note.severity, vscode.DiagnosticSeverity.Information);
     assert.deepEqual(note.range, rangeOf(doc, '1234567890'));
     assert.equal(note.message, 'Registry list not downloaded: e-invoice status not checked.');
-    const noteActions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, note.range, vscode.CodeActionKind.QuickFix.value);
+    const noteActions = await quickFixesWhere(doc.uri, note.range, 'the download fix', (t) => t.includes('Download Registry List'));
     const download = noteActions.find((a) => a.title === 'Download Registry List');
     assert.equal(download?.command?.command, PaletteCommands.registryDownload);
 
@@ -170,7 +172,7 @@ suite('Editor diagnostics', function () {
     assert.equal(userWarning.severity, vscode.DiagnosticSeverity.Warning);
     assert.equal(userWarning.message, `${registered} is a registered e-invoice user (Tanı Testi Ticaret A.Ş.): an e-invoice profile expected, not EARSIVFATURA.`);
 
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', archive.uri, userWarning.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await quickFixesWhere(archive.uri, userWarning.range, 'the registered-user fixes', (t) => t.includes('Look up in registry') && t.some((x) => x.startsWith('Copy the active PK alias')));
     const copy = actions.find((a) => a.title.startsWith('Copy the active PK alias'));
     assert.ok(copy?.command, `no copy fix among ${actions.map((a) => a.title).join(' | ')}`);
     await vscode.env.clipboard.writeText('');
@@ -186,7 +188,7 @@ suite('Editor diagnostics', function () {
 
     // The not-registered warning (its document still open) offers the look-up but no alias to copy.
     assert.equal(nilveraDiagnostics(commercial.uri).length, 1);
-    const plain = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', commercial.uri, warning.range, vscode.CodeActionKind.QuickFix.value);
+    const plain = await quickFixesWhere(commercial.uri, warning.range, 'the not-registered fixes', (t) => t.includes('Look up in registry'));
     assert.deepEqual(plain.map((a) => a.title).filter((t) => /registry|alias/.test(t)), ['Look up in registry']);
   });
 
@@ -209,7 +211,7 @@ suite('Editor diagnostics', function () {
     assert.deepEqual(byNumber(first, '12345678951').range, rangeOf(despatch, '12345678951'));
     // The e-invoice list of the test above is no e-despatch list: the note names the one missing.
     assert.equal(byNumber(first, deliveryCustomer).message, 'The e-despatch registry list (DespatchAdvice) is not downloaded, only the e-invoice list: e-despatch status not checked.');
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', despatch.uri, byNumber(first, deliveryCustomer).range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await quickFixesWhere(despatch.uri, byNumber(first, deliveryCustomer).range, 'the e-despatch download fix', (t) => t.includes('Download the e-Despatch Registry List'));
     const download = actions.find((a) => a.title === 'Download the e-Despatch Registry List');
     assert.deepEqual(download?.command?.arguments, [{ aliasType: 'PK', userType: 'DespatchAdvice' }]);
     assert.deepEqual(actions.find((a) => a.title === 'Look up in registry')?.command?.arguments, [{ taxNumber: deliveryCustomer, userType: 'DespatchAdvice' }]);

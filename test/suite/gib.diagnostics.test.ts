@@ -15,6 +15,7 @@ import { CREDIT_NOTE_NOTE } from '../../src/gib/engine';
 import { installGibPackage, GIB_RULES_FOLDER } from '../../src/gib/ruleStore';
 import { activateExtension } from '../support/extension';
 import { waitFor } from '../support/waitFor';
+import { quickFixesWhere } from '../support/quickFixes';
 import { gibArchives, gibSamples, NO_GIB_DATA } from '../support/gibPackages';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
@@ -95,7 +96,7 @@ suite('GİB diagnostics in the editor', function () {
     assert.equal(note.severity, vscode.DiagnosticSeverity.Information);
     assert.match(note.message, /^GİB's validation rules are not on this computer/);
     assert.deepEqual(note.range, elementAt(doc, '<Invoice xmlns='));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, note.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await quickFixesWhere(doc.uri, note.range, 'the rules fixes', (t) => t.length > 0);
     const gibActions = actions.filter((a) => a.command?.command.startsWith('nilvera.gib.'));
     assert.deepEqual(
       gibActions.map((a) => [a.title, a.command?.command]),
