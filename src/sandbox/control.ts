@@ -40,8 +40,7 @@ function stateSnapshot(app: SandboxContext) {
   };
 }
 
-/** Answers `{ ok: true }` (for a change made while its argument was computed). */
-const ok = (_changed: unknown) => ({ ok: true });
+const OK = Object.freeze({ ok: true });
 
 function changeBehaviour(app: SandboxContext, settings: BehaviourSettings) {
   app.behaviour.change(settings);
@@ -55,11 +54,20 @@ const ENDPOINTS: Record<string, (deps: ControlDeps, body: () => Promise<unknown>
   // { profile?, quirks? }: a profile replaces the earlier quirks; quirks merge (null removes one).
   'POST behaviour': async ({ app }, body) => changeBehaviour(app, ((await body()) ?? {}) as BehaviourSettings),
   'DELETE behaviour': ({ app }) => changeBehaviour(app, { profile: 'default' }),
-  'POST faults': async ({ faults }, body) => ok(faults.set((await body()) as FaultPlan)),
-  'DELETE faults': ({ faults }) => ok(faults.clear()),
+  'POST faults': async ({ faults }, body) => {
+    faults.set((await body()) as FaultPlan);
+    return OK;
+  },
+  'DELETE faults': ({ faults }) => {
+    faults.clear();
+    return OK;
+  },
   'GET faults': ({ faults }) => faults.current(),
   'GET requests': ({ log }) => log,
-  'DELETE requests': ({ log }) => ok((log.length = 0)),
+  'DELETE requests': ({ log }) => {
+    log.length = 0;
+    return OK;
+  },
   'POST registry': async ({ app }, body) => {
     const entry = app.registry.apply((await body()) as RegistryAction);
     app.changed();

@@ -51,12 +51,17 @@ export class FaultInjector {
       else decision.fault = queued;
       return decision;
     }
-    const rates = p.rates;
-    if (rates) {
+    if (p.rates) {
       // One draw per request: the rates share the unit interval, so they add up rather than overlap.
       let r = this.random();
-      const fault = FAULT_KINDS.find((kind) => (r -= rates[kind] ?? 0) < 0);
-      if (fault) decision.fault = fault;
+      for (const kind of FAULT_KINDS) {
+        const rate = p.rates[kind] ?? 0;
+        if (r < rate) {
+          decision.fault = kind;
+          break;
+        }
+        r -= rate;
+      }
     }
     return decision.fault || decision.latencyMs ? decision : undefined;
   }

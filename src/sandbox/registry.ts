@@ -119,8 +119,11 @@ export class Registry {
   /** Entries [start, end) in registry order (end at most count()). */
   slice(start: number, end: number): RegistryEntry[] {
     const liveGenerated = this.size - this.deregistered.size;
-    const extras = [...this.extras.values()];
-    return Array.from({ length: end - start }, (_, j) => start + j).map((k) => (k < liveGenerated ? this.entryAt(this.liveIndex(k)) : extras[k - liveGenerated]));
+    const extras = end > liveGenerated ? [...this.extras.values()] : [];
+    return Array.from({ length: end - start }, (_, j) => {
+      const k = start + j;
+      return k < liveGenerated ? this.entryAt(this.liveIndex(k)) : extras[k - liveGenerated];
+    });
   }
 
   /** Every registered entry in order; generated on the fly. */

@@ -42,7 +42,10 @@ export function walkthroughStepDone(step: WalkthroughStep): void {
   // VS Code names a step `<publisher.name>#<walkthrough>#<step>`.
   const id = `${EXTENSION_ID}#${WALKTHROUGH_ID}#${step}`;
   Promise.resolve(vscode.commands.executeCommand('welcome.markStepComplete', id)).then(
-    () => (told().includes(step) ? undefined : memento?.update(STEPS_TOLD_STATE, [...told(), step])),
+    () => {
+      const list = told();
+      return list.includes(step) ? undefined : memento?.update(STEPS_TOLD_STATE, [...list, step]);
+    },
     // Stored, but our walkthrough is not registered yet in this window; or the command is missing
     // (then the completion events still work while the walkthrough is open). Told again next session.
     () => undefined,
